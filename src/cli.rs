@@ -1,0 +1,30 @@
+//! Command-line arguments.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// An mdBook preprocessor for runnable Rust examples, comparison blocks and
+/// reading-list cards. With no command it runs as mdBook's preprocessor.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+pub(crate) struct Cli {
+    /// What to do; none means: act as mdBook's preprocessor on stdin.
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Tell mdBook whether a renderer is supported (always yes).
+    Supports {
+        /// The renderer's name.
+        renderer: String,
+    },
+    /// Build a book with the preprocessor registered in-process.
+    Build {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+    },
+}

@@ -1,0 +1,33 @@
+//! The `mdbook-companion` binary: parse arguments, call the library, print
+//! errors with their context, exit.
+
+mod cli;
+
+use clap::Parser as _;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("MDBOOK_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        None => mdbook_companion::protocol::run(std::io::stdin().lock(), std::io::stdout().lock())
+            .map_err(anyhow::Error::from),
+        Some(cli::Command::Supports { .. }) => Ok(()),
+        Some(cli::Command::Build { book }) => mdbook_companion::build::build(&book),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mdbook-companion: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The chapter layer: scan a chapter, render its directives, splice the
+//! replacements, and turn byte offsets into `file:line:column` messages.
+//!
+//! The book is handled as JSON ([`serde_json::Value`]) so that mdBook 0.4
+//! and 0.5 input, and the in-process path, share one walk; every field we do
+//! not touch goes back out as it came in. Chapters are independent, so they
+//! are processed in parallel.
+
+use crate::config::{Config, OnFailure};
+use crate::directive::{self, Env, Problem, Target};
+use crate::markdown;
+use rayon::prelude::*;
+use serde_json::Value;
+use std::fmt;
+use std::ops::Range;
+
+/// A message located in a chapter: `src/intro.md:12:5: …`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// The chapter's file, relative to the book root (`src/intro.md`).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for Located {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl Located {
+    fn new(file: &str, text: &str, p: &Problem) -> Located {
+        let (line, column) = markdown::line_col(text, p.offset);
+        Located {
+            file: file.to_owned(),
+            line,
+            column,
+            message: p.message.clone(),
+        }
+    }
+}
+
+/// What processing one chapter gave.
+#[derive(Debug, Default)]
+pub struct ChapterOutcome {
+    /// The new text, or `None` when the chapter has no directive.
+    pub text: Option<String>,
+    /// Warnings to log.
+    pub warnings: Vec<Located>,
+    /// Errors that fail the build (`on-failure = "bail"`).
+    pub errors: Vec<Located>,
+}
+
+/// The replacements of one chapter's directives, as `(range, text)` pairs
+/// sorted by position: the heart of the preprocessor as a pure function.
+pub fn replacements(
+    config: &Config,
+    target: Target,
+    file: &str,
+    text: &str,
+) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let mut outcome = ChapterOutcome::default();
+    let blocks = markdown::scan(text);
+    let env = Env {
+        config,
+        target,
+        text,
+    };
+    let mut reps = Vec::with_capacity(blocks.len());
+    for block in &blocks {
+        let out = match directive::render(block, &env) {
+            Ok(r) => {
+                outcome
+                    .warnings
+                    .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
+                r.out
+            }
+            Err(p) => {
+                let located = Located::new(file, text, &p);
+                let out = directive::error_box(
+                    block,
+                    &env,
+                    &format!("{}:{}:{}", located.file, located.line, located.column),
+                    &located.message,
+                );
+                match config.on_failure {
+                    OnFailure::Bail => outcome.errors.push(located),
+                    OnFailure::Continue => outcome.warnings.push(located),
+                }
+                out
+            }
+        };
+        reps.push((
+            block.range.clone(),
+            markdown::materialize(text, &block.range, &out),
+        ));
+    }
+    (reps, outcome)
+}
+
+/// Processes one chapter's text.
+pub fn chapter(config: &Config, target: Target, file: &str, text: &str) -> ChapterOutcome {
+    let (reps, mut outcome) = replacements(config, target, file, text);
+    if !reps.is_empty() && outcome.errors.is_empty() {
+        outcome.text = Some(markdown::splice(text, &reps));
+    }
+    outcome
+}
+
+/// A chapter's content in the book JSON, with the file it came from.
+struct Slot<'a> {
+    content: &'a mut String,
+    file: String,
+}
+
+/// Collects every chapter of an `items` / `sections` array, depth first.
+fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
+    let Value::Array(items) = items else { return };
+    for item in items {
+        let Some(Value::Object(ch)) = item.get_mut("Chapter") else {
+            continue;
+        };
+        let file = ch
+            .get("source_path")
+            .and_then(Value::as_str)
+            .or_else(|| ch.get("path").and_then(Value::as_str))
+            .map(|p| format!("{src}/{p}"))
+            .or_else(|| {
+                ch.get("name")
+                    .and_then(Value::as_str)
+                    .map(|n| format!("chapter \"{n}\""))
+            })
+            .unwrap_or_else(|| "chapter".to_owned());
+        let mut content = None;
+        let mut subs = None;
+        for (k, v) in ch.iter_mut() {
+            match (k.as_str(), v) {
+                ("content", Value::String(s)) => content = Some(s),
+                ("sub_items", v) => subs = Some(v),
+                _ => {}
+            }
+        }
+        if let Some(content) = content {
+            slots.push(Slot { content, file });
+        }
+        if let Some(subs) = subs {
+            collect(subs, src, slots);
+        }
+    }
+}
+
+/// The result of processing a whole book.
+#[derive(Debug, Default)]
+pub struct BookOutcome {
+    /// Warnings, in chapter order.
+    pub warnings: Vec<Located>,
+    /// Errors, in chapter order; the book is left unchanged when any.
+    pub errors: Vec<Located>,
+}
+
+/// Processes every chapter of a book given as JSON (`{"items": …}` or
+/// `{"sections": …}`), in place.
+pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
+    let src = config.src.to_string_lossy().replace('\\', "/");
+    let mut slots = Vec::new();
+    if let Value::Object(map) = book {
+        for (k, v) in map.iter_mut() {
+            if k == "items" || k == "sections" {
+                collect(v, &src, &mut slots);
+            }
+        }
+    }
+    let outcomes: Vec<ChapterOutcome> = slots
+        .par_iter()
+        .map(|s| chapter(config, target, &s.file, s.content))
+        .collect();
+    let mut result = BookOutcome::default();
+    for (slot, outcome) in slots.into_iter().zip(outcomes) {
+        if let Some(text) = outcome.text {
+            *slot.content = text;
+        }
+        result.warnings.extend(outcome.warnings);
+        result.errors.extend(outcome.errors);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    fn config(table: Value) -> Config {
+        Config::from_json(
+            PathBuf::from("/b"),
+            &json!({"preprocessor": {"companion": table}}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn text_outside_directives_is_unchanged() {
+        let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
+        let out = chapter(&config(json!({})), Target::Html, "src/a.md", text);
+        let new = out.text.unwrap();
+        assert!(new.starts_with("# Title\r\n\r\nSome *text* with `code`.\r\n\r\n<div"));
+        assert!(new.ends_with("</div>\r\n\r\n| a | b |\r\n|---|---|\r\n"));
+    }
+
+    #[test]
+    fn chapters_without_directives_are_left_alone() {
+        let out = chapter(
+            &config(json!({})),
+            Target::Html,
+            "src/a.md",
+            "```rust\nfn main() {}\n```\n",
+        );
+        assert!(out.text.is_none() && out.errors.is_empty());
+    }
+
+    #[test]
+    fn bail_reports_located_errors_and_keeps_the_text() {
+        let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
+        let out = chapter(&config(json!({})), Target::Html, "src/a.md", text);
+        assert!(out.text.is_none());
+        assert_eq!(
+            out.errors[0].to_string(),
+            format!(
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}",
+                directive::example::KNOWN
+            )
+        );
+    }
+
+    #[test]
+    fn continue_renders_an_error_box_and_warns() {
+        let text = "```rust example bogus\nfn main() {}\n```\n";
+        let out = chapter(
+            &config(json!({"on-failure": "continue"})),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert!(out.errors.is_empty());
+        assert_eq!(out.warnings.len(), 1);
+        let new = out.text.unwrap();
+        assert!(
+            new.starts_with("<div class=\"companion-error\" role=\"alert\">"),
+            "{new}"
+        );
+        assert!(
+            new.contains("<code>src/a.md:1:17</code> found unknown attribute `bogus`"),
+            "{new}"
+        );
+        assert!(new.contains("```rust\nfn main() {}\n```"), "{new}");
+    }
+
+    #[test]
+    fn book_walk_reaches_nested_chapters_and_keeps_other_items() {
+        let mut b = json!({"items": [
+            {"PartTitle": "Part"},
+            {"Chapter": {"name": "A", "content": "```rust example\nfn main() {}\n```\n", "number": [1],
+                "sub_items": [{"Chapter": {"name": "B", "content": "```rust example nope\nfn main() {}\n```\n",
+                    "number": [1, 1], "sub_items": [], "path": "b.md", "source_path": "b.md", "parent_names": ["A"]}}],
+                "path": "a.md", "source_path": "a.md", "parent_names": []}},
+            "Separator",
+            {"Chapter": {"name": "Draft", "content": "", "number": null, "sub_items": [], "path": null,
+                "source_path": null, "parent_names": []}}
+        ]});
+        let before = b.clone();
+        let out = book(&config(json!({})), Target::Html, &mut b);
+        assert_eq!(out.errors.len(), 1);
+        assert!(
+            out.errors[0]
+                .to_string()
+                .starts_with("src/b.md:1:17: found unknown attribute `nope`")
+        );
+        assert_eq!(b["items"][0], before["items"][0]);
+        assert_eq!(b["items"][2], before["items"][2]);
+        assert_eq!(b["items"][3], before["items"][3]);
+        assert!(
+            b["items"][1]["Chapter"]["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("<div class=\"companion-example")
+        );
+    }
+}
