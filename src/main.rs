@@ -4,12 +4,14 @@
 mod cli;
 
 use clap::Parser as _;
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_ansi(std::io::stderr().is_terminal())
         .without_time()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("MDBOOK_LOG")

@@ -1,0 +1,7 @@
+//! Integration tests: the real binary driven by real mdBook (through
+//! `mdbook-driver`'s command preprocessor), checked on the HTML a reader
+//! gets. One binary, a module per feature; `support` builds the case books.
+
+mod example;
+mod protocol;
+mod support;

@@ -1,0 +1,186 @@
+//! Case books: a temporary mdBook project whose `[preprocessor.companion]`
+//! runs the freshly built binary, built with `mdbook-driver`.
+
+use mdbook_driver::MDBook;
+use scraper::{ElementRef, Html, Selector};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_mdbook-companion");
+
+/// A small book in a temporary directory.
+pub struct TestBook {
+    dir: tempfile::TempDir,
+    chapters: Vec<(String, String)>,
+    companion: String,
+    extra: String,
+}
+
+impl TestBook {
+    /// An empty book whose preprocessor is the binary under test.
+    pub fn new() -> TestBook {
+        TestBook {
+            dir: tempfile::tempdir().expect("tempdir"),
+            chapters: Vec::new(),
+            companion: String::new(),
+            extra: String::new(),
+        }
+    }
+
+    /// Adds lines to `[preprocessor.companion]`.
+    pub fn companion(mut self, toml: &str) -> Self {
+        self.companion.push_str(toml);
+        self.companion.push('\n');
+        self
+    }
+
+    /// Adds other tables to book.toml.
+    pub fn toml(mut self, toml: &str) -> Self {
+        self.extra.push_str(toml);
+        self.extra.push('\n');
+        self
+    }
+
+    /// Adds a chapter `src/{file}` listed in SUMMARY.md.
+    pub fn chapter(mut self, file: &str, content: &str) -> Self {
+        self.chapters.push((file.to_owned(), content.to_owned()));
+        self
+    }
+
+    /// Writes any file under the book root.
+    pub fn file(self, path: &str, content: impl AsRef<[u8]>) -> Self {
+        let p = self.dir.path().join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, content).expect("write");
+        self
+    }
+
+    /// The book's root directory.
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes book.toml, SUMMARY.md and the chapters.
+    pub fn write(&self) {
+        let root = self.root();
+        let mut toml = String::from("[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\n");
+        writeln!(toml, "command = {:?}", BIN).ok();
+        toml.push_str("after = [\"links\"]\n");
+        toml.push_str(&self.companion);
+        toml.push('\n');
+        toml.push_str(&self.extra);
+        std::fs::write(root.join("book.toml"), toml).expect("book.toml");
+        std::fs::create_dir_all(root.join("src")).expect("src");
+        let mut summary = String::from("# Summary\n\n");
+        for (file, content) in &self.chapters {
+            writeln!(summary, "- [{file}]({file})").ok();
+            let p = root.join("src").join(file);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, content).expect("chapter");
+        }
+        std::fs::write(root.join("src/SUMMARY.md"), summary).expect("summary");
+    }
+
+    /// Builds the book with real mdBook; the error chain on failure.
+    pub fn build(&self) -> Result<(), String> {
+        self.write();
+        let book = MDBook::load(self.root()).map_err(|e| format!("{e:#}"))?;
+        book.build().map_err(|e| format!("{e:#}"))
+    }
+
+    /// Builds with the preprocessor in-process (`mdbook-companion build`'s
+    /// path), which surfaces our error messages in the result.
+    pub fn build_in_process(&self) -> Result<(), String> {
+        self.write();
+        let mut book = MDBook::load(self.root()).map_err(|e| format!("{e:#}"))?;
+        book.with_preprocessor(mdbook_companion::Companion);
+        book.build().map_err(|e| format!("{e:#}"))
+    }
+
+    /// Builds and parses one chapter's HTML page.
+    pub fn html(&self, chapter: &str) -> Page {
+        if let Err(e) = self.build() {
+            panic!("build failed: {e}");
+        }
+        self.page(chapter)
+    }
+
+    /// Parses a page of the last build.
+    pub fn page(&self, chapter: &str) -> Page {
+        let name = chapter.replace(".md", ".html");
+        let path = self.output_dir("html").join(name);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        Page(Html::parse_document(&text))
+    }
+
+    /// Where a renderer writes: `book/` with one renderer, else `book/NAME`.
+    pub fn output_dir(&self, renderer: &str) -> PathBuf {
+        let multi = self.extra.matches("[output.").count() > 1;
+        if multi {
+            self.root().join("book").join(renderer)
+        } else {
+            self.root().join("book")
+        }
+    }
+
+    /// Runs the binary on the given stdin text with `args`.
+    pub fn run_bin(args: &[&str], stdin: &[u8]) -> Output {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut input = child.stdin.take().expect("stdin");
+        let data = stdin.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = input.write_all(&data);
+        });
+        let out = child.wait_with_output().expect("wait");
+        writer.join().ok();
+        out
+    }
+}
+
+/// A parsed HTML page.
+pub struct Page(pub Html);
+
+impl Page {
+    /// Every element matching a CSS selector.
+    pub fn all(&self, css: &str) -> Vec<ElementRef<'_>> {
+        let sel = Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"));
+        self.0.select(&sel).collect()
+    }
+
+    /// The one element matching a selector.
+    pub fn one(&self, css: &str) -> ElementRef<'_> {
+        let found = self.all(css);
+        assert_eq!(
+            found.len(),
+            1,
+            "expected one `{css}`, found {}",
+            found.len()
+        );
+        found[0]
+    }
+
+    /// The text of an element, whitespace collapsed.
+    pub fn text(el: ElementRef<'_>) -> String {
+        el.text()
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Elements matching `css` inside `el`.
+pub fn inside<'a>(el: ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
+    let sel = Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"));
+    el.select(&sel).collect()
+}
