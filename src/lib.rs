@@ -14,9 +14,11 @@
 pub mod assets;
 pub mod attrs;
 pub mod build;
+pub mod cache;
 pub mod code;
 pub mod config;
 pub mod directive;
+pub mod exec;
 pub mod links;
 pub mod markdown;
 pub mod process;

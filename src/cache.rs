@@ -1,0 +1,132 @@
+//! A content-addressed cache of build-time work (assembly listings,
+//! verdicts of `check`) under the book: `<book>/.companion-cache/`.
+//!
+//! Keys are SHA-256 hashes of everything that determines a result (code,
+//! attributes, compiler version, flags). The cache is an optimisation only:
+//! a directory that cannot be created, read or written, or an entry that is
+//! corrupt, means "compute it again", with a warning, never a wrong result.
+//! The directory holds a `.gitignore` of `*`, so git ignores it.
+
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The cache directory's name, under the book root.
+pub const DIR: &str = ".companion-cache";
+
+/// A cache rooted in one directory.
+#[derive(Debug)]
+pub struct Cache {
+    dir: Option<PathBuf>,
+    warned: AtomicBool,
+}
+
+impl Cache {
+    /// The cache of the book at `root` (created on first write).
+    pub fn for_book(root: &Path) -> Cache {
+        Cache::at(root.join(DIR))
+    }
+
+    /// A cache in `dir`.
+    pub fn at(dir: PathBuf) -> Cache {
+        Cache {
+            dir: Some(dir),
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    /// A cache that stores nothing.
+    pub fn disabled() -> Cache {
+        Cache {
+            dir: None,
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    /// The hash key of some parts; each part is length-prefixed so that
+    /// `["ab", "c"]` and `["a", "bc"]` differ.
+    pub fn key(parts: &[&[u8]]) -> String {
+        let mut h = Sha256::new();
+        for p in parts {
+            h.update((p.len() as u64).to_le_bytes());
+            h.update(p);
+        }
+        format!("{:x}", h.finalize())
+    }
+
+    fn path(&self, namespace: &str, key: &str) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        let (a, _) = key.split_at_checked(2)?;
+        Some(dir.join(namespace).join(a).join(key))
+    }
+
+    /// The stored bytes for `key`, if any.
+    pub fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.path(namespace, key)?).ok()
+    }
+
+    /// Stores `bytes` for `key`; failures are warned about once and
+    /// otherwise ignored.
+    pub fn put(&self, namespace: &str, key: &str, bytes: &[u8]) {
+        let Some(path) = self.path(namespace, key) else {
+            return;
+        };
+        if let Err(e) = self.write(&path, bytes) {
+            if !self.warned.swap(true, Ordering::Relaxed) {
+                tracing::warn!(
+                    "cannot write the cache at {}: {e}; results will be computed again next time",
+                    path.display()
+                );
+            }
+        }
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        if let Some(dir) = &self.dir {
+            if !dir.exists() {
+                std::fs::create_dir_all(dir)?;
+                std::fs::write(dir.join(".gitignore"), "*\n")?;
+            }
+        }
+        let parent = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
+        std::io::Write::write_all(&mut tmp, bytes)?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_gitignore() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let key = Cache::key(&[b"code", b"rustc 1.95"]);
+        assert_eq!(cache.get("asm", &key), None);
+        cache.put("asm", &key, b"listing");
+        assert_eq!(cache.get("asm", &key).as_deref(), Some(&b"listing"[..]));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(DIR).join(".gitignore")).unwrap(),
+            "*\n"
+        );
+    }
+
+    #[test]
+    fn keys_separate_parts() {
+        assert_ne!(Cache::key(&[b"ab", b"c"]), Cache::key(&[b"a", b"bc"]));
+    }
+
+    #[test]
+    fn unwritable_cache_is_not_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let cache = Cache::at(file.join("cache"));
+        cache.put("asm", "abcd", b"x");
+        assert_eq!(cache.get("asm", "abcd"), None);
+    }
+}
