@@ -71,22 +71,22 @@ impl Cache {
         let Some(path) = self.path(namespace, key) else {
             return;
         };
-        if let Err(e) = self.write(&path, bytes) {
-            if !self.warned.swap(true, Ordering::Relaxed) {
-                tracing::warn!(
-                    "cannot write the cache at {}: {e}; results will be computed again next time",
-                    path.display()
-                );
-            }
+        if let Err(e) = self.write(&path, bytes)
+            && !self.warned.swap(true, Ordering::Relaxed)
+        {
+            tracing::warn!(
+                "cannot write the cache at {}: {e}; results will be computed again next time",
+                path.display()
+            );
         }
     }
 
     fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        if let Some(dir) = &self.dir {
-            if !dir.exists() {
-                std::fs::create_dir_all(dir)?;
-                std::fs::write(dir.join(".gitignore"), "*\n")?;
-            }
+        if let Some(dir) = &self.dir
+            && !dir.exists()
+        {
+            std::fs::create_dir_all(dir)?;
+            std::fs::write(dir.join(".gitignore"), "*\n")?;
         }
         let parent = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;

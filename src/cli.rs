@@ -21,6 +21,16 @@ pub(crate) enum Command {
         /// The renderer's name.
         renderer: String,
     },
+    /// Write the stylesheet into a book and register the preprocessor and
+    /// the stylesheet in its book.toml (safe to run again).
+    Install {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// Where to put the stylesheet, relative to the book root.
+        #[arg(long, default_value = mdbook_companion::install::DEFAULT_CSS)]
+        css: String,
+    },
     /// Build a book with the preprocessor registered in-process.
     Build {
         /// The book's root directory.

@@ -170,7 +170,8 @@ pub fn tool_version(program: &str) -> Option<String> {
     version
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

@@ -19,6 +19,7 @@ pub mod code;
 pub mod config;
 pub mod directive;
 pub mod exec;
+pub mod install;
 pub mod links;
 pub mod markdown;
 pub mod process;

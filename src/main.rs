@@ -24,6 +24,7 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::from),
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::build::build(&book),
+        Some(cli::Command::Install { book, css }) => install(&book, &css),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -32,4 +33,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
+    let done = mdbook_companion::install::install(book, css)?;
+    let what = match (done.book_toml, done.stylesheet) {
+        (false, false) => "already installed; nothing changed".to_owned(),
+        (true, true) => format!("wrote {css} and updated book.toml"),
+        (true, false) => "updated book.toml".to_owned(),
+        (false, true) => format!("wrote {css}"),
+    };
+    eprintln!("mdbook-companion install: {what}");
+    Ok(())
 }

@@ -219,16 +219,16 @@ impl Example {
                 }
             }
         }
-        if let Some(attr) = error_attr {
-            if ex.expect != Expect::CompileFail {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
-                        ex.expect.name()
-                    ),
-                ));
-            }
+        if let Some(attr) = error_attr
+            && ex.expect != Expect::CompileFail
+        {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
+                    ex.expect.name()
+                ),
+            ));
         }
         if ex.code.trim().is_empty() {
             let what = match ex.expect {
