@@ -28,6 +28,36 @@ pub fn stamp_version(css: &str) -> Option<semver::Version> {
     semver::Version::parse(version).ok()
 }
 
+/// Why the book's pages would not get the binary's styles, if they would
+/// not: no installed stylesheet among `additional_css`, or an older one.
+pub fn stylesheet_warning(
+    root: &std::path::Path,
+    additional_css: &[std::path::PathBuf],
+) -> Option<String> {
+    let ours = semver::Version::parse(env!("CARGO_PKG_VERSION")).ok()?;
+    let mut found = None;
+    for css in additional_css {
+        if let Ok(text) = std::fs::read_to_string(root.join(css))
+            && let Some(v) = stamp_version(&text)
+        {
+            found = Some((css, v));
+            break;
+        }
+    }
+    match found {
+        None => Some(
+            "this book uses mdbook-companion directives but its pages have no companion stylesheet \
+             (none of output.html.additional-css is one); run `mdbook-companion install` in the book"
+                .to_owned(),
+        ),
+        Some((css, v)) if v < ours => Some(format!(
+            "{} was written by mdbook-companion {v}, older than this {ours}; run `mdbook-companion install` to update it",
+            css.display()
+        )),
+        Some(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,6 +67,27 @@ mod tests {
         let v = stamp_version(&stamped_stylesheet()).unwrap();
         assert_eq!(v.to_string(), env!("CARGO_PKG_VERSION"));
         assert_eq!(stamp_version(".x { }"), None);
+    }
+
+    #[test]
+    fn missing_or_stale_stylesheet_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let css = std::path::PathBuf::from("theme/companion.css");
+        let w = stylesheet_warning(dir.path(), std::slice::from_ref(&css)).unwrap();
+        assert!(w.contains("run `mdbook-companion install`"), "{w}");
+        std::fs::create_dir_all(dir.path().join("theme")).unwrap();
+        std::fs::write(
+            dir.path().join(&css),
+            "/* mdbook-companion 0.0.1 (old) */\n",
+        )
+        .unwrap();
+        let w = stylesheet_warning(dir.path(), std::slice::from_ref(&css)).unwrap();
+        assert!(
+            w.contains("written by mdbook-companion 0.0.1, older than"),
+            "{w}"
+        );
+        std::fs::write(dir.path().join(&css), stamped_stylesheet()).unwrap();
+        assert_eq!(stylesheet_warning(dir.path(), &[css]), None);
     }
 
     #[test]

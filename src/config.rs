@@ -103,6 +103,8 @@ pub struct Config {
     /// The edition examples use unless they say otherwise (`[rust] edition`
     /// of book.toml, else 2021).
     pub edition: u16,
+    /// `output.html.additional-css` of book.toml, relative to the root.
+    pub additional_css: Vec<PathBuf>,
 }
 
 /// The editions rustc knows.
@@ -199,6 +201,16 @@ impl Config {
                 None => "~ ".to_owned(),
             },
             edition,
+            additional_css: book_config
+                .pointer("/output/html/additional-css")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(PathBuf::from)
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 }

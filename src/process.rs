@@ -58,6 +58,8 @@ pub struct ChapterOutcome {
     pub warnings: Vec<Located>,
     /// Errors that fail the build (`on-failure = "bail"`).
     pub errors: Vec<Located>,
+    /// How many directives the chapter has.
+    pub directives: usize,
 }
 
 /// The replacements of one chapter's directives, as `(range, text)` pairs
@@ -75,6 +77,7 @@ pub fn replacements(
         target,
         text,
     };
+    outcome.directives = blocks.len();
     let mut reps = Vec::with_capacity(blocks.len());
     for block in &blocks {
         let out = match directive::render(block, &env) {
@@ -165,6 +168,8 @@ pub struct BookOutcome {
     pub warnings: Vec<Located>,
     /// Errors, in chapter order; the book is left unchanged when any.
     pub errors: Vec<Located>,
+    /// Book-wide warnings (such as a missing stylesheet).
+    pub notes: Vec<String>,
 }
 
 /// Processes every chapter of a book given as JSON (`{"items": …}` or
@@ -184,12 +189,20 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
         .map(|s| chapter(config, target, &s.file, s.content))
         .collect();
     let mut result = BookOutcome::default();
+    let mut directives = 0;
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
         if let Some(text) = outcome.text {
             *slot.content = text;
         }
+        directives += outcome.directives;
         result.warnings.extend(outcome.warnings);
         result.errors.extend(outcome.errors);
+    }
+    if directives > 0 && target == Target::Html {
+        result.notes.extend(crate::assets::stylesheet_warning(
+            &config.root,
+            &config.additional_css,
+        ));
     }
     result
 }

@@ -99,6 +99,9 @@ pub fn report(outcome: BookOutcome) -> Result<(), Error> {
     for w in &outcome.warnings {
         tracing::warn!("{w}");
     }
+    for n in &outcome.notes {
+        tracing::warn!("{n}");
+    }
     if outcome.errors.is_empty() {
         Ok(())
     } else {

@@ -17,6 +17,7 @@ pub struct TestBook {
     chapters: Vec<(String, String)>,
     companion: String,
     extra: String,
+    stylesheet: bool,
 }
 
 impl TestBook {
@@ -27,6 +28,7 @@ impl TestBook {
             chapters: Vec::new(),
             companion: String::new(),
             extra: String::new(),
+            stylesheet: true,
         }
     }
 
@@ -34,6 +36,12 @@ impl TestBook {
     pub fn companion(mut self, toml: &str) -> Self {
         self.companion.push_str(toml);
         self.companion.push('\n');
+        self
+    }
+
+    /// Leaves the companion stylesheet out of the book.
+    pub fn no_stylesheet(mut self) -> Self {
+        self.stylesheet = false;
         self
     }
 
@@ -71,7 +79,27 @@ impl TestBook {
         toml.push_str("after = [\"links\"]\n");
         toml.push_str(&self.companion);
         toml.push('\n');
-        toml.push_str(&self.extra);
+        if self.stylesheet {
+            let css = "additional-css = [\"theme/companion.css\"]\n";
+            if self.extra.contains("[output.html]\n") {
+                toml.push_str(
+                    &self
+                        .extra
+                        .replace("[output.html]\n", &format!("[output.html]\n{css}")),
+                );
+            } else {
+                toml.push_str(&self.extra);
+                toml.push_str(&format!("\n[output.html]\n{css}"));
+            }
+            std::fs::create_dir_all(root.join("theme")).expect("theme");
+            std::fs::write(
+                root.join("theme/companion.css"),
+                mdbook_companion::assets::stamped_stylesheet(),
+            )
+            .expect("css");
+        } else {
+            toml.push_str(&self.extra);
+        }
         std::fs::write(root.join("book.toml"), toml).expect("book.toml");
         std::fs::create_dir_all(root.join("src")).expect("src");
         let mut summary = String::from("# Summary\n\n");
