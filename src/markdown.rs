@@ -90,14 +90,27 @@ pub fn options() -> Options {
 }
 
 /// A cheap test that rules out chapters with no directive at all, so that
-/// most chapters of a large book are never parsed as Markdown.
+/// most chapters of a large book are never parsed as Markdown: it looks for
+/// a fence (three backticks or tildes) directly followed by one of our info
+/// strings. It may say yes for a look-alike (inside a longer fence, say);
+/// the parser then decides.
 pub fn may_contain_directive(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let fenced = memmem::find(bytes, b"```").is_some() || memmem::find(bytes, b"~~~").is_some();
-    fenced
-        && (memmem::find(bytes, b"example").is_some()
-            || memmem::find(bytes, b"compare").is_some()
-            || memmem::find(bytes, b"reading-list").is_some())
+    memmem::find_iter(bytes, b"```")
+        .chain(memmem::find_iter(bytes, b"~~~"))
+        .any(|at| {
+            let rest = &text[at..];
+            let rest = rest
+                .trim_start_matches(['`', '~'])
+                .trim_start_matches([' ', '\t']);
+            rest.starts_with("compare")
+                || rest.starts_with("reading-list")
+                || rest.strip_prefix("rust").is_some_and(|r| {
+                    r.starts_with([' ', ',', '\t'])
+                        && r.trim_start_matches([' ', ',', '\t'])
+                            .starts_with("example")
+                })
+        })
 }
 
 /// Every fenced code block at the top level of `text` (not nested in
@@ -286,7 +299,7 @@ pub fn materialize(text: &str, range: &Range<usize>, out: &Out) -> String {
         .collect();
     let blank_prefix = prefix.trim_end();
     let original = &text[range.clone()];
-    let eol = if original.contains("\r\n") || text.contains("\r\n") {
+    let eol = if original.contains("\r\n") {
         "\r\n"
     } else {
         "\n"
@@ -516,7 +529,17 @@ mod tests {
     #[test]
     fn prefilter_skips_chapters_without_fences_or_names() {
         assert!(!may_contain_directive("plain example text"));
-        assert!(!may_contain_directive("```rust\nfn main(){}\n```"));
-        assert!(may_contain_directive("```rust example\n```"));
+        assert!(!may_contain_directive(
+            "```rust\nfn main(){}\n```\nFor example, compare."
+        ));
+        assert!(!may_contain_directive("```rustexample\n```"));
+        for yes in [
+            "```rust example\n```",
+            "~~~ rust,example\n",
+            "````compare\n",
+            "```reading-list\n",
+        ] {
+            assert!(may_contain_directive(yes), "{yes}");
+        }
     }
 }
