@@ -103,6 +103,7 @@ fn floor() {
 
 /// Runs a program with the file on stdin and stdout discarded; returns the
 /// wall time and the peak resident memory in bytes.
+#[allow(clippy::zombie_processes, reason = "reaped by wait4 below, which also gives its rusage")]
 fn run(program: &str, args: &[&str], input: &std::path::Path) -> (Duration, u64) {
     let file = std::fs::File::open(input).expect("input");
     let start = Instant::now();
@@ -193,7 +194,7 @@ fn chapter(i: usize, r: &mut Rng) -> String {
             ),
         }
         // A sprinkling of directives: roughly one chapter in ten gets some.
-        if i % 10 == 0 && r.next() % 12 == 0 {
+        if i.is_multiple_of(10) && r.next().is_multiple_of(12) {
             match r.next() % 3 {
                 0 => s.push_str("```rust example title=\"Checked\" expect=panic\nfn main() {\n    let v: Vec<u8> = Vec::new();\n    v[0];\n}\n```\n\n```output\nindex out of bounds\n```\n\n"),
                 1 => s.push_str("1. In a list:\n\n   ```rust example\n   # fn main() {\n   println!(\"hi\");\n   # }\n   ```\n2. Next.\n\n"),
