@@ -103,7 +103,10 @@ fn floor() {
 
 /// Runs a program with the file on stdin and stdout discarded; returns the
 /// wall time and the peak resident memory in bytes.
-#[allow(clippy::zombie_processes, reason = "reaped by wait4 below, which also gives its rusage")]
+#[allow(
+    clippy::zombie_processes,
+    reason = "reaped by wait4 below, which also gives its rusage"
+)]
 fn run(program: &str, args: &[&str], input: &std::path::Path) -> (Duration, u64) {
     let file = std::fs::File::open(input).expect("input");
     let start = Instant::now();

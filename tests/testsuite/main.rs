@@ -7,4 +7,5 @@
 mod assets;
 mod example;
 mod protocol;
+mod robust;
 mod support;
