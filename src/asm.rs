@@ -15,7 +15,8 @@
 //! unchanged book runs no compiler.
 
 use crate::cache::Cache;
-use crate::config::Config;
+use crate::config::{Config, OnFailure};
+use crate::directive::{Env, Problem};
 use crate::exec::{self, Limits};
 use std::fmt;
 use std::process::Command;
@@ -174,7 +175,11 @@ pub fn assembly_from(
     cache: &Cache,
 ) -> Result<(String, Origin), AsmError> {
     let (program, args) = command(req, config);
-    let keep = reader_functions(req.lang, req.shown);
+    let mut keep = reader_functions(req.lang, req.shown);
+    if keep.is_empty() {
+        // Loose statements, wrapped in `main`: then `main` is the reader's.
+        keep.push("main".into());
+    }
     let version = exec::tool_version(&program).ok_or_else(|| AsmError::Missing {
         program: program.clone(),
         error: "it did not answer a version query".into(),
@@ -223,6 +228,33 @@ pub fn assembly_from(
     let filtered = filter(&listing, req.lang, &keep);
     cache.put(NAMESPACE, &key, filtered.as_bytes());
     Ok((filtered, Origin::Compiler))
+}
+
+/// The assembly of a block for an HTML page. A missing or failing
+/// compiler is a warning (the page keeps its links); code that does not
+/// compile is an error under `on-failure = "bail"`.
+pub fn for_page(
+    req: &Request<'_>,
+    env: &Env<'_>,
+    at: usize,
+    warnings: &mut Vec<Problem>,
+) -> Result<Option<String>, Problem> {
+    match assembly(req, env.config, env.cache) {
+        Ok(listing) => Ok(Some(listing)),
+        Err(e) if e.is_code_error() && env.config.on_failure == OnFailure::Bail => {
+            Err(Problem::at(
+                at,
+                format!("cannot show the assembly: {e}; expected code that compiles"),
+            ))
+        }
+        Err(e) => {
+            warnings.push(Problem::at(
+                at,
+                format!("cannot show the assembly: {e}; showing the links only"),
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// The highlight.js language of this machine's assembly.
@@ -374,7 +406,9 @@ pub fn filter(listing: &str, lang: Lang, keep: &[String]) -> String {
     let mut blocks: Vec<String> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let label = lines[i].strip_suffix(':').filter(|l| !l.starts_with([' ', '\t']));
+        let label = lines[i]
+            .strip_suffix(':')
+            .filter(|l| !l.starts_with([' ', '\t']));
         let Some(name) = label.filter(|n| functions.contains(n)) else {
             i += 1;
             continue;
@@ -475,7 +509,10 @@ mod tests {
     #[test]
     fn reader_functions_come_from_visible_code() {
         assert_eq!(
-            reader_functions(Lang::Rust, "pub fn divide(a: i32) -> i32 { a }\nfn main() {}\n"),
+            reader_functions(
+                Lang::Rust,
+                "pub fn divide(a: i32) -> i32 { a }\nfn main() {}\n"
+            ),
             ["divide", "main"]
         );
         assert_eq!(
@@ -489,8 +526,13 @@ mod tests {
 
     #[test]
     fn c_listing_keeps_only_the_readers_function() {
-        let source = "int divide(int a, int b) { return a / b; }\nint main(void) { return divide(4, 2); }\n";
-        let asm = compile(Lang::C, source, "int divide(int a, int b) { return a / b; }\n");
+        let source =
+            "int divide(int a, int b) { return a / b; }\nint main(void) { return divide(4, 2); }\n";
+        let asm = compile(
+            Lang::C,
+            source,
+            "int divide(int a, int b) { return a / b; }\n",
+        );
         assert_eq!(labels(&asm), ["divide:"], "{asm}");
         assert!(asm.contains("idiv"), "{asm}");
         for line in asm.lines() {
@@ -513,7 +555,8 @@ mod tests {
         for l in locals {
             let name = l.trim_end_matches(':');
             assert!(
-                asm.lines().any(|i| i.starts_with("    ") && i.contains(name)),
+                asm.lines()
+                    .any(|i| i.starts_with("    ") && i.contains(name)),
                 "{name} is referenced\n{asm}"
             );
         }
@@ -523,7 +566,11 @@ mod tests {
     #[test]
     fn rust_listing_is_demangled_and_hidden_main_dropped() {
         let source = "fn divide(a: i32, b: i32) -> i32 { a / b }\nfn main() { divide(1, 0); }\n";
-        let asm = compile(Lang::Rust, source, "fn divide(a: i32, b: i32) -> i32 { a / b }\n");
+        let asm = compile(
+            Lang::Rust,
+            source,
+            "fn divide(a: i32, b: i32) -> i32 { a / b }\n",
+        );
         assert_eq!(labels(&asm)[0], "divide:", "{asm}");
         assert!(!asm.contains("main:"), "{asm}");
         assert!(!asm.contains("_ZN"), "symbols are demangled: {asm}");
@@ -548,7 +595,12 @@ mod tests {
             filter(listing, Lang::C, &["f".into()]),
             "f:\n    testl %edi, %edi\n    je .L2\n    movl $1, %eax\n.L2:\n    ret\n"
         );
-        assert_eq!(filter(listing, Lang::C, &["f".into(), "g".into()]).matches(':').count(), 3);
+        assert_eq!(
+            filter(listing, Lang::C, &["f".into(), "g".into()])
+                .matches(':')
+                .count(),
+            3
+        );
     }
 
     #[test]
@@ -588,7 +640,10 @@ mod tests {
             edition: 2021,
         };
         let e = assembly(&req, &cfg, &cache).unwrap_err();
-        assert!(matches!(e, AsmError::Missing { .. }) && !e.is_code_error(), "{e}");
+        assert!(
+            matches!(e, AsmError::Missing { .. }) && !e.is_code_error(),
+            "{e}"
+        );
         let req = Request {
             source: "int f(void) { return }\n",
             ..req
