@@ -279,10 +279,10 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
         let word = &shown[start..end];
         match lang {
             Lang::Rust => {
-                if word == "fn" {
-                    if let Some(&(s, e)) = idents.get(i + 1) {
-                        push(&shown[s..e]);
-                    }
+                if word == "fn"
+                    && let Some(&(s, e)) = idents.get(i + 1)
+                {
+                    push(&shown[s..e]);
                 }
             }
             Lang::C | Lang::Cpp => {
@@ -465,10 +465,10 @@ pub fn filter(listing: &str, lang: Lang, keep: &[String]) -> String {
         };
         let mut text = format!("{}:\n", display_symbol(name, lang));
         for ins in &instructions {
-            if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' ')) {
-                if !used(local) {
-                    continue;
-                }
+            if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' '))
+                && !used(local)
+            {
+                continue;
             }
             text.push_str(ins);
             text.push('\n');

@@ -865,7 +865,7 @@ mod tests {
     }
 
     fn parse(text: &str) -> Result<Compare, Problem> {
-        with_env(text, Target::Html, |b, env| Compare::parse(b, env))
+        with_env(text, Target::Html, Compare::parse)
     }
 
     fn problem(text: &str) -> (usize, usize, String) {
@@ -919,10 +919,7 @@ mod tests {
         );
         assert!(DIVISION[rust.offset..].starts_with("```rust caption"));
         assert_eq!((py.expect, py.note.as_deref()), (Expect::Shown, None));
-        assert_eq!(
-            with_env(DIVISION, Target::Html, |b, env| sides(b, env)).unwrap(),
-            cmp.sides
-        );
+        assert_eq!(with_env(DIVISION, Target::Html, sides).unwrap(), cmp.sides);
     }
 
     #[test]
@@ -1063,7 +1060,7 @@ mod tests {
     }
 
     fn render_text(text: &str, target: Target) -> String {
-        with_env(text, target, |b, env| render(b, env))
+        with_env(text, target, render)
             .unwrap()
             .out
             .lines()
