@@ -482,7 +482,13 @@ fn side(
     };
     match lang {
         Lang::Rust => {
-            let mut ex = Example::parse(&fence, &rest, output.as_ref(), env.config)?;
+            let mut ex =
+                Example::parse(&fence, &rest, output.as_ref(), env.config).map_err(|mut p| {
+                    if p.message.starts_with("found unknown attribute") {
+                        p.message.push_str(", and caption on a compare side");
+                    }
+                    p
+                })?;
             ex.title = s.caption.clone().or(ex.title.take());
             ex.asm |= block_asm;
             s.asm = ex.asm;
@@ -975,6 +981,14 @@ mod tests {
                     2,
                     6,
                     "found unknown attribute `volatile` on a `c` side; expected one of caption, expect, asm",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```rust colour=red\nfn f() {}\n```\n````\n",
+                (
+                    5,
+                    9,
+                    "found unknown attribute `colour`; expected one of title, expect",
                 ),
             ),
             (
