@@ -7,7 +7,7 @@
 //! names appear in the visible code: their labels, their instructions and
 //! the local labels those instructions jump to, with assembler directives,
 //! comments, blank lines and hidden helpers (such as a hidden `main`)
-//! removed. Rust symbol names are demangled.
+//! removed. Rust and C++ symbol names are demangled.
 //!
 //! Compiling is slow next to the rest of a build, so results are cached by
 //! content (source, visible functions, compiler version, flags) in the
@@ -321,17 +321,19 @@ fn identifiers(code: &str) -> Vec<(usize, usize)> {
 }
 
 /// True when a function symbol of the listing is one of `keep`: the plain
-/// name for C, the last path segment of the demangled name for Rust, the
-/// `_Z<len><name>` part of a C++ mangled name.
+/// name for C, the last path segment of the demangled name for Rust and
+/// C++ (methods and namespaced functions included).
 fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
     match lang {
         Lang::C => keep.iter().any(|k| k == symbol),
-        Lang::Cpp => keep.iter().any(|k| {
-            k == symbol
-                || symbol
-                    .strip_prefix("_Z")
-                    .is_some_and(|rest| rest.starts_with(&format!("{}{k}", k.len())))
-        }),
+        Lang::Cpp => {
+            // `ns::Type::name<T>(int) const` -> `name`.
+            let shown = display_symbol(symbol, lang);
+            let path = shown.split('(').next().unwrap_or(&shown);
+            let path = path.split('<').next().unwrap_or(path);
+            let last = path.rsplit("::").next().unwrap_or(path);
+            keep.iter().any(|k| k == symbol || k == last)
+        }
         Lang::Rust => {
             let name = display_symbol(symbol, lang);
             let last = name.rsplit("::").next().unwrap_or(&name);
@@ -341,10 +343,17 @@ fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
 }
 
 /// How a function's label is shown: Rust symbols demangled without their
-/// hash and without the crate name.
+/// hash and without the crate name, C++ symbols demangled.
 fn display_symbol(symbol: &str, lang: Lang) -> String {
-    if lang != Lang::Rust {
-        return symbol.to_owned();
+    match lang {
+        Lang::C => return symbol.to_owned(),
+        Lang::Cpp => {
+            return cpp_demangle::Symbol::new(symbol)
+                .ok()
+                .and_then(|s| s.demangle().ok())
+                .unwrap_or_else(|| symbol.to_owned());
+        }
+        Lang::Rust => {}
     }
     match rustc_demangle::try_demangle(symbol) {
         Ok(d) => {
@@ -583,9 +592,9 @@ mod tests {
 
     #[test]
     fn cpp_functions_match_their_mangled_names() {
-        let source = "int twice(int x) { return 2 * x; }\n";
+        let source = "int twice(int x) { return 2 * x; }\nnamespace m { struct S { int v; int get() const; }; int S::get() const { return v; } }\n";
         let asm = compile(Lang::Cpp, source, source);
-        assert_eq!(labels(&asm), ["_Z5twicei:"], "{asm}");
+        assert_eq!(labels(&asm), ["twice(int):", "m::S::get() const:"], "{asm}");
     }
 
     #[test]

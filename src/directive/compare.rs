@@ -1092,6 +1092,8 @@ mod tests {
             render_text(two_rust, Target::Test),
             "```rust,edition2021\nfn a() {}\n```\n\n```rust,no_run,edition2021\nfn b() {}\n```"
         );
+        let no_rust = "````compare\n```c\nint x;\n```\n```python\nx = 1\n```\n````\n";
+        assert_eq!(render_text(no_rust, Target::Test), "");
     }
 
     #[test]
