@@ -684,7 +684,7 @@ impl Compare {
                 out.line(format!(
                     "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{}</label>",
                     if i == 0 { " checked" } else { "" },
-                    escape(s.lang.label())
+                    escape(&self.tab_label(i))
                 ));
             }
         }
@@ -738,6 +738,26 @@ impl Compare {
         out.line("</div>");
         r.warnings = warnings;
         Ok(r)
+    }
+
+    /// A tab's label: the language, or the caption (else a number) when
+    /// two sides share a language.
+    fn tab_label(&self, i: usize) -> String {
+        let side = &self.sides[i];
+        let same = self.sides.iter().filter(|s| s.lang == side.lang).count();
+        if same == 1 {
+            return side.lang.label().to_owned();
+        }
+        match &side.caption {
+            Some(c) => c.clone(),
+            None => {
+                let nth = self.sides[..=i]
+                    .iter()
+                    .filter(|s| s.lang == side.lang)
+                    .count();
+                format!("{} {nth}", side.lang.label())
+            }
+        }
     }
 
     /// A C, C++ or Python side: the same frame as an example.
@@ -1130,6 +1150,13 @@ mod tests {
         assert!(html.contains(">&lt;script&gt;</span>"), "{html}");
         assert!(!html.contains("<script>"), "{html}");
         assert!(!html.contains("\n\n\n"), "{html}");
+    }
+
+    #[test]
+    fn tabs_of_one_language_use_captions_or_numbers() {
+        let cmp = parse("````compare layout=tabs\n```c caption=\"Checked\"\nint a;\n```\n```c\nint b;\n```\n```rust\nfn f() {}\n```\n````\n").unwrap();
+        let labels: Vec<String> = (0..3).map(|i| cmp.tab_label(i)).collect();
+        assert_eq!(labels, ["Checked", "C 2", "Rust"]);
     }
 
     #[test]
