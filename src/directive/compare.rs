@@ -680,7 +680,7 @@ impl Compare {
         out.line("<div class=\"companion-sides\">");
         if self.layout == Layout::Tabs {
             let id = block_id(env, at);
-            for (i, s) in self.sides.iter().enumerate() {
+            for i in 0..self.sides.len() {
                 out.line(format!(
                     "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{}</label>",
                     if i == 0 { " checked" } else { "" },
