@@ -8,6 +8,8 @@ pub const STYLESHEET: &str = concat!(
     include_str!("../assets/base.css"),
     "\n",
     include_str!("../assets/example.css"),
+    "\n",
+    include_str!("../assets/compare.css"),
 );
 
 /// The first line of an installed stylesheet, before the version.

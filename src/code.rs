@@ -27,6 +27,20 @@ pub fn rust_source(code: &str) -> String {
     out
 }
 
+/// The Rust code the reader sees: hidden lines dropped, `##` shown as `#`.
+pub fn rust_shown(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    for line in code.split_inclusive('\n') {
+        let rest = line.trim_start();
+        if rest.starts_with("##") {
+            out.push_str(&line.replacen("##", "#", 1));
+        } else if !(rest.starts_with("# ") || rest.trim_end() == "#") {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// True when the source defines `fn main`, as mdBook decides it.
 pub fn has_main(source: &str) -> bool {
     source.contains("fn main")
@@ -88,6 +102,15 @@ mod tests {
         assert_eq!(
             rust_source(code),
             "fn main() {\n    let x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\n}\n"
+        );
+    }
+
+    #[test]
+    fn rust_shown_drops_hidden_lines() {
+        let code = "# fn main() {\n    # let x = 1;\nlet y = 2;\n## not hidden\n#\n#[derive(Debug)]\n# }\n";
+        assert_eq!(
+            rust_shown(code),
+            "let y = 2;\n# not hidden\n#[derive(Debug)]\n"
         );
     }
 

@@ -11,6 +11,7 @@
 //! [`Companion`] type plugs the same engine into mdBook as a library
 //! ([`build`]).
 
+pub mod asm;
 pub mod assets;
 pub mod attrs;
 pub mod build;

@@ -6,6 +6,7 @@
 //! not touch goes back out as it came in. Chapters are independent, so they
 //! are processed in parallel.
 
+use crate::cache::Cache;
 use crate::config::{Config, OnFailure};
 use crate::directive::{self, Env, Problem, Target};
 use crate::markdown;
@@ -66,6 +67,7 @@ pub struct ChapterOutcome {
 /// sorted by position: the heart of the preprocessor as a pure function.
 pub fn replacements(
     config: &Config,
+    cache: &Cache,
     target: Target,
     file: &str,
     text: &str,
@@ -76,6 +78,8 @@ pub fn replacements(
         config,
         target,
         text,
+        file,
+        cache,
     };
     outcome.directives = blocks.len();
     let mut reps = Vec::with_capacity(blocks.len());
@@ -111,8 +115,14 @@ pub fn replacements(
 }
 
 /// Processes one chapter's text.
-pub fn chapter(config: &Config, target: Target, file: &str, text: &str) -> ChapterOutcome {
-    let (reps, mut outcome) = replacements(config, target, file, text);
+pub fn chapter(
+    config: &Config,
+    cache: &Cache,
+    target: Target,
+    file: &str,
+    text: &str,
+) -> ChapterOutcome {
+    let (reps, mut outcome) = replacements(config, cache, target, file, text);
     if !reps.is_empty() && outcome.errors.is_empty() {
         outcome.text = Some(markdown::splice(text, &reps));
     }
@@ -184,9 +194,10 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
             }
         }
     }
+    let cache = Cache::for_book(&config.root);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
-        .map(|s| chapter(config, target, &s.file, s.content))
+        .map(|s| chapter(config, &cache, target, &s.file, s.content))
         .collect();
     let mut result = BookOutcome::default();
     let mut directives = 0;
@@ -225,7 +236,13 @@ mod tests {
     #[test]
     fn text_outside_directives_is_unchanged() {
         let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
-        let out = chapter(&config(json!({})), Target::Html, "src/a.md", text);
+        let out = chapter(
+            &config(json!({})),
+            &Cache::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
         let new = out.text.unwrap();
         assert!(new.starts_with("# Title\r\n\r\nSome *text* with `code`.\r\n\r\n<div"));
         assert!(new.ends_with("</div>\r\n\r\n| a | b |\r\n|---|---|\r\n"));
@@ -235,6 +252,7 @@ mod tests {
     fn chapters_without_directives_are_left_alone() {
         let out = chapter(
             &config(json!({})),
+            &Cache::disabled(),
             Target::Html,
             "src/a.md",
             "```rust\nfn main() {}\n```\n",
@@ -245,7 +263,13 @@ mod tests {
     #[test]
     fn bail_reports_located_errors_and_keeps_the_text() {
         let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
-        let out = chapter(&config(json!({})), Target::Html, "src/a.md", text);
+        let out = chapter(
+            &config(json!({})),
+            &Cache::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
         assert!(out.text.is_none());
         assert_eq!(
             out.errors[0].to_string(),
@@ -261,6 +285,7 @@ mod tests {
         let text = "```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({"on-failure": "continue"})),
+            &Cache::disabled(),
             Target::Html,
             "src/a.md",
             text,

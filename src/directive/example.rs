@@ -8,6 +8,7 @@
 //! book's own test run checks what the example claims.
 
 use super::{Attrs, Env, Problem, Rendered, Target, escape, escape_markdown};
+use crate::asm;
 use crate::attrs::Attr;
 use crate::code;
 use crate::config::{Config, EDITIONS};
@@ -321,6 +322,29 @@ impl Example {
 
     /// Renders the example for `env.target`.
     pub fn render(&self, env: &Env<'_>, at: usize) -> Rendered {
+        self.render_with(env, at, None)
+    }
+
+    /// True when the assembly panel applies: asked for, and the code is
+    /// meant to compile.
+    pub fn wants_asm(&self) -> bool {
+        self.asm && !self.ignore && self.expect != Expect::CompileFail
+    }
+
+    /// The assembly request for this example: the program mdBook would run
+    /// (wrapped in `fn main` when it has none), its visible functions.
+    pub fn asm_request<'s>(&self, source: &'s str, shown: &'s str) -> asm::Request<'s> {
+        asm::Request {
+            lang: asm::Lang::Rust,
+            source,
+            shown,
+            edition: self.edition,
+        }
+    }
+
+    /// Renders the example for `env.target`, with an assembly listing
+    /// (HTML only) shown in a collapsible panel under the code.
+    pub fn render_with(&self, env: &Env<'_>, at: usize, assembly: Option<&str>) -> Rendered {
         let mut r = Rendered::default();
         let info = self.fence_info(env.target);
         match env.target {
@@ -356,6 +380,9 @@ impl Example {
                     ));
                     out.blank().fence("text", output).blank();
                     out.line("</div>");
+                }
+                if let Some(listing) = assembly {
+                    asm_panel(out, listing, "rustc -C opt-level=2");
                 }
                 if !links.is_empty() {
                     let anchors: Vec<String> = links
@@ -449,7 +476,33 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let attrs = markdown::attributes(&block.fence, Kind::Example)
         .map_err(|e| Problem::from_attr(&block.fence, e))?;
     let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), env.config)?;
-    Ok(ex.render(env, block.fence.info_offset))
+    let at = block.fence.info_offset;
+    let mut warnings = Vec::new();
+    let listing = if ex.wants_asm() && env.target == Target::Html {
+        let source = code::rust_program(&ex.source());
+        let shown = code::rust_shown(&ex.code);
+        asm::for_page(&ex.asm_request(&source, &shown), env, at, &mut warnings)?
+    } else {
+        None
+    };
+    let mut r = ex.render_with(env, at, listing.as_deref());
+    r.warnings.extend(warnings);
+    Ok(r)
+}
+
+/// Adds the collapsible assembly panel: a `<details>` around an assembly
+/// fence that mdBook's highlight.js colours.
+pub(crate) fn asm_panel(out: &mut markdown::Out, listing: &str, how: &str) {
+    out.line(format!(
+        "<details class=\"companion-asm\"><summary>Assembly <span class=\"companion-asm-how\">({})</span></summary>",
+        escape(how)
+    ));
+    if listing.trim().is_empty() {
+        out.line("<p class=\"companion-asm-empty\">No machine code for the functions shown (they are generic, inlined or empty).</p>");
+    } else {
+        out.blank().fence(asm::fence_language(), listing).blank();
+    }
+    out.line("</details>");
 }
 
 #[cfg(test)]
@@ -593,10 +646,13 @@ mod tests {
     fn render_text(text: &str, target: Target) -> String {
         let cfg = config();
         let block = scan(text).into_iter().next().unwrap();
+        let cache = crate::cache::Cache::disabled();
         let env = Env {
             config: &cfg,
             target,
             text,
+            file: "src/a.md",
+            cache: &cache,
         };
         let r = render(&block, &env).unwrap();
         r.out.lines().join("\n")

@@ -5,9 +5,11 @@
 //! Directive code works with byte offsets into the chapter; the chapter
 //! layer ([`crate::process`]) turns them into `file:line:column`.
 
+pub mod compare;
 pub mod example;
 
 use crate::attrs::{Attr, AttrError};
+use crate::cache::Cache;
 use crate::config::Config;
 use crate::markdown::{Block, Fence, Kind, Out};
 
@@ -42,6 +44,10 @@ pub struct Env<'a> {
     pub target: Target,
     /// The whole chapter text, for offsets.
     pub text: &'a str,
+    /// The chapter's file (`src/intro.md`), for ids unique on the print page.
+    pub file: &'a str,
+    /// The book's cache of build-time work (assembly listings).
+    pub cache: &'a Cache,
 }
 
 /// A problem at a byte offset of the chapter.
@@ -81,7 +87,8 @@ pub struct Rendered {
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     match block.kind {
         Kind::Example => example::render(block, env),
-        Kind::Compare | Kind::ReadingList => Err(Problem::at(
+        Kind::Compare => compare::render(block, env),
+        Kind::ReadingList => Err(Problem::at(
             block.fence.info_offset,
             format!(
                 "found a `{}` block, which this version of mdbook-companion does not render yet; expected `rust example`",

@@ -1,6 +1,7 @@
 //! Nothing lost: generated Markdown keeps every byte outside directives,
 //! and no input makes the engine panic.
 
+use mdbook_companion::cache::Cache;
 use mdbook_companion::config::Config;
 use mdbook_companion::directive::Target;
 use mdbook_companion::process;
@@ -77,7 +78,7 @@ proptest! {
         let pieces: Vec<(bool, usize)> = pieces.into_iter().map(|i| (false, i)).collect();
         let (text, _, _) = doc(&pieces, crlf);
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Cache::disabled(), target, "src/a.md", &text);
             prop_assert!(out.text.is_none(), "changed a chapter without directives");
             prop_assert!(out.errors.is_empty());
         }
@@ -89,7 +90,7 @@ proptest! {
         crlf in any::<bool>(),
     ) {
         let (text, plain, directives) = doc(&pieces, crlf);
-        let out = process::chapter(&config(), Target::Html, "src/a.md", &text);
+        let out = process::chapter(&config(), &Cache::disabled(), Target::Html, "src/a.md", &text);
         prop_assert!(out.errors.is_empty(), "{:?}", out.errors);
         let new = out.text.unwrap_or_else(|| text.clone());
         // Every plain piece is still there, whole and in order.
@@ -108,7 +109,7 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(text in "(```|~~~|rust example|> |- |\n|\r\n|\t|[a-z =\"\\[\\]]|é|\u{200B})*") {
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Cache::disabled(), target, "src/a.md", &text);
             if let Some(new) = out.text {
                 prop_assert!(!new.is_empty() || text.is_empty());
             }
