@@ -103,6 +103,10 @@ pub struct Config {
     /// The edition examples use unless they say otherwise (`[rust] edition`
     /// of book.toml, else 2021).
     pub edition: u16,
+    /// The reading-list data file, read and checked at most once per run
+    /// (a fresh [`Config`] is made for every run, so nothing leaks between
+    /// books or between `mdbook serve` rebuilds).
+    pub reading_data: crate::directive::reading::DataCache,
 }
 
 /// The editions rustc knows.
@@ -199,6 +203,7 @@ impl Config {
                 None => "~ ".to_owned(),
             },
             edition,
+            reading_data: Default::default(),
         })
     }
 }
