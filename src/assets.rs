@@ -7,4 +7,6 @@ pub const STYLESHEET: &str = concat!(
     include_str!("../assets/base.css"),
     "\n",
     include_str!("../assets/example.css"),
+    "\n",
+    include_str!("../assets/reading.css"),
 );
