@@ -4,4 +4,5 @@
 
 mod example;
 mod protocol;
+mod reading;
 mod support;
