@@ -635,7 +635,8 @@ impl Selection {
     }
 
     /// The selected entries, in order. An unknown id or an empty result is
-    /// an error (`Err((which attribute, message))`, `None` meaning the block).
+    /// an error: `Err((true, message))` belongs at the `ids` attribute,
+    /// `Err((false, message))` at the block.
     pub fn select<'e>(&self, entries: &'e [Entry]) -> Result<Vec<&'e Entry>, (bool, String)> {
         let keep = |e: &Entry| {
             (self.tags.is_empty() || e.tags.iter().any(|t| self.tags.contains(t)))

@@ -112,6 +112,25 @@ fn ids_keep_their_order_and_sort_by_title_reorders() {
 }
 
 #[test]
+fn cards_in_list_items_and_block_quotes_render_in_place() {
+    let book = book_with_data(
+        "1. Start with:\n\n   ```reading-list ids=\"trpl\"\n   ```\n2. Then practise.\n\n> Tools:\n>\n> ```reading-list kind=tool\n> ```\n> Still quoted.\n",
+    );
+    let page = book.html("intro.md");
+    let in_list = page.all("main ol > li div.companion-reading-list article");
+    assert_eq!(in_list.len(), 1);
+    assert_eq!(page.all("main ol > li").len(), 2);
+    let quoted = page.all("main blockquote div.companion-reading-list article");
+    assert_eq!(quoted.len(), 2);
+    let quote_paras: Vec<String> = page
+        .all("main blockquote > p")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(quote_paras, ["Tools:", "Still quoted."]);
+}
+
+#[test]
 fn inline_entries_with_hostile_strings_stay_text() {
     let chapter = r#"# Hostile
 
