@@ -637,7 +637,13 @@ impl Selection {
     /// The selected entries, in order. An unknown id or an empty result is
     /// an error: `Err((true, message))` belongs at the `ids` attribute,
     /// `Err((false, message))` at the block.
-    pub fn select<'e>(&self, entries: &'e [Entry]) -> Result<Vec<&'e Entry>, (bool, String)> {
+    ///
+    /// `from` names where the entries came from, for messages.
+    pub fn select<'e>(
+        &self,
+        entries: &'e [Entry],
+        from: &str,
+    ) -> Result<Vec<&'e Entry>, (bool, String)> {
         let keep = |e: &Entry| {
             (self.tags.is_empty() || e.tags.iter().any(|t| self.tags.contains(t)))
                 && (self.kinds.is_empty() || e.kind.is_some_and(|k| self.kinds.contains(&k)))
@@ -646,7 +652,13 @@ impl Selection {
         let mut out: Vec<&Entry> = match &self.ids {
             Some(ids) => {
                 let mut v = Vec::with_capacity(ids.len());
-                for id in ids {
+                for (i, id) in ids.iter().enumerate() {
+                    if ids[..i].contains(id) {
+                        return Err((
+                            true,
+                            format!("found id `{id}` twice in `ids`; expected each id once"),
+                        ));
+                    }
                     match entries.iter().find(|e| e.id.as_deref() == Some(id)) {
                         Some(e) => v.push(e),
                         None => {
@@ -677,7 +689,7 @@ impl Selection {
                 tags.sort_unstable();
                 tags.dedup();
                 format!(
-                    "found no entry matching {} among {} entries; expected a filter that selects at least one (tags in use: {})",
+                    "found no entry matching {} among {} entries of {from}; expected a filter that selects at least one (tags in use: {})",
                     self.describe(),
                     entries.len(),
                     if tags.is_empty() {
@@ -687,7 +699,7 @@ impl Selection {
                     }
                 )
             } else {
-                "found no [[entry]] tables; expected at least one entry".to_owned()
+                format!("found no [[entry]] tables in {from}; expected at least one entry")
             };
             return Err((false, message));
         }
@@ -701,9 +713,10 @@ impl Selection {
 /// Maps a byte offset of a fence body to the chapter.
 fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
     let body = &fence.body;
-    let offset = offset.min(body.len());
-    let line = body[..offset].matches('\n').count();
-    let line_start_in_body = body[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = body.get(..offset).unwrap_or(body);
+    let offset = before.len();
+    let line = before.matches('\n').count();
+    let line_start_in_body = before.rfind('\n').map_or(0, |i| i + 1);
     let body_line_end = body[line_start_in_body..]
         .find('\n')
         .map_or(body.len(), |i| line_start_in_body + i);
@@ -816,7 +829,8 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         markdown::attributes(fence, Kind::ReadingList).map_err(|e| Problem::from_attr(fence, e))?;
     let (sel, wh) = Selection::parse(fence, &attrs)?;
     let at = fence.info_offset;
-    let entries: Arc<Vec<Entry>> = if fence.body.trim().is_empty() {
+    let inline = !fence.body.trim().is_empty();
+    let entries: Arc<Vec<Entry>> = if !inline {
         env.config
             .reading_data
             .get(env.config)
@@ -829,10 +843,17 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message)
         })?)
     };
-    let selected = sel.select(&entries).map_err(|(on_ids, m)| match wh.ids {
-        Some(attr) if on_ids => Problem::at(fence.info_offset + attr.offset, m),
-        _ => Problem::at(at, m),
-    })?;
+    let from = if inline {
+        "this block's body".to_owned()
+    } else {
+        display_path(env.config)
+    };
+    let selected = sel
+        .select(&entries, &from)
+        .map_err(|(on_ids, m)| match wh.ids {
+            Some(attr) if on_ids => Problem::at(fence.info_offset + attr.offset, m),
+            _ => Problem::at(at, m),
+        })?;
     Ok(render_entries(&sel, &selected, env.target))
 }
 
@@ -1164,12 +1185,17 @@ mod tests {
             (
                 "```reading-list tags=[\"gpu\"]\n```\n",
                 (1, 4),
-                "found no entry matching tags=[\"gpu\"] among 7 entries; expected a filter that selects at least one (tags in use: exercises, kernel, language, start, tools, unsafe)",
+                "found no entry matching tags=[\"gpu\"] among 7 entries of src/reading-list.toml; expected a filter that selects at least one (tags in use: exercises, kernel, language, start, tools, unsafe)",
             ),
             (
                 "```reading-list kind=video\n```\n",
                 (1, 4),
                 "found no entry matching kind=[\"video\"] among 7 entries",
+            ),
+            (
+                "```reading-list ids=[\"trpl\", \"nomicon\", \"trpl\"]\n```\n",
+                (1, 17),
+                "found id `trpl` twice in `ids`; expected each id once",
             ),
             (
                 "```reading-list colour=red\n```\n",
@@ -1253,7 +1279,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             p.message,
-            "found no [[entry]] tables; expected at least one entry"
+            "found no [[entry]] tables in this block's body; expected at least one entry"
         );
     }
 
