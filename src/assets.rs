@@ -10,6 +10,8 @@ pub const STYLESHEET: &str = concat!(
     include_str!("../assets/example.css"),
     "\n",
     include_str!("../assets/compare.css"),
+    "\n",
+    include_str!("../assets/reading.css"),
 );
 
 /// The first line of an installed stylesheet, before the version.

@@ -105,6 +105,10 @@ pub struct Config {
     pub edition: u16,
     /// `output.html.additional-css` of book.toml, relative to the root.
     pub additional_css: Vec<PathBuf>,
+    /// The reading-list data file, read and checked at most once per run
+    /// (a fresh [`Config`] is made for every run, so nothing leaks between
+    /// books or between `mdbook serve` rebuilds).
+    pub reading_data: crate::directive::reading::DataCache,
 }
 
 /// The editions rustc knows.
@@ -211,6 +215,7 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
+            reading_data: Default::default(),
         })
     }
 }

@@ -41,11 +41,19 @@ impl fmt::Display for Located {
 impl Located {
     fn new(file: &str, text: &str, p: &Problem) -> Located {
         let (line, column) = markdown::line_col(text, p.offset);
-        Located {
-            file: file.to_owned(),
-            line,
-            column,
-            message: p.message.clone(),
+        match &p.file {
+            None => Located {
+                file: file.to_owned(),
+                line,
+                column,
+                message: p.message.clone(),
+            },
+            Some(at) => Located {
+                file: at.path.clone(),
+                line: at.line,
+                column: at.column,
+                message: format!("{} (asked for by {file}:{line}:{column})", p.message),
+            },
         }
     }
 }

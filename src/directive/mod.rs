@@ -7,6 +7,7 @@
 
 pub mod compare;
 pub mod example;
+pub mod reading;
 
 use crate::attrs::{Attr, AttrError};
 use crate::cache::Cache;
@@ -57,6 +58,21 @@ pub struct Problem {
     pub offset: usize,
     /// What was found and what was expected.
     pub message: String,
+    /// Where the problem is when it lies in another file the directive
+    /// read (a data file): the message then names that file and the
+    /// chapter's `offset` becomes "asked for by".
+    pub file: Option<FileLocation>,
+}
+
+/// A place in a file other than the chapter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileLocation {
+    /// The file as shown to the author, relative to the book root.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
 }
 
 impl Problem {
@@ -65,6 +81,17 @@ impl Problem {
         Problem {
             offset,
             message: message.into(),
+            file: None,
+        }
+    }
+
+    /// A problem in another file (`location`), found while rendering the
+    /// directive at `offset` of the chapter.
+    pub fn in_file(offset: usize, location: FileLocation, message: impl Into<String>) -> Problem {
+        Problem {
+            offset,
+            message: message.into(),
+            file: Some(location),
         }
     }
 
@@ -88,13 +115,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     match block.kind {
         Kind::Example => example::render(block, env),
         Kind::Compare => compare::render(block, env),
-        Kind::ReadingList => Err(Problem::at(
-            block.fence.info_offset,
-            format!(
-                "found a `{}` block, which this version of mdbook-companion does not render yet; expected `rust example`",
-                crate::markdown::first_word(&block.fence.info)
-            ),
-        )),
+        Kind::ReadingList => reading::render(block, env),
     }
 }
 

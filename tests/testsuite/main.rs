@@ -8,5 +8,6 @@ mod assets;
 mod compare;
 mod example;
 mod protocol;
+mod reading;
 mod robust;
 mod support;
