@@ -196,12 +196,14 @@ fn chapter(i: usize, r: &mut Rng) -> String {
                 "## A section\n\nMore text follows, with `inline code` and *emphasis*.\n\n",
             ),
         }
-        // A sprinkling of directives: roughly one chapter in ten gets some.
+        // A sprinkling of all three directives: roughly one chapter in ten gets some.
         if i.is_multiple_of(10) && r.next().is_multiple_of(12) {
-            match r.next() % 3 {
+            match r.next() % 5 {
                 0 => s.push_str("```rust example title=\"Checked\" expect=panic\nfn main() {\n    let v: Vec<u8> = Vec::new();\n    v[0];\n}\n```\n\n```output\nindex out of bounds\n```\n\n"),
                 1 => s.push_str("1. In a list:\n\n   ```rust example\n   # fn main() {\n   println!(\"hi\");\n   # }\n   ```\n2. Next.\n\n"),
-                _ => s.push_str("> Quoted:\n>\n> ```rust example mode=release\n> fn main() { println!(\"{}\", 1u8.wrapping_add(255)); }\n> ```\n\n"),
+                2 => s.push_str("> Quoted:\n>\n> ```rust example mode=release\n> fn main() { println!(\"{}\", 1u8.wrapping_add(255)); }\n> ```\n\n"),
+                3 => s.push_str("````compare title=\"Division\"\n```c caption=\"C\"\nint divide(int a, int b) { return a / b; }\n```\nUndefined for two inputs.\n```rust caption=\"Rust\"\npub fn divide(a: i32, b: i32) -> i32 { a / b }\n```\n````\n\n"),
+                _ => s.push_str("```reading-list\n[[entry]]\ntitle = \"The Rust Programming Language\"\nurl = \"https://doc.rust-lang.org/book/\"\naccess = \"free\"\nrecommended = true\n```\n\n"),
             }
         }
     }
