@@ -180,7 +180,7 @@ pub fn assembly_from(
         // Loose statements, wrapped in `main`: then `main` is the reader's.
         keep.push("main".into());
     }
-    let version = exec::tool_version(&program).ok_or_else(|| AsmError::Missing {
+    let version = exec::tool_version_cached(&program, cache).ok_or_else(|| AsmError::Missing {
         program: program.clone(),
         error: "it did not answer a version query".into(),
     })?;

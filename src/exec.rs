@@ -170,6 +170,87 @@ pub fn tool_version(program: &str) -> Option<String> {
     version
 }
 
+/// [`tool_version`], remembered in the book's cache under a fingerprint of
+/// the compiler's file (resolved path, size, modification time; for a
+/// rustup proxy also the installed toolchains' compilers and
+/// `RUSTUP_TOOLCHAIN`), so that a warm build starts no compiler at all, not
+/// even for a version query. Replacing or updating the compiler changes the
+/// fingerprint, and the version is asked again.
+pub fn tool_version_cached(program: &str, cache: &crate::cache::Cache) -> Option<String> {
+    let Some(fingerprint) = tool_fingerprint(program) else {
+        return tool_version(program);
+    };
+    let key = crate::cache::Cache::key(&[b"tool-version", fingerprint.as_bytes()]);
+    if let Some(v) = cache
+        .get("tools", &key)
+        .and_then(|b| String::from_utf8(b).ok())
+        .filter(|v| !v.is_empty())
+    {
+        return Some(v);
+    }
+    let version = tool_version(program)?;
+    cache.put("tools", &key, version.as_bytes());
+    Some(version)
+}
+
+/// Identifies the file a program name runs, without running it.
+fn tool_fingerprint(program: &str) -> Option<String> {
+    let path = resolve(program)?;
+    let real = std::fs::canonicalize(&path).ok()?;
+    // The name matters to a rustup proxy (rustc and cargo are one file).
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let mut parts = vec![name, describe(&real)?];
+    let is_rustup_proxy = real.file_name().is_some_and(|n| n == "rustup")
+        || path.parent().is_some_and(|d| d.ends_with(".cargo/bin"));
+    if is_rustup_proxy {
+        parts.push(std::env::var("RUSTUP_TOOLCHAIN").unwrap_or_default());
+        let home = std::env::var_os("RUSTUP_HOME")
+            .map(std::path::PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".rustup"))
+            })?;
+        parts.push(describe(&home.join("settings.toml")).unwrap_or_default());
+        let mut toolchains: Vec<_> = std::fs::read_dir(home.join("toolchains"))
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| {
+                e.path()
+                    .join("bin")
+                    .join(path.file_name().unwrap_or_default())
+            })
+            .collect();
+        toolchains.sort();
+        parts.extend(toolchains.iter().filter_map(|t| describe(t)));
+        // A rust-toolchain file in the working directory picks the toolchain.
+        for f in ["rust-toolchain", "rust-toolchain.toml"] {
+            parts.push(std::fs::read_to_string(f).unwrap_or_default());
+        }
+    }
+    Some(parts.join("\n"))
+}
+
+fn describe(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    Some(format!("{} {} {modified}", path.display(), meta.len()))
+}
+
+/// The file a program name refers to: a path as given, else the first match
+/// on `PATH`.
+fn resolve(program: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(program);
+    if p.components().count() > 1 {
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|c| c.is_file())
+}
+
 #[cfg(test)]
 #[cfg(unix)]
 mod tests {
@@ -223,6 +304,52 @@ mod tests {
         );
         assert!(f.truncated);
         assert_eq!(f.stdout.len(), 1000);
+    }
+
+    #[test]
+    fn cached_version_needs_no_run_until_the_tool_changes() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let tool = dir.path().join("fakecc");
+        let script = |v: &str| {
+            format!(
+                "#!/bin/sh\necho run >> {}\necho 'fakecc {v}'\n",
+                log.display()
+            )
+        };
+        std::fs::write(&tool, script("1.0")).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cache = crate::cache::Cache::at(dir.path().join("cache"));
+        let name = tool.display().to_string();
+        let runs = || {
+            std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        assert_eq!(
+            tool_version_cached(&name, &cache).as_deref(),
+            Some("fakecc 1.0")
+        );
+        assert_eq!(runs(), 1);
+        // A new process would not have the in-memory answer: clear it by
+        // asking through a different spelling of the same file.
+        let other = format!("{}/./fakecc", dir.path().display());
+        assert_eq!(
+            tool_version_cached(&other, &cache).as_deref(),
+            Some("fakecc 1.0")
+        );
+        assert_eq!(runs(), 1, "served from the cache");
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&tool, script("2.0 (updated)")).unwrap();
+        let third = format!("{}/././fakecc", dir.path().display());
+        assert_eq!(
+            tool_version_cached(&third, &cache).as_deref(),
+            Some("fakecc 2.0 (updated)")
+        );
+        assert_eq!(runs(), 2, "a changed compiler is asked again");
+        assert_eq!(tool_version_cached("/nonexistent/cc", &cache), None);
     }
 
     #[test]
