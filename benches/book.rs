@@ -1,0 +1,157 @@
+//! Benchmark: `mdbook build` of the example book with a warm cache, with the
+//! preprocessor (its `asm` blocks, and `verify = true`) against the same
+//! build with the preprocessor removed, timed alternately in one run.
+//!
+//! Run with `cargo bench --bench book` (needs the `mdbook` 0.5 CLI on PATH:
+//! `cargo install --locked mdbook@0.5.4`). The compilers are wrapped in
+//! scripts that log every start, so the run also proves that a warm build
+//! starts no compiler.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let version = Command::new("mdbook")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    assert!(
+        version.starts_with("mdbook v0.5."),
+        "needs the mdbook 0.5 CLI on PATH (cargo install --locked mdbook@0.5.4); found {version:?}"
+    );
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-companion"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let with = dir.path().join("with");
+    let without = dir.path().join("without");
+    copy_dir(&source, &with);
+    copy_dir(&source, &without);
+    let log = dir.path().join("compilers.log");
+    let wrap = |name: &str, real: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(
+            &p,
+            format!(
+                "#!/bin/sh\necho \"{name} $*\" >> {}\nexec {real} \"$@\"\n",
+                log.display()
+            ),
+        )
+        .expect("wrapper");
+        set_executable(&p);
+        p
+    };
+    let cc = wrap("cc-wrapper", "cc");
+    let rustc = wrap("rustc-wrapper", "rustc");
+    edit_toml(&with, |doc| {
+        let t = &mut doc["preprocessor"]["companion"];
+        t["verify"] = toml_edit::value(true);
+        t["cc"] = toml_edit::value(cc.display().to_string());
+        t["rustc"] = toml_edit::value(rustc.display().to_string());
+    });
+    edit_toml(&without, |doc| {
+        if let Some(p) = doc
+            .get_mut("preprocessor")
+            .and_then(|p| p.as_table_like_mut())
+        {
+            p.remove("companion");
+        }
+    });
+    let build = |root: &Path| -> Duration {
+        let start = Instant::now();
+        let out = Command::new("mdbook")
+            .arg("build")
+            .arg(root)
+            .env("PATH", &path)
+            .output()
+            .expect("mdbook");
+        let t = start.elapsed();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        t
+    };
+    // Cold build fills the cache; it may start compilers.
+    let cold = build(&with);
+    let cold_starts = count_lines(&log);
+    build(&without);
+    std::fs::write(&log, "").expect("log");
+    let runs = if quick { 3 } else { 11 };
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for _ in 0..runs {
+        a.push(build(&with));
+        b.push(build(&without));
+    }
+    let warm_starts = count_lines(&log);
+    let (ma, mb) = (median(&mut a), median(&mut b));
+    println!("| build | median s |\n|---|---:|");
+    println!(
+        "| cold, with the preprocessor (fills the cache) | {:.3} |",
+        cold.as_secs_f64()
+    );
+    println!(
+        "| warm, with the preprocessor, `asm` and `verify` | {:.3} |",
+        ma.as_secs_f64()
+    );
+    println!("| without the preprocessor | {:.3} |", mb.as_secs_f64());
+    println!();
+    println!(
+        "ratio warm / without: {:.3}",
+        ma.as_secs_f64() / mb.as_secs_f64()
+    );
+    println!("compiler starts: cold {cold_starts}, warm {warm_starts} (over {runs} builds)");
+}
+
+fn count_lines(p: &Path) -> usize {
+    std::fs::read_to_string(p)
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn edit_toml(root: &Path, f: impl FnOnce(&mut toml_edit::DocumentMut)) {
+    let p = root.join("book.toml");
+    let mut doc: toml_edit::DocumentMut = std::fs::read_to_string(&p)
+        .expect("book.toml")
+        .parse()
+        .expect("toml");
+    f(&mut doc);
+    std::fs::write(&p, doc.to_string()).expect("write book.toml");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        if name == "book" || name == ".companion-cache" {
+            continue;
+        }
+        let (src, dst) = (entry.path(), to.join(&name));
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).expect("copy");
+        }
+    }
+}
+
+fn set_executable(p: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
