@@ -693,6 +693,38 @@ mod tests {
     }
 
     #[test]
+    fn overlong_links_fall_back_with_a_located_warning() {
+        let body = "    println!(\"{}\", \"a long line of text that repeats\");\n".repeat(300);
+        let text = format!("Intro\n\n```rust example\nfn main() {{\n{body}}}\n```\n");
+        let cfg = config();
+        let block = scan(&text).into_iter().next().unwrap();
+        let cache = crate::cache::Cache::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Html,
+            text: &text,
+            file: "src/a.md",
+            cache: &cache,
+        };
+        let r = render(&block, &env).unwrap();
+        let html = r.out.lines().join("\n");
+        assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
+        assert!(
+            html.contains("href=\"https://godbolt.org/clientstate/"),
+            "compressed state still fits: {html}"
+        );
+        assert_eq!(r.warnings.len(), 1);
+        assert_eq!(markdown::line_col(&text, r.warnings[0].offset), (3, 4));
+        assert!(
+            r.warnings[0]
+                .message
+                .starts_with("the Playground link would be"),
+            "{}",
+            r.warnings[0].message
+        );
+    }
+
+    #[test]
     fn markdown_target_is_plain() {
         let text = "```rust example title=\"*T*\" playground=false compiler-explorer=false\nfn main() {}\n```\n";
         assert_eq!(
