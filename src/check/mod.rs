@@ -28,12 +28,13 @@ use crate::exec::{self, Limits};
 use crate::links::Mode;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The cache namespace of observations.
@@ -288,6 +289,7 @@ pub struct Checker {
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
+    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Observation>>>>>,
 }
 
 /// Counters of work done.
@@ -297,7 +299,8 @@ pub struct Counters {
     pub compiler_runs: usize,
     /// Compiled programs run.
     pub program_runs: usize,
-    /// Claims answered from the cache.
+    /// Claims answered without a compiler run: from the cache, or from an
+    /// identical job of the same run.
     pub cache_hits: usize,
 }
 
@@ -317,6 +320,7 @@ impl Checker {
             compiler_runs: AtomicUsize::new(0),
             program_runs: AtomicUsize::new(0),
             cache_hits: AtomicUsize::new(0),
+            memo: Mutex::default(),
         }
     }
 
@@ -360,32 +364,41 @@ impl Checker {
             Lang::C | Lang::Cpp => cc::job(claim, &tool),
         };
         let key = job_key(&job, &version, &claim.source);
-        let (obs, cached) = match self
-            .cache
-            .get(CACHE_NAMESPACE, &key)
-            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
-        {
-            Some(obs) => {
-                self.cache_hits.fetch_add(1, Ordering::Relaxed);
-                (obs, true)
-            }
-            None => {
-                let Some(obs) = self.execute(&job, &claim.source) else {
-                    return unchecked();
-                };
-                let timed_out =
-                    obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
-                if !timed_out {
-                    if let Ok(bytes) = serde_json::to_vec(&obs) {
-                        self.cache.put(CACHE_NAMESPACE, &key, &bytes);
-                    }
-                }
-                (obs, false)
-            }
+        // Claims with the same job (same program, flags and compiler) share
+        // one observation: the first computes it, the others wait for it.
+        let cell = {
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(memo.entry(key.clone()).or_default())
         };
+        let mut computed = false;
+        let obs = cell.get_or_init(|| {
+            if let Some(obs) = self
+                .cache
+                .get(CACHE_NAMESPACE, &key)
+                .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
+            {
+                return Some(obs);
+            }
+            computed = true;
+            let obs = self.execute(&job, &claim.source)?;
+            let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
+            if !timed_out {
+                if let Ok(bytes) = serde_json::to_vec(&obs) {
+                    self.cache.put(CACHE_NAMESPACE, &key, &bytes);
+                }
+            }
+            Some(obs)
+        });
+        let Some(obs) = obs else {
+            return unchecked();
+        };
+        let cached = !computed;
+        if cached {
+            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        }
         let (verdict, actual) = match claim.lang {
-            Lang::Rust => rustc::judge(claim, &obs, self.timeout),
-            Lang::C | Lang::Cpp => cc::judge(claim, &obs, self.timeout),
+            Lang::Rust => rustc::judge(claim, obs, self.timeout),
+            Lang::C | Lang::Cpp => cc::judge(claim, obs, self.timeout),
         };
         Outcome {
             verdict,

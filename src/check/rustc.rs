@@ -204,19 +204,23 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
 
 /// A time-out or a flood, shared by every kind of run.
 pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
-    if run.timed_out {
-        return Some(Verdict::fail(format!(
+    let flood = format!(
+        "printed more than {} bytes on stdout or stderr (output is capped)",
+        super::MAX_OUTPUT
+    );
+    let message = match (run.timed_out, run.truncated) {
+        (false, false) => return None,
+        (true, false) => format!(
             "the program ran longer than the {} s time limit and was killed (config `timeout`)",
             timeout.as_secs()
-        )));
-    }
-    if run.truncated {
-        return Some(Verdict::fail(format!(
-            "the program printed more than {} bytes on stdout or stderr; output is capped",
-            super::MAX_OUTPUT
-        )));
-    }
-    None
+        ),
+        (true, true) => format!(
+            "the program {flood} and ran longer than the {} s time limit; it was killed (config `timeout`)",
+            timeout.as_secs()
+        ),
+        (false, true) => format!("the program {flood}"),
+    };
+    Some(Verdict::fail(message))
 }
 
 /// Compares stdout with the output block, if there is one.
