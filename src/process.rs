@@ -120,7 +120,15 @@ pub fn replacements(
         outs.push(out);
     }
     if config.verify && target == Target::Html {
-        verify(config, file, text, &blocks, &rendered_ok, &mut outs, &mut outcome);
+        verify(
+            config,
+            file,
+            text,
+            &blocks,
+            &rendered_ok,
+            &mut outs,
+            &mut outcome,
+        );
     }
     let reps = blocks
         .iter()

@@ -122,10 +122,7 @@ fn rewrite(text: &str, range: &Range<usize>, actual: &str) -> Result<String, Str
     if !closing_fence.starts_with(&fence) {
         return Err("the output block has no closing fence".into());
     }
-    if actual
-        .lines()
-        .any(|l| l.trim_start().starts_with(&fence))
-    {
+    if actual.lines().any(|l| l.trim_start().starts_with(&fence)) {
         return Err(format!(
             "the actual output contains `{fence}`, which would close the block; use a longer fence"
         ));
@@ -164,9 +161,17 @@ mod tests {
     #[test]
     fn rewrites_only_between_the_fences() {
         for (text, actual, want) in [
-            ("```output\nold\n```", "new\nlines", "```output\nnew\nlines\n```"),
+            (
+                "```output\nold\n```",
+                "new\nlines",
+                "```output\nnew\nlines\n```",
+            ),
             ("```output\n```", "x", "```output\nx\n```"),
-            ("```output\r\nold\r\n```", "a\n\nb", "```output\r\na\r\n\r\nb\r\n```"),
+            (
+                "```output\r\nold\r\n```",
+                "a\n\nb",
+                "```output\r\na\r\n\r\nb\r\n```",
+            ),
             ("````output\nx\n````", "```", "````output\n```\n````"),
         ] {
             let r = range_of(text, markdown::fences(text)[0].info.as_str());
@@ -194,6 +199,10 @@ mod tests {
     fn refuses_output_that_would_close_the_fence() {
         let text = "```output\nx\n```";
         let r = range_of(text, "output");
-        assert!(rewrite(text, &r, "```").unwrap_err().contains("longer fence"));
+        assert!(
+            rewrite(text, &r, "```")
+                .unwrap_err()
+                .contains("longer fence")
+        );
     }
 }

@@ -47,7 +47,8 @@ pub struct Loaded {
 
 /// Loads the book at `root` and expands its links.
 pub fn load(root: &Path) -> anyhow::Result<Loaded> {
-    let md = MDBook::load(root).with_context(|| format!("loading the book at {}", root.display()))?;
+    let md =
+        MDBook::load(root).with_context(|| format!("loading the book at {}", root.display()))?;
     let config_json = serde_json::to_value(&md.config)?;
     let config = Config::from_json(root.to_path_buf(), &config_json)?;
     let ctx = PreprocessorContext::new(root.to_path_buf(), md.config.clone(), "check".into());
@@ -190,7 +191,10 @@ fn bless_target(
     path: &Path,
 ) -> Option<BlessTarget> {
     let first = line0(text, output.range.start);
-    let last = line0(text, output.range.end.saturating_sub(1).max(output.range.start));
+    let last = line0(
+        text,
+        output.range.end.saturating_sub(1).max(output.range.start),
+    );
     let file_line = map.literal(first, last)?;
     raw_fences
         .iter()
@@ -300,7 +304,8 @@ pub(crate) mod tests {
     #[test]
     fn lines_map_through_an_include() {
         let raw = "# T\n\n{{#include a.rs}}\n\n```rust example\nfn main() {}\n```\n";
-        let expanded = "# T\n\nline one\nline two\nline three\n\n```rust example\nfn main() {}\n```\n";
+        let expanded =
+            "# T\n\nline one\nline two\nline three\n\n```rust example\nfn main() {}\n```\n";
         let map = LineMap::new(raw, expanded);
         assert_eq!(
             (0..9).map(|l| map.file_line(l)).collect::<Vec<_>>(),

@@ -92,7 +92,10 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     Some(actual),
                 );
             }
-            (output_verdict(claim.output.as_deref(), &actual), Some(actual))
+            (
+                output_verdict(claim.output.as_deref(), &actual),
+                Some(actual),
+            )
         }
         Expect::Ub => {
             let Some(run) = &obs.run else {
@@ -116,19 +119,18 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     None,
                 );
             };
-            if let Some(expected) = &claim.output {
-                if !contains_normalized(&run.stderr, expected) {
-                    return (
-                        Verdict::Failed {
-                            message: "the sanitizer's report does not contain the output block"
-                                .into(),
-                            expected: Some(normalize(expected)),
-                            actual: Some(report.clone()),
-                            detail: None,
-                        },
-                        Some(report),
-                    );
-                }
+            if let Some(expected) = &claim.output
+                && !contains_normalized(&run.stderr, expected)
+            {
+                return (
+                    Verdict::Failed {
+                        message: "the sanitizer's report does not contain the output block".into(),
+                        expected: Some(normalize(expected)),
+                        actual: Some(report.clone()),
+                        detail: None,
+                    },
+                    Some(report),
+                );
             }
             (Verdict::Passed, Some(report))
         }

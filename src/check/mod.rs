@@ -382,10 +382,8 @@ impl Checker {
             computed = true;
             let obs = self.execute(&job, &claim.source)?;
             let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
-            if !timed_out {
-                if let Ok(bytes) = serde_json::to_vec(&obs) {
-                    self.cache.put(CACHE_NAMESPACE, &key, &bytes);
-                }
+            if !timed_out && let Ok(bytes) = serde_json::to_vec(&obs) {
+                self.cache.put(CACHE_NAMESPACE, &key, &bytes);
             }
             Some(obs)
         });
@@ -415,7 +413,10 @@ impl Checker {
     /// Compiles (and runs) a job in a fresh temporary directory; `None`
     /// when the compiler cannot be started at all.
     fn execute(&self, job: &Job, source: &str) -> Option<Observation> {
-        let dir = match tempfile::Builder::new().prefix("companion-check-").tempdir() {
+        let dir = match tempfile::Builder::new()
+            .prefix("companion-check-")
+            .tempdir()
+        {
             Ok(d) => d,
             Err(e) => {
                 return Some(Observation {

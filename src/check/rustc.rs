@@ -120,19 +120,19 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     );
                 }
             }
-            if let Some(expected) = &claim.output {
-                if !contains_normalized(&obs.diagnostics, expected) {
-                    return (
-                        Verdict::Failed {
-                            message: "the compiler's diagnostics do not contain the output block"
-                                .into(),
-                            expected: Some(normalize(expected)),
-                            actual: actual.clone(),
-                            detail: Some(obs.diagnostics.clone()),
-                        },
-                        actual,
-                    );
-                }
+            if let Some(expected) = &claim.output
+                && !contains_normalized(&obs.diagnostics, expected)
+            {
+                return (
+                    Verdict::Failed {
+                        message: "the compiler's diagnostics do not contain the output block"
+                            .into(),
+                        expected: Some(normalize(expected)),
+                        actual: actual.clone(),
+                        detail: Some(obs.diagnostics.clone()),
+                    },
+                    actual,
+                );
             }
             (Verdict::Passed, actual)
         }
@@ -160,7 +160,10 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     Some(actual),
                 );
             }
-            (output_verdict(claim.output.as_deref(), &actual), Some(actual))
+            (
+                output_verdict(claim.output.as_deref(), &actual),
+                Some(actual),
+            )
         }
         Expect::Panic => {
             let Some(run) = &obs.run else {
@@ -169,8 +172,7 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             if let Some(v) = abnormal(run, timeout) {
                 return (v, None);
             }
-            let Some(message) = panic_message(&run.stderr).filter(|_| run.code == Some(101))
-            else {
+            let Some(message) = panic_message(&run.stderr).filter(|_| run.code == Some(101)) else {
                 let how = match run.code {
                     Some(0) => "exited successfully".to_owned(),
                     Some(c) => format!("exited with code {c}"),
@@ -184,18 +186,18 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     None,
                 );
             };
-            if let Some(expected) = &claim.output {
-                if !contains_normalized(&message, expected) {
-                    return (
-                        Verdict::Failed {
-                            message: "the panic message does not contain the output block".into(),
-                            expected: Some(normalize(expected)),
-                            actual: Some(message.clone()),
-                            detail: None,
-                        },
-                        Some(message),
-                    );
-                }
+            if let Some(expected) = &claim.output
+                && !contains_normalized(&message, expected)
+            {
+                return (
+                    Verdict::Failed {
+                        message: "the panic message does not contain the output block".into(),
+                        expected: Some(normalize(expected)),
+                        actual: Some(message.clone()),
+                        detail: None,
+                    },
+                    Some(message),
+                );
             }
             (Verdict::Passed, Some(message))
         }

@@ -126,7 +126,10 @@ fn case_book_reports_every_kind_with_locations_and_fails() {
         ("compile-fail ok", "compile-fail"),
         ("no-run ok", "no-run"),
     ] {
-        let line = format!("ok      {}: rust example \"{title}\" (expect={expect})", at(title));
+        let line = format!(
+            "ok      {}: rust example \"{title}\" (expect={expect})",
+            at(title)
+        );
         assert!(stdout.lines().any(|l| l == line), "{line}\n{stdout}");
     }
     assert!(
@@ -168,11 +171,16 @@ fn case_book_reports_every_kind_with_locations_and_fails() {
     let diff = "    --- expected\n    +++ actual\n    @@ -1 +1 @@\n    -hello\n    +hullo\n";
     assert!(stdout.contains(diff), "{stdout}");
     // Compiler diagnostics of the broken no-run example are shown.
-    assert!(stdout.contains("    | error[E0308]: mismatched types"), "{stdout}");
     assert!(
-        stdout
-            .lines()
-            .any(|l| l == format!("skipped {}: rust example \"ignored\" (expect=run): ignore", at("ignored"))),
+        stdout.contains("    | error[E0308]: mismatched types"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l
+            == format!(
+                "skipped {}: rust example \"ignored\" (expect=run): ignore",
+                at("ignored")
+            )),
         "{stdout}"
     );
     assert_eq!(stdout.lines().last(), Some("5 passed, 5 failed, 1 skipped"));
@@ -215,7 +223,10 @@ fn json_format_lists_each_verdict() {
     let wrong = &json["results"][1];
     assert_eq!(
         (wrong["file"].as_str(), wrong["line"].as_u64()),
-        (Some("src/kinds.md"), Some(line_of(KINDS, "run wrong output") as u64))
+        (
+            Some("src/kinds.md"),
+            Some(line_of(KINDS, "run wrong output") as u64)
+        )
     );
     assert_eq!(
         (wrong["expected"].as_str(), wrong["actual"].as_str()),
@@ -246,11 +257,17 @@ fn bless_rewrites_only_output_blocks_and_then_passes() {
     assert_eq!(stdout.lines().last(), Some("3 passed, 0 failed"));
     let after = std::fs::read_to_string(book.root().join("src/bless.md")).unwrap();
     let want = BLESS
-        .replace("```output\r\nold\r\n```", "```output\r\nnew one\r\nnew two\r\n```")
+        .replace(
+            "```output\r\nold\r\n```",
+            "```output\r\nnew one\r\nnew two\r\n```",
+        )
         .replace("> imagined reason", "> real reason");
     assert_eq!(after, want);
     let (stdout, _, code) = check(&book, &[]);
-    assert_eq!((code, stdout.lines().last()), (0, Some("3 passed, 0 failed")));
+    assert_eq!(
+        (code, stdout.lines().last()),
+        (0, Some("3 passed, 0 failed"))
+    );
     assert!(
         stdout.contains("compiler runs: 0, program runs: 0, from cache: 3"),
         "{stdout}"
@@ -276,10 +293,15 @@ fn bless_leaves_included_outputs_and_files_outside_src_alone() {
     let (stdout, _, code) = check(&book, &["--bless"]);
     assert_eq!(code, 1, "{stdout}");
     assert!(
-        stdout.contains("bless: src/inc.md:1: not blessed: the output block comes through {{#include}}"),
+        stdout.contains(
+            "bless: src/inc.md:1: not blessed: the output block comes through {{#include}}"
+        ),
         "{stdout}"
     );
-    assert!(stdout.contains("bless: src/link.md:1: not blessed:"), "{stdout}");
+    assert!(
+        stdout.contains("bless: src/link.md:1: not blessed:"),
+        "{stdout}"
+    );
     assert!(stdout.contains("outside the book's src"), "{stdout}");
     assert_eq!(
         std::fs::read_to_string(book.root().join("src/out.md")).unwrap(),
@@ -304,8 +326,9 @@ fn logging_wrapper(dir: &Path, name: &str, real: &str) -> (String, std::path::Pa
             log.display()
         ),
     )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    .expect("write the wrapper");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("make the wrapper executable");
     (script.display().to_string(), log)
 }
 
@@ -338,9 +361,17 @@ fn unchanged_book_rechecks_without_compiling() {
     let (warm, code) = check_json(&book, &[]);
     let warm_time = start.elapsed();
     assert_eq!(code, 1);
-    assert_eq!(compile_calls(&log), compiled, "no compiler run the second time");
     assert_eq!(
-        (&warm["compiler_runs"], &warm["program_runs"], &warm["cache_hits"]),
+        compile_calls(&log),
+        compiled,
+        "no compiler run the second time"
+    );
+    assert_eq!(
+        (
+            &warm["compiler_runs"],
+            &warm["program_runs"],
+            &warm["cache_hits"]
+        ),
         (&Value::from(0), &Value::from(0), &Value::from(9))
     );
     assert_eq!(warm["summary"], cold["summary"]);
@@ -367,7 +398,11 @@ fn a_loop_times_out_and_leaves_nothing_running() {
     book.write();
     let start = Instant::now();
     let (stdout, _, code) = check(&book, &[]);
-    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(code, 1);
     assert!(
         stdout.contains("FAILED  src/loop.md:1: rust example \"spins\" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)"),
@@ -404,7 +439,10 @@ fn a_flood_is_capped_and_fails_clearly() {
         stdout.contains("FAILED  src/flood.md:6: rust example \"endless\" (expect=run): the program printed more than 1048576 bytes on stdout or stderr (output is capped) and ran longer than the 2 s time limit"),
         "{stdout}"
     );
-    assert!(stdout.len() < 20_000, "the report does not repeat the flood");
+    assert!(
+        stdout.len() < 20_000,
+        "the report does not repeat the flood"
+    );
 }
 
 #[test]
@@ -418,13 +456,12 @@ fn missing_compiler_is_reported_once_with_its_blocks() {
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 1);
-    let lines: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("error:"))
-        .collect();
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(
         lines,
-        ["error: the compiler `/nonexistent/rustc` could not be run (set `rustc` or `cc` in [preprocessor.companion]); 2 blocks not checked: src/m.md:1, src/m.md:5"]
+        [
+            "error: the compiler `/nonexistent/rustc` could not be run (set `rustc` or `cc` in [preprocessor.companion]); 2 blocks not checked: src/m.md:1, src/m.md:5"
+        ]
     );
     assert!(!stdout.contains("ok "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
@@ -453,7 +490,7 @@ fn config(root: &Path, table: Value) -> Config {
         root.to_path_buf(),
         &serde_json::json!({"preprocessor": {"companion": table}}),
     )
-    .unwrap()
+    .expect("config")
 }
 
 fn status(v: &Verdict) -> String {
@@ -465,14 +502,18 @@ fn status(v: &Verdict) -> String {
     }
 }
 
-const OVERFLOW: &str =
-    "#include <limits.h>\nint main(void) {\n    volatile int x = INT_MAX;\n    x += 1;\n    return 0;\n}\n";
+const OVERFLOW: &str = "#include <limits.h>\nint main(void) {\n    volatile int x = INT_MAX;\n    x += 1;\n    return 0;\n}\n";
 
 fn c_claims() -> Vec<Claim> {
     use Expect::*;
     use Lang::*;
     vec![
-        c_claim(C, Compile, "int divide(int a, int b) { return a / b; }\n", None),
+        c_claim(
+            C,
+            Compile,
+            "int divide(int a, int b) { return a / b; }\n",
+            None,
+        ),
         c_claim(C, Compile, "int f(void) { return undeclared; }\n", None),
         c_claim(
             C,
@@ -555,7 +596,10 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
         .collect();
     assert_eq!(after, before);
     assert_eq!(
-        (second.counters().compiler_runs, second.counters().cache_hits),
+        (
+            second.counters().compiler_runs,
+            second.counters().cache_hits
+        ),
         (0, 8)
     );
     assert_eq!(compile_calls(&log), 7, "no cc run the second time");
@@ -609,10 +653,7 @@ fn verify_marks_the_block_under_continue() {
         .next_siblings()
         .find_map(scraper::ElementRef::wrap)
         .expect("the example after the mark");
-    assert_eq!(
-        Page::text(inside(next, ".companion-title")[0]),
-        "wrong"
-    );
+    assert_eq!(Page::text(inside(next, ".companion-title")[0]), "wrong");
     assert_eq!(page.all("main div.companion-example").len(), 2);
     // Verified from the cache: the check results are stored under the book.
     assert!(book.root().join(".companion-cache/check").is_dir());
