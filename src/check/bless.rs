@@ -63,9 +63,14 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
             }
             continue;
         }
-        let text = std::fs::read_to_string(&real)
+        let file = std::fs::read_to_string(&real)
             .with_context(|| format!("reading {}", real.display()))?;
-        let fences = markdown::fences(&text);
+        // mdBook drops a byte-order mark before the chapter's offsets count.
+        let (bom, text) = match file.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest),
+            None => ("", file.as_str()),
+        };
+        let fences = markdown::fences(text);
         edits.sort_by_key(|(r, _, _)| r.start);
         let mut reps = Vec::new();
         let mut blessed = Vec::new();
@@ -81,7 +86,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                 ));
                 continue;
             }
-            match rewrite(&text, &range, &actual) {
+            match rewrite(text, &range, &actual) {
                 Ok(new) => {
                     reps.push((range, new));
                     blessed.push(i);
@@ -93,7 +98,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         if reps.is_empty() {
             continue;
         }
-        let new_text = markdown::splice(&text, &reps);
+        let new_text = format!("{bom}{}", markdown::splice(text, &reps));
         std::fs::write(&real, new_text).with_context(|| format!("writing {}", real.display()))?;
         for i in blessed {
             checked[i].outcome.verdict = Verdict::Passed;

@@ -1,6 +1,8 @@
 //! Loading a book as mdBook does and turning its directives into claims.
 //!
-//! The book is loaded with `mdbook-driver` (SUMMARY, chapter files) and
+//! The book is loaded with `mdbook-driver` (book.toml with its environment
+//! overrides, SUMMARY, chapter files; missing chapters are errors, not
+//! created) and
 //! its `links` preprocessor is run, so `{{#include}}` and friends are
 //! expanded exactly as in a build. The claims are found in the expanded
 //! text; a line diff between the chapter file and its expanded text maps
@@ -47,8 +49,18 @@ pub struct Loaded {
 
 /// Loads the book at `root` and expands its links.
 pub fn load(root: &Path) -> anyhow::Result<Loaded> {
-    let md =
-        MDBook::load(root).with_context(|| format!("loading the book at {}", root.display()))?;
+    let toml = root.join("book.toml");
+    let mut md_config = if toml.exists() {
+        mdbook_driver::config::Config::from_disk(&toml)?
+    } else {
+        mdbook_driver::config::Config::default()
+    };
+    md_config.update_from_env()?;
+    // Checking never writes chapters: a missing one is an error, not a new
+    // empty file.
+    md_config.build.create_missing = false;
+    let md = MDBook::load_with_config(root, md_config)
+        .with_context(|| format!("loading the book at {}", root.display()))?;
     let config_json = serde_json::to_value(&md.config)?;
     let config = Config::from_json(root.to_path_buf(), &config_json)?;
     let ctx = PreprocessorContext::new(root.to_path_buf(), md.config.clone(), "check".into());

@@ -7,6 +7,9 @@
 //! opt-level=3 -C debug-assertions=off -C overflow-checks=off`. Debug info
 //! is off in both: it changes no behaviour and costs link time. Programs
 //! run with `RUST_BACKTRACE=0`, so a panic's stderr is its message.
+//! `expect=no-run` stops after analysis (`--emit=metadata`), as rustdoc
+//! does for `no_run`; `compile-fail` compiles fully, so an error that only
+//! code generation finds still counts.
 
 use super::{Claim, Expect, Job, Observation, RunResult, Verdict, contains_normalized, normalize};
 use crate::links::Mode;
@@ -41,7 +44,13 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
     ]
     .iter()
     .map(|s| (*s).to_owned())
-    .collect();
+    .collect::<Vec<String>>();
+    let mut args = args;
+    if claim.expect == Expect::NoRun {
+        // As rustdoc does for `no_run`: type-check and borrow-check the
+        // program, skip code generation and linking.
+        args.insert(args.len() - 3, "--emit=metadata".to_owned());
+    }
     Job {
         tool: rustc.to_owned(),
         source_file: "main.rs",
@@ -289,6 +298,15 @@ mod tests {
         );
         assert_eq!(release.run, Some("main"));
         claim.expect = Expect::NoRun;
-        assert_eq!(job(&claim, "rustc").run, None);
+        let no_run = job(&claim, "rustc");
+        assert_eq!(no_run.run, None);
+        assert!(
+            no_run
+                .args
+                .join(" ")
+                .ends_with("--emit=metadata -o main main.rs"),
+            "{:?}",
+            no_run.args
+        );
     }
 }

@@ -235,7 +235,7 @@ fn json_format_lists_each_verdict() {
     assert_eq!(json["summary"], "5 passed, 5 failed, 1 skipped");
 }
 
-const BLESS: &str = "# Bless\r\n\r\n```rust example\r\nprintln!(\"new one\");\r\nprintln!(\"new two\");\r\n```\r\n\r\n```output\r\nold\r\n```\r\n\r\nText *between*.  \r\n\r\n> ```rust example expect=panic\r\n> panic!(\"real reason\");\r\n> ```\r\n>\r\n> ```output\r\n> imagined reason\r\n> ```\r\n\r\n```rust example\r\nprintln!(\"same\");\r\n```\r\n\r\n```output\r\nsame\r\n```\r\n";
+const BLESS: &str = "\u{feff}# Bless\r\n\r\n```rust example\r\nprintln!(\"new one\");\r\nprintln!(\"new two\");\r\n```\r\n\r\n```output\r\nold\r\n```\r\n\r\nText *between*.  \r\n\r\n> ```rust example expect=panic\r\n> panic!(\"real reason\");\r\n> ```\r\n>\r\n> ```output\r\n> imagined reason\r\n> ```\r\n\r\n```rust example\r\nprintln!(\"same\");\r\n```\r\n\r\n```output\r\nsame\r\n```\r\n";
 
 #[test]
 fn bless_rewrites_only_output_blocks_and_then_passes() {
@@ -312,6 +312,24 @@ fn bless_leaves_included_outputs_and_files_outside_src_alone() {
         chapter
     );
     assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
+}
+
+#[test]
+fn a_missing_chapter_is_an_error_and_is_not_created() {
+    let book = TestBook::new().chapter("a.md", "# A\n");
+    book.write();
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [A](a.md)\n- [Gone](gone.md)\n",
+    )
+    .unwrap();
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stderr.contains("failed to read chapter `gone.md`"),
+        "{stderr}"
+    );
+    assert!(!book.root().join("src/gone.md").exists());
 }
 
 /// A compiler wrapper that logs each call's arguments, one line each.
