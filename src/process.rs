@@ -172,28 +172,25 @@ fn verify(
         if !result.verdict.is_failure() {
             continue;
         }
-        let first = result.verdict.to_string();
-        let short = first.lines().next().unwrap_or_default().to_owned();
-        let problem = Problem::at(
-            claim.offset,
-            format!(
-                "{} (expect={}) does not hold: {first}",
-                claim.what,
-                claim.expect.name()
-            ),
-        );
+        let full = result.verdict.to_string();
+        let short = full.lines().next().unwrap_or_default().to_owned();
+        let how = match result.verdict {
+            check::Verdict::Unchecked { .. } => "was not checked",
+            _ => "does not hold",
+        };
+        let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
+        let problem = Problem::at(claim.offset, format!("{head}: {full}"));
         let located = Located::new(file, text, &problem);
         match config.on_failure {
             OnFailure::Bail => outcome.errors.push(located),
             OnFailure::Continue => {
                 let mut marked = markdown::Out::new();
                 marked.line(format!(
-                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> this {} does not do what it says (expect={}): {}</div>",
+                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
                     directive::escape(&located.file),
                     located.line,
                     located.column,
-                    directive::escape(&claim.what),
-                    claim.expect.name(),
+                    directive::escape(&head),
                     directive::escape(&short)
                 ));
                 marked.append(std::mem::take(&mut outs[*i]));

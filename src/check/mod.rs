@@ -250,7 +250,7 @@ impl fmt::Display for Verdict {
         match self {
             Verdict::Passed => f.write_str("ok"),
             Verdict::Skipped => f.write_str("skipped (ignore)"),
-            Verdict::Unchecked { tool } => write!(f, "not checked: `{tool}` could not be run"),
+            Verdict::Unchecked { tool } => write!(f, "the compiler `{tool}` could not be run"),
             Verdict::Failed {
                 message,
                 expected,

@@ -665,7 +665,7 @@ fn verify_marks_the_block_under_continue() {
     assert_eq!(marks.len(), 1);
     assert_eq!(
         Page::text(marks[0]),
-        "mdbook-companion: src/v.md:11:4 this rust example \"wrong\" does not do what it says (expect=run): the output differs from the output block"
+        "mdbook-companion: src/v.md:11:4 rust example \"wrong\" (expect=run) does not hold: the output differs from the output block"
     );
     let next = marks[0]
         .next_siblings()
@@ -675,6 +675,32 @@ fn verify_marks_the_block_under_continue() {
     assert_eq!(page.all("main div.companion-example").len(), 2);
     // Verified from the cache: the check results are stored under the book.
     assert!(book.root().join(".companion-cache/check").is_dir());
+}
+
+#[test]
+fn verify_without_a_compiler_says_so() {
+    let book = TestBook::new()
+        .companion("verify = true\non-failure = \"continue\"\nrustc = \"/nonexistent/rustc\"")
+        .chapter("v.md", VERIFY);
+    let page = book.html("v.md");
+    let marks: Vec<String> = page
+        .all("main div.companion-verify")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            "mdbook-companion: src/v.md:3:4 rust example \"right\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run",
+            "mdbook-companion: src/v.md:11:4 rust example \"wrong\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run",
+        ]
+    );
+    let err = TestBook::new()
+        .companion("verify = true\nrustc = \"/nonexistent/rustc\"")
+        .chapter("v.md", VERIFY)
+        .build_in_process()
+        .unwrap_err();
+    assert!(err.contains("src/v.md:3:4: rust example \"right\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run"), "{err}");
 }
 
 #[test]
