@@ -232,16 +232,21 @@ pub fn block_claims(
             let attrs = markdown::attributes(&block.fence, Kind::Example)
                 .map_err(|e| Problem::from_attr(&block.fence, e))?;
             let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), config)?;
-            Ok(vec![claim_from_example(&ex, block, file, text)])
+            Ok(vec![claim_from_example(
+                &ex,
+                block.fence.info_offset,
+                file,
+                text,
+            )])
         }
         Kind::Compare => claims_from_compare(block, config, file, text),
         Kind::ReadingList => Ok(Vec::new()),
     }
 }
 
-/// The claim of a `rust example`.
-pub fn claim_from_example(ex: &Example, block: &Block, file: &str, text: &str) -> Claim {
-    let offset = block.fence.info_offset;
+/// The claim of a `rust example` (or a comparison's Rust side) whose info
+/// string is at `offset` of the processed chapter `text`.
+pub fn claim_from_example(ex: &Example, offset: usize, file: &str, text: &str) -> Claim {
     let what = match &ex.title {
         Some(t) => format!("rust example \"{t}\""),
         None => "rust example".to_owned(),
