@@ -168,6 +168,8 @@ fn verify(
     let checker = check::Checker::new(config);
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     let results = checker.check_all(&only);
+    // The marks of a block's false claims, in the block's order.
+    let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
     for ((i, claim), result) in claims.iter().zip(results) {
         if !result.verdict.is_failure() {
             continue;
@@ -184,8 +186,7 @@ fn verify(
         match config.on_failure {
             OnFailure::Bail => outcome.errors.push(located),
             OnFailure::Continue => {
-                let mut marked = markdown::Out::new();
-                marked.line(format!(
+                marks.entry(*i).or_default().push(format!(
                     "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
                     directive::escape(&located.file),
                     located.line,
@@ -193,11 +194,17 @@ fn verify(
                     directive::escape(&head),
                     directive::escape(&short)
                 ));
-                marked.append(std::mem::take(&mut outs[*i]));
-                outs[*i] = marked;
                 outcome.warnings.push(located);
             }
         }
+    }
+    for (i, lines) in marks {
+        let mut marked = markdown::Out::new();
+        for line in lines {
+            marked.line(line);
+        }
+        marked.append(std::mem::take(&mut outs[i]));
+        outs[i] = marked;
     }
 }
 

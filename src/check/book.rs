@@ -273,20 +273,65 @@ pub fn claim_from_example(ex: &Example, offset: usize, file: &str, text: &str) -
     }
 }
 
-/// The claims of a comparison block's compiled sides (C, C++, Rust).
-///
-/// The single place where comparison sides become claims: wired after the
-/// merge with the `compare` directive (`directive::compare::sides`), which
-/// gives each side's language, caption, full source, `expect`, expected
-/// output and fence offset. Until then a comparison block has no claims.
+/// The claims of a comparison block's compiled sides (C, C++, Rust);
+/// Python sides are shown only.
 pub fn claims_from_compare(
-    _block: &Block,
-    _config: &Config,
-    _file: &str,
-    _text: &str,
+    block: &Block,
+    config: &Config,
+    file: &str,
+    text: &str,
 ) -> Result<Vec<Claim>, Problem> {
-    // wired after merge with compare
-    Ok(Vec::new())
+    use crate::directive::compare::{self, Expect as SideExpect, Lang as SideLang};
+    let cache = crate::cache::Cache::disabled();
+    let env = crate::directive::Env {
+        config,
+        target: crate::directive::Target::Html,
+        text,
+        file,
+        cache: &cache,
+    };
+    let mut out = Vec::new();
+    for side in compare::sides(block, &env)? {
+        let what = match &side.caption {
+            Some(c) => format!("compare side \"{c}\""),
+            None => format!("compare side {}", side.lang.label()),
+        };
+        let lang = match side.lang {
+            SideLang::C => Lang::C,
+            SideLang::Cpp => Lang::Cpp,
+            SideLang::Rust => Lang::Rust,
+            SideLang::Python => continue,
+        };
+        let mut claim = match (&side.example, side.expect) {
+            (Some(ex), _) => claim_from_example(ex, side.info_offset, file, text),
+            (None, SideExpect::Compile | SideExpect::Run | SideExpect::Ub) => Claim {
+                file: file.to_owned(),
+                line: markdown::line_col(text, side.info_offset).0,
+                offset: side.info_offset,
+                what: String::new(),
+                lang,
+                source: side.source.clone(),
+                expect: match side.expect {
+                    SideExpect::Run => Expect::Run,
+                    SideExpect::Ub => Expect::Ub,
+                    _ => Expect::Compile,
+                },
+                output: side.output.clone(),
+                edition: config.edition,
+                mode: crate::links::Mode::Debug,
+                error: None,
+                ignore: false,
+                bless: None,
+            },
+            (None, _) => continue,
+        };
+        claim.what = what;
+        if side.output.is_some() {
+            claim.output = side.output.clone();
+        }
+        out.push(claim);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
