@@ -1,6 +1,6 @@
 //! Command-line arguments.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// An mdBook preprocessor for runnable Rust examples, comparison blocks and
@@ -37,4 +37,29 @@ pub(crate) enum Command {
         #[arg(default_value = ".")]
         book: PathBuf,
     },
+    /// Compile and run every example and compiled comparison side, and
+    /// check what the book claims about each.
+    Check {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// Write the actual outputs into the chapters' output blocks.
+        #[arg(long)]
+        bless: bool,
+        /// Checks run at once (default: one per core).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// The report formats of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// A line per claim, failures with diffs, a summary line last.
+    Text,
+    /// One JSON object.
+    Json,
 }

@@ -16,6 +16,7 @@ pub mod assets;
 pub mod attrs;
 pub mod build;
 pub mod cache;
+pub mod check;
 pub mod code;
 pub mod config;
 pub mod directive;

@@ -25,9 +25,16 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::build::build(&book),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
+        Some(cli::Command::Check {
+            book,
+            bless,
+            jobs,
+            format,
+        }) => check(&book, bless, jobs, format),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<ChecksFailed>() => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("mdbook-companion: error: {e:#}");
             ExitCode::FAILURE
@@ -44,5 +51,33 @@ fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
         (false, true) => format!("wrote {css}"),
     };
     eprintln!("mdbook-companion install: {what}");
+    Ok(())
+}
+
+/// `check` found false claims (the report says which).
+#[derive(Debug, thiserror::Error)]
+#[error("some checks failed")]
+struct ChecksFailed;
+
+fn check(
+    book: &std::path::Path,
+    bless: bool,
+    jobs: Option<usize>,
+    format: cli::Format,
+) -> anyhow::Result<()> {
+    use mdbook_companion::check;
+    let options = check::Options {
+        jobs,
+        bless,
+        progress: format == cli::Format::Text && std::io::stderr().is_terminal(),
+    };
+    let report = check::run(book, &options)?;
+    match format {
+        cli::Format::Text => print!("{}", check::report::text(&report)),
+        cli::Format::Json => println!("{}", check::report::json(&report)),
+    }
+    if report.failed() > 0 {
+        return Err(ChecksFailed.into());
+    }
     Ok(())
 }

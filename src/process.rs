@@ -7,6 +7,7 @@
 //! are processed in parallel.
 
 use crate::cache::Cache;
+use crate::check;
 use crate::config::{Config, OnFailure};
 use crate::directive::{self, Env, Problem, Target};
 use crate::markdown;
@@ -90,13 +91,15 @@ pub fn replacements(
         cache,
     };
     outcome.directives = blocks.len();
-    let mut reps = Vec::with_capacity(blocks.len());
+    let mut outs = Vec::with_capacity(blocks.len());
+    let mut rendered_ok = Vec::new();
     for block in &blocks {
         let out = match directive::render(block, &env) {
             Ok(r) => {
                 outcome
                     .warnings
                     .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
+                rendered_ok.push(outs.len());
                 r.out
             }
             Err(p) => {
@@ -114,12 +117,95 @@ pub fn replacements(
                 out
             }
         };
-        reps.push((
-            block.range.clone(),
-            markdown::materialize(text, &block.range, &out),
-        ));
+        outs.push(out);
     }
+    if config.verify && target == Target::Html {
+        verify(
+            config,
+            file,
+            text,
+            &blocks,
+            &rendered_ok,
+            &mut outs,
+            &mut outcome,
+        );
+    }
+    let reps = blocks
+        .iter()
+        .zip(&outs)
+        .map(|(block, out)| {
+            (
+                block.range.clone(),
+                markdown::materialize(text, &block.range, out),
+            )
+        })
+        .collect();
     (reps, outcome)
+}
+
+/// `verify = true`: checks the claims of the directives that rendered
+/// (from the cache when unchanged); a false claim fails the build or, under
+/// `on-failure = "continue"`, is warned about and marked on the page above
+/// its block.
+fn verify(
+    config: &Config,
+    file: &str,
+    text: &str,
+    blocks: &[markdown::Block],
+    rendered_ok: &[usize],
+    outs: &mut [markdown::Out],
+    outcome: &mut ChapterOutcome,
+) {
+    let mut claims = Vec::new();
+    for &i in rendered_ok {
+        if let Ok(c) = check::book::block_claims(&blocks[i], config, file, text) {
+            claims.extend(c.into_iter().map(|c| (i, c)));
+        }
+    }
+    if claims.is_empty() {
+        return;
+    }
+    let checker = check::Checker::new(config);
+    let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
+    let results = checker.check_all(&only);
+    // The marks of a block's false claims, in the block's order.
+    let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for ((i, claim), result) in claims.iter().zip(results) {
+        if !result.verdict.is_failure() {
+            continue;
+        }
+        let full = result.verdict.to_string();
+        let short = full.lines().next().unwrap_or_default().to_owned();
+        let how = match result.verdict {
+            check::Verdict::Unchecked { .. } => "was not checked",
+            _ => "does not hold",
+        };
+        let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
+        let problem = Problem::at(claim.offset, format!("{head}: {full}"));
+        let located = Located::new(file, text, &problem);
+        match config.on_failure {
+            OnFailure::Bail => outcome.errors.push(located),
+            OnFailure::Continue => {
+                marks.entry(*i).or_default().push(format!(
+                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
+                    directive::escape(&located.file),
+                    located.line,
+                    located.column,
+                    directive::escape(&head),
+                    directive::escape(&short)
+                ));
+                outcome.warnings.push(located);
+            }
+        }
+    }
+    for (i, lines) in marks {
+        let mut marked = markdown::Out::new();
+        for line in lines {
+            marked.line(line);
+        }
+        marked.append(std::mem::take(&mut outs[i]));
+        outs[i] = marked;
+    }
 }
 
 /// Processes one chapter's text.

@@ -1,0 +1,427 @@
+//! Loading a book as mdBook does and turning its directives into claims.
+//!
+//! The book is loaded with `mdbook-driver` (book.toml with its environment
+//! overrides, SUMMARY, chapter files; missing chapters are errors, not
+//! created) and
+//! its `links` preprocessor is run, so `{{#include}}` and friends are
+//! expanded exactly as in a build. The claims are found in the expanded
+//! text; a line diff between the chapter file and its expanded text maps
+//! each block back to a line of the file, and tells whether an output block
+//! is literally in the file (so `--bless` may rewrite it) or came through an
+//! include (so it may not).
+
+use super::{BlessTarget, Claim, Expect, Lang};
+use crate::config::Config;
+use crate::directive::Problem;
+use crate::directive::example::{self, Example};
+use crate::markdown::{self, Block, Fence, Kind};
+use anyhow::Context as _;
+use mdbook_driver::MDBook;
+use mdbook_driver::book::BookItem;
+use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
+use mdbook_preprocessor::{Preprocessor as _, PreprocessorContext};
+use similar::{DiffTag, TextDiff};
+use std::path::{Path, PathBuf};
+
+/// A chapter as written and as mdBook's `links` preprocessor leaves it.
+#[derive(Debug, Clone)]
+pub struct Chapter {
+    /// The file as shown to the author: `src/intro.md`.
+    pub file: String,
+    /// The file on disk.
+    pub path: PathBuf,
+    /// The file's text.
+    pub raw: String,
+    /// The text after `{{#include}}` and the other links are expanded.
+    pub expanded: String,
+}
+
+/// A loaded book.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The book root.
+    pub root: PathBuf,
+    /// The checked `[preprocessor.companion]` configuration.
+    pub config: Config,
+    /// The chapters that have a file, in book order.
+    pub chapters: Vec<Chapter>,
+}
+
+/// Loads the book at `root` and expands its links.
+pub fn load(root: &Path) -> anyhow::Result<Loaded> {
+    let toml = root.join("book.toml");
+    let mut md_config = if toml.exists() {
+        mdbook_driver::config::Config::from_disk(&toml)?
+    } else {
+        mdbook_driver::config::Config::default()
+    };
+    md_config.update_from_env()?;
+    // Checking never writes chapters: a missing one is an error, not a new
+    // empty file.
+    md_config.build.create_missing = false;
+    let md = MDBook::load_with_config(root, md_config)
+        .with_context(|| format!("loading the book at {}", root.display()))?;
+    let config_json = serde_json::to_value(&md.config)?;
+    let config = Config::from_json(root.to_path_buf(), &config_json)?;
+    let ctx = PreprocessorContext::new(root.to_path_buf(), md.config.clone(), "check".into());
+    let expanded = LinkPreprocessor::new()
+        .run(&ctx, md.book.clone())
+        .context("expanding {{#include}} and the other links")?;
+    let src = root.join(&config.src);
+    let shown_src = config.src.to_string_lossy().replace('\\', "/");
+    let mut chapters = Vec::new();
+    let originals = md.book.iter().filter_map(chapter_of);
+    let processed = expanded.iter().filter_map(chapter_of);
+    for (orig, done) in originals.zip(processed) {
+        let Some(rel) = orig.source_path.as_ref().or(orig.path.as_ref()) else {
+            continue;
+        };
+        chapters.push(Chapter {
+            file: format!("{shown_src}/{}", rel.to_string_lossy().replace('\\', "/")),
+            path: src.join(rel),
+            raw: orig.content.clone(),
+            expanded: done.content.clone(),
+        });
+    }
+    Ok(Loaded {
+        root: root.to_path_buf(),
+        config,
+        chapters,
+    })
+}
+
+fn chapter_of(item: &BookItem) -> Option<&mdbook_driver::book::Chapter> {
+    match item {
+        BookItem::Chapter(ch) if ch.path.is_some() => Some(ch),
+        _ => None,
+    }
+}
+
+/// Maps lines of the expanded text to lines of the chapter file.
+#[derive(Debug, Clone)]
+pub struct LineMap {
+    /// For each expanded line (0-based): the file line (0-based) and whether
+    /// the line is the same in the file (not produced by a link).
+    lines: Vec<(usize, bool)>,
+}
+
+impl LineMap {
+    /// The map between a file's text and its expanded text.
+    pub fn new(raw: &str, expanded: &str) -> LineMap {
+        let mut lines = Vec::new();
+        if raw == expanded {
+            let n = expanded.split_inclusive('\n').count();
+            return LineMap {
+                lines: (0..n).map(|i| (i, true)).collect(),
+            };
+        }
+        let diff = TextDiff::from_lines(raw, expanded);
+        for op in diff.ops() {
+            let (tag, old, new) = op.as_tag_tuple();
+            for (i, _) in new.clone().enumerate() {
+                let entry = match tag {
+                    DiffTag::Equal => (old.start + i, true),
+                    // A link's expansion: it stands on the line of the link.
+                    _ if old.is_empty() => (old.start.saturating_sub(1), false),
+                    _ => (old.start + i.min(old.len() - 1), false),
+                };
+                lines.push(entry);
+            }
+        }
+        LineMap { lines }
+    }
+
+    /// The file line (1-based) of an expanded line (0-based).
+    pub fn file_line(&self, expanded_line: usize) -> usize {
+        self.lines
+            .get(expanded_line)
+            .or(self.lines.last())
+            .map_or(0, |(l, _)| *l)
+            + 1
+    }
+
+    /// The file lines (0-based) of expanded lines `from..=to`, when every
+    /// one of them is literally in the file, in a row.
+    pub fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        let first = self.lines.get(from)?;
+        for (k, line) in (from..=to).enumerate() {
+            let (l, same) = *self.lines.get(line)?;
+            if !same || l != first.0 + k {
+                return None;
+            }
+        }
+        Some(first.0)
+    }
+}
+
+/// The claims of one chapter, and the directives that could not be read
+/// as `(file, line, message)`.
+pub fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+    let text = &chapter.expanded;
+    let blocks = markdown::scan(text);
+    if blocks.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let raw_fences = markdown::fences(&chapter.raw);
+    let mut out = Vec::new();
+    let mut invalid = Vec::new();
+    for block in &blocks {
+        match block_claims(block, config, &chapter.file, text) {
+            Ok(claims) => {
+                for mut claim in claims {
+                    claim.line = map.file_line(line0(text, claim.offset));
+                    if block.kind == Kind::Example {
+                        claim.bless = block.output.as_ref().and_then(|o| {
+                            bless_target(o, text, &map, &chapter.raw, &raw_fences, &chapter.path)
+                        });
+                    }
+                    out.push(claim);
+                }
+            }
+            Err(p) => {
+                let line = map.file_line(line0(text, p.offset));
+                invalid.push((chapter.file.clone(), line, p.message));
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// 0-based line of a byte offset.
+fn line0(text: &str, offset: usize) -> usize {
+    markdown::line_col(text, offset).0 - 1
+}
+
+/// The literal output block in the file that an expanded output block is.
+fn bless_target(
+    output: &Fence,
+    text: &str,
+    map: &LineMap,
+    raw: &str,
+    raw_fences: &[Fence],
+    path: &Path,
+) -> Option<BlessTarget> {
+    let first = line0(text, output.range.start);
+    let last = line0(
+        text,
+        output.range.end.saturating_sub(1).max(output.range.start),
+    );
+    let file_line = map.literal(first, last)?;
+    raw_fences
+        .iter()
+        .find(|f| {
+            line0(raw, f.range.start) == file_line && f.body == output.body && f.info == output.info
+        })
+        .map(|f| BlessTarget {
+            path: path.to_path_buf(),
+            range: f.range.clone(),
+        })
+}
+
+/// The claims of one directive in a chapter's processed text; lines are
+/// lines of `text`, and no bless target is set.
+pub fn block_claims(
+    block: &Block,
+    config: &Config,
+    file: &str,
+    text: &str,
+) -> Result<Vec<Claim>, Problem> {
+    match block.kind {
+        Kind::Example => {
+            let attrs = markdown::attributes(&block.fence, Kind::Example)
+                .map_err(|e| Problem::from_attr(&block.fence, e))?;
+            let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), config)?;
+            Ok(vec![claim_from_example(
+                &ex,
+                block.fence.info_offset,
+                file,
+                text,
+            )])
+        }
+        Kind::Compare => claims_from_compare(block, config, file, text),
+        Kind::ReadingList => Ok(Vec::new()),
+    }
+}
+
+/// The claim of a `rust example` (or a comparison's Rust side) whose info
+/// string is at `offset` of the processed chapter `text`.
+pub fn claim_from_example(ex: &Example, offset: usize, file: &str, text: &str) -> Claim {
+    let what = match &ex.title {
+        Some(t) => format!("rust example \"{t}\""),
+        None => "rust example".to_owned(),
+    };
+    Claim {
+        file: file.to_owned(),
+        line: markdown::line_col(text, offset).0,
+        offset,
+        what,
+        lang: Lang::Rust,
+        source: crate::code::rust_program(&ex.source()),
+        expect: match ex.expect {
+            example::Expect::Run => Expect::Run,
+            example::Expect::Panic => Expect::Panic,
+            example::Expect::CompileFail => Expect::CompileFail,
+            example::Expect::NoRun => Expect::NoRun,
+        },
+        output: ex.output.clone(),
+        edition: ex.edition,
+        mode: ex.mode,
+        error: ex.error.clone(),
+        ignore: ex.ignore,
+        bless: None,
+    }
+}
+
+/// The claims of a comparison block's compiled sides (C, C++, Rust);
+/// Python sides are shown only.
+pub fn claims_from_compare(
+    block: &Block,
+    config: &Config,
+    file: &str,
+    text: &str,
+) -> Result<Vec<Claim>, Problem> {
+    use crate::directive::compare::{self, Expect as SideExpect, Lang as SideLang};
+    let cache = crate::cache::Cache::disabled();
+    let env = crate::directive::Env {
+        config,
+        target: crate::directive::Target::Html,
+        text,
+        file,
+        cache: &cache,
+    };
+    let mut out = Vec::new();
+    for side in compare::sides(block, &env)? {
+        let what = match &side.caption {
+            Some(c) => format!("compare side \"{c}\""),
+            None => format!("compare side {}", side.lang.label()),
+        };
+        let lang = match side.lang {
+            SideLang::C => Lang::C,
+            SideLang::Cpp => Lang::Cpp,
+            SideLang::Rust => Lang::Rust,
+            SideLang::Python => continue,
+        };
+        let mut claim = match (&side.example, side.expect) {
+            (Some(ex), _) => claim_from_example(ex, side.info_offset, file, text),
+            (None, SideExpect::Compile | SideExpect::Run | SideExpect::Ub) => Claim {
+                file: file.to_owned(),
+                line: markdown::line_col(text, side.info_offset).0,
+                offset: side.info_offset,
+                what: String::new(),
+                lang,
+                source: side.source.clone(),
+                expect: match side.expect {
+                    SideExpect::Run => Expect::Run,
+                    SideExpect::Ub => Expect::Ub,
+                    _ => Expect::Compile,
+                },
+                output: side.output.clone(),
+                edition: config.edition,
+                mode: crate::links::Mode::Debug,
+                error: None,
+                ignore: false,
+                bless: None,
+            },
+            (None, _) => continue,
+        };
+        claim.what = what;
+        if side.output.is_some() {
+            claim.output = side.output.clone();
+        }
+        out.push(claim);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::links::Mode;
+    use pretty_assertions::assert_eq;
+
+    /// A Rust claim for unit tests.
+    pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
+        Claim {
+            file: "src/a.md".into(),
+            line: 1,
+            offset: 0,
+            what: "rust example".into(),
+            lang: Lang::Rust,
+            source: source.into(),
+            expect,
+            output: None,
+            edition: 2021,
+            mode: Mode::Debug,
+            error: None,
+            ignore: false,
+            bless: None,
+        }
+    }
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    #[test]
+    fn lines_map_through_an_include() {
+        let raw = "# T\n\n{{#include a.rs}}\n\n```rust example\nfn main() {}\n```\n";
+        let expanded =
+            "# T\n\nline one\nline two\nline three\n\n```rust example\nfn main() {}\n```\n";
+        let map = LineMap::new(raw, expanded);
+        assert_eq!(
+            (0..9).map(|l| map.file_line(l)).collect::<Vec<_>>(),
+            [1, 2, 3, 3, 3, 4, 5, 6, 7]
+        );
+        assert_eq!(map.literal(6, 8), Some(4));
+        assert_eq!(map.literal(2, 4), None);
+    }
+
+    #[test]
+    fn output_from_an_include_has_no_bless_target() {
+        let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
+        let expanded = raw.replace("{{#include out.md}}", "```output\nhi\n```");
+        let chapter = Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: raw.into(),
+            expanded,
+        };
+        let (claims, invalid) = claims(&chapter, &config());
+        assert!(invalid.is_empty());
+        assert_eq!(claims.len(), 2);
+        assert_eq!((claims[0].line, claims[1].line), (1, 7));
+        assert_eq!(claims[0].output.as_deref(), Some("hi\n"));
+        assert_eq!(claims[0].bless, None);
+        let target = claims[1].bless.clone().expect("literal output block");
+        assert_eq!(&raw[target.range], "```output\n```");
+    }
+
+    #[test]
+    fn example_becomes_a_wrapped_program() {
+        let text = "```rust example expect=panic edition=2024 mode=release\n# let x = 1;\nassert_eq!(x, 2);\n```\n\n```output\nassertion\n```\n";
+        let block = markdown::scan(text).remove(0);
+        let c = block_claims(&block, &config(), "src/a.md", text)
+            .unwrap()
+            .remove(0);
+        assert_eq!(c.source, "fn main() {\nlet x = 1;\nassert_eq!(x, 2);\n}\n");
+        assert_eq!(
+            (c.expect, c.edition, c.mode, c.output.as_deref()),
+            (Expect::Panic, 2024, Mode::Release, Some("assertion\n"))
+        );
+    }
+
+    #[test]
+    fn bad_directive_is_a_located_problem() {
+        let chapter = Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
+            expanded: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
+        };
+        let (claims, invalid) = claims(&chapter, &config());
+        assert!(claims.is_empty());
+        assert_eq!(invalid[0].1, 3);
+        assert!(invalid[0].2.contains("expect"), "{:?}", invalid[0]);
+    }
+}

@@ -1,0 +1,216 @@
+//! The report of `check`: text for people (a line per claim, failures
+//! with their location and a diff, the summary line last), JSON for tools,
+//! and the progress bar shown meanwhile on a terminal.
+
+use super::{Counters, Report, Verdict};
+use serde::Serialize;
+use similar::TextDiff;
+use std::fmt::Write as _;
+
+/// A unified diff from the expected to the actual text.
+pub fn diff(expected: &str, actual: &str) -> String {
+    let mut e = expected.to_owned();
+    e.push('\n');
+    let mut a = actual.to_owned();
+    a.push('\n');
+    TextDiff::from_lines(&e, &a)
+        .unified_diff()
+        .context_radius(3)
+        .header("expected", "actual")
+        .to_string()
+}
+
+fn indent(text: &str, by: &str) -> String {
+    let mut s = String::new();
+    for line in text.trim_end().lines() {
+        s.push_str(by);
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// Detail text beyond this many lines is cut in the text report.
+const DETAIL_LINES: usize = 30;
+
+/// The text report; its last line is the summary.
+pub fn text(report: &Report) -> String {
+    let mut s = String::new();
+    for c in &report.checked {
+        let claim = &c.claim;
+        let head = format!(
+            "{}:{}: {} (expect={})",
+            claim.file,
+            claim.line,
+            claim.what,
+            claim.expect.name()
+        );
+        match &c.outcome.verdict {
+            Verdict::Passed => {
+                let _ = writeln!(s, "ok      {head}");
+            }
+            Verdict::Skipped => {
+                let _ = writeln!(s, "skipped {head}: ignore");
+            }
+            Verdict::Unchecked { tool } => {
+                let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
+            }
+            Verdict::Failed {
+                message,
+                expected,
+                actual,
+                detail,
+            } => {
+                let _ = writeln!(s, "FAILED  {head}: {message}");
+                if let (Some(e), Some(a)) = (expected, actual) {
+                    s.push_str(&indent(&diff(e, a), "    "));
+                }
+                if let Some(d) = detail {
+                    let lines: Vec<&str> = d.trim_end().lines().collect();
+                    let shown = lines[..lines.len().min(DETAIL_LINES)].join("\n");
+                    s.push_str(&indent(&shown, "    | "));
+                    if lines.len() > DETAIL_LINES {
+                        let _ = writeln!(s, "    | … {} more lines", lines.len() - DETAIL_LINES);
+                    }
+                }
+            }
+        }
+    }
+    for (file, line, message) in &report.invalid {
+        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    }
+    for (tool, blocks) in &report.missing {
+        let _ = writeln!(
+            s,
+            "error: the compiler `{tool}` could not be run (set `rustc` or `cc` in [preprocessor.companion]); {} block{} not checked: {}",
+            blocks.len(),
+            if blocks.len() == 1 { "" } else { "s" },
+            blocks.join(", ")
+        );
+    }
+    for note in &report.bless_notes {
+        let _ = writeln!(s, "bless: {note}");
+    }
+    let Counters {
+        compiler_runs,
+        program_runs,
+        cache_hits,
+    } = report.counters;
+    let _ = writeln!(
+        s,
+        "compiler runs: {compiler_runs}, program runs: {program_runs}, from cache: {cache_hits}"
+    );
+    s.push_str(&report.summary());
+    s.push('\n');
+    s
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    results: Vec<JsonResult<'a>>,
+    invalid: Vec<JsonInvalid<'a>>,
+    missing_compilers: Vec<JsonMissing<'a>>,
+    bless: &'a [String],
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    compiler_runs: usize,
+    program_runs: usize,
+    cache_hits: usize,
+    summary: String,
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    file: &'a str,
+    line: usize,
+    what: &'a str,
+    lang: super::Lang,
+    expect: super::Expect,
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+    cached: bool,
+}
+
+#[derive(Serialize)]
+struct JsonInvalid<'a> {
+    file: &'a str,
+    line: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonMissing<'a> {
+    tool: &'a str,
+    blocks: &'a [String],
+}
+
+/// The JSON report (one object).
+pub fn json(report: &Report) -> String {
+    let r = JsonReport {
+        results: report
+            .checked
+            .iter()
+            .map(|c| JsonResult {
+                file: &c.claim.file,
+                line: c.claim.line,
+                what: &c.claim.what,
+                lang: c.claim.lang,
+                expect: c.claim.expect,
+                verdict: &c.outcome.verdict,
+                cached: c.outcome.cached,
+            })
+            .collect(),
+        invalid: report
+            .invalid
+            .iter()
+            .map(|(file, line, message)| JsonInvalid {
+                file,
+                line: *line,
+                message,
+            })
+            .collect(),
+        missing_compilers: report
+            .missing
+            .iter()
+            .map(|(tool, blocks)| JsonMissing { tool, blocks })
+            .collect(),
+        bless: &report.bless_notes,
+        passed: report.passed(),
+        failed: report.failed(),
+        skipped: report.skipped(),
+        compiler_runs: report.counters.compiler_runs,
+        program_runs: report.counters.program_runs,
+        cache_hits: report.counters.cache_hits,
+        summary: report.summary(),
+    };
+    serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// A progress bar on stderr when `show` (stderr is a terminal).
+pub fn progress_bar(show: bool, len: usize) -> Option<indicatif::ProgressBar> {
+    if !show {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} examples")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn diff_is_unified_with_headers() {
+        assert_eq!(
+            diff("a\nb", "a\nc"),
+            "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+        );
+    }
+}
