@@ -356,7 +356,7 @@ impl Checker {
             actual: None,
             cached: false,
         };
-        let Some(version) = exec::tool_version(&tool) else {
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return unchecked();
         };
         let job = match claim.lang {
