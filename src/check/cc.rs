@@ -8,8 +8,8 @@
 //! report. C++ goes through the same `cc` driver as `main.cpp`, linked with
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
-use super::rustc::{abnormal, output_verdict};
-use super::{Claim, Expect, Job, Lang, Observation, Verdict, contains_normalized, normalize};
+use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::{Claim, Expect, Job, Lang, Observation, Verdict};
 use std::time::Duration;
 
 /// The compile (and run) job of a C or C++ claim.
@@ -73,67 +73,23 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
     }
     match claim.expect {
         Expect::Compile | Expect::NoRun | Expect::CompileFail => (Verdict::Passed, None),
-        Expect::Run | Expect::Panic => {
-            let Some(run) = &obs.run else {
-                return (Verdict::fail("the program was not run"), None);
-            };
-            if let Some(v) = abnormal(run, timeout) {
-                return (v, None);
-            }
-            let actual = normalize(&run.stdout);
-            if run.code != Some(0) {
-                let why = match (run.code, sanitizer_report(&run.stderr)) {
-                    (_, Some(r)) => format!("stopped with a sanitizer report: {r}"),
-                    (Some(c), None) => format!("exited with code {c}"),
-                    (None, None) => "was killed by a signal".to_owned(),
-                };
-                return (
-                    Verdict::fail_with(format!("the program {why}"), &run.stderr),
-                    Some(actual),
-                );
-            }
-            (
-                output_verdict(claim.output.as_deref(), &actual),
-                Some(actual),
-            )
-        }
-        Expect::Ub => {
-            let Some(run) = &obs.run else {
-                return (Verdict::fail("the program was not run"), None);
-            };
-            if let Some(v) = abnormal(run, timeout) {
-                return (v, None);
-            }
-            let Some(report) = sanitizer_report(&run.stderr) else {
-                let how = match run.code {
-                    Some(c) => format!("exited with code {c}"),
-                    None => "was killed by a signal".to_owned(),
-                };
-                return (
-                    Verdict::fail_with(
-                        format!(
-                            "the undefined behaviour sanitizer reported nothing (the program {how}); the side says `expect=ub`"
-                        ),
-                        &run.stderr,
-                    ),
-                    None,
-                );
-            };
-            if let Some(expected) = &claim.output
-                && !contains_normalized(&run.stderr, expected)
-            {
-                return (
-                    Verdict::Failed {
-                        message: "the sanitizer's report does not contain the output block".into(),
-                        expected: Some(normalize(expected)),
-                        actual: Some(report.clone()),
-                        detail: None,
-                    },
-                    Some(report),
-                );
-            }
-            (Verdict::Passed, Some(report))
-        }
+        Expect::Run | Expect::Panic => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+            sanitizer_report(stderr).map(|r| format!("stopped with a sanitizer report: {r}"))
+        }),
+        Expect::Ub => stops_with_report(
+            claim,
+            obs.run.as_ref(),
+            timeout,
+            &Report {
+                find: &|run| sanitizer_report(&run.stderr).map(|r| (r, run.stderr.clone())),
+                missing: &|how| {
+                    format!(
+                        "the undefined behaviour sanitizer reported nothing (the program {how}); the side says `expect=ub`"
+                    )
+                },
+                mismatch: "the sanitizer's report does not contain the output block",
+            },
+        ),
     }
 }
 

@@ -19,6 +19,7 @@
 pub mod bless;
 pub mod book;
 pub mod cc;
+mod judge;
 pub mod report;
 pub mod rustc;
 

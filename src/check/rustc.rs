@@ -11,7 +11,8 @@
 //! does for `no_run`; `compile-fail` compiles fully, so an error that only
 //! code generation finds still counts.
 
-use super::{Claim, Expect, Job, Observation, RunResult, Verdict, contains_normalized, normalize};
+use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::{Claim, Expect, Job, Observation, Verdict, contains_normalized, normalize};
 use crate::links::Mode;
 use std::time::Duration;
 
@@ -150,100 +151,23 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             None,
         ),
         Expect::NoRun | Expect::Compile => (Verdict::Passed, None),
-        Expect::Run | Expect::Ub => {
-            let Some(run) = &obs.run else {
-                return (Verdict::fail("the program was not run"), None);
-            };
-            if let Some(v) = abnormal(run, timeout) {
-                return (v, None);
-            }
-            let actual = normalize(&run.stdout);
-            if run.code != Some(0) {
-                let why = match (run.code, panic_message(&run.stderr)) {
-                    (_, Some(msg)) => format!("panicked: {msg}"),
-                    (Some(c), None) => format!("exited with code {c}"),
-                    (None, None) => "was killed by a signal".to_owned(),
-                };
-                return (
-                    Verdict::fail_with(format!("the program {why}"), &run.stderr),
-                    Some(actual),
-                );
-            }
-            (
-                output_verdict(claim.output.as_deref(), &actual),
-                Some(actual),
-            )
-        }
-        Expect::Panic => {
-            let Some(run) = &obs.run else {
-                return (Verdict::fail("the program was not run"), None);
-            };
-            if let Some(v) = abnormal(run, timeout) {
-                return (v, None);
-            }
-            let Some(message) = panic_message(&run.stderr).filter(|_| run.code == Some(101)) else {
-                let how = match run.code {
-                    Some(0) => "exited successfully".to_owned(),
-                    Some(c) => format!("exited with code {c}"),
-                    None => "was killed by a signal".to_owned(),
-                };
-                return (
-                    Verdict::fail_with(
-                        format!("the program {how}; the example says it panics"),
-                        &run.stderr,
-                    ),
-                    None,
-                );
-            };
-            if let Some(expected) = &claim.output
-                && !contains_normalized(&message, expected)
-            {
-                return (
-                    Verdict::Failed {
-                        message: "the panic message does not contain the output block".into(),
-                        expected: Some(normalize(expected)),
-                        actual: Some(message.clone()),
-                        detail: None,
-                    },
-                    Some(message),
-                );
-            }
-            (Verdict::Passed, Some(message))
-        }
-    }
-}
-
-/// A time-out or a flood, shared by every kind of run.
-pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
-    let flood = format!(
-        "printed more than {} bytes on stdout or stderr (output is capped)",
-        super::MAX_OUTPUT
-    );
-    let message = match (run.timed_out, run.truncated) {
-        (false, false) => return None,
-        (true, false) => format!(
-            "the program ran longer than the {} s time limit and was killed (config `timeout`)",
-            timeout.as_secs()
+        Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+            panic_message(stderr).map(|m| format!("panicked: {m}"))
+        }),
+        Expect::Panic => stops_with_report(
+            claim,
+            obs.run.as_ref(),
+            timeout,
+            &Report {
+                find: &|run| {
+                    panic_message(&run.stderr)
+                        .filter(|_| run.code == Some(101))
+                        .map(|m| (m.clone(), m))
+                },
+                missing: &|how| format!("the program {how}; the example says it panics"),
+                mismatch: "the panic message does not contain the output block",
+            },
         ),
-        (true, true) => format!(
-            "the program {flood} and ran longer than the {} s time limit; it was killed (config `timeout`)",
-            timeout.as_secs()
-        ),
-        (false, true) => format!("the program {flood}"),
-    };
-    Some(Verdict::fail(message))
-}
-
-/// Compares stdout with the output block, if there is one.
-pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
-    match expected {
-        Some(e) if normalize(e) != actual => Verdict::Failed {
-            message: "the output differs from the output block".into(),
-            expected: Some(normalize(e)),
-            actual: Some(actual.to_owned()),
-            detail: None,
-        },
-        _ => Verdict::Passed,
     }
 }
 

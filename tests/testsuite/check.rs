@@ -579,7 +579,7 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
             "passed",
             "failed: the output differs from the output block",
             "passed",
-            "failed: the undefined behaviour sanitizer reported nothing (the program exited with code 0); the side says `expect=ub`",
+            "failed: the undefined behaviour sanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
             "passed",
             "failed: does not compile",
         ]
@@ -772,7 +772,7 @@ fn comparison_sides_are_checked_with_locations() {
     let want = [
         format!("ok      {} (expect=ub)", at("C: UB")),
         format!(
-            "FAILED  {} (expect=ub): the undefined behaviour sanitizer reported nothing (the program exited with code 0); the side says `expect=ub`",
+            "FAILED  {} (expect=ub): the undefined behaviour sanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
             at("C: no UB after all")
         ),
         format!(

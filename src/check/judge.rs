@@ -1,0 +1,124 @@
+//! Verdicts shared by every language: how a run that should exit cleanly
+//! and print the output block is judged, how a run that should stop with a
+//! report (a panic message, a sanitizer report) is judged, and time-outs and
+//! floods.
+
+use super::{Claim, RunResult, Verdict, contains_normalized, normalize};
+use std::time::Duration;
+
+/// A time-out or a flood, shared by every kind of run.
+pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
+    let flood = format!(
+        "printed more than {} bytes on stdout or stderr (output is capped)",
+        super::MAX_OUTPUT
+    );
+    let message = match (run.timed_out, run.truncated) {
+        (false, false) => return None,
+        (true, false) => format!(
+            "the program ran longer than the {} s time limit and was killed (config `timeout`)",
+            timeout.as_secs()
+        ),
+        (true, true) => format!(
+            "the program {flood} and ran longer than the {} s time limit; it was killed (config `timeout`)",
+            timeout.as_secs()
+        ),
+        (false, true) => format!("the program {flood}"),
+    };
+    Some(Verdict::fail(message))
+}
+
+/// Compares stdout with the output block, if there is one.
+pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
+    match expected {
+        Some(e) if normalize(e) != actual => Verdict::Failed {
+            message: "the output differs from the output block".into(),
+            expected: Some(normalize(e)),
+            actual: Some(actual.to_owned()),
+            detail: None,
+        },
+        _ => Verdict::Passed,
+    }
+}
+
+/// How a run ended, in words.
+fn how_it_ended(code: Option<i32>) -> String {
+    match code {
+        Some(0) => "exited successfully".to_owned(),
+        Some(c) => format!("exited with code {c}"),
+        None => "was killed by a signal".to_owned(),
+    }
+}
+
+/// A program that should exit 0 and print the output block. `stop` names
+/// an abnormal stop from stderr ("panicked: …"), when it can.
+pub(super) fn exits_cleanly(
+    claim: &Claim,
+    run: Option<&RunResult>,
+    timeout: Duration,
+    stop: impl FnOnce(&str) -> Option<String>,
+) -> (Verdict, Option<String>) {
+    let Some(run) = run else {
+        return (Verdict::fail("the program was not run"), None);
+    };
+    if let Some(v) = abnormal(run, timeout) {
+        return (v, None);
+    }
+    let actual = normalize(&run.stdout);
+    if run.code != Some(0) {
+        let why = stop(&run.stderr).unwrap_or_else(|| how_it_ended(run.code));
+        return (
+            Verdict::fail_with(format!("the program {why}"), &run.stderr),
+            Some(actual),
+        );
+    }
+    (
+        output_verdict(claim.output.as_deref(), &actual),
+        Some(actual),
+    )
+}
+
+/// What a run that should stop with a report is looking for.
+pub(super) struct Report<'a> {
+    /// The report found in a run: what is shown and blessed, and the text
+    /// the output block must be found in.
+    pub(super) find: &'a dyn Fn(&RunResult) -> Option<(String, String)>,
+    /// The message when there is no report, given how the run ended.
+    pub(super) missing: &'a dyn Fn(&str) -> String,
+    /// The message when the report lacks the output block.
+    pub(super) mismatch: &'a str,
+}
+
+/// A program that should stop with a report containing the output block.
+pub(super) fn stops_with_report(
+    claim: &Claim,
+    run: Option<&RunResult>,
+    timeout: Duration,
+    report: &Report<'_>,
+) -> (Verdict, Option<String>) {
+    let Some(run) = run else {
+        return (Verdict::fail("the program was not run"), None);
+    };
+    if let Some(v) = abnormal(run, timeout) {
+        return (v, None);
+    }
+    let Some((shown, searched)) = (report.find)(run) else {
+        return (
+            Verdict::fail_with((report.missing)(&how_it_ended(run.code)), &run.stderr),
+            None,
+        );
+    };
+    if let Some(expected) = &claim.output
+        && !contains_normalized(&searched, expected)
+    {
+        return (
+            Verdict::Failed {
+                message: report.mismatch.into(),
+                expected: Some(normalize(expected)),
+                actual: Some(shown.clone()),
+                detail: None,
+            },
+            Some(shown),
+        );
+    }
+    (Verdict::Passed, Some(shown))
+}
