@@ -336,6 +336,7 @@
         text = norm(text);
         if (text) pieces.push(text);
       }
+      if (d.classList.contains("companion-error")) pieces.push(norm(d.textContent));
       const rendered = norm(d.innerText);
       return {
         what: describe(d),
