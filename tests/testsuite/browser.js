@@ -364,8 +364,9 @@
       out.compares = compares(main).map((c) => ({ title: c.title, sides: c.sides, visible: c.visible }));
       out.tabsShown = Array.from(main.querySelectorAll(".companion-tab")).filter(shown).length;
       out.linkAfter = printed(main);
-      out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre")).map(
-        (p) => p.getBoundingClientRect().height,
+      // A closed panel's body is laid out but not painted: ask the browser.
+      out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre")).map((p) =>
+        p.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
       );
     } else {
       out.furniture = furniture();
