@@ -98,6 +98,12 @@ kind = "book"
 status = "incomplete"
 level = "advanced"
 ```
+
+## A mistake, shown as an error box
+
+```rust example colour=red
+fn main() {}
+```
 "#;
 
 // ---- Chromium ---------------------------------------------------------
@@ -329,7 +335,7 @@ fn case_book() -> &'static Path {
         std::fs::create_dir_all(root.join("theme")).expect("theme");
         std::fs::write(
             root.join("book.toml"),
-            "[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\nafter = [\"links\"]\n\n\
+            "[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\nafter = [\"links\"]\non-failure = \"continue\"\n\n\
              [output.html]\nadditional-css = [\"theme/companion.css\"]\n",
         )
         .expect("book.toml");
@@ -596,7 +602,7 @@ fn links_have_text_and_directives_keep_the_heading_outline() {
     }
     // The case chapter's outline is its Markdown headings, in order.
     let m = measure(&case_page(), "screen", DESKTOP, Variant::AsBuilt);
-    assert_eq!(ints(&m["outline"]), [1, 2, 2, 2, 2]);
+    assert_eq!(ints(&m["outline"]), [1, 2, 2, 2, 2, 2]);
 }
 
 #[test]
@@ -712,6 +718,21 @@ fn print_page_shows_every_directives_content() {
         .map(|d| array(d, "missing").len())
         .sum();
     assert!(hidden_on_screen >= 2, "{}", m["contentsScreen"]);
+    let kinds: Vec<&str> = array(&m, "contents")
+        .iter()
+        .map(|d| d["what"].as_str().expect("what"))
+        .collect();
+    for kind in [
+        "div.companion-example",
+        "div.companion-compare",
+        "div.companion-reading-list",
+        "div.companion-error",
+    ] {
+        assert!(
+            kinds.iter().any(|k| k.starts_with(kind)),
+            "{kind} printed: {kinds:?}"
+        );
+    }
     assert!(array(&m, "asm").len() >= 2, "assembly panels: {}", m["asm"]);
 }
 
