@@ -736,9 +736,41 @@ fn print_page_shows_every_directives_content() {
     assert!(array(&m, "asm").len() >= 2, "assembly panels: {}", m["asm"]);
 }
 
+/// The built chapter with the most of our elements (mdBook's own pages
+/// and our page variants left out).
+fn richest_chapter(out: &Path) -> PathBuf {
+    let mut best: Option<(usize, PathBuf)> = None;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(out)
+        .expect("book output")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let skip = ["print.html", "index.html", "toc.html", "404.html"].contains(&name.as_str())
+            || name.contains("-measure-")
+            || name.contains("-shot-");
+        if skip || !name.ends_with(".html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(&path).expect("page");
+        let n = html.matches("class=\"companion-").count();
+        if best.as_ref().is_none_or(|(m, _)| n > *m) {
+            best = Some((n, path));
+        }
+    }
+    let (n, path) = best.expect("a chapter page");
+    assert!(n > 0, "no chapter of the example book uses a directive");
+    path
+}
+
 /// Screenshots for people: each theme at desktop width, light and coal at
-/// phone width, of the case chapter and of the example book's first
-/// chapter with directives. Saved under `target/screenshots/` (CI keeps
+/// phone width, of the case chapter and of the example book's chapter
+/// with the most directives. Saved under `target/screenshots/` (CI keeps
 /// them as artefacts).
 #[test]
 fn screenshots_of_each_theme() {
@@ -746,8 +778,16 @@ fn screenshots_of_each_theme() {
         .parent()
         .expect("target dir")
         .join("screenshots");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clearing old screenshots");
+    }
     std::fs::create_dir_all(&dir).expect("screenshot dir");
-    let example = example_book().join("book/division.html");
+    let example = richest_chapter(&example_book().join("book"));
+    let stem = example
+        .file_stem()
+        .expect("stem")
+        .to_string_lossy()
+        .into_owned();
     let mut jobs: Vec<(PathBuf, &str, (u32, u32), PathBuf)> = Vec::new();
     for theme in THEMES {
         jobs.push((
@@ -760,7 +800,7 @@ fn screenshots_of_each_theme() {
             example.clone(),
             theme,
             (1280, 1600),
-            dir.join(format!("division-{theme}.png")),
+            dir.join(format!("{stem}-{theme}.png")),
         ));
     }
     for theme in ["light", "coal"] {
