@@ -95,6 +95,41 @@ mod tests {
     }
 
     #[test]
+    fn colours_come_from_the_theme() {
+        // Outside the feature query `@supports (color: color-mix(...))`,
+        // no colour literal: every colour is one of mdBook's theme
+        // variables or mixed from them.
+        let rules: String = STYLESHEET
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("@supports"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !rules.contains('#'),
+            "a #colour or id selector in the stylesheet"
+        );
+        for f in [
+            "rgb(", "rgba(", "hsl(", "hsla(", "hwb(", "lab(", "lch(", "oklch(", "color(",
+        ] {
+            assert!(
+                !rules.contains(&format!(" {f}")) && !rules.contains(&format!(":{f}")),
+                "hard-coded {f}...) in the stylesheet"
+            );
+        }
+        for named in [" white", " black", " red", " blue", " gray", " grey"] {
+            for line in rules
+                .lines()
+                .filter(|l| l.contains(':') && !l.trim_start().starts_with("/*"))
+            {
+                assert!(
+                    !line.contains(&format!("{named};")),
+                    "named colour in: {line}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_class_is_prefixed() {
         for (i, _) in STYLESHEET.match_indices('.') {
             let rest = &STYLESHEET[i + 1..];

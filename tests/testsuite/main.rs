@@ -5,6 +5,7 @@
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
 mod assets;
+mod browser;
 mod check;
 mod compare;
 mod example;
