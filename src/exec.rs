@@ -146,9 +146,7 @@ fn read_capped(mut r: impl Read, cap: usize) -> (String, bool) {
 /// The version line of a compiler (`rustc -vV`, `cc --version`), asked once
 /// per process; `None` when the program cannot be run.
 pub fn tool_version(program: &str) -> Option<String> {
-    static SEEN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
-    let seen = SEEN.get_or_init(Default::default);
-    if let Some(v) = seen.lock().ok().and_then(|m| m.get(program).cloned()) {
+    if let Some(v) = known_version(program) {
         return v;
     }
     let flag = if program.contains("rustc") {
@@ -164,10 +162,24 @@ pub fn tool_version(program: &str) -> Option<String> {
     .ok()
     .filter(Finished::success)
     .map(|f| f.stdout.trim().to_owned());
-    if let Ok(mut m) = seen.lock() {
-        m.insert(program.to_owned(), version.clone());
-    }
+    remember_version(program, version.clone());
     version
+}
+
+/// Versions already known to this process, by program name.
+fn versions() -> &'static Mutex<HashMap<String, Option<String>>> {
+    static SEEN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
+    SEEN.get_or_init(Default::default)
+}
+
+fn known_version(program: &str) -> Option<Option<String>> {
+    versions().lock().ok().and_then(|m| m.get(program).cloned())
+}
+
+fn remember_version(program: &str, version: Option<String>) {
+    if let Ok(mut m) = versions().lock() {
+        m.insert(program.to_owned(), version);
+    }
 }
 
 /// [`tool_version`], remembered in the book's cache under a fingerprint of
@@ -177,6 +189,9 @@ pub fn tool_version(program: &str) -> Option<String> {
 /// even for a version query. Replacing or updating the compiler changes the
 /// fingerprint, and the version is asked again.
 pub fn tool_version_cached(program: &str, cache: &crate::cache::Cache) -> Option<String> {
+    if let Some(v) = known_version(program) {
+        return v;
+    }
     let Some(fingerprint) = tool_fingerprint(program) else {
         return tool_version(program);
     };
@@ -186,6 +201,7 @@ pub fn tool_version_cached(program: &str, cache: &crate::cache::Cache) -> Option
         .and_then(|b| String::from_utf8(b).ok())
         .filter(|v| !v.is_empty())
     {
+        remember_version(program, Some(v.clone()));
         return Some(v);
     }
     let version = tool_version(program)?;
