@@ -5,8 +5,10 @@
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
 mod assets;
+mod catalogue;
 mod compare;
 mod example;
+mod injection;
 mod protocol;
 mod reading;
 mod robust;
