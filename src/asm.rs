@@ -682,7 +682,10 @@ mod tests {
         bytes[at] ^= 0x20;
         std::fs::write(&entries[0], &bytes).unwrap();
         let (second, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!((second.as_str(), origin), (first.as_str(), Origin::Compiler));
+        assert_eq!(
+            (second.as_str(), origin),
+            (first.as_str(), Origin::Compiler)
+        );
         // The entry was repaired: the next request is a hit again.
         let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
         assert_eq!(origin, Origin::Cache);

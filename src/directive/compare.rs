@@ -1256,7 +1256,10 @@ mod tests {
                 Ok("Has &lt;script&gt;x&lt;/script&gt; in it"),
             ),
             ("<div>\nopen", Ok("&lt;div&gt;\nopen")),
-            ("[ok](https://a.example/) [rel](../b.md)", Ok("[ok](https://a.example/) [rel](../b.md)")),
+            (
+                "[ok](https://a.example/) [rel](../b.md)",
+                Ok("[ok](https://a.example/) [rel](../b.md)"),
+            ),
             ("[x](javascript:alert(1))", Err("javascript:alert(1)")),
             ("<javascript:alert(1)>", Err("javascript:alert(1)")),
         ] {
@@ -1266,7 +1269,9 @@ mod tests {
                     assert_eq!(p.offset, 7);
                     assert_eq!(
                         p.message,
-                        format!("found a link to `{url}` in this side's note; expected an http(s) or relative link")
+                        format!(
+                            "found a link to `{url}` in this side's note; expected an http(s) or relative link"
+                        )
                     );
                 }
                 (got, _) => panic!("{note}: {got:?}"),

@@ -31,7 +31,9 @@ fn chapter(text: &str) -> TestBook {
 #[test]
 fn unknown_directive_attribute() {
     assert_eq!(
-        located(chapter("# T\n\n```rust example colour=red\nfn main() {}\n```\n")),
+        located(chapter(
+            "# T\n\n```rust example colour=red\nfn main() {}\n```\n"
+        )),
         format!("src/ch.md:3:17: found unknown attribute `colour`; expected one of {KNOWN}")
     );
 }
@@ -39,7 +41,9 @@ fn unknown_directive_attribute() {
 #[test]
 fn bad_attribute_value() {
     assert_eq!(
-        located(chapter("```rust example expect=sometimes\nfn main() {}\n```\n")),
+        located(chapter(
+            "```rust example expect=sometimes\nfn main() {}\n```\n"
+        )),
         "src/ch.md:1:17: found `sometimes` for `expect`; expected one of run, panic, compile-fail, no-run"
     );
 }
@@ -47,7 +51,9 @@ fn bad_attribute_value() {
 #[test]
 fn unterminated_quote() {
     assert_eq!(
-        located(chapter("```rust example title=\"Half a title\nfn main() {}\n```\n")),
+        located(chapter(
+            "```rust example title=\"Half a title\nfn main() {}\n```\n"
+        )),
         "src/ch.md:1:23: found an unterminated string; expected a closing `\"`"
     );
 }
@@ -55,7 +61,9 @@ fn unterminated_quote() {
 #[test]
 fn compile_fail_without_code() {
     assert_eq!(
-        located(chapter("Text.\n\n```rust example expect=compile-fail\n```\n")),
+        located(chapter(
+            "Text.\n\n```rust example expect=compile-fail\n```\n"
+        )),
         "src/ch.md:3:4: found an empty example; `expect=compile-fail` needs code that fails to compile"
     );
 }
@@ -128,13 +136,18 @@ fn unreadable_data_file() {
 fn invalid_toml_in_data_file() {
     let book = chapter("Intro.\n\n```reading-list\n```\n")
         .file("src/reading-list.toml", "[[entry]]\ntitle = \"A\nurl = 1\n");
-    assert_eq!(located(book), "src/reading-list.toml:2:11: found invalid TOML (invalid basic string, expected `\"`); expected [[entry]] tables of fields id, title, url, authors, kind, access, audience, level, status, recommended, tags, note (asked for by src/ch.md:3:4)");
+    assert_eq!(
+        located(book),
+        "src/reading-list.toml:2:11: found invalid TOML (invalid basic string, expected `\"`); expected [[entry]] tables of fields id, title, url, authors, kind, access, audience, level, status, recommended, tags, note (asked for by src/ch.md:3:4)"
+    );
 }
 
 #[test]
 fn invalid_toml_inline() {
     assert_eq!(
-        located(chapter("```reading-list\n[[entry]]\ntitle = = \"A\"\n```\n")),
+        located(chapter(
+            "```reading-list\n[[entry]]\ntitle = = \"A\"\n```\n"
+        )),
         "src/ch.md:3:9: found invalid TOML (extra `=`, expected nothing); expected [[entry]] tables of fields id, title, url, authors, kind, access, audience, level, status, recommended, tags, note"
     );
 }
@@ -143,7 +156,10 @@ fn invalid_toml_inline() {
 fn duplicate_ids() {
     let entry = "[[entry]]\nid = \"trpl\"\ntitle = \"A\"\nurl = \"https://a.example/\"\n";
     let text = format!("```reading-list\n{entry}{entry}```\n");
-    assert_eq!(located(chapter(&text)), "src/ch.md:7:6: found id `trpl` a second time (first on line 2); expected each id once");
+    assert_eq!(
+        located(chapter(&text)),
+        "src/ch.md:7:6: found id `trpl` a second time (first on line 2); expected each id once"
+    );
 }
 
 #[test]
@@ -162,7 +178,10 @@ fn filter_matching_nothing() {
         "src/reading-list.toml",
         "[[entry]]\ntitle = \"A\"\nurl = \"https://a.example/\"\ntags = [\"kernel\"]\n",
     );
-    assert_eq!(located(book), "src/ch.md:1:4: found no entry matching tags=[\"gpu\"] among 1 entries of src/reading-list.toml; expected a filter that selects at least one (tags in use: kernel)");
+    assert_eq!(
+        located(book),
+        "src/ch.md:1:4: found no entry matching tags=[\"gpu\"] among 1 entries of src/reading-list.toml; expected a filter that selects at least one (tags in use: kernel)"
+    );
 }
 
 #[test]
@@ -185,7 +204,11 @@ fn data_file_symlinked_out_of_the_book() {
         book.root().join("src/reading-list.toml"),
     )
     .expect("symlink");
-    let real = outside.path().canonicalize().expect("real").join("list.toml");
+    let real = outside
+        .path()
+        .canonicalize()
+        .expect("real")
+        .join("list.toml");
     assert_eq!(
         located(book),
         format!(
@@ -227,7 +250,10 @@ fn not_json_input() {
     let out = TestBook::run_bin(&[], b"this is not JSON");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "mdbook-companion: error: expected mdBook's JSON `[context, book]` on standard input, but it is not JSON (expected ident at line 1 column 2); run mdbook-companion through mdBook, or use `mdbook-companion build`\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "mdbook-companion: error: expected mdBook's JSON `[context, book]` on standard input, but it is not JSON (expected ident at line 1 column 2); run mdbook-companion through mdBook, or use `mdbook-companion build`\n"
+    );
 }
 
 #[test]
@@ -235,7 +261,10 @@ fn wrong_shape_input() {
     let out = TestBook::run_bin(&[], b"[{\"root\": 1}, {\"items\": []}]");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "mdbook-companion: error: expected the context to have `root` and `renderer` strings; found it without them\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "mdbook-companion: error: expected the context to have `root` and `renderer` strings; found it without them\n"
+    );
 }
 
 /// A 50 MB chapter of prose with a directive every 100 KB: the engine
@@ -256,12 +285,21 @@ fn fifty_megabyte_chapter() {
         directives += 1;
     }
     let start = std::time::Instant::now();
-    let out = process::chapter(&config, &Cache::disabled(), Target::Html, "src/big.md", &text);
+    let out = process::chapter(
+        &config,
+        &Cache::disabled(),
+        Target::Html,
+        "src/big.md",
+        &text,
+    );
     let took = start.elapsed();
     eprintln!("50 MB chapter, {directives} directives: {took:?}");
     assert!(out.errors.is_empty(), "{:?}", out.errors);
     let new = out.text.expect("rewritten");
-    assert_eq!(new.matches("<div class=\"companion-example").count(), directives);
+    assert_eq!(
+        new.matches("<div class=\"companion-example").count(),
+        directives
+    );
     assert_eq!(new.matches(para).count(), text.matches(para).count());
     assert!(took.as_secs() < 60, "took {took:?}");
 }
@@ -279,8 +317,15 @@ fn directive_nested_a_thousand_block_quotes_deep() {
         assert_eq!(out.errors, vec![]);
         assert_eq!(out.directives, 1);
         let new = out.text.expect("rewritten");
-        assert!(new.lines().all(|l| l.starts_with(&prefix) || l.trim_end() == prefix.trim_end()), "{new}");
+        assert!(
+            new.lines()
+                .all(|l| l.starts_with(&prefix) || l.trim_end() == prefix.trim_end()),
+            "{new}"
+        );
     }
     // And through mdBook.
-    TestBook::new().chapter("deep.md", &text).build().expect("build");
+    TestBook::new()
+        .chapter("deep.md", &text)
+        .build()
+        .expect("build");
 }

@@ -21,7 +21,10 @@ fn hostile_book() -> TestBook {
     let reading = format!(
         "```reading-list\n[[entry]]\ntitle = '{SCRIPT}{IMG}'\nurl = \"https://a.example/?q=1&r='x'\"\nauthors = ['{IMG}', \"{QUOTE}\"]\naudience = '{SCRIPT}'\nnote = 'See {SCRIPT} and <img src=x onerror=alert(5)>'\n```\n"
     );
-    TestBook::new().chapter("hostile.md", &format!("# Hostile\n\n{example}\n{compare}\n{reading}"))
+    TestBook::new().chapter(
+        "hostile.md",
+        &format!("# Hostile\n\n{example}\n{compare}\n{reading}"),
+    )
 }
 
 /// No script, image or event-handler attribute inside the chapter body,
