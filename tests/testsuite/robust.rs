@@ -340,3 +340,28 @@ fn fuzz_scan_setext_heading_in_nested_containers() {
     let _ = mdbook_companion::markdown::scan(text);
     survives_every_target(text);
 }
+
+/// `fuzz/` scan target, release build: pulldown-cmark 0.13.6 slices out of
+/// bounds (`parse.rs:2327`, "begin > end") on this nesting of block quotes,
+/// a list and fences. The chapter layer catches the parser's panic and
+/// reports the chapter instead of crashing the preprocessor.
+#[test]
+fn fuzz_scan_parser_panic_is_a_located_error() {
+    let text = "> ``:c\n> \n>{}  \n<A\u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}\u{c} \u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\n>\u{c}\u{c}~  ````com``p";
+    let panicked = std::panic::catch_unwind(|| mdbook_companion::markdown::fences(text)).is_err();
+    assert!(panicked, "pulldown-cmark no longer panics here: try_scan's note can go");
+    // As found, the chapter has no directive, so it is never parsed.
+    survives_every_target(text);
+    // With a directive after it, it is parsed: a located error, no panic.
+    let text = format!("{text}\n```compare\n```\n");
+    let out = process::chapter(&config(), &Cache::disabled(), Target::Html, "src/a.md", &text);
+    assert_eq!(out.text, None);
+    assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+    let e = out.errors[0].to_string();
+    assert!(
+        e.starts_with("src/a.md:1:1: found Markdown that makes the Markdown parser (pulldown-cmark) fail (begin > end (35 > 34) when slicing"),
+        "{e}"
+    );
+    assert!(e.ends_with("the chapter's directives were left as written"), "{e}");
+    survives_every_target(&text);
+}
