@@ -268,7 +268,8 @@ fn wrong_shape_input() {
 }
 
 /// A 50 MB chapter of prose with a directive every 100 KB: the engine
-/// handles it in a debug build in a few seconds, and keeps every byte.
+/// handles it in a debug test build in about 2 s (40 s before the dev
+/// profile optimised pulldown-cmark, where 35 s went), and keeps every byte.
 #[test]
 fn fifty_megabyte_chapter() {
     use mdbook_companion::{cache::Cache, config::Config, directive::Target, process};
@@ -301,7 +302,7 @@ fn fifty_megabyte_chapter() {
         directives
     );
     assert_eq!(new.matches(para).count(), text.matches(para).count());
-    assert!(took.as_secs() < 60, "took {took:?}");
+    assert!(took.as_secs() < 30, "took {took:?}");
 }
 
 /// A directive under 1,000 levels of block quotes: rendered (with its

@@ -349,12 +349,21 @@ fn fuzz_scan_setext_heading_in_nested_containers() {
 fn fuzz_scan_parser_panic_is_a_located_error() {
     let text = "> ``:c\n> \n>{}  \n<A\u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}\u{c} \u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\n>\u{c}\u{c}~  ````com``p";
     let panicked = std::panic::catch_unwind(|| mdbook_companion::markdown::fences(text)).is_err();
-    assert!(panicked, "pulldown-cmark no longer panics here: try_scan's note can go");
+    assert!(
+        panicked,
+        "pulldown-cmark no longer panics here: try_scan's note can go"
+    );
     // As found, the chapter has no directive, so it is never parsed.
     survives_every_target(text);
     // With a directive after it, it is parsed: a located error, no panic.
     let text = format!("{text}\n```compare\n```\n");
-    let out = process::chapter(&config(), &Cache::disabled(), Target::Html, "src/a.md", &text);
+    let out = process::chapter(
+        &config(),
+        &Cache::disabled(),
+        Target::Html,
+        "src/a.md",
+        &text,
+    );
     assert_eq!(out.text, None);
     assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
     let e = out.errors[0].to_string();
@@ -362,6 +371,9 @@ fn fuzz_scan_parser_panic_is_a_located_error() {
         e.starts_with("src/a.md:1:1: found Markdown that makes the Markdown parser (pulldown-cmark) fail (begin > end (35 > 34) when slicing"),
         "{e}"
     );
-    assert!(e.ends_with("the chapter's directives were left as written"), "{e}");
+    assert!(
+        e.ends_with("the chapter's directives were left as written"),
+        "{e}"
+    );
     survives_every_target(&text);
 }
