@@ -127,3 +127,26 @@ fn non_http_links_are_refused_everywhere() {
         assert!(e.contains("expected an http"), "{what}: {e}");
     }
 }
+
+#[test]
+fn hostile_values_in_error_boxes_stay_text() {
+    let text = format!(
+        "```rust example expect='{SCRIPT}'\nfn main() {{}}\n```\n\n```reading-list tags=['{IMG}']\n[[entry]]\ntitle = \"A\"\nurl = \"https://a.example/\"\n```\n\n````compare\n```{SCRIPT}\nx\n```\n````\n"
+    );
+    let book = TestBook::new()
+        .companion("on-failure = \"continue\"")
+        .chapter("errors.md", &text);
+    let page = book.html("errors.md");
+    assert_nothing_injected(&page);
+    let boxes: Vec<String> = page
+        .all(".companion-error")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(boxes.len(), 3, "{boxes:?}");
+    assert!(
+        boxes[0].contains(&format!("found `{SCRIPT}` for `expect`")),
+        "{boxes:?}"
+    );
+    assert!(boxes[1].contains(IMG.trim()), "{boxes:?}");
+}
