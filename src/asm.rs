@@ -704,4 +704,52 @@ mod tests {
         assert!(e.is_code_error(), "{e}");
         assert!(e.to_string().contains("error"), "{e}");
     }
+
+    #[test]
+    fn corrupt_or_deleted_cache_entries_are_compiled_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let source = "int corrupt_me(int x) { return 3 * x; }\n";
+        let req = Request {
+            lang: Lang::C,
+            source,
+            shown: source,
+            edition: 2021,
+        };
+        let (first, _) = assembly_from(&req, &config(), &cache).unwrap();
+        let entries: Vec<PathBuf> = walk(&dir.path().join(crate::cache::DIR).join(NAMESPACE));
+        assert_eq!(entries.len(), 1);
+        // A bit flipped in the stored listing: not shown, compiled again.
+        let mut bytes = std::fs::read(&entries[0]).unwrap();
+        let at = bytes.len() - 2;
+        bytes[at] ^= 0x20;
+        std::fs::write(&entries[0], &bytes).unwrap();
+        let (second, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(
+            (second.as_str(), origin),
+            (first.as_str(), Origin::Compiler)
+        );
+        // The entry was repaired: the next request is a hit again.
+        let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(origin, Origin::Cache);
+        // The whole cache deleted mid-run: compiled again, then cached again.
+        std::fs::remove_dir_all(dir.path().join(crate::cache::DIR)).unwrap();
+        let (third, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!((third.as_str(), origin), (first.as_str(), Origin::Compiler));
+        let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(origin, Origin::Cache);
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+        out
+    }
 }

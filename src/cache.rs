@@ -60,9 +60,25 @@ impl Cache {
         Some(dir.join(namespace).join(a).join(key))
     }
 
-    /// The stored bytes for `key`, if any.
+    /// The stored bytes for `key`, if any. An entry that is not in the
+    /// current format or whose checksum does not match (a torn write, a
+    /// flipped bit, a hand edit) is reported once and treated as a miss, so
+    /// it is computed again and overwritten, never shown.
     pub fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.path(namespace, key)?).ok()
+        let path = self.path(namespace, key)?;
+        let stored = std::fs::read(&path).ok()?;
+        match unframe(&stored) {
+            Some(bytes) => Some(bytes.to_vec()),
+            None => {
+                if !self.warned.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        "ignoring a corrupt cache entry at {}; computing it again",
+                        path.display()
+                    );
+                }
+                None
+            }
+        }
     }
 
     /// Stores `bytes` for `key`; failures are warned about once and
@@ -91,10 +107,36 @@ impl Cache {
         let parent = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
         let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-        std::io::Write::write_all(&mut tmp, bytes)?;
+        std::io::Write::write_all(&mut tmp, &frame(bytes))?;
         tmp.persist(path).map_err(|e| e.error)?;
         Ok(())
     }
+}
+
+/// The first line of every entry: format version and the SHA-256 of the
+/// bytes that follow.
+const MAGIC: &[u8] = b"companion-cache 1 sha256:";
+
+/// An entry as stored: `MAGIC`, the hex checksum of `bytes`, a newline,
+/// then `bytes`.
+fn frame(bytes: &[u8]) -> Vec<u8> {
+    let sum = format!("{:x}", Sha256::digest(bytes));
+    let mut out = Vec::with_capacity(MAGIC.len() + sum.len() + 1 + bytes.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(sum.as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// The payload of a stored entry, if its header and checksum are right.
+fn unframe(stored: &[u8]) -> Option<&[u8]> {
+    let rest = stored.strip_prefix(MAGIC)?;
+    let (sum, bytes) = (rest.get(..64)?, rest.get(65..)?);
+    if rest.get(64) != Some(&b'\n') {
+        return None;
+    }
+    (format!("{:x}", Sha256::digest(bytes)).as_bytes() == sum).then_some(bytes)
 }
 
 #[cfg(test)]
@@ -128,5 +170,50 @@ mod tests {
         let cache = Cache::at(file.join("cache"));
         cache.put("asm", "abcd", b"x");
         assert_eq!(cache.get("asm", "abcd"), None);
+    }
+
+    #[test]
+    fn corrupt_entries_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let key = Cache::key(&[b"code"]);
+        cache.put("asm", &key, b"divide:\n  ret\n");
+        let file = dir.path().join(DIR).join("asm").join(&key[..2]).join(&key);
+        let good = std::fs::read(&file).unwrap();
+        let cases: Vec<(&str, Vec<u8>)> = vec![
+            ("flipped payload byte", {
+                let mut b = good.clone();
+                let last = b.len() - 2;
+                b[last] ^= 1;
+                b
+            }),
+            ("truncated", good[..good.len() - 3].to_vec()),
+            ("header only", good[..MAGIC.len() + 10].to_vec()),
+            ("old format (no header)", b"divide:\n  ret\n".to_vec()),
+            ("empty", Vec::new()),
+            ("garbage", vec![0xff; 100]),
+        ];
+        for (what, bytes) in cases {
+            std::fs::write(&file, &bytes).unwrap();
+            assert_eq!(cache.get("asm", &key), None, "{what}");
+        }
+        // A fresh put repairs the entry.
+        cache.put("asm", &key, b"divide:\n  ret\n");
+        assert_eq!(
+            cache.get("asm", &key).as_deref(),
+            Some(&b"divide:\n  ret\n"[..])
+        );
+    }
+
+    #[test]
+    fn deleted_cache_is_a_miss_and_is_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        cache.put("asm", "abcd", b"x");
+        std::fs::remove_dir_all(dir.path().join(DIR)).unwrap();
+        assert_eq!(cache.get("asm", "abcd"), None);
+        // Written again after the deletion.
+        cache.put("asm", "abcd", b"y");
+        assert_eq!(cache.get("asm", "abcd").as_deref(), Some(&b"y"[..]));
     }
 }

@@ -44,7 +44,9 @@ pub enum InstallError {
         message: String,
     },
     /// The stylesheet path leaves the book.
-    #[error("the stylesheet path `{0}` must be relative and stay inside the book (no `..`)")]
+    #[error(
+        "the stylesheet path `{0}` must be relative and stay inside the book (no `..`, no symbolic link leading out)"
+    )]
     Path(String),
     /// Writing failed.
     #[error("cannot write {path}: {source}")]
@@ -64,6 +66,9 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
         .any(|c| !matches!(c, Component::Normal(_)))
         || css.contains('\\')
     {
+        return Err(InstallError::Path(css.to_owned()));
+    }
+    if !stays_inside(root, &root.join(css)) {
         return Err(InstallError::Path(css.to_owned()));
     }
     let toml_path = root.join("book.toml");
@@ -100,6 +105,27 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
         done.stylesheet = true;
     }
     Ok(done)
+}
+
+/// Whether `path` (under `root`, made of plain components) resolves inside
+/// `root` once symbolic links are followed: its deepest existing ancestor
+/// (or itself) must canonicalize to a place under the canonical root. A
+/// dangling link counts as leaving.
+fn stays_inside(root: &Path, path: &Path) -> bool {
+    let Ok(real_root) = root.canonicalize() else {
+        // No book there: reading book.toml reports that.
+        return true;
+    };
+    let mut at = path;
+    loop {
+        if at.symlink_metadata().is_ok() {
+            return at.canonicalize().is_ok_and(|r| r.starts_with(&real_root));
+        }
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => return false,
+        }
+    }
 }
 
 /// Adds `[preprocessor.companion]` (with `after = ["links"]`) and the
@@ -265,5 +291,37 @@ after = ["links"]
             install(dir.path(), "ok.css"),
             Err(InstallError::Read { .. })
         ));
+    }
+
+    #[test]
+    fn install_refuses_symlinks_leading_out_of_the_book() {
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), "[book]\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("theme")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("x.css"),
+            dir.path().join("dangling.css"),
+        )
+        .unwrap();
+        for bad in [DEFAULT_CSS, "theme/deeper/x.css", "dangling.css"] {
+            let e = install(dir.path(), bad).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "the stylesheet path `{bad}` must be relative and stay inside the book (no `..`, no symbolic link leading out)"
+                )
+            );
+        }
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("book.toml")).unwrap(),
+            "[book]\n"
+        );
+        // A link that stays inside the book is fine.
+        std::fs::create_dir(dir.path().join("styles")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("styles"), dir.path().join("css")).unwrap();
+        install(dir.path(), "css/companion.css").unwrap();
+        assert!(dir.path().join("styles/companion.css").is_file());
     }
 }

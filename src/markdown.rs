@@ -183,6 +183,23 @@ pub fn scan(text: &str) -> Vec<Block> {
     blocks
 }
 
+/// [`scan`], guarded against a panic inside the Markdown parser:
+/// pulldown-cmark 0.13.6 panics on some odd nestings of block quotes, lists
+/// and fences (found by `fuzz/`); such a chapter is reported, not fatal.
+pub fn try_scan(text: &str) -> Result<Vec<Block>, String> {
+    std::panic::catch_unwind(|| scan(text)).map_err(|payload| {
+        let why = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let why = why.lines().next().unwrap_or("").to_owned();
+        format!(
+            "found Markdown that makes the Markdown parser (pulldown-cmark) fail ({why}); expected Markdown it can parse: look for an unusual nesting of block quotes, lists and code fences; the chapter's directives were left as written"
+        )
+    })
+}
+
 /// The first word of an info string.
 pub fn first_word(info: &str) -> &str {
     info.split([' ', '\t', ',']).next().unwrap_or("")

@@ -82,7 +82,22 @@ pub fn replacements(
     text: &str,
 ) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
     let mut outcome = ChapterOutcome::default();
-    let blocks = markdown::scan(text);
+    let blocks = match markdown::try_scan(text) {
+        Ok(blocks) => blocks,
+        Err(message) => {
+            let located = Located {
+                file: file.to_owned(),
+                line: 1,
+                column: 1,
+                message,
+            };
+            match config.on_failure {
+                OnFailure::Bail => outcome.errors.push(located),
+                OnFailure::Continue => outcome.warnings.push(located),
+            }
+            return (Vec::new(), outcome);
+        }
+    };
     let env = Env {
         config,
         target,

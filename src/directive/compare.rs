@@ -435,6 +435,36 @@ impl Compare {
     }
 }
 
+/// A side's note, Markdown the page renders, with raw HTML turned into
+/// text (raw markup could inject script or unbalance the side's `<div>`)
+/// and its links checked (http(s) or relative only). `at` locates errors.
+fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
+    let mut out = String::with_capacity(note.len());
+    let mut done = 0;
+    for (event, range) in Parser::new(note).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if !super::reading::note_link_ok(&dest_url) =>
+            {
+                return Err(Problem::at(
+                    at,
+                    format!(
+                        "found a link to `{dest_url}` in this side's note; expected an http(s) or relative link"
+                    ),
+                ));
+            }
+            Event::Html(_) | Event::InlineHtml(_) if range.start >= done => {
+                out.push_str(&note[done..range.start]);
+                out.push_str(&escape(&note[range.clone()]));
+                done = range.end;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(note.get(done..).unwrap_or(""));
+    Ok(out)
+}
+
 /// Parses one side from its (chapter-mapped) fence.
 fn side(
     fence: Fence,
@@ -474,7 +504,7 @@ fn side(
         source: String::new(),
         expect: Expect::Shown,
         output: output.as_ref().map(|o| o.body.clone()),
-        note,
+        note: note.map(|n| safe_note(&n, fence.info_offset)).transpose()?,
         asm: block_asm,
         offset: fence.range.start,
         info_offset: fence.info_offset,
@@ -1215,5 +1245,37 @@ mod tests {
         assert!(out.errors.is_empty());
         assert_eq!(out.warnings.len(), 1);
         assert!(out.text.unwrap().contains("companion-compare"));
+    }
+
+    #[test]
+    fn notes_show_raw_html_as_text_and_refuse_other_schemes() {
+        for (note, want) in [
+            ("A *note*.", Ok("A *note*.")),
+            (
+                "Has <script>x</script> in it",
+                Ok("Has &lt;script&gt;x&lt;/script&gt; in it"),
+            ),
+            ("<div>\nopen", Ok("&lt;div&gt;\nopen")),
+            (
+                "[ok](https://a.example/) [rel](../b.md)",
+                Ok("[ok](https://a.example/) [rel](../b.md)"),
+            ),
+            ("[x](javascript:alert(1))", Err("javascript:alert(1)")),
+            ("<javascript:alert(1)>", Err("javascript:alert(1)")),
+        ] {
+            match (safe_note(note, 7), want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{note}"),
+                (Err(p), Err(url)) => {
+                    assert_eq!(p.offset, 7);
+                    assert_eq!(
+                        p.message,
+                        format!(
+                            "found a link to `{url}` in this side's note; expected an http(s) or relative link"
+                        )
+                    );
+                }
+                (got, _) => panic!("{note}: {got:?}"),
+            }
+        }
     }
 }

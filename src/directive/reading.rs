@@ -350,7 +350,7 @@ fn check_url(url: &str) -> Result<(), String> {
 
 /// A link target allowed in a note: http(s), or relative (`../x.md`,
 /// `#part`). Anything with another scheme (`javascript:`, `data:`) is not.
-fn note_link_ok(dest: &str) -> bool {
+pub(crate) fn note_link_ok(dest: &str) -> bool {
     let lower = dest.trim().to_ascii_lowercase();
     if lower.starts_with("http://") || lower.starts_with("https://") {
         return true;

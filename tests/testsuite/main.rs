@@ -6,9 +6,11 @@
 
 mod assets;
 mod browser;
+mod catalogue;
 mod check;
 mod compare;
 mod example;
+mod injection;
 mod protocol;
 mod reading;
 mod robust;
