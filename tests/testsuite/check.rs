@@ -853,3 +853,50 @@ fn verify_marks_a_false_comparison_side() {
         "{marks:?}"
     );
 }
+
+#[test]
+fn more_jobs_than_examples_gives_the_same_verdicts() {
+    let book = kinds_book();
+    book.write();
+    let (one, code1) = check_json(&book, &["--jobs", "1"]);
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    let (many, code64) = check_json(&book, &["--jobs", "64"]);
+    assert_eq!((code1, code64), (1, 1));
+    assert_eq!(one["summary"], many["summary"]);
+    assert_eq!(one["results"], many["results"]);
+    assert!(
+        many["compiler_runs"].as_u64().unwrap() > 0,
+        "the second run was cold"
+    );
+}
+
+#[test]
+fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
+    let book = kinds_book();
+    book.write();
+    let (cold, _) = check_json(&book, &[]);
+    let cache = book.root().join(".companion-cache/check");
+    // Flip the content of every cached observation: a checksum mismatch.
+    let mut corrupted = 0;
+    for shard in std::fs::read_dir(&cache).unwrap() {
+        for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
+            let path = entry.unwrap().path();
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 2;
+            bytes[last] ^= 0x55;
+            std::fs::write(&path, bytes).unwrap();
+            corrupted += 1;
+        }
+    }
+    assert!(corrupted > 0);
+    let (again, _) = check_json(&book, &[]);
+    assert_eq!(again["results"], cold["results"], "never a wrong verdict");
+    assert_eq!(
+        again["compiler_runs"], cold["compiler_runs"],
+        "corrupt entries are compiled again"
+    );
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    let (rebuilt, _) = check_json(&book, &[]);
+    assert_eq!(rebuilt["results"], cold["results"]);
+    assert_eq!(rebuilt["compiler_runs"], cold["compiler_runs"]);
+}
