@@ -5,13 +5,22 @@
 //! Run with `cargo bench --bench book` (needs the `mdbook` 0.5 CLI on PATH:
 //! `cargo install --locked mdbook@0.5.4`). The compilers are wrapped in
 //! scripts that log every start, so the run also proves that a warm build
-//! starts no compiler.
+//! starts no compiler. A third build uses a no-op command preprocessor (this
+//! executable, passing the book through): the price any command
+//! preprocessor pays to mdBook's protocol, whatever it does.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// Set in the environment of the no-op preprocessor's builds.
+const NOOP: &str = "COMPANION_BENCH_NOOP";
+
 fn main() {
+    if std::env::var_os(NOOP).is_some() {
+        noop_preprocessor();
+        return;
+    }
     let quick = std::env::args().any(|a| a == "--quick");
     let version = Command::new("mdbook")
         .arg("--version")
@@ -32,8 +41,11 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let with = dir.path().join("with");
     let without = dir.path().join("without");
+    let noop = dir.path().join("noop");
     copy_dir(&source, &with);
     copy_dir(&source, &without);
+    copy_dir(&source, &noop);
+    let me = std::env::current_exe().expect("current exe");
     let log = dir.path().join("compilers.log");
     let wrap = |name: &str, real: &str| {
         let p = dir.path().join(name);
@@ -56,6 +68,9 @@ fn main() {
         t["cc"] = toml_edit::value(cc.display().to_string());
         t["rustc"] = toml_edit::value(rustc.display().to_string());
     });
+    edit_toml(&noop, |doc| {
+        doc["preprocessor"]["companion"]["command"] = toml_edit::value(me.display().to_string());
+    });
     edit_toml(&without, |doc| {
         if let Some(p) = doc
             .get_mut("preprocessor")
@@ -66,12 +81,12 @@ fn main() {
     });
     let build = |root: &Path| -> Duration {
         let start = Instant::now();
-        let out = Command::new("mdbook")
-            .arg("build")
-            .arg(root)
-            .env("PATH", &path)
-            .output()
-            .expect("mdbook");
+        let mut cmd = Command::new("mdbook");
+        cmd.arg("build").arg(root).env("PATH", &path);
+        if root == noop {
+            cmd.env(NOOP, "1");
+        }
+        let out = cmd.output().expect("mdbook");
         let t = start.elapsed();
         assert!(
             out.status.success(),
@@ -86,14 +101,17 @@ fn main() {
     build(&without);
     std::fs::write(&log, "").expect("log");
     let runs = if quick { 3 } else { 11 };
+    build(&noop);
     let mut a = Vec::new();
     let mut b = Vec::new();
+    let mut c = Vec::new();
     for _ in 0..runs {
         a.push(build(&with));
         b.push(build(&without));
+        c.push(build(&noop));
     }
     let warm_starts = count_lines(&log);
-    let (ma, mb) = (median(&mut a), median(&mut b));
+    let (ma, mb, mc) = (median(&mut a), median(&mut b), median(&mut c));
     println!("| build | median s |\n|---|---:|");
     println!(
         "| cold, with the preprocessor (fills the cache) | {:.3} |",
@@ -104,12 +122,32 @@ fn main() {
         ma.as_secs_f64()
     );
     println!("| without the preprocessor | {:.3} |", mb.as_secs_f64());
+    println!(
+        "| with a no-op command preprocessor | {:.3} |",
+        mc.as_secs_f64()
+    );
     println!();
     println!(
-        "ratio warm / without: {:.3}",
-        ma.as_secs_f64() / mb.as_secs_f64()
+        "ratio warm / without: {:.3}; no-op preprocessor / without: {:.3} (the protocol's own price)",
+        ma.as_secs_f64() / mb.as_secs_f64(),
+        mc.as_secs_f64() / mb.as_secs_f64()
     );
     println!("compiler starts: cold {cold_starts}, warm {warm_starts} (over {runs} builds)");
+}
+
+/// A command preprocessor that does nothing: says yes to every renderer and
+/// hands the book back unchanged (buffered).
+fn noop_preprocessor() {
+    use std::io::{Read as _, Write as _};
+    if std::env::args().nth(1).as_deref() == Some("supports") {
+        return;
+    }
+    let mut input = Vec::new();
+    std::io::stdin().read_to_end(&mut input).expect("stdin");
+    let value: serde_json::Value = serde_json::from_slice(&input).expect("json");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer(&mut out, &value[1]).expect("write");
+    out.flush().expect("flush");
 }
 
 fn count_lines(p: &Path) -> usize {
