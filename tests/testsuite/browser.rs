@@ -109,19 +109,45 @@ fn main() {}
 // ---- Chromium ---------------------------------------------------------
 
 /// Chromium's executable: `$CHROMIUM`, else `chromium` or
-/// `chromium-browser` on PATH. Panics when there is none.
+/// `chromium-browser` on PATH. On a fresh Debian machine where the tests
+/// run as root, Debian's `chromium` is installed once (the README's test
+/// command needs nothing but a Rust toolchain). Panics when there is none.
 fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("CHROMIUM") {
         return PathBuf::from(p);
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser"] {
-            let exe = dir.join(name);
-            if exe.is_file() {
-                return exe;
-            }
+    let find = || {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|n| dir.join(n)))
+            .find(|exe| exe.is_file())
+    };
+    if let Some(exe) = find() {
+        return exe;
+    }
+    static INSTALL: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+    let mut tried = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !*tried {
+        *tried = true;
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"0"));
+        if root && Path::new("/usr/bin/apt-get").exists() {
+            eprintln!("browser tests: installing Debian's chromium (apt-get)");
+            let ok = Command::new("sh")
+                .arg("-c")
+                .arg("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
+                .status()
+                .is_ok_and(|s| s.success());
+            eprintln!(
+                "browser tests: apt-get install chromium {}",
+                if ok { "done" } else { "failed" }
+            );
         }
+    }
+    if let Some(exe) = find() {
+        return exe;
     }
     panic!(
         "the browser tests need Chromium and found none on PATH: install it \
