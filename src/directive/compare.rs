@@ -190,25 +190,38 @@ pub fn sides(block: &Block, env: &Env<'_>) -> Result<Vec<Side>, Problem> {
 }
 
 /// Maps offsets in a compare block's body to offsets in the chapter.
-struct Mapper<'a> {
-    text: &'a str,
-    body: &'a str,
-    body_offset: usize,
-    /// Width of the container prefix (list indent, `> `) of body lines.
-    prefix: usize,
+struct Mapper {
+    /// Where each body line starts, in the body.
+    body_lines: Vec<usize>,
+    /// Where each body line's text starts in the chapter: after the
+    /// container prefix (list indent, `> `) for all but the first.
+    chapter_lines: Vec<usize>,
+    len: usize,
 }
 
-impl Mapper<'_> {
+impl Mapper {
+    fn new(text: &str, body: &str, body_offset: usize, prefix: usize) -> Self {
+        let body_lines: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1))
+            .collect();
+        let mut chapter_lines = Vec::with_capacity(body_lines.len());
+        let mut at = body_offset;
+        for i in 0..body_lines.len() {
+            chapter_lines.push(if i == 0 { at } else { at + prefix });
+            at = text[at.min(text.len())..]
+                .find('\n')
+                .map_or(text.len(), |n| at + n + 1);
+        }
+        Self {
+            body_lines,
+            chapter_lines,
+            len: text.len(),
+        }
+    }
+
     fn map(&self, at: usize) -> usize {
-        let before = self.body.get(..at).unwrap_or(self.body);
-        let line = before.matches('\n').count();
-        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1);
-        let chapter = if line == 0 {
-            self.body_offset + col
-        } else {
-            markdown::body_line_offset(self.text, self.body_offset, line) + self.prefix + col
-        };
-        chapter.min(self.text.len())
+        let line = self.body_lines.partition_point(|&start| start <= at) - 1;
+        (self.chapter_lines[line] + at - self.body_lines[line]).min(self.len)
     }
 
     fn fence(&self, f: &Fence) -> Fence {
@@ -318,12 +331,12 @@ impl Compare {
         let line_start = text[..fence.body_offset.min(text.len())]
             .rfind('\n')
             .map_or(0, |i| i + 1);
-        let mapper = Mapper {
+        let mapper = Mapper::new(
             text,
-            body: &fence.body,
-            body_offset: fence.body_offset,
-            prefix: fence.body_offset.saturating_sub(line_start),
-        };
+            &fence.body,
+            fence.body_offset,
+            fence.body_offset.saturating_sub(line_start),
+        );
         // A side's pieces as they are met: fence, note, output.
         struct Pending {
             fence: Fence,

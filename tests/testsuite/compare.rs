@@ -2,8 +2,7 @@
 //! code blocks inside, the Compiler Explorer session, build-time assembly
 //! and its cache.
 
-use crate::support::{Page, TestBook, inside};
-use base64::Engine as _;
+use crate::support::{Page, TestBook, client_state, inside};
 use pretty_assertions::assert_eq;
 use scraper::ElementRef;
 
@@ -31,16 +30,6 @@ Rust never has **undefined** behaviour here.
 
 After the block.
 "#;
-
-fn client_state(url: &str) -> serde_json::Value {
-    let b64 = url
-        .strip_prefix("https://godbolt.org/clientstate/")
-        .unwrap_or_else(|| panic!("not a clientstate link: {url}"));
-    let bytes = base64::engine::general_purpose::URL_SAFE
-        .decode(b64)
-        .expect("base64");
-    serde_json::from_slice(&bytes).expect("json")
-}
 
 fn href(el: ElementRef<'_>) -> String {
     el.value().attr("href").expect("href").to_owned()

@@ -1,8 +1,6 @@
 //! The runnable Rust example, through real mdBook.
 
-use crate::support::{Page, TestBook, inside};
-use base64::Engine as _;
-use percent_encoding::percent_decode_str;
+use crate::support::{Page, TestBook, client_state, inside};
 use pretty_assertions::assert_eq;
 
 const DIVIDE: &str = r#"# Division
@@ -23,24 +21,10 @@ Text after.
 
 fn query(url: &str, key: &str) -> String {
     let q = url.split_once('?').expect("query").1;
-    let raw = q
-        .split('&')
-        .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
-        .unwrap_or_else(|| panic!("no {key} in {url}"));
-    percent_decode_str(raw)
-        .decode_utf8()
-        .expect("utf8")
-        .into_owned()
-}
-
-fn client_state(url: &str) -> serde_json::Value {
-    let b64 = url
-        .strip_prefix("https://godbolt.org/clientstate/")
-        .expect("ce url");
-    let bytes = base64::engine::general_purpose::URL_SAFE
-        .decode(b64)
-        .expect("base64");
-    serde_json::from_slice(&bytes).expect("json")
+    // The Playground reads its query as `qs` does: form-urlencoded.
+    form_urlencoded::parse(q.as_bytes())
+        .find_map(|(k, v)| (k == key).then(|| v.into_owned()))
+        .unwrap_or_else(|| panic!("no {key} in {url}"))
 }
 
 #[test]

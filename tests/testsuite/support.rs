@@ -208,6 +208,29 @@ impl Page {
 }
 
 /// Elements matching `css` inside `el`.
+/// The `ClientState` a Compiler Explorer link carries, decoded as Compiler
+/// Explorer does: base64, then zlib when the first byte says so.
+pub fn client_state(url: &str) -> serde_json::Value {
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let b64 = url
+        .strip_prefix("https://godbolt.org/clientstate/")
+        .unwrap_or_else(|| panic!("not a clientstate link: {url}"));
+    let bytes = base64::engine::general_purpose::URL_SAFE
+        .decode(b64)
+        .expect("base64");
+    let json = if bytes.first() == Some(&b'{') {
+        bytes
+    } else {
+        let mut out = Vec::new();
+        flate2::read::ZlibDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .expect("zlib");
+        out
+    };
+    serde_json::from_slice(&json).expect("json")
+}
+
 pub fn inside<'a>(el: ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
     let sel = Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"));
     el.select(&sel).collect()
