@@ -7,7 +7,10 @@
 //! scripts that log every start, so the run also proves that a warm build
 //! starts no compiler. A third build uses a no-op command preprocessor (this
 //! executable, passing the book through): the price any command
-//! preprocessor pays to mdBook's protocol, whatever it does.
+//! preprocessor pays to mdBook's protocol, whatever it does. A fourth
+//! replays the pages mdbook-companion wrote (this executable again, writing
+//! back a saved copy of its output): what mdBook itself spends on the
+//! richer pages, so that `with / replay` is the preprocessor's own price.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,8 +18,16 @@ use std::time::{Duration, Instant};
 
 /// Set in the environment of the no-op preprocessor's builds.
 const NOOP: &str = "COMPANION_BENCH_NOOP";
+/// Set, to the saved output, in the environment of the replay builds.
+const REPLAY: &str = "COMPANION_BENCH_REPLAY";
+/// The preprocessor whose output a replay saves on its first run.
+const REAL: &str = "COMPANION_BENCH_REAL";
 
 fn main() {
+    if let Some(saved) = std::env::var_os(REPLAY) {
+        replay_preprocessor(Path::new(&saved));
+        return;
+    }
     if std::env::var_os(NOOP).is_some() {
         noop_preprocessor();
         return;
@@ -42,6 +53,8 @@ fn main() {
     let with = dir.path().join("with");
     let without = dir.path().join("without");
     let noop = dir.path().join("noop");
+    let replay = dir.path().join("replay");
+    let saved = dir.path().join("replayed.json");
     copy_dir(&source, &with);
     copy_dir(&source, &without);
     copy_dir(&source, &noop);
@@ -71,6 +84,12 @@ fn main() {
     edit_toml(&noop, |doc| {
         doc["preprocessor"]["companion"]["command"] = toml_edit::value(me.display().to_string());
     });
+    // The replayed book is `with` itself (same config, same cache), its
+    // preprocessor swapped for the replayer.
+    copy_dir(&with, &replay);
+    edit_toml(&replay, |doc| {
+        doc["preprocessor"]["companion"]["command"] = toml_edit::value(me.display().to_string());
+    });
     edit_toml(&without, |doc| {
         if let Some(p) = doc
             .get_mut("preprocessor")
@@ -85,6 +104,9 @@ fn main() {
         cmd.arg("build").arg(root).env("PATH", &path);
         if root == noop {
             cmd.env(NOOP, "1");
+        }
+        if root == replay {
+            cmd.env(REPLAY, &saved).env(REAL, &bin);
         }
         let out = cmd.output().expect("mdbook");
         let t = start.elapsed();
@@ -102,16 +124,26 @@ fn main() {
     std::fs::write(&log, "").expect("log");
     let runs = if quick { 3 } else { 11 };
     build(&noop);
+    // The first replay runs the real preprocessor once and saves its output.
+    build(&replay);
+    std::fs::write(&log, "").expect("log");
     let mut a = Vec::new();
     let mut b = Vec::new();
     let mut c = Vec::new();
+    let mut d = Vec::new();
     for _ in 0..runs {
         a.push(build(&with));
         b.push(build(&without));
         c.push(build(&noop));
+        d.push(build(&replay));
     }
     let warm_starts = count_lines(&log);
-    let (ma, mb, mc) = (median(&mut a), median(&mut b), median(&mut c));
+    let (ma, mb, mc, md) = (
+        median(&mut a),
+        median(&mut b),
+        median(&mut c),
+        median(&mut d),
+    );
     println!("| build | median s |\n|---|---:|");
     println!(
         "| cold, with the preprocessor (fills the cache) | {:.3} |",
@@ -126,13 +158,55 @@ fn main() {
         "| with a no-op command preprocessor | {:.3} |",
         mc.as_secs_f64()
     );
-    println!();
     println!(
-        "ratio warm / without: {:.3}; no-op preprocessor / without: {:.3} (the protocol's own price)",
-        ma.as_secs_f64() / mb.as_secs_f64(),
-        mc.as_secs_f64() / mb.as_secs_f64()
+        "| replaying mdbook-companion's pages (no preprocessing) | {:.3} |",
+        md.as_secs_f64()
+    );
+    println!();
+    let ratio = |x: Duration, y: Duration| x.as_secs_f64() / y.as_secs_f64();
+    println!(
+        "ratio warm / without: {:.3}; no-op / without: {:.3} (the protocol's own price); \
+         replay / without: {:.3} (mdBook rendering the richer pages); \
+         warm / replay: {:.3} (the preprocessor's own price)",
+        ratio(ma, mb),
+        ratio(mc, mb),
+        ratio(md, mb),
+        ratio(ma, md)
     );
     println!("compiler starts: cold {cold_starts}, warm {warm_starts} (over {runs} builds)");
+}
+
+/// A command preprocessor that reads the book and writes back the saved
+/// output of mdbook-companion, which it runs (once) to save it.
+fn replay_preprocessor(saved: &Path) {
+    use std::io::{Read as _, Write as _};
+    if std::env::args().nth(1).as_deref() == Some("supports") {
+        return;
+    }
+    let mut input = Vec::new();
+    std::io::stdin().read_to_end(&mut input).expect("stdin");
+    let output = match std::fs::read(saved) {
+        Ok(output) => output,
+        Err(_) => {
+            let real = std::env::var_os(REAL).expect("the real preprocessor");
+            let mut child = Command::new(real)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn mdbook-companion");
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(&input)
+                .expect("write");
+            let out = child.wait_with_output().expect("mdbook-companion");
+            assert!(out.status.success(), "mdbook-companion failed");
+            std::fs::write(saved, &out.stdout).expect("save");
+            out.stdout
+        }
+    };
+    std::io::stdout().lock().write_all(&output).expect("write");
 }
 
 /// A command preprocessor that does nothing: says yes to every renderer and
