@@ -244,8 +244,9 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-/// Byte offsets of the start of each line of `body`, relative to the body.
-/// Used to map a line of a directive's body to its place in the chapter.
+/// Where line `line` (0-based) of a directive's body starts in the chapter,
+/// the body starting at `body_offset`: the start of the chapter line, before
+/// any container prefix (list indent, `> `).
 pub fn body_line_offset(text: &str, body_offset: usize, line: usize) -> usize {
     let mut at = body_offset;
     for _ in 0..line {
