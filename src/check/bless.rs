@@ -12,8 +12,8 @@
 //! comparison alike. For a comparison's C or C++ side, "only the text is
 //! wrong" means: `expect=run` compiled, exited 0 and printed something
 //! else (stdout is written), or `expect=ub` stopped with a sanitizer report
-//! that does not contain the block (the report's message is written, as a
-//! panic message is for `expect=panic`). A side that does not compile, a
+//! that does not contain the block (its `runtime error: …` line is
+//! written, as a panic message is for `expect=panic`). A side that does not compile, a
 //! `run` side that exits non-zero, a `ub` side the sanitizer says nothing
 //! about, a time-out or a flood is a wrong claim, not a wrong text: it
 //! stays failed and its block is left alone. A new output line must close

@@ -587,7 +587,9 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
     let ub = checker.check(&c_claims()[4]);
     assert_eq!(
         ub.actual.as_deref(),
-        Some("signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'")
+        Some(
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+        )
     );
 }
 
@@ -857,7 +859,7 @@ fn bless_rewrites_both_sides_of_a_comparison() {
         )
         .replace(
             "some other report",
-            "signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
         );
     assert_ne!(expected, BLESS_COMPARE);
     assert_eq!(written, expected);
