@@ -7,8 +7,19 @@
 //! Only the lines between the block's fences change; every other byte of
 //! the file stays as it was. Files are written only inside the book's
 //! `src`, after resolving symlinks.
+//!
+//! This holds for an example's output block and for one nested in a
+//! comparison alike. For a comparison's C or C++ side, "only the text is
+//! wrong" means: `expect=run` compiled, exited 0 and printed something
+//! else (stdout is written), or `expect=ub` stopped with a sanitizer report
+//! that does not contain the block (its `runtime error: …` line is
+//! written, as a panic message is for `expect=panic`). A side that does not compile, a
+//! `run` side that exits non-zero, a `ub` side the sanitizer says nothing
+//! about, a time-out or a flood is a wrong claim, not a wrong text: it
+//! stays failed and its block is left alone. A new output line must close
+//! neither its own block nor the comparison around it.
 
-use super::{Checked, Verdict};
+use super::{BlessTarget, Checked, Verdict};
 use crate::markdown;
 use anyhow::Context as _;
 use std::collections::BTreeMap;
@@ -19,7 +30,7 @@ use std::path::{Path, PathBuf};
 /// refused. Blessed claims become passed.
 pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
-    let mut by_file: BTreeMap<PathBuf, Vec<(Range<usize>, String, usize)>> = BTreeMap::new();
+    let mut by_file: BTreeMap<PathBuf, Vec<(BlessTarget, String, usize)>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
         let Verdict::Failed {
             expected: Some(_),
@@ -34,16 +45,13 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         };
         let at = format!("{}:{}", c.claim.file, c.claim.line);
         match &c.claim.bless {
-            None if c.claim.what.starts_with("rust example") => notes.push(format!(
-                "{at}: not blessed: the output block comes through {{{{#include}}}}, not from the chapter file; update the included file"
-            )),
             None => notes.push(format!(
-                "{at}: not blessed: --bless does not rewrite the output blocks of comparison sides yet"
+                "{at}: not blessed: the output block comes through {{{{#include}}}}, not from the chapter file; update the included file"
             )),
             Some(t) => by_file
                 .entry(t.path.clone())
                 .or_default()
-                .push((t.range.clone(), actual.clone(), i)),
+                .push((t.clone(), actual.clone(), i)),
         }
     }
     let src = src
@@ -73,23 +81,35 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
             Some(rest) => ("\u{feff}", rest),
             None => ("", file.as_str()),
         };
-        let fences = markdown::fences(text);
-        edits.sort_by_key(|(r, _, _)| r.start);
-        let mut reps = Vec::new();
+        edits.sort_by_key(|(t, _, _)| t.range.start);
+        // The top-level fences, to find a comparison around an output block.
+        let top = markdown::fences(text);
+        let mut reps: Vec<(Range<usize>, String)> = Vec::new();
         let mut blessed = Vec::new();
-        for (range, actual, i) in edits {
+        for (target, actual, i) in edits {
             let c = &checked[i];
             let at = format!("{}:{}", c.claim.file, c.claim.line);
-            let still_there = fences
-                .iter()
-                .any(|f| f.range == range && markdown::first_word(&f.info) == "output");
-            if !still_there {
+            let range = target.range;
+            if text.get(range.clone()) != Some(target.block.as_str()) {
                 notes.push(format!(
                     "{at}: not blessed: the chapter file changed while checking"
                 ));
                 continue;
             }
-            match rewrite(text, &range, &actual) {
+            if reps.last().is_some_and(|(r, _)| r.end > range.start) {
+                notes.push(format!(
+                    "{at}: not blessed: the output block overlaps another one being blessed"
+                ));
+                continue;
+            }
+            let outer = top
+                .iter()
+                .find(|f| {
+                    f.range != range && f.range.start <= range.start && range.end <= f.range.end
+                })
+                .and_then(|f| text.get(f.range.clone()))
+                .map(fence_of);
+            match rewrite(text, &range, &actual, outer.as_deref()) {
                 Ok(new) => {
                     reps.push((range, new));
                     blessed.push(i);
@@ -110,8 +130,23 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
     Ok(notes)
 }
 
-/// The output block at `range` with `actual` between its fences.
-fn rewrite(text: &str, range: &Range<usize>, actual: &str) -> Result<String, String> {
+/// The fence characters opening a block (```` ``` ````, `~~~~`...).
+fn fence_of(block: &str) -> String {
+    let opening = block.trim_start_matches(|c: char| c.is_whitespace() || c == '>');
+    let fence_char = opening.chars().next().unwrap_or('`');
+    let fence_len = opening.len() - opening.trim_start_matches(fence_char).len();
+    fence_char.to_string().repeat(fence_len)
+}
+
+/// The output block at `range` with `actual` between its fences. `outer`
+/// is the fence of a block around it (a comparison's), which the new
+/// lines must not close either.
+fn rewrite(
+    text: &str,
+    range: &Range<usize>,
+    actual: &str,
+    outer: Option<&str>,
+) -> Result<String, String> {
     let block = &text[range.clone()];
     let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
     let prefix: String = text[line_start..range.start]
@@ -123,9 +158,7 @@ fn rewrite(text: &str, range: &Range<usize>, actual: &str) -> Result<String, Str
     };
     let opening = block[..open_end].trim_end_matches('\r');
     let closing = &block[close_start + 1..];
-    let fence_char = opening.chars().next().unwrap_or('`');
-    let fence_len = opening.len() - opening.trim_start_matches(fence_char).len();
-    let fence = fence_char.to_string().repeat(fence_len);
+    let fence = fence_of(opening);
     let closing_fence = closing.trim_start_matches(|c: char| c.is_whitespace() || c == '>');
     if !closing_fence.starts_with(&fence) {
         return Err("the output block has no closing fence".into());
@@ -133,6 +166,13 @@ fn rewrite(text: &str, range: &Range<usize>, actual: &str) -> Result<String, Str
     if actual.lines().any(|l| l.trim_start().starts_with(&fence)) {
         return Err(format!(
             "the actual output contains `{fence}`, which would close the block; use a longer fence"
+        ));
+    }
+    if let Some(outer) = outer
+        && actual.lines().any(|l| l.trim_start().starts_with(outer))
+    {
+        return Err(format!(
+            "the actual output contains `{outer}`, which would close the comparison around the block; use a longer fence for the comparison"
         ));
     }
     let eol = if block.contains("\r\n") { "\r\n" } else { "\n" };
@@ -183,7 +223,7 @@ mod tests {
             ("````output\nx\n````", "```", "````output\n```\n````"),
         ] {
             let r = range_of(text, markdown::fences(text)[0].info.as_str());
-            assert_eq!(rewrite(text, &r, actual).unwrap(), want, "{text:?}");
+            assert_eq!(rewrite(text, &r, actual, None).unwrap(), want, "{text:?}");
         }
     }
 
@@ -192,14 +232,30 @@ mod tests {
         let text = "> ```output\n> old\n> ```\n";
         let r = range_of(text, "output");
         assert_eq!(
-            rewrite(text, &r, "a\n\nb").unwrap(),
+            rewrite(text, &r, "a\n\nb", None).unwrap(),
             "```output\n> a\n>\n> b\n> ```"
         );
         let text = "1. item\n\n   ```output\n   old\n   ```\n";
         let r = range_of(text, "output");
         assert_eq!(
-            rewrite(text, &r, "new").unwrap(),
+            rewrite(text, &r, "new", None).unwrap(),
             "```output\n   new\n   ```"
+        );
+    }
+
+    #[test]
+    fn refuses_output_that_would_close_the_comparison() {
+        let text = "~~~~compare\n```c\nint x;\n```\n```output\nold\n```\n~~~~\n";
+        let top = markdown::fences(text);
+        let outer = fence_of(&text[top[0].range.clone()]);
+        assert_eq!(outer, "~~~~");
+        let start = text.find("```output").unwrap();
+        let r = start..start + "```output\nold\n```".len();
+        let err = rewrite(text, &r, "a\n  ~~~~ b", Some(&outer)).unwrap_err();
+        assert!(err.contains("close the comparison"), "{err}");
+        assert_eq!(
+            rewrite(text, &r, "a\n~~~ b", Some(&outer)).unwrap(),
+            "```output\na\n~~~ b\n```"
         );
     }
 
@@ -208,7 +264,7 @@ mod tests {
         let text = "```output\nx\n```";
         let r = range_of(text, "output");
         assert!(
-            rewrite(text, &r, "```")
+            rewrite(text, &r, "```", None)
                 .unwrap_err()
                 .contains("longer fence")
         );

@@ -14,13 +14,14 @@ use super::{BlessTarget, Claim, Expect, Lang};
 use crate::config::Config;
 use crate::directive::Problem;
 use crate::directive::example::{self, Example};
-use crate::markdown::{self, Block, Fence, Kind};
+use crate::markdown::{self, Block, Kind};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
 use mdbook_preprocessor::{Preprocessor as _, PreprocessorContext};
 use similar::{DiffTag, TextDiff};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// A chapter as written and as mdBook's `links` preprocessor leaves it.
@@ -163,19 +164,16 @@ pub fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, u
         return (Vec::new(), Vec::new());
     }
     let map = LineMap::new(&chapter.raw, text);
-    let raw_fences = markdown::fences(&chapter.raw);
     let mut out = Vec::new();
     let mut invalid = Vec::new();
     for block in &blocks {
-        match block_claims(block, config, &chapter.file, text) {
+        match located_claims(block, config, &chapter.file, text) {
             Ok(claims) => {
-                for mut claim in claims {
+                for (mut claim, output) in claims {
                     claim.line = map.file_line(line0(text, claim.offset));
-                    if block.kind == Kind::Example {
-                        claim.bless = block.output.as_ref().and_then(|o| {
-                            bless_target(o, text, &map, &chapter.raw, &raw_fences, &chapter.path)
-                        });
-                    }
+                    claim.bless = output.and_then(|range| {
+                        bless_target(&range, text, &map, &chapter.raw, &chapter.path)
+                    });
                     out.push(claim);
                 }
             }
@@ -193,30 +191,40 @@ fn line0(text: &str, offset: usize) -> usize {
     markdown::line_col(text, offset).0 - 1
 }
 
-/// The literal output block in the file that an expanded output block is.
+/// Byte offset of the start of a 0-based line (the text's end past its
+/// last line).
+fn line_start(text: &str, line: usize) -> usize {
+    if line == 0 {
+        return 0;
+    }
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .nth(line - 1)
+        .map_or(text.len(), |i| i + 1)
+}
+
+/// Where in the chapter file the output block at `range` of the expanded
+/// text stands, when every line of it is literally in the file, in a row
+/// (not produced by `{{#include}}` or another link). Works the same for an
+/// example's output block and for one nested in a comparison.
 fn bless_target(
-    output: &Fence,
+    range: &Range<usize>,
     text: &str,
     map: &LineMap,
     raw: &str,
-    raw_fences: &[Fence],
     path: &Path,
 ) -> Option<BlessTarget> {
-    let first = line0(text, output.range.start);
-    let last = line0(
-        text,
-        output.range.end.saturating_sub(1).max(output.range.start),
-    );
+    let block = text.get(range.clone())?;
+    let first = line0(text, range.start);
+    let last = line0(text, range.end.saturating_sub(1).max(range.start));
     let file_line = map.literal(first, last)?;
-    raw_fences
-        .iter()
-        .find(|f| {
-            line0(raw, f.range.start) == file_line && f.body == output.body && f.info == output.info
-        })
-        .map(|f| BlessTarget {
-            path: path.to_path_buf(),
-            range: f.range.clone(),
-        })
+    let start = line_start(raw, file_line) + (range.start - line_start(text, first));
+    let raw_range = start..start + block.len();
+    // The lines are equal, so the bytes are; checked all the same.
+    (raw.get(raw_range.clone()) == Some(block)).then(|| BlessTarget {
+        path: path.to_path_buf(),
+        range: raw_range,
+        block: block.to_owned(),
+    })
 }
 
 /// The claims of one directive in a chapter's processed text; lines are
@@ -227,19 +235,32 @@ pub fn block_claims(
     file: &str,
     text: &str,
 ) -> Result<Vec<Claim>, Problem> {
+    located_claims(block, config, file, text).map(|v| v.into_iter().map(|(c, _)| c).collect())
+}
+
+/// A claim and the byte range in the processed text of its
+/// ```` ```output ```` block, if it has one.
+type Located = (Claim, Option<Range<usize>>);
+
+/// The claims of one directive, each with the byte range in `text` of its
+/// ```` ```output ```` block, if it has one.
+fn located_claims(
+    block: &Block,
+    config: &Config,
+    file: &str,
+    text: &str,
+) -> Result<Vec<Located>, Problem> {
     match block.kind {
         Kind::Example => {
             let attrs = markdown::attributes(&block.fence, Kind::Example)
                 .map_err(|e| Problem::from_attr(&block.fence, e))?;
             let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), config)?;
-            Ok(vec![claim_from_example(
-                &ex,
-                block.fence.info_offset,
-                file,
-                text,
+            Ok(vec![(
+                claim_from_example(&ex, block.fence.info_offset, file, text),
+                block.output.as_ref().map(|o| o.range.clone()),
             )])
         }
-        Kind::Compare => claims_from_compare(block, config, file, text),
+        Kind::Compare => compare_claims(block, config, file, text),
         Kind::ReadingList => Ok(Vec::new()),
     }
 }
@@ -281,6 +302,17 @@ pub fn claims_from_compare(
     file: &str,
     text: &str,
 ) -> Result<Vec<Claim>, Problem> {
+    compare_claims(block, config, file, text).map(|v| v.into_iter().map(|(c, _)| c).collect())
+}
+
+/// A comparison's claims, each with the range in `text` of its side's
+/// ```` ```output ```` block.
+fn compare_claims(
+    block: &Block,
+    config: &Config,
+    file: &str,
+    text: &str,
+) -> Result<Vec<Located>, Problem> {
     use crate::directive::compare::{self, Expect as SideExpect, Lang as SideLang};
     let cache = crate::cache::Cache::disabled();
     let env = crate::directive::Env {
@@ -329,7 +361,7 @@ pub fn claims_from_compare(
         if side.output.is_some() {
             claim.output = side.output.clone();
         }
-        out.push(claim);
+        out.push((claim, side.output_range.clone()));
     }
     Ok(out)
 }
@@ -395,6 +427,42 @@ pub(crate) mod tests {
         assert_eq!(claims[0].bless, None);
         let target = claims[1].bless.clone().expect("literal output block");
         assert_eq!(&raw[target.range], "```output\n```");
+    }
+
+    #[test]
+    fn comparison_sides_get_their_literal_output_blocks() {
+        // The C side's output block is in the file; the Rust side's comes
+        // through an include; the last side has none.
+        let raw = "# T\r\n\r\n> ````compare\r\n> ```c expect=run\r\n> int main(void) { return 0; }\r\n> ```\r\n> ```output\r\n> old c\r\n> ```\r\n> ```rust\r\n> fn main() {}\r\n> ```\r\n> {{#include out.md}}\r\n> ```c\r\n> int x;\r\n> ```\r\n> ````\r\n";
+        let expanded = raw.replace("{{#include out.md}}", "```output\r\n> old rust\r\n> ```");
+        let chapter = Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: raw.into(),
+            expanded,
+        };
+        let (claims, invalid) = claims(&chapter, &config());
+        assert!(invalid.is_empty(), "{invalid:?}");
+        let got: Vec<_> = claims
+            .iter()
+            .map(|c| {
+                (
+                    c.line,
+                    c.output.as_deref(),
+                    c.bless.as_ref().map(|t| &raw[t.range.clone()]),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (4, Some("old c\n"), Some("```output\r\n> old c\r\n> ```")),
+                (10, Some("old rust\n"), None),
+                (14, None, None),
+            ]
+        );
+        let target = claims[0].bless.as_ref().unwrap();
+        assert_eq!(target.block, &raw[target.range.clone()]);
     }
 
     #[test]

@@ -81,7 +81,11 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             obs.run.as_ref(),
             timeout,
             &Report {
-                find: &|run| sanitizer_report(&run.stderr).map(|r| (r, run.stderr.clone())),
+                // Shown and blessed as the book writes it: `runtime error: …`.
+                find: &|run| {
+                    sanitizer_report(&run.stderr)
+                        .map(|r| (format!("runtime error: {r}"), run.stderr.clone()))
+                },
                 missing: &|how| {
                     format!(
                         "the undefined behaviour sanitizer reported nothing (the program {how}); the side says `expect=ub`"

@@ -113,6 +113,9 @@ pub struct BlessTarget {
     /// The byte range of the whole output block (fences included) in the
     /// file as read.
     pub range: Range<usize>,
+    /// The block's text at `range` as read, so that a file edited while
+    /// checking is noticed and left alone.
+    pub block: String,
 }
 
 /// One statement of the book to check.

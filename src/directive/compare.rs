@@ -158,6 +158,9 @@ pub struct Side {
     pub expect: Expect,
     /// The expected output, from an ```` ```output ```` block.
     pub output: Option<String>,
+    /// Byte range in the chapter of that ```` ```output ```` block, fences
+    /// included (where `check --bless` writes).
+    pub output_range: Option<std::ops::Range<usize>>,
     /// The note paragraph after the side's fence, as Markdown.
     pub note: Option<String>,
     /// Show this side's assembly (the side's or the block's `asm`).
@@ -517,6 +520,7 @@ fn side(
         source: String::new(),
         expect: Expect::Shown,
         output: output.as_ref().map(|o| o.body.clone()),
+        output_range: output.as_ref().map(|o| o.range.clone()),
         note: note.map(|n| safe_note(&n, fence.info_offset)).transpose()?,
         asm: block_asm,
         offset: fence.range.start,

@@ -587,7 +587,9 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
     let ub = checker.check(&c_claims()[4]);
     assert_eq!(
         ub.actual.as_deref(),
-        Some("signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'")
+        Some(
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+        )
     );
 }
 
@@ -789,20 +791,235 @@ fn comparison_sides_are_checked_with_locations() {
     assert_eq!(got, want);
     assert!(stdout.contains("    -42\n    +41\n"), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("3 passed, 2 failed"));
-    // --bless leaves comparison sides alone, and says so.
+    // --bless rewrites the C++ side's output; a side that does not
+    // behave as it says (no UB after all) is not an output to bless.
     let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 1);
-    assert!(
-        stdout.contains(&format!(
-            "bless: src/cmp.md:{}: not blessed: --bless does not rewrite the output blocks of comparison sides yet",
+    assert_eq!(code, 1, "{stdout}");
+    let blessed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    assert_eq!(
+        blessed,
+        [format!(
+            "bless: src/cmp.md:{}: blessed the output block",
             line_of(COMPARE, "caption=\"C++: prints\"")
-        )),
-        "{stdout}"
+        )]
     );
+    assert_eq!(stdout.lines().last(), Some("4 passed, 1 failed"));
     assert_eq!(
         std::fs::read_to_string(book.root().join("src/cmp.md")).unwrap(),
-        COMPARE
+        COMPARE.replace("```output\n42\n```", "```output\n41\n```")
     );
+}
+
+/// Checks with `--bless`, then again without; returns the first run's
+/// stdout and the second's last line, asserting it passed from the cache.
+fn bless_then_recheck(book: &TestBook, blessed_code: i32) -> (String, String) {
+    let (stdout, stderr, code) = check(book, &["--bless"]);
+    assert_eq!(code, blessed_code, "{stdout}\n{stderr}");
+    let (again, _, _) = check(book, &[]);
+    assert!(
+        again.contains("compiler runs: 0, program runs: 0"),
+        "{again}"
+    );
+    (stdout, again.lines().last().unwrap_or("").to_owned())
+}
+
+const BLESS_COMPARE: &str = "\u{feff}# Both sides wrong\r\n\r\nText *before*.  \r\n\r\n````compare title=\"Sums\"\r\n```c caption=\"C\" expect=run\r\n~ #include <stdio.h>\r\nint main(void) { printf(\"c one\\n\\nc three\\n\"); return 0; }\r\n```\r\nThe C note.\r\n```output\r\nc old\r\n```\r\n```rust caption=\"Rust\"\r\nfn main() { println!(\"rust new\"); }\r\n```\r\n\r\n```output\r\nrust old\r\nsecond old line\r\n```\r\n\r\n```c caption=\"C: UB\" expect=ub\r\n~ #include <limits.h>\r\nint main(void) { volatile int x = INT_MAX; x += 1; return 0; }\r\n```\r\n```output\r\nsome other report\r\n```\r\n````\r\n\r\n```rust example\r\nprintln!(\"untouched\");\r\n```\r\n\r\n```output\r\nuntouched\r\n```\r\n\r\nText *after*.\r\n";
+
+#[test]
+fn bless_rewrites_both_sides_of_a_comparison() {
+    let book = TestBook::new().chapter("both.md", BLESS_COMPARE);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("1 passed, 3 failed"));
+    let (stdout, after) = bless_then_recheck(&book, 0);
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    let want: Vec<String> = ["caption=\"C\"", "caption=\"Rust\"", "caption=\"C: UB\""]
+        .iter()
+        .map(|c| {
+            format!(
+                "bless: src/both.md:{}: blessed the output block",
+                line_of(BLESS_COMPARE, c)
+            )
+        })
+        .collect();
+    assert_eq!(notes, want, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("4 passed, 0 failed"));
+    // Only the lines between the three output blocks' fences changed: the
+    // byte-order mark, CRLF line ends, notes and text around are as written.
+    let written = std::fs::read_to_string(book.root().join("src/both.md")).unwrap();
+    let expected = BLESS_COMPARE
+        .replace(
+            "```output\r\nc old\r\n```",
+            "```output\r\nc one\r\n\r\nc three\r\n```",
+        )
+        .replace(
+            "```output\r\nrust old\r\nsecond old line\r\n```",
+            "```output\r\nrust new\r\n```",
+        )
+        .replace(
+            "some other report",
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+        );
+    assert_ne!(expected, BLESS_COMPARE);
+    assert_eq!(written, expected);
+    assert_eq!(after, "4 passed, 0 failed");
+}
+
+#[test]
+fn bless_reports_a_comparison_output_that_comes_through_an_include() {
+    let chapter = "# Inc\n\n````compare\n```c expect=run\n~ #include <stdio.h>\nint main(void) { puts(\"c new\"); return 0; }\n```\n{{#include c-out.md}}\n```rust\nfn main() { println!(\"rust new\"); }\n```\n```output\nrust old\n```\n````\n";
+    let book = TestBook::new()
+        .chapter("inc.md", chapter)
+        .file("src/c-out.md", "```output\nc old\n```\n");
+    book.write();
+    let (stdout, after) = bless_then_recheck(&book, 1);
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    assert_eq!(
+        notes,
+        [
+            "bless: src/inc.md:4: not blessed: the output block comes through {{#include}}, not from the chapter file; update the included file",
+            "bless: src/inc.md:9: blessed the output block",
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("src/c-out.md")).unwrap(),
+        "```output\nc old\n```\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("src/inc.md")).unwrap(),
+        chapter.replace("rust old", "rust new")
+    );
+    assert_eq!(after, "1 passed, 1 failed");
+}
+
+const TWO_COMPARES: &str = r#"# Two
+
+````compare title="First"
+```c caption="1c" expect=run
+~ #include <stdio.h>
+int main(void) { puts("first c, now much longer than before"); puts("and two lines"); return 0; }
+```
+```output
+1c
+```
+```rust caption="1r"
+fn main() { println!("first rust"); }
+```
+```output
+old first rust output, longer than the new one
+```
+````
+
+```rust example
+println!("between");
+```
+
+```output
+not between
+```
+
+- A list item holding a comparison:
+
+  ````compare title="Second"
+  ```cpp caption="2cpp" expect=run
+  ~ #include <cstdio>
+  int main() { std::puts("second cpp"); }
+  ```
+  ```output
+  2cpp
+  ```
+  ```c caption="2c" expect=run
+  int main(void) { return missing; }
+  ```
+  ```output
+  kept: this side does not compile
+  ```
+  ````
+
+~~~~compare title="Third"
+```c caption="3c" expect=run
+~ #include <stdio.h>
+int main(void) { puts("~~~~"); return 0; }
+```
+```output
+tildes
+```
+```rust caption="3r"
+fn main() { println!("third rust"); }
+```
+```output
+3r
+```
+~~~~
+"#;
+
+#[test]
+fn bless_composes_several_comparisons_in_one_chapter() {
+    let book = TestBook::new().chapter("two.md", TWO_COMPARES);
+    book.write();
+    let (stdout, after) = bless_then_recheck(&book, 1);
+    let at = |caption: &str| {
+        format!(
+            "bless: src/two.md:{}:",
+            line_of(TWO_COMPARES, &format!("caption=\"{caption}\""))
+        )
+    };
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    assert_eq!(
+        notes,
+        [
+            format!("{} blessed the output block", at("1c")),
+            format!("{} blessed the output block", at("1r")),
+            format!(
+                "bless: src/two.md:{}: blessed the output block",
+                line_of(TWO_COMPARES, "rust example")
+            ),
+            format!("{} blessed the output block", at("2cpp")),
+            format!(
+                "{} not blessed: the actual output contains `~~~~`, which would close the comparison around the block; use a longer fence for the comparison",
+                at("3c")
+            ),
+            format!("{} blessed the output block", at("3r")),
+        ],
+        "{stdout}"
+    );
+    let written = std::fs::read_to_string(book.root().join("src/two.md")).unwrap();
+    let expected = TWO_COMPARES
+        .replace(
+            "```output
+1c
+```",
+            "```output
+first c, now much longer than before
+and two lines
+```",
+        )
+        .replace(
+            "old first rust output, longer than the new one",
+            "first rust",
+        )
+        .replace("not between", "between")
+        .replace(
+            "  ```output
+  2cpp
+  ```",
+            "  ```output
+  second cpp
+  ```",
+        )
+        .replace(
+            "```output
+3r
+```",
+            "```output
+third rust
+```",
+        );
+    assert_eq!(written, expected);
+    // Left failing: the C side that does not compile (nothing to bless)
+    // and the one whose output would close its comparison.
+    assert_eq!(after, "5 passed, 2 failed");
 }
 
 #[test]
