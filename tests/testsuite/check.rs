@@ -700,7 +700,10 @@ fn verify_without_a_compiler_says_so() {
         .chapter("v.md", VERIFY)
         .build_in_process()
         .unwrap_err();
-    assert!(err.contains("src/v.md:3:4: rust example \"right\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run"), "{err}");
+    assert_eq!(
+        err,
+        "src/v.md:3:4: the compiler `/nonexistent/rustc` could not be run, so 2 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs"
+    );
 }
 
 #[test]
@@ -912,4 +915,71 @@ fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
     let (rebuilt, _) = check_json(&book, &[]);
     assert_eq!(verdicts(&rebuilt), verdicts(&cold));
     assert_eq!(rebuilt["compiler_runs"], cold["compiler_runs"]);
+}
+
+/// Two C sides per chapter, for the missing-compiler tests.
+const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
+
+fn two_chapters_without_cc(on_failure: &str) -> TestBook {
+    TestBook::new()
+        .companion(&format!(
+            "verify = true\non-failure = \"{on_failure}\"\ncc = \"/nonexistent/cc\""
+        ))
+        .chapter("a.md", TWO_C)
+        .chapter("b.md", TWO_C)
+}
+
+/// The message the build gives for a missing `cc`, at the first C side.
+fn missing_cc_message() -> String {
+    format!(
+        "src/a.md:{}:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+        line_of(TWO_C, "caption=\"one\"")
+    )
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_bail() {
+    let err = two_chapters_without_cc("bail")
+        .build_in_process()
+        .unwrap_err();
+    let about: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about, [missing_cc_message()], "{err}");
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
+    let book = two_chapters_without_cc("continue");
+    book.write();
+    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let about: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about.len(), 1, "{stderr}");
+    assert!(about[0].ends_with(&missing_cc_message()), "{stderr}");
+    // The page still marks every unchecked side.
+    for chapter in ["a.md", "b.md"] {
+        let marks: Vec<String> = book
+            .page(chapter)
+            .all("main div.companion-verify")
+            .into_iter()
+            .map(Page::text)
+            .collect();
+        let file = format!("src/{chapter}");
+        let want: Vec<String> = ["one", "two"]
+            .iter()
+            .map(|c| {
+                format!(
+                    "mdbook-companion: {file}:{}:4 compare side \"{c}\" (expect=compile) was not checked: the compiler `/nonexistent/cc` could not be run",
+                    line_of(TWO_C, &format!("caption=\"{c}\""))
+                )
+            })
+            .collect();
+        assert_eq!(marks, want);
+    }
 }
