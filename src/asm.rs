@@ -19,7 +19,6 @@ use crate::config::{Config, OnFailure};
 use crate::directive::{Env, Problem};
 use crate::exec::{self, Limits};
 use std::fmt;
-use std::process::Command;
 
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";
@@ -198,11 +197,11 @@ pub fn assembly_from(
     {
         return Ok((hit, Origin::Cache));
     }
-    let dir = tempfile::tempdir().map_err(|e| AsmError::Io(e.to_string()))?;
+    let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
     std::fs::write(dir.path().join(req.lang.file_name()), req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let finished = exec::run(
-        Command::new(&program).args(&args).current_dir(dir.path()),
+        exec::compiler_command(&program, dir.path()).args(&args),
         b"",
         Limits::with_timeout(config.timeout),
     )

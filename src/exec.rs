@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write as _};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::thread;
@@ -143,8 +144,32 @@ fn read_capped(mut r: impl Read, cap: usize) -> (String, bool) {
     (String::from_utf8_lossy(&kept).into_owned(), truncated)
 }
 
+/// A fresh, empty directory for one compiler run.
+///
+/// Every compile (`check`, `verify`, `asm`) and every version query whose
+/// answer keys their cache entries runs in one of these: siblings under the
+/// system's temporary directory, never the book's folder or the process's
+/// working directory. A rustup proxy picks its toolchain from the working
+/// directory (a `rust-toolchain(.toml)` file in it or above it), so asking
+/// the version anywhere else could name another toolchain than the one
+/// that compiles.
+pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix("companion-").tempdir()
+}
+
+/// The command that starts the compiler `program` in `dir` (made by
+/// [`scratch_dir`]), with this process's environment: the one way compiles
+/// and version queries are started, so they see the same directory and
+/// environment.
+pub fn compiler_command(program: &str, dir: &Path) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(dir);
+    cmd
+}
+
 /// The version line of a compiler (`rustc -vV`, `cc --version`), asked once
-/// per process; `None` when the program cannot be run.
+/// per process, in a [`scratch_dir`] like a compile; `None` when the
+/// program cannot be run.
 pub fn tool_version(program: &str) -> Option<String> {
     if let Some(v) = known_version(program) {
         return v;
@@ -154,8 +179,9 @@ pub fn tool_version(program: &str) -> Option<String> {
     } else {
         "--version"
     };
+    let dir = scratch_dir().ok()?;
     let version = run(
-        Command::new(program).arg(flag),
+        compiler_command(program, dir.path()).arg(flag),
         b"",
         Limits::with_timeout(Duration::from_secs(30)),
     )
@@ -237,9 +263,12 @@ fn tool_fingerprint(program: &str) -> Option<String> {
             .collect();
         toolchains.sort();
         parts.extend(toolchains.iter().filter_map(|t| describe(t)));
-        // A rust-toolchain file in the working directory picks the toolchain.
-        for f in ["rust-toolchain", "rust-toolchain.toml"] {
-            parts.push(std::fs::read_to_string(f).unwrap_or_default());
+        // A rust-toolchain file in the compiler's working directory (a
+        // scratch directory) or above it picks the toolchain.
+        for dir in std::env::temp_dir().ancestors() {
+            for f in ["rust-toolchain", "rust-toolchain.toml"] {
+                parts.push(std::fs::read_to_string(dir.join(f)).unwrap_or_default());
+            }
         }
     }
     Some(parts.join("\n"))
@@ -372,5 +401,34 @@ mod tests {
     fn versions_are_read_once_and_missing_tools_are_none() {
         assert!(tool_version("rustc").unwrap().contains("rustc"));
         assert_eq!(tool_version("/nonexistent/compiler"), None);
+    }
+
+    #[test]
+    fn versions_are_asked_in_a_scratch_directory_like_compiles() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("pwdcc");
+        std::fs::write(&tool, "#!/bin/sh\necho \"$PWD\"\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let asked = std::path::PathBuf::from(tool_version(&tool.display().to_string()).unwrap());
+        let scratch = scratch_dir().unwrap();
+        let compiled = run(
+            compiler_command(&tool.display().to_string(), scratch.path()).arg("x.c"),
+            b"",
+            Limits::with_timeout(Duration::from_secs(10)),
+        )
+        .unwrap();
+        let compiled = std::path::PathBuf::from(compiled.stdout.trim());
+        assert_eq!(compiled, scratch.path());
+        assert_eq!(
+            asked.parent(),
+            compiled.parent(),
+            "{asked:?} vs {compiled:?}"
+        );
+        assert_ne!(
+            Some(asked.as_path()),
+            std::env::current_dir().ok().as_deref()
+        );
+        assert!(!asked.exists(), "the version query's directory is removed");
     }
 }

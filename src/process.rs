@@ -70,6 +70,49 @@ pub struct ChapterOutcome {
     pub errors: Vec<Located>,
     /// How many directives the chapter has.
     pub directives: usize,
+    /// Blocks `verify` could not check because their compiler could not be
+    /// run, in chapter order: [`book`] reports them once per compiler for
+    /// the whole book ([`missing_compilers`]), not once per block.
+    pub unchecked: Vec<Unchecked>,
+}
+
+/// A block `verify` left unchecked because its compiler could not be run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unchecked {
+    /// The compiler command that could not be run.
+    pub tool: String,
+    /// The `[preprocessor.companion]` key naming it: `rustc` or `cc`.
+    pub key: &'static str,
+    /// The block.
+    pub at: Located,
+}
+
+/// One message per missing compiler (and config key), located at the
+/// first block that needed it and saying how many blocks went unchecked.
+pub fn missing_compilers(unchecked: &[Unchecked]) -> Vec<Located> {
+    let mut groups: Vec<(&Unchecked, usize)> = Vec::new();
+    for u in unchecked {
+        match groups
+            .iter_mut()
+            .find(|(first, _)| first.tool == u.tool && first.key == u.key)
+        {
+            Some((_, n)) => *n += 1,
+            None => groups.push((u, 1)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(first, n)| Located {
+            message: format!(
+                "the compiler `{}` could not be run, so {n} block{} {} not checked (the first is here); set `{}` in [preprocessor.companion] to a compiler that runs",
+                first.tool,
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "was" } else { "were" },
+                first.key
+            ),
+            ..first.at.clone()
+        })
+        .collect()
 }
 
 /// The replacements of one chapter's directives, as `(range, text)` pairs
@@ -198,8 +241,23 @@ fn verify(
         let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
         let problem = Problem::at(claim.offset, format!("{head}: {full}"));
         let located = Located::new(file, text, &problem);
+        // A missing compiler is reported once for the book, not per block.
+        let missing = match &result.verdict {
+            check::Verdict::Unchecked { tool } => Some(Unchecked {
+                tool: tool.clone(),
+                key: match claim.lang {
+                    check::Lang::Rust => "rustc",
+                    check::Lang::C | check::Lang::Cpp => "cc",
+                },
+                at: located.clone(),
+            }),
+            _ => None,
+        };
         match config.on_failure {
-            OnFailure::Bail => outcome.errors.push(located),
+            OnFailure::Bail => match missing {
+                Some(m) => outcome.unchecked.push(m),
+                None => outcome.errors.push(located),
+            },
             OnFailure::Continue => {
                 marks.entry(*i).or_default().push(format!(
                     "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
@@ -209,7 +267,10 @@ fn verify(
                     directive::escape(&head),
                     directive::escape(&short)
                 ));
-                outcome.warnings.push(located);
+                match missing {
+                    Some(m) => outcome.unchecked.push(m),
+                    None => outcome.warnings.push(located),
+                }
             }
         }
     }
@@ -310,6 +371,7 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
         .collect();
     let mut result = BookOutcome::default();
     let mut directives = 0;
+    let mut unchecked = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
         if let Some(text) = outcome.text {
             *slot.content = text;
@@ -317,6 +379,14 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
         directives += outcome.directives;
         result.warnings.extend(outcome.warnings);
         result.errors.extend(outcome.errors);
+        unchecked.extend(outcome.unchecked);
+    }
+    // Chapters ran in parallel; their unchecked blocks are gathered here in
+    // book order, so each missing compiler is reported once per build.
+    let missing = missing_compilers(&unchecked);
+    match config.on_failure {
+        OnFailure::Bail => result.errors.extend(missing),
+        OnFailure::Continue => result.warnings.extend(missing),
     }
     if directives > 0 && target == Target::Html {
         result.notes.extend(crate::assets::stylesheet_warning(
@@ -442,5 +512,66 @@ mod tests {
                 .unwrap()
                 .starts_with("<div class=\"companion-example")
         );
+    }
+
+    #[test]
+    fn a_missing_compiler_is_one_message_per_tool_at_its_first_block() {
+        let at = |file: &str, line| Located {
+            file: file.to_owned(),
+            line,
+            column: 4,
+            message: "was not checked".to_owned(),
+        };
+        let u = |tool: &str, key, file, line| Unchecked {
+            tool: tool.to_owned(),
+            key,
+            at: at(file, line),
+        };
+        let got: Vec<String> = missing_compilers(&[
+            u("/no/cc", "cc", "src/a.md", 3),
+            u("/no/rustc", "rustc", "src/a.md", 9),
+            u("/no/cc", "cc", "src/a.md", 12),
+            u("/no/cc", "cc", "src/b.md", 3),
+        ])
+        .iter()
+        .map(Located::to_string)
+        .collect();
+        assert_eq!(
+            got,
+            [
+                "src/a.md:3:4: the compiler `/no/cc` could not be run, so 3 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+                "src/a.md:9:4: the compiler `/no/rustc` could not be run, so 1 block was not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+            ]
+        );
+        assert!(missing_compilers(&[]).is_empty());
+    }
+
+    #[test]
+    fn verify_reports_a_missing_rustc_once_across_chapters() {
+        let chapter = |name: &str| {
+            json!({"Chapter": {"name": name, "content": "```rust example\nfn main() {}\n```\n\n```rust example\nfn main() {}\n```\n",
+                "number": null, "sub_items": [], "path": format!("{name}.md"), "source_path": format!("{name}.md"), "parent_names": []}})
+        };
+        for (on_failure, marks) in [("bail", 0), ("continue", 2)] {
+            let mut b = json!({"items": [chapter("a"), chapter("b")]});
+            let cfg = config(
+                json!({"verify": true, "rustc": "/nonexistent/rustc", "on-failure": on_failure}),
+            );
+            let out = book(&cfg, Target::Html, &mut b);
+            let (reported, other) = match on_failure {
+                "bail" => (&out.errors, &out.warnings),
+                _ => (&out.warnings, &out.errors),
+            };
+            assert!(other.is_empty(), "{other:?}");
+            assert_eq!(
+                reported.iter().map(Located::to_string).collect::<Vec<_>>(),
+                [
+                    "src/a.md:1:4: the compiler `/nonexistent/rustc` could not be run, so 4 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs"
+                ],
+                "{on_failure}"
+            );
+            let page = b["items"][1]["Chapter"]["content"].as_str().unwrap();
+            assert_eq!(page.matches("companion-verify").count(), marks, "{page}");
+        }
     }
 }

@@ -417,10 +417,7 @@ impl Checker {
     /// Compiles (and runs) a job in a fresh temporary directory; `None`
     /// when the compiler cannot be started at all.
     fn execute(&self, job: &Job, source: &str) -> Option<Observation> {
-        let dir = match tempfile::Builder::new()
-            .prefix("companion-check-")
-            .tempdir()
-        {
+        let dir = match exec::scratch_dir() {
             Ok(d) => d,
             Err(e) => {
                 return Some(Observation {
@@ -441,8 +438,9 @@ impl Checker {
         }
         let compile_limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT));
         self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-        let mut cmd = Command::new(&job.tool);
-        cmd.args(&job.args).current_dir(dir.path());
+        // Where and how the version in the cache key was asked.
+        let mut cmd = exec::compiler_command(&job.tool, dir.path());
+        cmd.args(&job.args);
         let compiled = exec::run(&mut cmd, b"", compile_limit).ok()?;
         let mut obs = Observation {
             compiled: compiled.success(),

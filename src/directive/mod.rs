@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod example;
 pub mod reading;
+mod unexpanded;
 
 use crate::attrs::{Attr, AttrError};
 use crate::cache::Cache;
@@ -117,37 +118,8 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         Kind::Compare => compare::render(block, env),
         Kind::ReadingList => reading::render(block, env),
     }?;
-    r.warnings.extend(unexpanded_links(block, env.text));
+    r.warnings.extend(unexpanded::unexpanded_links(block, env));
     Ok(r)
-}
-
-/// mdBook's `links` preprocessor runs first and leaves an `{{#include …}}`
-/// it cannot expand (a missing file, a file that is not UTF-8, an unknown
-/// anchor) as text, logging an error but building on. Inside a directive
-/// that text would be shown (or compiled) as code, so each one is named
-/// with its place in the chapter.
-fn unexpanded_links(block: &Block, text: &str) -> Vec<Problem> {
-    let mut found = Vec::new();
-    for (i, line) in block.fence.body.split('\n').enumerate() {
-        let Some(at) = ["{{#include", "{{#rustdoc_include"]
-            .iter()
-            .find_map(|p| line.find(p))
-        else {
-            continue;
-        };
-        let link = &line[at..];
-        let link = link.find("}}").map_or(link, |end| &link[..end + 2]);
-        let start = crate::markdown::body_line_offset(text, block.fence.body_offset, i);
-        let chapter_line = text[start..].split('\n').next().unwrap_or("");
-        let col = chapter_line.find(link).unwrap_or(0);
-        found.push(Problem::at(
-            start + col,
-            format!(
-                "found `{link}` left as text: mdBook could not expand it (see mdBook's error above: a missing file, a file that is not UTF-8, or an unknown anchor); expected the included text"
-            ),
-        ));
-    }
-    found
 }
 
 /// Renders the visible error box that takes a broken directive's place

@@ -240,9 +240,58 @@ fn invalid_utf8_in_an_included_file() {
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("src/ch.md:4:1: found `{{#include bad.rs}}` left as text: mdBook could not expand it (see mdBook's error above: a missing file, a file that is not UTF-8, or an unknown anchor); expected the included text"),
+        stderr.contains("src/ch.md:4:1: found `{{#include bad.rs}}` left as text: mdBook could not expand it (see mdBook's error above: a missing file or a file that is not UTF-8); expected the included text"),
         "{stderr}"
     );
+}
+
+/// Builds with `mdbook-companion build` (real mdBook, the preprocessor
+/// in-process) and returns our lines of its log about includes.
+fn include_warnings(book: &TestBook) -> Vec<String> {
+    book.write();
+    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    stderr
+        .lines()
+        .filter(|l| l.contains("left as text"))
+        .map(|l| l.trim_start_matches(" WARN ").to_owned())
+        .collect()
+}
+
+/// mdBook's documented escape `\{{#include file.rs}}` reaches us as the
+/// literal `{{#include file.rs}}`, exactly like a link mdBook failed to
+/// expand; the chapter's source tells them apart, so the escape is shown
+/// as written and not warned about.
+#[test]
+fn escaped_include_is_shown_without_a_warning() {
+    let text = "Intro.\n\n```rust example\n// Write \\{{#include file.rs}} to include a file.\nfn main() {}\n```\n";
+    let book = chapter(text).file("src/file.rs", "fn included() {}\n");
+    assert_eq!(include_warnings(&book), Vec::<String>::new());
+    let page = book.page("ch.md");
+    let code = crate::support::Page::text(page.one(".companion-example code"));
+    assert!(
+        code.contains("// Write {{#include file.rs}} to include a file."),
+        "{code}"
+    );
+    assert!(!code.contains("fn included"), "{code}");
+}
+
+/// A link mdBook could not expand is still named, with its place, even
+/// next to an escaped one.
+#[test]
+fn missing_include_is_still_warned_about() {
+    let text = "Intro.\n\n```rust example\n// Write \\{{#include file.rs}} to include a file.\n{{#include missing.rs}}\n```\n";
+    let book = chapter(text);
+    assert_eq!(
+        include_warnings(&book),
+        [
+            "src/ch.md:5:1: found `{{#include missing.rs}}` left as text: mdBook could not expand it (see mdBook's error above: a missing file or a file that is not UTF-8); expected the included text"
+        ]
+    );
+    let page = book.page("ch.md");
+    let code = crate::support::Page::text(page.one(".companion-example code"));
+    assert!(code.contains("{{#include missing.rs}}"), "{code}");
 }
 
 #[test]

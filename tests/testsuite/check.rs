@@ -8,7 +8,7 @@ use mdbook_companion::config::Config;
 use mdbook_companion::links::Mode;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -702,7 +702,10 @@ fn verify_without_a_compiler_says_so() {
         .chapter("v.md", VERIFY)
         .build_in_process()
         .unwrap_err();
-    assert!(err.contains("src/v.md:3:4: rust example \"right\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run"), "{err}");
+    assert_eq!(
+        err,
+        "src/v.md:3:4: the compiler `/nonexistent/rustc` could not be run, so 2 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs"
+    );
 }
 
 #[test]
@@ -1129,4 +1132,153 @@ fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
     let (rebuilt, _) = check_json(&book, &[]);
     assert_eq!(verdicts(&rebuilt), verdicts(&cold));
     assert_eq!(rebuilt["compiler_runs"], cold["compiler_runs"]);
+}
+
+/// Two C sides per chapter, for the missing-compiler tests.
+const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
+
+fn two_chapters_without_cc(on_failure: &str) -> TestBook {
+    TestBook::new()
+        .companion(&format!(
+            "verify = true\non-failure = \"{on_failure}\"\ncc = \"/nonexistent/cc\""
+        ))
+        .chapter("a.md", TWO_C)
+        .chapter("b.md", TWO_C)
+}
+
+/// The message the build gives for a missing `cc`, at the first C side.
+fn missing_cc_message() -> String {
+    format!(
+        "src/a.md:{}:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+        line_of(TWO_C, "caption=\"one\"")
+    )
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_bail() {
+    let err = two_chapters_without_cc("bail")
+        .build_in_process()
+        .unwrap_err();
+    let about: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about, [missing_cc_message()], "{err}");
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
+    let book = two_chapters_without_cc("continue");
+    book.write();
+    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let about: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about.len(), 1, "{stderr}");
+    assert!(about[0].ends_with(&missing_cc_message()), "{stderr}");
+    // The page still marks every unchecked side.
+    for chapter in ["a.md", "b.md"] {
+        let marks: Vec<String> = book
+            .page(chapter)
+            .all("main div.companion-verify")
+            .into_iter()
+            .map(Page::text)
+            .collect();
+        let file = format!("src/{chapter}");
+        let want: Vec<String> = ["one", "two"]
+            .iter()
+            .map(|c| {
+                format!(
+                    "mdbook-companion: {file}:{}:4 compare side \"{c}\" (expect=compile) was not checked: the compiler `/nonexistent/cc` could not be run",
+                    line_of(TWO_C, &format!("caption=\"{c}\""))
+                )
+            })
+            .collect();
+        assert_eq!(marks, want);
+    }
+}
+
+/// A fake `rustc` that picks its toolchain as a rustup proxy does (from a
+/// `rust-toolchain.toml` in its working directory or above) and logs which
+/// one each version query and each compile got.
+fn toolchain_book(companion: &str) -> (TestBook, PathBuf) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let book = TestBook::new()
+        .companion(companion)
+        .chapter(
+            "t.md",
+            "# T\n\n```rust example expect=no-run\nfn main() {}\n```\n",
+        )
+        .file("rust-toolchain.toml", "[toolchain]\nchannel = \"pinned\"\n");
+    let log = book.root().join("fake.log");
+    let rustc = book.root().join("fake-rustc");
+    let script = format!(
+        r#"#!/bin/sh
+tc=default
+d=$PWD
+while :; do
+  if [ -f "$d/rust-toolchain.toml" ]; then tc=pinned; break; fi
+  [ "$d" = / ] && break
+  d=$(dirname "$d")
+done
+if [ "$1" = -vV ]; then
+  echo "version $tc" >> '{log}'
+  echo "rustc 1.0.0 ($tc)"
+  exit 0
+fi
+echo "compile $tc" >> '{log}'
+exit 0
+"#,
+        log = log.display()
+    );
+    std::fs::write(&rustc, script).expect("write the fake rustc");
+    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755))
+        .expect("make it executable");
+    let book = book.companion(&format!("rustc = {:?}", rustc.display().to_string()));
+    (book, log)
+}
+
+/// Each logged run's toolchain, and that both a version query and a
+/// compile were logged.
+fn toolchains(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).expect("the fake rustc ran");
+    assert!(
+        text.contains("version ") && text.contains("compile "),
+        "{text}"
+    );
+    text.lines()
+        .map(|l| l.split_once(' ').map_or(l, |(_, tc)| tc).to_owned())
+        .collect()
+}
+
+/// The version in the cache key must be the version of the compiler that
+/// compiles: a `rust-toolchain.toml` in the book's folder (mdBook runs
+/// preprocessors there, authors run `check` there) must not make the
+/// version query pick another toolchain than the compile.
+#[test]
+fn check_asks_the_version_where_it_compiles() {
+    let (book, log) = toolchain_book("");
+    book.write();
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(book.root())
+        .current_dir(book.root())
+        .output()
+        .expect("run check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let seen = toolchains(&log);
+    assert!(seen.iter().all(|t| *t == seen[0]), "{seen:?}");
+}
+
+#[test]
+fn verify_asks_the_version_where_it_compiles() {
+    let (book, log) = toolchain_book("verify = true");
+    // Real mdBook runs the command preprocessor in the book's folder.
+    book.build().expect("build");
+    let seen = toolchains(&log);
+    assert!(seen.iter().all(|t| *t == seen[0]), "{seen:?}");
 }
