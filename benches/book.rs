@@ -11,6 +11,8 @@
 //! replays the pages mdbook-companion wrote (this executable again, writing
 //! back a saved copy of its output): what mdBook itself spends on the
 //! richer pages, so that `with / replay` is the preprocessor's own price.
+//! A fifth is `with` plus `renderers = ["html", "test"]`, which spares
+//! mdBook the `supports` process start.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,11 +51,20 @@ fn main() {
         std::env::var("PATH").unwrap_or_default()
     );
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
-    let dir = tempfile::tempdir().expect("tempdir");
+    // In memory where the machine has it: the books are rebuilt over a
+    // hundred times, and disk write-back otherwise dominates the variance.
+    let shm = Path::new("/dev/shm");
+    let dir = if shm.is_dir() {
+        tempfile::tempdir_in(shm)
+    } else {
+        tempfile::tempdir()
+    }
+    .expect("tempdir");
     let with = dir.path().join("with");
     let without = dir.path().join("without");
     let noop = dir.path().join("noop");
     let replay = dir.path().join("replay");
+    let listed = dir.path().join("listed");
     let saved = dir.path().join("replayed.json");
     copy_dir(&source, &with);
     copy_dir(&source, &without);
@@ -87,6 +98,13 @@ fn main() {
     // The replayed book is `with` itself (same config, same cache), its
     // preprocessor swapped for the replayer.
     copy_dir(&with, &replay);
+    copy_dir(&with, &listed);
+    edit_toml(&listed, |doc| {
+        let mut renderers = toml_edit::Array::new();
+        renderers.push("html");
+        renderers.push("test");
+        doc["preprocessor"]["companion"]["renderers"] = toml_edit::value(renderers);
+    });
     edit_toml(&replay, |doc| {
         doc["preprocessor"]["companion"]["command"] = toml_edit::value(me.display().to_string());
     });
@@ -98,7 +116,10 @@ fn main() {
             p.remove("companion");
         }
     });
-    let build = |root: &Path| -> Duration {
+    // Wall time, and CPU time (user + system) of mdBook and every process
+    // it waited for: the steadier figure on a shared machine.
+    let build = |root: &Path| -> (Duration, Duration) {
+        let cpu_before = children_cpu();
         let start = Instant::now();
         let mut cmd = Command::new("mdbook");
         cmd.arg("build").arg(root).env("PATH", &path);
@@ -115,65 +136,79 @@ fn main() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        t
+        (t, children_cpu() - cpu_before)
     };
     // Cold build fills the cache; it may start compilers.
-    let cold = build(&with);
+    let (cold, _) = build(&with);
     let cold_starts = count_lines(&log);
-    build(&without);
-    std::fs::write(&log, "").expect("log");
-    let runs = if quick { 3 } else { 11 };
-    build(&noop);
     // The first replay runs the real preprocessor once and saves its output.
-    build(&replay);
+    for warm_up in [&without, &noop, &replay, &listed] {
+        build(warm_up);
+    }
     std::fs::write(&log, "").expect("log");
-    let mut a = Vec::new();
-    let mut b = Vec::new();
-    let mut c = Vec::new();
-    let mut d = Vec::new();
+    let runs = if quick { 3 } else { 21 };
+    let builds: [(&str, &Path); 5] = [
+        ("without the preprocessor", &without),
+        (
+            "with a no-op command preprocessor (the protocol's price)",
+            &noop,
+        ),
+        (
+            "replaying mdbook-companion's pages, no preprocessing (the pages' price)",
+            &replay,
+        ),
+        ("with mdbook-companion, warm, `asm` and `verify`", &with),
+        (
+            "the same with `renderers = [\"html\", \"test\"]` (no `supports` start)",
+            &listed,
+        ),
+    ];
+    let mut wall = vec![Vec::new(); builds.len()];
+    let mut cpu = vec![Vec::new(); builds.len()];
     for _ in 0..runs {
-        a.push(build(&with));
-        b.push(build(&without));
-        c.push(build(&noop));
-        d.push(build(&replay));
+        for (i, (_, root)) in builds.iter().enumerate() {
+            let (w, c) = build(root);
+            wall[i].push(w);
+            cpu[i].push(c);
+        }
     }
     let warm_starts = count_lines(&log);
-    let (ma, mb, mc, md) = (
-        median(&mut a),
-        median(&mut b),
-        median(&mut c),
-        median(&mut d),
-    );
-    println!("| build | median s |\n|---|---:|");
+    let wall: Vec<f64> = wall.iter_mut().map(|v| median(v).as_secs_f64()).collect();
+    let cpu: Vec<f64> = cpu.iter_mut().map(|v| median(v).as_secs_f64()).collect();
     println!(
-        "| cold, with the preprocessor (fills the cache) | {:.3} |",
+        "cold build, with the preprocessor (fills the cache): {:.3} s\n",
         cold.as_secs_f64()
     );
     println!(
-        "| warm, with the preprocessor, `asm` and `verify` | {:.3} |",
-        ma.as_secs_f64()
+        "| build (medians of {runs}) | wall | ratio | CPU | ratio |\n|---|---:|---:|---:|---:|"
     );
-    println!("| without the preprocessor | {:.3} |", mb.as_secs_f64());
+    for (i, (name, _)) in builds.iter().enumerate() {
+        println!(
+            "| {name} | {:.3} s | {:.2}× | {:.3} s | {:.2}× |",
+            wall[i],
+            wall[i] / wall[0],
+            cpu[i],
+            cpu[i] / cpu[0]
+        );
+    }
     println!(
-        "| with a no-op command preprocessor | {:.3} |",
-        mc.as_secs_f64()
-    );
-    println!(
-        "| replaying mdbook-companion's pages (no preprocessing) | {:.3} |",
-        md.as_secs_f64()
-    );
-    println!();
-    let ratio = |x: Duration, y: Duration| x.as_secs_f64() / y.as_secs_f64();
-    println!(
-        "ratio warm / without: {:.3}; no-op / without: {:.3} (the protocol's own price); \
-         replay / without: {:.3} (mdBook rendering the richer pages); \
-         warm / replay: {:.3} (the preprocessor's own price)",
-        ratio(ma, mb),
-        ratio(mc, mb),
-        ratio(md, mb),
-        ratio(ma, md)
+        "\nthe preprocessor's own price (with / replay): wall {:.3}×, CPU {:.3}×",
+        wall[3] / wall[2],
+        cpu[3] / cpu[2]
     );
     println!("compiler starts: cold {cold_starts}, warm {warm_starts} (over {runs} builds)");
+}
+
+/// User plus system time of this process's waited-for children so far.
+fn children_cpu() -> Duration {
+    // SAFETY: getrusage writes into the zeroed struct we own.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
 /// A command preprocessor that reads the book and writes back the saved
