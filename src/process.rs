@@ -245,10 +245,7 @@ fn verify(
         let missing = match &result.verdict {
             check::Verdict::Unchecked { tool } => Some(Unchecked {
                 tool: tool.clone(),
-                key: match claim.lang {
-                    check::Lang::Rust => "rustc",
-                    check::Lang::C | check::Lang::Cpp => "cc",
-                },
+                key: claim.lang.config_key(),
                 at: located.clone(),
             }),
             _ => None,

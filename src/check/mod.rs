@@ -65,6 +65,14 @@ impl Lang {
             Lang::Cpp => "cpp",
         }
     }
+
+    /// The `[preprocessor.companion]` key that names its compiler.
+    pub fn config_key(self) -> &'static str {
+        match self {
+            Lang::Rust => "rustc",
+            Lang::C | Lang::Cpp => "cc",
+        }
+    }
 }
 
 /// What a claim says its program does.
@@ -545,8 +553,9 @@ pub struct Report {
     pub checked: Vec<Checked>,
     /// Directives that could not be read: `(file, line, message)`.
     pub invalid: Vec<(String, usize, String)>,
-    /// Compilers that could not be run, with the blocks they left unchecked.
-    pub missing: BTreeMap<String, Vec<String>>,
+    /// Compilers that could not be run (the command and the config key that
+    /// names it), with the blocks they left unchecked.
+    pub missing: BTreeMap<(String, &'static str), Vec<String>>,
     /// What `--bless` did or refused, one line each.
     pub bless_notes: Vec<String>,
     /// The work done.
@@ -635,7 +644,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         if let Verdict::Unchecked { tool } = &c.outcome.verdict {
             report
                 .missing
-                .entry(tool.clone())
+                .entry((tool.clone(), c.claim.lang.config_key()))
                 .or_default()
                 .push(format!("{}:{}", c.claim.file, c.claim.line));
         }

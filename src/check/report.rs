@@ -79,10 +79,10 @@ pub fn text(report: &Report) -> String {
     for (file, line, message) in &report.invalid {
         let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
     }
-    for (tool, blocks) in &report.missing {
+    for ((tool, key), blocks) in &report.missing {
         let _ = writeln!(
             s,
-            "error: the compiler `{tool}` could not be run (set `rustc` or `cc` in [preprocessor.companion]); {} block{} not checked: {}",
+            "error: the compiler `{tool}` could not be run (set `{key}` in [preprocessor.companion] to a compiler that runs); {} block{} not checked: {}",
             blocks.len(),
             if blocks.len() == 1 { "" } else { "s" },
             blocks.join(", ")
@@ -142,6 +142,7 @@ struct JsonInvalid<'a> {
 #[derive(Serialize)]
 struct JsonMissing<'a> {
     tool: &'a str,
+    key: &'a str,
     blocks: &'a [String],
 }
 
@@ -173,7 +174,7 @@ pub fn json(report: &Report) -> String {
         missing_compilers: report
             .missing
             .iter()
-            .map(|(tool, blocks)| JsonMissing { tool, blocks })
+            .map(|((tool, key), blocks)| JsonMissing { tool, key, blocks })
             .collect(),
         bless: &report.bless_notes,
         passed: report.passed(),

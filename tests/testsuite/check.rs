@@ -478,11 +478,21 @@ fn missing_compiler_is_reported_once_with_its_blocks() {
     assert_eq!(
         lines,
         [
-            "error: the compiler `/nonexistent/rustc` could not be run (set `rustc` or `cc` in [preprocessor.companion]); 2 blocks not checked: src/m.md:1, src/m.md:5"
+            "error: the compiler `/nonexistent/rustc` could not be run (set `rustc` in [preprocessor.companion] to a compiler that runs); 2 blocks not checked: src/m.md:1, src/m.md:5"
         ]
     );
     assert!(!stdout.contains("ok "), "{stdout}");
     assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json["missing_compilers"],
+        serde_json::json!([{
+            "tool": "/nonexistent/rustc",
+            "key": "rustc",
+            "blocks": ["src/m.md:1", "src/m.md:5"]
+        }])
+    );
 }
 
 fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Claim {
@@ -1046,7 +1056,7 @@ fn missing_cc_is_reported_once_for_comparison_sides() {
     assert_eq!(
         errors,
         [format!(
-            "error: the compiler `/nonexistent/cc` could not be run (set `rustc` or `cc` in [preprocessor.companion]); 4 blocks not checked: {}",
+            "error: the compiler `/nonexistent/cc` could not be run (set `cc` in [preprocessor.companion] to a compiler that runs); 4 blocks not checked: {}",
             lines.join(", ")
         )]
     );
