@@ -16,7 +16,7 @@
 
 use crate::cache::Cache;
 use crate::config::{Config, OnFailure};
-use crate::directive::{Env, Problem};
+use crate::directive::{Env, MissingTool, Problem};
 use crate::exec::{self, Limits};
 use std::fmt;
 
@@ -41,6 +41,14 @@ impl Lang {
             Lang::C => "block.c",
             Lang::Cpp => "block.cpp",
             Lang::Rust => "block.rs",
+        }
+    }
+
+    /// The `[preprocessor.companion]` key that names its compiler.
+    fn config_key(self) -> &'static str {
+        match self {
+            Lang::Rust => "rustc",
+            Lang::C | Lang::Cpp => "cc",
         }
     }
 }
@@ -237,9 +245,19 @@ pub fn for_page(
     env: &Env<'_>,
     at: usize,
     warnings: &mut Vec<Problem>,
+    missing: &mut Vec<MissingTool>,
 ) -> Result<Option<String>, Problem> {
     match assembly(req, env.config, env.cache) {
         Ok(listing) => Ok(Some(listing)),
+        // Told once for the book (by the chapter layer), not per block.
+        Err(AsmError::Missing { program, .. }) => {
+            missing.push(MissingTool {
+                tool: program,
+                key: req.lang.config_key(),
+                offset: at,
+            });
+            Ok(None)
+        }
         Err(e) if e.is_code_error() && env.config.on_failure == OnFailure::Bail => {
             Err(Problem::at(
                 at,

@@ -76,15 +76,28 @@ pub struct ChapterOutcome {
     pub unchecked: Vec<Unchecked>,
 }
 
-/// A block `verify` left unchecked because its compiler could not be run.
+/// A block `verify` left unchecked, or whose assembly is not shown,
+/// because its compiler could not be run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unchecked {
     /// The compiler command that could not be run.
     pub tool: String,
     /// The `[preprocessor.companion]` key naming it: `rustc` or `cc`.
     pub key: &'static str,
+    /// What the block needed the compiler for.
+    pub need: Need,
     /// The block.
     pub at: Located,
+}
+
+/// What a block needed a compiler for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// `verify`: checking its claim (fails the build under `bail`).
+    Check,
+    /// `asm`: its assembly panel (always a warning: the page keeps its
+    /// links).
+    Assembly,
 }
 
 /// One message per missing compiler (and config key), located at the
@@ -92,25 +105,31 @@ pub struct Unchecked {
 pub fn missing_compilers(unchecked: &[Unchecked]) -> Vec<Located> {
     let mut groups: Vec<(&Unchecked, usize)> = Vec::new();
     for u in unchecked {
-        match groups
-            .iter_mut()
-            .find(|(first, _)| first.tool == u.tool && first.key == u.key)
-        {
+        match groups.iter_mut().find(|(first, _)| {
+            (first.tool.as_str(), first.key, first.need) == (u.tool.as_str(), u.key, u.need)
+        }) {
             Some((_, n)) => *n += 1,
             None => groups.push((u, 1)),
         }
     }
     groups
         .into_iter()
-        .map(|(first, n)| Located {
-            message: format!(
-                "the compiler `{}` could not be run, so {n} block{} {} not checked (the first is here); set `{}` in [preprocessor.companion] to a compiler that runs",
-                first.tool,
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "was" } else { "were" },
-                first.key
-            ),
-            ..first.at.clone()
+        .map(|(first, n)| {
+            let (blocks, were) = match n {
+                1 => ("1 block".to_owned(), "was"),
+                n => (format!("{n} blocks"), "were"),
+            };
+            let what = match first.need {
+                Need::Check => format!("{blocks} {were} not checked"),
+                Need::Assembly => format!("the assembly of {blocks} is not shown"),
+            };
+            Located {
+                message: format!(
+                    "the compiler `{}` could not be run, so {what} (the first is here); set `{}` in [preprocessor.companion] to a compiler that runs",
+                    first.tool, first.key
+                ),
+                ..first.at.clone()
+            }
         })
         .collect()
 }
@@ -157,6 +176,15 @@ pub fn replacements(
                 outcome
                     .warnings
                     .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
+                outcome.unchecked.extend(r.missing.into_iter().map(|m| {
+                    let at = Located::new(file, text, &Problem::at(m.offset, String::new()));
+                    Unchecked {
+                        tool: m.tool,
+                        key: m.key,
+                        need: Need::Assembly,
+                        at,
+                    }
+                }));
                 rendered_ok.push(outs.len());
                 r.out
             }
@@ -246,6 +274,7 @@ fn verify(
             check::Verdict::Unchecked { tool } => Some(Unchecked {
                 tool: tool.clone(),
                 key: claim.lang.config_key(),
+                need: Need::Check,
                 at: located.clone(),
             }),
             _ => None,
@@ -380,11 +409,13 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
     }
     // Chapters ran in parallel; their unchecked blocks are gathered here in
     // book order, so each missing compiler is reported once per build.
-    let missing = missing_compilers(&unchecked);
+    let (checks, panels): (Vec<Unchecked>, Vec<Unchecked>) =
+        unchecked.into_iter().partition(|u| u.need == Need::Check);
     match config.on_failure {
-        OnFailure::Bail => result.errors.extend(missing),
-        OnFailure::Continue => result.warnings.extend(missing),
+        OnFailure::Bail => result.errors.extend(missing_compilers(&checks)),
+        OnFailure::Continue => result.warnings.extend(missing_compilers(&checks)),
     }
+    result.warnings.extend(missing_compilers(&panels));
     if directives > 0 && target == Target::Html {
         result.notes.extend(crate::assets::stylesheet_warning(
             &config.root,
@@ -519,16 +550,19 @@ mod tests {
             column: 4,
             message: "was not checked".to_owned(),
         };
-        let u = |tool: &str, key, file, line| Unchecked {
+        let u = |tool: &str, key, need, file, line| Unchecked {
             tool: tool.to_owned(),
             key,
+            need,
             at: at(file, line),
         };
         let got: Vec<String> = missing_compilers(&[
-            u("/no/cc", "cc", "src/a.md", 3),
-            u("/no/rustc", "rustc", "src/a.md", 9),
-            u("/no/cc", "cc", "src/a.md", 12),
-            u("/no/cc", "cc", "src/b.md", 3),
+            u("/no/cc", "cc", Need::Check, "src/a.md", 3),
+            u("/no/rustc", "rustc", Need::Check, "src/a.md", 9),
+            u("/no/cc", "cc", Need::Assembly, "src/a.md", 10),
+            u("/no/cc", "cc", Need::Check, "src/a.md", 12),
+            u("/no/cc", "cc", Need::Check, "src/b.md", 3),
+            u("/no/cc", "cc", Need::Assembly, "src/b.md", 7),
         ])
         .iter()
         .map(Located::to_string)
@@ -538,6 +572,7 @@ mod tests {
             [
                 "src/a.md:3:4: the compiler `/no/cc` could not be run, so 3 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
                 "src/a.md:9:4: the compiler `/no/rustc` could not be run, so 1 block was not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+                "src/a.md:10:4: the compiler `/no/cc` could not be run, so the assembly of 2 blocks is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
             ]
         );
         assert!(missing_compilers(&[]).is_empty());

@@ -751,7 +751,9 @@ impl Compare {
                     .as_deref()
                     .and_then(|src| s.asm_request(src, edition))
                 {
-                    Some(req) => asm::for_page(&req, env, s.info_offset, &mut warnings)?,
+                    Some(req) => {
+                        asm::for_page(&req, env, s.info_offset, &mut warnings, &mut r.missing)?
+                    }
                     None => None,
                 }
             } else {
@@ -1231,15 +1233,19 @@ mod tests {
         cfg.rustc = "/nonexistent/rustc".into();
         let out = crate::process::chapter(&cfg, &Cache::disabled(), Target::Html, "src/a.md", text);
         assert!(out.errors.is_empty(), "{:?}", out.errors);
-        let warnings: Vec<String> = out.warnings.iter().map(ToString::to_string).collect();
-        assert_eq!(warnings.len(), 2, "{warnings:?}");
-        assert!(
-            warnings[0].starts_with(
-                "src/a.md:4:4: cannot show the assembly: cannot run the compiler `/nonexistent/cc`"
-            ),
-            "{warnings:?}"
+        // Left to the book layer, which tells each missing compiler once.
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let told: Vec<String> = crate::process::missing_compilers(&out.unchecked)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            told,
+            [
+                "src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so the assembly of 1 block is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+                "src/a.md:7:4: the compiler `/nonexistent/rustc` could not be run, so the assembly of 1 block is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+            ]
         );
-        assert!(warnings[1].starts_with("src/a.md:7:4: "), "{warnings:?}");
         let page = out.text.unwrap();
         assert!(!page.contains("companion-asm"), "{page}");
         assert_eq!(page.matches("Compiler Explorer</a>").count(), 3, "{page}");

@@ -478,15 +478,23 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), env.config)?;
     let at = block.fence.info_offset;
     let mut warnings = Vec::new();
+    let mut missing = Vec::new();
     let listing = if ex.wants_asm() && env.target == Target::Html {
         let source = code::rust_program(&ex.source());
         let shown = code::rust_shown(&ex.code);
-        asm::for_page(&ex.asm_request(&source, &shown), env, at, &mut warnings)?
+        asm::for_page(
+            &ex.asm_request(&source, &shown),
+            env,
+            at,
+            &mut warnings,
+            &mut missing,
+        )?
     } else {
         None
     };
     let mut r = ex.render_with(env, at, listing.as_deref());
     r.warnings.extend(warnings);
+    r.missing.extend(missing);
     Ok(r)
 }
 

@@ -109,6 +109,20 @@ pub struct Rendered {
     pub out: Out,
     /// Things worth telling the author that do not stop the build.
     pub warnings: Vec<Problem>,
+    /// Compilers the directive could not run for its assembly: told once
+    /// for the whole book, not per block.
+    pub missing: Vec<MissingTool>,
+}
+
+/// A compiler a directive needed and could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingTool {
+    /// The command that could not be run.
+    pub tool: String,
+    /// The `[preprocessor.companion]` key naming it: `rustc` or `cc`.
+    pub key: &'static str,
+    /// Where the block that needed it is, in the chapter.
+    pub offset: usize,
 }
 
 /// Renders one directive.

@@ -398,6 +398,40 @@ fn missing_compiler_keeps_the_page_and_its_links() {
 }
 
 #[test]
+fn a_missing_compiler_for_assembly_is_told_once_per_build() {
+    // Per chapter: a comparison with a C and a Rust side, and a Rust example,
+    // all asking for assembly.
+    let text = "# A\n\n````compare asm\n```c\nint one(void) { return 1; }\n```\n```rust\npub fn one() -> i32 { 1 }\n```\n````\n\n```rust example asm\npub fn two() -> i32 { 2 }\n# fn main() { two(); }\n```\n";
+    let book = TestBook::new()
+        .companion("cc = \"/nonexistent/cc\"\nrustc = \"/nonexistent/rustc\"")
+        .chapter("a.md", text)
+        .chapter("b.md", text);
+    book.write();
+    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let told: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("/nonexistent/"))
+        .map(|l| l.split_once("src/").map_or(l, |(_, rest)| rest))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "a.md:4:4: the compiler `/nonexistent/cc` could not be run, so the assembly of 2 blocks is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+            "a.md:7:4: the compiler `/nonexistent/rustc` could not be run, so the assembly of 4 blocks is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+        ],
+        "{stderr}"
+    );
+    for chapter in ["a.md", "b.md"] {
+        let page = book.page(chapter);
+        assert!(page.all(".companion-asm").is_empty());
+        assert_eq!(page.all(".companion-compare-links a").len(), 1);
+        assert_eq!(page.all(".companion-example .companion-links a").len(), 5);
+    }
+}
+
+#[test]
 fn other_renderers_get_plain_fences_with_captions_and_notes() {
     let book = TestBook::new()
         .toml("[output.html]\n[output.markdown]")
