@@ -23,33 +23,17 @@ use std::fmt;
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";
 
-/// The source languages that compile to assembly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    /// C, compiled with the configured `cc`.
-    C,
-    /// C++, compiled with the configured `cc` (which picks C++ by the
-    /// `.cpp` file name).
-    Cpp,
-    /// Rust, compiled with the configured `rustc`.
-    Rust,
-}
+/// The source languages that compile to assembly: those `check`
+/// compiles (C and C++ with the configured `cc`, which picks C++ by the
+/// `.cpp` file name; Rust with the configured `rustc`).
+pub use crate::check::Lang;
 
-impl Lang {
-    fn file_name(self) -> &'static str {
-        match self {
-            Lang::C => "block.c",
-            Lang::Cpp => "block.cpp",
-            Lang::Rust => "block.rs",
-        }
-    }
-
-    /// The `[preprocessor.companion]` key that names its compiler.
-    fn config_key(self) -> &'static str {
-        match self {
-            Lang::Rust => "rustc",
-            Lang::C | Lang::Cpp => "cc",
-        }
+/// The file a block is compiled from.
+fn file_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::C => "block.c",
+        Lang::Cpp => "block.cpp",
+        Lang::Rust => "block.rs",
     }
 }
 
@@ -130,7 +114,7 @@ pub enum Origin {
 /// The program and arguments that compile `lang` to `out.s` in the
 /// current directory.
 fn command(req: &Request<'_>, config: &Config) -> (String, Vec<String>) {
-    let file = req.lang.file_name().to_owned();
+    let file = file_name(req.lang).to_owned();
     match req.lang {
         Lang::C | Lang::Cpp => (
             config.cc.clone(),
@@ -206,7 +190,7 @@ pub fn assembly_from(
         return Ok((hit, Origin::Cache));
     }
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
-    std::fs::write(dir.path().join(req.lang.file_name()), req.source)
+    std::fs::write(dir.path().join(file_name(req.lang)), req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let finished = exec::run(
         exec::compiler_command(&program, dir.path()).args(&args),
