@@ -21,6 +21,7 @@ pub mod code;
 pub mod config;
 pub mod directive;
 pub mod exec;
+pub mod expect;
 pub mod install;
 pub mod links;
 pub mod markdown;

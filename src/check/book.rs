@@ -10,10 +10,10 @@
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
 
-use super::{BlessTarget, Claim, Expect, Lang};
+use super::{BlessTarget, Claim, Lang};
 use crate::config::Config;
 use crate::directive::Problem;
-use crate::directive::example::{self, Example};
+use crate::directive::example::Example;
 use crate::markdown::{self, Block, Kind};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
@@ -279,12 +279,7 @@ pub fn claim_from_example(ex: &Example, offset: usize, file: &str, text: &str) -
         what,
         lang: Lang::Rust,
         source: crate::code::rust_program(&ex.source()),
-        expect: match ex.expect {
-            example::Expect::Run => Expect::Run,
-            example::Expect::Panic => Expect::Panic,
-            example::Expect::CompileFail => Expect::CompileFail,
-            example::Expect::NoRun => Expect::NoRun,
-        },
+        expect: ex.expect,
         output: ex.output.clone(),
         edition: ex.edition,
         mode: ex.mode,
@@ -313,7 +308,7 @@ fn compare_claims(
     file: &str,
     text: &str,
 ) -> Result<Vec<Located>, Problem> {
-    use crate::directive::compare::{self, Expect as SideExpect, Lang as SideLang};
+    use crate::directive::compare::{self, Lang as SideLang};
     let cache = crate::cache::Cache::disabled();
     let env = crate::directive::Env {
         config,
@@ -336,18 +331,14 @@ fn compare_claims(
         };
         let mut claim = match (&side.example, side.expect) {
             (Some(ex), _) => claim_from_example(ex, side.info_offset, file, text),
-            (None, SideExpect::Compile | SideExpect::Run | SideExpect::Ub) => Claim {
+            (None, Some(expect)) => Claim {
                 file: file.to_owned(),
                 line: markdown::line_col(text, side.info_offset).0,
                 offset: side.info_offset,
                 what: String::new(),
                 lang,
                 source: side.source.clone(),
-                expect: match side.expect {
-                    SideExpect::Run => Expect::Run,
-                    SideExpect::Ub => Expect::Ub,
-                    _ => Expect::Compile,
-                },
+                expect,
                 output: side.output.clone(),
                 edition: config.edition,
                 mode: crate::links::Mode::Debug,
@@ -355,7 +346,7 @@ fn compare_claims(
                 ignore: false,
                 bless: None,
             },
-            (None, _) => continue,
+            (None, None) => continue,
         };
         claim.what = what;
         if side.output.is_some() {
@@ -369,6 +360,7 @@ fn compare_claims(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::expect::Expect;
     use crate::links::Mode;
     use pretty_assertions::assert_eq;
 

@@ -76,41 +76,7 @@ impl Lang {
 }
 
 /// What a claim says its program does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Expect {
-    /// Compiles and runs successfully; stdout is the output block.
-    Run,
-    /// Rust: runs and panics; the panic message contains the output block.
-    Panic,
-    /// Rust: does not compile (with the error code, if given).
-    CompileFail,
-    /// Rust: compiles; not run.
-    NoRun,
-    /// C/C++: compiles with `-Wall`; not run.
-    Compile,
-    /// C/C++: under UBSan, the sanitizer reports.
-    Ub,
-}
-
-impl Expect {
-    /// The attribute value as the book writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Expect::Run => "run",
-            Expect::Panic => "panic",
-            Expect::CompileFail => "compile-fail",
-            Expect::NoRun => "no-run",
-            Expect::Compile => "compile",
-            Expect::Ub => "ub",
-        }
-    }
-
-    /// Whether the program is run after compiling.
-    pub fn runs(self) -> bool {
-        matches!(self, Expect::Run | Expect::Panic | Expect::Ub)
-    }
-}
+pub use crate::expect::Expect;
 
 /// Where `--bless` may write a claim's actual output: a literal
 /// ```` ```output ```` block of a chapter file.

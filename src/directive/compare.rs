@@ -14,12 +14,13 @@
 //! every offset is mapped back to the chapter so that errors point at the
 //! exact line and column.
 
-use super::example::{self, Example, asm_panel};
+use super::example::{Example, asm_panel};
 use super::{Attrs, Env, Problem, Rendered, Target, escape, escape_markdown};
 use crate::asm;
 use crate::attrs::{self, Attr};
 use crate::cache::Cache;
 use crate::code;
+use crate::expect::Expect;
 use crate::links::{self, Session};
 use crate::markdown::{self, Block, Fence, Kind, Out};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
@@ -92,54 +93,6 @@ pub enum Layout {
     Tabs,
 }
 
-/// What a side is expected to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect {
-    /// C or C++: compiles (the default).
-    Compile,
-    /// C or C++: compiles, runs, and prints its output block.
-    Run,
-    /// C or C++: undefined behaviour, which UBSan must report when run.
-    Ub,
-    /// A Rust side: the example's outcome.
-    Rust(example::Expect),
-    /// A Python side: shown only.
-    Shown,
-}
-
-impl Expect {
-    const C_CHOICES: [(&'static str, Expect); 3] = [
-        ("compile", Expect::Compile),
-        ("run", Expect::Run),
-        ("ub", Expect::Ub),
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Expect::Compile => "compile",
-            Expect::Run => "run",
-            Expect::Ub => "ub",
-            Expect::Rust(_) | Expect::Shown => "shown",
-        }
-    }
-
-    fn badge(self) -> &'static str {
-        match self {
-            Expect::Compile => "Compiles",
-            Expect::Run => "Runs",
-            Expect::Ub => "Undefined behaviour",
-            Expect::Rust(_) | Expect::Shown => "",
-        }
-    }
-
-    fn output_label(self) -> &'static str {
-        match self {
-            Expect::Ub => "Sanitizer reports",
-            _ => "Output",
-        }
-    }
-}
-
 /// One side of a comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Side {
@@ -154,8 +107,9 @@ pub struct Side {
     /// The full source for compiling, checking and links: hidden lines
     /// included, their markers stripped.
     pub source: String,
-    /// The expected outcome.
-    pub expect: Expect,
+    /// The expected outcome; `None` for a side that is only shown
+    /// (Python).
+    pub expect: Option<Expect>,
     /// The expected output, from an ```` ```output ```` block.
     pub output: Option<String>,
     /// Byte range in the chapter of that ```` ```output ```` block, fences
@@ -518,7 +472,7 @@ fn side(
         code: fence.body.clone(),
         shown: String::new(),
         source: String::new(),
-        expect: Expect::Shown,
+        expect: None,
         output: output.as_ref().map(|o| o.body.clone()),
         output_range: output.as_ref().map(|o| o.range.clone()),
         note: note.map(|n| safe_note(&n, fence.info_offset)).transpose()?,
@@ -541,17 +495,17 @@ fn side(
             s.asm = ex.asm;
             s.shown = code::rust_shown(&ex.code);
             s.source = ex.source();
-            s.expect = Expect::Rust(ex.expect);
+            s.expect = Some(ex.expect);
             s.example = Some(ex);
         }
         Lang::C | Lang::Cpp => {
             let mut a = Attrs::new(&fence);
-            s.expect = Expect::Compile;
+            s.expect = Some(Expect::Compile);
             for attr in &rest {
                 let key = attr.key.as_str();
                 a.once(attr, key)?;
                 match key {
-                    "expect" => s.expect = a.choice(attr, &Expect::C_CHOICES)?,
+                    "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
                     "asm" => s.asm = a.boolean(attr)? || block_asm,
                     _ => {
                         return Err(a.problem(
@@ -820,9 +774,9 @@ impl Compare {
     ) {
         out.line(format!(
             "<div class=\"companion-example companion-expect-{}\">",
-            s.expect.name()
+            s.expect.map_or("shown", Expect::name)
         ));
-        let badge = s.expect.badge();
+        let badge = s.expect.map_or("", Expect::badge);
         let badge = if badge.is_empty() {
             String::new()
         } else {
@@ -836,7 +790,7 @@ impl Compare {
         if let Some(output) = &s.output {
             out.line(format!(
                 "<div class=\"companion-output\"><div class=\"companion-output-label\">{}</div>",
-                s.expect.output_label()
+                s.expect.map_or("Output", Expect::output_label)
             ));
             out.blank().fence("text", output).blank();
             out.line("</div>");
@@ -872,7 +826,7 @@ impl Compare {
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                let badge = s.expect.badge();
+                let badge = s.expect.map_or("", Expect::badge);
                 let badge = if badge.is_empty() {
                     String::new()
                 } else {
@@ -882,7 +836,10 @@ impl Compare {
                 out.blank().fence(s.lang.fence(), &s.shown);
                 if let Some(output) = &s.output {
                     out.blank()
-                        .line(format!("{}:", s.expect.output_label()))
+                        .line(format!(
+                            "{}:",
+                            s.expect.map_or("Output", Expect::output_label)
+                        ))
                         .blank()
                         .fence("text", output);
                 }
@@ -962,7 +919,7 @@ mod tests {
             panic!("three sides")
         };
         assert_eq!(c.caption.as_deref(), Some("C: undefined"));
-        assert_eq!(c.expect, Expect::Ub);
+        assert_eq!(c.expect, Some(Expect::Ub));
         assert_eq!(c.shown, "int divide(int a, int b) { return a / b; }\n");
         assert_eq!(
             c.source,
@@ -978,7 +935,7 @@ mod tests {
         );
         assert_eq!(markdown::line_col(DIVISION, c.offset), (4, 1));
         assert!(DIVISION[c.offset..].starts_with("```c caption"));
-        assert_eq!(rust.expect, Expect::Rust(example::Expect::Panic));
+        assert_eq!(rust.expect, Some(Expect::Panic));
         assert_eq!(
             rust.source,
             "pub fn divide(a: i32, b: i32) -> i32 { a / b }\nfn main() { divide(1, 0); }\n"
@@ -993,7 +950,7 @@ mod tests {
             Some("Rust: panics")
         );
         assert!(DIVISION[rust.offset..].starts_with("```rust caption"));
-        assert_eq!((py.expect, py.note.as_deref()), (Expect::Shown, None));
+        assert_eq!((py.expect, py.note.as_deref()), (None, None));
         assert_eq!(with_env(DIVISION, Target::Html, sides).unwrap(), cmp.sides);
     }
 

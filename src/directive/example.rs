@@ -16,65 +16,7 @@ use crate::links::{self, Mode, Session};
 use crate::markdown::{self, Block, Fence, Kind};
 
 /// What an example is expected to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect {
-    /// Compiles, runs, and prints its output block (if any).
-    Run,
-    /// Compiles, runs and panics with the output block's message.
-    Panic,
-    /// Does not compile (with the `error` code, if given).
-    CompileFail,
-    /// Compiles; is not run.
-    NoRun,
-}
-
-impl Expect {
-    const CHOICES: [(&'static str, Expect); 4] = [
-        ("run", Expect::Run),
-        ("panic", Expect::Panic),
-        ("compile-fail", Expect::CompileFail),
-        ("no-run", Expect::NoRun),
-    ];
-
-    /// The words of the outcome badge.
-    fn badge(self) -> &'static str {
-        match self {
-            Expect::Run => "Runs",
-            Expect::Panic => "Panics",
-            Expect::CompileFail => "Does not compile",
-            Expect::NoRun => "Compiles",
-        }
-    }
-
-    /// The label above the output block.
-    fn output_label(self) -> &'static str {
-        match self {
-            Expect::Run | Expect::NoRun => "Output",
-            Expect::Panic => "Panics with",
-            Expect::CompileFail => "Compiler error",
-        }
-    }
-
-    /// The CSS and data name.
-    fn name(self) -> &'static str {
-        match self {
-            Expect::Run => "run",
-            Expect::Panic => "panic",
-            Expect::CompileFail => "compile-fail",
-            Expect::NoRun => "no-run",
-        }
-    }
-
-    /// rustdoc's attribute for the outcome.
-    fn rustdoc(self) -> Option<&'static str> {
-        match self {
-            Expect::Run => None,
-            Expect::Panic => Some("should_panic"),
-            Expect::CompileFail => Some("compile_fail"),
-            Expect::NoRun => Some("no_run"),
-        }
-    }
-}
+pub use crate::expect::Expect;
 
 /// The attributes an example knows, for messages.
 pub const KNOWN: &str = "title, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
@@ -152,7 +94,7 @@ impl Example {
                     }
                     expect_attr = Some(attr);
                     ex.expect = match key {
-                        "expect" => a.choice(attr, &Expect::CHOICES)?,
+                        "expect" => a.choice(attr, &Expect::RUST_CHOICES)?,
                         "should_panic" => flag(&a, attr, Expect::Panic)?,
                         "compile_fail" => flag(&a, attr, Expect::CompileFail)?,
                         _ => flag(&a, attr, Expect::NoRun)?,
