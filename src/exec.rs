@@ -236,7 +236,7 @@ pub fn tool_version_cached(program: &str, cache: &crate::cache::Cache) -> Option
 }
 
 /// Identifies the file a program name runs, without running it.
-fn tool_fingerprint(program: &str) -> Option<String> {
+pub(crate) fn tool_fingerprint(program: &str) -> Option<String> {
     let path = resolve(program)?;
     let real = std::fs::canonicalize(&path).ok()?;
     // The name matters to a rustup proxy (rustc and cargo are one file).
@@ -274,7 +274,9 @@ fn tool_fingerprint(program: &str) -> Option<String> {
     Some(parts.join("\n"))
 }
 
-fn describe(path: &std::path::Path) -> Option<String> {
+/// A file as path, size and modification time (nanoseconds): changes
+/// when the file is replaced or rewritten.
+pub(crate) fn describe(path: &std::path::Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     let modified = meta
         .modified()

@@ -25,6 +25,7 @@ pub mod expect;
 pub mod install;
 pub mod links;
 pub mod markdown;
+pub mod memo;
 pub mod process;
 pub mod protocol;
 

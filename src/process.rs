@@ -391,9 +391,15 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
         }
     }
     let cache = Cache::for_book(&config.root);
+    let memo = crate::memo::Memo::new(config, target);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
-        .map(|s| chapter(config, &cache, target, &s.file, s.content))
+        .map(|s| match &memo {
+            Some(memo) if crate::memo::Memo::applies(s.content) => {
+                memo.chapter(config, &cache, target, &s.file, s.content)
+            }
+            _ => chapter(config, &cache, target, &s.file, s.content),
+        })
         .collect();
     let mut result = BookOutcome::default();
     let mut directives = 0;

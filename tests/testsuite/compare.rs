@@ -2,7 +2,7 @@
 //! code blocks inside, the Compiler Explorer session, build-time assembly
 //! and its cache.
 
-use crate::support::{Page, TestBook, client_state, inside};
+use crate::support::{Page, TestBook, client_state, inside, logging_wrapper};
 use pretty_assertions::assert_eq;
 use scraper::ElementRef;
 
@@ -242,22 +242,6 @@ fn tabs_work_without_javascript_and_ids_are_unique_on_the_print_page() {
 }
 
 /// A wrapper around a real compiler that logs each call's arguments.
-fn logging_wrapper(book: &TestBook, name: &str, real: &str) -> String {
-    let path = book.root().join(name);
-    let log = book.root().join("compiler.log");
-    let script = format!(
-        "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
-        log.display()
-    );
-    std::fs::write(&path, script).expect("wrapper");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    path.display().to_string()
-}
-
 fn compiles_logged(book: &TestBook) -> usize {
     std::fs::read_to_string(book.root().join("compiler.log"))
         .unwrap_or_default()

@@ -11,6 +11,7 @@ mod check;
 mod compare;
 mod example;
 mod injection;
+mod memo;
 mod protocol;
 mod reading;
 mod robust;

@@ -208,6 +208,24 @@ impl Page {
 }
 
 /// Elements matching `css` inside `el`.
+/// A compiler wrapper script in the book root that logs each start to
+/// `compiler.log` and runs `real`; returns its path.
+pub fn logging_wrapper(book: &TestBook, name: &str, real: &str) -> String {
+    let path = book.root().join(name);
+    let log = book.root().join("compiler.log");
+    let script = format!(
+        "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
+        log.display()
+    );
+    std::fs::write(&path, script).expect("wrapper");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    path.display().to_string()
+}
+
 /// The `ClientState` a Compiler Explorer link carries, decoded as Compiler
 /// Explorer does: base64, then zlib when the first byte says so.
 pub fn client_state(url: &str) -> serde_json::Value {
