@@ -23,6 +23,7 @@ pub mod directive;
 pub mod exec;
 pub mod expect;
 pub mod install;
+pub mod lazy;
 pub mod links;
 pub mod markdown;
 pub mod memo;

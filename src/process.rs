@@ -325,10 +325,33 @@ pub fn chapter(
     outcome
 }
 
-/// A chapter's content in the book JSON, with the file it came from.
-struct Slot<'a> {
-    content: &'a mut String,
-    file: String,
+/// A chapter's content in the book, with the file it came from.
+#[derive(Debug)]
+pub struct Slot<'a> {
+    /// The chapter's text, replaced in place.
+    pub content: &'a mut String,
+    /// The chapter's file as messages name it (`src/intro.md`).
+    pub file: String,
+}
+
+/// The file messages name for a chapter: its source path under `src`, else
+/// its path, else its name.
+pub fn chapter_file(
+    src: &str,
+    source_path: Option<&str>,
+    path: Option<&str>,
+    name: Option<&str>,
+) -> String {
+    source_path
+        .or(path)
+        .map(|p| format!("{src}/{p}"))
+        .or_else(|| name.map(|n| format!("chapter \"{n}\"")))
+        .unwrap_or_else(|| "chapter".to_owned())
+}
+
+/// The book's `src` as chapter file names start (forward slashes).
+pub fn src_prefix(config: &Config) -> String {
+    config.src.to_string_lossy().replace('\\', "/")
 }
 
 /// Collects every chapter of an `items` / `sections` array, depth first.
@@ -338,17 +361,8 @@ fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
         let Some(Value::Object(ch)) = item.get_mut("Chapter") else {
             continue;
         };
-        let file = ch
-            .get("source_path")
-            .and_then(Value::as_str)
-            .or_else(|| ch.get("path").and_then(Value::as_str))
-            .map(|p| format!("{src}/{p}"))
-            .or_else(|| {
-                ch.get("name")
-                    .and_then(Value::as_str)
-                    .map(|n| format!("chapter \"{n}\""))
-            })
-            .unwrap_or_else(|| "chapter".to_owned());
+        let text = |key: &str| ch.get(key).and_then(Value::as_str);
+        let file = chapter_file(src, text("source_path"), text("path"), text("name"));
         let mut content = None;
         let mut subs = None;
         for (k, v) in ch.iter_mut() {
@@ -381,7 +395,7 @@ pub struct BookOutcome {
 /// Processes every chapter of a book given as JSON (`{"items": …}` or
 /// `{"sections": …}`), in place.
 pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
-    let src = config.src.to_string_lossy().replace('\\', "/");
+    let src = src_prefix(config);
     let mut slots = Vec::new();
     if let Value::Object(map) = book {
         for (k, v) in map.iter_mut() {
@@ -390,6 +404,12 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
             }
         }
     }
+    chapters(config, target, slots)
+}
+
+/// Processes the chapters of a book, in parallel, and gathers what they
+/// report in book order.
+pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOutcome {
     let cache = Cache::for_book(&config.root);
     let memo = crate::memo::Memo::new(config, target);
     let outcomes: Vec<ChapterOutcome> = slots

@@ -59,6 +59,11 @@ pub fn parse_input(input: &str) -> Result<(Context, Value), Error> {
             "expected the book to have `items` (mdBook 0.5) or `sections` (mdBook 0.4); found neither".into(),
         ));
     }
+    Ok((context(&ctx)?, book))
+}
+
+/// The parts of mdBook's context we use, checked.
+fn context(ctx: &Value) -> Result<Context, Error> {
     let text = |key: &str| ctx.get(key).and_then(Value::as_str);
     let (Some(root), Some(renderer)) = (text("root"), text("renderer")) else {
         return Err(Error::Input(
@@ -68,15 +73,12 @@ pub fn parse_input(input: &str) -> Result<(Context, Value), Error> {
     };
     let root = PathBuf::from(root);
     let config = Config::from_json(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
-    Ok((
-        Context {
-            root,
-            renderer: renderer.to_owned(),
-            mdbook_version: text("mdbook_version").unwrap_or("").to_owned(),
-            config,
-        },
-        book,
-    ))
+    Ok(Context {
+        root,
+        renderer: renderer.to_owned(),
+        mdbook_version: text("mdbook_version").unwrap_or("").to_owned(),
+        config,
+    })
 }
 
 /// A warning when `version` is outside [`TESTED_MDBOOK`].
@@ -117,19 +119,38 @@ pub fn run(mut input: impl Read, output: impl Write) -> Result<(), Error> {
     input
         .read_to_end(&mut bytes)
         .map_err(|e| Error::Input(format!("could not read standard input: {e}")))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, output);
+    // The usual case: the book decoded only where a directive may be
+    // (see [`crate::lazy`]).
+    if let Ok((ctx, mut book)) = crate::lazy::parse(&bytes)
+        && crate::lazy::has_items(&book)
+    {
+        let ctx = context(&ctx)?;
+        let target = start(&ctx);
+        let slots = crate::lazy::slots(&mut book, &process::src_prefix(&ctx.config));
+        report(process::chapters(&ctx.config, target, slots))?;
+        serde_json::to_writer(&mut out, &book).map_err(|e| Error::Output(e.into()))?;
+        return out.flush().map_err(Error::Output);
+    }
+    // Anything else (an odd shape, or input that is not what mdBook
+    // sends): fully decoded, which handles every shape the protocol allows
+    // and names exactly what is wrong.
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| Error::Input(format!("expected UTF-8 JSON on standard input; {e}")))?;
     let (ctx, mut book) = parse_input(text)?;
     drop(bytes);
+    let target = start(&ctx);
+    report(process::book(&ctx.config, target, &mut book))?;
+    serde_json::to_writer(&mut out, &book).map_err(|e| Error::Output(e.into()))?;
+    out.flush().map_err(Error::Output)
+}
+
+/// Warns about an untested mdBook version; the target of its renderer.
+fn start(ctx: &Context) -> Target {
     if let Some(w) = version_warning(&ctx.mdbook_version) {
         tracing::warn!("{w}");
     }
-    let target = Target::for_renderer(&ctx.renderer);
-    report(process::book(&ctx.config, target, &mut book))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, output);
-    serde_json::to_writer(&mut out, &book).map_err(|e| Error::Output(e.into()))?;
-    out.flush().map_err(Error::Output)?;
-    Ok(())
+    Target::for_renderer(&ctx.renderer)
 }
 
 fn kind(v: &Value) -> &'static str {

@@ -148,3 +148,51 @@ fn closed_stdout_is_an_error_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stderr.contains("could not write the book"), "{stderr}");
 }
+
+#[test]
+fn decoding_only_flagged_chapters_answers_as_decoding_all() {
+    // Chapters with and without directives, nested, with a tab-indented
+    // info string and text that looks like a fence but is not ours; the
+    // binary's answer must equal the fully decoded path's, as JSON.
+    let ch = |name: &str, content: &str, subs: Value| {
+        json!({"Chapter": {"name": name, "content": content, "number": null, "sub_items": subs,
+            "path": format!("{name}.md"), "source_path": format!("{name}.md"), "parent_names": []}})
+    };
+    let tabbed = "# T\n\n```\trust example\nfn main() {}\n```\n";
+    let book = json!({"items": [
+        ch("plain", "# Plain\n\n```rust\nfn main() {}\n```\n", json!([])),
+        ch("ex", EXAMPLE, json!([ch("tab", tabbed, json!([])), ch("plain2", "no fences", json!([]))])),
+        "Separator",
+        ch("cmp", "````compare\n```c\nint x;\n```\n```python\nx = 1\n```\n````\n", json!([])),
+    ]});
+    let ctx = context(
+        "0.5.4",
+        json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
+    );
+    let out = TestBook::run_bin(&[], json!([ctx, book]).to_string().as_bytes());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lazy: Value = serde_json::from_slice(&out.stdout).expect("json out");
+    let config = mdbook_companion::config::Config::from_json("/tmp/book".into(), &ctx["config"])
+        .expect("config");
+    let mut decoded = book.clone();
+    let outcome = mdbook_companion::process::book(
+        &config,
+        mdbook_companion::directive::Target::Html,
+        &mut decoded,
+    );
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    assert_eq!(lazy, decoded);
+    // And the directives were really rendered, the tabbed one included.
+    for (at, name) in [
+        ("/items/1/Chapter/content", "ex"),
+        ("/items/1/Chapter/sub_items/0/Chapter/content", "tab"),
+    ] {
+        let text = lazy.pointer(at).and_then(Value::as_str).expect(name);
+        assert!(text.contains("companion-example"), "{name}: {text}");
+    }
+    assert_eq!(lazy["items"][0], book["items"][0]);
+}
