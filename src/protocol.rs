@@ -5,7 +5,9 @@
 //! one binary accepts both mdBook 0.5 (`{"items": …}`) and mdBook 0.4
 //! (`{"sections": …, "__non_exhaustive": null}`, config values that may be
 //! `null`) and answers in the shape it was given: every field it does not
-//! change goes back out untouched.
+//! change goes back out untouched. The usual input is read lazily
+//! ([`crate::lazy`]): only chapters that may hold a directive are decoded,
+//! everything else is written back byte for byte.
 
 use crate::Error;
 use crate::config::Config;
