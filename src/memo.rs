@@ -68,7 +68,7 @@ impl Memo {
 
     /// Whether a chapter is worth remembering and safe to: it may hold a
     /// directive, and nothing in it reads files beyond the key.
-    pub fn applies(text: &str) -> bool {
+    fn applies(text: &str) -> bool {
         crate::markdown::may_contain_directive(text) && !text.contains("{{")
     }
 
@@ -82,7 +82,8 @@ impl Memo {
     }
 
     /// [`chapter`], from the cache when this chapter was rendered cleanly
-    /// before with the same inputs; a clean result is stored.
+    /// before with the same inputs; a clean result is stored. Chapters the
+    /// memo does not apply to are simply rendered.
     pub fn chapter(
         &self,
         config: &Config,
@@ -91,6 +92,9 @@ impl Memo {
         file: &str,
         text: &str,
     ) -> ChapterOutcome {
+        if !Self::applies(text) {
+            return chapter(config, cache, target, file, text);
+        }
         let key = self.key(file, text);
         if let Some(stored) = cache
             .get(NAMESPACE, &key)

@@ -415,10 +415,8 @@ pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOu
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
         .map(|s| match &memo {
-            Some(memo) if crate::memo::Memo::applies(s.content) => {
-                memo.chapter(config, &cache, target, &s.file, s.content)
-            }
-            _ => chapter(config, &cache, target, &s.file, s.content),
+            Some(memo) => memo.chapter(config, &cache, target, &s.file, s.content),
+            None => chapter(config, &cache, target, &s.file, s.content),
         })
         .collect();
     let mut result = BookOutcome::default();

@@ -401,17 +401,21 @@ pub(crate) mod tests {
         assert_eq!(map.literal(2, 4), None);
     }
 
-    #[test]
-    fn output_from_an_include_has_no_bless_target() {
-        let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
-        let expanded = raw.replace("{{#include out.md}}", "```output\nhi\n```");
-        let chapter = Chapter {
+    /// A chapter of book `/b` whose `{{#include out.md}}` expands to
+    /// `included`.
+    fn included(raw: &str, included: &str) -> Chapter {
+        Chapter {
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: raw.into(),
-            expanded,
-        };
-        let (claims, invalid) = claims(&chapter, &config());
+            expanded: raw.replace("{{#include out.md}}", included),
+        }
+    }
+
+    #[test]
+    fn output_from_an_include_has_no_bless_target() {
+        let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
+        let (claims, invalid) = claims(&included(raw, "```output\nhi\n```"), &config());
         assert!(invalid.is_empty());
         assert_eq!(claims.len(), 2);
         assert_eq!((claims[0].line, claims[1].line), (1, 7));
@@ -426,13 +430,7 @@ pub(crate) mod tests {
         // The C side's output block is in the file; the Rust side's comes
         // through an include; the last side has none.
         let raw = "# T\r\n\r\n> ````compare\r\n> ```c expect=run\r\n> int main(void) { return 0; }\r\n> ```\r\n> ```output\r\n> old c\r\n> ```\r\n> ```rust\r\n> fn main() {}\r\n> ```\r\n> {{#include out.md}}\r\n> ```c\r\n> int x;\r\n> ```\r\n> ````\r\n";
-        let expanded = raw.replace("{{#include out.md}}", "```output\r\n> old rust\r\n> ```");
-        let chapter = Chapter {
-            file: "src/a.md".into(),
-            path: PathBuf::from("/b/src/a.md"),
-            raw: raw.into(),
-            expanded,
-        };
+        let chapter = included(raw, "```output\r\n> old rust\r\n> ```");
         let (claims, invalid) = claims(&chapter, &config());
         assert!(invalid.is_empty(), "{invalid:?}");
         let got: Vec<_> = claims

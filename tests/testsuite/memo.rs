@@ -145,3 +145,16 @@ fn a_book_without_a_cache_gets_none() {
     rebuild(&book);
     assert!(!book.root().join(".companion-cache").exists());
 }
+
+#[test]
+fn chapters_holding_braces_are_rendered_every_time() {
+    // `{{` may be an include mdBook left as text, whose warning depends on
+    // files outside the key: such a chapter is never stored.
+    let braces =
+        "# B\n\n```rust example\nfn main() { println!(\"{{}}\"); }\n```\n\n```output\n{}\n```\n";
+    let book = book("bail", &[("a.md", CLEAN), ("b.md", braces)]);
+    rebuild(&book);
+    rebuild(&book);
+    assert_eq!(entries(&book), 1);
+    assert!(html(&book, "b.md").contains("companion-example"));
+}
