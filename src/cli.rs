@@ -28,7 +28,7 @@ pub(crate) enum Command {
         #[arg(default_value = ".")]
         book: PathBuf,
         /// Where to put the stylesheet, relative to the book root.
-        #[arg(long, default_value = mdbook_companion::install::DEFAULT_CSS)]
+        #[arg(long, default_value = mdbook_companion::commands::install::DEFAULT_CSS)]
         css: String,
     },
     /// Build a book with the preprocessor registered in-process.

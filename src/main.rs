@@ -20,10 +20,13 @@ fn main() -> ExitCode {
         .init();
     let cli = cli::Cli::parse();
     let result = match cli.command {
-        None => mdbook_companion::protocol::run(std::io::stdin().lock(), std::io::stdout().lock())
-            .map_err(anyhow::Error::from),
+        None => mdbook_companion::commands::preprocess::run(
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+        )
+        .map_err(anyhow::Error::from),
         Some(cli::Command::Supports { .. }) => Ok(()),
-        Some(cli::Command::Build { book }) => mdbook_companion::build::build(&book),
+        Some(cli::Command::Build { book }) => mdbook_companion::commands::build::build(&book),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
         Some(cli::Command::Check {
             book,
@@ -43,7 +46,7 @@ fn main() -> ExitCode {
 }
 
 fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
-    let done = mdbook_companion::install::install(book, css)?;
+    let done = mdbook_companion::commands::install::install(book, css)?;
     let what = match (done.book_toml, done.stylesheet) {
         (false, false) => "already installed; nothing changed".to_owned(),
         (true, true) => format!("wrote {css} and updated book.toml"),
@@ -65,7 +68,7 @@ fn check(
     jobs: Option<usize>,
     format: cli::Format,
 ) -> anyhow::Result<()> {
-    use mdbook_companion::check;
+    use mdbook_companion::commands::check;
     let options = check::Options {
         jobs,
         bless,

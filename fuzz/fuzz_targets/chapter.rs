@@ -5,10 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::cache::Cache;
-use mdbook_companion::config::Config;
-use mdbook_companion::directive::Target;
-use mdbook_companion::process;
+use mdbook_companion::core::config::Config;
+use mdbook_companion::directive::{Shared, Target};
+use mdbook_companion::book::chapter as process;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -25,9 +24,9 @@ fn config() -> &'static Config {
 }
 
 fuzz_target!(|text: &str| {
-    let cache = Cache::disabled();
+    let shared = Shared::disabled();
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(config(), &cache, target, "src/fuzz.md", text);
+        let out = process::chapter(config(), &shared, target, "src/fuzz.md", text);
         for w in &out.warnings {
             assert!(w.line >= 1 && w.column >= 1);
         }

@@ -1,11 +1,11 @@
-//! The lazily decoded book (`src/lazy.rs`) on arbitrary input: never
+//! The lazily decoded book (`src/book/lazy.rs`) on arbitrary input: never
 //! panics; whatever it accepts goes back out as the same JSON; and every
 //! chapter whose text may hold a directive is among the decoded ones (the
 //! pre-filter on raw JSON never misses what the one on text would see).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::lazy;
+use mdbook_companion::book::lazy;
 use serde_json::Value;
 
 /// The texts of chapters that may hold a directive, depth first.
@@ -15,7 +15,7 @@ fn flagged(items: &Value, out: &mut Vec<String>) {
             continue;
         };
         if let Some(text) = ch.get("content").and_then(Value::as_str)
-            && mdbook_companion::markdown::may_contain_directive(text)
+            && mdbook_companion::directive::may_contain(text)
         {
             out.push(text.to_owned());
         }

@@ -12,8 +12,9 @@
 //! source cannot tell (no file, files outside the book, a link that fails
 //! and is also escaped elsewhere), we warn as before.
 
-use super::{Env, Problem};
-use crate::markdown::Block;
+use super::contract::Env;
+use crate::core::markdown::Block;
+use crate::core::problem::Problem;
 use regex::Regex;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -176,7 +177,7 @@ pub(super) fn unexpanded_links(block: &Block, env: &Env<'_>) -> Vec<Problem> {
             if origins.as_ref().is_some_and(|o| o.only_escaped(link)) {
                 continue;
             }
-            let start = crate::markdown::body_line_offset(text, block.fence.body_offset, i);
+            let start = crate::core::markdown::body_line_offset(text, block.fence.body_offset, i);
             let chapter_line = text[start..].split('\n').next().unwrap_or("");
             let col = chapter_line.find(link).unwrap_or(0);
             found.push(Problem::at(
@@ -193,9 +194,8 @@ pub(super) fn unexpanded_links(block: &Block, env: &Env<'_>) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::Cache;
-    use crate::config::Config;
-    use crate::directive::Target;
+    use crate::core::config::Config;
+    use crate::directive::{Shared, Target};
 
     /// A book in a temporary directory with the given files.
     fn book(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -217,13 +217,13 @@ mod tests {
             target: Target::Html,
             text,
             file: "src/ch.md",
-            cache: &Cache::disabled(),
+            shared: &Shared::disabled(),
         };
-        crate::markdown::scan(text)
+        crate::directive::scan(text)
             .iter()
             .flat_map(|b| unexpanded_links(b, &env))
             .map(|p| {
-                let (line, col) = crate::markdown::line_col(text, p.offset);
+                let (line, col) = crate::core::markdown::line_col(text, p.offset);
                 format!(
                     "{line}:{col}: {}",
                     &p.message[..p.message.find(" left").unwrap()]

@@ -367,7 +367,7 @@ fn case_book() -> &'static Path {
         .expect("book.toml");
         std::fs::write(
             root.join("theme/companion.css"),
-            mdbook_companion::assets::stamped_stylesheet(),
+            mdbook_companion::directive::assets::stamped_stylesheet(),
         )
         .expect("css");
         std::fs::write(
@@ -376,7 +376,7 @@ fn case_book() -> &'static Path {
         )
         .expect("summary");
         std::fs::write(root.join("src/all.md"), CASE).expect("chapter");
-        mdbook_companion::build::build(&root)
+        mdbook_companion::commands::build::build(&root)
             .unwrap_or_else(|e| panic!("building the case book: {e:#}"));
         root
     })
@@ -390,7 +390,7 @@ fn example_book() -> &'static Path {
         let root = scratch("example-book");
         let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
         copy_tree(&from, &root);
-        mdbook_companion::build::build(&root)
+        mdbook_companion::commands::build::build(&root)
             .unwrap_or_else(|e| panic!("building the example book: {e:#}"));
         root
     })

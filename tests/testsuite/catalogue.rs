@@ -321,7 +321,11 @@ fn wrong_shape_input() {
 /// profile optimised pulldown-cmark, where 35 s went), and keeps every byte.
 #[test]
 fn fifty_megabyte_chapter() {
-    use mdbook_companion::{cache::Cache, config::Config, directive::Target, process};
+    use mdbook_companion::{
+        book::chapter as process,
+        core::config::Config,
+        directive::{Shared, Target},
+    };
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let para = "Prose with *emphasis*, `code`, a [link](https://example.org) and ünïcödé.\n\n";
     let example = "```rust example title=\"T\"\nfn main() {}\n```\n\n";
@@ -337,7 +341,7 @@ fn fifty_megabyte_chapter() {
     let start = std::time::Instant::now();
     let out = process::chapter(
         &config,
-        &Cache::disabled(),
+        &Shared::disabled(),
         Target::Html,
         "src/big.md",
         &text,
@@ -358,12 +362,16 @@ fn fifty_megabyte_chapter() {
 /// prefix on every line) or refused, never a stack overflow.
 #[test]
 fn directive_nested_a_thousand_block_quotes_deep() {
-    use mdbook_companion::{cache::Cache, config::Config, directive::Target, process};
+    use mdbook_companion::{
+        book::chapter as process,
+        core::config::Config,
+        directive::{Shared, Target},
+    };
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let prefix = "> ".repeat(1000);
     let text = format!("{prefix}```rust example\n{prefix}fn main() {{}}\n{prefix}```\n");
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config, &Cache::disabled(), target, "src/deep.md", &text);
+        let out = process::chapter(&config, &Shared::disabled(), target, "src/deep.md", &text);
         assert_eq!(out.errors, vec![]);
         assert_eq!(out.directives, 1);
         let new = out.text.expect("rewritten");

@@ -3,9 +3,9 @@
 //! real mdBook builds.
 
 use crate::support::{BIN, Page, TestBook, inside};
-use mdbook_companion::check::{Checker, Claim, Expect, Lang, Verdict};
-use mdbook_companion::config::Config;
-use mdbook_companion::links::Mode;
+use mdbook_companion::core::config::Config;
+use mdbook_companion::core::links::Mode;
+use mdbook_companion::engine::check::{Checker, Claim, Expect, Lang, Verdict};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -500,11 +500,12 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         file: "src/c.md".into(),
         line: 1,
         offset: 0,
-        what: format!("{} side", lang.name()),
+        what: format!("{} side", lang.fence()),
         lang,
         source: source.into(),
         expect,
         output: output.map(str::to_owned),
+        output_range: None,
         edition: 2021,
         mode: Mode::Debug,
         error: None,

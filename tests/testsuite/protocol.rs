@@ -176,10 +176,11 @@ fn decoding_only_flagged_chapters_answers_as_decoding_all() {
         String::from_utf8_lossy(&out.stderr)
     );
     let lazy: Value = serde_json::from_slice(&out.stdout).expect("json out");
-    let config = mdbook_companion::config::Config::from_json("/tmp/book".into(), &ctx["config"])
-        .expect("config");
+    let config =
+        mdbook_companion::core::config::Config::from_json("/tmp/book".into(), &ctx["config"])
+            .expect("config");
     let mut decoded = book.clone();
-    let outcome = mdbook_companion::process::book(
+    let outcome = mdbook_companion::book::book(
         &config,
         mdbook_companion::directive::Target::Html,
         &mut decoded,

@@ -286,7 +286,7 @@ fn print_page_carries_the_cards() {
         link.value().attr("href"),
         Some("https://doc.rust-lang.org/book/")
     );
-    let css = mdbook_companion::assets::STYLESHEET;
+    let css = mdbook_companion::directive::assets::stylesheet();
     let print_rules = css.rsplit("@media print").next().unwrap_or("");
     assert!(
         print_rules.contains(".companion-card-link::after") && print_rules.contains("attr(href)"),

@@ -1,10 +1,9 @@
 //! Nothing lost: generated Markdown keeps every byte outside directives,
 //! and no input makes the engine panic.
 
-use mdbook_companion::cache::Cache;
-use mdbook_companion::config::Config;
-use mdbook_companion::directive::Target;
-use mdbook_companion::process;
+use mdbook_companion::book::chapter as process;
+use mdbook_companion::core::config::Config;
+use mdbook_companion::directive::{Shared, Target};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -106,7 +105,7 @@ proptest! {
         let pieces: Vec<(bool, usize)> = pieces.into_iter().map(|i| (false, i)).collect();
         let (text, _, _) = doc(&pieces, crlf);
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Cache::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", &text);
             prop_assert!(out.text.is_none(), "changed a chapter without directives");
             prop_assert!(out.errors.is_empty());
         }
@@ -118,7 +117,7 @@ proptest! {
         crlf in any::<bool>(),
     ) {
         let (text, plain, directives) = doc(&pieces, crlf);
-        let out = process::chapter(&config(), &Cache::disabled(), Target::Html, "src/a.md", &text);
+        let out = process::chapter(&config(), &Shared::disabled(), Target::Html, "src/a.md", &text);
         prop_assert!(out.errors.is_empty(), "{:?}", out.errors);
         let new = out.text.unwrap_or_else(|| text.clone());
         // Every plain piece is still there, whole and in order.
@@ -145,7 +144,7 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(text in "(````|```|~~~|rust example|compare|reading-list|```output|\\[\\[entry\\]\\]|title = |url = \"https://a.example/\"|> |- |  |\n|\r\n|\t|[a-z =\"'\\[\\]{}#<>]|é|\u{200B}|\u{202E})*") {
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Cache::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", &text);
             if let Some(new) = out.text {
                 prop_assert!(!new.is_empty() || text.is_empty());
             }
@@ -322,7 +321,7 @@ proptest! {
 /// the bug; each runs the whole chapter pipeline for every target.
 fn survives_every_target(text: &str) {
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config(), &Cache::disabled(), target, "src/a.md", text);
+        let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", text);
         if let Some(new) = &out.text {
             assert!(!new.is_empty());
         }
@@ -337,7 +336,7 @@ fn survives_every_target(text: &str) {
 #[test]
 fn fuzz_scan_setext_heading_in_nested_containers() {
     let text = "> - ```:c\n>{}  \u{1}\0\0r `compareJ>\u{c}\u{c}\r\u{c}\u{c}\u{c}>\n3 ````~~ :c\n> {}\n>````~ \u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}";
-    let _ = mdbook_companion::markdown::scan(text);
+    let _ = mdbook_companion::directive::scan(text);
     survives_every_target(text);
 }
 
@@ -348,7 +347,8 @@ fn fuzz_scan_setext_heading_in_nested_containers() {
 #[test]
 fn fuzz_scan_parser_panic_is_a_located_error() {
     let text = "> ``:c\n> \n>{}  \n<A\u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}\u{c} \u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\n>\u{c}\u{c}~  ````com``p";
-    let panicked = std::panic::catch_unwind(|| mdbook_companion::markdown::fences(text)).is_err();
+    let panicked =
+        std::panic::catch_unwind(|| mdbook_companion::core::markdown::fences(text)).is_err();
     assert!(
         panicked,
         "pulldown-cmark no longer panics here: try_scan's note can go"
@@ -359,7 +359,7 @@ fn fuzz_scan_parser_panic_is_a_located_error() {
     let text = format!("{text}\n```compare\n```\n");
     let out = process::chapter(
         &config(),
-        &Cache::disabled(),
+        &Shared::disabled(),
         Target::Html,
         "src/a.md",
         &text,

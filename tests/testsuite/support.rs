@@ -94,7 +94,7 @@ impl TestBook {
             std::fs::create_dir_all(root.join("theme")).expect("theme");
             std::fs::write(
                 root.join("theme/companion.css"),
-                mdbook_companion::assets::stamped_stylesheet(),
+                mdbook_companion::directive::assets::stamped_stylesheet(),
             )
             .expect("css");
         } else {

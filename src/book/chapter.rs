@@ -1,0 +1,282 @@
+//! The chapter layer: scan a chapter, render its directives, check their
+//! claims under `verify`, splice the replacements, and turn byte offsets
+//! into `file:line:column` messages.
+
+use crate::core::config::{Config, OnFailure};
+use crate::core::escape::escape;
+use crate::core::markdown;
+use crate::core::problem::{Located, MissingTool, Need, Problem};
+use crate::directive::{self, Env, Shared, Target};
+use crate::engine::check;
+use std::ops::Range;
+
+/// What processing one chapter gave.
+#[derive(Debug, Default)]
+pub struct ChapterOutcome {
+    /// The new text, or `None` when the chapter has no directive.
+    pub text: Option<String>,
+    /// Warnings to log.
+    pub warnings: Vec<Located>,
+    /// Errors that fail the build (`on-failure = "bail"`).
+    pub errors: Vec<Located>,
+    /// How many directives the chapter has.
+    pub directives: usize,
+    /// Blocks whose compiler could not be run (for `verify` or `asm`), in
+    /// chapter order: the book layer reports them once per compiler for
+    /// the whole book ([`crate::core::problem::missing_compilers`]), not
+    /// once per block.
+    pub unchecked: Vec<MissingTool<Located>>,
+}
+
+/// The replacements of one chapter's directives, as `(range, text)` pairs
+/// sorted by position: the heart of the preprocessor as a pure function.
+pub fn replacements(
+    config: &Config,
+    shared: &Shared,
+    target: Target,
+    file: &str,
+    text: &str,
+) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let mut outcome = ChapterOutcome::default();
+    let blocks = match directive::try_scan(text) {
+        Ok(blocks) => blocks,
+        Err(message) => {
+            let located = Located {
+                file: file.to_owned(),
+                line: 1,
+                column: 1,
+                message,
+            };
+            match config.on_failure {
+                OnFailure::Bail => outcome.errors.push(located),
+                OnFailure::Continue => outcome.warnings.push(located),
+            }
+            return (Vec::new(), outcome);
+        }
+    };
+    let env = Env {
+        config,
+        target,
+        text,
+        file,
+        shared,
+    };
+    outcome.directives = blocks.len();
+    let mut outs = Vec::with_capacity(blocks.len());
+    let mut claims = Vec::new();
+    for block in &blocks {
+        let out = match directive::render(block, &env) {
+            Ok(r) => {
+                outcome
+                    .warnings
+                    .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
+                outcome.unchecked.extend(r.missing.into_iter().map(|m| {
+                    let at = Located::new(file, text, &Problem::at(m.at, String::new()));
+                    m.at(at)
+                }));
+                claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
+                r.out
+            }
+            Err(p) => {
+                let located = Located::new(file, text, &p);
+                let out = directive::error_box(block, &env, &located.place(), &located.message);
+                match config.on_failure {
+                    OnFailure::Bail => outcome.errors.push(located),
+                    OnFailure::Continue => outcome.warnings.push(located),
+                }
+                out
+            }
+        };
+        outs.push(out);
+    }
+    if config.verify && target == Target::Html {
+        verify(config, file, text, &claims, &mut outs, &mut outcome);
+    }
+    let reps = blocks
+        .iter()
+        .zip(&outs)
+        .map(|(block, out)| {
+            (
+                block.range.clone(),
+                markdown::materialize(text, &block.range, out),
+            )
+        })
+        .collect();
+    (reps, outcome)
+}
+
+/// `verify = true`: checks the claims the directives made when they
+/// rendered, each with the index of its block (from the cache when
+/// unchanged); a false claim fails the build or, under `on-failure =
+/// "continue"`, is warned about and marked on the page above its block.
+fn verify(
+    config: &Config,
+    file: &str,
+    text: &str,
+    claims: &[(usize, check::Claim)],
+    outs: &mut [markdown::Out],
+    outcome: &mut ChapterOutcome,
+) {
+    if claims.is_empty() {
+        return;
+    }
+    let checker = check::Checker::new(config);
+    let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
+    let results = checker.check_all(&only);
+    // The marks of a block's false claims, in the block's order.
+    let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    for ((i, claim), result) in claims.iter().zip(results) {
+        if !result.verdict.is_failure() {
+            continue;
+        }
+        let full = result.verdict.to_string();
+        let short = full.lines().next().unwrap_or_default().to_owned();
+        let how = match result.verdict {
+            check::Verdict::Unchecked { .. } => "was not checked",
+            _ => "does not hold",
+        };
+        let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
+        let problem = Problem::at(claim.offset, format!("{head}: {full}"));
+        let located = Located::new(file, text, &problem);
+        // A missing compiler is reported once for the book, not per block.
+        let missing = match (&result.verdict, claim.lang.compiler()) {
+            (check::Verdict::Unchecked { tool }, Some(compiler)) => Some(MissingTool {
+                tool: tool.clone(),
+                key: compiler.key(),
+                need: Need::Check,
+                at: located.clone(),
+            }),
+            _ => None,
+        };
+        match config.on_failure {
+            OnFailure::Bail => match missing {
+                Some(m) => outcome.unchecked.push(m),
+                None => outcome.errors.push(located),
+            },
+            OnFailure::Continue => {
+                marks.entry(*i).or_default().push(format!(
+                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
+                    escape(&located.file),
+                    located.line,
+                    located.column,
+                    escape(&head),
+                    escape(&short)
+                ));
+                match missing {
+                    Some(m) => outcome.unchecked.push(m),
+                    None => outcome.warnings.push(located),
+                }
+            }
+        }
+    }
+    for (i, lines) in marks {
+        let mut marked = markdown::Out::new();
+        for line in lines {
+            marked.line(line);
+        }
+        marked.append(std::mem::take(&mut outs[i]));
+        outs[i] = marked;
+    }
+}
+
+/// Processes one chapter's text.
+pub fn chapter(
+    config: &Config,
+    shared: &Shared,
+    target: Target,
+    file: &str,
+    text: &str,
+) -> ChapterOutcome {
+    let (reps, mut outcome) = replacements(config, shared, target, file, text);
+    if !reps.is_empty() && outcome.errors.is_empty() {
+        outcome.text = Some(markdown::splice(text, &reps));
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::{Value, json};
+    use std::path::PathBuf;
+
+    fn config(table: Value) -> Config {
+        Config::from_json(
+            PathBuf::from("/b"),
+            &json!({"preprocessor": {"companion": table}}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn text_outside_directives_is_unchanged() {
+        let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
+        let out = chapter(
+            &config(json!({})),
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        let new = out.text.unwrap();
+        assert!(new.starts_with("# Title\r\n\r\nSome *text* with `code`.\r\n\r\n<div"));
+        assert!(new.ends_with("</div>\r\n\r\n| a | b |\r\n|---|---|\r\n"));
+    }
+
+    #[test]
+    fn chapters_without_directives_are_left_alone() {
+        let out = chapter(
+            &config(json!({})),
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            "```rust\nfn main() {}\n```\n",
+        );
+        assert!(out.text.is_none() && out.errors.is_empty());
+    }
+
+    #[test]
+    fn bail_reports_located_errors_and_keeps_the_text() {
+        let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
+        let out = chapter(
+            &config(json!({})),
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert!(out.text.is_none());
+        assert_eq!(
+            out.errors[0].to_string(),
+            format!(
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}",
+                crate::directive::example::KNOWN
+            )
+        );
+    }
+
+    #[test]
+    fn continue_renders_an_error_box_and_warns() {
+        let text = "```rust example bogus\nfn main() {}\n```\n";
+        let out = chapter(
+            &config(json!({"on-failure": "continue"})),
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert!(out.errors.is_empty());
+        assert_eq!(out.warnings.len(), 1);
+        let new = out.text.unwrap();
+        assert!(
+            new.starts_with("<div class=\"companion-error\" role=\"alert\">"),
+            "{new}"
+        );
+        assert!(
+            new.contains("<code>src/a.md:1:17</code> found unknown attribute `bogus`"),
+            "{new}"
+        );
+        assert!(new.contains("```rust\nfn main() {}\n```"), "{new}");
+    }
+}

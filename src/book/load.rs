@@ -1,0 +1,359 @@
+//! Loading a book as mdBook does and collecting the claims of its
+//! directives (for `check`).
+//!
+//! The book is loaded with `mdbook-driver` (book.toml with its environment
+//! overrides, SUMMARY, chapter files; missing chapters are errors, not
+//! created) and
+//! its `links` preprocessor is run, so `{{#include}}` and friends are
+//! expanded exactly as in a build. The claims are those the directives
+//! make when they render the expanded text (for `mdbook test`, so no
+//! assembly and no links are made); a line diff between the chapter file and its expanded text maps
+//! each block back to a line of the file, and tells whether an output block
+//! is literally in the file (so `--bless` may rewrite it) or came through an
+//! include (so it may not).
+
+use crate::core::claim::{BlessTarget, Claim};
+use crate::core::config::Config;
+use crate::core::markdown;
+use crate::directive::{self, Env, Shared, Target};
+use anyhow::Context as _;
+use mdbook_driver::MDBook;
+use mdbook_driver::book::BookItem;
+use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
+use mdbook_preprocessor::{Preprocessor as _, PreprocessorContext};
+use similar::{DiffTag, TextDiff};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// A chapter as written and as mdBook's `links` preprocessor leaves it.
+#[derive(Debug, Clone)]
+pub struct Chapter {
+    /// The file as shown to the author: `src/intro.md`.
+    pub file: String,
+    /// The file on disk.
+    pub path: PathBuf,
+    /// The file's text.
+    pub raw: String,
+    /// The text after `{{#include}}` and the other links are expanded.
+    pub expanded: String,
+}
+
+/// A loaded book.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The book root.
+    pub root: PathBuf,
+    /// The checked `[preprocessor.companion]` configuration.
+    pub config: Config,
+    /// The chapters that have a file, in book order.
+    pub chapters: Vec<Chapter>,
+}
+
+/// Loads the book at `root` and expands its links.
+pub fn load(root: &Path) -> anyhow::Result<Loaded> {
+    let toml = root.join("book.toml");
+    let mut md_config = if toml.exists() {
+        mdbook_driver::config::Config::from_disk(&toml)?
+    } else {
+        mdbook_driver::config::Config::default()
+    };
+    md_config.update_from_env()?;
+    // Checking never writes chapters: a missing one is an error, not a new
+    // empty file.
+    md_config.build.create_missing = false;
+    let md = MDBook::load_with_config(root, md_config)
+        .with_context(|| format!("loading the book at {}", root.display()))?;
+    let config_json = serde_json::to_value(&md.config)?;
+    let config = Config::from_json(root.to_path_buf(), &config_json)?;
+    let ctx = PreprocessorContext::new(root.to_path_buf(), md.config.clone(), "check".into());
+    let expanded = LinkPreprocessor::new()
+        .run(&ctx, md.book.clone())
+        .context("expanding {{#include}} and the other links")?;
+    let src = root.join(&config.src);
+    let shown_src = config.src.to_string_lossy().replace('\\', "/");
+    let mut chapters = Vec::new();
+    let originals = md.book.iter().filter_map(chapter_of);
+    let processed = expanded.iter().filter_map(chapter_of);
+    for (orig, done) in originals.zip(processed) {
+        let Some(rel) = orig.source_path.as_ref().or(orig.path.as_ref()) else {
+            continue;
+        };
+        chapters.push(Chapter {
+            file: format!("{shown_src}/{}", rel.to_string_lossy().replace('\\', "/")),
+            path: src.join(rel),
+            raw: orig.content.clone(),
+            expanded: done.content.clone(),
+        });
+    }
+    Ok(Loaded {
+        root: root.to_path_buf(),
+        config,
+        chapters,
+    })
+}
+
+fn chapter_of(item: &BookItem) -> Option<&mdbook_driver::book::Chapter> {
+    match item {
+        BookItem::Chapter(ch) if ch.path.is_some() => Some(ch),
+        _ => None,
+    }
+}
+
+/// Maps lines of the expanded text to lines of the chapter file.
+#[derive(Debug, Clone)]
+pub struct LineMap {
+    /// For each expanded line (0-based): the file line (0-based) and whether
+    /// the line is the same in the file (not produced by a link).
+    lines: Vec<(usize, bool)>,
+}
+
+impl LineMap {
+    /// The map between a file's text and its expanded text.
+    pub fn new(raw: &str, expanded: &str) -> LineMap {
+        let mut lines = Vec::new();
+        if raw == expanded {
+            let n = expanded.split_inclusive('\n').count();
+            return LineMap {
+                lines: (0..n).map(|i| (i, true)).collect(),
+            };
+        }
+        let diff = TextDiff::from_lines(raw, expanded);
+        for op in diff.ops() {
+            let (tag, old, new) = op.as_tag_tuple();
+            for (i, _) in new.clone().enumerate() {
+                let entry = match tag {
+                    DiffTag::Equal => (old.start + i, true),
+                    // A link's expansion: it stands on the line of the link.
+                    _ if old.is_empty() => (old.start.saturating_sub(1), false),
+                    _ => (old.start + i.min(old.len() - 1), false),
+                };
+                lines.push(entry);
+            }
+        }
+        LineMap { lines }
+    }
+
+    /// The file line (1-based) of an expanded line (0-based).
+    pub fn file_line(&self, expanded_line: usize) -> usize {
+        self.lines
+            .get(expanded_line)
+            .or(self.lines.last())
+            .map_or(0, |(l, _)| *l)
+            + 1
+    }
+
+    /// The file lines (0-based) of expanded lines `from..=to`, when every
+    /// one of them is literally in the file, in a row.
+    pub fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        let first = self.lines.get(from)?;
+        for (k, line) in (from..=to).enumerate() {
+            let (l, same) = *self.lines.get(line)?;
+            if !same || l != first.0 + k {
+                return None;
+            }
+        }
+        Some(first.0)
+    }
+}
+
+/// The claims of one chapter, and the directives that could not be read
+/// as `(file, line, message)`.
+pub fn claims(
+    chapter: &Chapter,
+    config: &Config,
+    shared: &Shared,
+) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+    let text = &chapter.expanded;
+    let blocks = directive::scan(text);
+    if blocks.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let env = Env {
+        config,
+        target: Target::Test,
+        text,
+        file: &chapter.file,
+        shared,
+    };
+    let mut out = Vec::new();
+    let mut invalid = Vec::new();
+    for block in &blocks {
+        let kind = directive::kind_of(block);
+        if !kind.claims {
+            continue;
+        }
+        match (kind.render)(block, &env) {
+            Ok(rendered) => {
+                for mut claim in rendered.claims {
+                    claim.line = map.file_line(line0(text, claim.offset));
+                    claim.bless = claim.output_range.as_ref().and_then(|range| {
+                        bless_target(range, text, &map, &chapter.raw, &chapter.path)
+                    });
+                    out.push(claim);
+                }
+            }
+            Err(p) => {
+                let line = map.file_line(line0(text, p.offset));
+                invalid.push((chapter.file.clone(), line, p.message));
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// 0-based line of a byte offset.
+fn line0(text: &str, offset: usize) -> usize {
+    markdown::line_col(text, offset).0 - 1
+}
+
+/// Byte offset of the start of a 0-based line (the text's end past its
+/// last line).
+fn line_start(text: &str, line: usize) -> usize {
+    if line == 0 {
+        return 0;
+    }
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .nth(line - 1)
+        .map_or(text.len(), |i| i + 1)
+}
+
+/// Where in the chapter file the output block at `range` of the expanded
+/// text stands, when every line of it is literally in the file, in a row
+/// (not produced by `{{#include}}` or another link). Works the same for an
+/// example's output block and for one nested in a comparison.
+fn bless_target(
+    range: &Range<usize>,
+    text: &str,
+    map: &LineMap,
+    raw: &str,
+    path: &Path,
+) -> Option<BlessTarget> {
+    let block = text.get(range.clone())?;
+    let first = line0(text, range.start);
+    let last = line0(text, range.end.saturating_sub(1).max(range.start));
+    let file_line = map.literal(first, last)?;
+    let start = line_start(raw, file_line) + (range.start - line_start(text, first));
+    let raw_range = start..start + block.len();
+    // The lines are equal, so the bytes are; checked all the same.
+    (raw.get(raw_range.clone()) == Some(block)).then(|| BlessTarget {
+        path: path.to_path_buf(),
+        range: raw_range,
+        block: block.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::expect::Expect;
+    use crate::core::links::Mode;
+    use pretty_assertions::assert_eq;
+
+    fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+        super::claims(chapter, config, &Shared::disabled())
+    }
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    #[test]
+    fn lines_map_through_an_include() {
+        let raw = "# T\n\n{{#include a.rs}}\n\n```rust example\nfn main() {}\n```\n";
+        let expanded =
+            "# T\n\nline one\nline two\nline three\n\n```rust example\nfn main() {}\n```\n";
+        let map = LineMap::new(raw, expanded);
+        assert_eq!(
+            (0..9).map(|l| map.file_line(l)).collect::<Vec<_>>(),
+            [1, 2, 3, 3, 3, 4, 5, 6, 7]
+        );
+        assert_eq!(map.literal(6, 8), Some(4));
+        assert_eq!(map.literal(2, 4), None);
+    }
+
+    /// A chapter of book `/b` whose `{{#include out.md}}` expands to
+    /// `included`.
+    fn included(raw: &str, included: &str) -> Chapter {
+        Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: raw.into(),
+            expanded: raw.replace("{{#include out.md}}", included),
+        }
+    }
+
+    #[test]
+    fn output_from_an_include_has_no_bless_target() {
+        let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
+        let (claims, invalid) = claims(&included(raw, "```output\nhi\n```"), &config());
+        assert!(invalid.is_empty());
+        assert_eq!(claims.len(), 2);
+        assert_eq!((claims[0].line, claims[1].line), (1, 7));
+        assert_eq!(claims[0].output.as_deref(), Some("hi\n"));
+        assert_eq!(claims[0].bless, None);
+        let target = claims[1].bless.clone().expect("literal output block");
+        assert_eq!(&raw[target.range], "```output\n```");
+    }
+
+    #[test]
+    fn comparison_sides_get_their_literal_output_blocks() {
+        // The C side's output block is in the file; the Rust side's comes
+        // through an include; the last side has none.
+        let raw = "# T\r\n\r\n> ````compare\r\n> ```c expect=run\r\n> int main(void) { return 0; }\r\n> ```\r\n> ```output\r\n> old c\r\n> ```\r\n> ```rust\r\n> fn main() {}\r\n> ```\r\n> {{#include out.md}}\r\n> ```c\r\n> int x;\r\n> ```\r\n> ````\r\n";
+        let chapter = included(raw, "```output\r\n> old rust\r\n> ```");
+        let (claims, invalid) = claims(&chapter, &config());
+        assert!(invalid.is_empty(), "{invalid:?}");
+        let got: Vec<_> = claims
+            .iter()
+            .map(|c| {
+                (
+                    c.line,
+                    c.output.as_deref(),
+                    c.bless.as_ref().map(|t| &raw[t.range.clone()]),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (4, Some("old c\n"), Some("```output\r\n> old c\r\n> ```")),
+                (10, Some("old rust\n"), None),
+                (14, None, None),
+            ]
+        );
+        let target = claims[0].bless.as_ref().unwrap();
+        assert_eq!(target.block, &raw[target.range.clone()]);
+    }
+
+    #[test]
+    fn example_becomes_a_wrapped_program() {
+        let text = "```rust example expect=panic edition=2024 mode=release\n# let x = 1;\nassert_eq!(x, 2);\n```\n\n```output\nassertion\n```\n";
+        let chapter = Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: text.into(),
+            expanded: text.into(),
+        };
+        let c = claims(&chapter, &config()).0.remove(0);
+        assert_eq!(c.source, "fn main() {\nlet x = 1;\nassert_eq!(x, 2);\n}\n");
+        assert_eq!(
+            (c.expect, c.edition, c.mode, c.output.as_deref()),
+            (Expect::Panic, 2024, Mode::Release, Some("assertion\n"))
+        );
+    }
+
+    #[test]
+    fn bad_directive_is_a_located_problem() {
+        let chapter = Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
+            expanded: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
+        };
+        let (claims, invalid) = claims(&chapter, &config());
+        assert!(claims.is_empty());
+        assert_eq!(invalid[0].1, 3);
+        assert!(invalid[0].2.contains("expect"), "{:?}", invalid[0]);
+    }
+}

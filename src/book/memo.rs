@@ -1,0 +1,112 @@
+//! Whole chapters remembered across builds.
+//!
+//! `mdbook serve` runs the preprocessor on every save, and with `verify`
+//! and `asm` each directive looks its results up in the cache (a file
+//! read and a checksum each). A chapter whose text and every input of its
+//! rendering are unchanged is handed back from one entry instead: the key
+//! covers the chapter's file and text (after `{{#include}}`), the renderer,
+//! the whole configuration, this binary (its version and file), the
+//! reading-list data file and the compilers' files. It is used in books
+//! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
+//! are kept: a chapter with a warning or an error is rendered afresh, so a
+//! problem (a time-out, a missing compiler) is never replayed from the
+//! cache, and chapters whose text still holds `{{` (whose rendering also
+//! reads the chapter's source on disk) are never kept.
+
+use super::chapter::ChapterOutcome;
+use crate::core::config::Config;
+use crate::directive::{self, Target};
+use crate::engine::cache::Cache;
+use crate::engine::exec;
+use serde::{Deserialize, Serialize};
+
+/// The cache namespace of whole chapters.
+pub const NAMESPACE: &str = "chapter";
+
+/// What every chapter key of one run shares.
+#[derive(Debug)]
+pub struct Memo {
+    shared: String,
+}
+
+/// What is stored: a clean outcome.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    text: Option<String>,
+    directives: usize,
+}
+
+impl Memo {
+    /// The shared part of the keys, or `None` when chapters are not
+    /// remembered: the book has no cache yet (only `verify`, `asm` and
+    /// `check` make one; a book that uses none of them stays as it was),
+    /// or this binary cannot be identified.
+    pub fn new(config: &Config, target: Target) -> Option<Memo> {
+        if !config.root.join(crate::engine::cache::DIR).is_dir() {
+            return None;
+        }
+        let binary = exec::describe(&std::env::current_exe().ok()?)?;
+        let data = config.root.join(&config.src).join(&config.reading_list);
+        let shared = [
+            env!("CARGO_PKG_VERSION").to_owned(),
+            binary,
+            format!("{target:?}"),
+            format!("{config:?}"),
+            exec::describe(&data).unwrap_or_default(),
+            exec::tool_fingerprint(&config.cc).unwrap_or_default(),
+            exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
+        ]
+        .join("\n");
+        Some(Memo { shared })
+    }
+
+    /// Whether a chapter is worth remembering and safe to: it may hold a
+    /// directive, and nothing in it reads files beyond the key.
+    fn applies(text: &str) -> bool {
+        directive::may_contain(text) && !text.contains("{{")
+    }
+
+    fn key(&self, file: &str, text: &str) -> String {
+        Cache::key(&[
+            b"chapter 1",
+            self.shared.as_bytes(),
+            file.as_bytes(),
+            text.as_bytes(),
+        ])
+    }
+
+    /// The outcome of a chapter rendered cleanly before with the same
+    /// inputs, if the memo applies to it and holds it.
+    pub fn recall(&self, cache: &Cache, file: &str, text: &str) -> Option<ChapterOutcome> {
+        if !Self::applies(text) {
+            return None;
+        }
+        let stored = cache
+            .get(NAMESPACE, &self.key(file, text))
+            .and_then(|b| serde_json::from_slice::<Stored>(&b).ok())?;
+        Some(ChapterOutcome {
+            text: stored.text,
+            directives: stored.directives,
+            ..ChapterOutcome::default()
+        })
+    }
+
+    /// Keeps a chapter's outcome when the memo applies to it and the
+    /// outcome is clean (no error, warning or missing compiler).
+    pub fn remember(&self, cache: &Cache, file: &str, text: &str, outcome: &ChapterOutcome) {
+        if !Self::applies(text)
+            || !outcome.errors.is_empty()
+            || !outcome.warnings.is_empty()
+            || !outcome.unchecked.is_empty()
+        {
+            return;
+        }
+        let stored = Stored {
+            text: outcome.text.clone(),
+            directives: outcome.directives,
+        };
+        if let Ok(bytes) = serde_json::to_vec(&stored) {
+            cache.put(NAMESPACE, &self.key(file, text), &bytes);
+        }
+    }
+}

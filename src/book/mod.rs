@@ -1,0 +1,14 @@
+//! The book layer: chapters ([`chapter`]), the walk over a book's chapters
+//! ([`walk`]), whole chapters remembered across builds ([`memo`]), the
+//! lazily decoded protocol input ([`lazy`]), mdBook's protocol
+//! ([`protocol`]), and a book loaded as mdBook loads it, for `check`
+//! ([`load`]).
+
+pub mod chapter;
+pub mod lazy;
+pub mod load;
+pub mod memo;
+pub mod protocol;
+pub mod walk;
+
+pub use walk::{BookOutcome, Slot, book, chapters};

@@ -1,0 +1,225 @@
+//! The book walk: every chapter of mdBook's book JSON (0.4 `sections` or
+//! 0.5 `items`), processed in parallel, with what they report gathered in
+//! book order. A chapter rendered cleanly before comes back whole from
+//! the [`Memo`].
+//!
+//! The book is handled as JSON ([`serde_json::Value`]) so that mdBook 0.4
+//! and 0.5 input, and the in-process path, share one walk; every field we
+//! do not touch goes back out as it came in.
+
+use super::chapter::{ChapterOutcome, chapter};
+use super::memo::Memo;
+use crate::core::config::{Config, OnFailure};
+use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::directive::{Shared, Target, assets};
+use crate::engine::cache::Cache;
+use rayon::prelude::*;
+use serde_json::Value;
+
+/// A chapter's content in the book, with the file it came from.
+#[derive(Debug)]
+pub struct Slot<'a> {
+    /// The chapter's text, replaced in place.
+    pub content: &'a mut String,
+    /// The chapter's file as messages name it (`src/intro.md`).
+    pub file: String,
+}
+
+/// The file messages name for a chapter: its source path under `src`, else
+/// its path, else its name.
+pub fn chapter_file(
+    src: &str,
+    source_path: Option<&str>,
+    path: Option<&str>,
+    name: Option<&str>,
+) -> String {
+    source_path
+        .or(path)
+        .map(|p| format!("{src}/{p}"))
+        .or_else(|| name.map(|n| format!("chapter \"{n}\"")))
+        .unwrap_or_else(|| "chapter".to_owned())
+}
+
+/// The book's `src` as chapter file names start (forward slashes).
+pub fn src_prefix(config: &Config) -> String {
+    config.src.to_string_lossy().replace('\\', "/")
+}
+
+/// Collects every chapter of an `items` / `sections` array, depth first.
+fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
+    let Value::Array(items) = items else { return };
+    for item in items {
+        let Some(Value::Object(ch)) = item.get_mut("Chapter") else {
+            continue;
+        };
+        let text = |key: &str| ch.get(key).and_then(Value::as_str);
+        let file = chapter_file(src, text("source_path"), text("path"), text("name"));
+        let mut content = None;
+        let mut subs = None;
+        for (k, v) in ch.iter_mut() {
+            match (k.as_str(), v) {
+                ("content", Value::String(s)) => content = Some(s),
+                ("sub_items", v) => subs = Some(v),
+                _ => {}
+            }
+        }
+        if let Some(content) = content {
+            slots.push(Slot { content, file });
+        }
+        if let Some(subs) = subs {
+            collect(subs, src, slots);
+        }
+    }
+}
+
+/// The result of processing a whole book.
+#[derive(Debug, Default)]
+pub struct BookOutcome {
+    /// Warnings, in chapter order.
+    pub warnings: Vec<Located>,
+    /// Errors, in chapter order; the book is left unchanged when any.
+    pub errors: Vec<Located>,
+    /// Book-wide warnings (such as a missing stylesheet).
+    pub notes: Vec<String>,
+}
+
+/// Processes every chapter of a book given as JSON (`{"items": …}` or
+/// `{"sections": …}`), in place.
+pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
+    let src = src_prefix(config);
+    let mut slots = Vec::new();
+    if let Value::Object(map) = book {
+        for (k, v) in map.iter_mut() {
+            if k == "items" || k == "sections" {
+                collect(v, &src, &mut slots);
+            }
+        }
+    }
+    chapters(config, target, slots)
+}
+
+/// Processes the chapters of a book, in parallel, and gathers what they
+/// report in book order.
+pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOutcome {
+    let shared = Shared::new(Cache::for_book(&config.root));
+    let memo = Memo::new(config, target);
+    let outcomes: Vec<ChapterOutcome> = slots
+        .par_iter()
+        .map(|s| {
+            let recalled = memo
+                .as_ref()
+                .and_then(|m| m.recall(&shared.cache, &s.file, s.content));
+            recalled.unwrap_or_else(|| {
+                let outcome = chapter(config, &shared, target, &s.file, s.content);
+                if let Some(m) = &memo {
+                    m.remember(&shared.cache, &s.file, s.content, &outcome);
+                }
+                outcome
+            })
+        })
+        .collect();
+    let mut result = BookOutcome::default();
+    let mut directives = 0;
+    let mut unchecked = Vec::new();
+    for (slot, outcome) in slots.into_iter().zip(outcomes) {
+        if let Some(text) = outcome.text {
+            *slot.content = text;
+        }
+        directives += outcome.directives;
+        result.warnings.extend(outcome.warnings);
+        result.errors.extend(outcome.errors);
+        unchecked.extend(outcome.unchecked);
+    }
+    // Chapters ran in parallel; their unchecked blocks are gathered here in
+    // book order, so each missing compiler is reported once per build.
+    let (checks, panels): (Vec<MissingTool<_>>, Vec<MissingTool<_>>) =
+        unchecked.into_iter().partition(|u| u.need == Need::Check);
+    match config.on_failure {
+        OnFailure::Bail => result.errors.extend(missing_compilers(&checks)),
+        OnFailure::Continue => result.warnings.extend(missing_compilers(&checks)),
+    }
+    result.warnings.extend(missing_compilers(&panels));
+    if directives > 0 && target == Target::Html {
+        result.notes.extend(assets::stylesheet_warning(
+            &config.root,
+            &config.additional_css,
+        ));
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    fn config(table: Value) -> Config {
+        Config::from_json(
+            PathBuf::from("/b"),
+            &json!({"preprocessor": {"companion": table}}),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn book_walk_reaches_nested_chapters_and_keeps_other_items() {
+        let mut b = json!({"items": [
+            {"PartTitle": "Part"},
+            {"Chapter": {"name": "A", "content": "```rust example\nfn main() {}\n```\n", "number": [1],
+                "sub_items": [{"Chapter": {"name": "B", "content": "```rust example nope\nfn main() {}\n```\n",
+                    "number": [1, 1], "sub_items": [], "path": "b.md", "source_path": "b.md", "parent_names": ["A"]}}],
+                "path": "a.md", "source_path": "a.md", "parent_names": []}},
+            "Separator",
+            {"Chapter": {"name": "Draft", "content": "", "number": null, "sub_items": [], "path": null,
+                "source_path": null, "parent_names": []}}
+        ]});
+        let before = b.clone();
+        let out = book(&config(json!({})), Target::Html, &mut b);
+        assert_eq!(out.errors.len(), 1);
+        assert!(
+            out.errors[0]
+                .to_string()
+                .starts_with("src/b.md:1:17: found unknown attribute `nope`")
+        );
+        assert_eq!(b["items"][0], before["items"][0]);
+        assert_eq!(b["items"][2], before["items"][2]);
+        assert_eq!(b["items"][3], before["items"][3]);
+        assert!(
+            b["items"][1]["Chapter"]["content"]
+                .as_str()
+                .unwrap()
+                .starts_with("<div class=\"companion-example")
+        );
+    }
+
+    #[test]
+    fn verify_reports_a_missing_rustc_once_across_chapters() {
+        let chapter = |name: &str| {
+            json!({"Chapter": {"name": name, "content": "```rust example\nfn main() {}\n```\n\n```rust example\nfn main() {}\n```\n",
+                "number": null, "sub_items": [], "path": format!("{name}.md"), "source_path": format!("{name}.md"), "parent_names": []}})
+        };
+        for (on_failure, marks) in [("bail", 0), ("continue", 2)] {
+            let mut b = json!({"items": [chapter("a"), chapter("b")]});
+            let cfg = config(
+                json!({"verify": true, "rustc": "/nonexistent/rustc", "on-failure": on_failure}),
+            );
+            let out = book(&cfg, Target::Html, &mut b);
+            let (reported, other) = match on_failure {
+                "bail" => (&out.errors, &out.warnings),
+                _ => (&out.warnings, &out.errors),
+            };
+            assert!(other.is_empty(), "{other:?}");
+            assert_eq!(
+                reported.iter().map(Located::to_string).collect::<Vec<_>>(),
+                [
+                    "src/a.md:1:4: the compiler `/nonexistent/rustc` could not be run, so 4 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs"
+                ],
+                "{on_failure}"
+            );
+            let page = b["items"][1]["Chapter"]["content"].as_str().unwrap();
+            assert_eq!(page.matches("companion-verify").count(), marks, "{page}");
+        }
+    }
+}

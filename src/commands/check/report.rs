@@ -1,0 +1,273 @@
+//! The report of `check`: what was checked and how it went, as text for people (a line per claim, failures
+//! with their location and a diff, the summary line last), JSON for tools,
+//! and the progress bar shown meanwhile on a terminal.
+
+use crate::core::claim::Claim;
+use crate::core::problem::{MissingTool, blocks};
+use crate::engine::check::{Counters, Outcome, Verdict, diff};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One checked claim in the report.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The claim.
+    pub claim: Claim,
+    /// What checking it gave.
+    pub outcome: Outcome,
+}
+
+/// The whole result of `check`.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Every claim with its outcome, in book order.
+    pub checked: Vec<Checked>,
+    /// Directives that could not be read: `(file, line, message)`.
+    pub invalid: Vec<(String, usize, String)>,
+    /// Compilers that could not be run (the command and the config key that
+    /// names it), with the blocks they left unchecked.
+    /// Each is placed at the list of its blocks (`file:line`), sorted by
+    /// command.
+    pub missing: Vec<MissingTool<Vec<String>>>,
+    /// What `--bless` did or refused, one line each.
+    pub bless_notes: Vec<String>,
+    /// The work done.
+    pub counters: Counters,
+}
+
+impl Report {
+    /// Claims that held (blessed ones included).
+    pub fn passed(&self) -> usize {
+        self.checked
+            .iter()
+            .filter(|c| c.outcome.verdict == Verdict::Passed)
+            .count()
+    }
+
+    /// Claims that failed or could not be checked, and unreadable directives.
+    pub fn failed(&self) -> usize {
+        self.checked
+            .iter()
+            .filter(|c| c.outcome.verdict.is_failure())
+            .count()
+            + self.invalid.len()
+    }
+
+    /// Ignored examples.
+    pub fn skipped(&self) -> usize {
+        self.checked
+            .iter()
+            .filter(|c| c.outcome.verdict == Verdict::Skipped)
+            .count()
+    }
+
+    /// The last line: `N passed, M failed` (`, K skipped` when some were).
+    pub fn summary(&self) -> String {
+        let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
+        if self.skipped() > 0 {
+            s.push_str(&format!(", {} skipped", self.skipped()));
+        }
+        s
+    }
+}
+
+fn indent(text: &str, by: &str) -> String {
+    let mut s = String::new();
+    for line in text.trim_end().lines() {
+        s.push_str(by);
+        s.push_str(line);
+        s.push('\n');
+    }
+    s
+}
+
+/// Detail text beyond this many lines is cut in the text report.
+const DETAIL_LINES: usize = 30;
+
+/// The text report; its last line is the summary.
+pub fn text(report: &Report) -> String {
+    let mut s = String::new();
+    for c in &report.checked {
+        let claim = &c.claim;
+        let head = format!(
+            "{}:{}: {} (expect={})",
+            claim.file,
+            claim.line,
+            claim.what,
+            claim.expect.name()
+        );
+        match &c.outcome.verdict {
+            Verdict::Passed => {
+                let _ = writeln!(s, "ok      {head}");
+            }
+            Verdict::Skipped => {
+                let _ = writeln!(s, "skipped {head}: ignore");
+            }
+            Verdict::Unchecked { tool } => {
+                let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
+            }
+            Verdict::Failed {
+                message,
+                expected,
+                actual,
+                detail,
+            } => {
+                let _ = writeln!(s, "FAILED  {head}: {message}");
+                if let (Some(e), Some(a)) = (expected, actual) {
+                    s.push_str(&indent(&diff(e, a), "    "));
+                }
+                if let Some(d) = detail {
+                    let lines: Vec<&str> = d.trim_end().lines().collect();
+                    let shown = lines[..lines.len().min(DETAIL_LINES)].join("\n");
+                    s.push_str(&indent(&shown, "    | "));
+                    if lines.len() > DETAIL_LINES {
+                        let _ = writeln!(s, "    | … {} more lines", lines.len() - DETAIL_LINES);
+                    }
+                }
+            }
+        }
+    }
+    for (file, line, message) in &report.invalid {
+        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    }
+    for m in &report.missing {
+        let _ = writeln!(
+            s,
+            "error: {} ({}); {} not checked: {}",
+            m.cannot_run(),
+            m.remedy(),
+            blocks(m.at.len()),
+            m.at.join(", ")
+        );
+    }
+    for note in &report.bless_notes {
+        let _ = writeln!(s, "bless: {note}");
+    }
+    let Counters {
+        compiler_runs,
+        program_runs,
+        cache_hits,
+    } = report.counters;
+    let _ = writeln!(
+        s,
+        "compiler runs: {compiler_runs}, program runs: {program_runs}, from cache: {cache_hits}"
+    );
+    s.push_str(&report.summary());
+    s.push('\n');
+    s
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    results: Vec<JsonResult<'a>>,
+    invalid: Vec<JsonInvalid<'a>>,
+    missing_compilers: Vec<JsonMissing<'a>>,
+    bless: &'a [String],
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    compiler_runs: usize,
+    program_runs: usize,
+    cache_hits: usize,
+    summary: String,
+}
+
+#[derive(Serialize)]
+struct JsonResult<'a> {
+    file: &'a str,
+    line: usize,
+    what: &'a str,
+    lang: crate::core::lang::Lang,
+    expect: crate::core::expect::Expect,
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+    cached: bool,
+}
+
+#[derive(Serialize)]
+struct JsonInvalid<'a> {
+    file: &'a str,
+    line: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonMissing<'a> {
+    tool: &'a str,
+    key: &'a str,
+    blocks: &'a [String],
+}
+
+/// The JSON report (one object).
+pub fn json(report: &Report) -> String {
+    let r = JsonReport {
+        results: report
+            .checked
+            .iter()
+            .map(|c| JsonResult {
+                file: &c.claim.file,
+                line: c.claim.line,
+                what: &c.claim.what,
+                lang: c.claim.lang,
+                expect: c.claim.expect,
+                verdict: &c.outcome.verdict,
+                cached: c.outcome.cached,
+            })
+            .collect(),
+        invalid: report
+            .invalid
+            .iter()
+            .map(|(file, line, message)| JsonInvalid {
+                file,
+                line: *line,
+                message,
+            })
+            .collect(),
+        missing_compilers: report
+            .missing
+            .iter()
+            .map(|m| JsonMissing {
+                tool: &m.tool,
+                key: m.key,
+                blocks: &m.at,
+            })
+            .collect(),
+        bless: &report.bless_notes,
+        passed: report.passed(),
+        failed: report.failed(),
+        skipped: report.skipped(),
+        compiler_runs: report.counters.compiler_runs,
+        program_runs: report.counters.program_runs,
+        cache_hits: report.counters.cache_hits,
+        summary: report.summary(),
+    };
+    serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// A progress bar on stderr when `show` (stderr is a terminal).
+pub fn progress_bar(show: bool, len: usize) -> Option<indicatif::ProgressBar> {
+    if !show {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} examples")
+    {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn diff_is_unified_with_headers() {
+        assert_eq!(
+            diff("a\nb", "a\nc"),
+            "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! `mdbook-companion install [BOOK]`: puts the stylesheet into a book and
+//! registers the preprocessor and the stylesheet in its book.toml.
+//!
+//! book.toml is edited with toml_edit, so comments, key order and
+//! formatting survive; files are written only when their content changes,
+//! so running it twice changes nothing, and running it after an upgrade
+//! replaces an outdated stylesheet. The stylesheet's first line carries the
+//! version that wrote it, which lets the preprocessor warn about a stale
+//! copy.
+
+use crate::directive::assets;
+use std::path::{Component, Path};
+use toml_edit::{Array, DocumentMut, Item, Table, Value};
+
+/// Where the stylesheet goes by default, relative to the book root.
+pub const DEFAULT_CSS: &str = "theme/companion.css";
+
+/// What `install` changed.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Installed {
+    /// book.toml was rewritten.
+    pub book_toml: bool,
+    /// The stylesheet was written (new or upgraded).
+    pub stylesheet: bool,
+}
+
+/// Errors of `install`.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// book.toml is missing or unreadable.
+    #[error("cannot read {path}: {source}; expected an mdBook book root (a folder with book.toml)")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// book.toml is not valid TOML or has an unexpected shape.
+    #[error("{path}: {message}")]
+    Toml {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The stylesheet path leaves the book.
+    #[error(
+        "the stylesheet path `{0}` must be relative and stay inside the book (no `..`, no symbolic link leading out)"
+    )]
+    Path(String),
+    /// Writing failed.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Installs into the book at `root`, with the stylesheet at `css` (relative
+/// to the root, `/`-separated).
+pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
+    if Path::new(css)
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+        || css.contains('\\')
+    {
+        return Err(InstallError::Path(css.to_owned()));
+    }
+    if !stays_inside(root, &root.join(css)) {
+        return Err(InstallError::Path(css.to_owned()));
+    }
+    let toml_path = root.join("book.toml");
+    let display = toml_path.display().to_string();
+    let text = std::fs::read_to_string(&toml_path).map_err(|source| InstallError::Read {
+        path: display.clone(),
+        source,
+    })?;
+    let new_text = edit_book_toml(&text, css).map_err(|message| InstallError::Toml {
+        path: display.clone(),
+        message,
+    })?;
+    let mut done = Installed::default();
+    if new_text != text {
+        std::fs::write(&toml_path, &new_text).map_err(|source| InstallError::Write {
+            path: display,
+            source,
+        })?;
+        done.book_toml = true;
+    }
+    let css_path = root.join(css);
+    let wanted = assets::stamped_stylesheet();
+    if std::fs::read_to_string(&css_path).ok().as_deref() != Some(wanted.as_str()) {
+        let write = |p: &Path| -> std::io::Result<()> {
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(p, &wanted)
+        };
+        write(&css_path).map_err(|source| InstallError::Write {
+            path: css_path.display().to_string(),
+            source,
+        })?;
+        done.stylesheet = true;
+    }
+    Ok(done)
+}
+
+/// Whether `path` (under `root`, made of plain components) resolves inside
+/// `root` once symbolic links are followed: its deepest existing ancestor
+/// (or itself) must canonicalize to a place under the canonical root. A
+/// dangling link counts as leaving.
+fn stays_inside(root: &Path, path: &Path) -> bool {
+    let Ok(real_root) = root.canonicalize() else {
+        // No book there: reading book.toml reports that.
+        return true;
+    };
+    let mut at = path;
+    loop {
+        if at.symlink_metadata().is_ok() {
+            return at.canonicalize().is_ok_and(|r| r.starts_with(&real_root));
+        }
+        match at.parent() {
+            Some(parent) => at = parent,
+            None => return false,
+        }
+    }
+}
+
+/// Adds `[preprocessor.companion]` (with `after = ["links"]`) and the
+/// stylesheet to `output.html.additional-css`, keeping everything else.
+pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let companion = table(doc.as_table_mut(), &["preprocessor", "companion"])?;
+    match companion.get_mut("after") {
+        None => {
+            let mut a = Array::new();
+            a.push("links");
+            companion.insert("after", Item::Value(Value::Array(a)));
+        }
+        Some(Item::Value(Value::Array(a))) => {
+            if !a.iter().any(|v| v.as_str() == Some("links")) {
+                a.push("links");
+            }
+        }
+        Some(_) => return Err("preprocessor.companion.after should be an array of names".into()),
+    }
+    let html = table(doc.as_table_mut(), &["output", "html"])?;
+    match html.get_mut("additional-css") {
+        None => {
+            let mut a = Array::new();
+            a.push(css);
+            html.insert("additional-css", Item::Value(Value::Array(a)));
+        }
+        Some(Item::Value(Value::Array(a))) => {
+            if !a.iter().any(|v| v.as_str() == Some(css)) {
+                a.push(css);
+            }
+        }
+        Some(_) => return Err("output.html.additional-css should be an array of paths".into()),
+    }
+    Ok(doc.to_string())
+}
+
+/// The table at `path`, created (as a real `[a.b]` table) when missing.
+fn table<'a>(root: &'a mut Table, path: &[&str]) -> Result<&'a mut Table, String> {
+    let mut t = root;
+    for (i, key) in path.iter().enumerate() {
+        let entry = t.entry(key).or_insert_with(|| {
+            let mut new = Table::new();
+            new.set_implicit(i + 1 < path.len());
+            Item::Table(new)
+        });
+        t = match entry {
+            Item::Table(t) => t,
+            _ => return Err(format!("`{}` should be a table", path[..=i].join("."))),
+        };
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const BEFORE: &str = r#"# My book
+[book]
+title = "Mine" # keep this comment
+authors = ["A"]
+
+[output.html]
+# extra styles
+additional-css = ["theme/custom.css"]
+mathjax-support = true
+"#;
+
+    #[test]
+    fn edit_keeps_comments_order_and_existing_css() {
+        let after = edit_book_toml(BEFORE, DEFAULT_CSS).unwrap();
+        assert_eq!(
+            after,
+            r#"# My book
+[book]
+title = "Mine" # keep this comment
+authors = ["A"]
+
+[output.html]
+# extra styles
+additional-css = ["theme/custom.css", "theme/companion.css"]
+mathjax-support = true
+
+[preprocessor.companion]
+after = ["links"]
+"#
+        );
+        assert_eq!(
+            edit_book_toml(&after, DEFAULT_CSS).unwrap(),
+            after,
+            "idempotent"
+        );
+    }
+
+    #[test]
+    fn edit_fills_an_empty_book_toml_and_extends_after() {
+        let after = edit_book_toml(
+            "[preprocessor.companion]\nafter = [\"index\"]\n",
+            DEFAULT_CSS,
+        )
+        .unwrap();
+        assert_eq!(
+            after,
+            "[preprocessor.companion]\nafter = [\"index\", \"links\"]\n\n[output.html]\nadditional-css = [\"theme/companion.css\"]\n"
+        );
+    }
+
+    #[test]
+    fn edit_rejects_wrong_shapes() {
+        assert!(edit_book_toml("output = 3\n", DEFAULT_CSS).is_err());
+        assert!(
+            edit_book_toml("[output.html]\nadditional-css = \"x.css\"\n", DEFAULT_CSS).is_err()
+        );
+        assert!(edit_book_toml("not toml =", DEFAULT_CSS).is_err());
+    }
+
+    #[test]
+    fn install_writes_once_and_upgrades_a_stale_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), BEFORE).unwrap();
+        let first = install(dir.path(), DEFAULT_CSS).unwrap();
+        assert_eq!(
+            first,
+            Installed {
+                book_toml: true,
+                stylesheet: true
+            }
+        );
+        let css = std::fs::read_to_string(dir.path().join(DEFAULT_CSS)).unwrap();
+        assert_eq!(css, assets::stamped_stylesheet());
+        assert_eq!(
+            install(dir.path(), DEFAULT_CSS).unwrap(),
+            Installed::default()
+        );
+        std::fs::write(
+            dir.path().join(DEFAULT_CSS),
+            "/* mdbook-companion 0.0.1 */\n",
+        )
+        .unwrap();
+        assert_eq!(
+            install(dir.path(), DEFAULT_CSS).unwrap(),
+            Installed {
+                book_toml: false,
+                stylesheet: true
+            }
+        );
+    }
+
+    #[test]
+    fn install_refuses_paths_leaving_the_book() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in ["../x.css", "/etc/x.css", "a/../../x.css"] {
+            assert!(
+                matches!(install(dir.path(), bad), Err(InstallError::Path(_))),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            install(dir.path(), "ok.css"),
+            Err(InstallError::Read { .. })
+        ));
+    }
+
+    #[test]
+    fn install_refuses_symlinks_leading_out_of_the_book() {
+        let outside = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), "[book]\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("theme")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("x.css"),
+            dir.path().join("dangling.css"),
+        )
+        .unwrap();
+        for bad in [DEFAULT_CSS, "theme/deeper/x.css", "dangling.css"] {
+            let e = install(dir.path(), bad).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "the stylesheet path `{bad}` must be relative and stay inside the book (no `..`, no symbolic link leading out)"
+                )
+            );
+        }
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("book.toml")).unwrap(),
+            "[book]\n"
+        );
+        // A link that stays inside the book is fine.
+        std::fs::create_dir(dir.path().join("styles")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("styles"), dir.path().join("css")).unwrap();
+        install(dir.path(), "css/companion.css").unwrap();
+        assert!(dir.path().join("styles/companion.css").is_file());
+    }
+}

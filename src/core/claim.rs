@@ -1,0 +1,62 @@
+//! What a block states about its program: "this prints `hello`", "this
+//! panics", "this does not compile (E0381)", "this C is undefined
+//! behaviour". A directive makes its claims when it renders (one parse);
+//! `check` and `verify` check those claims and never read the block again.
+
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
+use std::ops::Range;
+use std::path::PathBuf;
+
+/// Where `--bless` may write a claim's actual output: a literal
+/// ```` ```output ```` block of a chapter file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlessTarget {
+    /// The chapter file on disk.
+    pub path: PathBuf,
+    /// The byte range of the whole output block (fences included) in the
+    /// file as read.
+    pub range: Range<usize>,
+    /// The block's text at `range` as read, so that a file edited while
+    /// checking is noticed and left alone.
+    pub block: String,
+}
+
+/// One statement of the book to check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// The chapter file as shown to the author (`src/intro.md`).
+    pub file: String,
+    /// 1-based line of the block's info string in the chapter file (for a
+    /// block that came through `{{#include}}`, the line of the include).
+    /// Directives leave it 0 (counting lines is a scan of the chapter, and
+    /// only `check` reports lines: it places each claim in its file).
+    pub line: usize,
+    /// Byte offset of the info string in the processed chapter text.
+    pub offset: usize,
+    /// What the block is, for messages: `rust example "Title"`.
+    pub what: String,
+    /// The language (one that compiles).
+    pub lang: Lang,
+    /// The full program (hidden lines un-hidden, `fn main` added).
+    pub source: String,
+    /// The expected outcome.
+    pub expect: Expect,
+    /// The expected output (the output block's text), if any.
+    pub output: Option<String>,
+    /// Byte range in the processed chapter text of the output block
+    /// (fences included), where `--bless` would write.
+    pub output_range: Option<Range<usize>>,
+    /// The Rust edition.
+    pub edition: u16,
+    /// Debug or release (Rust).
+    pub mode: Mode,
+    /// A rustc error code the compile failure must carry.
+    pub error: Option<String>,
+    /// mdBook's `ignore`: shown, not checked (counted as skipped).
+    pub ignore: bool,
+    /// Where `--bless` may write, when the output block is literal in the
+    /// chapter file (set by `check`, which knows the file).
+    pub bless: Option<BlessTarget>,
+}

@@ -1,0 +1,331 @@
+//! `[preprocessor.companion]` in book.toml: the raw table as written, and
+//! the checked [`Config`] every directive reads.
+//!
+//! The raw table is read from the JSON form of the book's configuration,
+//! which is what mdBook sends a command preprocessor and what the in-process
+//! path produces from [`mdbook_preprocessor::config::Config`], so both paths
+//! share one reader. mdBook 0.4 sends `null` for unset values: every raw
+//! field is optional, so `null` reads as "not set".
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default Playground address.
+pub const DEFAULT_PLAYGROUND: &str = "https://play.rust-lang.org/";
+/// The default Compiler Explorer address.
+pub const DEFAULT_COMPILER_EXPLORER: &str = "https://godbolt.org/";
+/// Compiler Explorer's id of the pinned rustc (1.95.0).
+pub const DEFAULT_RUST_COMPILER: &str = "r1950";
+/// Compiler Explorer's id of the pinned C compiler (GCC 15.2).
+pub const DEFAULT_C_COMPILER: &str = "cg152";
+/// Compiler Explorer's id of the pinned C++ compiler (GCC 15.2).
+pub const DEFAULT_CPP_COMPILER: &str = "g152";
+
+/// A link setting: an address, `true` for the default, `false` for none.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum LinkSetting {
+    /// `true` (default address) or `false` (no link).
+    Enabled(bool),
+    /// A different address, such as a self-hosted instance.
+    Url(String),
+}
+
+/// The table as written in book.toml.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawConfig {
+    // mdBook's own keys, accepted and ignored.
+    command: Option<Value>,
+    before: Option<Value>,
+    after: Option<Value>,
+    renderers: Option<Value>,
+    optional: Option<Value>,
+    // Ours.
+    reading_list: Option<String>,
+    playground_url: Option<LinkSetting>,
+    compiler_explorer_url: Option<LinkSetting>,
+    rust_compiler: Option<String>,
+    c_compiler: Option<String>,
+    cpp_compiler: Option<String>,
+    on_failure: Option<OnFailure>,
+    verify: Option<bool>,
+    cc: Option<String>,
+    rustc: Option<String>,
+    timeout: Option<u64>,
+    c_hidden_prefix: Option<String>,
+}
+
+/// What a broken directive does to the build.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnFailure {
+    /// Fail the build with the located message (default).
+    #[default]
+    Bail,
+    /// Render a visible error box in place of the directive and warn.
+    Continue,
+}
+
+/// The checked configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The book's root directory.
+    pub root: PathBuf,
+    /// The book's `src` directory, relative to the root.
+    pub src: PathBuf,
+    /// What a broken directive does.
+    pub on_failure: OnFailure,
+    /// Playground base address, or `None` for no Playground links.
+    pub playground_url: Option<String>,
+    /// Compiler Explorer base address, or `None` for no such links.
+    pub compiler_explorer_url: Option<String>,
+    /// Compiler Explorer id for Rust.
+    pub rust_compiler: String,
+    /// Compiler Explorer id for C.
+    pub c_compiler: String,
+    /// Compiler Explorer id for C++.
+    pub cpp_compiler: String,
+    /// The reading-list data file, relative to `src`.
+    pub reading_list: PathBuf,
+    /// Check examples during the build.
+    pub verify: bool,
+    /// The C compiler command.
+    pub cc: String,
+    /// The Rust compiler command.
+    pub rustc: String,
+    /// Time limit for compiling or running one program.
+    pub timeout: Duration,
+    /// The prefix of hidden lines in C and C++ code.
+    pub c_hidden_prefix: String,
+    /// The edition examples use unless they say otherwise (`[rust] edition`
+    /// of book.toml, else 2021).
+    pub edition: u16,
+    /// `output.html.additional-css` of book.toml, relative to the root.
+    pub additional_css: Vec<PathBuf>,
+}
+
+/// The editions rustc knows.
+pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
+
+/// Names of every key of the table, for messages.
+pub const KNOWN_KEYS: &str = "reading-list, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix (and mdBook's command, before, after, renderers, optional)";
+
+/// A configuration error.
+#[derive(Debug, thiserror::Error)]
+#[error("book.toml [preprocessor.companion]: {0}")]
+pub struct ConfigError(pub String);
+
+impl Config {
+    /// Reads and checks the configuration from the JSON form of book.toml.
+    pub fn from_json(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
+        let table = book_config
+            .pointer("/preprocessor/companion")
+            .filter(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
+        let raw: RawConfig = serde_json::from_value(table).map_err(|e| {
+            let msg = e.to_string();
+            if msg.starts_with("unknown field") {
+                ConfigError(format!("{msg}\nknown keys: {KNOWN_KEYS}"))
+            } else {
+                ConfigError(msg)
+            }
+        })?;
+        let src = book_config
+            .pointer("/book/src")
+            .and_then(Value::as_str)
+            .unwrap_or("src");
+        let edition = match book_config.pointer("/rust/edition") {
+            None | Some(Value::Null) => 2021,
+            Some(v) => {
+                let text = v
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string());
+                text.parse::<u16>()
+                    .ok()
+                    .filter(|e| EDITIONS.contains(e))
+                    .ok_or_else(|| {
+                        ConfigError(format!(
+                            "[rust] edition is `{text}`; expected one of 2015, 2018, 2021, 2024"
+                        ))
+                    })?
+            }
+        };
+        let _ = (
+            &raw.command,
+            &raw.before,
+            &raw.after,
+            &raw.renderers,
+            &raw.optional,
+        );
+        Ok(Config {
+            root,
+            src: PathBuf::from(src),
+            on_failure: raw.on_failure.unwrap_or_default(),
+            playground_url: link("playground-url", raw.playground_url, DEFAULT_PLAYGROUND)?,
+            compiler_explorer_url: link(
+                "compiler-explorer-url",
+                raw.compiler_explorer_url,
+                DEFAULT_COMPILER_EXPLORER,
+            )?,
+            rust_compiler: compiler_id("rust-compiler", raw.rust_compiler, DEFAULT_RUST_COMPILER)?,
+            c_compiler: compiler_id("c-compiler", raw.c_compiler, DEFAULT_C_COMPILER)?,
+            cpp_compiler: compiler_id("cpp-compiler", raw.cpp_compiler, DEFAULT_CPP_COMPILER)?,
+            reading_list: PathBuf::from(
+                raw.reading_list
+                    .unwrap_or_else(|| "reading-list.toml".to_owned()),
+            ),
+            verify: raw.verify.unwrap_or(false),
+            cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
+            rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
+            timeout: Duration::from_secs(match raw.timeout {
+                Some(0) => {
+                    return Err(ConfigError(
+                        "timeout is 0; expected a number of seconds of at least 1".into(),
+                    ));
+                }
+                Some(t) => t,
+                None => 10,
+            }),
+            c_hidden_prefix: match raw.c_hidden_prefix {
+                Some(p) if p.trim().is_empty() => {
+                    return Err(ConfigError(
+                        "c-hidden-prefix is blank; expected a marker such as \"~ \"".into(),
+                    ));
+                }
+                Some(p) => p,
+                None => "~ ".to_owned(),
+            },
+            edition,
+            additional_css: book_config
+                .pointer("/output/html/additional-css")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(PathBuf::from)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        })
+    }
+}
+
+fn link(
+    key: &str,
+    setting: Option<LinkSetting>,
+    default: &str,
+) -> Result<Option<String>, ConfigError> {
+    match setting {
+        None | Some(LinkSetting::Enabled(true)) => Ok(Some(default.to_owned())),
+        Some(LinkSetting::Enabled(false)) => Ok(None),
+        Some(LinkSetting::Url(url)) => {
+            if !(url.starts_with("https://") || url.starts_with("http://")) {
+                return Err(ConfigError(format!(
+                    "{key} is `{url}`; expected an http:// or https:// address, or false"
+                )));
+            }
+            let mut url = url;
+            if !url.ends_with('/') {
+                url.push('/');
+            }
+            Ok(Some(url))
+        }
+    }
+}
+
+fn compiler_id(key: &str, id: Option<String>, default: &str) -> Result<String, ConfigError> {
+    let id = id.unwrap_or_else(|| default.to_owned());
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(ConfigError(format!(
+            "{key} is `{id}`; expected a Compiler Explorer compiler id such as `{default}`"
+        )));
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cfg(table: Value) -> Result<Config, ConfigError> {
+        Config::from_json(
+            PathBuf::from("/book"),
+            &json!({"book": {"src": "src"}, "preprocessor": {"companion": table}}),
+        )
+    }
+
+    #[test]
+    fn defaults_when_table_is_empty() {
+        let c = cfg(json!({})).unwrap();
+        assert_eq!(c.on_failure, OnFailure::Bail);
+        assert_eq!(c.playground_url.as_deref(), Some(DEFAULT_PLAYGROUND));
+        assert_eq!(c.rust_compiler, DEFAULT_RUST_COMPILER);
+        assert_eq!(c.edition, 2021);
+        assert_eq!(c.timeout, Duration::from_secs(10));
+        assert_eq!(c.c_hidden_prefix, "~ ");
+    }
+
+    #[test]
+    fn unknown_key_names_the_known_ones() {
+        let err = cfg(json!({"playground": false})).unwrap_err().to_string();
+        assert!(
+            err.starts_with("book.toml [preprocessor.companion]: unknown field `playground`"),
+            "{err}"
+        );
+        assert!(
+            err.contains("known keys: reading-list, playground-url"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn mdbook_keys_and_nulls_are_accepted() {
+        let c = cfg(json!({"command": "x", "after": ["links"], "renderers": null, "verify": null}))
+            .unwrap();
+        assert!(!c.verify);
+    }
+
+    #[test]
+    fn links_can_be_switched_off_or_moved() {
+        let c = cfg(
+            json!({"playground-url": false, "compiler-explorer-url": "https://ce.example.org"}),
+        )
+        .unwrap();
+        assert_eq!(c.playground_url, None);
+        assert_eq!(
+            c.compiler_explorer_url.as_deref(),
+            Some("https://ce.example.org/")
+        );
+        let err = cfg(json!({"playground-url": "javascript:alert(1)"})).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("expected an http:// or https:// address")
+        );
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        assert!(cfg(json!({"on-failure": "ignore"})).is_err());
+        assert!(cfg(json!({"timeout": 0})).is_err());
+        assert!(cfg(json!({"rust-compiler": "r 1"})).is_err());
+        let err =
+            Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2019"}})).unwrap_err();
+        assert!(err.to_string().contains("expected one of 2015"), "{err}");
+    }
+
+    #[test]
+    fn book_edition_becomes_the_default() {
+        let c = Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2024"}})).unwrap();
+        assert_eq!(c.edition, 2024);
+    }
+}

@@ -1,0 +1,16 @@
+//! The ground floor: pure models and functions, no I/O. Languages,
+//! expected outcomes, claims, problems with their locations, the
+//! attribute parser, the Markdown scan and splice, hidden lines, links,
+//! escaping, and the checked configuration.
+
+pub mod attrs;
+pub mod claim;
+pub mod code;
+pub mod config;
+pub mod escape;
+pub mod expect;
+pub mod lang;
+pub mod links;
+pub mod markdown;
+pub mod problem;
+pub mod values;

@@ -1,0 +1,580 @@
+//! Comparison blocks: ```` ````compare title="…" layout=tabs asm ````.
+//!
+//! A compare block holds two to four fenced code blocks (`c`, `cpp`,
+//! `rust`, `python`), each optionally followed by a note paragraph and an
+//! ```` ```output ```` block. On an HTML page the sides stand in columns
+//! (stacking on narrow screens) or in tabs made of radio inputs, so neither
+//! needs JavaScript; each side stays a real mdBook code block in the same
+//! frame as an example ([`super::frame`]), the Rust side rendered by the
+//! example directive (play button, outcome, links). One "Compare in
+//! Compiler Explorer" link opens every compiled side in one session. With
+//! `asm`, each side's assembly is made at build time and shown in a
+//! collapsible panel.
+//!
+//! `parse` reads the body with pulldown-cmark, as the chapter is read,
+//! mapping every offset back to the chapter so that errors point at the
+//! exact line and column; `render` writes the block for the target; the
+//! claims of the compiled sides come from the same parse.
+
+mod parse;
+mod render;
+
+use super::contract::{Env, Kind, Rendered};
+use super::example::Example;
+use super::frame;
+use crate::core::claim::Claim;
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::links::{self, Mode, Session};
+use crate::core::markdown::{Block, Pattern};
+use crate::core::problem::Problem;
+
+/// The comparison's row of the registry.
+pub const KIND: Kind = Kind {
+    name: "compare",
+    pattern: Pattern {
+        words: &["compare"],
+        takes_output: false,
+    },
+    render,
+    claims: true,
+    stylesheet: include_str!("compare.css"),
+};
+
+/// The container attributes, for messages.
+pub const KNOWN: &str = "title, layout, asm";
+
+/// How the sides are laid out on an HTML page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Side by side, stacking on narrow screens.
+    Columns,
+    /// One side at a time, chosen by tabs.
+    Tabs,
+}
+
+/// One side of a comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    /// Its language.
+    pub lang: Lang,
+    /// The caption above the code.
+    pub caption: Option<String>,
+    /// The code as written, hidden-line markers included.
+    pub code: String,
+    /// What the reader sees: hidden lines dropped.
+    pub shown: String,
+    /// The full source for compiling, checking and links: hidden lines
+    /// included, their markers stripped.
+    pub source: String,
+    /// The expected outcome; `None` for a side that is only shown
+    /// (Python).
+    pub expect: Option<Expect>,
+    /// The expected output, from an ```` ```output ```` block.
+    pub output: Option<String>,
+    /// Byte range in the chapter of that ```` ```output ```` block, fences
+    /// included (where `check --bless` writes).
+    pub output_range: Option<std::ops::Range<usize>>,
+    /// The note paragraph after the side's fence, as Markdown.
+    pub note: Option<String>,
+    /// Show this side's assembly (the side's or the block's `asm`).
+    pub asm: bool,
+    /// Byte offset in the chapter of the side's fence.
+    pub offset: usize,
+    /// Byte offset in the chapter of the side's info string.
+    pub info_offset: usize,
+    /// The Rust side's example model.
+    pub example: Option<Example>,
+}
+
+/// A parsed comparison block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compare {
+    /// The block's title.
+    pub title: Option<String>,
+    /// Columns or tabs.
+    pub layout: Layout,
+    /// Show every side's assembly.
+    pub asm: bool,
+    /// The sides, in order.
+    pub sides: Vec<Side>,
+}
+
+impl Side {
+    /// The Rust edition of the side (the book's for C and C++).
+    fn edition(&self, env: &Env<'_>) -> u16 {
+        self.example
+            .as_ref()
+            .map_or(env.config.edition, |e| e.edition)
+    }
+
+    /// This side's Compiler Explorer session (compiled sides only),
+    /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
+    pub fn session(&self, env: &Env<'_>) -> Option<Session> {
+        let options = match self.lang {
+            Lang::Rust => links::rust_options(self.edition(env), 2),
+            _ => "-O2".to_owned(),
+        };
+        frame::session(env, self.lang, &self.source, options)
+    }
+
+    /// The title of the side's header.
+    fn heading(&self) -> String {
+        self.caption
+            .clone()
+            .unwrap_or_else(|| self.lang.label().to_owned())
+    }
+
+    /// The claim of a compiled side (C, C++, Rust); Python sides are
+    /// shown only.
+    fn claim(&self, env: &Env<'_>) -> Option<Claim> {
+        self.lang.compiler()?;
+        let mut claim = match (&self.example, self.expect) {
+            (Some(ex), _) => ex.claim(env, self.info_offset, self.output_range.clone()),
+            (None, Some(expect)) => Claim {
+                file: env.file.to_owned(),
+                line: 0,
+                offset: self.info_offset,
+                what: String::new(),
+                lang: self.lang,
+                source: self.source.clone(),
+                expect,
+                output: self.output.clone(),
+                output_range: self.output_range.clone(),
+                edition: env.config.edition,
+                mode: Mode::Debug,
+                error: None,
+                ignore: false,
+                bless: None,
+            },
+            (None, None) => return None,
+        };
+        claim.what = match &self.caption {
+            Some(c) => format!("compare side \"{c}\""),
+            None => format!("compare side {}", self.lang.label()),
+        };
+        Some(claim)
+    }
+}
+
+/// Parses and renders a compare block, with the claims of its sides.
+pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+    let cmp = Compare::parse(block, env)?;
+    let mut r = cmp.render(env, block.fence.info_offset)?;
+    r.claims = cmp.sides.iter().filter_map(|s| s.claim(env)).collect();
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse::safe_note;
+    use super::render::block_id;
+    use super::*;
+    use crate::core::config::Config;
+    use crate::core::markdown;
+    use crate::directive::{Shared, Target, scan};
+    use pretty_assertions::assert_eq;
+    use std::path::PathBuf;
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    fn with_env<T>(text: &str, target: Target, f: impl FnOnce(&Block, &Env<'_>) -> T) -> T {
+        let cfg = config();
+        let shared = Shared::disabled();
+        let block = scan(text).into_iter().next().expect("a block");
+        let env = Env {
+            config: &cfg,
+            target,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+        };
+        f(&block, &env)
+    }
+
+    fn parse(text: &str) -> Result<Compare, Problem> {
+        with_env(text, Target::Html, Compare::parse)
+    }
+
+    fn problem(text: &str) -> (usize, usize, String) {
+        let p = parse(text).unwrap_err();
+        let (l, c) = markdown::line_col(text, p.offset);
+        (l, c, p.message)
+    }
+
+    const DIVISION: &str = "Intro.\n\n````compare title=\"Integer division\" layout=tabs\n```c caption=\"C: undefined\" expect=ub\n~ #include <limits.h>\nint divide(int a, int b) { return a / b; }\n~ int main(void) { return divide(INT_MIN, -1); }\n```\nA *note* about C,\nover two lines.\n```output\nruntime error: division overflow\n```\n```rust caption=\"Rust: panics\" expect=panic\npub fn divide(a: i32, b: i32) -> i32 { a / b }\n# fn main() { divide(1, 0); }\n```\n\nRust note.\n\n```python\ndef divide(a, b): return a // b\n```\n````\n";
+
+    #[test]
+    fn sides_carry_captions_notes_outputs_and_sources() {
+        let cmp = parse(DIVISION).unwrap();
+        assert_eq!(cmp.title.as_deref(), Some("Integer division"));
+        assert_eq!((cmp.layout, cmp.asm), (Layout::Tabs, false));
+        let langs: Vec<Lang> = cmp.sides.iter().map(|s| s.lang).collect();
+        assert_eq!(langs, [Lang::C, Lang::Rust, Lang::Python]);
+        let [c, rust, py] = &cmp.sides[..] else {
+            panic!("three sides")
+        };
+        assert_eq!(c.caption.as_deref(), Some("C: undefined"));
+        assert_eq!(c.expect, Some(Expect::Ub));
+        assert_eq!(c.shown, "int divide(int a, int b) { return a / b; }\n");
+        assert_eq!(
+            c.source,
+            "#include <limits.h>\nint divide(int a, int b) { return a / b; }\nint main(void) { return divide(INT_MIN, -1); }\n"
+        );
+        assert_eq!(
+            c.note.as_deref(),
+            Some("A *note* about C,\nover two lines.")
+        );
+        assert_eq!(
+            c.output.as_deref(),
+            Some("runtime error: division overflow\n")
+        );
+        assert_eq!(markdown::line_col(DIVISION, c.offset), (4, 1));
+        assert!(DIVISION[c.offset..].starts_with("```c caption"));
+        assert_eq!(rust.expect, Some(Expect::Panic));
+        assert_eq!(
+            rust.source,
+            "pub fn divide(a: i32, b: i32) -> i32 { a / b }\nfn main() { divide(1, 0); }\n"
+        );
+        assert_eq!(
+            rust.shown,
+            "pub fn divide(a: i32, b: i32) -> i32 { a / b }\n"
+        );
+        assert_eq!(rust.note.as_deref(), Some("Rust note."));
+        assert_eq!(
+            rust.example.as_ref().and_then(|e| e.title.as_deref()),
+            Some("Rust: panics")
+        );
+        assert!(DIVISION[rust.offset..].starts_with("```rust caption"));
+        assert_eq!((py.expect, py.note.as_deref()), (None, None));
+        // The claims come from the same parse: the compiled sides only.
+        let claims = with_env(DIVISION, Target::Html, render).unwrap().claims;
+        let langs: Vec<Lang> = claims.iter().map(|c| c.lang).collect();
+        assert_eq!(langs, [Lang::C, Lang::Rust]);
+    }
+
+    #[test]
+    fn block_asm_reaches_compiled_sides() {
+        let cmp = parse("````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n```python\nx = 1\n```\n````\n").unwrap();
+        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
+        assert_eq!(asm, [true, true, true]);
+        let cmp = parse("````compare\n```c asm\nint f(void) { return 1; }\n```\n```rust asm=false\npub fn f() -> i32 { 1 }\n```\n````\n").unwrap();
+        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
+        assert_eq!(asm, [true, false]);
+    }
+
+    #[test]
+    fn errors_are_located_and_name_what_was_expected() {
+        let five = format!("````compare\n{}````\n", "```c\nint x;\n```\n".repeat(5));
+        let cases: Vec<(&str, (usize, usize, &str))> = vec![
+            (
+                "````compare\n```c\nint x;\n```\n````\n",
+                (1, 5, "found 1 side; expected 2 to 4 fenced code blocks"),
+            ),
+            (&five, (14, 1, "found a 5th side; expected 2 to 4 sides")),
+            (
+                "Text\n\n````compare\n```c\nint x;\n```\n```java caption=\"J\"\nclass A {}\n```\n````\n",
+                (
+                    7,
+                    4,
+                    "found a `java` code block; expected a side in one of c, cpp, rust, python",
+                ),
+            ),
+            (
+                "````compare\n```c caption=3\nint x;\n```\n```rust\nfn f() {}\n```\n````\n",
+                (2, 6, "found integer for `caption`; expected a string"),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```rust caption=\"a\" caption=\"b\"\nfn f() {}\n```\n````\n",
+                (
+                    5,
+                    21,
+                    "found `caption` a second time; expected each attribute once",
+                ),
+            ),
+            (
+                "````compare colour=red\n```c\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    1,
+                    13,
+                    "found unknown attribute `colour`; expected one of title, layout, asm",
+                ),
+            ),
+            (
+                "````compare\n```c volatile\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    6,
+                    "found unknown attribute `volatile` on a `c` side; expected one of caption, expect, asm",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```rust colour=red\nfn f() {}\n```\n````\n",
+                (
+                    5,
+                    9,
+                    "found unknown attribute `colour`; expected one of title, expect",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```rust expect=explode\nfn f() {}\n```\n````\n",
+                (
+                    5,
+                    9,
+                    "found `explode` for `expect`; expected one of run, panic, compile-fail, no-run",
+                ),
+            ),
+            (
+                "````compare\n```c expect=crash\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    6,
+                    "found `crash` for `expect`; expected one of compile, run, ub",
+                ),
+            ),
+            (
+                "````compare layout=grid\n```c\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    1,
+                    13,
+                    "found `grid` for `layout`; expected one of columns, tabs",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n# Heading\n```c\nint y;\n```\n````\n",
+                (
+                    5,
+                    1,
+                    "found a heading in a compare block; expected fenced code blocks",
+                ),
+            ),
+            (
+                "````compare\nFirst a paragraph.\n\n```c\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    1,
+                    "found a paragraph before the first side; expected fenced code blocks",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\nOne.\n\nTwo.\n```c\nint y;\n```\n````\n",
+                (
+                    7,
+                    1,
+                    "found a second paragraph after the `c` side; expected one note paragraph per side",
+                ),
+            ),
+            (
+                "````compare\n```output\nx\n```\n```c\nint y;\n```\n````\n",
+                (2, 1, "found an ```output block before the first side"),
+            ),
+            (
+                "````compare\n```c\n~ int hidden;\n```\n```c\nint y;\n```\n````\n",
+                (2, 4, "found an empty `c` side; expected code"),
+            ),
+            (
+                "````compare\n```\nx\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    1,
+                    "found a code block without a language; expected a side in one of c, cpp, rust, python",
+                ),
+            ),
+            (
+                // Inside a list item: columns count the indentation.
+                "- Item:\n\n  ````compare\n  ```c\n  int x;\n  ```\n  ```rust ignore=maybe\n  fn f() {}\n  ```\n  ````\n",
+                (7, 11, "found string for `ignore`; expected true or false"),
+            ),
+            (
+                // Inside a block quote.
+                "> ````compare\n> ```c\n> int x;\n> ```\n> ```go\n> func f() {}\n> ```\n> ````\n",
+                (5, 6, "found a `go` code block"),
+            ),
+        ];
+        for (text, (line, col, msg)) in &cases {
+            let (l, c, m) = problem(text);
+            assert!(m.starts_with(msg), "{text}: got {m}");
+            assert_eq!((l, c), (*line, *col), "{text}: {m}");
+        }
+    }
+
+    fn render_text(text: &str, target: Target) -> String {
+        with_env(text, target, render)
+            .unwrap()
+            .out
+            .lines()
+            .join("\n")
+    }
+
+    #[test]
+    fn test_target_keeps_only_the_rust_sides() {
+        assert_eq!(
+            render_text(DIVISION, Target::Test),
+            "```rust,should_panic,edition2021\npub fn divide(a: i32, b: i32) -> i32 { a / b }\n# fn main() { divide(1, 0); }\n```"
+        );
+        let two_rust = "````compare\n```c\nint x;\n```\n```rust\nfn a() {}\n```\n```rust expect=no-run\nfn b() {}\n```\n````\n";
+        assert_eq!(
+            render_text(two_rust, Target::Test),
+            "```rust,edition2021\nfn a() {}\n```\n\n```rust,no_run,edition2021\nfn b() {}\n```"
+        );
+        let no_rust = "````compare\n```c\nint x;\n```\n```python\nx = 1\n```\n````\n";
+        assert_eq!(render_text(no_rust, Target::Test), "");
+    }
+
+    #[test]
+    fn markdown_target_is_a_titled_sequence_of_plain_fences() {
+        let md = render_text(DIVISION, Target::Markdown);
+        let ce = md
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix("[Compare in Compiler Explorer](<"))
+            .and_then(|l| l.strip_suffix(">)"))
+            .unwrap_or_else(|| panic!("{md}"));
+        let state = crate::core::links::tests::decode_client_state(ce);
+        assert_eq!(state["sessions"].as_array().map(Vec::len), Some(2));
+        let body = md.rsplit_once("\n\n[Compare").unwrap().0;
+        let rust_links = body
+            .lines()
+            .find(|l| l.starts_with("[Playground]"))
+            .unwrap_or_else(|| panic!("{md}"));
+        let expected = format!(
+            "**Integer division**\n\n**C: undefined** — *Undefined behaviour*\n\n```c\nint divide(int a, int b) {{ return a / b; }}\n```\n\nSanitizer reports:\n\n```text\nruntime error: division overflow\n```\n\nA *note* about C,\nover two lines.\n\n**Rust: panics** — *Panics*\n\n```rust,should_panic,edition2021\npub fn divide(a: i32, b: i32) -> i32 {{ a / b }}\n# fn main() {{ divide(1, 0); }}\n```\n\n{rust_links}\n\nRust note.\n\n**Python**\n\n```python\ndef divide(a, b): return a // b\n```"
+        );
+        assert_eq!(body, expected);
+    }
+
+    #[test]
+    fn html_escapes_captions_and_titles() {
+        let text = "````compare title=\"<T>\"\n```c caption=\"a < b & 'c'\"\nint x;\n```\n```python caption=\"<script>\"\nx = 1\n```\n````\n";
+        let html = render_text(text, Target::Html);
+        assert!(html.contains(">&lt;T&gt;</span>"), "{html}");
+        assert!(
+            html.contains(">a &lt; b &amp; &#x27;c&#x27;</span>"),
+            "{html}"
+        );
+        assert!(html.contains(">&lt;script&gt;</span>"), "{html}");
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(!html.contains("\n\n\n"), "{html}");
+    }
+
+    #[test]
+    fn tabs_of_one_language_use_captions_or_numbers() {
+        let cmp = parse("````compare layout=tabs\n```c caption=\"Checked\"\nint a;\n```\n```c\nint b;\n```\n```rust\nfn f() {}\n```\n````\n").unwrap();
+        let labels: Vec<String> = (0..3).map(|i| cmp.tab_label(i)).collect();
+        assert_eq!(labels, ["Checked", "C 2", "Rust"]);
+    }
+
+    #[test]
+    fn tab_ids_differ_between_chapters_and_blocks() {
+        let cfg = config();
+        let shared = Shared::disabled();
+        let env = |file| Env {
+            config: &cfg,
+            target: Target::Html,
+            text: "",
+            file,
+            shared: &shared,
+        };
+        let a = block_id(&env("src/a.md"), 10);
+        assert_ne!(a, block_id(&env("src/b.md"), 10));
+        assert_ne!(a, block_id(&env("src/a.md"), 11));
+        assert_eq!(a, block_id(&env("src/a.md"), 10));
+    }
+
+    #[test]
+    fn missing_compiler_is_a_located_warning_and_keeps_the_links() {
+        let text = "# T\n\n````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n````\n";
+        let mut cfg = config();
+        cfg.cc = "/nonexistent/cc".into();
+        cfg.rustc = "/nonexistent/rustc".into();
+        let out = crate::book::chapter::chapter(
+            &cfg,
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        // Left to the book layer, which tells each missing compiler once.
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let told: Vec<String> = crate::core::problem::missing_compilers(&out.unchecked)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            told,
+            [
+                "src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so the assembly of 1 block is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+                "src/a.md:7:4: the compiler `/nonexistent/rustc` could not be run, so the assembly of 1 block is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+            ]
+        );
+        let page = out.text.unwrap();
+        assert!(!page.contains("companion-asm"), "{page}");
+        assert_eq!(page.matches("Compiler Explorer</a>").count(), 3, "{page}");
+    }
+
+    #[test]
+    fn code_that_does_not_compile_fails_under_bail_and_warns_under_continue() {
+        let text =
+            "````compare\n```c asm\nint f(void) { return }\n```\n```python\nx = 1\n```\n````\n";
+        let mut cfg = config();
+        let out = crate::book::chapter::chapter(
+            &cfg,
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert_eq!(out.errors.len(), 1);
+        let e = out.errors[0].to_string();
+        assert!(
+            e.starts_with("src/a.md:2:4: cannot show the assembly: `cc` rejected the code"),
+            "{e}"
+        );
+        cfg.on_failure = crate::core::config::OnFailure::Continue;
+        let out = crate::book::chapter::chapter(
+            &cfg,
+            &Shared::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
+        assert!(out.errors.is_empty());
+        assert_eq!(out.warnings.len(), 1);
+        assert!(out.text.unwrap().contains("companion-compare"));
+    }
+
+    #[test]
+    fn notes_show_raw_html_as_text_and_refuse_other_schemes() {
+        for (note, want) in [
+            ("A *note*.", Ok("A *note*.")),
+            (
+                "Has <script>x</script> in it",
+                Ok("Has &lt;script&gt;x&lt;/script&gt; in it"),
+            ),
+            ("<div>\nopen", Ok("&lt;div&gt;\nopen")),
+            (
+                "[ok](https://a.example/) [rel](../b.md)",
+                Ok("[ok](https://a.example/) [rel](../b.md)"),
+            ),
+            ("[x](javascript:alert(1))", Err("javascript:alert(1)")),
+            ("<javascript:alert(1)>", Err("javascript:alert(1)")),
+        ] {
+            match (safe_note(note, 7), want) {
+                (Ok(got), Ok(want)) => assert_eq!(got, want, "{note}"),
+                (Err(p), Err(url)) => {
+                    assert_eq!(p.offset, 7);
+                    assert_eq!(
+                        p.message,
+                        format!(
+                            "found a link to `{url}` in this side's note; expected an http(s) or relative link"
+                        )
+                    );
+                }
+                (got, _) => panic!("{note}: {got:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! Reading a compare block: its attributes, then its body as Markdown,
+//! piece by piece (fences, note paragraphs, output blocks), with every
+//! offset mapped back to the chapter.
+
+use super::{Compare, KIND, KNOWN, Layout, Side};
+use crate::core::attrs::{self, Attr};
+use crate::core::escape::{escape, link_ok};
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::markdown::{self, Block, Fence};
+use crate::core::problem::Problem;
+use crate::core::values::Attrs;
+use crate::directive::contract::Env;
+use crate::directive::example::Example;
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
+
+/// Maps offsets in a compare block's body to offsets in the chapter.
+struct Mapper {
+    /// Where each body line starts, in the body.
+    body_lines: Vec<usize>,
+    /// Where each body line's text starts in the chapter: after the
+    /// container prefix (list indent, `> `) for all but the first.
+    chapter_lines: Vec<usize>,
+    len: usize,
+}
+
+impl Mapper {
+    fn new(text: &str, body: &str, body_offset: usize, prefix: usize) -> Self {
+        let body_lines: Vec<usize> = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1))
+            .collect();
+        let mut chapter_lines = Vec::with_capacity(body_lines.len());
+        let mut at = body_offset;
+        for i in 0..body_lines.len() {
+            chapter_lines.push(if i == 0 { at } else { at + prefix });
+            at = text[at.min(text.len())..]
+                .find('\n')
+                .map_or(text.len(), |n| at + n + 1);
+        }
+        Self {
+            body_lines,
+            chapter_lines,
+            len: text.len(),
+        }
+    }
+
+    fn map(&self, at: usize) -> usize {
+        let line = self.body_lines.partition_point(|&start| start <= at) - 1;
+        (self.chapter_lines[line] + at - self.body_lines[line]).min(self.len)
+    }
+
+    fn fence(&self, f: &Fence) -> Fence {
+        Fence {
+            info: f.info.clone(),
+            info_offset: self.map(f.info_offset),
+            body: f.body.clone(),
+            body_offset: self.map(f.body_offset),
+            range: self.map(f.range.start)..self.map(f.range.end),
+        }
+    }
+}
+
+/// A top-level piece of the body.
+enum Item {
+    Fence(Fence),
+    Paragraph(std::ops::Range<usize>),
+    Other(&'static str, usize),
+}
+
+const ALLOWED: &str = "expected fenced code blocks (```c, ```cpp, ```rust, ```python), each followed by an optional note paragraph and an optional ```output block";
+
+fn describe(tag: &Tag<'_>) -> &'static str {
+    match tag {
+        Tag::Heading { .. } => "a heading",
+        Tag::BlockQuote(_) => "a block quote",
+        Tag::List(_) => "a list",
+        Tag::HtmlBlock => "an HTML block",
+        Tag::Table(_) => "a table",
+        Tag::CodeBlock(CodeBlockKind::Indented) => "an indented code block",
+        Tag::FootnoteDefinition(_) => "a footnote definition",
+        Tag::DefinitionList => "a definition list",
+        _ => "other Markdown",
+    }
+}
+
+/// The top-level pieces of a body, in order.
+fn items(body: &str) -> Vec<Item> {
+    let mut fences = markdown::fences(body).into_iter();
+    let mut out = Vec::new();
+    let mut parser = Parser::new_ext(body, markdown::options()).into_offset_iter();
+    while let Some((event, range)) = parser.next() {
+        match event {
+            Event::Start(tag) => {
+                let mut depth = 1usize;
+                for (e, _) in parser.by_ref() {
+                    match e {
+                        Event::Start(_) => depth += 1,
+                        Event::End(_) => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                match tag {
+                    Tag::CodeBlock(CodeBlockKind::Fenced(_)) => {
+                        if let Some(f) = fences.next() {
+                            out.push(Item::Fence(f));
+                        }
+                    }
+                    Tag::Paragraph => out.push(Item::Paragraph(range)),
+                    other => out.push(Item::Other(describe(&other), range.start)),
+                }
+            }
+            Event::Rule => out.push(Item::Other("a horizontal rule", range.start)),
+            _ => out.push(Item::Other("text", range.start)),
+        }
+    }
+    out
+}
+
+impl Compare {
+    /// Parses a compare block: its attributes and its sides.
+    pub fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
+        let fence = &block.fence;
+        let attrs = KIND.attributes(block)?;
+        let mut cmp = Compare {
+            title: None,
+            layout: Layout::Columns,
+            asm: false,
+            sides: Vec::new(),
+        };
+        let mut a = Attrs::new(fence);
+        for attr in &attrs {
+            let key = attr.key.as_str();
+            a.once(attr, key)?;
+            match key {
+                "title" => cmp.title = Some(a.string(attr)?),
+                "layout" => {
+                    cmp.layout = a.choice(
+                        attr,
+                        &[("columns", Layout::Columns), ("tabs", Layout::Tabs)],
+                    )?;
+                }
+                "asm" => cmp.asm = a.boolean(attr)?,
+                _ => {
+                    return Err(a.problem(
+                        attr,
+                        format!("found unknown attribute `{key}`; expected one of {KNOWN}"),
+                    ));
+                }
+            }
+        }
+        let text = env.text;
+        let line_start = text[..fence.body_offset.min(text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let mapper = Mapper::new(
+            text,
+            &fence.body,
+            fence.body_offset,
+            fence.body_offset.saturating_sub(line_start),
+        );
+        // A side's pieces as they are met: fence, note, output.
+        struct Pending {
+            fence: Fence,
+            note: Option<String>,
+            output: Option<Fence>,
+        }
+        let mut pending: Vec<Pending> = Vec::new();
+        for item in items(&fence.body) {
+            match item {
+                Item::Fence(f) => {
+                    let mapped = mapper.fence(&f);
+                    let lang = markdown::first_word(&f.info);
+                    if lang == "output" {
+                        match pending.last_mut() {
+                            Some(p) if p.output.is_none() => p.output = Some(mapped),
+                            Some(p) => {
+                                return Err(Problem::at(
+                                    mapped.range.start,
+                                    format!(
+                                        "found a second ```output block after the `{}` side; expected one output block per side",
+                                        markdown::first_word(&p.fence.info)
+                                    ),
+                                ));
+                            }
+                            None => {
+                                return Err(Problem::at(
+                                    mapped.range.start,
+                                    "found an ```output block before the first side; expected it after the side's code",
+                                ));
+                            }
+                        }
+                        continue;
+                    }
+                    if Lang::from_fence(lang).is_none() {
+                        let found = if lang.is_empty() {
+                            "a code block without a language".to_owned()
+                        } else {
+                            format!("a `{lang}` code block")
+                        };
+                        return Err(Problem::at(
+                            if lang.is_empty() {
+                                mapped.range.start
+                            } else {
+                                mapped.info_offset
+                            },
+                            format!("found {found}; expected a side in one of {}", Lang::known()),
+                        ));
+                    }
+                    if pending.len() == 4 {
+                        return Err(Problem::at(
+                            mapped.range.start,
+                            "found a 5th side; expected 2 to 4 sides in a compare block",
+                        ));
+                    }
+                    pending.push(Pending {
+                        fence: mapped,
+                        note: None,
+                        output: None,
+                    });
+                }
+                Item::Paragraph(range) => {
+                    let at = mapper.map(range.start);
+                    let note = fence.body[range].trim_end().to_owned();
+                    match pending.last_mut() {
+                        Some(p) if p.note.is_none() && p.output.is_none() => p.note = Some(note),
+                        Some(p) => {
+                            let side = markdown::first_word(&p.fence.info);
+                            let why = if p.output.is_some() {
+                                "expected the note before the ```output block"
+                            } else {
+                                "expected one note paragraph per side"
+                            };
+                            return Err(Problem::at(
+                                at,
+                                format!("found a second paragraph after the `{side}` side; {why}"),
+                            ));
+                        }
+                        None => {
+                            return Err(Problem::at(
+                                at,
+                                format!("found a paragraph before the first side; {ALLOWED}"),
+                            ));
+                        }
+                    }
+                }
+                Item::Other(what, at) => {
+                    return Err(Problem::at(
+                        mapper.map(at),
+                        format!("found {what} in a compare block; {ALLOWED}"),
+                    ));
+                }
+            }
+        }
+        if pending.len() < 2 {
+            let found = match pending.len() {
+                0 => "no side".to_owned(),
+                _ => "1 side".to_owned(),
+            };
+            return Err(Problem::at(
+                fence.info_offset,
+                format!("found {found}; expected 2 to 4 fenced code blocks in a compare block"),
+            ));
+        }
+        for p in pending {
+            cmp.sides
+                .push(side(p.fence, p.note, p.output, cmp.asm, env)?);
+        }
+        Ok(cmp)
+    }
+}
+
+/// A side's note, Markdown the page renders, with raw HTML turned into
+/// text (raw markup could inject script or unbalance the side's `<div>`)
+/// and its links checked (http(s) or relative only). `at` locates errors.
+pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
+    let mut out = String::with_capacity(note.len());
+    let mut done = 0;
+    for (event, range) in Parser::new(note).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. })
+                if !link_ok(&dest_url) =>
+            {
+                return Err(Problem::at(
+                    at,
+                    format!(
+                        "found a link to `{dest_url}` in this side's note; expected an http(s) or relative link"
+                    ),
+                ));
+            }
+            Event::Html(_) | Event::InlineHtml(_) if range.start >= done => {
+                out.push_str(&note[done..range.start]);
+                out.push_str(&escape(&note[range.clone()]));
+                done = range.end;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(note.get(done..).unwrap_or(""));
+    Ok(out)
+}
+
+/// Parses one side from its (chapter-mapped) fence.
+fn side(
+    fence: Fence,
+    note: Option<String>,
+    output: Option<Fence>,
+    block_asm: bool,
+    env: &Env<'_>,
+) -> Result<Side, Problem> {
+    let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::C);
+    let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
+    let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
+        .map_err(|e| Problem::from_attr(&fence, e))?;
+    let a = Attrs::new(&fence);
+    let mut caption = None;
+    let mut rest: Vec<Attr> = Vec::new();
+    for attr in list {
+        if attr.key == "caption" {
+            if caption.is_some() {
+                return Err(a.problem(
+                    &attr,
+                    "found `caption` a second time; expected each attribute once",
+                ));
+            }
+            caption = Some(a.string(&attr)?);
+        } else {
+            rest.push(attr);
+        }
+    }
+    let mut s = Side {
+        lang,
+        caption,
+        code: fence.body.clone(),
+        shown: String::new(),
+        source: String::new(),
+        expect: None,
+        output: output.as_ref().map(|o| o.body.clone()),
+        output_range: output.as_ref().map(|o| o.range.clone()),
+        note: note.map(|n| safe_note(&n, fence.info_offset)).transpose()?,
+        asm: block_asm,
+        offset: fence.range.start,
+        info_offset: fence.info_offset,
+        example: None,
+    };
+    match lang {
+        Lang::Rust => {
+            let mut ex = Example::parse(
+                &fence,
+                &rest,
+                output.as_ref(),
+                env.config,
+                ", and caption on a compare side",
+            )?;
+            ex.title = s.caption.clone().or(ex.title.take());
+            ex.asm |= block_asm;
+            s.asm = ex.asm;
+            s.expect = Some(ex.expect);
+            s.example = Some(ex);
+        }
+        Lang::C | Lang::Cpp => {
+            let mut a = Attrs::new(&fence);
+            s.expect = Some(Expect::Compile);
+            for attr in &rest {
+                let key = attr.key.as_str();
+                a.once(attr, key)?;
+                match key {
+                    "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
+                    "asm" => s.asm = a.boolean(attr)? || block_asm,
+                    _ => {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, expect, asm",
+                                lang.fence()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        Lang::Python => {
+            if let Some(attr) = rest.first() {
+                return Err(a.problem(
+                    attr,
+                    format!(
+                        "found unknown attribute `{}` on a `python` side; expected only caption",
+                        attr.key
+                    ),
+                ));
+            }
+        }
+    }
+    (s.shown, s.source) = lang.split_hidden(&fence.body, env.config);
+    if s.shown.trim().is_empty() {
+        return Err(Problem::at(
+            fence.info_offset,
+            format!(
+                "found an empty `{}` side; expected code the reader can see",
+                lang.fence()
+            ),
+        ));
+    }
+    Ok(s)
+}

@@ -1,0 +1,235 @@
+//! Writing a compare block: columns or tabs of framed sides on an HTML
+//! page, the Rust sides alone for `mdbook test`, plain Markdown elsewhere.
+
+use super::{Compare, Layout, Side};
+use crate::core::escape::{escape, escape_markdown};
+use crate::core::expect::Expect;
+use crate::core::links::Session;
+use crate::core::markdown::Out;
+use crate::core::problem::Problem;
+use crate::directive::contract::{Env, Rendered, Target};
+use crate::directive::frame::{self, Frame};
+use crate::engine::asm;
+use crate::engine::cache::Cache;
+
+/// A short id, unique on the page and on the print page (which joins
+/// every chapter): a hash of the chapter's file and the block's offset.
+pub(super) fn block_id(env: &Env<'_>, at: usize) -> String {
+    let key = Cache::key(&[env.file.as_bytes(), at.to_string().as_bytes()]);
+    format!("companion-cmp-{}", &key[..10])
+}
+
+impl Side {
+    /// The assembly request for this side, for compiled sides.
+    fn asm_request<'s>(&'s self, source: &'s str, edition: u16) -> Option<asm::Request<'s>> {
+        self.lang.compiler()?;
+        Some(asm::Request {
+            lang: self.lang,
+            source,
+            shown: &self.shown,
+            edition,
+        })
+    }
+}
+
+impl Compare {
+    /// Renders the block for `env.target`.
+    pub fn render(&self, env: &Env<'_>, at: usize) -> Result<Rendered, Problem> {
+        match env.target {
+            Target::Test => Ok(self.render_test(env)),
+            Target::Html => self.render_html(env, at),
+            Target::Markdown => Ok(self.render_markdown(env, at)),
+        }
+    }
+
+    /// `mdbook test`: only the Rust sides, as plain Rust fences.
+    fn render_test(&self, env: &Env<'_>) -> Rendered {
+        let mut r = Rendered::default();
+        for (i, s) in self.sides.iter().enumerate() {
+            if let Some(ex) = &s.example {
+                if i > 0 && !r.out.lines().is_empty() {
+                    r.out.blank();
+                }
+                r.out.append(ex.render_with(env, s.info_offset, None).out);
+            }
+        }
+        r
+    }
+
+    fn render_html(&self, env: &Env<'_>, at: usize) -> Result<Rendered, Problem> {
+        let mut r = Rendered::default();
+        let mut warnings = Vec::new();
+        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
+        let compare_link = frame::compiler_explorer_link(env, &sessions, at, &mut warnings);
+        let layout = match self.layout {
+            Layout::Columns => "columns",
+            Layout::Tabs => "tabs",
+        };
+        let out = &mut r.out;
+        out.line(format!(
+            "<div class=\"companion-compare companion-layout-{layout}\">"
+        ));
+        if let Some(title) = &self.title {
+            out.line(format!(
+                "<div class=\"companion-header\"><span class=\"companion-title\">{}</span></div>",
+                escape(title)
+            ));
+        }
+        out.line("<div class=\"companion-sides\">");
+        if self.layout == Layout::Tabs {
+            let id = block_id(env, at);
+            for i in 0..self.sides.len() {
+                out.line(format!(
+                    "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{}</label>",
+                    if i == 0 { " checked" } else { "" },
+                    escape(&self.tab_label(i))
+                ));
+            }
+        }
+        for s in &self.sides {
+            out.line(format!(
+                "<div class=\"companion-side companion-side-{}\">",
+                s.lang.fence()
+            ));
+            let listing = if s.asm {
+                let source = match &s.example {
+                    Some(ex) if ex.wants_asm() => Some(crate::core::code::rust_program(&s.source)),
+                    Some(_) => None,
+                    None => Some(s.source.clone()),
+                };
+                let edition = s.example.as_ref().map_or(env.config.edition, |e| e.edition);
+                match source
+                    .as_deref()
+                    .and_then(|src| s.asm_request(src, edition))
+                {
+                    Some(req) => {
+                        frame::assembly(&req, env, s.info_offset, &mut warnings, &mut r.missing)?
+                    }
+                    None => None,
+                }
+            } else {
+                None
+            };
+            if let Some(ex) = &s.example {
+                let side = ex.render_with(env, s.info_offset, listing.as_deref());
+                warnings.extend(side.warnings);
+                out.append(side.out);
+            } else {
+                c_side(s, env, listing.as_deref(), &mut warnings, out);
+            }
+            if let Some(note) = &s.note {
+                out.line("<div class=\"companion-note\">");
+                out.blank();
+                for l in note.split('\n') {
+                    out.line(l);
+                }
+                out.blank();
+                out.line("</div>");
+            }
+            out.line("</div>");
+        }
+        out.line("</div>");
+        if let Some(url) = compare_link {
+            out.line(format!(
+                "<div class=\"companion-links companion-compare-links\">{}</div>",
+                frame::anchor("Compare in Compiler Explorer", &url)
+            ));
+        }
+        out.line("</div>");
+        r.warnings = warnings;
+        Ok(r)
+    }
+
+    /// A tab's label: the language, or the caption (else a number) when
+    /// two sides share a language.
+    pub(super) fn tab_label(&self, i: usize) -> String {
+        let side = &self.sides[i];
+        let same = self.sides.iter().filter(|s| s.lang == side.lang).count();
+        if same == 1 {
+            return side.lang.label().to_owned();
+        }
+        match &side.caption {
+            Some(c) => c.clone(),
+            None => {
+                let nth = self.sides[..=i]
+                    .iter()
+                    .filter(|s| s.lang == side.lang)
+                    .count();
+                format!("{} {nth}", side.lang.label())
+            }
+        }
+    }
+
+    /// Other renderers: a title, then each side as a plain fence with its
+    /// caption, note and output, then the comparison link.
+    fn render_markdown(&self, env: &Env<'_>, at: usize) -> Rendered {
+        let mut r = Rendered::default();
+        let mut warnings = Vec::new();
+        let out = &mut r.out;
+        if let Some(title) = &self.title {
+            out.line(format!("**{}**", escape_markdown(title))).blank();
+        }
+        for (i, s) in self.sides.iter().enumerate() {
+            if i > 0 {
+                out.blank();
+            }
+            if let Some(ex) = &s.example {
+                let side = ex.render_with(env, s.info_offset, None);
+                warnings.extend(side.warnings);
+                out.append(side.out);
+            } else {
+                c_side(s, env, None, &mut warnings, out);
+            }
+            if let Some(note) = &s.note {
+                out.blank();
+                for l in note.split('\n') {
+                    out.line(l);
+                }
+            }
+        }
+        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
+        if let Some(url) = frame::compiler_explorer_link(env, &sessions, at, &mut warnings) {
+            out.blank()
+                .line(format!("[Compare in Compiler Explorer](<{url}>)"));
+        }
+        r.warnings = warnings;
+        r
+    }
+}
+
+/// A C, C++ or Python side in the frame of an example; on an HTML page
+/// with its own Compiler Explorer link (compiled sides).
+fn c_side(
+    s: &Side,
+    env: &Env<'_>,
+    listing: Option<&str>,
+    warnings: &mut Vec<Problem>,
+    out: &mut Out,
+) {
+    let links: Vec<(&str, String)> = match env.target {
+        Target::Html => {
+            let session: Vec<Session> = s.session(env).into_iter().collect();
+            frame::compiler_explorer_link(env, &session, s.info_offset, warnings)
+                .map(|url| ("Compiler Explorer", url))
+                .into_iter()
+                .collect()
+        }
+        // Elsewhere the comparison's own link follows the sides.
+        Target::Markdown | Target::Test => Vec::new(),
+    };
+    let heading = s.heading();
+    Frame {
+        outcome: s.expect.map_or("shown", Expect::name),
+        title: Some(&heading),
+        badge: s.expect.map(Expect::badge),
+        info: s.lang.fence(),
+        code: &s.shown,
+        output: s
+            .output
+            .as_deref()
+            .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
+        assembly: listing.map(|l| (l, "cc -O2")),
+        links: &links,
+    }
+    .write(env.target, out);
+}

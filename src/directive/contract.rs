@@ -1,0 +1,174 @@
+//! The contract between a directive and the layers around it: what a
+//! directive is ([`Kind`], one row of the registry), what it sees
+//! ([`Env`], [`Shared`]) and what it gives back ([`Rendered`]).
+
+use crate::core::attrs::Attr;
+use crate::core::claim::Claim;
+use crate::core::config::Config;
+use crate::core::markdown::{self, Block, Out, Pattern};
+use crate::core::problem::{MissingTool, Problem};
+use crate::engine::cache::Cache;
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// One directive: how it is written, how it renders, what it styles.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    /// Its name in messages and code: `example`, `compare`, `reading-list`.
+    pub name: &'static str,
+    /// The info string that starts it, and whether an ```` ```output ````
+    /// block after it is its own.
+    pub pattern: Pattern,
+    /// Parses the block and renders it for `env.target`, with the claims
+    /// it makes.
+    pub render: fn(&Block, &Env<'_>) -> Result<Rendered, Problem>,
+    /// Whether its blocks make claims (`check` renders only those).
+    pub claims: bool,
+    /// Its rules of the stylesheet.
+    pub stylesheet: &'static str,
+}
+
+impl Kind {
+    /// The attributes of one of its blocks: the info string after the
+    /// words naming the directive.
+    pub fn attributes(&self, block: &Block) -> Result<Vec<Attr>, Problem> {
+        markdown::attributes(&block.fence, self.pattern.words.len())
+            .map_err(|e| Problem::from_attr(&block.fence, e))
+    }
+}
+
+/// What the replacement is for, decided by mdBook's renderer name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The `html` renderer: rich output, styled by our stylesheet.
+    Html,
+    /// `mdbook test`: plain Rust fences with rustdoc's attributes.
+    Test,
+    /// Any other renderer: plain Markdown.
+    Markdown,
+}
+
+impl Target {
+    /// The target for an mdBook renderer name.
+    pub fn for_renderer(name: &str) -> Target {
+        match name {
+            "html" => Target::Html,
+            "test" => Target::Test,
+            _ => Target::Markdown,
+        }
+    }
+}
+
+/// What every chapter of one run shares: the book's cache of build-time
+/// work, and the data files directives read (each read and checked at
+/// most once per run; a run makes a fresh one, so nothing leaks between
+/// books or between `mdbook serve` rebuilds).
+#[derive(Debug)]
+pub struct Shared {
+    /// The content-addressed cache (assembly listings, observations).
+    pub cache: Cache,
+    /// Data files, by name.
+    pub data: DataFiles,
+}
+
+impl Shared {
+    /// A run with the given cache.
+    pub fn new(cache: Cache) -> Shared {
+        Shared {
+            cache,
+            data: DataFiles::default(),
+        }
+    }
+
+    /// A run without a cache.
+    pub fn disabled() -> Shared {
+        Shared::new(Cache::disabled())
+    }
+}
+
+/// Values computed once per run and shared by every chapter (chapters
+/// are processed in parallel): each directive keeps its data file here
+/// under its own name.
+#[derive(Debug, Default)]
+pub struct DataFiles(Mutex<HashMap<&'static str, Arc<dyn Any + Send + Sync>>>);
+
+impl DataFiles {
+    /// The value under `name`, made by `load` the first time it is asked
+    /// for. A name always holds one type: asking for another makes a new
+    /// value rather than fail.
+    pub fn get_or_load<T: Clone + Send + Sync + 'static>(
+        &self,
+        name: &'static str,
+        load: impl FnOnce() -> T,
+    ) -> T {
+        let cell: Arc<dyn Any + Send + Sync> = {
+            let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(
+                map.entry(name)
+                    .or_insert_with(|| Arc::new(OnceLock::<T>::new())),
+            )
+        };
+        match cell.downcast_ref::<OnceLock<T>>() {
+            Some(once) => once.get_or_init(load).clone(),
+            None => load(),
+        }
+    }
+}
+
+/// What a directive sees besides its own block.
+#[derive(Debug, Clone, Copy)]
+pub struct Env<'a> {
+    /// The checked configuration.
+    pub config: &'a Config,
+    /// The output target.
+    pub target: Target,
+    /// The whole chapter text, for offsets.
+    pub text: &'a str,
+    /// The chapter's file (`src/intro.md`), for ids unique on the print
+    /// page and for claims.
+    pub file: &'a str,
+    /// What the run shares.
+    pub shared: &'a Shared,
+}
+
+/// A directive's replacement, what it claims, and what it met on the way.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// The replacement lines.
+    pub out: Out,
+    /// The claims of the block, in order (`check` and `verify` read these).
+    pub claims: Vec<Claim>,
+    /// Things worth telling the author that do not stop the build.
+    pub warnings: Vec<Problem>,
+    /// Compilers the directive could not run for its assembly: told once
+    /// for the whole book, not per block.
+    pub missing: Vec<MissingTool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_follow_renderer_names() {
+        assert_eq!(Target::for_renderer("html"), Target::Html);
+        assert_eq!(Target::for_renderer("test"), Target::Test);
+        assert_eq!(Target::for_renderer("markdown"), Target::Markdown);
+        assert_eq!(Target::for_renderer("epub"), Target::Markdown);
+    }
+
+    #[test]
+    fn data_files_load_once_per_name() {
+        let data = DataFiles::default();
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let load = || {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Arc::new(7)
+        };
+        assert_eq!(*data.get_or_load("a", load), 7);
+        assert_eq!(*data.get_or_load("a", load), 7);
+        assert_eq!(*data.get_or_load("b", load), 7);
+        assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2);
+    }
+}

@@ -1,0 +1,644 @@
+//! The runnable Rust example: ```` ```rust example title="…" expect=panic ````.
+//!
+//! On an HTML page the code stays a real mdBook Rust block (play button,
+//! hidden lines, edition), framed by a title, its expected outcome, the
+//! expected output from a following ```` ```output ```` block, and links
+//! that open the same program in the Playground and Compiler Explorer.
+//! `mdbook test` gets a plain fence with rustdoc's attributes, so the
+//! book's own test run checks what the example claims.
+
+use super::contract::{Env, Kind, Rendered, Target};
+use super::frame::{self, Frame};
+use crate::core::attrs::Attr;
+use crate::core::claim::Claim;
+use crate::core::code;
+use crate::core::config::{Config, EDITIONS};
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::links::{self, Mode};
+use crate::core::markdown::{Block, Fence, Pattern};
+use crate::core::problem::{MissingTool, Problem};
+use crate::core::values::Attrs;
+use crate::engine::asm;
+use std::ops::Range;
+
+/// The example's row of the registry.
+pub const KIND: Kind = Kind {
+    name: "example",
+    pattern: Pattern {
+        words: &["rust", "example"],
+        takes_output: true,
+    },
+    render,
+    claims: true,
+    stylesheet: include_str!("example.css"),
+};
+
+/// The attributes an example knows, for messages.
+pub const KNOWN: &str = "title, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
+
+/// A parsed example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// Title shown above the code.
+    pub title: Option<String>,
+    /// The expected outcome.
+    pub expect: Expect,
+    /// A rustc error code the compile failure must carry.
+    pub error: Option<String>,
+    /// The Rust edition.
+    pub edition: u16,
+    /// Debug or release.
+    pub mode: Mode,
+    /// Show the assembly.
+    pub asm: bool,
+    /// Link to the Playground.
+    pub playground: bool,
+    /// Link to Compiler Explorer.
+    pub compiler_explorer: bool,
+    /// mdBook's `ignore`: shown, not run, not checked.
+    pub ignore: bool,
+    /// mdBook flags passed through as they are.
+    pub mdbook_flags: Vec<String>,
+    /// The code as written (hidden lines marked with `# `).
+    pub code: String,
+    /// The expected output, if an output block follows.
+    pub output: Option<String>,
+}
+
+impl Example {
+    /// Parses an example from its fence and the output block after it.
+    /// `extra` names attributes the caller takes itself (a comparison
+    /// side's `caption`), for the unknown-attribute message.
+    pub fn parse(
+        fence: &Fence,
+        attrs: &[Attr],
+        output: Option<&Fence>,
+        config: &Config,
+        extra: &str,
+    ) -> Result<Example, Problem> {
+        let mut ex = Example {
+            title: None,
+            expect: Expect::Run,
+            error: None,
+            edition: config.edition,
+            mode: Mode::Debug,
+            asm: false,
+            playground: true,
+            compiler_explorer: true,
+            ignore: false,
+            mdbook_flags: Vec::new(),
+            code: fence.body.clone(),
+            output: output.map(|o| o.body.clone()),
+        };
+        let mut a = Attrs::new(fence);
+        let mut expect_attr: Option<&Attr> = None;
+        let mut error_attr: Option<&Attr> = None;
+        for attr in attrs {
+            let key = attr.key.as_str();
+            match key {
+                "title" => {
+                    a.once(attr, "title")?;
+                    ex.title = Some(a.string(attr)?);
+                }
+                "expect" | "should_panic" | "compile_fail" | "no_run" => {
+                    if let Some(prev) = expect_attr {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found `{key}` after `{}`; expected one outcome per example",
+                                prev.key
+                            ),
+                        ));
+                    }
+                    expect_attr = Some(attr);
+                    ex.expect = match key {
+                        "expect" => a.choice(attr, &Expect::RUST_CHOICES)?,
+                        "should_panic" => flag(&a, attr, Expect::Panic)?,
+                        "compile_fail" => flag(&a, attr, Expect::CompileFail)?,
+                        _ => flag(&a, attr, Expect::NoRun)?,
+                    };
+                }
+                "error" => {
+                    a.once(attr, "error")?;
+                    ex.error = Some(error_code(&a, attr, &a.string(attr)?)?);
+                    error_attr = Some(attr);
+                }
+                "edition" => {
+                    a.once(attr, "edition")?;
+                    ex.edition = edition(&a, attr)?;
+                }
+                "mode" => {
+                    a.once(attr, "mode")?;
+                    ex.mode =
+                        a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
+                }
+                "asm" => {
+                    a.once(attr, key)?;
+                    ex.asm = a.boolean(attr)?;
+                }
+                "playground" => {
+                    a.once(attr, key)?;
+                    ex.playground = a.boolean(attr)?;
+                }
+                "compiler-explorer" => {
+                    a.once(attr, key)?;
+                    ex.compiler_explorer = a.boolean(attr)?;
+                }
+                "ignore" => {
+                    a.once(attr, key)?;
+                    ex.ignore = a.boolean(attr)?;
+                }
+                "editable" | "noplayground" | "noplaypen" | "mdbook-runnable" => {
+                    a.once(attr, key)?;
+                    if a.boolean(attr)? {
+                        ex.mdbook_flags.push(key.to_owned());
+                    }
+                }
+                "hidelines" => {
+                    a.once(attr, key)?;
+                    ex.mdbook_flags
+                        .push(format!("hidelines={}", a.string(attr)?));
+                }
+                _ if key.starts_with("edition") && attr.value.is_none() => {
+                    a.once(attr, "edition")?;
+                    ex.edition = key["edition".len()..]
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|e| EDITIONS.contains(e))
+                        .ok_or_else(|| a.problem(attr, format!("found `{key}`; expected edition2015, edition2018, edition2021 or edition2024")))?;
+                }
+                _ if is_error_code(key) && attr.value.is_none() => {
+                    a.once(attr, "error")?;
+                    ex.error = Some(key.to_owned());
+                    error_attr = Some(attr);
+                }
+                _ => {
+                    return Err(a.problem(
+                        attr,
+                        format!("found unknown attribute `{key}`; expected one of {KNOWN}{extra}"),
+                    ));
+                }
+            }
+        }
+        if let Some(attr) = error_attr
+            && ex.expect != Expect::CompileFail
+        {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
+                    ex.expect.name()
+                ),
+            ));
+        }
+        if ex.code.trim().is_empty() {
+            let what = match ex.expect {
+                Expect::CompileFail => "`expect=compile-fail` needs code that fails to compile",
+                _ => "an example needs code",
+            };
+            return Err(Problem::at(
+                fence.info_offset,
+                format!("found an empty example; {what}"),
+            ));
+        }
+        Ok(ex)
+    }
+
+    /// The program the compiler gets: hidden lines un-hidden.
+    pub fn source(&self) -> String {
+        code::rust_source(&self.code)
+    }
+
+    /// The rustdoc/mdBook attributes of the Rust fence.
+    fn fence_info(&self, target: Target) -> String {
+        let mut info = vec!["rust".to_owned()];
+        if self.ignore {
+            info.push("ignore".into());
+        } else if let Some(a) = self.expect.rustdoc() {
+            info.push(a.into());
+            if let (Expect::CompileFail, Some(code)) = (self.expect, &self.error) {
+                info.push(code.clone());
+            }
+        }
+        info.push(format!("edition{}", self.edition));
+        if target != Target::Test {
+            info.extend(self.mdbook_flags.iter().cloned());
+        }
+        info.join(",")
+    }
+
+    /// The outcome badge: "Panics", "Does not compile · E0381", ….
+    fn badge(&self) -> String {
+        if self.ignore {
+            return "Not checked".into();
+        }
+        match (&self.expect, &self.error) {
+            (Expect::CompileFail, Some(code)) => format!("{} · {code}", self.expect.badge()),
+            _ => self.expect.badge().into(),
+        }
+    }
+
+    /// The links to the Playground and Compiler Explorer, with warnings
+    /// for links that had to fall back.
+    fn links(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        warnings: &mut Vec<Problem>,
+    ) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let source = self.source();
+        if self.playground {
+            let program = code::rust_program(&source);
+            if let Some(url) =
+                frame::playground_link(env, &program, self.edition, self.mode, at, warnings)
+            {
+                out.push(("Playground", url));
+            }
+        }
+        if self.compiler_explorer {
+            let options = links::rust_options(self.edition, self.mode.opt_level());
+            let session: Vec<_> = frame::session(env, Lang::Rust, &source, options)
+                .into_iter()
+                .collect();
+            if let Some(url) = frame::compiler_explorer_link(env, &session, at, warnings) {
+                out.push(("Compiler Explorer", url));
+            }
+        }
+        out
+    }
+
+    /// True when the assembly panel applies: asked for, and the code is
+    /// meant to compile.
+    pub fn wants_asm(&self) -> bool {
+        self.asm && !self.ignore && self.expect != Expect::CompileFail
+    }
+
+    /// The assembly panel's listing for an HTML page, when it applies.
+    pub fn assembly(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        warnings: &mut Vec<Problem>,
+        missing: &mut Vec<MissingTool>,
+    ) -> Result<Option<String>, Problem> {
+        if !self.wants_asm() || env.target != Target::Html {
+            return Ok(None);
+        }
+        // The program mdBook would run (wrapped in `fn main` when it has
+        // none); its visible functions are the ones kept.
+        let source = code::rust_program(&self.source());
+        let shown = code::rust_shown(&self.code);
+        let req = asm::Request {
+            lang: Lang::Rust,
+            source: &source,
+            shown: &shown,
+            edition: self.edition,
+        };
+        frame::assembly(&req, env, at, warnings, missing)
+    }
+
+    /// The claim of this example, whose info string is at `offset` of the
+    /// chapter and whose output block (if any) spans `output_range`.
+    pub fn claim(&self, env: &Env<'_>, offset: usize, output_range: Option<Range<usize>>) -> Claim {
+        let what = match &self.title {
+            Some(t) => format!("rust example \"{t}\""),
+            None => "rust example".to_owned(),
+        };
+        Claim {
+            file: env.file.to_owned(),
+            line: 0,
+            offset,
+            what,
+            lang: Lang::Rust,
+            source: code::rust_program(&self.source()),
+            expect: self.expect,
+            output: self.output.clone(),
+            output_range,
+            edition: self.edition,
+            mode: self.mode,
+            error: self.error.clone(),
+            ignore: self.ignore,
+            bless: None,
+        }
+    }
+
+    /// Renders the example for `env.target`, with an assembly listing
+    /// (HTML only) shown in a collapsible panel under the code. The
+    /// result carries no claim: the caller knows where the output is.
+    pub fn render_with(&self, env: &Env<'_>, at: usize, assembly: Option<&str>) -> Rendered {
+        let mut r = Rendered::default();
+        let info = self.fence_info(env.target);
+        if env.target == Target::Test {
+            r.out.fence(&info, &self.code);
+            return r;
+        }
+        let links = self.links(env, at, &mut r.warnings);
+        let badge = self.badge();
+        Frame {
+            outcome: if self.ignore {
+                "ignore"
+            } else {
+                self.expect.name()
+            },
+            title: self.title.as_deref(),
+            badge: Some(&badge),
+            info: &info,
+            code: &self.code,
+            output: self
+                .output
+                .as_deref()
+                .map(|o| (self.expect.output_label(), o)),
+            assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
+            links: &links,
+        }
+        .write(env.target, &mut r.out);
+        r
+    }
+}
+
+fn flag(a: &Attrs<'_>, attr: &Attr, expect: Expect) -> Result<Expect, Problem> {
+    if a.boolean(attr)? {
+        Ok(expect)
+    } else {
+        Ok(Expect::Run)
+    }
+}
+
+fn is_error_code(s: &str) -> bool {
+    s.len() == 5 && s.starts_with('E') && s[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem> {
+    if is_error_code(code) {
+        Ok(code.to_owned())
+    } else {
+        Err(a.problem(
+            attr,
+            format!("found `{code}` for `error`; expected a rustc error code such as E0381"),
+        ))
+    }
+}
+
+fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
+    let text = match &attr.value {
+        Some(toml::Value::Integer(i)) => i.to_string(),
+        Some(toml::Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    text.parse::<u16>()
+        .ok()
+        .filter(|e| EDITIONS.contains(e))
+        .ok_or_else(|| {
+            a.problem(
+                attr,
+                format!("found `{text}` for `edition`; expected one of 2015, 2018, 2021, 2024"),
+            )
+        })
+}
+
+/// Parses and renders an example block, with its claim.
+pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+    let attrs = KIND.attributes(block)?;
+    let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), env.config, "")?;
+    let at = block.fence.info_offset;
+    let mut warnings = Vec::new();
+    let mut missing = Vec::new();
+    let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
+    let mut r = ex.render_with(env, at, listing.as_deref());
+    r.warnings.extend(warnings);
+    r.missing.extend(missing);
+    r.claims
+        .push(ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone())));
+    Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::markdown;
+    use crate::directive::scan;
+    use pretty_assertions::assert_eq;
+    use std::path::PathBuf;
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    fn parse(text: &str) -> Result<Example, Problem> {
+        let block = scan(text).into_iter().next().expect("a block");
+        let attrs = KIND.attributes(&block)?;
+        Example::parse(&block.fence, &attrs, block.output.as_ref(), &config(), "")
+    }
+
+    fn problem(text: &str) -> (usize, usize, String) {
+        let p = parse(text).unwrap_err();
+        let (l, c) = markdown::line_col(text, p.offset);
+        (l, c, p.message)
+    }
+
+    #[test]
+    fn attributes_fill_the_model() {
+        let ex = parse("```rust example title=\"T\" expect=compile-fail error=E0381 edition=2018 mode=release asm editable\nfn main() { let x: i32; x; }\n```\n").unwrap();
+        assert_eq!(ex.title.as_deref(), Some("T"));
+        assert_eq!(ex.expect, Expect::CompileFail);
+        assert_eq!(ex.error.as_deref(), Some("E0381"));
+        assert_eq!(ex.edition, 2018);
+        assert_eq!(ex.mode, Mode::Release);
+        assert!(ex.asm);
+        assert_eq!(ex.mdbook_flags, ["editable"]);
+    }
+
+    #[test]
+    fn mdbook_spellings_are_accepted() {
+        let ex = parse("```rust,example,should_panic,edition2024\nfn main() { panic!() }\n```\n")
+            .unwrap();
+        assert_eq!((ex.expect, ex.edition), (Expect::Panic, 2024));
+        let ex = parse("```rust example compile_fail E0381\nfn main() { let x: i32; x; }\n```\n")
+            .unwrap();
+        assert_eq!(
+            (ex.expect, ex.error.as_deref()),
+            (Expect::CompileFail, Some("E0381"))
+        );
+        let ex = parse("```rust example no_run\nfn main() {}\n```\n").unwrap();
+        assert_eq!(ex.expect, Expect::NoRun);
+    }
+
+    #[test]
+    fn errors_are_located_and_name_what_was_expected() {
+        let cases: &[(&str, (usize, usize, &str))] = &[
+            (
+                "Text\n\n```rust example colour=red\nfn main() {}\n```\n",
+                (
+                    3,
+                    17,
+                    "found unknown attribute `colour`; expected one of title, expect",
+                ),
+            ),
+            (
+                "```rust example expect=crash\nfn main() {}\n```\n",
+                (
+                    1,
+                    17,
+                    "found `crash` for `expect`; expected one of run, panic, compile-fail, no-run",
+                ),
+            ),
+            (
+                "```rust example title=\"open\nfn main() {}\n```\n",
+                (
+                    1,
+                    23,
+                    "found an unterminated string; expected a closing `\"`",
+                ),
+            ),
+            (
+                "```rust example error=E0381\nfn main() {}\n```\n",
+                (
+                    1,
+                    17,
+                    "found an error code with expect=run; expected `expect=compile-fail` alongside `error`",
+                ),
+            ),
+            (
+                "```rust example expect=compile-fail\n```\n",
+                (
+                    1,
+                    4,
+                    "found an empty example; `expect=compile-fail` needs code that fails to compile",
+                ),
+            ),
+            (
+                "```rust example edition=2019\nfn main() {}\n```\n",
+                (
+                    1,
+                    17,
+                    "found `2019` for `edition`; expected one of 2015, 2018, 2021, 2024",
+                ),
+            ),
+            (
+                "```rust example title=\"a\" title=\"b\"\nfn main() {}\n```\n",
+                (
+                    1,
+                    27,
+                    "found `title` a second time; expected each attribute once",
+                ),
+            ),
+            (
+                "```rust example should_panic expect=run\nfn main() {}\n```\n",
+                (
+                    1,
+                    30,
+                    "found `expect` after `should_panic`; expected one outcome per example",
+                ),
+            ),
+            (
+                "```rust example title=3\nfn main() {}\n```\n",
+                (1, 17, "found integer for `title`; expected a string"),
+            ),
+            (
+                "- item\n\n  > ```rust example asm=maybe\n  > fn main() {}\n  > ```\n",
+                (
+                    3,
+                    21,
+                    "found string for `asm`; expected true or false (or the bare flag)",
+                ),
+            ),
+        ];
+        for (text, (line, col, msg)) in cases {
+            let (l, c, m) = problem(text);
+            assert!(m.starts_with(msg), "{text}: got {m}");
+            assert_eq!((l, c), (*line, *col), "{text}: {m}");
+        }
+    }
+
+    fn render_text(text: &str, target: Target) -> String {
+        let cfg = config();
+        let block = scan(text).into_iter().next().unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+        };
+        let r = render(&block, &env).unwrap();
+        r.out.lines().join("\n")
+    }
+
+    #[test]
+    fn test_target_gets_rustdoc_attributes() {
+        let text = "```rust example expect=compile-fail error=E0381 title=\"x\"\nfn main() { let x: i32; x; }\n```\n```output\nerror\n```\n";
+        assert_eq!(
+            render_text(text, Target::Test),
+            "```rust,compile_fail,E0381,edition2021\nfn main() { let x: i32; x; }\n```"
+        );
+        let text =
+            "```rust example expect=panic editable\n# fn main() {\npanic!(\"x\");\n# }\n```\n";
+        assert_eq!(
+            render_text(text, Target::Test),
+            "```rust,should_panic,edition2021\n# fn main() {\npanic!(\"x\");\n# }\n```"
+        );
+    }
+
+    #[test]
+    fn html_escapes_the_title_and_joins_the_output() {
+        let text = "```rust example title=\"<b>&\" expect=panic\nfn main() { panic!() }\n```\n\n```output\nexplicit panic\n```\n";
+        let html = render_text(text, Target::Html);
+        assert!(
+            html.contains("<span class=\"companion-title\">&lt;b&gt;&amp;</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("```rust,should_panic,edition2021\nfn main() { panic!() }\n```"),
+            "{html}"
+        );
+        assert!(
+            html.contains("Panics with</div>\n\n```text\nexplicit panic\n```\n\n</div>"),
+            "{html}"
+        );
+        assert!(!html.contains("\n\n\n"), "{html}");
+    }
+
+    #[test]
+    fn overlong_links_fall_back_with_a_located_warning() {
+        let body = "    println!(\"{}\", \"a long line of text that repeats\");\n".repeat(300);
+        let text = format!("Intro\n\n```rust example\nfn main() {{\n{body}}}\n```\n");
+        let cfg = config();
+        let block = scan(&text).into_iter().next().unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Html,
+            text: &text,
+            file: "src/a.md",
+            shared: &shared,
+        };
+        let r = render(&block, &env).unwrap();
+        let html = r.out.lines().join("\n");
+        assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
+        assert!(
+            html.contains("href=\"https://godbolt.org/clientstate/"),
+            "compressed state still fits: {html}"
+        );
+        assert_eq!(r.warnings.len(), 1);
+        assert_eq!(markdown::line_col(&text, r.warnings[0].offset), (3, 4));
+        assert!(
+            r.warnings[0]
+                .message
+                .starts_with("the Playground link would be"),
+            "{}",
+            r.warnings[0].message
+        );
+    }
+
+    #[test]
+    fn markdown_target_is_plain() {
+        let text = "```rust example title=\"*T*\" playground=false compiler-explorer=false\nfn main() {}\n```\n";
+        assert_eq!(
+            render_text(text, Target::Markdown),
+            "**\\*T\\*** — *Runs*\n\n```rust,edition2021\nfn main() {}\n```"
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! The frame every code block of ours stands in: a header (title and
+//! outcome badge), the code as a real mdBook fence, the expected output,
+//! the assembly panel and the links row. Examples and comparison sides
+//! are both written by [`Frame`], so they look and read the same; the
+//! links (with the one "link too long" warning) and the build-time
+//! assembly for a page are made here too.
+
+use super::contract::{Env, Target};
+use crate::core::config::OnFailure;
+use crate::core::escape::{escape, escape_markdown};
+use crate::core::lang::Lang;
+use crate::core::links::{self, Session, TooLong};
+use crate::core::markdown::Out;
+use crate::core::problem::{MissingTool, Need, Problem};
+use crate::engine::asm::{self, AsmError};
+
+/// One framed code block, ready to write.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    /// The CSS name of the outcome: `companion-expect-{outcome}`.
+    pub outcome: &'a str,
+    /// The title in the header.
+    pub title: Option<&'a str>,
+    /// The badge in the header.
+    pub badge: Option<&'a str>,
+    /// The fence's info string.
+    pub info: &'a str,
+    /// The code the fence holds.
+    pub code: &'a str,
+    /// The expected output: its label and text.
+    pub output: Option<(&'a str, &'a str)>,
+    /// The assembly listing and how it was made (`cc -O2`).
+    pub assembly: Option<(&'a str, &'a str)>,
+    /// The links row: labels and addresses.
+    pub links: &'a [(&'a str, String)],
+}
+
+impl Frame<'_> {
+    /// The frame as HTML around a real mdBook fence.
+    pub fn html(&self, out: &mut Out) {
+        out.line(format!(
+            "<div class=\"companion-example companion-expect-{}\">",
+            self.outcome
+        ));
+        let title = self
+            .title
+            .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)))
+            .unwrap_or_default();
+        let badge = self
+            .badge
+            .map(|b| format!("<span class=\"companion-badge\">{}</span>", escape(b)))
+            .unwrap_or_default();
+        out.line(format!(
+            "<div class=\"companion-header\">{title}{badge}</div>"
+        ));
+        out.blank().fence(self.info, self.code).blank();
+        if let Some((label, output)) = self.output {
+            out.line(format!(
+                "<div class=\"companion-output\"><div class=\"companion-output-label\">{label}</div>"
+            ));
+            out.blank().fence("text", output).blank();
+            out.line("</div>");
+        }
+        if let Some((listing, how)) = self.assembly {
+            asm_panel(out, listing, how);
+        }
+        if !self.links.is_empty() {
+            let anchors: Vec<String> = self
+                .links
+                .iter()
+                .map(|(label, url)| anchor(label, url))
+                .collect();
+            out.line(format!(
+                "<div class=\"companion-links\">{}</div>",
+                anchors.join(" ")
+            ));
+        }
+        out.line("</div>");
+    }
+
+    /// The frame as plain Markdown: a bold title and the badge, the fence,
+    /// the output, the links.
+    pub fn markdown(&self, out: &mut Out) {
+        let head: Vec<String> = [
+            self.title.map(|t| format!("**{}**", escape_markdown(t))),
+            self.badge.map(|b| format!("*{}*", escape_markdown(b))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        out.line(head.join(" — "));
+        out.blank().fence(self.info, self.code);
+        if let Some((label, output)) = self.output {
+            out.blank()
+                .line(format!("{label}:"))
+                .blank()
+                .fence("text", output);
+        }
+        if !self.links.is_empty() {
+            let list: Vec<String> = self
+                .links
+                .iter()
+                .map(|(label, url)| format!("[{label}](<{url}>)"))
+                .collect();
+            out.blank().line(list.join(" · "));
+        }
+    }
+
+    /// The frame for `target`: HTML or Markdown (`mdbook test` gets no
+    /// frame; its directives write their bare fences).
+    pub fn write(&self, target: Target, out: &mut Out) {
+        match target {
+            Target::Html => self.html(out),
+            Target::Markdown => self.markdown(out),
+            Target::Test => {}
+        }
+    }
+}
+
+/// A link of ours: `<a class="companion-link">`, label and address escaped.
+pub fn anchor(label: &str, url: &str) -> String {
+    format!(
+        "<a class=\"companion-link\" href=\"{}\">{}</a>",
+        escape(url),
+        escape(label)
+    )
+}
+
+/// The collapsible assembly panel: a `<details>` around an assembly fence
+/// that mdBook's highlight.js colours.
+fn asm_panel(out: &mut Out, listing: &str, how: &str) {
+    out.line(format!(
+        "<details class=\"companion-asm\"><summary>Assembly <span class=\"companion-asm-how\">({})</span></summary>",
+        escape(how)
+    ));
+    if listing.trim().is_empty() {
+        out.line("<p class=\"companion-asm-empty\">No machine code for the functions shown (they are generic, inlined or empty).</p>");
+    } else {
+        out.blank().fence(asm::fence_language(), listing).blank();
+    }
+    out.line("</details>");
+}
+
+/// A link that fell back to the bare site: the address, and a warning at
+/// `at` saying why. `how` qualifies the length (" even compressed").
+fn fallback(
+    (name, site): (&str, &str),
+    how: &str,
+    e: TooLong,
+    at: usize,
+    warnings: &mut Vec<Problem>,
+) -> String {
+    warnings.push(Problem::at(
+        at,
+        format!(
+            "the {name} link would be {} bytes{how}, more than {}; linking to {site} without the code",
+            e.len,
+            links::MAX_URL_LEN
+        ),
+    ));
+    e.fallback
+}
+
+/// The Playground link for a Rust program, if the book has one.
+pub fn playground_link(
+    env: &Env<'_>,
+    program: &str,
+    edition: u16,
+    mode: links::Mode,
+    at: usize,
+    warnings: &mut Vec<Problem>,
+) -> Option<String> {
+    let base = env.config.playground_url.as_ref()?;
+    Some(
+        links::playground(base, program, edition, mode)
+            .unwrap_or_else(|e| fallback(("Playground", "the Playground"), "", e, at, warnings)),
+    )
+}
+
+/// A Compiler Explorer link opening `sessions`, if the book has one.
+pub fn compiler_explorer_link(
+    env: &Env<'_>,
+    sessions: &[Session],
+    at: usize,
+    warnings: &mut Vec<Problem>,
+) -> Option<String> {
+    let base = env.config.compiler_explorer_url.as_ref()?;
+    if sessions.is_empty() {
+        return None;
+    }
+    Some(
+        links::compiler_explorer(base, sessions).unwrap_or_else(|e| {
+            fallback(
+                ("Compiler Explorer", "Compiler Explorer"),
+                " even compressed",
+                e,
+                at,
+                warnings,
+            )
+        }),
+    )
+}
+
+/// The Compiler Explorer session of some code in `lang` with `options`.
+pub fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Option<Session> {
+    let (language, compiler) = lang.compiler_explorer(env.config)?;
+    Some(Session {
+        language,
+        source: source.to_owned(),
+        compiler: compiler.to_owned(),
+        options,
+    })
+}
+
+/// The assembly of a block for an HTML page. A missing compiler is told
+/// once for the book (`missing`); a failing one is a warning (the page
+/// keeps its links); code that does not compile is an error under
+/// `on-failure = "bail"`.
+pub fn assembly(
+    req: &asm::Request<'_>,
+    env: &Env<'_>,
+    at: usize,
+    warnings: &mut Vec<Problem>,
+    missing: &mut Vec<MissingTool>,
+) -> Result<Option<String>, Problem> {
+    match asm::assembly(req, env.config, &env.shared.cache) {
+        Ok(listing) => Ok(Some(listing)),
+        Err(AsmError::Missing { program, .. }) => {
+            missing.push(MissingTool {
+                tool: program,
+                key: req.compiler().key(),
+                need: Need::Assembly,
+                at,
+            });
+            Ok(None)
+        }
+        Err(e) if e.is_code_error() && env.config.on_failure == OnFailure::Bail => {
+            Err(Problem::at(
+                at,
+                format!("cannot show the assembly: {e}; expected code that compiles"),
+            ))
+        }
+        Err(e) => {
+            warnings.push(Problem::at(
+                at,
+                format!("cannot show the assembly: {e}; showing the links only"),
+            ));
+            Ok(None)
+        }
+    }
+}

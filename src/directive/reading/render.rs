@@ -1,0 +1,99 @@
+//! Writing the selected entries: cards on an HTML page, a Markdown list
+//! elsewhere, nothing for `mdbook test`.
+
+use super::data::{Entry, Status};
+use super::select::Selection;
+use crate::core::escape::{escape, escape_markdown};
+use crate::directive::contract::{Rendered, Target};
+
+/// Renders the cards for `entries`.
+pub fn render_entries(sel: &Selection, entries: &[&Entry], target: Target) -> Rendered {
+    let mut r = Rendered::default();
+    let out = &mut r.out;
+    match target {
+        Target::Test => {}
+        Target::Html => {
+            out.line("<div class=\"companion-reading-list\">");
+            if let Some(t) = &sel.title {
+                out.line(format!(
+                    "<p class=\"companion-reading-list-title\">{}</p>",
+                    escape(t)
+                ));
+            }
+            out.line("<div class=\"companion-cards\">");
+            for e in entries {
+                let mut classes = String::from("companion-card");
+                if e.recommended {
+                    classes.push_str(" companion-card-recommended");
+                }
+                if e.status == Some(Status::Incomplete) {
+                    classes.push_str(" companion-card-incomplete");
+                }
+                out.line(format!("<article class=\"{classes}\">"));
+                out.line(format!(
+                    "<p class=\"companion-card-title\"><a class=\"companion-card-link\" href=\"{}\">{}</a></p>",
+                    escape(&e.url),
+                    escape(&e.title)
+                ));
+                if !e.authors.is_empty() {
+                    let names: Vec<String> = e.authors.iter().map(|a| escape(a)).collect();
+                    out.line(format!(
+                        "<p class=\"companion-card-authors\">{}</p>",
+                        names.join(", ")
+                    ));
+                }
+                let badges = e.badges();
+                if !badges.is_empty() {
+                    let items: Vec<String> = badges
+                        .iter()
+                        .map(|(class, word)| {
+                            format!(
+                                "<li class=\"companion-badge companion-badge-{class}\">{word}</li>"
+                            )
+                        })
+                        .collect();
+                    out.line(format!(
+                        "<ul class=\"companion-badges\" aria-label=\"Properties\">{}</ul>",
+                        items.join("")
+                    ));
+                }
+                if let Some(a) = &e.audience {
+                    out.line(format!(
+                        "<p class=\"companion-card-audience\"><span class=\"companion-card-label\">Audience:</span> {}</p>",
+                        escape(a)
+                    ));
+                }
+                if let Some(note) = &e.note_html {
+                    out.line(format!("<div class=\"companion-card-note\">{note}</div>"));
+                }
+                out.line("</article>");
+            }
+            out.line("</div>");
+            out.line("</div>");
+        }
+        Target::Markdown => {
+            if let Some(t) = &sel.title {
+                out.line(format!("**{}**", escape_markdown(t))).blank();
+            }
+            for e in entries {
+                let mut parts = vec![format!("[{}](<{}>)", escape_markdown(&e.title), e.url)];
+                if !e.authors.is_empty() {
+                    let names: Vec<String> = e.authors.iter().map(|a| escape_markdown(a)).collect();
+                    parts.push(names.join(", "));
+                }
+                let badges: Vec<&str> = e.badges().into_iter().map(|(_, w)| w).collect();
+                if !badges.is_empty() {
+                    parts.push(format!("*{}*", badges.join(" · ")));
+                }
+                if let Some(a) = &e.audience {
+                    parts.push(format!("for {}", escape_markdown(a)));
+                }
+                if let Some(n) = &e.note_markdown {
+                    parts.push(n.clone());
+                }
+                out.line(format!("- {}", parts.join(" — ")));
+            }
+        }
+    }
+    r
+}

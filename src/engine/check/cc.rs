@@ -1,0 +1,134 @@
+//! C and C++ claims: how `cc` is called, and what its result means for
+//! `expect=compile | run | ub`.
+//!
+//! Every side compiles with `-Wall`. `compile` stops at an object file (a
+//! side need not have `main`); `run` links and runs; `ub` adds
+//! `-fsanitize=undefined -fno-sanitize-recover=all`, so the first
+//! undefined behaviour UBSan sees stops the program with a `runtime error:`
+//! report. C++ goes through the same `cc` driver as `main.cpp`, linked with
+//! `-lstdc++`, so one `cc` setting serves both languages.
+
+use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::{Claim, Expect, Job, Lang, Observation, Verdict};
+use std::time::Duration;
+
+/// The compile (and run) job of a C or C++ claim.
+pub fn job(claim: &Claim, cc: &str) -> Job {
+    let cpp = claim.lang == Lang::Cpp;
+    let source_file = if cpp { "main.cpp" } else { "main.c" };
+    let mut args: Vec<String> = vec!["-Wall".into()];
+    let run = match claim.expect {
+        Expect::Run | Expect::Panic => Some("prog"),
+        Expect::Ub => {
+            args.extend(
+                ["-g", "-fsanitize=undefined", "-fno-sanitize-recover=all"].map(String::from),
+            );
+            Some("prog")
+        }
+        Expect::Compile | Expect::NoRun | Expect::CompileFail => {
+            args.push("-c".into());
+            None
+        }
+    };
+    let output = if run.is_some() { "prog" } else { "prog.o" };
+    args.extend(["-o", output, source_file].map(String::from));
+    if run.is_some() {
+        if cpp {
+            args.push("-lstdc++".into());
+        }
+        args.push("-lm".into());
+    }
+    Job {
+        tool: cc.to_owned(),
+        source_file,
+        args,
+        run,
+        env: vec![("UBSAN_OPTIONS", "print_stacktrace=0")],
+    }
+}
+
+/// UBSan's report in a program's stderr: the text after `runtime error: `
+/// on the first line that has it.
+pub fn sanitizer_report(stderr: &str) -> Option<String> {
+    stderr
+        .lines()
+        .find_map(|l| l.split_once("runtime error: "))
+        .map(|(_, msg)| msg.trim_end().to_owned())
+}
+
+/// The verdict on a C or C++ claim from what happened, and the actual
+/// output in the output block's terms.
+pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+    if obs.compile_timed_out {
+        return (
+            Verdict::fail("the C compiler did not finish within its time limit and was stopped"),
+            None,
+        );
+    }
+    if !obs.compiled {
+        return (
+            Verdict::fail_with("does not compile", &obs.diagnostics),
+            None,
+        );
+    }
+    match claim.expect {
+        Expect::Compile | Expect::NoRun | Expect::CompileFail => (Verdict::Passed, None),
+        Expect::Run | Expect::Panic => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+            sanitizer_report(stderr).map(|r| format!("stopped with a sanitizer report: {r}"))
+        }),
+        Expect::Ub => stops_with_report(
+            claim,
+            obs.run.as_ref(),
+            timeout,
+            &Report {
+                // Shown and blessed as the book writes it: `runtime error: …`.
+                find: &|run| {
+                    sanitizer_report(&run.stderr)
+                        .map(|r| (format!("runtime error: {r}"), run.stderr.clone()))
+                },
+                missing: &|how| {
+                    format!(
+                        "the undefined behaviour sanitizer reported nothing (the program {how}); the side says `expect=ub`"
+                    )
+                },
+                mismatch: "the sanitizer's report does not contain the output block",
+            },
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::check::tests::claim;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn flags_per_outcome() {
+        let mut c = claim(Expect::Compile, "int f(void) { return 1; }");
+        c.lang = Lang::C;
+        let j = job(&c, "cc");
+        assert_eq!(j.args.join(" "), "-Wall -c -o prog.o main.c");
+        assert_eq!(j.run, None);
+        c.expect = Expect::Ub;
+        assert_eq!(
+            job(&c, "cc").args.join(" "),
+            "-Wall -g -fsanitize=undefined -fno-sanitize-recover=all -o prog main.c -lm"
+        );
+        c.lang = Lang::Cpp;
+        c.expect = Expect::Run;
+        let j = job(&c, "cc");
+        assert_eq!(j.args.join(" "), "-Wall -o prog main.cpp -lstdc++ -lm");
+        assert_eq!((j.source_file, j.run), ("main.cpp", Some("prog")));
+    }
+
+    #[test]
+    fn sanitizer_report_is_the_message() {
+        let stderr = "main.c:3:12: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n";
+        assert_eq!(
+            sanitizer_report(stderr).as_deref(),
+            Some("signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'")
+        );
+        assert_eq!(sanitizer_report("Aborted\n"), None);
+    }
+}

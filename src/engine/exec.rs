@@ -1,0 +1,436 @@
+//! Running compilers and compiled programs safely: in a directory of their
+//! own, with a time limit, with capped output, and leaving nothing behind.
+//!
+//! Each child gets its own process group, so on a timeout everything it
+//! started is killed with it. Output beyond the cap is read and dropped,
+//! so a program that floods its pipes can neither block nor fill memory.
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write as _};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Limits for one child process.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall-clock time limit.
+    pub timeout: Duration,
+    /// Bytes kept of stdout and of stderr each.
+    pub max_output: usize,
+}
+
+impl Limits {
+    /// A time limit with the default output cap (1 MiB per stream).
+    pub fn with_timeout(timeout: Duration) -> Limits {
+        Limits {
+            timeout,
+            max_output: 1 << 20,
+        }
+    }
+}
+
+/// How a child process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Exit code, or `None` when killed by a signal (or by the time limit).
+    pub code: Option<i32>,
+    /// Standard output (lossy UTF-8), capped.
+    pub stdout: String,
+    /// Standard error (lossy UTF-8), capped.
+    pub stderr: String,
+    /// The time limit was reached and the process group was killed.
+    pub timed_out: bool,
+    /// Some output was dropped because of the cap.
+    pub truncated: bool,
+}
+
+impl Finished {
+    /// Exited with code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+/// Runs `cmd` to completion under `limits`, feeding it `stdin`.
+pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn()?;
+    let cap = limits.max_output;
+    let out = child
+        .stdout
+        .take()
+        .map(|s| thread::spawn(move || read_capped(s, cap)));
+    let err = child
+        .stderr
+        .take()
+        .map(|s| thread::spawn(move || read_capped(s, cap)));
+    if let Some(mut input) = child.stdin.take() {
+        let data = stdin.to_vec();
+        thread::spawn(move || {
+            let _ = input.write_all(&data);
+        });
+    }
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if start.elapsed() >= limits.timeout {
+            timed_out = true;
+            kill_group(&mut child);
+            break child.wait().ok();
+        }
+        thread::sleep(Duration::from_millis(2));
+    };
+    // The group may hold the pipes open after the leader exits: kill it so
+    // the readers finish and nothing is left running.
+    kill_group(&mut child);
+    let (stdout, t1) = out.and_then(|h| h.join().ok()).unwrap_or_default();
+    let (stderr, t2) = err.and_then(|h| h.join().ok()).unwrap_or_default();
+    Ok(Finished {
+        code: if timed_out {
+            None
+        } else {
+            status.and_then(|s| s.code())
+        },
+        stdout,
+        stderr,
+        timed_out,
+        truncated: t1 || t2,
+    })
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: kill(2) with a negative pid signals a process group we
+            // created for this child; it touches no memory of ours.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
+}
+
+fn read_capped(mut r: impl Read, cap: usize) -> (String, bool) {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    let mut truncated = false;
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                if n > room {
+                    truncated = true;
+                }
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+    (String::from_utf8_lossy(&kept).into_owned(), truncated)
+}
+
+/// A fresh, empty directory for one compiler run.
+///
+/// Every compile (`check`, `verify`, `asm`) and every version query whose
+/// answer keys their cache entries runs in one of these: siblings under the
+/// system's temporary directory, never the book's folder or the process's
+/// working directory. A rustup proxy picks its toolchain from the working
+/// directory (a `rust-toolchain(.toml)` file in it or above it), so asking
+/// the version anywhere else could name another toolchain than the one
+/// that compiles.
+pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix("companion-").tempdir()
+}
+
+/// The command that starts the compiler `program` in `dir` (made by
+/// [`scratch_dir`]), with this process's environment: the one way compiles
+/// and version queries are started, so they see the same directory and
+/// environment.
+pub fn compiler_command(program: &str, dir: &Path) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// The version line of a compiler (`rustc -vV`, `cc --version`), asked once
+/// per process, in a [`scratch_dir`] like a compile; `None` when the
+/// program cannot be run.
+pub fn tool_version(program: &str) -> Option<String> {
+    if let Some(v) = known_version(program) {
+        return v;
+    }
+    let flag = if program.contains("rustc") {
+        "-vV"
+    } else {
+        "--version"
+    };
+    let dir = scratch_dir().ok()?;
+    let version = run(
+        compiler_command(program, dir.path()).arg(flag),
+        b"",
+        Limits::with_timeout(Duration::from_secs(30)),
+    )
+    .ok()
+    .filter(Finished::success)
+    .map(|f| f.stdout.trim().to_owned());
+    remember_version(program, version.clone());
+    version
+}
+
+/// Versions already known to this process, by program name.
+fn versions() -> &'static Mutex<HashMap<String, Option<String>>> {
+    static SEEN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
+    SEEN.get_or_init(Default::default)
+}
+
+fn known_version(program: &str) -> Option<Option<String>> {
+    versions().lock().ok().and_then(|m| m.get(program).cloned())
+}
+
+fn remember_version(program: &str, version: Option<String>) {
+    if let Ok(mut m) = versions().lock() {
+        m.insert(program.to_owned(), version);
+    }
+}
+
+/// [`tool_version`], remembered in the book's cache under a fingerprint of
+/// the compiler's file (resolved path, size, modification time; for a
+/// rustup proxy also the installed toolchains' compilers and
+/// `RUSTUP_TOOLCHAIN`), so that a warm build starts no compiler at all, not
+/// even for a version query. Replacing or updating the compiler changes the
+/// fingerprint, and the version is asked again.
+pub fn tool_version_cached(program: &str, cache: &crate::engine::cache::Cache) -> Option<String> {
+    if let Some(v) = known_version(program) {
+        return v;
+    }
+    let Some(fingerprint) = tool_fingerprint(program) else {
+        return tool_version(program);
+    };
+    let key = crate::engine::cache::Cache::key(&[b"tool-version", fingerprint.as_bytes()]);
+    if let Some(v) = cache
+        .get("tools", &key)
+        .and_then(|b| String::from_utf8(b).ok())
+        .filter(|v| !v.is_empty())
+    {
+        remember_version(program, Some(v.clone()));
+        return Some(v);
+    }
+    let version = tool_version(program)?;
+    cache.put("tools", &key, version.as_bytes());
+    Some(version)
+}
+
+/// Identifies the file a program name runs, without running it.
+pub(crate) fn tool_fingerprint(program: &str) -> Option<String> {
+    let path = resolve(program)?;
+    let real = std::fs::canonicalize(&path).ok()?;
+    // The name matters to a rustup proxy (rustc and cargo are one file).
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let mut parts = vec![name, describe(&real)?];
+    let is_rustup_proxy = real.file_name().is_some_and(|n| n == "rustup")
+        || path.parent().is_some_and(|d| d.ends_with(".cargo/bin"));
+    if is_rustup_proxy {
+        parts.push(std::env::var("RUSTUP_TOOLCHAIN").unwrap_or_default());
+        let home = std::env::var_os("RUSTUP_HOME")
+            .map(std::path::PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".rustup"))
+            })?;
+        parts.push(describe(&home.join("settings.toml")).unwrap_or_default());
+        let mut toolchains: Vec<_> = std::fs::read_dir(home.join("toolchains"))
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| {
+                e.path()
+                    .join("bin")
+                    .join(path.file_name().unwrap_or_default())
+            })
+            .collect();
+        toolchains.sort();
+        parts.extend(toolchains.iter().filter_map(|t| describe(t)));
+        // A rust-toolchain file in the compiler's working directory (a
+        // scratch directory) or above it picks the toolchain.
+        for dir in std::env::temp_dir().ancestors() {
+            for f in ["rust-toolchain", "rust-toolchain.toml"] {
+                parts.push(std::fs::read_to_string(dir.join(f)).unwrap_or_default());
+            }
+        }
+    }
+    Some(parts.join("\n"))
+}
+
+/// A file as path, size and modification time (nanoseconds): changes
+/// when the file is replaced or rewritten.
+pub(crate) fn describe(path: &std::path::Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    Some(format!("{} {} {modified}", path.display(), meta.len()))
+}
+
+/// The file a program name refers to: a path as given, else the first match
+/// on `PATH`.
+fn resolve(program: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(program);
+    if p.components().count() > 1 {
+        return p.is_file().then(|| p.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|c| c.is_file())
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, limits: Limits) -> Finished {
+        run(Command::new("sh").arg("-c").arg(script), b"", limits).unwrap()
+    }
+
+    #[test]
+    fn output_and_exit_code_are_captured() {
+        let f = sh(
+            "echo out; echo err >&2; exit 3",
+            Limits::with_timeout(Duration::from_secs(10)),
+        );
+        assert_eq!(
+            (f.code, f.stdout.as_str(), f.stderr.as_str()),
+            (Some(3), "out\n", "err\n")
+        );
+        assert!(!f.timed_out && !f.truncated);
+    }
+
+    #[test]
+    fn a_loop_is_killed_with_its_children() {
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("(sleep 1; echo alive > {path}) & while :; do :; done"),
+            Limits::with_timeout(Duration::from_millis(300)),
+        );
+        assert!(f.timed_out);
+        assert_eq!(f.code, None);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        thread::sleep(Duration::from_millis(1500));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "",
+            "the background child was killed too"
+        );
+    }
+
+    #[test]
+    fn a_flood_is_capped() {
+        let f = sh(
+            "yes flood | head -c 5000000",
+            Limits {
+                timeout: Duration::from_secs(20),
+                max_output: 1000,
+            },
+        );
+        assert!(f.truncated);
+        assert_eq!(f.stdout.len(), 1000);
+    }
+
+    #[test]
+    fn cached_version_needs_no_run_until_the_tool_changes() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log");
+        let tool = dir.path().join("fakecc");
+        let script = |v: &str| {
+            format!(
+                "#!/bin/sh\necho run >> {}\necho 'fakecc {v}'\n",
+                log.display()
+            )
+        };
+        std::fs::write(&tool, script("1.0")).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cache = crate::engine::cache::Cache::at(dir.path().join("cache"));
+        let name = tool.display().to_string();
+        let runs = || {
+            std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .count()
+        };
+        assert_eq!(
+            tool_version_cached(&name, &cache).as_deref(),
+            Some("fakecc 1.0")
+        );
+        assert_eq!(runs(), 1);
+        // A new process would not have the in-memory answer: clear it by
+        // asking through a different spelling of the same file.
+        let other = format!("{}/./fakecc", dir.path().display());
+        assert_eq!(
+            tool_version_cached(&other, &cache).as_deref(),
+            Some("fakecc 1.0")
+        );
+        assert_eq!(runs(), 1, "served from the cache");
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::write(&tool, script("2.0 (updated)")).unwrap();
+        let third = format!("{}/././fakecc", dir.path().display());
+        assert_eq!(
+            tool_version_cached(&third, &cache).as_deref(),
+            Some("fakecc 2.0 (updated)")
+        );
+        assert_eq!(runs(), 2, "a changed compiler is asked again");
+        assert_eq!(tool_version_cached("/nonexistent/cc", &cache), None);
+    }
+
+    #[test]
+    fn versions_are_read_once_and_missing_tools_are_none() {
+        assert!(tool_version("rustc").unwrap().contains("rustc"));
+        assert_eq!(tool_version("/nonexistent/compiler"), None);
+    }
+
+    #[test]
+    fn versions_are_asked_in_a_scratch_directory_like_compiles() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("pwdcc");
+        std::fs::write(&tool, "#!/bin/sh\necho \"$PWD\"\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let asked = std::path::PathBuf::from(tool_version(&tool.display().to_string()).unwrap());
+        let scratch = scratch_dir().unwrap();
+        let compiled = run(
+            compiler_command(&tool.display().to_string(), scratch.path()).arg("x.c"),
+            b"",
+            Limits::with_timeout(Duration::from_secs(10)),
+        )
+        .unwrap();
+        let compiled = std::path::PathBuf::from(compiled.stdout.trim());
+        assert_eq!(compiled, scratch.path());
+        assert_eq!(
+            asked.parent(),
+            compiled.parent(),
+            "{asked:?} vs {compiled:?}"
+        );
+        assert_ne!(
+            Some(asked.as_path()),
+            std::env::current_dir().ok().as_deref()
+        );
+        assert!(!asked.exists(), "the version query's directory is removed");
+    }
+}

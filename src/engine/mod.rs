@@ -1,0 +1,8 @@
+//! The engine: running tools safely ([`exec`]), the content-addressed
+//! [`cache`], build-time assembly ([`asm`]) and checking one claim
+//! ([`check`]). It knows claims and languages, never directives or pages.
+
+pub mod asm;
+pub mod cache;
+pub mod check;
+pub mod exec;
