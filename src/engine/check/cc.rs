@@ -9,7 +9,10 @@
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
 use super::judge::{Report, exits_cleanly, stops_with_report};
-use super::{Claim, Expect, Job, Lang, Observation, Verdict};
+use super::verdict::{Job, Observation, Verdict};
+use crate::core::claim::Claim;
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
 use std::time::Duration;
 
 /// The compile (and run) job of a C or C++ claim.

@@ -3,14 +3,15 @@
 //! report (a panic message, a sanitizer report) is judged, and time-outs and
 //! floods.
 
-use super::{Claim, RunResult, Verdict, contains_normalized, normalize};
+use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
+use crate::core::claim::Claim;
 use std::time::Duration;
 
 /// A time-out or a flood, shared by every kind of run.
 pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
     let flood = format!(
         "printed more than {} bytes on stdout or stderr (output is capped)",
-        super::MAX_OUTPUT
+        MAX_OUTPUT
     );
     let message = match (run.timed_out, run.truncated) {
         (false, false) => return None,

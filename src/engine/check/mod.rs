@@ -20,6 +20,11 @@
 pub mod cc;
 mod judge;
 pub mod rustc;
+pub mod verdict;
+
+pub use verdict::{
+    Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict, contains_normalized, diff, normalize,
+};
 
 pub use crate::core::claim::Claim;
 pub use crate::core::expect::Expect;
@@ -30,9 +35,8 @@ use crate::core::lang::Compiler;
 use crate::engine::cache::Cache;
 use crate::engine::exec::{self, Limits};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
-use std::fmt;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -40,141 +44,6 @@ use std::time::Duration;
 
 /// The cache namespace of observations.
 pub const CACHE_NAMESPACE: &str = "check";
-
-/// Bytes kept of a program's stdout and of its stderr each.
-pub const MAX_OUTPUT: usize = 1 << 20;
-
-/// A compiler invocation and, maybe, a run of what it made: the unit of
-/// work and of caching.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Job {
-    /// The compiler command (`rustc`, `cc`).
-    pub tool: String,
-    /// The source file name inside the temporary directory.
-    pub source_file: &'static str,
-    /// The compiler's arguments (file names relative to the directory).
-    pub args: Vec<String>,
-    /// The program to run after a successful compile, if any.
-    pub run: Option<&'static str>,
-    /// Environment of the run.
-    pub env: Vec<(&'static str, &'static str)>,
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunResult {
-    /// Exit code, `None` when killed by a signal or the time limit.
-    pub code: Option<i32>,
-    /// Standard output, capped.
-    pub stdout: String,
-    /// Standard error, capped.
-    pub stderr: String,
-    /// The time limit was reached and the program was killed.
-    pub timed_out: bool,
-    /// Output beyond the cap was dropped.
-    pub truncated: bool,
-}
-
-/// What happened when a job ran: what the cache stores.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Observation {
-    /// The compiler exited with success.
-    pub compiled: bool,
-    /// The compiler's stderr.
-    pub diagnostics: String,
-    /// The compiler itself hit the time limit.
-    pub compile_timed_out: bool,
-    /// The program's run, when it was run.
-    pub run: Option<RunResult>,
-}
-
-/// The verdict on one claim.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "status", rename_all = "kebab-case")]
-pub enum Verdict {
-    /// The claim holds.
-    Passed,
-    /// The claim is false.
-    Failed {
-        /// What went wrong, in one line.
-        message: String,
-        /// The expected text, when outputs differ.
-        expected: Option<String>,
-        /// The actual text, when outputs differ.
-        actual: Option<String>,
-        /// More detail (diagnostics, stderr).
-        detail: Option<String>,
-    },
-    /// `ignore`: not checked.
-    Skipped,
-    /// The compiler could not be run: the claim is unproven.
-    Unchecked {
-        /// The compiler command that is missing.
-        tool: String,
-    },
-}
-
-impl Verdict {
-    /// A failure with a message only.
-    pub fn fail(message: impl Into<String>) -> Verdict {
-        Verdict::Failed {
-            message: message.into(),
-            expected: None,
-            actual: None,
-            detail: None,
-        }
-    }
-
-    /// A failure with more detail below the message.
-    pub fn fail_with(message: impl Into<String>, detail: impl Into<String>) -> Verdict {
-        let detail = detail.into();
-        Verdict::Failed {
-            message: message.into(),
-            expected: None,
-            actual: None,
-            detail: (!detail.trim().is_empty()).then_some(detail),
-        }
-    }
-
-    /// Counts as a failure (failed or unchecked).
-    pub fn is_failure(&self) -> bool {
-        matches!(self, Verdict::Failed { .. } | Verdict::Unchecked { .. })
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Passed => f.write_str("ok"),
-            Verdict::Skipped => f.write_str("skipped (ignore)"),
-            Verdict::Unchecked { tool } => write!(f, "the compiler `{tool}` could not be run"),
-            Verdict::Failed {
-                message,
-                expected,
-                actual,
-                ..
-            } => {
-                f.write_str(message)?;
-                if let (Some(e), Some(a)) = (expected, actual) {
-                    write!(f, "\n{}", diff(e, a))?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-/// The result of checking one claim.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// The actual output in the output block's terms (stdout, panic
-    /// message, first compiler error, sanitizer report), for `--bless`.
-    pub actual: Option<String>,
-    /// The observation came from the cache.
-    pub cached: bool,
-}
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
@@ -391,37 +260,6 @@ fn job_key(job: &Job, version: &str, source: &str) -> String {
         parts.push(e.as_bytes());
     }
     Cache::key(&parts)
-}
-
-/// A unified diff from the expected to the actual text.
-pub fn diff(expected: &str, actual: &str) -> String {
-    let mut e = expected.to_owned();
-    e.push('\n');
-    let mut a = actual.to_owned();
-    a.push('\n');
-    similar::TextDiff::from_lines(&e, &a)
-        .unified_diff()
-        .context_radius(3)
-        .header("expected", "actual")
-        .to_string()
-}
-
-/// Output as compared: trailing whitespace of each line and trailing blank
-/// lines dropped, line ends as `\n`.
-pub fn normalize(text: &str) -> String {
-    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
-    while lines.last().is_some_and(|l| l.is_empty()) {
-        lines.pop();
-    }
-    lines.join("\n")
-}
-
-/// Whether `needle` (normalized) occurs in `haystack` (normalized); an
-/// empty needle always does.
-pub fn contains_normalized(haystack: &str, needle: &str) -> bool {
-    let needle = normalize(needle);
-    let needle = needle.trim_start();
-    needle.is_empty() || normalize(haystack).contains(needle)
 }
 
 #[cfg(test)]

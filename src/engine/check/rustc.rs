@@ -12,7 +12,9 @@
 //! code generation finds still counts.
 
 use super::judge::{Report, exits_cleanly, stops_with_report};
-use super::{Claim, Expect, Job, Observation, Verdict, contains_normalized, normalize};
+use super::verdict::{Job, Observation, Verdict, contains_normalized, normalize};
+use crate::core::claim::Claim;
+use crate::core::expect::Expect;
 use crate::core::links::Mode;
 use std::time::Duration;
 

@@ -1,0 +1,457 @@
+//! The pages in a real browser: headless Chromium renders built books and
+//! `browser.js` measures the rendered DOM (boxes, computed colours per
+//! theme, what print media shows), so the stylesheet is tested as readers
+//! get it, not as HTML source. Needs Debian's `chromium` (`.ci/run` installs
+//! it; `CHROMIUM=/path` picks another): without it these tests fail, loudly.
+//!
+//! Two books: a case book holding every directive kind, for the layout
+//! checks, and a copy of `example-book/`, for themes, print, overflow and
+//! the screenshots saved to `target/screenshots/`. The harness is here;
+//! [`layout`] holds the layout and markup checks, [`pages`] the themes,
+//! print and screenshots.
+
+mod layout;
+mod pages;
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The measuring script injected into each page.
+const MEASURE: &str = include_str!("browser.js");
+
+/// mdBook's five built-in themes.
+const THEMES: [&str; 5] = ["light", "rust", "coal", "navy", "ayu"];
+
+/// Desktop and phone viewports.
+const DESKTOP: (u32, u32) = (1280, 900);
+const PHONE: (u32, u32) = (390, 844);
+
+/// WCAG AA for body text.
+const MIN_CONTRAST: f64 = 4.5;
+
+/// A chapter with every directive kind.
+const CASE: &str = r#"# Every directive
+
+## An example
+
+```rust example title="Prints a greeting"
+fn main() {
+    println!("hello from the case book");
+}
+```
+
+```output
+hello from the case book
+```
+
+## Columns
+
+`````compare title="Integer division" asm
+```c caption="C: undefined for b == 0"
+int divide(int a, int b) { return a / b; }
+```
+C leaves `b == 0` undefined.
+```rust caption="Rust: panics instead"
+pub fn divide(a: i32, b: i32) -> i32 { a / b }
+```
+
+Rust checks the divisor.
+`````
+
+## Tabs
+
+`````compare title="Adding one" layout=tabs
+```c caption="C"
+int add_one(int a) { return a + 1; }
+```
+```rust caption="Rust"
+pub fn add_one(a: i32) -> i32 { a + 1 }
+```
+`````
+
+## Cards
+
+```reading-list title="Books"
+[[entry]]
+title = "The Rust Programming Language"
+url = "https://doc.rust-lang.org/book/"
+authors = ["Steve Klabnik", "Carol Nichols"]
+access = "free"
+kind = "book"
+level = "beginner"
+recommended = true
+note = "The `book` most people start with."
+
+[[entry]]
+title = "Programming Rust"
+url = "https://www.oreilly.com/library/view/programming-rust-2nd/9781492052586/"
+authors = ["Jim Blandy", "Jason Orendorff", "Leonora F. S. Tindall"]
+access = "paid"
+kind = "book"
+level = "intermediate"
+audience = "Experienced programmers"
+
+[[entry]]
+title = "The Rustonomicon"
+url = "https://doc.rust-lang.org/nomicon/"
+access = "free"
+kind = "book"
+status = "incomplete"
+level = "advanced"
+```
+
+## A mistake, shown as an error box
+
+```rust example colour=red
+fn main() {}
+```
+"#;
+
+// ---- Chromium ---------------------------------------------------------
+
+/// Chromium's executable: `$CHROMIUM`, else `chromium` or
+/// `chromium-browser` on PATH. On a fresh Debian machine where the tests
+/// run as root, Debian's `chromium` is installed once (the README's test
+/// command needs nothing but a Rust toolchain). Panics when there is none.
+fn chromium() -> PathBuf {
+    if let Some(p) = std::env::var_os("CHROMIUM") {
+        return PathBuf::from(p);
+    }
+    let find = || {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|n| dir.join(n)))
+            .find(|exe| exe.is_file())
+    };
+    if let Some(exe) = find() {
+        return exe;
+    }
+    static INSTALL: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+    let mut tried = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    if !*tried {
+        *tried = true;
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"0"));
+        if root && Path::new("/usr/bin/apt-get").exists() {
+            eprintln!("browser tests: installing Debian's chromium (apt-get)");
+            let ok = Command::new("sh")
+                .arg("-c")
+                .arg("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
+                .status()
+                .is_ok_and(|s| s.success());
+            eprintln!(
+                "browser tests: apt-get install chromium {}",
+                if ok { "done" } else { "failed" }
+            );
+        }
+    }
+    if let Some(exe) = find() {
+        return exe;
+    }
+    panic!(
+        "the browser tests need Chromium and found none on PATH: install it \
+         (`apt-get install chromium`, as .ci/run does) or set CHROMIUM=/path/to/chromium"
+    );
+}
+
+/// Runs headless Chromium on a local page with a fresh profile and no
+/// network (every host name fails to resolve); stdout on success.
+fn run_chromium(page: &Path, size: (u32, u32), extra: &[String]) -> String {
+    let profile = tempfile::tempdir().expect("profile dir");
+    let mut cmd = Command::new(chromium());
+    cmd.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--allow-file-access-from-files",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--hide-scrollbars",
+        "--virtual-time-budget=3000",
+    ])
+    .arg(format!("--user-data-dir={}", profile.path().display()))
+    .arg(format!("--window-size={},{}", size.0, size.1))
+    .args(extra)
+    .arg(format!("file://{}", page.display()))
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+    let child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting Chromium: {e}"));
+    let pid = child.id();
+    // A watchdog: a hung browser fails the test instead of hanging it.
+    let done = Arc::new(Mutex::new(false));
+    let flag = Arc::clone(&done);
+    std::thread::spawn(move || {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(90) {
+            std::thread::sleep(Duration::from_millis(200));
+            if *flag.lock().expect("flag") {
+                return;
+            }
+        }
+        let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+    });
+    let out = child.wait_with_output().expect("waiting for Chromium");
+    *done.lock().expect("flag") = true;
+    assert!(
+        out.status.success(),
+        "Chromium failed on {} ({}): {}",
+        page.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("Chromium's DOM is UTF-8")
+}
+
+/// Writes `page` with `script` run first in `<head>` and the measuring
+/// script at the end of `<body>`, next to the original (so its relative
+/// links hold), as `<stem>-<tag>.html`.
+fn variant(page: &Path, tag: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let html =
+        std::fs::read_to_string(page).unwrap_or_else(|e| panic!("reading {}: {e}", page.display()));
+    let out = page.with_file_name(format!(
+        "{}-{tag}.html",
+        page.file_stem().expect("stem").to_string_lossy()
+    ));
+    std::fs::write(&out, edit(html)).expect("writing the page variant");
+    out
+}
+
+fn inject(html: String, before: &str, what: &str) -> String {
+    assert!(
+        html.contains(before),
+        "mdBook's page has no `{before}` to put the {what} before"
+    );
+    html.replacen(before, &format!("{what}{before}"), 1)
+}
+
+/// Loads `page` at `size` in `mode` ("screen" or "print") and returns what
+/// `browser.js` measured. Measurements are shared between the tests.
+fn measure(page: &Path, mode: &str, size: (u32, u32), variant: Variant) -> Arc<Value> {
+    type Slot = Arc<OnceLock<Arc<Value>>>;
+    static DONE: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
+    let key = format!("{}|{mode}|{size:?}|{variant:?}", page.display());
+    let slot = {
+        let mut map = DONE
+            .get_or_init(Default::default)
+            .lock()
+            .expect("measurements");
+        Arc::clone(map.entry(key).or_default())
+    };
+    Arc::clone(slot.get_or_init(|| Arc::new(measure_now(page, mode, size, variant))))
+}
+
+/// The page as built, or changed to show what our part does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Variant {
+    AsBuilt,
+    /// Without the companion stylesheet.
+    NoCss,
+    /// Without any of mdBook's scripts (a reader with JavaScript off).
+    NoJs,
+}
+
+fn measure_now(page: &Path, mode: &str, size: (u32, u32), v: Variant) -> Value {
+    let tag = format!("measure-{mode}-{}-{v:?}", size.0);
+    let file = variant(page, &tag, |html| {
+        let html = match v {
+            Variant::AsBuilt => html,
+            Variant::NoCss => without_companion_css(html),
+            Variant::NoJs => without_scripts(html),
+        };
+        let script = format!(
+            "<script>window.companionTest = {{ mode: \"{mode}\" }};</script>\n<script>\n{MEASURE}\n</script>\n"
+        );
+        inject(html, "</body>", &script)
+    });
+    let dom = run_chromium(&file, size, &["--dump-dom".to_owned()]);
+    let doc = scraper::Html::parse_document(&dom);
+    let sel = scraper::Selector::parse("pre#companion-test-result").expect("selector");
+    let pre = doc.select(&sel).next().unwrap_or_else(|| {
+        panic!(
+            "no measurement in the DOM of {}; did the script run?",
+            file.display()
+        )
+    });
+    let text: String = pre.text().collect();
+    let value: Value = serde_json::from_str(&text).expect("the measurement is JSON");
+    if let Some(err) = value.get("error") {
+        panic!("the measuring script failed on {}: {err}", file.display());
+    }
+    value
+}
+
+/// The page without any `<script>` element.
+fn without_scripts(mut html: String) -> String {
+    let mut removed = 0;
+    while let Some(start) = html.find("<script") {
+        let end = start
+            + html[start..]
+                .find("</script>")
+                .expect("a closed script element")
+            + "</script>".len();
+        html.replace_range(start..end, "");
+        removed += 1;
+    }
+    assert!(removed > 3, "expected mdBook's scripts, removed {removed}");
+    html
+}
+
+/// The page without the `<link>` to the companion stylesheet.
+fn without_companion_css(html: String) -> String {
+    let lines: Vec<&str> = html.lines().collect();
+    let kept: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| !(l.contains("<link") && l.contains("companion")))
+        .collect();
+    assert_eq!(
+        kept.len() + 1,
+        lines.len(),
+        "expected one <link> to the companion stylesheet"
+    );
+    kept.join("\n")
+}
+
+/// Screenshots `page` in `theme` at `size` into `png`. mdBook picks the
+/// theme from localStorage, else from its `default_light_theme` /
+/// `default_dark_theme` constants: a fresh profile has no localStorage, so
+/// the copy sets both constants.
+fn screenshot(page: &Path, theme: &str, size: (u32, u32), png: &Path) {
+    let file = variant(page, &format!("shot-{theme}-{}", size.0), |html| {
+        let mut html = html;
+        for var in ["default_light_theme", "default_dark_theme"] {
+            let start = html
+                .find(&format!("const {var} = \""))
+                .unwrap_or_else(|| panic!("mdBook's page no longer sets `{var}`"));
+            let end = start + html[start..].find(';').expect("end of the constant");
+            html.replace_range(start..end, &format!("const {var} = \"{theme}\""));
+        }
+        html
+    });
+    let _ = std::fs::remove_file(png);
+    run_chromium(&file, size, &[format!("--screenshot={}", png.display())]);
+}
+
+// ---- the books ------------------------------------------------------------
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("browser")
+        .join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("clearing the scratch book");
+    }
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// The case book, built once (in-process, as `mdbook-companion build`).
+fn case_book() -> &'static Path {
+    static BOOK: OnceLock<PathBuf> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let root = scratch("case");
+        std::fs::create_dir_all(root.join("src")).expect("src");
+        std::fs::create_dir_all(root.join("theme")).expect("theme");
+        std::fs::write(
+            root.join("book.toml"),
+            "[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\nafter = [\"links\"]\non-failure = \"continue\"\n\n\
+             [output.html]\nadditional-css = [\"theme/companion.css\"]\n",
+        )
+        .expect("book.toml");
+        std::fs::write(
+            root.join("theme/companion.css"),
+            mdbook_companion::directive::assets::stamped_stylesheet(),
+        )
+        .expect("css");
+        std::fs::write(
+            root.join("src/SUMMARY.md"),
+            "# Summary\n\n- [Every directive](all.md)\n",
+        )
+        .expect("summary");
+        std::fs::write(root.join("src/all.md"), CASE).expect("chapter");
+        mdbook_companion::commands::build::build(&root)
+            .unwrap_or_else(|e| panic!("building the case book: {e:#}"));
+        root
+    })
+}
+
+/// A copy of `example-book/` (its cache included, its output left out),
+/// built once.
+fn example_book() -> &'static Path {
+    static BOOK: OnceLock<PathBuf> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        let root = scratch("example-book");
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
+        copy_tree(&from, &root);
+        mdbook_companion::commands::build::build(&root)
+            .unwrap_or_else(|e| panic!("building the example book: {e:#}"));
+        root
+    })
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        let kind = entry.file_type().expect("file type");
+        if kind.is_dir() {
+            if name != "book" {
+                copy_tree(&entry.path(), &to.join(&name));
+            }
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), to.join(&name)).expect("copy");
+        }
+    }
+}
+
+fn case_page() -> PathBuf {
+    case_book().join("book/all.html")
+}
+
+fn example_print_page() -> PathBuf {
+    example_book().join("book/print.html")
+}
+
+// ---- reading the measurements ------------------------------------------
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no number `{key}` in {v}"))
+}
+
+fn array<'a>(v: &'a Value, key: &str) -> &'a Vec<Value> {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no array `{key}` in {v}"))
+}
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|x| x.as_i64().expect("integer"))
+        .collect()
+}
+
+fn compare_named<'a>(m: &'a Value, title: &str) -> &'a Value {
+    array(m, "compares")
+        .iter()
+        .find(|c| c["title"] == title)
+        .unwrap_or_else(|| panic!("no comparison titled {title:?} in {}", m["compares"]))
+}
+
+// ---- the tests ------------------------------------------------------------

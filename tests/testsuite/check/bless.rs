@@ -1,0 +1,296 @@
+//! `check --bless`: actual outputs written back into chapters, examples
+//! and comparison sides alike, and only where the file holds them.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+const BLESS: &str = "\u{feff}# Bless\r\n\r\n```rust example\r\nprintln!(\"new one\");\r\nprintln!(\"new two\");\r\n```\r\n\r\n```output\r\nold\r\n```\r\n\r\nText *between*.  \r\n\r\n> ```rust example expect=panic\r\n> panic!(\"real reason\");\r\n> ```\r\n>\r\n> ```output\r\n> imagined reason\r\n> ```\r\n\r\n```rust example\r\nprintln!(\"same\");\r\n```\r\n\r\n```output\r\nsame\r\n```\r\n";
+
+#[test]
+fn bless_rewrites_only_output_blocks_and_then_passes() {
+    let book = TestBook::new().chapter("bless.md", BLESS);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("1 passed, 2 failed"));
+    let (stdout, _, code) = check(&book, &["--bless"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("bless: src/bless.md:3: blessed the output block"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("bless: src/bless.md:14: blessed the output block"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("3 passed, 0 failed"));
+    let after = std::fs::read_to_string(book.root().join("src/bless.md")).unwrap();
+    let want = BLESS
+        .replace(
+            "```output\r\nold\r\n```",
+            "```output\r\nnew one\r\nnew two\r\n```",
+        )
+        .replace("> imagined reason", "> real reason");
+    assert_eq!(after, want);
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(
+        (code, stdout.lines().last()),
+        (0, Some("3 passed, 0 failed"))
+    );
+    assert!(
+        stdout.contains("compiler runs: 0, program runs: 0, from cache: 3"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bless_leaves_included_outputs_and_files_outside_src_alone() {
+    let outside = tempfile::tempdir().unwrap();
+    let chapter = "```rust example\nprintln!(\"new\");\n```\n\n```output\nold\n```\n";
+    std::fs::write(outside.path().join("real.md"), chapter).unwrap();
+    let book = TestBook::new()
+        .chapter(
+            "inc.md",
+            "```rust example\nprintln!(\"new\");\n```\n\n{{#include out.md}}\n",
+        )
+        .chapter("link.md", "placeholder")
+        .file("src/out.md", "```output\nold\n```\n");
+    book.write();
+    let link = book.root().join("src/link.md");
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("real.md"), &link).unwrap();
+    let (stdout, _, code) = check(&book, &["--bless"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(
+            "bless: src/inc.md:1: not blessed: the output block comes through {{#include}}"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("bless: src/link.md:1: not blessed:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("outside the book's src"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("src/out.md")).unwrap(),
+        "```output\nold\n```\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("real.md")).unwrap(),
+        chapter
+    );
+    assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
+}
+
+/// Checks with `--bless`, then again without; returns the first run's
+/// stdout and the second's last line, asserting it passed from the cache.
+fn bless_then_recheck(book: &TestBook, blessed_code: i32) -> (String, String) {
+    let (stdout, stderr, code) = check(book, &["--bless"]);
+    assert_eq!(code, blessed_code, "{stdout}\n{stderr}");
+    let (again, _, _) = check(book, &[]);
+    assert!(
+        again.contains("compiler runs: 0, program runs: 0"),
+        "{again}"
+    );
+    (stdout, again.lines().last().unwrap_or("").to_owned())
+}
+
+const BLESS_COMPARE: &str = "\u{feff}# Both sides wrong\r\n\r\nText *before*.  \r\n\r\n````compare title=\"Sums\"\r\n```c caption=\"C\" expect=run\r\n~ #include <stdio.h>\r\nint main(void) { printf(\"c one\\n\\nc three\\n\"); return 0; }\r\n```\r\nThe C note.\r\n```output\r\nc old\r\n```\r\n```rust caption=\"Rust\"\r\nfn main() { println!(\"rust new\"); }\r\n```\r\n\r\n```output\r\nrust old\r\nsecond old line\r\n```\r\n\r\n```c caption=\"C: UB\" expect=ub\r\n~ #include <limits.h>\r\nint main(void) { volatile int x = INT_MAX; x += 1; return 0; }\r\n```\r\n```output\r\nsome other report\r\n```\r\n````\r\n\r\n```rust example\r\nprintln!(\"untouched\");\r\n```\r\n\r\n```output\r\nuntouched\r\n```\r\n\r\nText *after*.\r\n";
+
+#[test]
+fn bless_rewrites_both_sides_of_a_comparison() {
+    let book = TestBook::new().chapter("both.md", BLESS_COMPARE);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("1 passed, 3 failed"));
+    let (stdout, after) = bless_then_recheck(&book, 0);
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    let want: Vec<String> = ["caption=\"C\"", "caption=\"Rust\"", "caption=\"C: UB\""]
+        .iter()
+        .map(|c| {
+            format!(
+                "bless: src/both.md:{}: blessed the output block",
+                line_of(BLESS_COMPARE, c)
+            )
+        })
+        .collect();
+    assert_eq!(notes, want, "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("4 passed, 0 failed"));
+    // Only the lines between the three output blocks' fences changed: the
+    // byte-order mark, CRLF line ends, notes and text around are as written.
+    let written = std::fs::read_to_string(book.root().join("src/both.md")).unwrap();
+    let expected = BLESS_COMPARE
+        .replace(
+            "```output\r\nc old\r\n```",
+            "```output\r\nc one\r\n\r\nc three\r\n```",
+        )
+        .replace(
+            "```output\r\nrust old\r\nsecond old line\r\n```",
+            "```output\r\nrust new\r\n```",
+        )
+        .replace(
+            "some other report",
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+        );
+    assert_ne!(expected, BLESS_COMPARE);
+    assert_eq!(written, expected);
+    assert_eq!(after, "4 passed, 0 failed");
+}
+
+#[test]
+fn bless_reports_a_comparison_output_that_comes_through_an_include() {
+    let chapter = "# Inc\n\n````compare\n```c expect=run\n~ #include <stdio.h>\nint main(void) { puts(\"c new\"); return 0; }\n```\n{{#include c-out.md}}\n```rust\nfn main() { println!(\"rust new\"); }\n```\n```output\nrust old\n```\n````\n";
+    let book = TestBook::new()
+        .chapter("inc.md", chapter)
+        .file("src/c-out.md", "```output\nc old\n```\n");
+    book.write();
+    let (stdout, after) = bless_then_recheck(&book, 1);
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    assert_eq!(
+        notes,
+        [
+            "bless: src/inc.md:4: not blessed: the output block comes through {{#include}}, not from the chapter file; update the included file",
+            "bless: src/inc.md:9: blessed the output block",
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("src/c-out.md")).unwrap(),
+        "```output\nc old\n```\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("src/inc.md")).unwrap(),
+        chapter.replace("rust old", "rust new")
+    );
+    assert_eq!(after, "1 passed, 1 failed");
+}
+
+const TWO_COMPARES: &str = r#"# Two
+
+````compare title="First"
+```c caption="1c" expect=run
+~ #include <stdio.h>
+int main(void) { puts("first c, now much longer than before"); puts("and two lines"); return 0; }
+```
+```output
+1c
+```
+```rust caption="1r"
+fn main() { println!("first rust"); }
+```
+```output
+old first rust output, longer than the new one
+```
+````
+
+```rust example
+println!("between");
+```
+
+```output
+not between
+```
+
+- A list item holding a comparison:
+
+  ````compare title="Second"
+  ```cpp caption="2cpp" expect=run
+  ~ #include <cstdio>
+  int main() { std::puts("second cpp"); }
+  ```
+  ```output
+  2cpp
+  ```
+  ```c caption="2c" expect=run
+  int main(void) { return missing; }
+  ```
+  ```output
+  kept: this side does not compile
+  ```
+  ````
+
+~~~~compare title="Third"
+```c caption="3c" expect=run
+~ #include <stdio.h>
+int main(void) { puts("~~~~"); return 0; }
+```
+```output
+tildes
+```
+```rust caption="3r"
+fn main() { println!("third rust"); }
+```
+```output
+3r
+```
+~~~~
+"#;
+
+#[test]
+fn bless_composes_several_comparisons_in_one_chapter() {
+    let book = TestBook::new().chapter("two.md", TWO_COMPARES);
+    book.write();
+    let (stdout, after) = bless_then_recheck(&book, 1);
+    let at = |caption: &str| {
+        format!(
+            "bless: src/two.md:{}:",
+            line_of(TWO_COMPARES, &format!("caption=\"{caption}\""))
+        )
+    };
+    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
+    assert_eq!(
+        notes,
+        [
+            format!("{} blessed the output block", at("1c")),
+            format!("{} blessed the output block", at("1r")),
+            format!(
+                "bless: src/two.md:{}: blessed the output block",
+                line_of(TWO_COMPARES, "rust example")
+            ),
+            format!("{} blessed the output block", at("2cpp")),
+            format!(
+                "{} not blessed: the actual output contains `~~~~`, which would close the comparison around the block; use a longer fence for the comparison",
+                at("3c")
+            ),
+            format!("{} blessed the output block", at("3r")),
+        ],
+        "{stdout}"
+    );
+    let written = std::fs::read_to_string(book.root().join("src/two.md")).unwrap();
+    let expected = TWO_COMPARES
+        .replace(
+            "```output
+1c
+```",
+            "```output
+first c, now much longer than before
+and two lines
+```",
+        )
+        .replace(
+            "old first rust output, longer than the new one",
+            "first rust",
+        )
+        .replace("not between", "between")
+        .replace(
+            "  ```output
+  2cpp
+  ```",
+            "  ```output
+  second cpp
+  ```",
+        )
+        .replace(
+            "```output
+3r
+```",
+            "```output
+third rust
+```",
+        );
+    assert_eq!(written, expected);
+    // Left failing: the C side that does not compile (nothing to bless)
+    // and the one whose output would close its comparison.
+    assert_eq!(after, "5 passed, 2 failed");
+}

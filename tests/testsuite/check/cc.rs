@@ -1,0 +1,159 @@
+//! The C and C++ checker through the library, with the real `cc`.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Claim {
+    Claim {
+        file: "src/c.md".into(),
+        line: 1,
+        offset: 0,
+        what: format!("{} side", lang.fence()),
+        lang,
+        source: source.into(),
+        expect,
+        output: output.map(str::to_owned),
+        output_range: None,
+        edition: 2021,
+        mode: Mode::Debug,
+        error: None,
+        ignore: false,
+        bless: None,
+    }
+}
+
+fn config(root: &Path, table: Value) -> Config {
+    Config::from_json(
+        root.to_path_buf(),
+        &serde_json::json!({"preprocessor": {"companion": table}}),
+    )
+    .expect("config")
+}
+
+fn status(v: &Verdict) -> String {
+    match v {
+        Verdict::Passed => "passed".into(),
+        Verdict::Failed { message, .. } => format!("failed: {message}"),
+        Verdict::Skipped => "skipped".into(),
+        Verdict::Unchecked { tool } => format!("unchecked: {tool}"),
+    }
+}
+
+const OVERFLOW: &str = "#include <limits.h>\nint main(void) {\n    volatile int x = INT_MAX;\n    x += 1;\n    return 0;\n}\n";
+
+fn c_claims() -> Vec<Claim> {
+    use Expect::*;
+    use Lang::*;
+    vec![
+        c_claim(
+            C,
+            Compile,
+            "int divide(int a, int b) { return a / b; }\n",
+            None,
+        ),
+        c_claim(C, Compile, "int f(void) { return undeclared; }\n", None),
+        c_claim(
+            C,
+            Run,
+            "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 6 * 7); return 0; }\n",
+            Some("42\n"),
+        ),
+        c_claim(
+            C,
+            Run,
+            "#include <stdio.h>\nint main(void) { printf(\"%d\\n\", 6 * 7); return 0; }\n",
+            Some("43\n"),
+        ),
+        c_claim(C, Ub, OVERFLOW, Some("signed integer overflow")),
+        c_claim(C, Ub, "int main(void) { return 0; }\n", None),
+        c_claim(
+            Cpp,
+            Run,
+            "#include <iostream>\nint main() { std::cout << \"hi\" << std::endl; }\n",
+            Some("hi"),
+        ),
+        c_claim(
+            Cpp,
+            Compile,
+            "template <typename T> T twice(T x) { return x + x; }\nint f() { return twice(nullptr); }\n",
+            None,
+        ),
+    ]
+}
+
+#[test]
+fn c_and_cpp_claims_are_checked_with_the_real_cc() {
+    let dir = tempfile::tempdir().unwrap();
+    let checker = Checker::new(&config(dir.path(), serde_json::json!({})));
+    let got: Vec<String> = checker
+        .check_all(&c_claims())
+        .iter()
+        .map(|o| status(&o.verdict))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "passed",
+            "failed: does not compile",
+            "passed",
+            "failed: the output differs from the output block",
+            "passed",
+            "failed: the undefined behaviour sanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
+            "passed",
+            "failed: does not compile",
+        ]
+    );
+    let ub = checker.check(&c_claims()[4]);
+    assert_eq!(
+        ub.actual.as_deref(),
+        Some(
+            "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+        )
+    );
+}
+
+#[test]
+fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cc, log) = logging_wrapper(dir.path(), "logging-cc", "cc");
+    let cfg = config(dir.path(), serde_json::json!({ "cc": cc }));
+    let first = Checker::new(&cfg);
+    let before: Vec<Verdict> = first
+        .check_all(&c_claims())
+        .into_iter()
+        .map(|o| o.verdict)
+        .collect();
+    // Eight claims, seven distinct programs: the two `run` claims of the
+    // same program share one compile and run.
+    assert_eq!(first.counters().compiler_runs, 7);
+    assert_eq!(compile_calls(&log), 7);
+    let second = Checker::new(&cfg);
+    let after: Vec<Verdict> = second
+        .check_all(&c_claims())
+        .into_iter()
+        .map(|o| o.verdict)
+        .collect();
+    assert_eq!(after, before);
+    assert_eq!(
+        (
+            second.counters().compiler_runs,
+            second.counters().cache_hits
+        ),
+        (0, 8)
+    );
+    assert_eq!(compile_calls(&log), 7, "no cc run the second time");
+
+    let missing = Checker::new(&config(
+        dir.path(),
+        serde_json::json!({"cc": "/nonexistent/cc"}),
+    ));
+    for o in missing.check_all(&c_claims()) {
+        assert_eq!(
+            o.verdict,
+            Verdict::Unchecked {
+                tool: "/nonexistent/cc".into()
+            }
+        );
+        assert!(o.verdict.is_failure());
+    }
+}

@@ -1,0 +1,484 @@
+//! `mdbook-companion check`: the real binary on case books, the C/C++
+//! checker through the library with the real `cc`, and `verify = true` in
+//! real mdBook builds. One module per part of the feature; the shared
+//! helpers and the book of every kind of claim are here.
+
+mod bless;
+mod cc;
+mod compare;
+mod toolchain;
+mod verify;
+
+use crate::support::{BIN, Page, TestBook, inside};
+use mdbook_companion::core::config::Config;
+use mdbook_companion::core::links::Mode;
+use mdbook_companion::engine::check::{Checker, Claim, Expect, Lang, Verdict};
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Runs `check` on the book as written; (stdout, stderr, exit code).
+fn check(book: &TestBook, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(book.root())
+        .args(args)
+        .output()
+        .expect("run check");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn check_json(book: &TestBook, args: &[&str]) -> (Value, i32) {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let (stdout, stderr, code) = check(book, &all);
+    let json = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("json: {e}\nstdout: {stdout}\nstderr: {stderr}"));
+    (json, code)
+}
+
+/// 1-based line of the first line containing `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("{needle} not in text"))
+        + 1
+}
+
+const KINDS: &str = r#"# Every kind
+
+```rust example title="run ok"
+println!("hello");
+```
+
+```output
+hello
+```
+
+```rust example title="run wrong output"
+println!("hullo");
+```
+
+```output
+hello
+```
+
+```rust example title="panic ok" expect=panic
+let v: Vec<i32> = Vec::new();
+let _ = v[3];
+```
+
+```output
+index out of bounds
+```
+
+```rust example title="panic none" expect=panic
+fn main() {}
+```
+
+```rust example title="compile-fail ok" expect=compile-fail error=E0381
+fn main() { let x: i32; println!("{x}"); }
+```
+
+```output
+used binding `x` isn't initialized
+```
+
+```rust example title="compile-fail compiles" expect=compile-fail
+fn main() {}
+```
+
+```rust example title="compile-fail other code" expect=compile-fail error=E0308
+fn main() { let x: i32; println!("{x}"); }
+```
+
+```rust example title="no-run ok" expect=no-run
+fn main() { loop {} }
+```
+
+```rust example title="no-run broken" expect=no-run
+fn main() { let x: u8 = "s"; }
+```
+
+```rust example title="ignored" ignore
+fn main() { loop {} }
+```
+"#;
+
+const INCLUDED: &str = "# Included\n\n```rust example title=\"included\"\n{{#include code/hi.rs}}\n```\n\n```output\nhi\n```\n";
+
+fn kinds_book() -> TestBook {
+    TestBook::new()
+        .chapter("kinds.md", KINDS)
+        .chapter("inc.md", INCLUDED)
+        .file("src/code/hi.rs", "fn main() { println!(\"hi\"); }\n")
+}
+
+#[test]
+fn case_book_reports_every_kind_with_locations_and_fails() {
+    let book = kinds_book();
+    book.write();
+    let (stdout, stderr, code) = check(&book, &["--jobs", "2"]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    let at = |title: &str| format!("src/kinds.md:{}", line_of(KINDS, &format!("\"{title}\"")));
+    for (title, expect) in [
+        ("run ok", "run"),
+        ("panic ok", "panic"),
+        ("compile-fail ok", "compile-fail"),
+        ("no-run ok", "no-run"),
+    ] {
+        let line = format!(
+            "ok      {}: rust example \"{title}\" (expect={expect})",
+            at(title)
+        );
+        assert!(stdout.lines().any(|l| l == line), "{line}\n{stdout}");
+    }
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l == "ok      src/inc.md:3: rust example \"included\" (expect=run)"),
+        "{stdout}"
+    );
+    for (title, expect, message) in [
+        (
+            "run wrong output",
+            "run",
+            "the output differs from the output block",
+        ),
+        (
+            "panic none",
+            "panic",
+            "the program exited successfully; the example says it panics",
+        ),
+        (
+            "compile-fail compiles",
+            "compile-fail",
+            "compiled, but the example says it does not compile",
+        ),
+        (
+            "compile-fail other code",
+            "compile-fail",
+            "does not compile, but with E0381 instead of E0308",
+        ),
+        ("no-run broken", "no-run", "does not compile"),
+    ] {
+        let line = format!(
+            "FAILED  {}: rust example \"{title}\" (expect={expect}): {message}",
+            at(title)
+        );
+        assert!(stdout.lines().any(|l| l == line), "{line}\n{stdout}");
+    }
+    // The output difference is shown as a diff.
+    let diff = "    --- expected\n    +++ actual\n    @@ -1 +1 @@\n    -hello\n    +hullo\n";
+    assert!(stdout.contains(diff), "{stdout}");
+    // Compiler diagnostics of the broken no-run example are shown.
+    assert!(
+        stdout.contains("    | error[E0308]: mismatched types"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l
+            == format!(
+                "skipped {}: rust example \"ignored\" (expect=run): ignore",
+                at("ignored")
+            )),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("5 passed, 5 failed, 1 skipped"));
+}
+
+#[test]
+fn json_format_lists_each_verdict() {
+    let book = kinds_book();
+    book.write();
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    let statuses: Vec<(String, String)> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["what"].as_str().unwrap().to_owned(),
+                r["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = [
+        ("run ok", "passed"),
+        ("run wrong output", "failed"),
+        ("panic ok", "passed"),
+        ("panic none", "failed"),
+        ("compile-fail ok", "passed"),
+        ("compile-fail compiles", "failed"),
+        ("compile-fail other code", "failed"),
+        ("no-run ok", "passed"),
+        ("no-run broken", "failed"),
+        ("ignored", "skipped"),
+        ("included", "passed"),
+    ]
+    .iter()
+    .map(|(t, s)| (format!("rust example \"{t}\""), (*s).to_owned()))
+    .collect();
+    assert_eq!(statuses, want);
+    let wrong = &json["results"][1];
+    assert_eq!(
+        (wrong["file"].as_str(), wrong["line"].as_u64()),
+        (
+            Some("src/kinds.md"),
+            Some(line_of(KINDS, "run wrong output") as u64)
+        )
+    );
+    assert_eq!(
+        (wrong["expected"].as_str(), wrong["actual"].as_str()),
+        (Some("hello"), Some("hullo"))
+    );
+    assert_eq!(json["summary"], "5 passed, 5 failed, 1 skipped");
+}
+
+#[test]
+fn a_missing_chapter_is_an_error_and_is_not_created() {
+    let book = TestBook::new().chapter("a.md", "# A\n");
+    book.write();
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [A](a.md)\n- [Gone](gone.md)\n",
+    )
+    .unwrap();
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stderr.contains("failed to read chapter `gone.md`"),
+        "{stderr}"
+    );
+    assert!(!book.root().join("src/gone.md").exists());
+}
+
+/// A compiler wrapper that logs each call's arguments, one line each.
+fn logging_wrapper(dir: &Path, name: &str, real: &str) -> (String, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let log = dir.join(format!("{name}.log"));
+    let script = dir.join(name);
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec {real} \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("write the wrapper");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .expect("make the wrapper executable");
+    (script.display().to_string(), log)
+}
+
+fn compile_calls(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| *l != "-vV" && *l != "--version")
+        .count()
+}
+
+#[test]
+fn unchanged_book_rechecks_without_compiling() {
+    let tools = tempfile::tempdir().unwrap();
+    let (rustc, log) = logging_wrapper(tools.path(), "logging-rustc", "rustc");
+    let book = TestBook::new()
+        .companion(&format!("rustc = {rustc:?}"))
+        .chapter("kinds.md", KINDS);
+    book.write();
+    let (cold, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    let compiled = compile_calls(&log);
+    // Nine checked examples, eight distinct jobs: the two E0381 examples
+    // share one program and its compile.
+    assert_eq!(compiled, 8, "one rustc run per distinct program and flags");
+    assert_eq!(cold["compiler_runs"], 8);
+    assert_eq!(cold["cache_hits"], 1);
+    assert!(book.root().join(".companion-cache/.gitignore").is_file());
+    let start = Instant::now();
+    let (warm, code) = check_json(&book, &[]);
+    let warm_time = start.elapsed();
+    assert_eq!(code, 1);
+    assert_eq!(
+        compile_calls(&log),
+        compiled,
+        "no compiler run the second time"
+    );
+    assert_eq!(
+        (
+            &warm["compiler_runs"],
+            &warm["program_runs"],
+            &warm["cache_hits"]
+        ),
+        (&Value::from(0), &Value::from(0), &Value::from(9))
+    );
+    assert_eq!(warm["summary"], cold["summary"]);
+    assert!(warm_time < Duration::from_secs(5), "{warm_time:?}");
+    // Changing the code (not only the output) checks that block again.
+    let edited = KINDS.replace("println!(\"hullo\");", "println!(\"{}\", \"hello\");");
+    std::fs::write(book.root().join("src/kinds.md"), edited).unwrap();
+    let (after, _) = check_json(&book, &[]);
+    assert_eq!(after["compiler_runs"], 1);
+    assert_eq!(after["summary"], "5 passed, 4 failed, 1 skipped");
+}
+
+#[test]
+fn a_loop_times_out_and_leaves_nothing_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let program = format!(
+        "```rust example title=\"spins\"\nfn main() {{\n    let child = std::process::Command::new(\"sleep\").arg(\"60\").spawn().unwrap();\n    std::fs::write({:?}, format!(\"{{}} {{}}\", std::process::id(), child.id())).unwrap();\n    loop {{}}\n}}\n```\n",
+        pids.display().to_string()
+    );
+    let book = TestBook::new()
+        .companion("timeout = 1")
+        .chapter("loop.md", &program);
+    book.write();
+    let start = Instant::now();
+    let (stdout, _, code) = check(&book, &[]);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("FAILED  src/loop.md:1: rust example \"spins\" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&pids).expect("the program ran");
+    for pid in text.split_whitespace() {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit(") ").next().and_then(|s| s.chars().next());
+        assert!(
+            matches!(state, None | Some('Z' | 'X')),
+            "process {pid} still running: {stat}"
+        );
+    }
+    // A time-out is not cached: the next check runs the program again.
+    let (json, _) = check_json(&book, &[]);
+    assert_eq!(json["program_runs"], 1);
+}
+
+#[test]
+fn a_flood_is_capped_and_fails_clearly() {
+    let book = TestBook::new().companion("timeout = 2").chapter(
+        "flood.md",
+        "```rust example title=\"finite\"\nlet s = \"flood\\n\".repeat(2_000_000);\nprint!(\"{s}\");\n```\n\n```rust example title=\"endless\"\nloop { println!(\"flood\"); }\n```\n",
+    );
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("FAILED  src/flood.md:1: rust example \"finite\" (expect=run): the program printed more than 1048576 bytes on stdout or stderr (output is capped)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAILED  src/flood.md:6: rust example \"endless\" (expect=run): the program printed more than 1048576 bytes on stdout or stderr (output is capped) and ran longer than the 2 s time limit"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.len() < 20_000,
+        "the report does not repeat the flood"
+    );
+}
+
+#[test]
+fn missing_compiler_is_reported_once_with_its_blocks() {
+    let book = TestBook::new()
+        .companion("rustc = \"/nonexistent/rustc\"")
+        .chapter(
+            "m.md",
+            "```rust example\nfn main() {}\n```\n\n```rust example expect=panic\nfn main() { panic!() }\n```\n",
+        );
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        lines,
+        [
+            "error: the compiler `/nonexistent/rustc` could not be run (set `rustc` in [preprocessor.companion] to a compiler that runs); 2 blocks not checked: src/m.md:1, src/m.md:5"
+        ]
+    );
+    assert!(!stdout.contains("ok "), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json["missing_compilers"],
+        serde_json::json!([{
+            "tool": "/nonexistent/rustc",
+            "key": "rustc",
+            "blocks": ["src/m.md:1", "src/m.md:5"]
+        }])
+    );
+}
+
+/// The results without `cached`, which depends on which of two identical
+/// jobs ran first.
+fn verdicts(report: &Value) -> Vec<Value> {
+    let mut results = report["results"].as_array().cloned().unwrap_or_default();
+    for r in &mut results {
+        if let Some(o) = r.as_object_mut() {
+            o.remove("cached");
+        }
+    }
+    assert!(!results.is_empty(), "no results in {report}");
+    results
+}
+
+#[test]
+fn more_jobs_than_examples_gives_the_same_verdicts() {
+    let book = kinds_book();
+    book.write();
+    let (one, code1) = check_json(&book, &["--jobs", "1"]);
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    let (many, code64) = check_json(&book, &["--jobs", "64"]);
+    assert_eq!((code1, code64), (1, 1));
+    assert_eq!(one["summary"], many["summary"]);
+    assert_eq!(verdicts(&one), verdicts(&many));
+    assert!(
+        many["compiler_runs"].as_u64().unwrap() > 0,
+        "the second run was cold"
+    );
+}
+
+#[test]
+fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
+    let book = kinds_book();
+    book.write();
+    let (cold, _) = check_json(&book, &[]);
+    let cache = book.root().join(".companion-cache/check");
+    // Flip the content of every cached observation: a checksum mismatch.
+    let mut corrupted = 0;
+    for shard in std::fs::read_dir(&cache).unwrap() {
+        for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
+            let path = entry.unwrap().path();
+            let mut bytes = std::fs::read(&path).unwrap();
+            let last = bytes.len() - 2;
+            bytes[last] ^= 0x55;
+            std::fs::write(&path, bytes).unwrap();
+            corrupted += 1;
+        }
+    }
+    assert!(corrupted > 0);
+    let (again, _) = check_json(&book, &[]);
+    assert_eq!(verdicts(&again), verdicts(&cold), "never a wrong verdict");
+    assert_eq!(
+        again["compiler_runs"], cold["compiler_runs"],
+        "corrupt entries are compiled again"
+    );
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    let (rebuilt, _) = check_json(&book, &[]);
+    assert_eq!(verdicts(&rebuilt), verdicts(&cold));
+    assert_eq!(rebuilt["compiler_runs"], cold["compiler_runs"]);
+}

@@ -1,0 +1,169 @@
+//! `verify = true`: the same checks during real mdBook builds.
+
+use super::compare::COMPARE;
+use super::*;
+use pretty_assertions::assert_eq;
+
+const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\nprintln!(\"yes\");\n```\n\n```output\nyes\n```\n\n```rust example title=\"wrong\"\nprintln!(\"no\");\n```\n\n```output\nyes\n```\n";
+
+#[test]
+fn verify_fails_the_build_under_bail() {
+    let book = TestBook::new()
+        .companion("verify = true")
+        .chapter("v.md", VERIFY);
+    let err = book.build_in_process().unwrap_err();
+    assert!(
+        err.contains("src/v.md:11:4: rust example \"wrong\" (expect=run) does not hold: the output differs from the output block"),
+        "{err}"
+    );
+    assert!(err.contains("-yes\n+no"), "{err}");
+    assert!(!err.contains("\"right\""), "{err}");
+    // The real command preprocessor fails the build too.
+    assert!(book.build().is_err());
+}
+
+#[test]
+fn verify_marks_the_block_under_continue() {
+    let book = TestBook::new()
+        .companion("verify = true\non-failure = \"continue\"")
+        .chapter("v.md", VERIFY);
+    let page = book.html("v.md");
+    let marks = page.all("main div.companion-verify");
+    assert_eq!(marks.len(), 1);
+    assert_eq!(
+        Page::text(marks[0]),
+        "mdbook-companion: src/v.md:11:4 rust example \"wrong\" (expect=run) does not hold: the output differs from the output block"
+    );
+    let next = marks[0]
+        .next_siblings()
+        .find_map(scraper::ElementRef::wrap)
+        .expect("the example after the mark");
+    assert_eq!(Page::text(inside(next, ".companion-title")[0]), "wrong");
+    assert_eq!(page.all("main div.companion-example").len(), 2);
+    // Verified from the cache: the check results are stored under the book.
+    assert!(book.root().join(".companion-cache/check").is_dir());
+}
+
+#[test]
+fn verify_without_a_compiler_says_so() {
+    let book = TestBook::new()
+        .companion("verify = true\non-failure = \"continue\"\nrustc = \"/nonexistent/rustc\"")
+        .chapter("v.md", VERIFY);
+    let page = book.html("v.md");
+    let marks: Vec<String> = page
+        .all("main div.companion-verify")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            "mdbook-companion: src/v.md:3:4 rust example \"right\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run",
+            "mdbook-companion: src/v.md:11:4 rust example \"wrong\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run",
+        ]
+    );
+    let err = TestBook::new()
+        .companion("verify = true\nrustc = \"/nonexistent/rustc\"")
+        .chapter("v.md", VERIFY)
+        .build_in_process()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        "src/v.md:3:4: the compiler `/nonexistent/rustc` could not be run, so 2 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs"
+    );
+}
+
+#[test]
+fn verify_is_off_by_default() {
+    let book = TestBook::new().chapter("v.md", VERIFY);
+    let page = book.html("v.md");
+    assert!(page.all("div.companion-verify").is_empty());
+    assert!(!book.root().join(".companion-cache").exists());
+}
+
+#[test]
+fn verify_marks_a_false_comparison_side() {
+    let book = TestBook::new()
+        .companion("verify = true\non-failure = \"continue\"")
+        .chapter("cmp.md", COMPARE);
+    let page = book.html("cmp.md");
+    let marks: Vec<String> = page
+        .all("main div.companion-verify")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(marks.len(), 2, "{marks:?}");
+    assert!(
+        marks[1].ends_with(
+            "compare side \"C++: prints\" (expect=run) does not hold: the output differs from the output block"
+        ),
+        "{marks:?}"
+    );
+}
+
+/// Two C sides per chapter, for the missing-compiler tests.
+const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
+
+fn two_chapters_without_cc(on_failure: &str) -> TestBook {
+    TestBook::new()
+        .companion(&format!(
+            "verify = true\non-failure = \"{on_failure}\"\ncc = \"/nonexistent/cc\""
+        ))
+        .chapter("a.md", TWO_C)
+        .chapter("b.md", TWO_C)
+}
+
+/// The message the build gives for a missing `cc`, at the first C side.
+fn missing_cc_message() -> String {
+    format!(
+        "src/a.md:{}:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+        line_of(TWO_C, "caption=\"one\"")
+    )
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_bail() {
+    let err = two_chapters_without_cc("bail")
+        .build_in_process()
+        .unwrap_err();
+    let about: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about, [missing_cc_message()], "{err}");
+}
+
+#[test]
+fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
+    let book = two_chapters_without_cc("continue");
+    book.write();
+    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let about: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("/nonexistent/cc"))
+        .collect();
+    assert_eq!(about.len(), 1, "{stderr}");
+    assert!(about[0].ends_with(&missing_cc_message()), "{stderr}");
+    // The page still marks every unchecked side.
+    for chapter in ["a.md", "b.md"] {
+        let marks: Vec<String> = book
+            .page(chapter)
+            .all("main div.companion-verify")
+            .into_iter()
+            .map(Page::text)
+            .collect();
+        let file = format!("src/{chapter}");
+        let want: Vec<String> = ["one", "two"]
+            .iter()
+            .map(|c| {
+                format!(
+                    "mdbook-companion: {file}:{}:4 compare side \"{c}\" (expect=compile) was not checked: the compiler `/nonexistent/cc` could not be run",
+                    line_of(TWO_C, &format!("caption=\"{c}\""))
+                )
+            })
+            .collect();
+        assert_eq!(marks, want);
+    }
+}
