@@ -54,7 +54,7 @@ pub struct Claim {
     pub mode: Mode,
     /// A rustc error code the compile failure must carry.
     pub error: Option<String>,
-    /// mdBook's `ignore`: shown, not checked (counted as skipped).
+    /// mdBook's `ignore`: shown, never checked (counted as ignored).
     pub ignore: bool,
     /// Where `--bless` may write, when the output block is literal in the
     /// chapter file (set by `check`, which knows the file).

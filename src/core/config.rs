@@ -56,6 +56,7 @@ pub struct RawConfig {
     rustc: Option<String>,
     timeout: Option<u64>,
     c_hidden_prefix: Option<String>,
+    output_filters: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// What a broken directive does to the build.
@@ -105,13 +106,40 @@ pub struct Config {
     pub edition: u16,
     /// `output.html.additional-css` of book.toml, relative to the root.
     pub additional_css: Vec<PathBuf>,
+    /// `output-filters`: what is scrubbed from actual output before it
+    /// is compared (addresses, temporary paths, times).
+    pub output_filters: Vec<OutputFilter>,
+}
+
+/// One entry of `output-filters`: every match of `pattern` in a
+/// program's actual output becomes `replacement` (`$1` names a group).
+#[derive(Debug, Clone)]
+pub struct OutputFilter {
+    /// The regular expression, as written.
+    pub pattern: regex::Regex,
+    /// What each match becomes.
+    pub replacement: String,
+}
+
+impl OutputFilter {
+    /// `text` with every filter applied, in the order of their patterns.
+    pub fn apply_all<'t>(filters: &[OutputFilter], text: &'t str) -> std::borrow::Cow<'t, str> {
+        let mut out = std::borrow::Cow::Borrowed(text);
+        for f in filters {
+            if let std::borrow::Cow::Owned(s) = f.pattern.replace_all(&out, f.replacement.as_str())
+            {
+                out = std::borrow::Cow::Owned(s);
+            }
+        }
+        out
+    }
 }
 
 /// The editions rustc knows.
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "reading-list, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error.
 #[derive(Debug, thiserror::Error)]
@@ -211,8 +239,29 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
+            output_filters: output_filters(raw.output_filters.unwrap_or_default())?,
         })
     }
+}
+
+fn output_filters(
+    table: std::collections::BTreeMap<String, String>,
+) -> Result<Vec<OutputFilter>, ConfigError> {
+    table
+        .into_iter()
+        .map(|(pattern, replacement)| {
+            let regex = regex::Regex::new(&pattern).map_err(|e| {
+                ConfigError(format!(
+                    "output-filters: `{pattern}` is not a regular expression ({}); expected a pattern of the regex crate, such as \"0x[0-9a-f]+\"",
+                    e.to_string().lines().last().unwrap_or("invalid").trim().trim_start_matches("error: ")
+                ))
+            })?;
+            Ok(OutputFilter {
+                pattern: regex,
+                replacement,
+            })
+        })
+        .collect()
 }
 
 fn link(
@@ -273,6 +322,35 @@ mod tests {
         assert_eq!(c.edition, 2021);
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.c_hidden_prefix, "~ ");
+    }
+
+    #[test]
+    fn output_filters_scrub_in_pattern_order_and_bad_ones_are_named() {
+        let c = cfg(json!({"output-filters": {
+            "0x[0-9a-f]+": "0x[ADDR]",
+            "/tmp/[^ ]+": "[TMP]",
+            "took ([0-9]+) ms": "took [..] ms ($1 before)",
+        }}))
+        .unwrap();
+        assert_eq!(
+            OutputFilter::apply_all(&c.output_filters, "at 0x7ffd12 in /tmp/x.rs took 17 ms"),
+            "at 0x[ADDR] in [TMP] took [..] ms (17 before)"
+        );
+        assert!(matches!(
+            OutputFilter::apply_all(&c.output_filters, "nothing"),
+            std::borrow::Cow::Borrowed("nothing")
+        ));
+        let err = cfg(json!({"output-filters": {"(unclosed": "x"}}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("book.toml [preprocessor.companion]: output-filters: `(unclosed` is not a regular expression ("),
+            "{err}"
+        );
+        let err = cfg(json!({"output-filters": {"a": 1}}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a string"), "{err}");
     }
 
     #[test]

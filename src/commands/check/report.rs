@@ -54,18 +54,18 @@ impl Report {
     }
 
     /// Ignored examples.
-    pub fn skipped(&self) -> usize {
+    pub fn ignored(&self) -> usize {
         self.checked
             .iter()
-            .filter(|c| c.outcome.verdict == Verdict::Skipped)
+            .filter(|c| c.outcome.verdict == Verdict::Ignored)
             .count()
     }
 
-    /// The last line: `N passed, M failed` (`, K skipped` when some were).
+    /// The last line: `N passed, M failed` (`, K ignored` when some were).
     pub fn summary(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
-        if self.skipped() > 0 {
-            s.push_str(&format!(", {} skipped", self.skipped()));
+        if self.ignored() > 0 {
+            s.push_str(&format!(", {} ignored", self.ignored()));
         }
         s
     }
@@ -100,8 +100,8 @@ pub fn text(report: &Report) -> String {
             Verdict::Passed => {
                 let _ = writeln!(s, "ok      {head}");
             }
-            Verdict::Skipped => {
-                let _ = writeln!(s, "skipped {head}: ignore");
+            Verdict::Ignored => {
+                let _ = writeln!(s, "ignored {head}: not checked");
             }
             Verdict::Unchecked { tool } => {
                 let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
@@ -165,7 +165,7 @@ struct JsonReport<'a> {
     bless: &'a [String],
     passed: usize,
     failed: usize,
-    skipped: usize,
+    ignored: usize,
     compiler_runs: usize,
     program_runs: usize,
     cache_hits: usize,
@@ -235,7 +235,7 @@ pub fn json(report: &Report) -> String {
         bless: &report.bless_notes,
         passed: report.passed(),
         failed: report.failed(),
-        skipped: report.skipped(),
+        ignored: report.ignored(),
         compiler_runs: report.counters.compiler_runs,
         program_runs: report.counters.program_runs,
         cache_hits: report.counters.cache_hits,

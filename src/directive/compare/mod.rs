@@ -79,6 +79,9 @@ pub struct Side {
     pub note: Option<String>,
     /// Show this side's assembly (the side's or the block's `asm`).
     pub asm: bool,
+    /// `ignore`: shown with a "Not checked" marker, never compiled, run
+    /// or disassembled.
+    pub ignore: bool,
     /// Byte offset in the chapter of the side's fence.
     pub offset: usize,
     /// Byte offset in the chapter of the side's info string.
@@ -144,7 +147,7 @@ impl Side {
                 edition: env.config.edition,
                 mode: Mode::Debug,
                 error: None,
-                ignore: false,
+                ignore: self.ignore,
                 bless: None,
             },
             (None, None) => return None,
@@ -256,6 +259,40 @@ mod tests {
     }
 
     #[test]
+    fn a_side_owns_any_markdown_and_its_output_in_either_order() {
+        let text = "````compare\n```cpp caption=\"Fragment\" ignore asm\nstd::transform(a.begin(), a.end(), b.begin(), f);\n```\n```output\nnot a program\n```\nFirst paragraph with `code`.\n\n- a list\n- of [links](https://example.com)\n\n> quoted\n```rust\nfn main() {}\n```\nRust's own note.\n\nSecond *paragraph*.\n```output\n```\n````\n";
+        let cmp = parse(text).unwrap();
+        let [cpp, rust] = &cmp.sides[..] else {
+            panic!("two sides")
+        };
+        assert_eq!(
+            cpp.note.as_deref(),
+            Some(
+                "First paragraph with `code`.\n\n- a list\n- of [links](https://example.com)\n\n> quoted"
+            )
+        );
+        assert_eq!(cpp.output.as_deref(), Some("not a program\n"));
+        assert!(
+            cpp.ignore && !cpp.asm,
+            "an ignored side is never disassembled"
+        );
+        assert_eq!(
+            rust.note.as_deref(),
+            Some("Rust's own note.\n\nSecond *paragraph*.")
+        );
+        assert_eq!(rust.output.as_deref(), Some(""));
+        assert!(!rust.ignore);
+        // The ignored side's claim says so, so nothing compiles it.
+        let claims = with_env(text, Target::Html, render).unwrap().claims;
+        let ignored: Vec<(Lang, bool)> = claims.iter().map(|c| (c.lang, c.ignore)).collect();
+        assert_eq!(ignored, [(Lang::Cpp, true), (Lang::Rust, false)]);
+        let html = render_text(text, Target::Html);
+        assert!(html.contains("<div class=\"companion-example companion-expect-ignore\">"));
+        assert!(html.contains("<span class=\"companion-badge\">Not checked</span>"));
+        assert!(!html.contains("companion-asm"), "{html}");
+    }
+
+    #[test]
     fn block_asm_reaches_compiled_sides() {
         let cmp = parse("````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n```python\nx = 1\n```\n````\n").unwrap();
         let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
@@ -307,7 +344,7 @@ mod tests {
                 (
                     2,
                     6,
-                    "found unknown attribute `volatile` on a `c` side; expected one of caption, expect, asm",
+                    "found unknown attribute `volatile` on a `c` side; expected one of caption, expect, asm, ignore",
                 ),
             ),
             (
@@ -343,27 +380,31 @@ mod tests {
                 ),
             ),
             (
-                "````compare\n```c\nint x;\n```\n# Heading\n```c\nint y;\n```\n````\n",
-                (
-                    5,
-                    1,
-                    "found a heading in a compare block; expected fenced code blocks",
-                ),
-            ),
-            (
                 "````compare\nFirst a paragraph.\n\n```c\nint x;\n```\n```c\nint y;\n```\n````\n",
                 (
                     2,
                     1,
-                    "found a paragraph before the first side; expected fenced code blocks",
+                    "found a paragraph before the first side; expected a fenced code block (```c, ```cpp, ```rust, ```python) first",
                 ),
             ),
             (
-                "````compare\n```c\nint x;\n```\nOne.\n\nTwo.\n```c\nint y;\n```\n````\n",
+                "````compare\n```c\nint x;\n```\n```rust\nfn f() {}\n````\n",
                 (
-                    7,
+                    5,
                     1,
-                    "found a second paragraph after the `c` side; expected one note paragraph per side",
+                    "found a `rust` block whose fence never closes; expected a closing fence before the end of the compare block",
+                ),
+            ),
+            (
+                "````compare\n```c ignore=1\nint x;\n```\n```python colour=red\nx\n```\n````\n",
+                (2, 6, "found integer for `ignore`; expected true or false"),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```python colour=red\nx\n```\n````\n",
+                (
+                    5,
+                    11,
+                    "found unknown attribute `colour` on a `python` side; expected caption or ignore",
                 ),
             ),
             (

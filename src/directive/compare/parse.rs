@@ -60,17 +60,17 @@ impl Mapper {
     }
 }
 
-/// A top-level piece of the body.
+/// A top-level piece of the body: a fence, or any other Markdown.
 enum Item {
     Fence(Fence),
-    Paragraph(std::ops::Range<usize>),
-    Other(&'static str, usize),
+    Markdown(&'static str, std::ops::Range<usize>),
 }
 
-const ALLOWED: &str = "expected fenced code blocks (```c, ```cpp, ```rust, ```python), each followed by an optional note paragraph and an optional ```output block";
+const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python)";
 
 fn describe(tag: &Tag<'_>) -> &'static str {
     match tag {
+        Tag::Paragraph => "a paragraph",
         Tag::Heading { .. } => "a heading",
         Tag::BlockQuote(_) => "a block quote",
         Tag::List(_) => "a list",
@@ -108,15 +108,31 @@ fn items(body: &str) -> Vec<Item> {
                             out.push(Item::Fence(f));
                         }
                     }
-                    Tag::Paragraph => out.push(Item::Paragraph(range)),
-                    other => out.push(Item::Other(describe(&other), range.start)),
+                    other => out.push(Item::Markdown(describe(&other), range)),
                 }
             }
-            Event::Rule => out.push(Item::Other("a horizontal rule", range.start)),
-            _ => out.push(Item::Other("text", range.start)),
+            Event::Rule => out.push(Item::Markdown("a horizontal rule", range)),
+            _ => out.push(Item::Markdown("text", range)),
         }
     }
     out
+}
+
+/// Whether a fence of `body` (its range in `body`) has a closing fence
+/// line: a side that runs to the end of the block never closed.
+fn closes(body: &str, range: &std::ops::Range<usize>) -> bool {
+    let text = body.get(range.clone()).unwrap_or("");
+    let open = text.trim_start();
+    let Some(ch) = open.chars().next() else {
+        return false;
+    };
+    let width = open.chars().take_while(|&c| c == ch).count();
+    let mut lines = text.trim_end().lines();
+    lines.next();
+    lines.next_back().is_some_and(|last| {
+        let last = last.trim();
+        last.len() >= width && last.chars().all(|c| c == ch)
+    })
 }
 
 impl Compare {
@@ -161,10 +177,11 @@ impl Compare {
             fence.body_offset,
             fence.body_offset.saturating_sub(line_start),
         );
-        // A side's pieces as they are met: fence, note, output.
+        // A side's pieces as they are met: its fence, then any Markdown
+        // (its note) and at most one ```output fence, in either order.
         struct Pending {
             fence: Fence,
-            note: Option<String>,
+            notes: Vec<std::ops::Range<usize>>,
             output: Option<Fence>,
         }
         let mut pending: Vec<Pending> = Vec::new();
@@ -173,6 +190,19 @@ impl Compare {
                 Item::Fence(f) => {
                     let mapped = mapper.fence(&f);
                     let lang = markdown::first_word(&f.info);
+                    if !closes(&fence.body, &f.range) {
+                        let what = if lang.is_empty() {
+                            "a code block".to_owned()
+                        } else {
+                            format!("a `{lang}` block")
+                        };
+                        return Err(Problem::at(
+                            mapped.range.start,
+                            format!(
+                                "found {what} whose fence never closes; expected a closing fence before the end of the compare block"
+                            ),
+                        ));
+                    }
                     if lang == "output" {
                         match pending.last_mut() {
                             Some(p) if p.output.is_none() => p.output = Some(mapped),
@@ -188,7 +218,9 @@ impl Compare {
                             None => {
                                 return Err(Problem::at(
                                     mapped.range.start,
-                                    "found an ```output block before the first side; expected it after the side's code",
+                                    format!(
+                                        "found an ```output block before the first side; expected {SIDES} before its output"
+                                    ),
                                 ));
                             }
                         }
@@ -217,41 +249,21 @@ impl Compare {
                     }
                     pending.push(Pending {
                         fence: mapped,
-                        note: None,
+                        notes: Vec::new(),
                         output: None,
                     });
                 }
-                Item::Paragraph(range) => {
-                    let at = mapper.map(range.start);
-                    let note = fence.body[range].trim_end().to_owned();
-                    match pending.last_mut() {
-                        Some(p) if p.note.is_none() && p.output.is_none() => p.note = Some(note),
-                        Some(p) => {
-                            let side = markdown::first_word(&p.fence.info);
-                            let why = if p.output.is_some() {
-                                "expected the note before the ```output block"
-                            } else {
-                                "expected one note paragraph per side"
-                            };
-                            return Err(Problem::at(
-                                at,
-                                format!("found a second paragraph after the `{side}` side; {why}"),
-                            ));
-                        }
-                        None => {
-                            return Err(Problem::at(
-                                at,
-                                format!("found a paragraph before the first side; {ALLOWED}"),
-                            ));
-                        }
+                Item::Markdown(what, range) => match pending.last_mut() {
+                    Some(p) => p.notes.push(range),
+                    None => {
+                        return Err(Problem::at(
+                            mapper.map(range.start),
+                            format!(
+                                "found {what} before the first side; expected {SIDES} first (a side's note comes after its code)"
+                            ),
+                        ));
                     }
-                }
-                Item::Other(what, at) => {
-                    return Err(Problem::at(
-                        mapper.map(at),
-                        format!("found {what} in a compare block; {ALLOWED}"),
-                    ));
-                }
+                },
             }
         }
         if pending.len() < 2 {
@@ -265,8 +277,18 @@ impl Compare {
             ));
         }
         for p in pending {
-            cmp.sides
-                .push(side(p.fence, p.note, p.output, cmp.asm, env)?);
+            let note = match p.notes.first() {
+                None => None,
+                Some(first) => {
+                    let text: Vec<&str> = p
+                        .notes
+                        .iter()
+                        .map(|r| fence.body[r.clone()].trim_end())
+                        .collect();
+                    Some((text.join("\n\n"), mapper.map(first.start)))
+                }
+            };
+            cmp.sides.push(side(p.fence, note, p.output, cmp.asm, env)?);
         }
         Ok(cmp)
     }
@@ -305,7 +327,7 @@ pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
 /// Parses one side from its (chapter-mapped) fence.
 fn side(
     fence: Fence,
-    note: Option<String>,
+    note: Option<(String, usize)>,
     output: Option<Fence>,
     block_asm: bool,
     env: &Env<'_>,
@@ -339,8 +361,9 @@ fn side(
         expect: None,
         output: output.as_ref().map(|o| o.body.clone()),
         output_range: output.as_ref().map(|o| o.range.clone()),
-        note: note.map(|n| safe_note(&n, fence.info_offset)).transpose()?,
+        note: note.map(|(n, at)| safe_note(&n, at)).transpose()?,
         asm: block_asm,
+        ignore: false,
         offset: fence.range.start,
         info_offset: fence.info_offset,
         example: None,
@@ -357,6 +380,7 @@ fn side(
             ex.title = s.caption.clone().or(ex.title.take());
             ex.asm |= block_asm;
             s.asm = ex.asm;
+            s.ignore = ex.ignore;
             s.expect = Some(ex.expect);
             s.example = Some(ex);
         }
@@ -369,11 +393,12 @@ fn side(
                 match key {
                     "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
                     "asm" => s.asm = a.boolean(attr)? || block_asm,
+                    "ignore" => s.ignore = a.boolean(attr)?,
                     _ => {
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, expect, asm",
+                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, expect, asm, ignore",
                                 lang.fence()
                             ),
                         ));
@@ -382,17 +407,24 @@ fn side(
             }
         }
         Lang::Python => {
-            if let Some(attr) = rest.first() {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{}` on a `python` side; expected only caption",
-                        attr.key
-                    ),
-                ));
+            let mut a = Attrs::new(&fence);
+            for attr in &rest {
+                a.once(attr, &attr.key)?;
+                if attr.key != "ignore" {
+                    return Err(a.problem(
+                        attr,
+                        format!(
+                            "found unknown attribute `{}` on a `python` side; expected caption or ignore",
+                            attr.key
+                        ),
+                    ));
+                }
+                s.ignore = a.boolean(attr)?;
             }
         }
     }
+    // An ignored side is shown only: never compiled, run or disassembled.
+    s.asm &= !s.ignore;
     (s.shown, s.source) = lang.split_hidden(&fence.body, env.config);
     if s.shown.trim().is_empty() {
         return Err(Problem::at(

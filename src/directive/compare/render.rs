@@ -218,10 +218,15 @@ fn c_side(
         Target::Markdown | Target::Test => Vec::new(),
     };
     let heading = s.heading();
+    let (outcome, badge) = match s.expect {
+        _ if s.ignore => ("ignore", Some("Not checked")),
+        Some(e) => (e.name(), Some(e.badge())),
+        None => ("shown", None),
+    };
     Frame {
-        outcome: s.expect.map_or("shown", Expect::name),
+        outcome,
         title: Some(&heading),
-        badge: s.expect.map(Expect::badge),
+        badge,
         info: s.lang.fence(),
         code: &s.shown,
         output: s

@@ -3,6 +3,7 @@
 //! report (a panic message, a sanitizer report) is judged, and time-outs and
 //! floods.
 
+use super::pattern;
 use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
 use crate::core::claim::Claim;
 use std::time::Duration;
@@ -28,7 +29,17 @@ pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
     Some(Verdict::fail(message))
 }
 
-/// Compares stdout with the output block, if there is one.
+/// `actual` in the terms of the output block's patterns, if it has any
+/// (what a diff shows and `--bless` writes).
+pub(super) fn fitted(expected: Option<&str>, actual: String) -> String {
+    match expected {
+        Some(e) => pattern::fit(&normalize(e), &actual),
+        None => actual,
+    }
+}
+
+/// Compares stdout (fitted to the block's patterns) with the output
+/// block, if there is one.
 pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
     match expected {
         Some(e) if normalize(e) != actual => Verdict::Failed {
@@ -72,6 +83,7 @@ pub(super) fn exits_cleanly(
             Some(actual),
         );
     }
+    let actual = fitted(claim.output.as_deref(), actual);
     (
         output_verdict(claim.output.as_deref(), &actual),
         Some(actual),
@@ -111,6 +123,7 @@ pub(super) fn stops_with_report(
     if let Some(expected) = &claim.output
         && !contains_normalized(&searched, expected)
     {
+        let shown = fitted(Some(expected), shown);
         return (
             Verdict::Failed {
                 message: report.mismatch.into(),

@@ -19,6 +19,7 @@
 
 pub mod cc;
 mod judge;
+pub mod pattern;
 pub mod rustc;
 pub mod verdict;
 
@@ -30,7 +31,7 @@ pub use crate::core::claim::Claim;
 pub use crate::core::expect::Expect;
 pub use crate::core::lang::Lang;
 
-use crate::core::config::Config;
+use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
 use crate::engine::cache::Cache;
 use crate::engine::exec::{self, Limits};
@@ -51,6 +52,7 @@ pub struct Checker {
     rustc: String,
     cc: String,
     timeout: Duration,
+    filters: Vec<OutputFilter>,
     cache: Cache,
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
@@ -82,6 +84,7 @@ impl Checker {
             rustc: config.rustc.clone(),
             cc: config.cc.clone(),
             timeout: config.timeout,
+            filters: config.output_filters.clone(),
             cache,
             compiler_runs: AtomicUsize::new(0),
             program_runs: AtomicUsize::new(0),
@@ -111,7 +114,7 @@ impl Checker {
     pub fn check(&self, claim: &Claim) -> Outcome {
         if claim.ignore {
             return Outcome {
-                verdict: Verdict::Skipped,
+                verdict: Verdict::Ignored,
                 actual: None,
                 cached: false,
             };
@@ -160,6 +163,8 @@ impl Checker {
         if cached {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
         }
+        let filtered = self.filtered(obs);
+        let obs = filtered.as_ref().unwrap_or(obs);
         let (verdict, actual) = match claim.lang {
             Lang::Rust => rustc::judge(claim, obs, self.timeout),
             Lang::C | Lang::Cpp | Lang::Python => cc::judge(claim, obs, self.timeout),
@@ -169,6 +174,23 @@ impl Checker {
             actual,
             cached,
         }
+    }
+
+    /// The observation with `output-filters` applied to what the compiler
+    /// and the program wrote; `None` when there are no filters. The cache
+    /// keeps what really happened, so changing a filter needs no compiler.
+    fn filtered(&self, obs: &Observation) -> Option<Observation> {
+        if self.filters.is_empty() {
+            return None;
+        }
+        let scrub = |text: &str| OutputFilter::apply_all(&self.filters, text).into_owned();
+        let mut obs = obs.clone();
+        obs.diagnostics = scrub(&obs.diagnostics);
+        if let Some(run) = &mut obs.run {
+            run.stdout = scrub(&run.stdout);
+            run.stderr = scrub(&run.stderr);
+        }
+        Some(obs)
     }
 
     /// Checks claims in parallel on the current rayon pool, in order.

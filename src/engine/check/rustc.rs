@@ -11,7 +11,7 @@
 //! does for `no_run`; `compile-fail` compiles fully, so an error that only
 //! code generation finds still counts.
 
-use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::judge::{Report, exits_cleanly, fitted, stops_with_report};
 use super::verdict::{Job, Observation, Verdict, contains_normalized, normalize};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
@@ -135,6 +135,7 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             if let Some(expected) = &claim.output
                 && !contains_normalized(&obs.diagnostics, expected)
             {
+                let actual = actual.map(|a| fitted(Some(expected), a));
                 return (
                     Verdict::Failed {
                         message: "the compiler's diagnostics do not contain the output block"

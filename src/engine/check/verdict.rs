@@ -69,8 +69,8 @@ pub enum Verdict {
         /// More detail (diagnostics, stderr).
         detail: Option<String>,
     },
-    /// `ignore`: not checked.
-    Skipped,
+    /// `ignore`: shown, never compiled or run, and never counted as passed.
+    Ignored,
     /// The compiler could not be run: the claim is unproven.
     Unchecked {
         /// The compiler command that is missing.
@@ -110,7 +110,7 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Verdict::Passed => f.write_str("ok"),
-            Verdict::Skipped => f.write_str("skipped (ignore)"),
+            Verdict::Ignored => f.write_str("ignored (not checked)"),
             Verdict::Unchecked { tool } => write!(f, "the compiler `{tool}` could not be run"),
             Verdict::Failed {
                 message,
@@ -163,10 +163,10 @@ pub fn normalize(text: &str) -> String {
     lines.join("\n")
 }
 
-/// Whether `needle` (normalized) occurs in `haystack` (normalized); an
-/// empty needle always does.
+/// Whether `needle` (normalized, maybe a pattern) occurs in `haystack`
+/// (normalized); an empty needle always does.
 pub fn contains_normalized(haystack: &str, needle: &str) -> bool {
     let needle = normalize(needle);
     let needle = needle.trim_start();
-    needle.is_empty() || normalize(haystack).contains(needle)
+    needle.is_empty() || super::pattern::found_in(&normalize(haystack), needle)
 }

@@ -34,7 +34,7 @@ fn status(v: &Verdict) -> String {
     match v {
         Verdict::Passed => "passed".into(),
         Verdict::Failed { message, .. } => format!("failed: {message}"),
-        Verdict::Skipped => "skipped".into(),
+        Verdict::Ignored => "ignored".into(),
         Verdict::Unchecked { tool } => format!("unchecked: {tool}"),
     }
 }

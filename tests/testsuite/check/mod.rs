@@ -3,6 +3,7 @@
 //! real mdBook builds. One module per part of the feature; the shared
 //! helpers and the book of every kind of claim are here.
 
+mod authoring;
 mod bless;
 mod cc;
 mod compare;
@@ -185,12 +186,12 @@ fn case_book_reports_every_kind_with_locations_and_fails() {
     assert!(
         stdout.lines().any(|l| l
             == format!(
-                "skipped {}: rust example \"ignored\" (expect=run): ignore",
+                "ignored {}: rust example \"ignored\" (expect=run): not checked",
                 at("ignored")
             )),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().last(), Some("5 passed, 5 failed, 1 skipped"));
+    assert_eq!(stdout.lines().last(), Some("5 passed, 5 failed, 1 ignored"));
 }
 
 #[test]
@@ -220,7 +221,7 @@ fn json_format_lists_each_verdict() {
         ("compile-fail other code", "failed"),
         ("no-run ok", "passed"),
         ("no-run broken", "failed"),
-        ("ignored", "skipped"),
+        ("ignored", "ignored"),
         ("included", "passed"),
     ]
     .iter()
@@ -239,7 +240,7 @@ fn json_format_lists_each_verdict() {
         (wrong["expected"].as_str(), wrong["actual"].as_str()),
         (Some("hello"), Some("hullo"))
     );
-    assert_eq!(json["summary"], "5 passed, 5 failed, 1 skipped");
+    assert_eq!(json["summary"], "5 passed, 5 failed, 1 ignored");
 }
 
 #[test]
@@ -327,7 +328,7 @@ fn unchanged_book_rechecks_without_compiling() {
     std::fs::write(book.root().join("src/kinds.md"), edited).unwrap();
     let (after, _) = check_json(&book, &[]);
     assert_eq!(after["compiler_runs"], 1);
-    assert_eq!(after["summary"], "5 passed, 4 failed, 1 skipped");
+    assert_eq!(after["summary"], "5 passed, 4 failed, 1 ignored");
 }
 
 #[test]
