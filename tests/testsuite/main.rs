@@ -15,5 +15,6 @@ mod injection;
 mod memo;
 mod protocol;
 mod reading;
+mod readme;
 mod robust;
 mod support;
