@@ -47,11 +47,12 @@ fn main() -> ExitCode {
 
 fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
     let done = mdbook_companion::commands::install::install(book, css)?;
+    let js = mdbook_companion::commands::install::script_path(css);
     let what = match (done.book_toml, done.stylesheet) {
         (false, false) => "already installed; nothing changed".to_owned(),
-        (true, true) => format!("wrote {css} and updated book.toml"),
+        (true, true) => format!("wrote {css} and {js} and updated book.toml"),
         (true, false) => "updated book.toml".to_owned(),
-        (false, true) => format!("wrote {css}"),
+        (false, true) => format!("wrote {css} and {js}"),
     };
     eprintln!("mdbook-companion install: {what}");
     Ok(())

@@ -1,5 +1,6 @@
-//! `mdbook-companion install [BOOK]`: puts the stylesheet into a book and
-//! registers the preprocessor and the stylesheet in its book.toml.
+//! `mdbook-companion install [BOOK]`: puts the stylesheet (and, beside it,
+//! the script that keeps tabbed comparisons in step) into a book and
+//! registers the preprocessor and both files in its book.toml.
 //!
 //! book.toml is edited with toml_edit, so comments, key order and
 //! formatting survive; files are written only when their content changes,
@@ -20,8 +21,16 @@ pub const DEFAULT_CSS: &str = "theme/companion.css";
 pub struct Installed {
     /// book.toml was rewritten.
     pub book_toml: bool,
-    /// The stylesheet was written (new or upgraded).
+    /// The stylesheet or the script was written (new or upgraded).
     pub stylesheet: bool,
+}
+
+/// The script's path for the stylesheet at `css`: beside it, `.js`.
+pub fn script_path(css: &str) -> String {
+    match css.strip_suffix(".css") {
+        Some(stem) => format!("{stem}.js"),
+        None => format!("{css}.js"),
+    }
 }
 
 /// Errors of `install`.
@@ -89,17 +98,21 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
         })?;
         done.book_toml = true;
     }
-    let css_path = root.join(css);
-    let wanted = assets::stamped_stylesheet();
-    if std::fs::read_to_string(&css_path).ok().as_deref() != Some(wanted.as_str()) {
+    for (path, wanted) in [
+        (root.join(css), assets::stamped_stylesheet()),
+        (root.join(script_path(css)), assets::stamped_script()),
+    ] {
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(wanted.as_str()) {
+            continue;
+        }
         let write = |p: &Path| -> std::io::Result<()> {
             if let Some(parent) = p.parent() {
                 std::fs::create_dir_all(parent)?;
             }
             std::fs::write(p, &wanted)
         };
-        write(&css_path).map_err(|source| InstallError::Write {
-            path: css_path.display().to_string(),
+        write(&path).map_err(|source| InstallError::Write {
+            path: path.display().to_string(),
             source,
         })?;
         done.stylesheet = true;
@@ -128,8 +141,9 @@ fn stays_inside(root: &Path, path: &Path) -> bool {
     }
 }
 
-/// Adds `[preprocessor.companion]` (with `after = ["links"]`) and the
-/// stylesheet to `output.html.additional-css`, keeping everything else.
+/// Adds `[preprocessor.companion]` (with `after = ["links"]`), the
+/// stylesheet to `output.html.additional-css` and the script beside it to
+/// `additional-js`, keeping everything else.
 pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
     let mut doc: DocumentMut = text
         .parse()
@@ -149,18 +163,23 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
         Some(_) => return Err("preprocessor.companion.after should be an array of names".into()),
     }
     let html = table(doc.as_table_mut(), &["output", "html"])?;
-    match html.get_mut("additional-css") {
-        None => {
-            let mut a = Array::new();
-            a.push(css);
-            html.insert("additional-css", Item::Value(Value::Array(a)));
-        }
-        Some(Item::Value(Value::Array(a))) => {
-            if !a.iter().any(|v| v.as_str() == Some(css)) {
-                a.push(css);
+    for (key, path) in [
+        ("additional-css", css.to_owned()),
+        ("additional-js", script_path(css)),
+    ] {
+        match html.get_mut(key) {
+            None => {
+                let mut a = Array::new();
+                a.push(path.as_str());
+                html.insert(key, Item::Value(Value::Array(a)));
             }
+            Some(Item::Value(Value::Array(a))) => {
+                if !a.iter().any(|v| v.as_str() == Some(path.as_str())) {
+                    a.push(path.as_str());
+                }
+            }
+            Some(_) => return Err(format!("output.html.{key} should be an array of paths")),
         }
-        Some(_) => return Err("output.html.additional-css should be an array of paths".into()),
     }
     Ok(doc.to_string())
 }
@@ -212,6 +231,7 @@ authors = ["A"]
 # extra styles
 additional-css = ["theme/custom.css", "theme/companion.css"]
 mathjax-support = true
+additional-js = ["theme/companion.js"]
 
 [preprocessor.companion]
 after = ["links"]
@@ -233,7 +253,7 @@ after = ["links"]
         .unwrap();
         assert_eq!(
             after,
-            "[preprocessor.companion]\nafter = [\"index\", \"links\"]\n\n[output.html]\nadditional-css = [\"theme/companion.css\"]\n"
+            "[preprocessor.companion]\nafter = [\"index\", \"links\"]\n\n[output.html]\nadditional-css = [\"theme/companion.css\"]\nadditional-js = [\"theme/companion.js\"]\n"
         );
     }
 
@@ -243,6 +263,7 @@ after = ["links"]
         assert!(
             edit_book_toml("[output.html]\nadditional-css = \"x.css\"\n", DEFAULT_CSS).is_err()
         );
+        assert!(edit_book_toml("[output.html]\nadditional-js = 1\n", DEFAULT_CSS).is_err());
         assert!(edit_book_toml("not toml =", DEFAULT_CSS).is_err());
     }
 
@@ -260,6 +281,9 @@ after = ["links"]
         );
         let css = std::fs::read_to_string(dir.path().join(DEFAULT_CSS)).unwrap();
         assert_eq!(css, assets::stamped_stylesheet());
+        let js = std::fs::read_to_string(dir.path().join("theme/companion.js")).unwrap();
+        assert_eq!(js, assets::stamped_script());
+        assert!(js.contains("localStorage"), "{js}");
         assert_eq!(
             install(dir.path(), DEFAULT_CSS).unwrap(),
             Installed::default()

@@ -1,4 +1,4 @@
-//! The stylesheet, embedded in the binary and written into books by
+//! The stylesheet and the script, embedded in the binary and written into books by
 //! `install`. The rules every directive shares are in `base.css`; each
 //! directive keeps its own beside its code and names them in its row of
 //! [`KINDS`]. The installed copy starts with a version stamp so the
@@ -20,6 +20,28 @@ pub fn stylesheet() -> &'static str {
             .collect::<Vec<_>>()
             .join("\n")
     })
+}
+
+/// The whole script: each directive's part, in the order of [`KINDS`].
+pub fn script() -> &'static str {
+    static JS: OnceLock<String> = OnceLock::new();
+    JS.get_or_init(|| {
+        KINDS
+            .iter()
+            .map(|k| k.script)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+/// The script as `install` writes it: a version stamp, then the code.
+pub fn stamped_script() -> String {
+    format!(
+        "/* mdbook-companion {} (written by `mdbook-companion install`; run it again after upgrading) */\n{}",
+        env!("CARGO_PKG_VERSION"),
+        script()
+    )
 }
 
 /// The first line of an installed stylesheet, before the version.

@@ -27,6 +27,9 @@ pub struct Kind {
     pub claims: bool,
     /// Its rules of the stylesheet.
     pub stylesheet: &'static str,
+    /// Its part of the script (empty when it needs none: every directive
+    /// works without JavaScript, scripts only add to it).
+    pub script: &'static str,
 }
 
 impl Kind {

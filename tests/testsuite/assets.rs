@@ -15,6 +15,12 @@ fn example_book_stylesheet_is_current() {
         css == assets::stamped_stylesheet(),
         "example-book/theme/companion.css is stale: run `cargo run -- install example-book`"
     );
+    let js = std::fs::read_to_string(root.join("theme/companion.js"))
+        .expect("example-book/theme/companion.js");
+    assert!(
+        js == assets::stamped_script(),
+        "example-book/theme/companion.js is stale: run `cargo run -- install example-book`"
+    );
 }
 
 #[test]
@@ -31,7 +37,13 @@ fn install_through_the_binary_is_idempotent() {
     let toml_after = std::fs::read_to_string(book.root().join("book.toml")).expect("toml");
     assert_eq!(
         toml_after.trim_end(),
-        format!("{toml_before}[output.html]\nadditional-css = [\"theme/companion.css\"]")
+        format!(
+            "{toml_before}[output.html]\nadditional-css = [\"theme/companion.css\"]\nadditional-js = [\"theme/companion.js\"]"
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(book.root().join("theme/companion.js")).expect("js"),
+        assets::stamped_script()
     );
     let out = TestBook::run_bin(&["install", &book.root().display().to_string()], b"");
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing changed"));

@@ -80,7 +80,7 @@ impl TestBook {
         toml.push_str(&self.companion);
         toml.push('\n');
         if self.stylesheet {
-            let css = "additional-css = [\"theme/companion.css\"]\n";
+            let css = "additional-css = [\"theme/companion.css\"]\nadditional-js = [\"theme/companion.js\"]\n";
             if self.extra.contains("[output.html]\n") {
                 toml.push_str(
                     &self
@@ -97,6 +97,11 @@ impl TestBook {
                 mdbook_companion::directive::assets::stamped_stylesheet(),
             )
             .expect("css");
+            std::fs::write(
+                root.join("theme/companion.js"),
+                mdbook_companion::directive::assets::stamped_script(),
+            )
+            .expect("js");
         } else {
             toml.push_str(&self.extra);
         }

@@ -39,6 +39,7 @@ pub const KIND: Kind = Kind {
     render,
     claims: true,
     stylesheet: include_str!("compare.css"),
+    script: include_str!("tabs.js"),
 };
 
 /// The container attributes, for messages.

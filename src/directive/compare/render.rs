@@ -79,10 +79,10 @@ impl Compare {
         if self.layout == Layout::Tabs {
             let id = block_id(env, at);
             for i in 0..self.sides.len() {
+                let label = escape(&self.tab_label(i));
                 out.line(format!(
-                    "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{}</label>",
+                    "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\" data-companion-tab=\"{label}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{label}</label>",
                     if i == 0 { " checked" } else { "" },
-                    escape(&self.tab_label(i))
                 ));
             }
         }

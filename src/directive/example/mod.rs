@@ -32,6 +32,7 @@ pub const KIND: Kind = Kind {
     render,
     claims: true,
     stylesheet: include_str!("example.css"),
+    script: "",
 };
 
 /// The attributes an example knows, for messages.

@@ -38,6 +38,7 @@ pub const KIND: Kind = Kind {
     render,
     claims: false,
     stylesheet: include_str!("reading.css"),
+    script: "",
 };
 
 /// Maps a byte offset of a fence body to the chapter.

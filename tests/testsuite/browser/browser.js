@@ -115,6 +115,20 @@
     return out;
   }
 
+  // The Markdown container a directive (or element) stands in.
+  function container(el) {
+    const c = el.closest("main li, main blockquote, main details:not(.companion-asm), main td");
+    return c ? c.tagName.toLowerCase() : "top";
+  }
+
+  // Which tab each tabbed comparison shows.
+  function chosenTabs(root) {
+    return Array.from(root.querySelectorAll(".companion-layout-tabs")).map((cmp) => {
+      const input = cmp.querySelector("input.companion-tab-input:checked");
+      return input ? input.getAttribute("data-companion-tab") : null;
+    });
+  }
+
   function contrast(root) {
     const html = document.documentElement;
     const saved = html.className;
@@ -129,6 +143,7 @@
         if (!fg) continue;
         const eff = over([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
         checked.push({
+          where: container(el),
           what: describe(el),
           ratio: Math.round(ratio(eff, bg) * 100) / 100,
           fg: getComputedStyle(el).color,
@@ -139,7 +154,7 @@
       // The worst of each kind of element (tag and classes).
       const seen = new Set();
       const worst = checked.filter((c) => {
-        const kind = c.what.split(" ")[0];
+        const kind = c.where + " " + c.what.split(" ")[0];
         return seen.has(kind) ? false : seen.add(kind);
       });
       result[theme] = { count: checked.length, worst: worst.slice(0, 12) };
@@ -357,7 +372,24 @@
   function run() {
     const main = document.querySelector("main");
     const out = { mode: cfg.mode, width: window.innerWidth };
-    if (cfg.mode === "print") {
+    if (cfg.mode === "tabs") {
+      // Choose `cfg.click` in the first tabbed comparison, as a reader does.
+      out.before = chosenTabs(main);
+      const label = Array.from(main.querySelectorAll("label.companion-tab")).find(
+        (l) => l.textContent === cfg.click,
+      );
+      out.clicked = !!label;
+      if (label) label.click();
+      out.after = chosenTabs(main);
+      out.visible = compares(main)
+        .filter((c) => c.layout === "tabs")
+        .map((c) => c.visible);
+      try {
+        out.stored = window.localStorage.getItem("mdbook-companion-tab");
+      } catch (e) {
+        out.stored = "refused: " + e;
+      }
+    } else if (cfg.mode === "print") {
       out.contentsScreen = contents(main);
       out.printRules = emulatePrint();
       out.contents = contents(main);
@@ -368,7 +400,11 @@
       out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre")).map((p) =>
         p.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
       );
+      out.contrast = contrast(main);
     } else {
+      // Open the author's <details> so what stands inside is measured.
+      main.querySelectorAll("details:not(.companion-asm)").forEach((d) => (d.open = true));
+      out.containers = directives(main).map(container);
       out.furniture = furniture();
       out.examples = examples(main);
       out.cards = cards(main);

@@ -10,6 +10,7 @@
 //! [`layout`] holds the layout and markup checks, [`pages`] the themes,
 //! print and screenshots.
 
+mod containers;
 mod layout;
 mod pages;
 
@@ -109,6 +110,102 @@ level = "advanced"
 ```rust example colour=red
 fn main() {}
 ```
+"#;
+
+/// Every directive in every container a chapter can put it in: a list
+/// item, a block quote, `<details>`; two tabbed comparisons to keep in
+/// step, one of them nested.
+const CONTAINERS: &str = r#"# Containers
+
+`````compare title="Top-level tabs" layout=tabs
+```c
+int one(void) { return 1; }
+```
+A C note with [a link](https://example.com/c) and `code`.
+```rust
+pub fn one() -> i32 { 1 }
+```
+`````
+
+- In a list item, an example with a [link](https://example.com/list):
+
+  ```rust example title="Listed"
+  fn main() { println!("listed"); }
+  ```
+
+  ```output
+  listed
+  ```
+
+- And tabs in a list:
+
+  `````compare title="Listed tabs" layout=tabs
+  ```c
+  int two(void) { return 2; }
+  ```
+  ```rust
+  pub fn two() -> i32 { 2 }
+  ```
+  A Rust note with [a link](https://example.com/rust).
+
+  A second paragraph.
+  `````
+
+> A quote with a [link](https://example.com/quote), then an example:
+>
+> ```rust example title="Quoted" expect=panic
+> fn main() { panic!("quoted"); }
+> ```
+>
+> ```output
+> quoted
+> ```
+>
+> `````compare title="Quoted columns"
+> ```c caption="A C fragment" ignore
+> not a whole program
+> ```
+> A note in a quote, with [a link](https://example.com/q2).
+> ```rust
+> pub fn three() -> i32 { 3 }
+> ```
+> `````
+>
+> ```reading-list
+> [[entry]]
+> title = "Quoted card"
+> url = "https://example.com/card"
+> access = "free"
+> kind = "web"
+> note = "A note with [a link](https://example.com/note)."
+> ```
+
+<details>
+<summary>Details</summary>
+
+```rust example title="In details"
+fn main() {}
+```
+
+`````compare title="Detailed columns"
+```cpp caption="C++"
+int four() { return 4; }
+```
+```rust
+pub fn four() -> i32 { 4 }
+```
+`````
+
+```reading-list
+[[entry]]
+title = "Detailed card"
+url = "https://example.com/details"
+access = "paid"
+kind = "book"
+level = "advanced"
+```
+
+</details>
 "#;
 
 // ---- Chromium ---------------------------------------------------------
@@ -367,7 +464,7 @@ fn case_book() -> &'static Path {
         std::fs::write(
             root.join("book.toml"),
             "[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\nafter = [\"links\"]\non-failure = \"continue\"\n\n\
-             [output.html]\nadditional-css = [\"theme/companion.css\"]\n",
+             [output.html]\nadditional-css = [\"theme/companion.css\"]\nadditional-js = [\"theme/companion.js\"]\n",
         )
         .expect("book.toml");
         std::fs::write(
@@ -376,11 +473,17 @@ fn case_book() -> &'static Path {
         )
         .expect("css");
         std::fs::write(
+            root.join("theme/companion.js"),
+            mdbook_companion::directive::assets::stamped_script(),
+        )
+        .expect("js");
+        std::fs::write(
             root.join("src/SUMMARY.md"),
-            "# Summary\n\n- [Every directive](all.md)\n",
+            "# Summary\n\n- [Every directive](all.md)\n- [Containers](containers.md)\n",
         )
         .expect("summary");
         std::fs::write(root.join("src/all.md"), CASE).expect("chapter");
+        std::fs::write(root.join("src/containers.md"), CONTAINERS).expect("chapter");
         mdbook_companion::commands::build::build(&root)
             .unwrap_or_else(|e| panic!("building the case book: {e:#}"));
         root
@@ -419,6 +522,10 @@ fn copy_tree(from: &Path, to: &Path) {
 
 fn case_page() -> PathBuf {
     case_book().join("book/all.html")
+}
+
+fn containers_page() -> PathBuf {
+    case_book().join("book/containers.html")
 }
 
 fn example_print_page() -> PathBuf {
