@@ -452,3 +452,73 @@ fn mdbook_test_runs_only_the_rust_sides() {
         "a panicking `expect=run` side fails"
     );
 }
+
+#[test]
+fn a_side_owns_free_form_notes_and_its_output_in_either_order() {
+    let text = "# Notes\n\n- In a list:\n\n  ````compare title=\"Free-form\"\n  ```c expect=run\n  #include <stdio.h>\n  int main(void) { puts(\"c\"); return 0; }\n  ```\n  ```output\n  c\n  ```\n  First paragraph, with a [link](https://example.com/) and `code`.\n\n  - a list item\n  - *another*\n  ```cpp caption=\"A fragment\" ignore\n  std::transform(v.begin(), v.end(), v.begin(), f);\n  ```\n  ```rust\n  fn main() { println!(\"rust\"); }\n  ```\n  Before the output.\n  ```output\n  rust\n  ```\n  After the output.\n  ````\n";
+    let book = TestBook::new().chapter("notes.md", text);
+    let page = book.html("notes.md");
+    let sides = page.all("main div.companion-compare .companion-side");
+    assert_eq!(sides.len(), 3);
+    let notes: Vec<Vec<String>> = sides
+        .iter()
+        .map(|s| {
+            inside(*s, ".companion-note > *")
+                .into_iter()
+                .map(|el| el.value().name().to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        notes,
+        [vec!["p", "ul"], vec![], vec!["p", "p"]],
+        "each side's note is real Markdown"
+    );
+    assert_eq!(
+        href(inside(sides[0], ".companion-note a")[0]),
+        "https://example.com/"
+    );
+    for (side, want) in [(sides[0], "c\n"), (sides[2], "rust\n")] {
+        let out = inside(side, ".companion-output pre code");
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].text().collect::<String>(), want);
+    }
+    let fragment = sides[1];
+    assert_eq!(
+        Page::text(inside(fragment, ".companion-badge")[0]),
+        "Not checked"
+    );
+    assert!(
+        classes(inside(fragment, ".companion-example")[0])
+            .contains(&"companion-expect-ignore".to_owned())
+    );
+    // The whole book still checks: the fragment is never compiled.
+    let out = std::process::Command::new(crate::support::BIN)
+        .arg("check")
+        .arg(book.root())
+        .output()
+        .expect("check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(stdout.lines().last(), Some("2 passed, 0 failed, 1 ignored"));
+}
+
+#[test]
+fn an_unclosed_side_and_a_stray_output_are_located() {
+    for (text, want) in [
+        (
+            "# A\n\n````compare\n```c\nint x;\n```\n```rust\nfn f() {}\n````\n",
+            "src/a.md:7:1: found a `rust` block whose fence never closes; expected a closing fence before the end of the compare block",
+        ),
+        (
+            "# A\n\n> ````compare\n> ```output\n> x\n> ```\n> ```c\n> int y;\n> ```\n> ````\n",
+            "src/a.md:4:3: found an ```output block before the first side; expected a fenced code block",
+        ),
+    ] {
+        let err = TestBook::new()
+            .chapter("a.md", text)
+            .build_in_process()
+            .unwrap_err();
+        assert!(err.contains(want), "{err}");
+    }
+}
