@@ -1,5 +1,5 @@
 //! Directives wherever an author puts them (list items, block quotes,
-//! `<details>`): readable in every theme and on the print page; and tabbed
+//! `<details>`, table cells): readable in every theme and on the print page; and tabbed
 //! comparisons that choose together, with JavaScript on and off.
 
 use super::*;
@@ -29,7 +29,7 @@ fn text_and_links_reach_aa_in_every_container_and_theme() {
         .iter()
         .map(|c| c.as_str().expect("a container name"))
         .collect();
-    for place in ["top", "li", "blockquote", "details"] {
+    for place in ["top", "li", "blockquote", "details", "td"] {
         assert!(
             places.contains(&place),
             "no directive measured in {place}: {places:?}"

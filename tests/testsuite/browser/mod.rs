@@ -113,7 +113,7 @@ fn main() {}
 "#;
 
 /// Every directive in every container a chapter can put it in: a list
-/// item, a block quote, `<details>`; two tabbed comparisons to keep in
+/// item, a block quote, `<details>`, an HTML table's cell; two tabbed comparisons to keep in
 /// step, one of them nested.
 const CONTAINERS: &str = r#"# Containers
 
@@ -206,6 +206,23 @@ level = "advanced"
 ```
 
 </details>
+
+<table>
+<tr>
+<td>
+
+```rust example title="In a table" expect=no-run
+fn main() { loop {} }
+```
+
+</td>
+<td>
+
+A cell with [a link](https://example.com/cell).
+
+</td>
+</tr>
+</table>
 "#;
 
 // ---- Chromium ---------------------------------------------------------
