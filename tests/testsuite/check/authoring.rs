@@ -190,3 +190,23 @@ fn a_bad_output_filter_is_a_config_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn verify_skips_ignored_sides_and_mdbook_test_ignores_them() {
+    let book = TestBook::new()
+        .companion("verify = true")
+        .chapter("ignored.md", IGNORED);
+    book.build_in_process()
+        .expect("ignored fragments never fail a verified build");
+    let page = book.html("ignored.md");
+    let badges: Vec<String> = page
+        .all("main .companion-compare .companion-badge")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(badges, ["Not checked"; 4]);
+    // The test renderer gets the Rust side as rustdoc's `ignore`: the
+    // invalid Rust never fails `mdbook test`.
+    let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
+    md.test(vec![]).expect("ignored Rust passes mdbook test");
+}
