@@ -46,6 +46,10 @@ pub(crate) enum Command {
         /// Write the actual outputs into the chapters' output blocks.
         #[arg(long)]
         bless: bool,
+        /// Compare with companion.lock instead of writing it: fail when an
+        /// entry is missing or stale, or the lock is missing.
+        #[arg(long)]
+        locked: bool,
         /// Checks run at once (default: one per core).
         #[arg(long, short)]
         jobs: Option<usize>,

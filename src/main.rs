@@ -31,9 +31,10 @@ fn main() -> ExitCode {
         Some(cli::Command::Check {
             book,
             bless,
+            locked,
             jobs,
             format,
-        }) => check(&book, bless, jobs, format),
+        }) => check(&book, bless, locked, jobs, format),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -66,6 +67,7 @@ struct ChecksFailed;
 fn check(
     book: &std::path::Path,
     bless: bool,
+    locked: bool,
     jobs: Option<usize>,
     format: cli::Format,
 ) -> anyhow::Result<()> {
@@ -73,6 +75,7 @@ fn check(
     let options = check::Options {
         jobs,
         bless,
+        locked,
         progress: format == cli::Format::Text && std::io::stderr().is_terminal(),
     };
     let report = check::run(book, &options)?;

@@ -90,7 +90,7 @@ pub fn replacements(
         outs.push(out);
     }
     if config.verify && target == Target::Html {
-        verify(config, file, text, &claims, &mut outs, &mut outcome);
+        verify(config, shared, file, text, &claims, &mut outs, &mut outcome);
     }
     let reps = blocks
         .iter()
@@ -111,6 +111,7 @@ pub fn replacements(
 /// "continue"`, is warned about and marked on the page above its block.
 fn verify(
     config: &Config,
+    shared: &Shared,
     file: &str,
     text: &str,
     claims: &[(usize, check::Claim)],
@@ -120,7 +121,7 @@ fn verify(
     if claims.is_empty() {
         return;
     }
-    let checker = check::Checker::new(config);
+    let checker = check::Checker::new(config).with_lock(shared.lock.clone());
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     let results = checker.check_all(&only);
     // The marks of a block's false claims, in the block's order.

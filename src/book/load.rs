@@ -169,9 +169,11 @@ pub fn claims(
         return (Vec::new(), Vec::new());
     }
     let map = LineMap::new(&chapter.raw, text);
+    // Rendered as for a page, so the assembly panels the lock keeps are
+    // made too (the claims are the same for every target).
     let env = Env {
         config,
-        target: Target::Test,
+        target: Target::Html,
         text,
         file: &chapter.file,
         shared,

@@ -13,6 +13,7 @@ use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
+use crate::engine::lock::Lock;
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -101,7 +102,7 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
 /// Processes the chapters of a book, in parallel, and gathers what they
 /// report in book order.
 pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOutcome {
-    let shared = Shared::new(Cache::for_book(&config.root));
+    let shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
     let memo = Memo::new(config, target);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()

@@ -8,6 +8,7 @@ use crate::core::config::Config;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
 use crate::engine::cache::Cache;
+use crate::engine::lock;
 use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -73,6 +74,11 @@ pub struct Shared {
     pub cache: Cache,
     /// Data files, by name.
     pub data: DataFiles,
+    /// The book's `companion.lock`, when it has a valid one: results for
+    /// cache misses.
+    pub lock: Option<Arc<lock::Index>>,
+    /// Every assembly panel made in this run (what `check` locks).
+    pub assembly: Mutex<Vec<lock::Assembly>>,
 }
 
 impl Shared {
@@ -81,7 +87,25 @@ impl Shared {
         Shared {
             cache,
             data: DataFiles::default(),
+            lock: None,
+            assembly: Mutex::default(),
         }
+    }
+
+    /// The same run, reading results from `lock` when the cache misses.
+    pub fn with_lock(mut self, lock: Option<lock::Lock>) -> Shared {
+        self.lock = lock.map(|l| Arc::new(l.index()));
+        self
+    }
+
+    /// Records an assembly panel made in this run.
+    pub fn record_assembly(&self, made: &crate::engine::asm::Made) {
+        let mut all = self.assembly.lock().unwrap_or_else(|e| e.into_inner());
+        all.push(lock::Assembly {
+            hash: made.hash.clone(),
+            toolchain: made.toolchain.clone(),
+            listing: made.listing.clone(),
+        });
     }
 
     /// A run without a cache.

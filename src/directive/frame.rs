@@ -223,8 +223,16 @@ pub fn assembly(
     warnings: &mut Vec<Problem>,
     missing: &mut Vec<MissingTool>,
 ) -> Result<Option<String>, Problem> {
-    match asm::assembly(req, env.config, &env.shared.cache) {
-        Ok(listing) => Ok(Some(listing)),
+    match asm::made(
+        req,
+        env.config,
+        &env.shared.cache,
+        env.shared.lock.as_deref(),
+    ) {
+        Ok(made) => {
+            env.shared.record_assembly(&made);
+            Ok(Some(made.listing))
+        }
         Err(AsmError::Missing { program, .. }) => {
             missing.push(MissingTool {
                 tool: program,

@@ -113,6 +113,21 @@ pub enum Origin {
     Cache,
     /// Made by running the compiler (and then stored in the cache).
     Compiler,
+    /// Taken from the book's `companion.lock`: no compiler ran.
+    Lock,
+}
+
+/// A listing and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Made {
+    /// The filtered listing.
+    pub listing: String,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The compiler's version that made it.
+    pub toolchain: String,
+    /// Its name in the lock ([`lock_key`]).
+    pub hash: String,
 }
 
 /// The program and arguments that compile `lang` to `out.s` in the
@@ -169,16 +184,66 @@ pub fn assembly_from(
     config: &Config,
     cache: &Cache,
 ) -> Result<(String, Origin), AsmError> {
-    let (program, args) = command(req, config);
+    made(req, config, cache, None).map(|m| (m.listing, m.origin))
+}
+
+/// The functions of the listing the reader wrote.
+fn kept(req: &Request<'_>) -> Vec<String> {
     let mut keep = reader_functions(req.lang, req.shown);
     if keep.is_empty() {
         // Loose statements, wrapped in `main`: then `main` is the reader's.
         keep.push("main".into());
     }
-    let version = exec::tool_version_cached(&program, cache).ok_or_else(|| AsmError::Missing {
-        program: program.clone(),
-        error: "it did not answer a version query".into(),
-    })?;
+    keep
+}
+
+/// The name of a request in `companion.lock`: the program, the functions
+/// kept, the flags and the machine, but neither the compiler's path nor
+/// its version (a machine without the compiler must find it).
+pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
+    let (_, args) = command(req, config);
+    crate::engine::lock::hash(&[
+        b"asm-v1",
+        req.compiler().key().as_bytes(),
+        req.source.as_bytes(),
+        kept(req).join(",").as_bytes(),
+        args.join(" ").as_bytes(),
+        std::env::consts::ARCH.as_bytes(),
+    ])
+}
+
+/// The listing of `req`: from the cache, else from the lock (with no
+/// compiler, or with the very compiler the lock names), else compiled.
+pub fn made(
+    req: &Request<'_>,
+    config: &Config,
+    cache: &Cache,
+    lock: Option<&crate::engine::lock::Index>,
+) -> Result<Made, AsmError> {
+    let (program, args) = command(req, config);
+    let keep = kept(req);
+    let hash = lock_key(req, config);
+    let locked = lock.and_then(|l| l.assembly(&hash));
+    let Some(version) = exec::tool_version_cached(&program, cache) else {
+        return match locked {
+            Some(a) => Ok(Made {
+                listing: a.listing.clone(),
+                origin: Origin::Lock,
+                toolchain: a.toolchain.clone(),
+                hash,
+            }),
+            None => Err(AsmError::Missing {
+                program: program.clone(),
+                error: "it did not answer a version query".into(),
+            }),
+        };
+    };
+    let made = |listing: String, origin| Made {
+        listing,
+        origin,
+        toolchain: crate::engine::lock::toolchain(&version),
+        hash: hash.clone(),
+    };
     let key = Cache::key(&[
         req.source.as_bytes(),
         keep.join(",").as_bytes(),
@@ -191,7 +256,10 @@ pub fn assembly_from(
         .get(NAMESPACE, &key)
         .and_then(|b| String::from_utf8(b).ok())
     {
-        return Ok((hit, Origin::Cache));
+        return Ok(made(hit, Origin::Cache));
+    }
+    if let Some(a) = locked.filter(|a| a.toolchain == crate::engine::lock::toolchain(&version)) {
+        return Ok(made(a.listing.clone(), Origin::Lock));
     }
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
     std::fs::write(dir.path().join(file_name(req.lang)), req.source)
@@ -222,7 +290,7 @@ pub fn assembly_from(
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let filtered = filter(&listing, req.lang, &keep);
     cache.put(NAMESPACE, &key, filtered.as_bytes());
-    Ok((filtered, Origin::Compiler))
+    Ok(made(filtered, Origin::Compiler))
 }
 
 /// The highlight.js language of this machine's assembly.

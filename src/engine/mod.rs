@@ -6,3 +6,4 @@ pub mod asm;
 pub mod cache;
 pub mod check;
 pub mod exec;
+pub mod lock;

@@ -7,6 +7,7 @@
 //! outputs back into the chapters when asked.
 
 pub mod bless;
+pub mod locking;
 pub mod report;
 
 pub use report::{Checked, Report};
@@ -14,6 +15,7 @@ pub use report::{Checked, Report};
 use crate::book::load;
 use crate::core::problem::{MissingTool, Need};
 use crate::directive::Shared;
+use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -28,13 +30,17 @@ pub struct Options {
     pub bless: bool,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Compare with `companion.lock` instead of writing it; differences
+    /// fail the run.
+    pub locked: bool,
 }
 
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
-    let shared = Shared::disabled();
+    // A cache for the assembly panels the lock records.
+    let shared = Shared::new(Cache::for_book(&loaded.root));
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
     for chapter in &loaded.chapters {
@@ -98,5 +104,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
     }
     report.counters = checker.counters();
+    let assembly = std::mem::take(&mut *shared.assembly.lock().unwrap_or_else(|e| e.into_inner()));
+    let lock = locking::of_run(&report, &checker, assembly);
+    if options.locked {
+        report.lock_errors = locking::differences(&loaded.root, &lock);
+    } else {
+        locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
+    }
     Ok(report)
 }

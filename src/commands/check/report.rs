@@ -31,6 +31,10 @@ pub struct Report {
     pub missing: Vec<MissingTool<Vec<String>>>,
     /// What `--bless` did or refused, one line each.
     pub bless_notes: Vec<String>,
+    /// What happened to `companion.lock`, one line each.
+    pub lock_notes: Vec<String>,
+    /// `--locked`: how the book differs from its lock (each a failure).
+    pub lock_errors: Vec<String>,
     /// The work done.
     pub counters: Counters,
 }
@@ -51,6 +55,7 @@ impl Report {
             .filter(|c| c.outcome.verdict.is_failure())
             .count()
             + self.invalid.len()
+            + self.lock_errors.len()
     }
 
     /// Ignored examples.
@@ -130,6 +135,12 @@ pub fn text(report: &Report) -> String {
     for (file, line, message) in &report.invalid {
         let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
     }
+    for e in &report.lock_errors {
+        let _ = writeln!(s, "FAILED  --locked: {e}");
+    }
+    for n in &report.lock_notes {
+        let _ = writeln!(s, "{n}");
+    }
     for m in &report.missing {
         let _ = writeln!(
             s,
@@ -163,6 +174,8 @@ struct JsonReport<'a> {
     invalid: Vec<JsonInvalid<'a>>,
     missing_compilers: Vec<JsonMissing<'a>>,
     bless: &'a [String],
+    lock_errors: &'a [String],
+    lock_notes: &'a [String],
     passed: usize,
     failed: usize,
     ignored: usize,
@@ -233,6 +246,8 @@ pub fn json(report: &Report) -> String {
             })
             .collect(),
         bless: &report.bless_notes,
+        lock_errors: &report.lock_errors,
+        lock_notes: &report.lock_notes,
         passed: report.passed(),
         failed: report.failed(),
         ignored: report.ignored(),

@@ -35,6 +35,7 @@ use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
 use crate::engine::cache::Cache;
 use crate::engine::exec::{self, Limits};
+use crate::engine::lock;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -54,6 +55,7 @@ pub struct Checker {
     timeout: Duration,
     filters: Vec<OutputFilter>,
     cache: Cache,
+    lock: Option<Arc<lock::Index>>,
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
@@ -86,11 +88,73 @@ impl Checker {
             timeout: config.timeout,
             filters: config.output_filters.clone(),
             cache,
+            lock: None,
             compiler_runs: AtomicUsize::new(0),
             program_runs: AtomicUsize::new(0),
             cache_hits: AtomicUsize::new(0),
             memo: Mutex::default(),
         }
+    }
+
+    /// A checker that, when its cache misses, takes verdicts from the
+    /// book's lock: with no compiler at all, or with the very toolchain
+    /// the lock names (builds; `check` itself always compiles).
+    pub fn with_lock(mut self, lock: Option<Arc<lock::Index>>) -> Checker {
+        self.lock = lock;
+        self
+    }
+
+    /// The hash that names `claim` in the lock: everything compiled and
+    /// expected, but not the compiler's version (a machine without the
+    /// compiler must find it).
+    pub fn claim_key(&self, claim: &Claim) -> String {
+        let job = match claim.lang {
+            Lang::Rust => rustc::job(claim, "rustc"),
+            Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, "cc"),
+        };
+        let mut parts: Vec<String> = vec![
+            "claim-v1".into(),
+            claim.lang.fence().into(),
+            job.key_parts(),
+            claim.source.clone(),
+            claim.expect.name().into(),
+            claim
+                .output
+                .as_deref()
+                .map(normalize)
+                .unwrap_or_else(|| "\u{0}".into()),
+            claim.error.clone().unwrap_or_default(),
+            claim.ignore.to_string(),
+        ];
+        for f in &self.filters {
+            parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
+        }
+        let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+        lock::hash(&bytes)
+    }
+
+    /// The verdict the lock holds for `claim`, when it holds one and
+    /// `version` (the compiler's, if it answered) allows trusting it.
+    fn from_lock(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
+        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
+        if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
+            return None;
+        }
+        let verdict = match entry.verdict.as_str() {
+            "passed" => Verdict::Passed,
+            "ignored" => Verdict::Ignored,
+            "unchecked" => return None,
+            _ => Verdict::fail(format!(
+                "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
+                entry.toolchain
+            )),
+        };
+        self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        Some(Outcome {
+            verdict,
+            actual: None,
+            cached: true,
+        })
     }
 
     /// The work done so far.
@@ -100,6 +164,11 @@ impl Checker {
             program_runs: self.program_runs.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
         }
+    }
+
+    /// The version of the compiler `lang` needs, if it answers.
+    pub fn version(&self, lang: Lang) -> Option<String> {
+        exec::tool_version_cached(self.tool(lang), &self.cache).map(|v| lock::toolchain(&v))
     }
 
     /// The compiler command a claim needs (`cc` for anything not Rust).
@@ -126,13 +195,19 @@ impl Checker {
             cached: false,
         };
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return unchecked();
+            return self.from_lock(claim, None).unwrap_or_else(unchecked);
         };
         let job = match claim.lang {
             Lang::Rust => rustc::job(claim, &tool),
             Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, &tool),
         };
         let key = job_key(&job, &version, &claim.source);
+        if self.lock.is_some()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Some(outcome) = self.from_lock(claim, Some(&version))
+        {
+            return outcome;
+        }
         // Claims with the same job (same program, flags and compiler) share
         // one observation: the first computes it, the others wait for it.
         let cell = {

@@ -24,6 +24,21 @@ pub struct Job {
     pub env: Vec<(&'static str, &'static str)>,
 }
 
+impl Job {
+    /// The job's flags and run, without the compiler's name, in one
+    /// string (part of a claim's lock hash).
+    pub fn key_parts(&self) -> String {
+        let env: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!(
+            "{}\u{0}{}\u{0}{}\u{0}{}",
+            self.source_file,
+            self.args.join("\u{1}"),
+            self.run.unwrap_or(""),
+            env.join("\u{1}")
+        )
+    }
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunResult {

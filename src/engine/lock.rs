@@ -1,0 +1,272 @@
+//! `companion.lock`: the book's verified results, travelling with it.
+//!
+//! `check` writes one entry per block it looked at (where it stands, a
+//! hash of everything compiled and expected, the outcome it claims, the
+//! verdict and the toolchain that gave it) and the text of every assembly
+//! panel. A build with `verify` or `asm` whose cache misses takes its
+//! results from here, so a machine with no compiler builds the same pages;
+//! `check --locked` fails when the lock does not match the book.
+//!
+//! The file is deterministic TOML (entries sorted, no times), so the same
+//! book gives the same lock byte for byte, and it is written to a
+//! temporary file and renamed, so a `check` killed at any moment leaves
+//! the old lock or the new one, never half of one.
+
+use crate::engine::cache::Cache;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The lock's file name, at the book root.
+pub const FILE: &str = "companion.lock";
+
+/// The format this binary writes and reads.
+pub const VERSION: u32 = 1;
+
+/// One checked block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The chapter file (`src/intro.md`).
+    pub chapter: String,
+    /// The line of the block's info string.
+    pub line: usize,
+    /// What the block is (`rust example "Dividing by zero"`).
+    pub what: String,
+    /// The hash of everything compiled and expected ([`crate::engine::check::claim_key`]).
+    pub hash: String,
+    /// The claimed outcome (`run`, `panic`, …).
+    pub expect: String,
+    /// `passed`, `failed`, `ignored` or `unchecked`.
+    pub verdict: String,
+    /// The compiler's version that gave the verdict (empty when none ran).
+    pub toolchain: String,
+}
+
+/// One assembly panel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Assembly {
+    /// The hash of the request ([`crate::engine::asm::lock_key`]).
+    pub hash: String,
+    /// The compiler's version that made it.
+    pub toolchain: String,
+    /// The listing as the page shows it.
+    pub listing: String,
+}
+
+/// The whole lock.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    /// The format version.
+    pub version: u32,
+    /// The checked blocks, sorted by chapter, line and hash.
+    #[serde(default, rename = "block")]
+    pub blocks: Vec<Entry>,
+    /// The assembly panels, sorted by hash.
+    #[serde(default, rename = "assembly")]
+    pub assembly: Vec<Assembly>,
+}
+
+/// Reading a lock: none there, one that does not parse, or one.
+#[derive(Debug)]
+pub enum Read {
+    /// No lock file.
+    Missing,
+    /// A file that is not a lock of this version: why.
+    Invalid(String),
+    /// The lock.
+    Lock(Lock),
+}
+
+impl Lock {
+    /// The lock file of the book at `root`.
+    pub fn path(root: &Path) -> PathBuf {
+        root.join(FILE)
+    }
+
+    /// Reads the lock of the book at `root`.
+    pub fn read(root: &Path) -> Read {
+        let path = Lock::path(root);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Missing,
+            Err(e) => return Read::Invalid(format!("{}: {e}", path.display())),
+        };
+        match toml::from_str::<Lock>(&text) {
+            Ok(lock) if lock.version == VERSION => Read::Lock(lock),
+            Ok(lock) => Read::Invalid(format!(
+                "{}: format version {}; this mdbook-companion reads version {VERSION}",
+                path.display(),
+                lock.version
+            )),
+            Err(e) => Read::Invalid(format!("{}: {}", path.display(), e.message().trim_end())),
+        }
+    }
+
+    /// The lock, if there is a valid one (for builds: anything else is
+    /// as good as none).
+    pub fn load(root: &Path) -> Option<Lock> {
+        match Lock::read(root) {
+            Read::Lock(l) => Some(l),
+            Read::Missing | Read::Invalid(_) => None,
+        }
+    }
+
+    /// Sorts the entries, drops duplicate panels: the lock's one order.
+    pub fn normalize(&mut self) {
+        self.version = VERSION;
+        self.blocks.sort_by(|a, b| {
+            (&a.chapter, a.line, &a.hash, &a.what).cmp(&(&b.chapter, b.line, &b.hash, &b.what))
+        });
+        self.blocks.dedup();
+        self.assembly.sort_by(|a, b| a.hash.cmp(&b.hash));
+        self.assembly.dedup_by(|a, b| a.hash == b.hash);
+    }
+
+    /// The lock as written: deterministic TOML with a header.
+    pub fn to_text(&self) -> String {
+        let mut lock = self.clone();
+        lock.normalize();
+        let body = toml::to_string(&lock).unwrap_or_default();
+        format!(
+            "# companion.lock: what `mdbook-companion check` verified. Commit it; it is\n# rewritten by `check` and read by builds and `check --locked`.\n{body}"
+        )
+    }
+
+    /// Writes the lock at `root` atomically (a temporary file in the same
+    /// folder, then a rename); unchanged text is not rewritten.
+    pub fn write(&self, root: &Path) -> std::io::Result<bool> {
+        let path = Lock::path(root);
+        let text = self.to_text();
+        if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+            return Ok(false);
+        }
+        let mut tmp = tempfile::NamedTempFile::new_in(root)?;
+        std::io::Write::write_all(&mut tmp, text.as_bytes())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+        }
+        tmp.as_file().sync_all()?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(true)
+    }
+
+    /// An index of the lock for lookups by hash.
+    pub fn index(self) -> Index {
+        let blocks = self
+            .blocks
+            .iter()
+            .map(|e| (e.hash.clone(), e.clone()))
+            .collect();
+        let assembly = self
+            .assembly
+            .iter()
+            .map(|a| (a.hash.clone(), a.clone()))
+            .collect();
+        Index { blocks, assembly }
+    }
+}
+
+/// A lock by hash, for builds.
+#[derive(Debug, Default)]
+pub struct Index {
+    blocks: HashMap<String, Entry>,
+    assembly: HashMap<String, Assembly>,
+}
+
+impl Index {
+    /// The entry of a claim with this hash.
+    pub fn block(&self, hash: &str) -> Option<&Entry> {
+        self.blocks.get(hash)
+    }
+
+    /// The panel with this hash.
+    pub fn assembly(&self, hash: &str) -> Option<&Assembly> {
+        self.assembly.get(hash)
+    }
+}
+
+/// How the lock names a toolchain: the first line of its version answer
+/// (`rustc 1.95.0 (59807616e 2026-04-14)`).
+pub fn toolchain(version: &str) -> String {
+    version.lines().next().unwrap_or("").trim().to_owned()
+}
+
+/// A hash of parts, as the cache hashes them.
+pub fn hash(parts: &[&[u8]]) -> String {
+    Cache::key(parts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(chapter: &str, line: usize, hash: &str) -> Entry {
+        Entry {
+            chapter: chapter.into(),
+            line,
+            what: "rust example \"a\"".into(),
+            hash: hash.into(),
+            expect: "run".into(),
+            verdict: "passed".into(),
+            toolchain: "rustc 1.95.0".into(),
+        }
+    }
+
+    #[test]
+    fn text_is_sorted_and_round_trips() {
+        let lock = Lock {
+            version: VERSION,
+            blocks: vec![entry("src/b.md", 3, "22"), entry("src/a.md", 9, "11")],
+            assembly: vec![Assembly {
+                hash: "33".into(),
+                toolchain: "cc 12".into(),
+                listing: "f:\n        mov eax, 1\n        ret\n".into(),
+            }],
+        };
+        let text = lock.to_text();
+        let mut shuffled = lock.clone();
+        shuffled.blocks.reverse();
+        assert_eq!(shuffled.to_text(), text, "one order whatever the input's");
+        assert!(text.find("src/a.md").unwrap() < text.find("src/b.md").unwrap());
+        let back: Lock = toml::from_str(&text).unwrap();
+        let mut sorted = lock;
+        sorted.normalize();
+        assert_eq!(back, sorted);
+    }
+
+    #[test]
+    fn write_is_atomic_and_read_tells_missing_from_invalid() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(Lock::read(dir.path()), Read::Missing));
+        let lock = Lock {
+            version: VERSION,
+            blocks: vec![entry("src/a.md", 1, "aa")],
+            assembly: Vec::new(),
+        };
+        assert!(lock.write(dir.path()).unwrap());
+        assert!(!lock.write(dir.path()).unwrap(), "unchanged: not rewritten");
+        match Lock::read(dir.path()) {
+            Read::Lock(l) => assert_eq!(l.blocks, lock.blocks),
+            other => panic!("{other:?}"),
+        }
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, [FILE], "no temporary file left behind");
+        std::fs::write(
+            Lock::path(dir.path()),
+            "version = 1\n[[block]]\nchapter = 3\n",
+        )
+        .unwrap();
+        assert!(matches!(Lock::read(dir.path()), Read::Invalid(m) if m.contains("companion.lock")));
+        std::fs::write(Lock::path(dir.path()), "version = 9\n").unwrap();
+        assert!(matches!(Lock::read(dir.path()), Read::Invalid(m) if m.contains("version 9")));
+    }
+}
