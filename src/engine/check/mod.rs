@@ -135,7 +135,7 @@ impl Checker {
 
     /// The verdict the lock holds for `claim`, when it holds one and
     /// `version` (the compiler's, if it answered) allows trusting it.
-    fn from_lock(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
+    fn locked_outcome(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
         let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
         if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
             return None;
@@ -195,7 +195,7 @@ impl Checker {
             cached: false,
         };
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return self.from_lock(claim, None).unwrap_or_else(unchecked);
+            return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
         let job = match claim.lang {
             Lang::Rust => rustc::job(claim, &tool),
@@ -204,7 +204,7 @@ impl Checker {
         let key = job_key(&job, &version, &claim.source);
         if self.lock.is_some()
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Some(outcome) = self.from_lock(claim, Some(&version))
+            && let Some(outcome) = self.locked_outcome(claim, Some(&version))
         {
             return outcome;
         }
