@@ -101,7 +101,8 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
 /// Processes the chapters of a book, in parallel, and gathers what they
 /// report in book order.
 pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOutcome {
-    let shared = Shared::new(Cache::for_book(&config.root));
+    let mut shared = Shared::new(Cache::for_book(&config.root));
+    shared.chapters = slots.iter().map(|s| s.file.clone()).collect();
     let memo = Memo::new(config, target);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()

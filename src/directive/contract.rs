@@ -70,6 +70,9 @@ pub struct Shared {
     pub cache: Cache,
     /// Data files, by name.
     pub data: DataFiles,
+    /// The book's chapter files as messages name them (`src/intro.md`),
+    /// for directives that link to chapters.
+    pub chapters: Vec<String>,
 }
 
 impl Shared {
@@ -78,6 +81,7 @@ impl Shared {
         Shared {
             cache,
             data: DataFiles::default(),
+            chapters: Vec::new(),
         }
     }
 
