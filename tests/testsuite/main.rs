@@ -18,3 +18,4 @@ mod reading;
 mod readme;
 mod robust;
 mod support;
+mod talk;

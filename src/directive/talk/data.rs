@@ -167,7 +167,7 @@ pub struct Talk {
     pub abstract_markdown: Option<String>,
     /// Tags blocks select it by.
     pub tags: Vec<String>,
-    /// The moments, in the order written.
+    /// The moments, in time order.
     pub moments: Vec<Moment>,
 }
 
@@ -385,6 +385,7 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
                 chapter,
             });
         }
+        moments.sort_by_key(|m| m.seconds);
         talks.push(Talk {
             id,
             title: t.title.into_inner(),

@@ -7,7 +7,7 @@ use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::Out;
 use crate::directive::contract::Target;
 
-/// The video's address opened at `seconds`: YouTube's `t=` parameter,
+/// The video's address opened at `seconds`: YouTube's `t=…s` parameter,
 /// Vimeo's `#t=…s`, and the media fragment `#t=` for any other host.
 pub fn video_at(video: &str, seconds: u64) -> String {
     let (base, _fragment) = video.split_once('#').unwrap_or((video, ""));
@@ -22,7 +22,7 @@ pub fn video_at(video: &str, seconds: u64) -> String {
     let is = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
     if is("youtube.com") || is("youtu.be") || is("youtube-nocookie.com") {
         let sep = if base.contains('?') { '&' } else { '?' };
-        format!("{base}{sep}t={seconds}")
+        format!("{base}{sep}t={seconds}s")
     } else if is("vimeo.com") {
         format!("{base}#t={seconds}s")
     } else {
@@ -305,11 +305,11 @@ mod tests {
     fn videos_open_at_the_second() {
         assert_eq!(
             video_at("https://www.youtube.com/watch?v=abc", 750),
-            "https://www.youtube.com/watch?v=abc&t=750"
+            "https://www.youtube.com/watch?v=abc&t=750s"
         );
         assert_eq!(
             video_at("https://youtu.be/abc", 5),
-            "https://youtu.be/abc?t=5"
+            "https://youtu.be/abc?t=5s"
         );
         assert_eq!(
             video_at("https://vimeo.com/123", 90),
