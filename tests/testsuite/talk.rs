@@ -460,3 +460,54 @@ fn print_page_carries_the_cards_and_the_stylesheet_styles_them() {
         "print shows link targets"
     );
 }
+
+/// The README's talk section: its data, its blocks and its error line.
+fn readme_talks() -> (String, String, String) {
+    let readme = include_str!("../../README.md");
+    let section = readme
+        .split("## Talk cards")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("a Talk cards section");
+    let fenced = |open: &str, close: &str| {
+        section
+            .split(open)
+            .nth(1)
+            .and_then(|s| s.split(close).next())
+            .unwrap_or_else(|| panic!("a {open} fence"))
+            .to_owned()
+    };
+    (
+        fenced("```toml\n", "```\n"),
+        fenced("````markdown\n", "````\n"),
+        fenced("```text\n", "\n```\n"),
+    )
+}
+
+#[test]
+fn the_readme_example_holds() {
+    let (data, blocks, error) = readme_talks();
+    let page = TestBook::new()
+        .file("src/talks.toml", &data)
+        .chapter("notes.md", &format!("# Notes\n\n{blocks}"))
+        .chapter("moves.md", "# Moves\n")
+        .html("notes.md");
+    assert_eq!(
+        texts(page.all("main .companion-talk-title")),
+        ["Ownership in ten minutes", "Ownership in ten minutes"]
+    );
+    let time = page.all("main a.companion-talk-time")[0];
+    assert_eq!(href(time), "https://video.example.org/ownership.webm#t=150");
+    assert_eq!(
+        href(page.all("main a.companion-talk-moment-title")[0]),
+        "moves.html"
+    );
+    // The error the README shows is the one a build gives.
+    let err = TestBook::new()
+        .file("src/talks.toml", data.replace("\"2:30\"", "\"12:00\""))
+        .chapter("notes.md", "# Notes\n\n```talk ids=\"ownership\"\n```\n")
+        .chapter("moves.md", "# Moves\n")
+        .build_in_process()
+        .unwrap_err();
+    assert!(err.contains(&error), "{error}\ngot: {err}");
+}
