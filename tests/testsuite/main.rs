@@ -19,3 +19,4 @@ mod readme;
 mod robust;
 mod support;
 mod talk;
+mod talk_at;
