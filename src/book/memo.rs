@@ -40,8 +40,9 @@ impl Memo {
     /// The shared part of the keys, or `None` when chapters are not
     /// remembered: the book has no cache yet (only `verify`, `asm` and
     /// `check` make one; a book that uses none of them stays as it was),
-    /// or this binary cannot be identified.
-    pub fn new(config: &Config, target: Target) -> Option<Memo> {
+    /// or this binary cannot be identified. `chapters` are the book's
+    /// chapter files: a change to the list changes every key.
+    pub fn new(config: &Config, target: Target, chapters: &[String]) -> Option<Memo> {
         if !config.root.join(crate::engine::cache::DIR).is_dir() {
             return None;
         }
@@ -55,6 +56,9 @@ impl Memo {
             format!("{config:?}"),
             exec::describe(&data).unwrap_or_default(),
             exec::describe(&talks).unwrap_or_default(),
+            // Talk moments link to chapters: a chapter leaving the book
+            // must not leave a remembered link to it.
+            chapters.join("\n"),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
         ]

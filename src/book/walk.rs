@@ -117,7 +117,7 @@ pub fn chapters_among(
 ) -> BookOutcome {
     let mut shared = Shared::new(Cache::for_book(&config.root));
     shared.chapters = files;
-    let memo = Memo::new(config, target);
+    let memo = Memo::new(config, target, &shared.chapters);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
         .map(|s| {
