@@ -423,7 +423,7 @@ fn markdown_renderer_gets_plain_markdown() {
     book.build().expect("build");
     let md = std::fs::read_to_string(book.output_dir("markdown").join("talk.md")).expect("md");
     assert!(
-        md.starts_with("# T\n\n**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\n"),
+        md.starts_with("# T\n\n**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\\\n"),
         "{md}"
     );
     for want in [

@@ -297,9 +297,7 @@ mod tests {
         let body = "[[talk]]\ntitle = \"T*\"\nspeakers = [\"A\"]\ndate = 2021-09-14\nvideo = \"https://vimeo.com/1\"\n[[talk.moment]]\nat = \"1:30\"\ntitle = \"M\"\nchapter = \"m.md\"\n";
         let md = render_text(&inline("", body), Target::Markdown).unwrap();
         assert!(
-            md.starts_with(
-                "**T\\*** — A\n\\\n14 September 2021\n\\\n[Video](<https://vimeo.com/1>)"
-            ),
+            md.starts_with("**T\\*** — A\\\n14 September 2021\\\n[Video](<https://vimeo.com/1>)"),
             "{md}"
         );
         assert!(

@@ -249,7 +249,6 @@ fn card_markdown(out: &mut Out, t: &Talk, page: &Page<'_>) {
         let names: Vec<String> = t.speakers.iter().map(|s| escape_markdown(s)).collect();
         head.push_str(&format!(" — {}", names.join(", ")));
     }
-    out.line(head);
     let mut meta = Vec::new();
     if let Some(e) = &t.event {
         meta.push(escape_markdown(e));
@@ -267,11 +266,17 @@ fn card_markdown(out: &mut Out, t: &Talk, page: &Page<'_>) {
         .iter()
         .map(|(label, url)| format!("[{}](<{url}>)", escape_markdown(label)))
         .collect();
+    // One paragraph, a line each, joined by hard breaks (a trailing `\`).
+    let mut lines = vec![head];
     if !meta.is_empty() {
-        out.line(format!("\\\n{}", meta.join(" · ")));
+        lines.push(meta.join(" · "));
     }
     if !links.is_empty() {
-        out.line(format!("\\\n{}", links.join(" · ")));
+        lines.push(links.join(" · "));
+    }
+    let last = lines.len() - 1;
+    for (i, l) in lines.into_iter().enumerate() {
+        out.line(if i < last { format!("{l}\\") } else { l });
     }
     out.blank();
     if let Some(a) = &t.abstract_markdown {
