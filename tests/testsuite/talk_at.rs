@@ -112,3 +112,23 @@ fn other_renderers_get_the_moment_as_a_markdown_link() {
         "{md}"
     );
 }
+
+#[test]
+fn check_knows_the_chapters_moments_point_at() {
+    // `check` renders the example, whose `at` reads the talk data, whose
+    // moment names a chapter: the chapter list must be the book's.
+    let data = format!("{ONE}[[talk.moment]]\nat = \"12:30\"\ntitle = \"M\"\nchapter = \"e.md\"\n");
+    let book = TestBook::new()
+        .file("src/talks.toml", data)
+        .chapter("e.md", EXAMPLE);
+    book.write();
+    let out = std::process::Command::new(crate::support::BIN)
+        .arg("check")
+        .arg(book.root())
+        .output()
+        .expect("run check");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("not in the book"), "{stdout}");
+}

@@ -34,7 +34,8 @@ pub struct Options {
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
-    let shared = Shared::disabled();
+    let mut shared = Shared::disabled();
+    shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
     for chapter in &loaded.chapters {

@@ -362,14 +362,15 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
                 Some(c) => {
                     let name = c.get_ref().trim_start_matches("./");
                     if !chapters.iter().any(|k| k == name) {
-                        let mut known = chapters.join(", ");
-                        if known.is_empty() {
-                            known = "none".to_owned();
-                        }
+                        let known = if chapters.is_empty() {
+                            "a chapter of the book (it lists none)".to_owned()
+                        } else {
+                            format!("one of {}", chapters.join(", "))
+                        };
                         return Err(fault(
                             c.span().start,
                             format!(
-                                "found chapter `{}`, which is not in the book; expected one of {known}",
+                                "found chapter `{}`, which is not in the book; expected {known}",
                                 c.get_ref()
                             ),
                         ));
