@@ -83,3 +83,65 @@ pub fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Moment, Prob
         href: talk.video.as_deref().map(|v| video_at(v, seconds)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+    use crate::directive::{Shared, Target};
+    use serde_json::json;
+
+    fn resolve_in(data: &str, value: &str) -> Result<Moment, Problem> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/talks.toml"), data).unwrap();
+        let cfg = Config::from_json(
+            dir.path().to_path_buf(),
+            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
+        )
+        .unwrap();
+        let shared = Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Html,
+            text: "",
+            file: "src/e.md",
+            shared: &shared,
+        };
+        resolve(&env, value, 7)
+    }
+
+    const ONE: &str = "[[talk]]\nid = \"t\"\ntitle = \"T\"\nduration = \"20:00\"\nvideo = \"https://youtu.be/v\"\n";
+
+    #[test]
+    fn a_moment_opens_the_video() {
+        assert_eq!(
+            resolve_in(ONE, "12:30").unwrap(),
+            Moment {
+                label: "12:30 in the talk".into(),
+                href: Some("https://youtu.be/v?t=750s".into()),
+            }
+        );
+        assert_eq!(resolve_in(ONE, "t@0:05").unwrap().label, "0:05 in the talk");
+        let no_video = "[[talk]]\ntitle = \"T\"\n";
+        assert_eq!(resolve_in(no_video, "1:00").unwrap().href, None);
+    }
+
+    #[test]
+    fn bad_values_are_errors_at_the_attribute() {
+        for (data, value, want) in [
+            (ONE, "12", "found at=\"12\"; expected a time"),
+            (ONE, "20:01", "past the talk's duration 20:00"),
+            (ONE, "x@1:00", "found unknown talk id `x`"),
+            (
+                "[[talk]]\ntitle = \"A\"\n[[talk]]\ntitle = \"B\"\n",
+                "1:00",
+                "in a book of 2 talks",
+            ),
+        ] {
+            let p = resolve_in(data, value).unwrap_err();
+            assert_eq!(p.offset, 7);
+            assert!(p.message.contains(want), "{}", p.message);
+        }
+    }
+}
