@@ -254,7 +254,10 @@ fn toml_message(msg: &str) -> String {
     if let Some((what, exp)) = split("unknown field ") {
         let exp = match exp.as_str() {
             "talk" => "[[talk]] tables".to_owned(),
-            "label, url" | "one of label, url" => "one of label, url (in a link)".to_owned(),
+            // serde names two fields as "`label` or `url`".
+            "label or url" | "label, url" | "one of label, url" => {
+                "one of label, url (in a link)".to_owned()
+            }
             e if e.contains("chapter") => format!("one of {MOMENT_FIELDS} (in a moment)"),
             _ => format!("one of {FIELDS}"),
         };
@@ -576,5 +579,13 @@ mod tests {
             "[[talk]]\ntitle = \"T\"\n[[talk.moment]]\nat = \"1:00\"\ntitle = \"M\"\nwhen = 1\n",
         );
         assert!(m.contains("expected one of at, title, chapter"), "{m}");
+        let (pos, m) = at(
+            "[[talk]]\ntitle = \"T\"\nlinks = [{ label = \"S\", url = \"https://x.org/\", kind = \"pdf\" }]\n",
+        );
+        assert_eq!(pos, (3, 49));
+        assert_eq!(
+            m,
+            "found unknown field `kind`; expected one of label, url (in a link)"
+        );
     }
 }

@@ -21,8 +21,15 @@ pub fn video_at(video: &str, seconds: u64) -> String {
     let host = host.split(':').next().unwrap_or(host).to_ascii_lowercase();
     let is = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
     if is("youtube.com") || is("youtu.be") || is("youtube-nocookie.com") {
-        let sep = if base.contains('?') { '&' } else { '?' };
-        format!("{base}{sep}t={seconds}s")
+        // The video's own start (`t=`) gives way to the moment's.
+        let (path, query) = base.split_once('?').unwrap_or((base, ""));
+        let mut params: Vec<&str> = query
+            .split('&')
+            .filter(|p| !p.is_empty() && !p.starts_with("t="))
+            .collect();
+        let t = format!("t={seconds}s");
+        params.push(&t);
+        format!("{path}?{}", params.join("&"))
     } else if is("vimeo.com") {
         format!("{base}#t={seconds}s")
     } else {
@@ -323,6 +330,11 @@ mod tests {
         assert_eq!(
             video_at("https://example.org/talk.webm#x", 90),
             "https://example.org/talk.webm#t=90"
+        );
+        // The moment's time replaces the video's own start.
+        assert_eq!(
+            video_at("https://www.youtube.com/watch?v=a&t=10s&list=x", 30),
+            "https://www.youtube.com/watch?v=a&list=x&t=30s"
         );
         // A host that merely contains a name is not that host.
         assert_eq!(
