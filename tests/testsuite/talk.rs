@@ -74,7 +74,13 @@ fn a_card_shows_the_talk_and_its_moments_open_the_video() {
     );
     assert_eq!(
         Page::text(inside(card, ".companion-talk-duration")[0]),
-        "1:00:00"
+        "1 h"
+    );
+    assert_eq!(
+        inside(card, "time.companion-talk-duration")[0]
+            .value()
+            .attr("datetime"),
+        Some("PT3600S")
     );
     // Links: the video, then the data's links.
     let links = inside(card, "ul.companion-talk-links a");
@@ -423,7 +429,9 @@ fn markdown_renderer_gets_plain_markdown() {
     book.build().expect("build");
     let md = std::fs::read_to_string(book.output_dir("markdown").join("talk.md")).expect("md");
     assert!(
-        md.starts_with("# T\n\n**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\\\n"),
+        md.starts_with(
+            "# T\n\n**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\\\n"
+        ),
         "{md}"
     );
     for want in [

@@ -2,7 +2,7 @@
 //! date when there are several), plain Markdown elsewhere, nothing for
 //! `mdbook test`.
 
-use super::data::{Talk, When};
+use super::data::{Talk, When, parse_time};
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::Out;
 use crate::directive::contract::Target;
@@ -35,6 +35,23 @@ pub fn video_at(video: &str, seconds: u64) -> String {
     } else {
         format!("{base}#t={seconds}")
     }
+}
+
+/// A length in words: `45 s`, `10 min`, `1 h`, `1 h 5 min` (seconds shown
+/// only under a minute, or when the data gives them).
+pub fn length_in_words(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 || parts.is_empty() {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
 }
 
 /// The link from chapter `from` (`src/a/b.md`) to chapter `to`, relative
@@ -185,10 +202,16 @@ fn card_html(out: &mut Out, t: &Talk, page: &Page<'_>) {
         ));
     }
     if let Some(d) = &t.duration {
-        meta.push(format!(
-            "<span class=\"companion-talk-duration\">{}</span>",
-            escape(d)
-        ));
+        meta.push(match parse_time(d) {
+            Some(secs) => format!(
+                "<time class=\"companion-talk-duration\" datetime=\"PT{secs}S\">{}</time>",
+                length_in_words(secs)
+            ),
+            None => format!(
+                "<span class=\"companion-talk-duration\">{}</span>",
+                escape(d)
+            ),
+        });
     }
     if !meta.is_empty() {
         out.line(format!(
@@ -267,7 +290,7 @@ fn card_markdown(out: &mut Out, t: &Talk, page: &Page<'_>) {
         meta.push(escape_markdown(p));
     }
     if let Some(d) = &t.duration {
-        meta.push(escape_markdown(d));
+        meta.push(parse_time(d).map_or_else(|| escape_markdown(d), length_in_words));
     }
     let links: Vec<String> = links(t)
         .iter()
@@ -341,6 +364,20 @@ mod tests {
             video_at("https://notyoutube.com/v", 1),
             "https://notyoutube.com/v#t=1"
         );
+    }
+
+    #[test]
+    fn lengths_read_in_words() {
+        for (secs, words) in [
+            (0, "0 s"),
+            (45, "45 s"),
+            (600, "10 min"),
+            (3600, "1 h"),
+            (3900, "1 h 5 min"),
+            (3723, "1 h 2 min 3 s"),
+        ] {
+            assert_eq!(length_in_words(secs), words);
+        }
     }
 
     #[test]
