@@ -326,6 +326,9 @@ mod tests {
         assert_eq!(c.edition, 2021);
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.c_hidden_prefix, "~ ");
+        assert_eq!(c.talks, PathBuf::from("talks.toml"));
+        let c = cfg(json!({"talks": "data/talks.toml"})).unwrap();
+        assert_eq!(c.talks, PathBuf::from("data/talks.toml"));
     }
 
     #[test]
