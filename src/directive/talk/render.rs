@@ -64,6 +64,15 @@ pub fn chapter_href(src: &str, from: &str, to: &str, target: Target) -> String {
     let depth = from.matches('/').count();
     let to = match target {
         Target::Html => match to.strip_suffix(".md") {
+            // mdBook's `index` preprocessor turns README.md into index.html.
+            Some(stem)
+                if stem
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|name| name.eq_ignore_ascii_case("readme")) =>
+            {
+                format!("{}index.html", &stem[..stem.len() - "readme".len()])
+            }
             Some(stem) => format!("{stem}.html"),
             None => to.to_owned(),
         },
