@@ -275,6 +275,12 @@ fn toml_message(msg: &str) -> String {
             "found a table without `{field}`; expected `{field}` (required: title in a talk, at and title in a moment, label and url in a link)"
         );
     }
+    // The TOML parser's own date checks: `2026-02-30`, `T25:00`.
+    if msg.starts_with("invalid date") || msg.starts_with("invalid time") {
+        return format!(
+            "found an impossible date or time ({msg}); expected one that exists, such as 2021-09-14 or 2021-09-14T10:30:00"
+        );
+    }
     format!("found invalid TOML ({msg}); expected [[talk]] tables of fields {FIELDS}")
 }
 
@@ -586,6 +592,12 @@ mod tests {
         assert_eq!(
             m,
             "found unknown field `kind`; expected one of label, url (in a link)"
+        );
+        let (pos, m) = at("[[talk]]\ntitle = \"T\"\ndate = 2026-02-30\n");
+        assert_eq!(pos, (3, 8));
+        assert_eq!(
+            m,
+            "found an impossible date or time (invalid date, expected day between 01 and 28); expected one that exists, such as 2021-09-14 or 2021-09-14T10:30:00"
         );
     }
 }
