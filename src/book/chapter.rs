@@ -251,8 +251,9 @@ mod tests {
         assert_eq!(
             out.errors[0].to_string(),
             format!(
-                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}",
-                crate::directive::example::KNOWN
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}{}",
+                crate::directive::example::KNOWN,
+                crate::directive::example::STANDALONE
             )
         );
     }

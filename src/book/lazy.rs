@@ -280,6 +280,52 @@ fn collect<'n>(items: &'n mut Node<'_>, src: &str, out: &mut Vec<Slot<'n>>) {
     }
 }
 
+/// Every chapter's file as messages name it (`src/intro.md`), depth
+/// first, decoded or not.
+pub fn chapter_files(book: &Node<'_>, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Node::Object(entries) = book {
+        for (k, v) in entries {
+            if k == "items" || k == "sections" {
+                files_of(v, src, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn files_of(items: &Node<'_>, src: &str, out: &mut Vec<String>) {
+    let Node::Array(items) = items else { return };
+    for item in items {
+        let Node::Object(entries) = item else {
+            continue;
+        };
+        for (k, chapter) in entries {
+            let Node::Object(fields) = chapter else {
+                continue;
+            };
+            if k != "Chapter" {
+                continue;
+            }
+            let text = |key: &str| {
+                fields.iter().find_map(|(k, v)| match v {
+                    Node::Raw(raw) if k == key => serde_json::from_str::<String>(raw.get()).ok(),
+                    _ => None,
+                })
+            };
+            out.push(chapter_file(
+                src,
+                text("source_path").as_deref(),
+                text("path").as_deref(),
+                text("name").as_deref(),
+            ));
+            if let Some((_, subs)) = fields.iter().find(|(k, _)| k == "sub_items") {
+                files_of(subs, src, out);
+            }
+        }
+    }
+}
+
 /// The byte pre-filter on a chapter's raw JSON string: the text's own test
 /// with JSON's tab escape undone; a `\u` escape (which mdBook never writes
 /// for these characters, but another producer might) always decodes.
@@ -322,6 +368,10 @@ mod tests {
         let (ctx, mut node) = parse(&bytes).unwrap();
         assert_eq!(ctx["renderer"], "html");
         assert!(has_items(&node));
+        assert_eq!(
+            chapter_files(&node, "src"),
+            ["src/plain.md", "src/dir.md", "src/nested.md"]
+        );
         let slots = slots(&mut node, "src");
         let files: Vec<&str> = slots.iter().map(|s| s.file.as_str()).collect();
         assert_eq!(files, ["src/dir.md", "src/nested.md"]);

@@ -6,7 +6,7 @@
 //! rendering are unchanged is handed back from one entry instead: the key
 //! covers the chapter's file and text (after `{{#include}}`), the renderer,
 //! the whole configuration, this binary (its version and file), the
-//! reading-list data file and the compilers' files. It is used in books
+//! reading-list and talks data files and the compilers' files. It is used in books
 //! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
 //! are kept: a chapter with a warning or an error is rendered afresh, so a
 //! problem (a time-out, a missing compiler) is never replayed from the
@@ -40,19 +40,25 @@ impl Memo {
     /// The shared part of the keys, or `None` when chapters are not
     /// remembered: the book has no cache yet (only `verify`, `asm` and
     /// `check` make one; a book that uses none of them stays as it was),
-    /// or this binary cannot be identified.
-    pub fn new(config: &Config, target: Target) -> Option<Memo> {
+    /// or this binary cannot be identified. `chapters` are the book's
+    /// chapter files: a change to the list changes every key.
+    pub fn new(config: &Config, target: Target, chapters: &[String]) -> Option<Memo> {
         if !config.root.join(crate::engine::cache::DIR).is_dir() {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;
         let data = config.root.join(&config.src).join(&config.reading_list);
+        let talks = config.root.join(&config.src).join(&config.talks);
         let shared = [
             env!("CARGO_PKG_VERSION").to_owned(),
             binary,
             format!("{target:?}"),
             format!("{config:?}"),
             exec::describe(&data).unwrap_or_default(),
+            exec::describe(&talks).unwrap_or_default(),
+            // Talk moments link to chapters: a chapter leaving the book
+            // must not leave a remembered link to it.
+            chapters.join("\n"),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
         ]

@@ -11,4 +11,4 @@ pub mod memo;
 pub mod protocol;
 pub mod walk;
 
-pub use walk::{BookOutcome, Slot, book, chapters};
+pub use walk::{BookOutcome, Slot, book, chapters, chapters_among};

@@ -102,8 +102,23 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
 /// Processes the chapters of a book, in parallel, and gathers what they
 /// report in book order.
 pub fn chapters(config: &Config, target: Target, slots: Vec<Slot<'_>>) -> BookOutcome {
-    let shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
-    let memo = Memo::new(config, target);
+    let files = slots.iter().map(|s| s.file.clone()).collect();
+    chapters_among(config, target, slots, files)
+}
+
+/// [`chapters`] of a book whose chapters are `files` (as messages name
+/// them), some of which may have no slot: the lazy path decodes only the
+/// chapters that may hold a directive, and directives that link to
+/// chapters need them all.
+pub fn chapters_among(
+    config: &Config,
+    target: Target,
+    slots: Vec<Slot<'_>>,
+    files: Vec<String>,
+) -> BookOutcome {
+    let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    shared.chapters = files;
+    let memo = Memo::new(config, target, &shared.chapters);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
         .map(|s| {

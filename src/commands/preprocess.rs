@@ -42,8 +42,10 @@ pub fn run(mut input: impl Read, output: impl Write) -> Result<(), Error> {
     {
         let ctx = context(&ctx)?;
         let target = start(&ctx);
-        let slots = lazy::slots(&mut book, &book::walk::src_prefix(&ctx.config));
-        report(book::chapters(&ctx.config, target, slots))?;
+        let src = book::walk::src_prefix(&ctx.config);
+        let files = lazy::chapter_files(&book, &src);
+        let slots = lazy::slots(&mut book, &src);
+        report(book::chapters_among(&ctx.config, target, slots, files))?;
         serde_json::to_writer(&mut out, &book).map_err(|e| Error::Output(e.into()))?;
         return out.flush().map_err(Error::Output);
     }

@@ -45,6 +45,7 @@ pub struct RawConfig {
     optional: Option<Value>,
     // Ours.
     reading_list: Option<String>,
+    talks: Option<String>,
     playground_url: Option<LinkSetting>,
     compiler_explorer_url: Option<LinkSetting>,
     rust_compiler: Option<String>,
@@ -91,6 +92,8 @@ pub struct Config {
     pub cpp_compiler: String,
     /// The reading-list data file, relative to `src`.
     pub reading_list: PathBuf,
+    /// The talk data file, relative to `src`.
+    pub talks: PathBuf,
     /// Check examples during the build.
     pub verify: bool,
     /// The C compiler command.
@@ -139,7 +142,7 @@ impl OutputFilter {
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error.
 #[derive(Debug, thiserror::Error)]
@@ -207,6 +210,7 @@ impl Config {
                 raw.reading_list
                     .unwrap_or_else(|| "reading-list.toml".to_owned()),
             ),
+            talks: PathBuf::from(raw.talks.unwrap_or_else(|| "talks.toml".to_owned())),
             verify: raw.verify.unwrap_or(false),
             cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
@@ -322,6 +326,9 @@ mod tests {
         assert_eq!(c.edition, 2021);
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.c_hidden_prefix, "~ ");
+        assert_eq!(c.talks, PathBuf::from("talks.toml"));
+        let c = cfg(json!({"talks": "data/talks.toml"})).unwrap();
+        assert_eq!(c.talks, PathBuf::from("data/talks.toml"));
     }
 
     #[test]
@@ -361,7 +368,7 @@ mod tests {
             "{err}"
         );
         assert!(
-            err.contains("known keys: reading-list, playground-url"),
+            err.contains("known keys: reading-list, talks, playground-url"),
             "{err}"
         );
     }

@@ -79,6 +79,9 @@ pub struct Shared {
     pub lock: Option<Arc<lock::Index>>,
     /// Every assembly panel made in this run (what `check` locks).
     pub assembly: Mutex<Vec<lock::Assembly>>,
+    /// The book's chapter files as messages name them (`src/intro.md`),
+    /// for directives that link to chapters.
+    pub chapters: Vec<String>,
 }
 
 impl Shared {
@@ -89,6 +92,7 @@ impl Shared {
             data: DataFiles::default(),
             lock: None,
             assembly: Mutex::default(),
+            chapters: Vec::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 //! assembly for a page are made here too.
 
 use super::contract::{Env, Target};
+use super::talk::at::Moment;
 use crate::core::config::OnFailure;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::lang::Lang;
@@ -33,6 +34,8 @@ pub struct Frame<'a> {
     pub assembly: Option<(&'a str, &'a str)>,
     /// The links row: labels and addresses.
     pub links: &'a [(&'a str, String)],
+    /// The moment of the talk the block comes from (`at="12:30"`).
+    pub at: Option<&'a Moment>,
 }
 
 impl Frame<'_> {
@@ -50,8 +53,9 @@ impl Frame<'_> {
             .badge
             .map(|b| format!("<span class=\"companion-badge\">{}</span>", escape(b)))
             .unwrap_or_default();
+        let at = self.at.map(moment_html).unwrap_or_default();
         out.line(format!(
-            "<div class=\"companion-header\">{title}{badge}</div>"
+            "<div class=\"companion-header\">{title}{badge}{at}</div>"
         ));
         out.blank().fence(self.info, self.code).blank();
         if let Some((label, output)) = self.output {
@@ -84,6 +88,7 @@ impl Frame<'_> {
         let head: Vec<String> = [
             self.title.map(|t| format!("**{}**", escape_markdown(t))),
             self.badge.map(|b| format!("*{}*", escape_markdown(b))),
+            self.at.map(moment_markdown),
         ]
         .into_iter()
         .flatten()
@@ -114,6 +119,30 @@ impl Frame<'_> {
             Target::Markdown => self.markdown(out),
             Target::Test => {}
         }
+    }
+}
+
+/// The header's "12:30 in the talk": a link to the video at that second,
+/// or plain text when the talk has no video.
+pub fn moment_html(m: &Moment) -> String {
+    match &m.href {
+        Some(href) => format!(
+            "<a class=\"companion-talk-at\" href=\"{}\">{}</a>",
+            escape(href),
+            escape(&m.label)
+        ),
+        None => format!(
+            "<span class=\"companion-talk-at\">{}</span>",
+            escape(&m.label)
+        ),
+    }
+}
+
+/// [`moment_html`] for other renderers.
+pub fn moment_markdown(m: &Moment) -> String {
+    match &m.href {
+        Some(href) => format!("[{}](<{href}>)", escape_markdown(&m.label)),
+        None => escape_markdown(&m.label),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod contract;
 pub mod example;
 pub mod frame;
 pub mod reading;
+pub mod talk;
 mod unexpanded;
 
 pub use contract::{DataFiles, Env, Kind, Rendered, Shared, Target};
@@ -21,12 +22,12 @@ use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 3] = [example::KIND, compare::KIND, reading::KIND];
+pub const KINDS: [Kind; 4] = [example::KIND, compare::KIND, reading::KIND, talk::KIND];
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 3] = {
-    let mut p = [KINDS[0].pattern; 3];
+pub const PATTERNS: [Pattern; 4] = {
+    let mut p = [KINDS[0].pattern; 4];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;

@@ -4,7 +4,7 @@
 //! the preprocessor in-process (which surfaces our error text).
 
 use crate::support::TestBook;
-use mdbook_companion::directive::example::KNOWN;
+use mdbook_companion::directive::example::{KNOWN, STANDALONE};
 use pretty_assertions::assert_eq;
 
 /// Builds a one-chapter book and returns the error text, which must exist.
@@ -34,7 +34,9 @@ fn unknown_directive_attribute() {
         located(chapter(
             "# T\n\n```rust example colour=red\nfn main() {}\n```\n"
         )),
-        format!("src/ch.md:3:17: found unknown attribute `colour`; expected one of {KNOWN}")
+        format!(
+            "src/ch.md:3:17: found unknown attribute `colour`; expected one of {KNOWN}{STANDALONE}"
+        )
     );
 }
 

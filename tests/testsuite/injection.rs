@@ -21,9 +21,12 @@ fn hostile_book() -> TestBook {
     let reading = format!(
         "```reading-list\n[[entry]]\ntitle = '{SCRIPT}{IMG}'\nurl = \"https://a.example/?q=1&r='x'\"\nauthors = ['{IMG}', \"{QUOTE}\"]\naudience = '{SCRIPT}'\nnote = 'See {SCRIPT} and <img src=x onerror=alert(5)>'\n```\n"
     );
+    let talk = format!(
+        "```talk title='{SCRIPT}'\n[[talk]]\ntitle = '{SCRIPT}{IMG}'\nspeakers = ['{IMG}', \"{QUOTE}\"]\nevent = '{SCRIPT}'\nplace = '{IMG}'\nduration = \"10:00\"\nvideo = \"https://v.example/?a=1&b='x'\"\nlinks = [{{ label = '{SCRIPT}', url = \"https://s.example/\" }}]\nabstract = 'See {SCRIPT} and <img src=x onerror=alert(6)>'\n[[talk.moment]]\nat = \"1:00\"\ntitle = '{SCRIPT}{IMG}'\n```\n"
+    );
     TestBook::new().chapter(
         "hostile.md",
-        &format!("# Hostile\n\n{example}\n{compare}\n{reading}"),
+        &format!("# Hostile\n\n{example}\n{compare}\n{reading}\n{talk}"),
     )
 }
 
@@ -74,6 +77,16 @@ fn hostile_strings_in_every_directive_stay_text() {
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert!(links.contains(&"https://a.example/?q=1&r='x'"), "{links:?}");
+    let talk = Page::text(page.one(".companion-talks"));
+    for s in [SCRIPT, IMG.trim(), QUOTE, "<img src=x onerror=alert(6)>"] {
+        assert!(talk.contains(s), "{s} missing from {talk}");
+    }
+    let times: Vec<_> = page
+        .all(".companion-talks a.companion-talk-time")
+        .into_iter()
+        .filter_map(|a| a.value().attr("href"))
+        .collect();
+    assert_eq!(times, ["https://v.example/?a=1&b='x'#t=60"]);
 }
 
 #[test]
@@ -113,6 +126,18 @@ fn non_http_links_are_refused_everywhere() {
         (
             "link in a note",
             "```reading-list\n[[entry]]\ntitle = \"A\"\nurl = \"https://a.example/\"\nnote = \"[x](javascript:alert(1))\"\n```\n",
+        ),
+        (
+            "talk video",
+            "```talk\n[[talk]]\ntitle = \"T\"\nvideo = \"javascript:alert(1)\"\n```\n",
+        ),
+        (
+            "talk link",
+            "```talk\n[[talk]]\ntitle = \"T\"\nlinks = [{ label = \"S\", url = \"data:text/html,x\" }]\n```\n",
+        ),
+        (
+            "link in an abstract",
+            "```talk\n[[talk]]\ntitle = \"T\"\nabstract = \"[x](javascript:alert(1))\"\n```\n",
         ),
         (
             "link in a compare note",

@@ -18,3 +18,5 @@ mod reading;
 mod readme;
 mod robust;
 mod support;
+mod talk;
+mod talk_at;

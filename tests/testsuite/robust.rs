@@ -47,6 +47,7 @@ const PLAIN: &[&str] = &[
     "<!-- break -->\n\n    ```reading-list\n    indented four: code, not a fence\n",
     "Setext heading\n==============\n",
     "***\n",
+    "~~~~~\n```talk\n[[talk]]\ntitle = \"Fenced away\"\n```\n~~~~~\n",
 ];
 
 /// Directives, at the top level, in a list item, in a block quote.
@@ -60,6 +61,9 @@ const DIRECTIVES: &[&str] = &[
     "- in a list:\n\n  ````compare layout=tabs\n  ```c\n  int x;\n  ```\n  ```cpp\n  int y;\n  ```\n  ````\n",
     "```reading-list\n[[entry]]\ntitle = \"A book — ünïcödé\"\nurl = \"https://a.example/\"\nauthors = [\"Ann\"]\n```\n",
     "> ```reading-list sort=title\n> [[entry]]\n> title = \"Quoted\"\n> url = \"https://b.example/\"\n> ```\n",
+    "```talk\n[[talk]]\ntitle = \"A talk — ünïcödé\"\nspeakers = [\"Ann\"]\ndate = 2026-12-03\nvideo = \"https://www.youtube.com/watch?v=a\"\n[[talk.moment]]\nat = \"1:30\"\ntitle = \"A moment\"\n```\n",
+    "- notes:\n\n  ```talk\n  [[talk]]\n  title = \"Listed\"\n  video = \"https://vimeo.com/1\"\n  [[talk.moment]]\n  at = \"0:30\"\n  title = \"Start\"\n  ```\n",
+    "> ```talk title=\"Schedule\"\n> [[talk]]\n> title = \"Quoted\"\n> date = 2026-12-04\n>\n> [[talk]]\n> title = \"Earlier\"\n> date = 2026-12-03\n> ```\n",
 ];
 
 /// The wrapper each directive of [`DIRECTIVES`] renders to in HTML.
@@ -67,7 +71,8 @@ fn marker(i: usize) -> &'static str {
     match i % DIRECTIVES.len() {
         0..=4 => "<div class=\"companion-example",
         5 | 6 => "<div class=\"companion-compare",
-        _ => "<div class=\"companion-reading-list\"",
+        7 | 8 => "<div class=\"companion-reading-list\"",
+        _ => "<div class=\"companion-talks",
     }
 }
 
@@ -127,7 +132,7 @@ proptest! {
             prop_assert!(found.is_some(), "lost {p:?} in {new:?}");
             at += found.unwrap_or(0) + p.len();
         }
-        for m in ["<div class=\"companion-example", "<div class=\"companion-compare", "<div class=\"companion-reading-list\""] {
+        for m in ["<div class=\"companion-example", "<div class=\"companion-compare", "<div class=\"companion-reading-list\"", "<div class=\"companion-talks"] {
             let mut want = directives.iter().filter(|&&i| marker(i) == m).count();
             if m == "<div class=\"companion-example" {
                 // Each side of a compare block is an example box too; both
@@ -142,7 +147,7 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_text_never_panics(text in "(````|```|~~~|rust example|compare|reading-list|```output|\\[\\[entry\\]\\]|title = |url = \"https://a.example/\"|> |- |  |\n|\r\n|\t|[a-z =\"'\\[\\]{}#<>]|é|\u{200B}|\u{202E})*") {
+    fn arbitrary_text_never_panics(text in "(````|```|~~~|rust example|compare|reading-list|talk|```output|\\[\\[entry\\]\\]|\\[\\[talk\\]\\]|\\[\\[talk.moment\\]\\]|at = \"1:00\"|date = 2026-12-03|video = \"https://youtu.be/a\"|title = |url = \"https://a.example/\"|> |- |  |\n|\r\n|\t|[a-z =\"'\\[\\]{}#<>]|é|\u{200B}|\u{202E})*") {
         for target in [Target::Html, Target::Test, Target::Markdown] {
             let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", &text);
             if let Some(new) = out.text {

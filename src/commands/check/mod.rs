@@ -40,7 +40,8 @@ pub struct Options {
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
     // A cache for the assembly panels the lock records.
-    let shared = Shared::new(Cache::for_book(&loaded.root));
+    let mut shared = Shared::new(Cache::for_book(&loaded.root));
+    shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
     for chapter in &loaded.chapters {

@@ -43,7 +43,7 @@ pub const KIND: Kind = Kind {
 };
 
 /// The container attributes, for messages.
-pub const KNOWN: &str = "title, layout, asm";
+pub const KNOWN: &str = "title, at, layout, asm";
 
 /// How the sides are laid out on an HTML page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +96,8 @@ pub struct Side {
 pub struct Compare {
     /// The block's title.
     pub title: Option<String>,
+    /// The talk's moment the block comes from (`at="12:30"`).
+    pub at: Option<crate::directive::talk::at::Moment>,
     /// Columns or tabs.
     pub layout: Layout,
     /// Show every side's assembly.
@@ -337,7 +339,7 @@ mod tests {
                 (
                     1,
                     13,
-                    "found unknown attribute `colour`; expected one of title, layout, asm",
+                    "found unknown attribute `colour`; expected one of title, at, layout, asm",
                 ),
             ),
             (

@@ -12,6 +12,7 @@ use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::contract::Env;
 use crate::directive::example::Example;
+use crate::directive::talk::at;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 /// Maps offsets in a compare block's body to offsets in the chapter.
@@ -142,6 +143,7 @@ impl Compare {
         let attrs = KIND.attributes(block)?;
         let mut cmp = Compare {
             title: None,
+            at: None,
             layout: Layout::Columns,
             asm: false,
             sides: Vec::new(),
@@ -152,6 +154,13 @@ impl Compare {
             a.once(attr, key)?;
             match key {
                 "title" => cmp.title = Some(a.string(attr)?),
+                "at" => {
+                    cmp.at = Some(at::resolve(
+                        env,
+                        &a.string(attr)?,
+                        fence.info_offset + attr.offset,
+                    )?)
+                }
                 "layout" => {
                     cmp.layout = a.choice(
                         attr,

@@ -69,10 +69,16 @@ impl Compare {
         out.line(format!(
             "<div class=\"companion-compare companion-layout-{layout}\">"
         ));
-        if let Some(title) = &self.title {
+        if self.title.is_some() || self.at.is_some() {
+            let title = self
+                .title
+                .as_ref()
+                .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)));
+            let at = self.at.as_ref().map(frame::moment_html);
             out.line(format!(
-                "<div class=\"companion-header\"><span class=\"companion-title\">{}</span></div>",
-                escape(title)
+                "<div class=\"companion-header\">{}{}</div>",
+                title.unwrap_or_default(),
+                at.unwrap_or_default()
             ));
         }
         out.line("<div class=\"companion-sides\">");
@@ -166,8 +172,17 @@ impl Compare {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
         let out = &mut r.out;
-        if let Some(title) = &self.title {
-            out.line(format!("**{}**", escape_markdown(title))).blank();
+        let head: Vec<String> = [
+            self.title
+                .as_ref()
+                .map(|t| format!("**{}**", escape_markdown(t))),
+            self.at.as_ref().map(frame::moment_markdown),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !head.is_empty() {
+            out.line(head.join(" — ")).blank();
         }
         for (i, s) in self.sides.iter().enumerate() {
             if i > 0 {
@@ -235,6 +250,7 @@ fn c_side(
             .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
         assembly: listing.map(|l| (l, "cc -O2")),
         links: &links,
+        at: None,
     }
     .write(env.target, out);
 }

@@ -9,6 +9,7 @@
 
 use super::contract::{Env, Kind, Rendered, Target};
 use super::frame::{self, Frame};
+use super::talk::at::{self as talk_at, Moment};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::code;
@@ -65,6 +66,10 @@ pub struct Example {
     pub code: String,
     /// The expected output, if an output block follows.
     pub output: Option<String>,
+    /// `at="12:30"` as written, with its offset in the chapter.
+    pub at: Option<(String, usize)>,
+    /// The talk's moment `at` names, once resolved against the talks.
+    pub moment: Option<Moment>,
 }
 
 impl Example {
@@ -91,6 +96,8 @@ impl Example {
             mdbook_flags: Vec::new(),
             code: fence.body.clone(),
             output: output.map(|o| o.body.clone()),
+            at: None,
+            moment: None,
         };
         let mut a = Attrs::new(fence);
         let mut expect_attr: Option<&Attr> = None;
@@ -101,6 +108,11 @@ impl Example {
                 "title" => {
                     a.once(attr, "title")?;
                     ex.title = Some(a.string(attr)?);
+                }
+                // On a comparison, `at` belongs to the whole block.
+                "at" if extra == STANDALONE => {
+                    a.once(attr, "at")?;
+                    ex.at = Some((a.string(attr)?, fence.info_offset + attr.offset));
                 }
                 "expect" | "should_panic" | "compile_fail" | "no_run" => {
                     if let Some(prev) = expect_attr {
@@ -353,6 +365,7 @@ impl Example {
                 .map(|o| (self.expect.output_label(), o)),
             assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
             links: &links,
+            at: self.moment.as_ref(),
         }
         .write(env.target, &mut r.out);
         r
@@ -399,10 +412,23 @@ fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
         })
 }
 
+/// The `extra` of [`Example::parse`] for an example of its own: it takes
+/// `at`, the moment of the talk (a comparison takes it for all its sides).
+pub const STANDALONE: &str = ", at";
+
 /// Parses and renders an example block, with its claim.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let attrs = KIND.attributes(block)?;
-    let ex = Example::parse(&block.fence, &attrs, block.output.as_ref(), env.config, "")?;
+    let mut ex = Example::parse(
+        &block.fence,
+        &attrs,
+        block.output.as_ref(),
+        env.config,
+        STANDALONE,
+    )?;
+    if let Some((value, offset)) = &ex.at {
+        ex.moment = Some(talk_at::resolve(env, value, *offset)?);
+    }
     let at = block.fence.info_offset;
     let mut warnings = Vec::new();
     let mut missing = Vec::new();
@@ -430,7 +456,13 @@ mod tests {
     fn parse(text: &str) -> Result<Example, Problem> {
         let block = scan(text).into_iter().next().expect("a block");
         let attrs = KIND.attributes(&block)?;
-        Example::parse(&block.fence, &attrs, block.output.as_ref(), &config(), "")
+        Example::parse(
+            &block.fence,
+            &attrs,
+            block.output.as_ref(),
+            &config(),
+            STANDALONE,
+        )
     }
 
     fn problem(text: &str) -> (usize, usize, String) {

@@ -15,7 +15,7 @@
 //! Markdown list, and `mdbook test` gets nothing.
 
 pub mod data;
-mod note;
+pub mod note;
 pub mod render;
 pub mod select;
 
@@ -42,7 +42,7 @@ pub const KIND: Kind = Kind {
 };
 
 /// Maps a byte offset of a fence body to the chapter.
-fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
+pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
     let body = &fence.body;
     let before = body.get(..offset).unwrap_or(body);
     let offset = before.len();

@@ -6,7 +6,8 @@
   "use strict";
   const THEMES = ["light", "rust", "coal", "navy", "ayu"];
   const DIRECTIVES =
-    ".companion-example, .companion-compare, .companion-reading-list, .companion-error";
+    ".companion-example, .companion-compare, .companion-reading-list, .companion-talks, " +
+    ".companion-error";
   const cfg = window.companionTest || { mode: "screen" };
 
   function rect(el) {
@@ -337,7 +338,10 @@
       const parts = d.querySelectorAll(
         ".companion-title, .companion-badge, .companion-note, .companion-output-label, " +
           ".companion-link, .companion-card-title, .companion-card-authors, " +
-          ".companion-card-audience, .companion-card-note, pre > code",
+          ".companion-card-audience, .companion-card-note, .companion-talk-title, " +
+          ".companion-talk-speakers, .companion-talk-meta, .companion-talk-link, " +
+          ".companion-talk-abstract, .companion-talk-moment, .companion-schedule-date, " +
+          "pre > code",
       );
       for (const p of parts) {
         let text;
@@ -362,7 +366,8 @@
   }
 
   function printed(root) {
-    return Array.from(root.querySelectorAll("a.companion-link, a.companion-card-link")).map(
+    const sel = "a.companion-link, a.companion-card-link, a.companion-talk-link, a.companion-talk-time";
+    return Array.from(root.querySelectorAll(sel)).map(
       (a) => ({ href: a.getAttribute("href"), after: getComputedStyle(a, "::after").content }),
     );
   }

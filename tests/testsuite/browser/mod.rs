@@ -105,6 +105,38 @@ status = "incomplete"
 level = "advanced"
 ```
 
+## Talks
+
+```talk title="Schedule"
+[[talk]]
+title = "Ownership in ten minutes"
+speakers = ["Ada Example"]
+event = "Example Conf 2026"
+date = 2026-12-03T10:30:00
+duration = "10:00"
+place = "Room 1"
+video = "https://www.youtube.com/watch?v=example"
+links = [{ label = "Slides", url = "https://example.org/ownership.pdf" }]
+abstract = "Why *moves* make `free` safe, and what the borrow checker proves."
+[[talk.moment]]
+at = "2:30"
+title = "Moves"
+[[talk.moment]]
+at = "7:05"
+title = "Borrows"
+
+[[talk]]
+title = "Unsafe, carefully"
+speakers = ["Alan Example", "Grace Example"]
+event = "Example Conf 2026"
+date = 2026-12-04
+place = "online"
+video = "https://vimeo.com/123456"
+[[talk.moment]]
+at = "1:00"
+title = "The five superpowers of unsafe Rust"
+```
+
 ## A mistake, shown as an error box
 
 ```rust example colour=red

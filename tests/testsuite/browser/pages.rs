@@ -90,6 +90,7 @@ fn print_page_shows_every_directives_content() {
         "div.companion-example",
         "div.companion-compare",
         "div.companion-reading-list",
+        "div.companion-talks",
         "div.companion-error",
     ] {
         assert!(
