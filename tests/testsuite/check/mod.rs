@@ -7,6 +7,7 @@ mod authoring;
 mod bless;
 mod cc;
 mod compare;
+mod lock;
 mod toolchain;
 mod verify;
 
