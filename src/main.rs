@@ -33,7 +33,9 @@ fn main() -> ExitCode {
             bless,
             jobs,
             format,
-        }) => check(&book, bless, jobs, format),
+            no_merge,
+            partition,
+        }) => check(&book, bless, jobs, format, no_merge, partition.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -67,12 +69,17 @@ fn check(
     bless: bool,
     jobs: Option<usize>,
     format: cli::Format,
+    no_merge: bool,
+    partition: Option<&str>,
 ) -> anyhow::Result<()> {
     use mdbook_companion::commands::check;
+    let partition = partition.map(check::Partition::parse).transpose()?;
     let options = check::Options {
         jobs,
         bless,
         progress: format == cli::Format::Text && std::io::stderr().is_terminal(),
+        no_merge,
+        partition,
     };
     let report = check::run(book, &options)?;
     match format {

@@ -7,8 +7,10 @@
 //! outputs back into the chapters when asked.
 
 pub mod bless;
+pub mod partition;
 pub mod report;
 
+pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
@@ -28,6 +30,10 @@ pub struct Options {
     pub bless: bool,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// Compile every Rust example alone (no merged builds).
+    pub no_merge: bool,
+    /// Check only this share of the blocks (and report and cache only it).
+    pub partition: Option<Partition>,
 }
 
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
@@ -42,6 +48,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         claims.extend(c);
         invalid.extend(problems);
     }
+    if let Some(p) = options.partition {
+        claims.retain(|c| p.holds(&c.file, c.line));
+        invalid.retain(|(file, line, _)| p.holds(file, *line));
+    }
     let checker = Checker::new(&loaded.config);
     let jobs = options
         .jobs
@@ -50,6 +60,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     let bar = report::progress_bar(options.progress, claims.len());
     let outcomes: Vec<Outcome> = pool.install(|| {
+        if !options.no_merge {
+            checker.prepare(&claims);
+        }
         claims
             .par_iter()
             .map(|c| {
