@@ -56,6 +56,13 @@ pub(crate) enum Command {
         /// Report format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Compile every Rust example alone, not in merged builds.
+        #[arg(long)]
+        no_merge: bool,
+        /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
+        /// stable hash of each block, as cargo-nextest partitions tests.
+        #[arg(long, value_name = "hash:K/N")]
+        partition: Option<String>,
     },
 }
 

@@ -34,7 +34,17 @@ fn main() -> ExitCode {
             locked,
             jobs,
             format,
-        }) => check(&book, bless, locked, jobs, format),
+            no_merge,
+            partition,
+        }) => check(
+            &book,
+            bless,
+            locked,
+            jobs,
+            format,
+            no_merge,
+            partition.as_deref(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -70,13 +80,18 @@ fn check(
     locked: bool,
     jobs: Option<usize>,
     format: cli::Format,
+    no_merge: bool,
+    partition: Option<&str>,
 ) -> anyhow::Result<()> {
     use mdbook_companion::commands::check;
+    let partition = partition.map(check::Partition::parse).transpose()?;
     let options = check::Options {
         jobs,
         bless,
         locked,
         progress: format == cli::Format::Text && std::io::stderr().is_terminal(),
+        no_merge,
+        partition,
     };
     let report = check::run(book, &options)?;
     match format {

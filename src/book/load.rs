@@ -162,6 +162,7 @@ pub fn claims(
     chapter: &Chapter,
     config: &Config,
     shared: &Shared,
+    target: Target,
 ) -> (Vec<Claim>, Vec<(String, usize, String)>) {
     let text = &chapter.expanded;
     let blocks = directive::scan(text);
@@ -169,11 +170,11 @@ pub fn claims(
         return (Vec::new(), Vec::new());
     }
     let map = LineMap::new(&chapter.raw, text);
-    // Rendered as for a page, so the assembly panels the lock keeps are
-    // made too (the claims are the same for every target).
+    // The claims are the same for every target; `Html` also makes the
+    // assembly panels (which `check` locks).
     let env = Env {
         config,
-        target: Target::Html,
+        target,
         text,
         file: &chapter.file,
         shared,
@@ -253,7 +254,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
-        super::claims(chapter, config, &Shared::disabled())
+        super::claims(chapter, config, &Shared::disabled(), Target::Test)
     }
 
     fn config() -> Config {

@@ -8,13 +8,15 @@
 
 pub mod bless;
 pub mod locking;
+pub mod partition;
 pub mod report;
 
+pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
 use crate::core::problem::{MissingTool, Need};
-use crate::directive::Shared;
+use crate::directive::{Shared, Target};
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
 use rayon::prelude::*;
@@ -33,6 +35,10 @@ pub struct Options {
     /// Compare with `companion.lock` instead of writing it; differences
     /// fail the run.
     pub locked: bool,
+    /// Compile every Rust example alone (no merged builds).
+    pub no_merge: bool,
+    /// Check only this share of the blocks (and report and cache only it).
+    pub partition: Option<Partition>,
 }
 
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
@@ -44,10 +50,21 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
+    // A whole-book run renders as for a page, so the assembly panels the
+    // lock keeps are made too; a share of the book makes none (it leaves
+    // the lock alone and caches only its own blocks).
+    let target = match options.partition {
+        None => Target::Html,
+        Some(_) => Target::Test,
+    };
     for chapter in &loaded.chapters {
-        let (c, problems) = load::claims(chapter, &loaded.config, &shared);
+        let (c, problems) = load::claims(chapter, &loaded.config, &shared, target);
         claims.extend(c);
         invalid.extend(problems);
+    }
+    if let Some(p) = options.partition {
+        claims.retain(|c| p.holds(&c.file, c.line));
+        invalid.retain(|(file, line, _)| p.holds(file, *line));
     }
     let checker = Checker::new(&loaded.config);
     let jobs = options
@@ -57,6 +74,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     let bar = report::progress_bar(options.progress, claims.len());
     let outcomes: Vec<Outcome> = pool.install(|| {
+        if !options.no_merge {
+            checker.prepare(&claims);
+        }
         claims
             .par_iter()
             .map(|c| {
@@ -107,7 +127,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     report.counters = checker.counters();
     let assembly = std::mem::take(&mut *shared.assembly.lock().unwrap_or_else(|e| e.into_inner()));
     let lock = locking::of_run(&report, &checker, assembly);
-    if options.locked {
+    if options.partition.is_some() {
+        report
+            .lock_notes
+            .push("note: a partitioned run leaves companion.lock alone".to_owned());
+    } else if options.locked {
         report.lock_errors = locking::differences(&loaded.root, &lock);
     } else {
         locking::write(&loaded.root, &lock, &mut report.lock_notes)?;

@@ -19,6 +19,7 @@
 
 pub mod cc;
 mod judge;
+mod merge;
 pub mod pattern;
 pub mod rustc;
 pub mod verdict;
@@ -60,6 +61,9 @@ pub struct Checker {
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
     memo: Mutex<HashMap<String, Arc<OnceLock<Option<Observation>>>>>,
+    /// Observations made by merged builds ([`Checker::prepare`]), taken by
+    /// the first check of their key.
+    merged: Mutex<HashMap<String, Observation>>,
 }
 
 /// Counters of work done.
@@ -93,6 +97,7 @@ impl Checker {
             program_runs: AtomicUsize::new(0),
             cache_hits: AtomicUsize::new(0),
             memo: Mutex::default(),
+            merged: Mutex::default(),
         }
     }
 
@@ -224,7 +229,11 @@ impl Checker {
                 return Some(obs);
             }
             computed = true;
-            let obs = self.execute(&job, &claim.source)?;
+            let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
+            let obs = match merged {
+                Some(obs) => obs,
+                None => self.execute(&job, &claim.source)?,
+            };
             let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
             if !timed_out && let Ok(bytes) = serde_json::to_vec(&obs) {
                 self.cache.put(CACHE_NAMESPACE, &key, &bytes);

@@ -4,7 +4,7 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const BLESS: &str = "\u{feff}# Bless\r\n\r\n```rust example\r\nprintln!(\"new one\");\r\nprintln!(\"new two\");\r\n```\r\n\r\n```output\r\nold\r\n```\r\n\r\nText *between*.  \r\n\r\n> ```rust example expect=panic\r\n> panic!(\"real reason\");\r\n> ```\r\n>\r\n> ```output\r\n> imagined reason\r\n> ```\r\n\r\n```rust example\r\nprintln!(\"same\");\r\n```\r\n\r\n```output\r\nsame\r\n```\r\n";
+pub(super) const BLESS: &str = "\u{feff}# Bless\r\n\r\n```rust example\r\nprintln!(\"new one\");\r\nprintln!(\"new two\");\r\n```\r\n\r\n```output\r\nold\r\n```\r\n\r\nText *between*.  \r\n\r\n> ```rust example expect=panic\r\n> panic!(\"real reason\");\r\n> ```\r\n>\r\n> ```output\r\n> imagined reason\r\n> ```\r\n\r\n```rust example\r\nprintln!(\"same\");\r\n```\r\n\r\n```output\r\nsame\r\n```\r\n";
 
 #[test]
 fn bless_rewrites_only_output_blocks_and_then_passes() {
@@ -96,7 +96,7 @@ fn bless_then_recheck(book: &TestBook, blessed_code: i32) -> (String, String) {
     (stdout, again.lines().last().unwrap_or("").to_owned())
 }
 
-const BLESS_COMPARE: &str = "\u{feff}# Both sides wrong\r\n\r\nText *before*.  \r\n\r\n````compare title=\"Sums\"\r\n```c caption=\"C\" expect=run\r\n~ #include <stdio.h>\r\nint main(void) { printf(\"c one\\n\\nc three\\n\"); return 0; }\r\n```\r\nThe C note.\r\n```output\r\nc old\r\n```\r\n```rust caption=\"Rust\"\r\nfn main() { println!(\"rust new\"); }\r\n```\r\n\r\n```output\r\nrust old\r\nsecond old line\r\n```\r\n\r\n```c caption=\"C: UB\" expect=ub\r\n~ #include <limits.h>\r\nint main(void) { volatile int x = INT_MAX; x += 1; return 0; }\r\n```\r\n```output\r\nsome other report\r\n```\r\n````\r\n\r\n```rust example\r\nprintln!(\"untouched\");\r\n```\r\n\r\n```output\r\nuntouched\r\n```\r\n\r\nText *after*.\r\n";
+pub(super) const BLESS_COMPARE: &str = "\u{feff}# Both sides wrong\r\n\r\nText *before*.  \r\n\r\n````compare title=\"Sums\"\r\n```c caption=\"C\" expect=run\r\n~ #include <stdio.h>\r\nint main(void) { printf(\"c one\\n\\nc three\\n\"); return 0; }\r\n```\r\nThe C note.\r\n```output\r\nc old\r\n```\r\n```rust caption=\"Rust\"\r\nfn main() { println!(\"rust new\"); }\r\n```\r\n\r\n```output\r\nrust old\r\nsecond old line\r\n```\r\n\r\n```c caption=\"C: UB\" expect=ub\r\n~ #include <limits.h>\r\nint main(void) { volatile int x = INT_MAX; x += 1; return 0; }\r\n```\r\n```output\r\nsome other report\r\n```\r\n````\r\n\r\n```rust example\r\nprintln!(\"untouched\");\r\n```\r\n\r\n```output\r\nuntouched\r\n```\r\n\r\nText *after*.\r\n";
 
 #[test]
 fn bless_rewrites_both_sides_of_a_comparison() {
@@ -166,7 +166,7 @@ fn bless_reports_a_comparison_output_that_comes_through_an_include() {
     assert_eq!(after, "1 passed, 1 failed");
 }
 
-const TWO_COMPARES: &str = r#"# Two
+pub(super) const TWO_COMPARES: &str = r#"# Two
 
 ````compare title="First"
 ```c caption="1c" expect=run

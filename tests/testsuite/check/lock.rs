@@ -184,7 +184,7 @@ fn a_lock_that_does_not_parse_is_a_warning_and_is_rewritten() {
 
 /// An environment whose PATH holds no compiler at all.
 fn no_compilers() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().expect("tempdir");
     for tool in ["cc", "gcc", "rustc", "rustdoc", "cargo", "c++"] {
         assert!(!dir.path().join(tool).exists());
     }

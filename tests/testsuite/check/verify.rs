@@ -4,7 +4,7 @@ use super::compare::COMPARE;
 use super::*;
 use pretty_assertions::assert_eq;
 
-const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\nprintln!(\"yes\");\n```\n\n```output\nyes\n```\n\n```rust example title=\"wrong\"\nprintln!(\"no\");\n```\n\n```output\nyes\n```\n";
+pub(super) const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\nprintln!(\"yes\");\n```\n\n```output\nyes\n```\n\n```rust example title=\"wrong\"\nprintln!(\"no\");\n```\n\n```output\nyes\n```\n";
 
 #[test]
 fn verify_fails_the_build_under_bail() {
@@ -102,7 +102,7 @@ fn verify_marks_a_false_comparison_side() {
 }
 
 /// Two C sides per chapter, for the missing-compiler tests.
-const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
+pub(super) const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
 
 fn two_chapters_without_cc(on_failure: &str) -> TestBook {
     TestBook::new()

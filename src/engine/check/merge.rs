@@ -1,0 +1,371 @@
+//! Cold Rust claims compiled together, as rustdoc's merged doctests are.
+//!
+//! One `rustc` start and one link per example is what a cold `check`
+//! costs. Before the claims are checked one by one, [`Checker::prepare`]
+//! takes the Rust claims that are not in the cache and can share a crate
+//! (same edition, mode and emit; no crate-level attribute, not
+//! `compile-fail`, nothing that sees the crate's shape), puts each inside a
+//! module of its own next to a wrapper that calls its `main`, and compiles
+//! one binary per group. Each example then runs in its own process, chosen
+//! by an environment variable the selector removes before the example
+//! starts (an argument would change `std::env::args()`), with its own time
+//! limit and output cap; `file:line:col` locations in its output are mapped
+//! back to its own lines, so panics read as when compiled alone.
+//!
+//! The observation is stored under the example's own cache key, the one a
+//! compile alone would have: the warm path is unchanged and a one-example
+//! edit recompiles that example alone. A merged build that fails names its
+//! culprits by the error spans (mapped to modules); they are left to the
+//! compile of their own and the rest is built again. An error outside any
+//! example, a time-out or a third failure leaves the whole group to
+//! compiles of their own, so verdicts are always those of compiling alone.
+//! Warnings are allowed in the merged build (`-A warnings`, as rustdoc's
+//! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
+//! and deny-by-default lints still fail the build, and so the example.
+
+use super::rustc;
+use super::verdict::{Job, MAX_OUTPUT, Observation, RunResult};
+use super::{COMPILE_TIMEOUT, Checker, job_key};
+use crate::core::claim::Claim;
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
+use crate::engine::exec::{self, Limits};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+use std::process::Command;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The environment variable that selects the example a merged binary runs.
+const SELECT: &str = "__COMPANION_EXAMPLE";
+
+/// Words that make an example unfit for a shared crate: crate-level
+/// attributes, items that live at the crate root or clash across modules,
+/// and macros whose value shows the crate's shape.
+const UNMERGEABLE: [&str; 14] = [
+    "#![",
+    "extern crate",
+    "macro_export",
+    "$crate",
+    "no_mangle",
+    "export_name",
+    "crate::",
+    "line!",
+    "file!",
+    "module_path!",
+    "type_name",
+    "env::vars",
+    "env::var_os",
+    SELECT,
+];
+
+/// Whether a claim may be compiled with others.
+pub(super) fn mergeable(claim: &Claim) -> bool {
+    claim.lang == Lang::Rust
+        && !claim.ignore
+        && claim.edition >= 2018
+        && matches!(
+            claim.expect,
+            Expect::Run | Expect::Panic | Expect::NoRun | Expect::Ub
+        )
+        && !UNMERGEABLE.iter().any(|w| claim.source.contains(w))
+}
+
+/// One example of a group: its cache key, its claim and its job alone.
+struct Member<'a> {
+    key: String,
+    claim: &'a Claim,
+    job: Job,
+}
+
+/// A merged crate: its source and, per member, the 1-based lines its
+/// module spans and the line its source starts at.
+struct Merged {
+    source: String,
+    spans: Vec<(usize, usize, usize)>,
+}
+
+/// The merged crate of `members`.
+fn merged_source(members: &[Member<'_>]) -> Merged {
+    let mut source = String::new();
+    let mut line = 1;
+    let mut spans = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let open = line;
+        source.push_str(&format!("mod __companion_ex_{i} {{\n"));
+        line += 1;
+        let first = line;
+        let body = m.claim.source.trim_end_matches('\n');
+        source.push_str(body);
+        source.push('\n');
+        line += body.lines().count().max(1);
+        source.push_str(
+            "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
+        );
+        line += 2;
+        spans.push((open, line - 1, first));
+    }
+    source.push_str(&format!(
+        "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
+    ));
+    for i in 0..members.len() {
+        source.push_str(&format!(
+            "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+        ));
+    }
+    source.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+    Merged { source, spans }
+}
+
+/// The members whose modules the errors of a failed merged build point
+/// into; `None` when an error points elsewhere or nowhere.
+fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSet<usize>> {
+    let mut found = HashSet::new();
+    for line in diagnostics.lines() {
+        let Some(at) = line.trim_start().strip_prefix("--> main.rs:") else {
+            continue;
+        };
+        let n: usize = at.split(':').next()?.parse().ok()?;
+        let member = spans
+            .iter()
+            .position(|&(open, close, _)| (open..=close).contains(&n))?;
+        found.insert(member);
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// `text` with every `main.rs:L:C` whose line lies in `open..=close`
+/// told as the line of the example alone (its source starts at `first`).
+fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
+    const FILE: &str = "main.rs:";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(FILE) {
+        let (head, tail) = rest.split_at(at + FILE.len());
+        out.push_str(head);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        let line = tail[..digits].parse::<usize>().ok();
+        match line {
+            Some(l) if (open..=close).contains(&l) && tail[digits..].starts_with(':') => {
+                out.push_str(&(l + 1).saturating_sub(first).to_string());
+            }
+            _ => out.push_str(&tail[..digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl Checker {
+    /// Compiles the cold, mergeable Rust claims of `claims` together, so
+    /// that [`Checker::check`] finds their observations computed. Claims in
+    /// the cache, and claims a merged build cannot take, are left to it.
+    pub fn prepare(&self, claims: &[Claim]) {
+        let tool = self.tool(Lang::Rust).to_owned();
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        let mut groups: BTreeMap<(u16, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
+        for claim in claims.iter().filter(|c| mergeable(c)) {
+            let job = rustc::job(claim, &tool);
+            let key = job_key(&job, &version, &claim.source);
+            if !seen.insert(key.clone()) || self.cache.get(super::CACHE_NAMESPACE, &key).is_some() {
+                continue;
+            }
+            let group = (
+                claim.edition,
+                claim.mode == Mode::Release,
+                claim.expect == Expect::NoRun,
+            );
+            groups
+                .entry(group)
+                .or_default()
+                .push(Member { key, claim, job });
+        }
+        // As many builds as workers, so that front ends run side by side.
+        let workers = rayon::current_num_threads().max(1);
+        let mut chunks = Vec::new();
+        for (_, members) in groups {
+            let size = members.len().div_ceil(workers).max(2);
+            let mut members = members.into_iter().peekable();
+            while members.peek().is_some() {
+                chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
+            }
+        }
+        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+    }
+
+    /// Builds one group, leaving culprits to compiles of their own.
+    fn build_merged(&self, mut members: Vec<Member<'_>>) {
+        for _round in 0..3 {
+            if members.len() < 2 {
+                return;
+            }
+            let Ok(dir) = exec::scratch_dir() else { return };
+            let merged = merged_source(&members);
+            if std::fs::write(dir.path().join("main.rs"), &merged.source).is_err() {
+                return;
+            }
+            let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
+            let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
+            self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+            let mut cmd = exec::compiler_command(&members[0].job.tool, dir.path());
+            cmd.args(&members[0].job.args).args(["-A", "warnings"]);
+            let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+                return;
+            };
+            if compiled.timed_out {
+                return;
+            }
+            if compiled.success() {
+                let observed: Vec<(String, Observation)> = members
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        (
+                            m.key.clone(),
+                            self.run_member(dir.path(), i, m, merged.spans[i]),
+                        )
+                    })
+                    .collect();
+                let mut store = self.merged.lock().unwrap_or_else(|e| e.into_inner());
+                store.extend(observed);
+                return;
+            }
+            let Some(bad) = culprits(&compiled.stderr, &merged.spans) else {
+                return;
+            };
+            members = members
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !bad.contains(i))
+                .map(|(_, m)| m)
+                .collect();
+        }
+    }
+
+    /// Runs member `i` of a built merged binary in its own process.
+    fn run_member(
+        &self,
+        dir: &std::path::Path,
+        i: usize,
+        member: &Member<'_>,
+        span: (usize, usize, usize),
+    ) -> Observation {
+        let mut obs = Observation {
+            compiled: true,
+            diagnostics: String::new(),
+            compile_timed_out: false,
+            run: None,
+        };
+        let Some(program) = member.job.run else {
+            return obs;
+        };
+        self.program_runs.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = Command::new(dir.join(program));
+        cmd.current_dir(dir)
+            .envs(member.job.env.iter().copied())
+            .env(SELECT, i.to_string());
+        let limits = Limits {
+            timeout: self.timeout,
+            max_output: MAX_OUTPUT,
+        };
+        obs.run = Some(match exec::run(&mut cmd, b"", limits) {
+            Ok(f) => RunResult {
+                code: f.code,
+                stdout: remap(&f.stdout, span),
+                stderr: remap(&f.stderr, span),
+                timed_out: f.timed_out,
+                truncated: f.truncated,
+            },
+            Err(e) => RunResult {
+                code: None,
+                stdout: String::new(),
+                stderr: format!("cannot start the compiled program: {e}"),
+                timed_out: false,
+                truncated: false,
+            },
+        });
+        obs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::check::tests::claim;
+
+    #[test]
+    fn crate_level_and_shape_revealing_examples_stay_alone() {
+        for (source, expect, merge) in [
+            ("fn main() {}", Expect::Run, true),
+            ("fn main() {}", Expect::NoRun, true),
+            ("fn main() {}", Expect::CompileFail, false),
+            ("#![allow(unused)]\nfn main() {}", Expect::Run, false),
+            (
+                "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            ("extern crate core;\nfn main() {}", Expect::Run, false),
+            (
+                "fn main() { println!(\"{}\", line!()); }",
+                Expect::Run,
+                false,
+            ),
+            ("use crate::x;\nfn main() {}", Expect::Run, false),
+        ] {
+            assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
+        }
+        let mut old = claim(Expect::Run, "fn main() {}");
+        old.edition = 2015;
+        assert!(!mergeable(&old));
+    }
+
+    #[test]
+    fn locations_map_back_to_the_example_alone() {
+        // The module opens on line 10; the example's first line is 11.
+        let span = (10, 14, 11);
+        assert_eq!(
+            remap(
+                "panicked at main.rs:12:5:\nboom at main.rs:3:1 main.rs:",
+                span
+            ),
+            "panicked at main.rs:2:5:\nboom at main.rs:3:1 main.rs:"
+        );
+    }
+
+    #[test]
+    fn errors_name_their_modules() {
+        let spans = [(1, 4, 2), (5, 9, 6)];
+        let d = "error[E0425]: cannot find value `x`\n --> main.rs:7:13\n  |\nerror: aborting due to 1 previous error\n";
+        assert_eq!(culprits(d, &spans), Some(HashSet::from([1])));
+        assert_eq!(culprits("error: linking with `cc` failed", &spans), None);
+        assert_eq!(culprits(" --> main.rs:40:1", &spans), None);
+    }
+
+    #[test]
+    fn every_member_gets_a_module_and_a_selector_arm() {
+        let a = claim(Expect::Run, "fn main() {\n    println!(\"a\");\n}\n");
+        let b = claim(Expect::Run, "fn main() {}");
+        let members: Vec<Member<'_>> = [&a, &b]
+            .into_iter()
+            .map(|c| Member {
+                key: String::new(),
+                claim: c,
+                job: rustc::job(c, "rustc"),
+            })
+            .collect();
+        let m = merged_source(&members);
+        assert_eq!(m.spans, [(1, 6, 2), (7, 10, 8)]);
+        let lines: Vec<&str> = m.source.lines().collect();
+        assert_eq!(lines[2], "    println!(\"a\");");
+        assert_eq!(lines[7], "fn main() {}");
+        assert!(m.source.contains(
+            "\"1\" => ::std::process::Termination::report(__companion_ex_1::__companion_run())"
+        ));
+    }
+}
