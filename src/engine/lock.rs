@@ -33,7 +33,7 @@ pub struct Entry {
     pub line: usize,
     /// What the block is (`rust example "Dividing by zero"`).
     pub what: String,
-    /// The hash of everything compiled and expected ([`crate::engine::check::claim_key`]).
+    /// The hash of everything compiled and expected ([`crate::engine::check::Checker::claim_key`]).
     pub hash: String,
     /// The claimed outcome (`run`, `panic`, …).
     pub expect: String,
