@@ -15,6 +15,7 @@ pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
+use crate::core::config::OnFailure;
 use crate::core::problem::{MissingTool, Need};
 use crate::directive::{Shared, Target};
 use crate::engine::cache::Cache;
@@ -57,8 +58,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         None => Target::Html,
         Some(_) => Target::Test,
     };
+    // Code that does not compile is the claim's failure, told by its
+    // verdict: its assembly panel must not turn the block into an
+    // unreadable directive (and hide its claims), as it does under `bail`.
+    let mut render_config = loaded.config.clone();
+    render_config.on_failure = OnFailure::Continue;
     for chapter in &loaded.chapters {
-        let (c, problems) = load::claims(chapter, &loaded.config, &shared, target);
+        let (c, problems) = load::claims(chapter, &render_config, &shared, target);
         claims.extend(c);
         invalid.extend(problems);
     }

@@ -275,3 +275,21 @@ fn two_checks_at_once_both_finish_with_the_right_verdicts_and_one_whole_lock() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn code_that_does_not_compile_under_asm_is_a_failed_claim_not_a_lost_block() {
+    let chapter = "````compare asm\n```c\nint f(void) { return missing; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n````\n";
+    let book = TestBook::new().chapter("bad.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED  src/bad.md:2: compare side C (expect=compile): does not compile"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ok      src/bad.md:5: compare side Rust"),
+        "the other side is still checked: {stdout}"
+    );
+    assert!(!stdout.contains("invalid directive"), "{stdout}");
+}
