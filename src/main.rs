@@ -59,11 +59,20 @@ fn main() -> ExitCode {
 fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
     let done = mdbook_companion::commands::install::install(book, css)?;
     let js = mdbook_companion::commands::install::script_path(css);
-    let what = match (done.book_toml, done.stylesheet) {
-        (false, false) => "already installed; nothing changed".to_owned(),
-        (true, true) => format!("wrote {css} and {js} and updated book.toml"),
-        (true, false) => "updated book.toml".to_owned(),
-        (false, true) => format!("wrote {css} and {js}"),
+    let mut changed: Vec<String> = Vec::new();
+    if done.stylesheet {
+        changed.push(format!("wrote {css}"));
+    }
+    if done.script {
+        changed.push(format!("wrote {js}"));
+    }
+    if done.book_toml {
+        changed.push("updated book.toml".to_owned());
+    }
+    let what = if changed.is_empty() {
+        "already installed; nothing changed".to_owned()
+    } else {
+        changed.join(", ")
     };
     eprintln!("mdbook-companion install: {what}");
     Ok(())

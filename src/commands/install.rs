@@ -21,8 +21,10 @@ pub const DEFAULT_CSS: &str = "theme/companion.css";
 pub struct Installed {
     /// book.toml was rewritten.
     pub book_toml: bool,
-    /// The stylesheet or the script was written (new or upgraded).
+    /// The stylesheet was written (new or upgraded).
     pub stylesheet: bool,
+    /// The script was written (new or upgraded).
+    pub script: bool,
 }
 
 /// The script's path for the stylesheet at `css`: beside it, `.js`.
@@ -98,9 +100,17 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
         })?;
         done.book_toml = true;
     }
-    for (path, wanted) in [
-        (root.join(css), assets::stamped_stylesheet()),
-        (root.join(script_path(css)), assets::stamped_script()),
+    for (path, wanted, written) in [
+        (
+            root.join(css),
+            assets::stamped_stylesheet(),
+            &mut done.stylesheet,
+        ),
+        (
+            root.join(script_path(css)),
+            assets::stamped_script(),
+            &mut done.script,
+        ),
     ] {
         if std::fs::read_to_string(&path).ok().as_deref() == Some(wanted.as_str()) {
             continue;
@@ -115,7 +125,7 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
             path: path.display().to_string(),
             source,
         })?;
-        done.stylesheet = true;
+        *written = true;
     }
     Ok(done)
 }
@@ -276,7 +286,8 @@ after = ["links"]
             first,
             Installed {
                 book_toml: true,
-                stylesheet: true
+                stylesheet: true,
+                script: true
             }
         );
         let css = std::fs::read_to_string(dir.path().join(DEFAULT_CSS)).unwrap();
@@ -297,7 +308,8 @@ after = ["links"]
             install(dir.path(), DEFAULT_CSS).unwrap(),
             Installed {
                 book_toml: false,
-                stylesheet: true
+                stylesheet: true,
+                script: false
             }
         );
     }
