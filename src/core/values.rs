@@ -21,6 +21,29 @@ impl<'a> Attrs<'a> {
         }
     }
 
+    /// One string or an array of strings (`tags="a"`, `tags=["a", "b"]`).
+    pub fn strings(&self, attr: &Attr) -> Result<Vec<String>, Problem> {
+        let bad = || {
+            self.problem(
+                attr,
+                format!(
+                    "found {} for `{}`; expected a string or an array of strings, such as {}=[\"a\", \"b\"]",
+                    attr.type_name(),
+                    attr.key,
+                    attr.key
+                ),
+            )
+        };
+        match &attr.value {
+            Some(toml::Value::String(s)) => Ok(vec![s.clone()]),
+            Some(toml::Value::Array(items)) if !items.is_empty() => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
+                .collect(),
+            _ => Err(bad()),
+        }
+    }
+
     /// A problem at the attribute.
     pub fn problem(&self, attr: &Attr, message: impl Into<String>) -> Problem {
         Problem::at(self.fence.info_offset + attr.offset, message)

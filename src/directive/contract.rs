@@ -77,8 +77,9 @@ pub struct Shared {
     /// The book's `companion.lock`, when it has a valid one: results for
     /// cache misses.
     pub lock: Option<Arc<lock::Index>>,
-    /// Every assembly panel made in this run (what `check` locks).
-    pub assembly: Mutex<Vec<lock::Assembly>>,
+    /// Every assembly panel made in this run, when recorded (what
+    /// `check` locks; builds record nothing).
+    pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
     /// The book's chapter files as messages name them (`src/intro.md`),
     /// for directives that link to chapters.
     pub chapters: Vec<String>,
@@ -91,7 +92,7 @@ impl Shared {
             cache,
             data: DataFiles::default(),
             lock: None,
-            assembly: Mutex::default(),
+            assembly: None,
             chapters: Vec::new(),
         }
     }
@@ -102,9 +103,18 @@ impl Shared {
         self
     }
 
-    /// Records an assembly panel made in this run.
+    /// The same run, keeping every assembly panel it makes.
+    pub fn recording_assembly(mut self) -> Shared {
+        self.assembly = Some(Mutex::default());
+        self
+    }
+
+    /// Records an assembly panel made in this run, if it records them.
     pub fn record_assembly(&self, made: &crate::engine::asm::Made) {
-        let mut all = self.assembly.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(assembly) = &self.assembly else {
+            return;
+        };
+        let mut all = assembly.lock().unwrap_or_else(|e| e.into_inner());
         all.push(lock::Assembly {
             hash: made.hash.clone(),
             toolchain: made.toolchain.clone(),

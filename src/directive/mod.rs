@@ -9,6 +9,7 @@
 pub mod assets;
 pub mod compare;
 pub mod contract;
+pub mod datafile;
 pub mod example;
 pub mod frame;
 pub mod reading;

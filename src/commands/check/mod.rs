@@ -47,7 +47,7 @@ pub struct Options {
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
     // A cache for the assembly panels the lock records.
-    let mut shared = Shared::new(Cache::for_book(&loaded.root));
+    let mut shared = Shared::new(Cache::for_book(&loaded.root)).recording_assembly();
     shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
@@ -131,7 +131,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
     }
     report.counters = checker.counters();
-    let assembly = std::mem::take(&mut *shared.assembly.lock().unwrap_or_else(|e| e.into_inner()));
+    let assembly = shared
+        .assembly
+        .take()
+        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+        .unwrap_or_default();
     let lock = locking::of_run(&report, &checker, assembly);
     if options.partition.is_some() {
         report

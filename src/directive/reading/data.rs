@@ -6,10 +6,10 @@ use super::note::render_note;
 use crate::core::config::Config;
 use crate::core::escape::check_url;
 use crate::core::markdown;
-use crate::core::problem::FileLocation;
 use crate::directive::contract::Env;
+use crate::directive::datafile::DataFile;
+pub use crate::directive::datafile::LoadError;
 use serde::Deserialize;
-use std::path::Component;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -311,71 +311,24 @@ fn toml_message(msg: &str) -> String {
     format!("found invalid TOML ({msg}); expected [[entry]] tables of fields {FIELDS}")
 }
 
-/// Why the data file could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoadError {
-    /// The file is missing, unreadable or outside the book: told at the
-    /// block that asked.
-    AtBlock(String),
-    /// The file's content is wrong at a place in it.
-    InFile(FileLocation, String),
-}
-
-/// The data file's path as shown in messages: `src/reading-list.toml`.
-pub fn display_path(config: &Config) -> String {
-    config
-        .src
-        .join(&config.reading_list)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
-fn load(config: &Config) -> Result<Arc<Vec<Entry>>, LoadError> {
-    let shown = display_path(config);
-    let rel = &config.reading_list;
-    if rel.as_os_str().is_empty()
-        || rel
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(LoadError::AtBlock(format!(
-            "found `reading-list = \"{}\"` in book.toml; expected a path inside the book's source directory, without `..`",
-            rel.display()
-        )));
-    }
-    let src_dir = config.root.join(&config.src);
-    let path = src_dir.join(rel);
-    let missing = |e: std::io::Error| {
-        LoadError::AtBlock(format!(
-            "found no readable reading-list data file at {shown} ({e}); expected a TOML file of [[entry]] tables there, or a `reading-list` path in [preprocessor.companion] of book.toml, or [[entry]] tables in this block's body"
-        ))
-    };
-    let real = path.canonicalize().map_err(missing)?;
-    let real_src = src_dir.canonicalize().map_err(missing)?;
-    if !real.starts_with(&real_src) {
-        return Err(LoadError::AtBlock(format!(
-            "found {shown} pointing outside the book's source directory (to {}); expected the data file inside it",
-            real.display()
-        )));
-    }
-    let text = std::fs::read_to_string(&real).map_err(missing)?;
-    parse_entries(&text).map(Arc::new).map_err(|f| {
-        let (line, column) = markdown::line_col(&text, f.offset);
-        LoadError::InFile(
-            FileLocation {
-                path: shown,
-                line,
-                column,
-            },
-            f.message,
-        )
-    })
-}
-
 /// The book's data file, read and checked at most once per run and shared
 /// by every chapter (chapters are processed in parallel).
 pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Entry>>, LoadError> {
-    env.shared
-        .data
-        .get_or_load("reading-list", || load(env.config))
+    env.shared.data.get_or_load("reading-list", || {
+        file(env.config).load(env.config, |text| {
+            parse_entries(text)
+                .map(Arc::new)
+                .map_err(|f| (f.offset, f.message))
+        })
+    })
+}
+
+/// The reading list's data file.
+pub fn file(config: &Config) -> DataFile<'_> {
+    DataFile {
+        key: "reading-list",
+        rel: &config.reading_list,
+        tables: "[[entry]]",
+        what: "reading-list data file",
+    }
 }

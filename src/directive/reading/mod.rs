@@ -25,7 +25,6 @@ pub use select::{KNOWN, Selection, Sort};
 use super::contract::{Env, Kind, Rendered};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
-use data::LoadError;
 use std::sync::Arc;
 
 /// The reading list's row of the registry.
@@ -69,10 +68,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let at = fence.info_offset;
     let inline = !fence.body.trim().is_empty();
     let entries: Arc<Vec<Entry>> = if !inline {
-        data::entries(env).map_err(|e| match e {
-            LoadError::AtBlock(m) => Problem::at(at, m),
-            LoadError::InFile(loc, m) => Problem::in_file(at, loc, m),
-        })?
+        data::entries(env).map_err(|e| e.at(at))?
     } else {
         Arc::new(parse_entries(&fence.body).map_err(|f| {
             Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message)
@@ -81,7 +77,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let from = if inline {
         "this block's body".to_owned()
     } else {
-        data::display_path(env.config)
+        data::file(env.config).shown(env.config)
     };
     let selected = sel
         .select(&entries, &from)

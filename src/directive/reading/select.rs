@@ -42,29 +42,6 @@ pub struct Where<'a> {
     pub ids: Option<&'a Attr>,
 }
 
-/// One string or an array of strings.
-fn strings(a: &Attrs<'_>, attr: &Attr) -> Result<Vec<String>, Problem> {
-    let bad = || {
-        a.problem(
-            attr,
-            format!(
-                "found {} for `{}`; expected a string or an array of strings, such as {}=[\"a\", \"b\"]",
-                attr.type_name(),
-                attr.key,
-                attr.key
-            ),
-        )
-    };
-    match &attr.value {
-        Some(toml::Value::String(s)) => Ok(vec![s.clone()]),
-        Some(toml::Value::Array(items)) if !items.is_empty() => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
-            .collect(),
-        _ => Err(bad()),
-    }
-}
-
 impl Selection {
     /// Reads the block's attributes.
     pub fn parse<'f>(
@@ -86,16 +63,16 @@ impl Selection {
             match key {
                 "tags" => {
                     a.once(attr, key)?;
-                    sel.tags = strings(&a, attr)?;
+                    sel.tags = a.strings(attr)?;
                 }
                 "ids" => {
                     a.once(attr, key)?;
-                    sel.ids = Some(strings(&a, attr)?);
+                    sel.ids = Some(a.strings(attr)?);
                     wh.ids = Some(attr);
                 }
                 "kind" => {
                     a.once(attr, key)?;
-                    for k in strings(&a, attr)? {
+                    for k in a.strings(attr)? {
                         let one = Attr {
                             key: attr.key.clone(),
                             value: Some(toml::Value::String(k)),

@@ -3,7 +3,7 @@
 //! shown as a link "12:30 in the talk" in the frame's header that opens
 //! the talk's video at that second.
 
-use super::data::{self, LoadError, parse_time};
+use super::data::{self, parse_time};
 use super::render::video_at;
 use crate::core::problem::Problem;
 use crate::directive::contract::Env;
@@ -31,11 +31,8 @@ pub fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Moment, Prob
             format!("found at=\"{value}\"; expected a time of the talk as m:ss or h:mm:ss (at=\"12:30\"), or id@time (at=\"concepts@12:30\")"),
         )
     })?;
-    let talks = data::talks(env).map_err(|e| match e {
-        LoadError::AtBlock(m) => Problem::at(offset, m),
-        LoadError::InFile(loc, m) => Problem::in_file(offset, loc, m),
-    })?;
-    let shown = data::display_path(env.config);
+    let talks = data::talks(env).map_err(|e| e.at(offset))?;
+    let shown = data::file(env.config).shown(env.config);
     let ids = || {
         let known: Vec<&str> = talks.iter().filter_map(|t| t.id.as_deref()).collect();
         if known.is_empty() {

@@ -10,11 +10,11 @@
 use crate::core::config::Config;
 use crate::core::escape::check_url;
 use crate::core::markdown;
-use crate::core::problem::FileLocation;
 use crate::directive::contract::Env;
+use crate::directive::datafile::DataFile;
+pub use crate::directive::datafile::LoadError;
 use crate::directive::reading::note::render_note;
 use serde::Deserialize;
-use std::path::Component;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -432,71 +432,26 @@ pub fn book_chapters(env: &Env<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Why the data file could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoadError {
-    /// The file is missing, unreadable or outside the book: told at the
-    /// block that asked.
-    AtBlock(String),
-    /// The file's content is wrong at a place in it.
-    InFile(FileLocation, String),
-}
-
-/// The data file's path as shown in messages: `src/talks.toml`.
-pub fn display_path(config: &Config) -> String {
-    config
-        .src
-        .join(&config.talks)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
-fn load(config: &Config, chapters: &[String]) -> Result<Arc<Vec<Talk>>, LoadError> {
-    let shown = display_path(config);
-    let rel = &config.talks;
-    if rel.as_os_str().is_empty()
-        || rel
-            .components()
-            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(LoadError::AtBlock(format!(
-            "found `talks = \"{}\"` in book.toml; expected a path inside the book's source directory, without `..`",
-            rel.display()
-        )));
-    }
-    let src_dir = config.root.join(&config.src);
-    let missing = |e: std::io::Error| {
-        LoadError::AtBlock(format!(
-            "found no readable talk data file at {shown} ({e}); expected a TOML file of [[talk]] tables there, or a `talks` path in [preprocessor.companion] of book.toml, or [[talk]] tables in this block's body"
-        ))
-    };
-    let real = src_dir.join(rel).canonicalize().map_err(missing)?;
-    let real_src = src_dir.canonicalize().map_err(missing)?;
-    if !real.starts_with(&real_src) {
-        return Err(LoadError::AtBlock(format!(
-            "found {shown} pointing outside the book's source directory (to {}); expected the data file inside it",
-            real.display()
-        )));
-    }
-    let text = std::fs::read_to_string(&real).map_err(missing)?;
-    parse_talks(&text, chapters).map(Arc::new).map_err(|f| {
-        let (line, column) = markdown::line_col(&text, f.offset);
-        LoadError::InFile(
-            FileLocation {
-                path: shown,
-                line,
-                column,
-            },
-            f.message,
-        )
+/// The book's talk data, read and checked at most once per run.
+pub fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
+    env.shared.data.get_or_load("talk", || {
+        let chapters = book_chapters(env);
+        file(env.config).load(env.config, |text| {
+            parse_talks(text, &chapters)
+                .map(Arc::new)
+                .map_err(|f| (f.offset, f.message))
+        })
     })
 }
 
-/// The book's talk data, read and checked at most once per run.
-pub fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
-    env.shared
-        .data
-        .get_or_load("talk", || load(env.config, &book_chapters(env)))
+/// The talks' data file.
+pub fn file(config: &Config) -> DataFile<'_> {
+    DataFile {
+        key: "talks",
+        rel: &config.talks,
+        tables: "[[talk]]",
+        what: "talk data file",
+    }
 }
 
 #[cfg(test)]

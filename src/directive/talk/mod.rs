@@ -21,7 +21,6 @@ use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::reading::body_offset_in_chapter;
-use data::LoadError;
 use std::sync::Arc;
 
 /// The talk's row of the registry.
@@ -53,29 +52,6 @@ pub struct Selection {
     pub title: Option<String>,
 }
 
-/// One string or an array of strings.
-fn strings(a: &Attrs<'_>, attr: &Attr) -> Result<Vec<String>, Problem> {
-    let bad = || {
-        a.problem(
-            attr,
-            format!(
-                "found {} for `{}`; expected a string or an array of strings, such as {}=[\"a\", \"b\"]",
-                attr.type_name(),
-                attr.key,
-                attr.key
-            ),
-        )
-    };
-    match &attr.value {
-        Some(toml::Value::String(s)) => Ok(vec![s.clone()]),
-        Some(toml::Value::Array(items)) if !items.is_empty() => items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
-            .collect(),
-        _ => Err(bad()),
-    }
-}
-
 impl Selection {
     /// Reads the block's attributes; also returns the `ids` attribute, to
     /// locate an unknown id.
@@ -91,11 +67,11 @@ impl Selection {
             a.once(attr, key)?;
             match key {
                 "ids" => {
-                    sel.ids = Some(strings(&a, attr)?);
+                    sel.ids = Some(a.strings(attr)?);
                     ids_attr = Some(attr);
                 }
                 "event" => sel.event = Some(a.string(attr)?),
-                "tags" => sel.tags = strings(&a, attr)?,
+                "tags" => sel.tags = a.strings(attr)?,
                 "title" => sel.title = Some(a.string(attr)?),
                 _ => {
                     return Err(a.problem(
@@ -180,15 +156,12 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message)
         })?)
     } else {
-        data::talks(env).map_err(|e| match e {
-            LoadError::AtBlock(m) => Problem::at(at, m),
-            LoadError::InFile(loc, m) => Problem::in_file(at, loc, m),
-        })?
+        data::talks(env).map_err(|e| e.at(at))?
     };
     let from = if inline {
         "this block's body".to_owned()
     } else {
-        data::display_path(env.config)
+        data::file(env.config).shown(env.config)
     };
     let chosen = sel
         .select(&talks, &from)

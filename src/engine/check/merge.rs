@@ -24,7 +24,7 @@
 //! and deny-by-default lints still fail the build, and so the example.
 
 use super::rustc;
-use super::verdict::{Job, MAX_OUTPUT, Observation, RunResult};
+use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker, job_key};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
@@ -269,26 +269,10 @@ impl Checker {
         cmd.current_dir(dir)
             .envs(member.job.env.iter().copied())
             .env(SELECT, i.to_string());
-        let limits = Limits {
-            timeout: self.timeout,
-            max_output: MAX_OUTPUT,
-        };
-        obs.run = Some(match exec::run(&mut cmd, b"", limits) {
-            Ok(f) => RunResult {
-                code: f.code,
-                stdout: remap(&f.stdout, span),
-                stderr: remap(&f.stderr, span),
-                timed_out: f.timed_out,
-                truncated: f.truncated,
-            },
-            Err(e) => RunResult {
-                code: None,
-                stdout: String::new(),
-                stderr: format!("cannot start the compiled program: {e}"),
-                timed_out: false,
-                truncated: false,
-            },
-        });
+        let mut run = self.run_program(&mut cmd);
+        run.stdout = remap(&run.stdout, span);
+        run.stderr = remap(&run.stderr, span);
+        obs.run = Some(run);
         obs
     }
 }

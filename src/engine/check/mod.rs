@@ -320,28 +320,33 @@ impl Checker {
             self.program_runs.fetch_add(1, Ordering::Relaxed);
             let mut cmd = Command::new(dir.path().join(program));
             cmd.current_dir(dir.path()).envs(job.env.iter().copied());
-            let limits = Limits {
-                timeout: self.timeout,
-                max_output: MAX_OUTPUT,
-            };
-            obs.run = Some(match exec::run(&mut cmd, b"", limits) {
-                Ok(f) => RunResult {
-                    code: f.code,
-                    stdout: f.stdout,
-                    stderr: f.stderr,
-                    timed_out: f.timed_out,
-                    truncated: f.truncated,
-                },
-                Err(e) => RunResult {
-                    code: None,
-                    stdout: String::new(),
-                    stderr: format!("cannot start the compiled program: {e}"),
-                    timed_out: false,
-                    truncated: false,
-                },
-            });
+            obs.run = Some(self.run_program(&mut cmd));
         }
         Some(obs)
+    }
+
+    /// Runs a compiled program with the time limit and the output cap.
+    fn run_program(&self, cmd: &mut Command) -> RunResult {
+        let limits = Limits {
+            timeout: self.timeout,
+            max_output: MAX_OUTPUT,
+        };
+        match exec::run(cmd, b"", limits) {
+            Ok(f) => RunResult {
+                code: f.code,
+                stdout: f.stdout,
+                stderr: f.stderr,
+                timed_out: f.timed_out,
+                truncated: f.truncated,
+            },
+            Err(e) => RunResult {
+                code: None,
+                stdout: String::new(),
+                stderr: format!("cannot start the compiled program: {e}"),
+                timed_out: false,
+                truncated: false,
+            },
+        }
     }
 }
 
