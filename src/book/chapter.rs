@@ -6,7 +6,7 @@ use crate::core::config::{Config, OnFailure};
 use crate::core::escape::escape;
 use crate::core::markdown;
 use crate::core::problem::{Located, MissingTool, Need, Problem};
-use crate::directive::{self, Env, Shared, Target};
+use crate::directive::{self, Env, Numbers, Row, Shared, Target};
 use crate::engine::check;
 use std::ops::Range;
 
@@ -26,6 +26,33 @@ pub struct ChapterOutcome {
     /// the whole book ([`crate::core::problem::missing_compilers`]), not
     /// once per block.
     pub unchecked: Vec<MissingTool<Located>>,
+    /// Its numbered frames, for the claims page.
+    pub rows: Vec<Row>,
+    /// Whether it holds a claims page (rendered again once every chapter
+    /// has given its rows).
+    pub claims_page: bool,
+}
+
+/// A chapter as the book places it.
+#[derive(Debug, Clone, Copy)]
+pub struct Page<'a> {
+    /// The file as messages name it (`src/intro.md`).
+    pub file: &'a str,
+    /// Its section number (`5`, `2.1`), when mdBook numbers it.
+    pub section: Option<&'a str>,
+    /// Its name in the table of contents.
+    pub name: Option<&'a str>,
+}
+
+impl<'a> Page<'a> {
+    /// A page known by its file only.
+    pub fn file(file: &'a str) -> Page<'a> {
+        Page {
+            file,
+            section: None,
+            name: None,
+        }
+    }
 }
 
 /// The replacements of one chapter's directives, as `(range, text)` pairs
@@ -34,9 +61,10 @@ pub fn replacements(
     config: &Config,
     shared: &Shared,
     target: Target,
-    file: &str,
+    page: &Page<'_>,
     text: &str,
 ) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let file = page.file;
     let mut outcome = ChapterOutcome::default();
     let blocks = match directive::try_scan(text) {
         Ok(blocks) => blocks,
@@ -54,19 +82,43 @@ pub fn replacements(
             return (Vec::new(), outcome);
         }
     };
-    let env = Env {
+    let mut env = Env {
         config,
         target,
         text,
         file,
         shared,
+        numbers: Numbers {
+            section: page.section,
+            first: 0,
+        },
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
+    let keys = shared.claims_page.then(|| check::Checker::new(config));
     for block in &blocks {
+        outcome.claims_page |= directive::is_claims_page(block);
         let out = match directive::render(block, &env) {
             Ok(r) => {
+                env.numbers.first += r.entries.len();
+                outcome.rows.extend(r.entries.iter().map(|e| {
+                    Row {
+                        file: file.to_owned(),
+                        chapter: page.name.map(str::to_owned),
+                        section: page.section.map(str::to_owned),
+                        label: e.number.label.clone(),
+                        id: e.number.id.clone(),
+                        id_at: e.id_at.map(|at| markdown::line_col(text, at)),
+                        title: e.title.clone(),
+                        what: e.what.clone(),
+                        claims: e.claims.clone(),
+                        hash: keys
+                            .as_ref()
+                            .zip(e.claim.and_then(|i| r.claims.get(i)))
+                            .map(|(k, c)| k.claim_key(c)),
+                    }
+                }));
                 outcome
                     .warnings
                     .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
@@ -188,7 +240,18 @@ pub fn chapter(
     file: &str,
     text: &str,
 ) -> ChapterOutcome {
-    let (reps, mut outcome) = replacements(config, shared, target, file, text);
+    chapter_in(config, shared, target, &Page::file(file), text)
+}
+
+/// [`chapter`] of a chapter the book numbers and names.
+pub fn chapter_in(
+    config: &Config,
+    shared: &Shared,
+    target: Target,
+    page: &Page<'_>,
+    text: &str,
+) -> ChapterOutcome {
+    let (reps, mut outcome) = replacements(config, shared, target, page, text);
     if !reps.is_empty() && outcome.errors.is_empty() {
         outcome.text = Some(markdown::splice(text, &reps));
     }

@@ -11,7 +11,7 @@
 //! pre-filter, run on the raw JSON text, says it may hold a directive.
 //! Everything else is written back byte for byte as it came.
 
-use super::walk::{Slot, chapter_file};
+use super::walk::{Slot, chapter_file, section_of};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
@@ -253,6 +253,15 @@ fn collect<'n>(items: &'n mut Node<'_>, src: &str, out: &mut Vec<Slot<'n>>) {
                 text("path").as_deref(),
                 text("name").as_deref(),
             );
+            let section = fields.iter().find_map(|(k, v)| match v {
+                Node::Raw(raw) if k == "number" => section_of(
+                    serde_json::from_str::<serde_json::Value>(raw.get())
+                        .ok()
+                        .as_ref(),
+                ),
+                _ => None,
+            });
+            let name = text("name");
             let mut content = None;
             let mut subs = None;
             for (k, v) in fields.iter_mut() {
@@ -270,7 +279,12 @@ fn collect<'n>(items: &'n mut Node<'_>, src: &str, out: &mut Vec<Slot<'n>>) {
                     *node = Node::Text(decoded);
                 }
                 if let Node::Text(content) = node {
-                    out.push(Slot { content, file });
+                    out.push(Slot {
+                        content,
+                        file,
+                        section,
+                        name,
+                    });
                 }
             }
             if let Some(subs) = subs {

@@ -178,6 +178,7 @@ pub fn claims(
         text,
         file: &chapter.file,
         shared,
+        numbers: Default::default(),
     };
     let mut out = Vec::new();
     let mut invalid = Vec::new();

@@ -13,9 +13,9 @@
 //! cache, and chapters whose text still holds `{{` (whose rendering also
 //! reads the chapter's source on disk) are never kept.
 
-use super::chapter::ChapterOutcome;
+use super::chapter::{ChapterOutcome, Page};
 use crate::core::config::Config;
-use crate::directive::{self, Target};
+use crate::directive::{self, Row, Shared, Target};
 use crate::engine::cache::Cache;
 use crate::engine::exec;
 use serde::{Deserialize, Serialize};
@@ -34,15 +34,18 @@ pub struct Memo {
 struct Stored {
     text: Option<String>,
     directives: usize,
+    rows: Vec<Row>,
 }
 
 impl Memo {
     /// The shared part of the keys, or `None` when chapters are not
     /// remembered: the book has no cache yet (only `verify`, `asm` and
     /// `check` make one; a book that uses none of them stays as it was),
-    /// or this binary cannot be identified. `chapters` are the book's
-    /// chapter files: a change to the list changes every key.
-    pub fn new(config: &Config, target: Target, chapters: &[String]) -> Option<Memo> {
+    /// or this binary cannot be identified. The book's chapter files are
+    /// part of every key (a change to the list changes every key), and so
+    /// is whether the book has a claims page (chapters then hash their
+    /// claims for it).
+    pub fn new(config: &Config, target: Target, shared: &Shared) -> Option<Memo> {
         if !config.root.join(crate::engine::cache::DIR).is_dir() {
             return None;
         }
@@ -58,7 +61,8 @@ impl Memo {
             exec::describe(&talks).unwrap_or_default(),
             // Talk moments link to chapters: a chapter leaving the book
             // must not leave a remembered link to it.
-            chapters.join("\n"),
+            shared.chapters.join("\n"),
+            shared.claims_page.to_string(),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
         ]
@@ -72,35 +76,40 @@ impl Memo {
         directive::may_contain(text) && !text.contains("{{")
     }
 
-    fn key(&self, file: &str, text: &str) -> String {
+    fn key(&self, page: &Page<'_>, text: &str) -> String {
         Cache::key(&[
-            b"chapter 1",
+            b"chapter 2",
             self.shared.as_bytes(),
-            file.as_bytes(),
+            page.file.as_bytes(),
+            page.section.unwrap_or("\u{0}").as_bytes(),
+            page.name.unwrap_or("\u{0}").as_bytes(),
             text.as_bytes(),
         ])
     }
 
     /// The outcome of a chapter rendered cleanly before with the same
     /// inputs, if the memo applies to it and holds it.
-    pub fn recall(&self, cache: &Cache, file: &str, text: &str) -> Option<ChapterOutcome> {
+    pub fn recall(&self, cache: &Cache, page: &Page<'_>, text: &str) -> Option<ChapterOutcome> {
         if !Self::applies(text) {
             return None;
         }
         let stored = cache
-            .get(NAMESPACE, &self.key(file, text))
+            .get(NAMESPACE, &self.key(page, text))
             .and_then(|b| serde_json::from_slice::<Stored>(&b).ok())?;
         Some(ChapterOutcome {
             text: stored.text,
             directives: stored.directives,
+            rows: stored.rows,
             ..ChapterOutcome::default()
         })
     }
 
     /// Keeps a chapter's outcome when the memo applies to it and the
-    /// outcome is clean (no error, warning or missing compiler).
-    pub fn remember(&self, cache: &Cache, file: &str, text: &str, outcome: &ChapterOutcome) {
+    /// outcome is clean (no error, warning or missing compiler) and does
+    /// not hold a claims page (which reads every other chapter).
+    pub fn remember(&self, cache: &Cache, page: &Page<'_>, text: &str, outcome: &ChapterOutcome) {
         if !Self::applies(text)
+            || outcome.claims_page
             || !outcome.errors.is_empty()
             || !outcome.warnings.is_empty()
             || !outcome.unchecked.is_empty()
@@ -110,9 +119,10 @@ impl Memo {
         let stored = Stored {
             text: outcome.text.clone(),
             directives: outcome.directives,
+            rows: outcome.rows.clone(),
         };
         if let Ok(bytes) = serde_json::to_vec(&stored) {
-            cache.put(NAMESPACE, &self.key(file, text), &bytes);
+            cache.put(NAMESPACE, &self.key(page, text), &bytes);
         }
     }
 }

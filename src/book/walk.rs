@@ -7,15 +7,17 @@
 //! and 0.5 input, and the in-process path, share one walk; every field we
 //! do not touch goes back out as it came in.
 
-use super::chapter::{ChapterOutcome, chapter};
+use super::chapter::{ChapterOutcome, Page, chapter_in};
 use super::memo::Memo;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::directive::Row;
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
 use rayon::prelude::*;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A chapter's content in the book, with the file it came from.
 #[derive(Debug)]
@@ -24,6 +26,32 @@ pub struct Slot<'a> {
     pub content: &'a mut String,
     /// The chapter's file as messages name it (`src/intro.md`).
     pub file: String,
+    /// Its section number (`2.1`), when mdBook numbers it.
+    pub section: Option<String>,
+    /// Its name in the table of contents.
+    pub name: Option<String>,
+}
+
+impl Slot<'_> {
+    /// The chapter as the chapter layer places it.
+    pub fn page(&self) -> Page<'_> {
+        Page {
+            file: &self.file,
+            section: self.section.as_deref(),
+            name: self.name.as_deref(),
+        }
+    }
+}
+
+/// A section number as mdBook's JSON gives it (`[2, 1]`) in words
+/// (`2.1`); `None` for an unnumbered chapter.
+pub fn section_of(number: Option<&Value>) -> Option<String> {
+    let parts: Vec<String> = number?
+        .as_array()?
+        .iter()
+        .map(|n| n.as_u64().map(|n| n.to_string()))
+        .collect::<Option<_>>()?;
+    (!parts.is_empty()).then(|| parts.join("."))
 }
 
 /// The file messages name for a chapter: its source path under `src`, else
@@ -55,6 +83,8 @@ fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
         };
         let text = |key: &str| ch.get(key).and_then(Value::as_str);
         let file = chapter_file(src, text("source_path"), text("path"), text("name"));
+        let section = section_of(ch.get("number"));
+        let name = text("name").map(str::to_owned);
         let mut content = None;
         let mut subs = None;
         for (k, v) in ch.iter_mut() {
@@ -65,7 +95,12 @@ fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
             }
         }
         if let Some(content) = content {
-            slots.push(Slot { content, file });
+            slots.push(Slot {
+                content,
+                file,
+                section,
+                name,
+            });
         }
         if let Some(subs) = subs {
             collect(subs, src, slots);
@@ -118,23 +153,44 @@ pub fn chapters_among(
 ) -> BookOutcome {
     let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
     shared.chapters = files;
-    let memo = Memo::new(config, target, &shared.chapters);
-    let outcomes: Vec<ChapterOutcome> = slots
-        .par_iter()
-        .map(|s| {
-            let recalled = memo
-                .as_ref()
-                .and_then(|m| m.recall(&shared.cache, &s.file, s.content));
-            recalled.unwrap_or_else(|| {
-                let outcome = chapter(config, &shared, target, &s.file, s.content);
-                if let Some(m) = &memo {
-                    m.remember(&shared.cache, &s.file, s.content, &outcome);
-                }
-                outcome
-            })
+    shared.claims_page = slots.iter().any(|s| claims_page_in(s.content));
+    let memo = Memo::new(config, target, &shared);
+    let render = |s: &Slot<'_>| {
+        let page = s.page();
+        let recalled = memo
+            .as_ref()
+            .and_then(|m| m.recall(&shared.cache, &page, s.content));
+        recalled.unwrap_or_else(|| {
+            let outcome = chapter_in(config, &shared, target, &page, s.content);
+            if let Some(m) = &memo {
+                m.remember(&shared.cache, &page, s.content, &outcome);
+            }
+            outcome
         })
-        .collect();
+    };
+    let mut outcomes: Vec<ChapterOutcome> = slots.par_iter().map(render).collect();
+    let mut id_errors = duplicate_ids(&outcomes);
+    // A claims page lists every chapter's frames: rendered again, now
+    // that they are all known.
+    if outcomes.iter().any(|o| o.claims_page) {
+        let rows = outcomes
+            .iter()
+            .flat_map(|o| o.rows.iter().cloned())
+            .collect();
+        let _ = shared.rows.set(rows);
+        for (slot, outcome) in slots.iter().zip(outcomes.iter_mut()) {
+            if outcome.claims_page {
+                let rows = std::mem::take(&mut outcome.rows);
+                *outcome = chapter_in(config, &shared, target, &slot.page(), slot.content);
+                outcome.rows = rows;
+            }
+        }
+    }
     let mut result = BookOutcome::default();
+    match config.on_failure {
+        OnFailure::Bail => result.errors.append(&mut id_errors),
+        OnFailure::Continue => result.warnings.append(&mut id_errors),
+    }
     let mut directives = 0;
     let mut unchecked = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
@@ -162,6 +218,55 @@ pub fn chapters_among(
         ));
     }
     result
+}
+
+/// Whether a chapter may hold a claims page (a cheap test; the scan
+/// decides).
+fn claims_page_in(text: &str) -> bool {
+    text.contains("claims")
+        && crate::directive::scan(text)
+            .iter()
+            .any(crate::directive::is_claims_page)
+}
+
+/// Every `id=` used twice: in the book (anchors the claims page and
+/// cross-references link to must be unique), or on one page with an
+/// anchor made from a number.
+fn duplicate_ids(outcomes: &[ChapterOutcome]) -> Vec<Located> {
+    let mut seen: HashMap<&str, &Row> = HashMap::new();
+    let mut errors = Vec::new();
+    for outcome in outcomes {
+        for row in outcome.rows.iter().filter(|r| r.id_at.is_some()) {
+            let clash = seen.get(row.id.as_str()).copied().or_else(|| {
+                outcome
+                    .rows
+                    .iter()
+                    .find(|r| r.id == row.id && r.id_at.is_none())
+            });
+            match clash {
+                Some(first) => {
+                    let (line, column) = row.id_at.unwrap_or((1, 1));
+                    let place = match first.id_at {
+                        Some((l, c)) => format!("{}:{l}:{c}", first.file),
+                        None => format!("{} by {}", first.file, first.label),
+                    };
+                    errors.push(Located {
+                        file: row.file.clone(),
+                        line,
+                        column,
+                        message: format!(
+                            "found `id=\"{}\"` already used at {place}; expected an id used once in the book",
+                            row.id
+                        ),
+                    });
+                }
+                None => {
+                    seen.insert(&row.id, row);
+                }
+            }
+        }
+    }
+    errors
 }
 
 #[cfg(test)]

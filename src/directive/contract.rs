@@ -2,6 +2,7 @@
 //! directive is ([`Kind`], one row of the registry), what it sees
 //! ([`Env`], [`Shared`]) and what it gives back ([`Rendered`]).
 
+pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::config::Config;
@@ -83,6 +84,12 @@ pub struct Shared {
     /// The book's chapter files as messages name them (`src/intro.md`),
     /// for directives that link to chapters.
     pub chapters: Vec<String>,
+    /// Whether the book has a claims page: only then do chapters hash
+    /// their claims for it.
+    pub claims_page: bool,
+    /// Every numbered frame of the book, in book order, once all chapters
+    /// have rendered (what the claims page lists).
+    pub rows: OnceLock<Vec<Row>>,
 }
 
 impl Shared {
@@ -94,6 +101,8 @@ impl Shared {
             lock: None,
             assembly: None,
             chapters: Vec::new(),
+            claims_page: false,
+            rows: OnceLock::new(),
         }
     }
 
@@ -171,6 +180,8 @@ pub struct Env<'a> {
     pub file: &'a str,
     /// What the run shares.
     pub shared: &'a Shared,
+    /// Where the block's frame numbers start.
+    pub numbers: Numbers<'a>,
 }
 
 /// A directive's replacement, what it claims, and what it met on the way.
@@ -185,6 +196,8 @@ pub struct Rendered {
     /// Compilers the directive could not run for its assembly: told once
     /// for the whole book, not per block.
     pub missing: Vec<MissingTool>,
+    /// Its numbered frames, in order (the claims page lists them).
+    pub entries: Vec<Entry>,
 }
 
 #[cfg(test)]

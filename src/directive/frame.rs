@@ -6,6 +6,7 @@
 //! assembly for a page are made here too.
 
 use super::contract::{Env, Target};
+use super::numbering::Number;
 use super::talk::at::Moment;
 use crate::core::config::OnFailure;
 use crate::core::escape::{escape, escape_markdown};
@@ -36,15 +37,31 @@ pub struct Frame<'a> {
     pub links: &'a [(&'a str, String)],
     /// The moment of the talk the block comes from (`at="12:30"`).
     pub at: Option<&'a Moment>,
+    /// Its number in the chapter and its anchor (`Example 5.2`).
+    pub number: Option<&'a Number>,
 }
 
 impl Frame<'_> {
     /// The frame as HTML around a real mdBook fence.
     pub fn html(&self, out: &mut Out) {
+        let id = self
+            .number
+            .map(|n| format!(" id=\"{}\"", escape(&n.id)))
+            .unwrap_or_default();
         out.line(format!(
-            "<div class=\"companion-example companion-expect-{}\">",
+            "<div class=\"companion-example companion-expect-{}\"{id}>",
             self.outcome
         ));
+        let number = self
+            .number
+            .map(|n| {
+                format!(
+                    "<a class=\"companion-number\" href=\"#{}\">{}</a>",
+                    escape(&n.id),
+                    escape(&n.label)
+                )
+            })
+            .unwrap_or_default();
         let title = self
             .title
             .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)))
@@ -55,7 +72,7 @@ impl Frame<'_> {
             .unwrap_or_default();
         let at = self.at.map(moment_html).unwrap_or_default();
         out.line(format!(
-            "<div class=\"companion-header\">{title}{badge}{at}</div>"
+            "<div class=\"companion-header\">{number}{title}{badge}{at}</div>"
         ));
         out.blank().fence(self.info, self.code).blank();
         if let Some((label, output)) = self.output {
@@ -86,6 +103,7 @@ impl Frame<'_> {
     /// the output, the links.
     pub fn markdown(&self, out: &mut Out) {
         let head: Vec<String> = [
+            self.number.map(|n| escape_markdown(&n.label)),
             self.title.map(|t| format!("**{}**", escape_markdown(t))),
             self.badge.map(|b| format!("*{}*", escape_markdown(b))),
             self.at.map(moment_markdown),

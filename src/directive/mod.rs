@@ -7,28 +7,37 @@
 //! turns them into `file:line:column`.
 
 pub mod assets;
+pub mod claims;
 pub mod compare;
 pub mod contract;
 pub mod datafile;
 pub mod example;
 pub mod frame;
+pub mod numbering;
+pub mod pages;
 pub mod reading;
 pub mod talk;
 mod unexpanded;
 
-pub use contract::{DataFiles, Env, Kind, Rendered, Shared, Target};
+pub use contract::{DataFiles, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target};
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 4] = [example::KIND, compare::KIND, reading::KIND, talk::KIND];
+pub const KINDS: [Kind; 5] = [
+    example::KIND,
+    compare::KIND,
+    reading::KIND,
+    talk::KIND,
+    claims::KIND,
+];
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 4] = {
-    let mut p = [KINDS[0].pattern; 4];
+pub const PATTERNS: [Pattern; 5] = {
+    let mut p = [KINDS[0].pattern; 5];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;
@@ -40,6 +49,11 @@ pub const PATTERNS: [Pattern; 4] = {
 /// The directive a scanned block is.
 pub fn kind_of(block: &Block) -> &'static Kind {
     &KINDS[block.kind]
+}
+
+/// Whether a block is a claims page (rendered after every other chapter).
+pub fn is_claims_page(block: &Block) -> bool {
+    kind_of(block).name == claims::KIND.name
 }
 
 /// A cheap test that a chapter may hold a directive (see

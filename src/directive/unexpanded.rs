@@ -218,6 +218,7 @@ mod tests {
             text,
             file: "src/ch.md",
             shared: &Shared::disabled(),
+            numbers: Default::default(),
         };
         crate::directive::scan(text)
             .iter()

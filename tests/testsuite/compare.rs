@@ -176,7 +176,13 @@ def twice(x): return 2 * x
     // Python is highlighted by mdBook, not linked.
     let py = page.one(".companion-side-python");
     assert_eq!(inside(py, "code.language-python").len(), 1);
-    assert!(inside(py, "a").is_empty());
+    assert_eq!(
+        inside(py, "a")
+            .iter()
+            .map(|a| a.value().attr("class").unwrap_or_default())
+            .collect::<Vec<_>>(),
+        ["companion-number"]
+    );
     assert_eq!(
         inside(page.one(".companion-side-cpp"), "code.language-cpp").len(),
         1
@@ -423,11 +429,14 @@ fn other_renderers_get_plain_fences_with_captions_and_notes() {
     book.build().expect("build");
     let md = std::fs::read_to_string(book.output_dir("markdown").join("div.md")).expect("md");
     assert!(
-        md.contains("**Integer division**\n\n**C: undefined for b == 0** — *Undefined behaviour*\n\n```c\nint divide(int a, int b) { return a / b; }\n```\n"),
+        md.contains("**Integer division**\n\nExample 1.1 — **C: undefined for b == 0** — *Undefined behaviour*\n\n```c\nint divide(int a, int b) { return a / b; }\n```\n"),
         "{md}"
     );
     assert!(md.contains("\nA *note* about the C side.\n"), "{md}");
-    assert!(md.contains("**Rust: both cases panic** — *Panics*"), "{md}");
+    assert!(
+        md.contains("Example 1.2 — **Rust: both cases panic** — *Panics*"),
+        "{md}"
+    );
     assert!(
         md.contains("[Compare in Compiler Explorer](<https://godbolt.org/clientstate/"),
         "{md}"

@@ -159,7 +159,7 @@ fn unknown_attribute_fails_the_build_with_its_location() {
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains(
-            "src/a.md:3:17: found unknown attribute `colour`; expected one of title, expect, error"
+            "src/a.md:3:17: found unknown attribute `colour`; expected one of title, id, expect, error"
         ),
         "{err}"
     );

@@ -58,6 +58,14 @@ impl TestBook {
         self
     }
 
+    /// Replaces the text of chapter `src/{file}` (added if new).
+    pub fn set_chapter(&mut self, file: &str, content: &str) {
+        match self.chapters.iter_mut().find(|(f, _)| f == file) {
+            Some((_, text)) => *text = content.to_owned(),
+            None => self.chapters.push((file.to_owned(), content.to_owned())),
+        }
+    }
+
     /// Writes any file under the book root.
     pub fn file(self, path: &str, content: impl AsRef<[u8]>) -> Self {
         let p = self.dir.path().join(path);

@@ -22,6 +22,7 @@ mod render;
 use super::contract::{Env, Kind, Rendered};
 use super::example::Example;
 use super::frame;
+use super::numbering::{Entry, Number};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -43,7 +44,7 @@ pub const KIND: Kind = Kind {
 };
 
 /// The container attributes, for messages.
-pub const KNOWN: &str = "title, at, layout, asm";
+pub const KNOWN: &str = "title, id, at, layout, asm";
 
 /// How the sides are laid out on an HTML page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +90,8 @@ pub struct Side {
     pub info_offset: usize,
     /// The Rust side's example model.
     pub example: Option<Example>,
+    /// `id=`: the side's anchor, with where it stands in the chapter.
+    pub id: Option<(String, usize)>,
 }
 
 /// A parsed comparison block.
@@ -104,6 +107,8 @@ pub struct Compare {
     pub asm: bool,
     /// The sides, in order.
     pub sides: Vec<Side>,
+    /// `id=`: the whole comparison's anchor, with where it stands.
+    pub id: Option<(String, usize)>,
 }
 
 impl Side {
@@ -122,6 +127,17 @@ impl Side {
             _ => "-O2".to_owned(),
         };
         frame::session(env, self.lang, &self.source, options)
+    }
+
+    /// The outcome badge of its header: "Not checked", "Undefined
+    /// behaviour", … (empty for a side that is only shown).
+    pub fn badge(&self) -> String {
+        match (&self.example, self.expect) {
+            (Some(ex), _) => ex.badge(),
+            _ if self.ignore => "Not checked".into(),
+            (None, Some(e)) => e.badge().into(),
+            (None, None) => String::new(),
+        }
     }
 
     /// The title of the side's header.
@@ -163,11 +179,35 @@ impl Side {
     }
 }
 
-/// Parses and renders a compare block, with the claims of its sides.
+/// Parses and renders a compare block, with the claims of its sides and
+/// an entry per side for the claims page.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let cmp = Compare::parse(block, env)?;
-    let mut r = cmp.render(env, block.fence.info_offset)?;
-    r.claims = cmp.sides.iter().filter_map(|s| s.claim(env)).collect();
+    let numbers: Vec<Number> = cmp
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            env.numbers
+                .number(k, s.id.as_ref().map(|(id, _)| id.as_str()))
+        })
+        .collect();
+    let mut r = cmp.render(env, block.fence.info_offset, &numbers)?;
+    for (s, number) in cmp.sides.iter().zip(numbers) {
+        let claim = s.claim(env);
+        r.entries.push(Entry {
+            number,
+            id_at: s.id.as_ref().map(|(_, at)| *at),
+            title: s
+                .caption
+                .clone()
+                .or_else(|| s.example.as_ref()?.title.clone()),
+            what: format!("{} side", s.lang.label()),
+            claims: claim.as_ref().map(|_| s.badge()),
+            claim: claim.as_ref().map(|_| r.claims.len()),
+        });
+        r.claims.extend(claim);
+    }
     Ok(r)
 }
 
@@ -196,6 +236,7 @@ mod tests {
             text,
             file: "src/a.md",
             shared: &shared,
+            numbers: Default::default(),
         };
         f(&block, &env)
     }
@@ -290,7 +331,9 @@ mod tests {
         let ignored: Vec<(Lang, bool)> = claims.iter().map(|c| (c.lang, c.ignore)).collect();
         assert_eq!(ignored, [(Lang::Cpp, true), (Lang::Rust, false)]);
         let html = render_text(text, Target::Html);
-        assert!(html.contains("<div class=\"companion-example companion-expect-ignore\">"));
+        assert!(html.contains(
+            "<div class=\"companion-example companion-expect-ignore\" id=\"example-1\">"
+        ));
         assert!(html.contains("<span class=\"companion-badge\">Not checked</span>"));
         assert!(!html.contains("companion-asm"), "{html}");
     }
@@ -339,7 +382,7 @@ mod tests {
                 (
                     1,
                     13,
-                    "found unknown attribute `colour`; expected one of title, at, layout, asm",
+                    "found unknown attribute `colour`; expected one of title, id, at, layout, asm",
                 ),
             ),
             (
@@ -347,7 +390,7 @@ mod tests {
                 (
                     2,
                     6,
-                    "found unknown attribute `volatile` on a `c` side; expected one of caption, expect, asm, ignore",
+                    "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, asm, ignore",
                 ),
             ),
             (
@@ -355,7 +398,7 @@ mod tests {
                 (
                     5,
                     9,
-                    "found unknown attribute `colour`; expected one of title, expect",
+                    "found unknown attribute `colour`; expected one of title, id, expect",
                 ),
             ),
             (
@@ -407,7 +450,7 @@ mod tests {
                 (
                     5,
                     11,
-                    "found unknown attribute `colour` on a `python` side; expected caption or ignore",
+                    "found unknown attribute `colour` on a `python` side; expected caption, id or ignore",
                 ),
             ),
             (
@@ -484,7 +527,7 @@ mod tests {
             .find(|l| l.starts_with("[Playground]"))
             .unwrap_or_else(|| panic!("{md}"));
         let expected = format!(
-            "**Integer division**\n\n**C: undefined** — *Undefined behaviour*\n\n```c\nint divide(int a, int b) {{ return a / b; }}\n```\n\nSanitizer reports:\n\n```text\nruntime error: division overflow\n```\n\nA *note* about C,\nover two lines.\n\n**Rust: panics** — *Panics*\n\n```rust,should_panic,edition2021\npub fn divide(a: i32, b: i32) -> i32 {{ a / b }}\n# fn main() {{ divide(1, 0); }}\n```\n\n{rust_links}\n\nRust note.\n\n**Python**\n\n```python\ndef divide(a, b): return a // b\n```"
+            "**Integer division**\n\nExample 1 — **C: undefined** — *Undefined behaviour*\n\n```c\nint divide(int a, int b) {{ return a / b; }}\n```\n\nSanitizer reports:\n\n```text\nruntime error: division overflow\n```\n\nA *note* about C,\nover two lines.\n\nExample 2 — **Rust: panics** — *Panics*\n\n```rust,should_panic,edition2021\npub fn divide(a: i32, b: i32) -> i32 {{ a / b }}\n# fn main() {{ divide(1, 0); }}\n```\n\n{rust_links}\n\nRust note.\n\nExample 3 — **Python**\n\n```python\ndef divide(a, b): return a // b\n```"
         );
         assert_eq!(body, expected);
     }
@@ -520,6 +563,7 @@ mod tests {
             text: "",
             file,
             shared: &shared,
+            numbers: Default::default(),
         };
         let a = block_id(&env("src/a.md"), 10);
         assert_ne!(a, block_id(&env("src/b.md"), 10));

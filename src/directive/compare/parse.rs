@@ -12,6 +12,7 @@ use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::contract::Env;
 use crate::directive::example::Example;
+use crate::directive::numbering;
 use crate::directive::talk::at;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
@@ -147,6 +148,7 @@ impl Compare {
             layout: Layout::Columns,
             asm: false,
             sides: Vec::new(),
+            id: None,
         };
         let mut a = Attrs::new(fence);
         for attr in &attrs {
@@ -154,6 +156,7 @@ impl Compare {
             a.once(attr, key)?;
             match key {
                 "title" => cmp.title = Some(a.string(attr)?),
+                "id" => cmp.id = Some(numbering::parse_id(&a, attr, fence)?),
                 "at" => {
                     cmp.at = Some(at::resolve(
                         env,
@@ -376,6 +379,7 @@ fn side(
         offset: fence.range.start,
         info_offset: fence.info_offset,
         example: None,
+        id: None,
     };
     match lang {
         Lang::Rust => {
@@ -391,6 +395,7 @@ fn side(
             s.asm = ex.asm;
             s.ignore = ex.ignore;
             s.expect = Some(ex.expect);
+            s.id = ex.id.clone();
             s.example = Some(ex);
         }
         Lang::C | Lang::Cpp => {
@@ -403,11 +408,12 @@ fn side(
                     "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
                     "asm" => s.asm = a.boolean(attr)? || block_asm,
                     "ignore" => s.ignore = a.boolean(attr)?,
+                    "id" => s.id = Some(numbering::parse_id(&a, attr, &fence)?),
                     _ => {
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, expect, asm, ignore",
+                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, asm, ignore",
                                 lang.fence()
                             ),
                         ));
@@ -419,16 +425,19 @@ fn side(
             let mut a = Attrs::new(&fence);
             for attr in &rest {
                 a.once(attr, &attr.key)?;
-                if attr.key != "ignore" {
-                    return Err(a.problem(
-                        attr,
-                        format!(
-                            "found unknown attribute `{}` on a `python` side; expected caption or ignore",
-                            attr.key
-                        ),
-                    ));
+                match attr.key.as_str() {
+                    "ignore" => s.ignore = a.boolean(attr)?,
+                    "id" => s.id = Some(numbering::parse_id(&a, attr, &fence)?),
+                    _ => {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found unknown attribute `{}` on a `python` side; expected caption, id or ignore",
+                                attr.key
+                            ),
+                        ));
+                    }
                 }
-                s.ignore = a.boolean(attr)?;
             }
         }
     }

@@ -9,6 +9,7 @@ use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::frame::{self, Frame};
+use crate::directive::numbering::Number;
 use crate::engine::asm;
 use crate::engine::cache::Cache;
 
@@ -33,12 +34,17 @@ impl Side {
 }
 
 impl Compare {
-    /// Renders the block for `env.target`.
-    pub fn render(&self, env: &Env<'_>, at: usize) -> Result<Rendered, Problem> {
+    /// Renders the block for `env.target`, its sides numbered `numbers`.
+    pub fn render(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        numbers: &[Number],
+    ) -> Result<Rendered, Problem> {
         match env.target {
             Target::Test => Ok(self.render_test(env)),
-            Target::Html => self.render_html(env, at),
-            Target::Markdown => Ok(self.render_markdown(env, at)),
+            Target::Html => self.render_html(env, at, numbers),
+            Target::Markdown => Ok(self.render_markdown(env, at, numbers)),
         }
     }
 
@@ -50,13 +56,19 @@ impl Compare {
                 if i > 0 && !r.out.lines().is_empty() {
                     r.out.blank();
                 }
-                r.out.append(ex.render_with(env, s.info_offset, None).out);
+                r.out
+                    .append(ex.render_with(env, s.info_offset, None, None).out);
             }
         }
         r
     }
 
-    fn render_html(&self, env: &Env<'_>, at: usize) -> Result<Rendered, Problem> {
+    fn render_html(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        numbers: &[Number],
+    ) -> Result<Rendered, Problem> {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
         let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
@@ -66,8 +78,13 @@ impl Compare {
             Layout::Tabs => "tabs",
         };
         let out = &mut r.out;
+        let id = self
+            .id
+            .as_ref()
+            .map(|(id, _)| format!(" id=\"{}\"", escape(id)))
+            .unwrap_or_default();
         out.line(format!(
-            "<div class=\"companion-compare companion-layout-{layout}\">"
+            "<div class=\"companion-compare companion-layout-{layout}\"{id}>"
         ));
         if self.title.is_some() || self.at.is_some() {
             let title = self
@@ -92,7 +109,7 @@ impl Compare {
                 ));
             }
         }
-        for s in &self.sides {
+        for (s, number) in self.sides.iter().zip(numbers) {
             out.line(format!(
                 "<div class=\"companion-side companion-side-{}\">",
                 s.lang.fence()
@@ -117,11 +134,11 @@ impl Compare {
                 None
             };
             if let Some(ex) = &s.example {
-                let side = ex.render_with(env, s.info_offset, listing.as_deref());
+                let side = ex.render_with(env, s.info_offset, listing.as_deref(), Some(number));
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, listing.as_deref(), &mut warnings, out);
+                c_side(s, env, listing.as_deref(), number, &mut warnings, out);
             }
             if let Some(note) = &s.note {
                 out.line("<div class=\"companion-note\">");
@@ -168,7 +185,7 @@ impl Compare {
 
     /// Other renderers: a title, then each side as a plain fence with its
     /// caption, note and output, then the comparison link.
-    fn render_markdown(&self, env: &Env<'_>, at: usize) -> Rendered {
+    fn render_markdown(&self, env: &Env<'_>, at: usize, numbers: &[Number]) -> Rendered {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
         let out = &mut r.out;
@@ -184,16 +201,16 @@ impl Compare {
         if !head.is_empty() {
             out.line(head.join(" — ")).blank();
         }
-        for (i, s) in self.sides.iter().enumerate() {
+        for (i, (s, number)) in self.sides.iter().zip(numbers).enumerate() {
             if i > 0 {
                 out.blank();
             }
             if let Some(ex) = &s.example {
-                let side = ex.render_with(env, s.info_offset, None);
+                let side = ex.render_with(env, s.info_offset, None, Some(number));
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, None, &mut warnings, out);
+                c_side(s, env, None, number, &mut warnings, out);
             }
             if let Some(note) = &s.note {
                 out.blank();
@@ -218,6 +235,7 @@ fn c_side(
     s: &Side,
     env: &Env<'_>,
     listing: Option<&str>,
+    number: &Number,
     warnings: &mut Vec<Problem>,
     out: &mut Out,
 ) {
@@ -233,15 +251,16 @@ fn c_side(
         Target::Markdown | Target::Test => Vec::new(),
     };
     let heading = s.heading();
-    let (outcome, badge) = match s.expect {
-        _ if s.ignore => ("ignore", Some("Not checked")),
-        Some(e) => (e.name(), Some(e.badge())),
-        None => ("shown", None),
+    let badge = s.badge();
+    let outcome = match s.expect {
+        _ if s.ignore => "ignore",
+        Some(e) => e.name(),
+        None => "shown",
     };
     Frame {
         outcome,
         title: Some(&heading),
-        badge,
+        badge: (!badge.is_empty()).then_some(badge.as_str()),
         info: s.lang.fence(),
         code: &s.shown,
         output: s
@@ -251,6 +270,7 @@ fn c_side(
         assembly: listing.map(|l| (l, "cc -O2")),
         links: &links,
         at: None,
+        number: Some(number),
     }
     .write(env.target, out);
 }

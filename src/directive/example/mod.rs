@@ -9,6 +9,7 @@
 
 use super::contract::{Env, Kind, Rendered, Target};
 use super::frame::{self, Frame};
+use super::numbering::{self, Entry, Number};
 use super::talk::at::{self as talk_at, Moment};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
@@ -37,7 +38,7 @@ pub const KIND: Kind = Kind {
 };
 
 /// The attributes an example knows, for messages.
-pub const KNOWN: &str = "title, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
+pub const KNOWN: &str = "title, id, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
 
 /// A parsed example.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +71,8 @@ pub struct Example {
     pub at: Option<(String, usize)>,
     /// The talk's moment `at` names, once resolved against the talks.
     pub moment: Option<Moment>,
+    /// `id=`: its anchor, with where it stands in the chapter.
+    pub id: Option<(String, usize)>,
 }
 
 impl Example {
@@ -98,6 +101,7 @@ impl Example {
             output: output.map(|o| o.body.clone()),
             at: None,
             moment: None,
+            id: None,
         };
         let mut a = Attrs::new(fence);
         let mut expect_attr: Option<&Attr> = None;
@@ -108,6 +112,10 @@ impl Example {
                 "title" => {
                     a.once(attr, "title")?;
                     ex.title = Some(a.string(attr)?);
+                }
+                "id" => {
+                    a.once(attr, "id")?;
+                    ex.id = Some(numbering::parse_id(&a, attr, fence)?);
                 }
                 // On a comparison, `at` belongs to the whole block.
                 "at" if extra == STANDALONE => {
@@ -242,7 +250,7 @@ impl Example {
     }
 
     /// The outcome badge: "Panics", "Does not compile · E0381", ….
-    fn badge(&self) -> String {
+    pub fn badge(&self) -> String {
         if self.ignore {
             return "Not checked".into();
         }
@@ -337,10 +345,36 @@ impl Example {
         }
     }
 
-    /// Renders the example for `env.target`, with an assembly listing
-    /// (HTML only) shown in a collapsible panel under the code. The
-    /// result carries no claim: the caller knows where the output is.
-    pub fn render_with(&self, env: &Env<'_>, at: usize, assembly: Option<&str>) -> Rendered {
+    /// Its frame's number (the `k`-th of its block) and anchor.
+    pub fn number(&self, env: &Env<'_>, k: usize) -> Number {
+        env.numbers
+            .number(k, self.id.as_ref().map(|(id, _)| id.as_str()))
+    }
+
+    /// Its entry for the claims page, as `what` (`Rust example`), whose
+    /// claim is the block's `claim`-th.
+    pub fn entry(&self, number: Number, what: &str, claim: usize) -> Entry {
+        Entry {
+            number,
+            id_at: self.id.as_ref().map(|(_, at)| *at),
+            title: self.title.clone(),
+            what: what.to_owned(),
+            claims: Some(self.badge()),
+            claim: Some(claim),
+        }
+    }
+
+    /// Renders the example for `env.target` as frame `number`, with an
+    /// assembly listing (HTML only) shown in a collapsible panel under the
+    /// code. The result carries no claim: the caller knows where the
+    /// output is.
+    pub fn render_with(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        assembly: Option<&str>,
+        number: Option<&Number>,
+    ) -> Rendered {
         let mut r = Rendered::default();
         let info = self.fence_info(env.target);
         if env.target == Target::Test {
@@ -366,6 +400,7 @@ impl Example {
             assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
             links: &links,
             at: self.moment.as_ref(),
+            number,
         }
         .write(env.target, &mut r.out);
         r
@@ -433,11 +468,13 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let mut warnings = Vec::new();
     let mut missing = Vec::new();
     let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
-    let mut r = ex.render_with(env, at, listing.as_deref());
+    let number = ex.number(env, 0);
+    let mut r = ex.render_with(env, at, listing.as_deref(), Some(&number));
     r.warnings.extend(warnings);
     r.missing.extend(missing);
     r.claims
         .push(ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone())));
+    r.entries.push(ex.entry(number, "Rust example", 0));
     Ok(r)
 }
 
@@ -506,7 +543,7 @@ mod tests {
                 (
                     3,
                     17,
-                    "found unknown attribute `colour`; expected one of title, expect",
+                    "found unknown attribute `colour`; expected one of title, id, expect",
                 ),
             ),
             (
@@ -595,6 +632,7 @@ mod tests {
             text,
             file: "src/a.md",
             shared: &shared,
+            numbers: Default::default(),
         };
         let r = render(&block, &env).unwrap();
         r.out.lines().join("\n")
@@ -647,6 +685,7 @@ mod tests {
             text: &text,
             file: "src/a.md",
             shared: &shared,
+            numbers: Default::default(),
         };
         let r = render(&block, &env).unwrap();
         let html = r.out.lines().join("\n");
@@ -671,7 +710,7 @@ mod tests {
         let text = "```rust example title=\"*T*\" playground=false compiler-explorer=false\nfn main() {}\n```\n";
         assert_eq!(
             render_text(text, Target::Markdown),
-            "**\\*T\\*** — *Runs*\n\n```rust,edition2021\nfn main() {}\n```"
+            "Example 1 — **\\*T\\*** — *Runs*\n\n```rust,edition2021\nfn main() {}\n```"
         );
     }
 }

@@ -141,6 +141,7 @@ mod tests {
             text,
             file: "src/intro.md",
             shared,
+            numbers: Default::default(),
         };
         render(&block, &env).map(|r| r.out.lines().join("\n"))
     }

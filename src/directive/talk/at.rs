@@ -104,6 +104,7 @@ mod tests {
             text: "",
             file: "src/e.md",
             shared: &shared,
+            numbers: Default::default(),
         };
         resolve(&env, value, 7)
     }

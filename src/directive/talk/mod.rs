@@ -204,6 +204,7 @@ mod tests {
             text,
             file: "src/talk.md",
             shared: &shared,
+            numbers: Default::default(),
         };
         render(&block, &env).map(|r| r.out.lines().join("\n"))
     }

@@ -6,6 +6,7 @@ use super::data::{Talk, When, parse_time};
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::Out;
 use crate::directive::contract::Target;
+use crate::directive::pages::chapter_href;
 
 /// The video's address opened at `seconds`: YouTube's `t=…s` parameter,
 /// Vimeo's `#t=…s`, and the media fragment `#t=` for any other host.
@@ -52,33 +53,6 @@ pub fn length_in_words(secs: u64) -> String {
         parts.push(format!("{s} s"));
     }
     parts.join(" ")
-}
-
-/// The link from chapter `from` (`src/a/b.md`) to chapter `to`, relative
-/// to `src` (`c.md`), as the HTML page's address (`../c.html`).
-pub fn chapter_href(src: &str, from: &str, to: &str, target: Target) -> String {
-    let from = from
-        .strip_prefix(src)
-        .and_then(|f| f.strip_prefix('/'))
-        .unwrap_or(from);
-    let depth = from.matches('/').count();
-    let to = match target {
-        Target::Html => match to.strip_suffix(".md") {
-            // mdBook's `index` preprocessor turns README.md into index.html.
-            Some(stem)
-                if stem
-                    .rsplit('/')
-                    .next()
-                    .is_some_and(|name| name.eq_ignore_ascii_case("readme")) =>
-            {
-                format!("{}index.html", &stem[..stem.len() - "readme".len()])
-            }
-            Some(stem) => format!("{stem}.html"),
-            None => to.to_owned(),
-        },
-        _ => to.to_owned(),
-    };
-    format!("{}{to}", "../".repeat(depth))
 }
 
 /// Where the chapter links start from.

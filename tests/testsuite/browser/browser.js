@@ -7,7 +7,7 @@
   const THEMES = ["light", "rust", "coal", "navy", "ayu"];
   const DIRECTIVES =
     ".companion-example, .companion-compare, .companion-reading-list, .companion-talks, " +
-    ".companion-error";
+    ".companion-claims, .companion-error";
   const cfg = window.companionTest || { mode: "screen" };
 
   function rect(el) {
@@ -341,6 +341,7 @@
           ".companion-card-audience, .companion-card-note, .companion-talk-title, " +
           ".companion-talk-speakers, .companion-talk-meta, .companion-talk-link, " +
           ".companion-talk-abstract, .companion-talk-moment, .companion-schedule-date, " +
+          ".companion-number, .companion-claims-summary, .companion-claims-table td, " +
           "pre > code",
       );
       for (const p of parts) {

@@ -6,6 +6,7 @@
 mod authoring;
 mod bless;
 mod cc;
+mod claims;
 mod compare;
 mod lock;
 mod merge;

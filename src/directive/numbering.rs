@@ -1,0 +1,149 @@
+//! Numbers and anchors of framed blocks: every example and comparison
+//! side is "Example 5.2" (the chapter's section number, then its place in
+//! the chapter), shown in its header, with an anchor the claims page and
+//! cross-references link to (`id=` makes it stable).
+//!
+//! A directive numbers its own frames from [`Numbers::first`] (the
+//! chapter layer counts what earlier blocks used) and gives back one
+//! [`Entry`] per frame; the chapter layer turns entries into [`Row`]s,
+//! the book-wide list the ```` ```claims ```` page reads.
+
+use crate::core::attrs::Attr;
+use crate::core::markdown::Fence;
+use crate::core::problem::Problem;
+use serde::{Deserialize, Serialize};
+
+/// Where a block's numbers start: what the chapter layer knows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Numbers<'a> {
+    /// The chapter's section number (`5`, `2.1`), when mdBook numbers it.
+    pub section: Option<&'a str>,
+    /// How many frames earlier blocks of the chapter numbered.
+    pub first: usize,
+}
+
+impl Numbers<'_> {
+    /// The number of the block's `k`-th frame (0-based), with its anchor:
+    /// `id` when the author gave one, else one made from the number.
+    pub fn number(&self, k: usize, id: Option<&str>) -> Number {
+        let n = self.first + k + 1;
+        let (label, made) = match self.section {
+            Some(s) => (
+                format!("Example {s}.{n}"),
+                format!("example-{}-{n}", s.replace('.', "-")),
+            ),
+            None => (format!("Example {n}"), format!("example-{n}")),
+        };
+        Number {
+            n,
+            label,
+            id: id.map_or(made, str::to_owned),
+        }
+    }
+}
+
+/// A frame's number and anchor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Number {
+    /// Its place in the chapter, from 1.
+    pub n: usize,
+    /// `Example 5.2`.
+    pub label: String,
+    /// The element id.
+    pub id: String,
+}
+
+/// One numbered frame, as its directive describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its number and anchor.
+    pub number: Number,
+    /// Where the author's `id=` stands in the chapter, when given.
+    pub id_at: Option<usize>,
+    /// Its title or caption.
+    pub title: Option<String>,
+    /// What it is: `Rust example`, `C side`.
+    pub what: String,
+    /// What it claims, as its badge says (`Panics`); `None` when it is
+    /// only shown.
+    pub claims: Option<String>,
+    /// The index of its claim in the block's [`super::Rendered::claims`].
+    pub claim: Option<usize>,
+}
+
+/// One numbered frame of the book, for the claims page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// The chapter file (`src/intro.md`).
+    pub file: String,
+    /// The chapter's name, when the book gives it.
+    pub chapter: Option<String>,
+    /// The chapter's section number.
+    pub section: Option<String>,
+    /// `Example 5.2`.
+    pub label: String,
+    /// The anchor on the chapter's page.
+    pub id: String,
+    /// Where the author's `id=` stands (`line`, `column`), when given.
+    pub id_at: Option<(usize, usize)>,
+    /// Its title or caption.
+    pub title: Option<String>,
+    /// What it is.
+    pub what: String,
+    /// What it claims; `None` when only shown.
+    pub claims: Option<String>,
+    /// The hash `companion.lock` files its verdict under (made only when
+    /// the book has a claims page).
+    pub hash: Option<String>,
+}
+
+/// The `id=` of a block (a letter, then letters, digits, `-` or `_`)
+/// whose info string is `fence`'s, with where it stands in the chapter.
+pub fn parse_id(
+    a: &crate::core::values::Attrs<'_>,
+    attr: &Attr,
+    fence: &Fence,
+) -> Result<(String, usize), Problem> {
+    let id = a.string(attr)?;
+    let mut chars = id.chars();
+    let good = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if good {
+        Ok((id, fence.info_offset + attr.offset))
+    } else {
+        Err(a.problem(
+            attr,
+            format!(
+                "found `{id}` for `id`; expected a letter followed by letters, digits, `-` or `_`"
+            ),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_follow_the_section_and_the_chapter_count() {
+        let numbers = Numbers {
+            section: Some("5"),
+            first: 1,
+        };
+        let n = numbers.number(0, None);
+        assert_eq!(
+            (n.n, n.label.as_str(), n.id.as_str()),
+            (2, "Example 5.2", "example-5-2")
+        );
+        let sub = Numbers {
+            section: Some("2.1"),
+            first: 0,
+        };
+        assert_eq!(sub.number(2, None).label, "Example 2.1.3");
+        assert_eq!(sub.number(2, None).id, "example-2-1-3");
+        assert_eq!(sub.number(0, Some("own")).id, "own");
+        let plain = Numbers::default();
+        assert_eq!(plain.number(0, None).label, "Example 1");
+        assert_eq!(plain.number(0, None).id, "example-1");
+    }
+}

@@ -1,0 +1,316 @@
+//! Numbered frames, `id=` anchors and the ```` ```claims ```` page, whose
+//! verdicts come from the `companion.lock` that `check` writes.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+const FIRST: &str = r#"# First
+
+```rust example title="Adds"
+fn main() { println!("{}", 1 + 1); }
+```
+
+```output
+2
+```
+
+````compare title="Overflow"
+```c caption="C add" expect=ub
+~ #include <limits.h>
+int add(int a, int b) { return a + b; }
+~ int main(void) { volatile int x = INT_MAX; return add(x, 1); }
+```
+```rust caption="Rust add" expect=panic id="rust-add"
+pub fn add(a: i32, b: i32) -> i32 { a + b }
+# fn main() { add(std::hint::black_box(i32::MAX), 1); }
+```
+````
+"#;
+
+const SECOND: &str = r#"# Second
+
+```rust example expect=compile-fail error=E0382 id="moved"
+fn main() { let s = String::new(); let t = s; println!("{s}{t}"); }
+```
+
+```python
+print("shown only")
+```
+
+````compare
+```python caption="Python"
+x = 1
+```
+```rust ignore
+fn main() {}
+```
+````
+"#;
+
+const CLAIMS: &str = "# Claims\n\n```claims\n```\n";
+
+fn book() -> TestBook {
+    TestBook::new()
+        .chapter("first.md", FIRST)
+        .chapter("second.md", SECOND)
+        .chapter("claims.md", CLAIMS)
+}
+
+fn numbers(page: &Page) -> Vec<(String, String)> {
+    page.all(".companion-example")
+        .into_iter()
+        .map(|frame| {
+            let number = inside(frame, ".companion-header a.companion-number");
+            let label = number.first().map(|a| Page::text(*a)).unwrap_or_default();
+            let href = number
+                .first()
+                .and_then(|a| a.value().attr("href"))
+                .unwrap_or_default();
+            let id = frame.value().attr("id").unwrap_or_default();
+            assert_eq!(href, format!("#{id}"), "a number links to its own frame");
+            (label, id.to_owned())
+        })
+        .collect()
+}
+
+/// The claims page as rows of cell texts, with each title's link.
+fn rows(page: &Page) -> Vec<Vec<String>> {
+    page.all(".companion-claims-table tbody tr")
+        .into_iter()
+        .map(|tr| {
+            let mut cells: Vec<String> = inside(tr, "td").into_iter().map(Page::text).collect();
+            let link = inside(tr, "td a");
+            cells.push(
+                link.first()
+                    .and_then(|a| a.value().attr("href"))
+                    .unwrap_or_default()
+                    .to_owned(),
+            );
+            cells
+        })
+        .collect()
+}
+
+#[test]
+fn frames_are_numbered_per_chapter_with_stable_anchors_in_both_paths() {
+    let book = book();
+    for build in [TestBook::build, TestBook::build_in_process] {
+        build(&book).expect("build");
+        assert_eq!(
+            numbers(&book.page("first.md")),
+            [
+                ("Example 1.1".to_owned(), "example-1-1".to_owned()),
+                ("Example 1.2".to_owned(), "example-1-2".to_owned()),
+                ("Example 1.3".to_owned(), "rust-add".to_owned()),
+            ]
+        );
+        // The compare block's sides go on counting after the example; a
+        // plain fence (not ours) is not numbered.
+        assert_eq!(
+            numbers(&book.page("second.md")),
+            [
+                ("Example 2.1".to_owned(), "moved".to_owned()),
+                ("Example 2.2".to_owned(), "example-2-2".to_owned()),
+                ("Example 2.3".to_owned(), "example-2-3".to_owned()),
+            ]
+        );
+    }
+}
+
+#[test]
+fn the_claims_page_lists_every_frame_with_the_verdicts_of_the_lock() {
+    let book = book();
+    book.build().expect("build");
+    // Before any check, nothing is claimed to hold.
+    let before = rows(&book.page("claims.md"));
+    assert_eq!(before.len(), 6, "{before:?}");
+    assert!(
+        before
+            .iter()
+            .filter(|r| r[2] != "—")
+            .all(|r| r[3] == "Not in companion.lock"),
+        "{before:?}"
+    );
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    book.build().expect("build");
+    let page = book.page("claims.md");
+    let toolchain = |r: &[String]| r[4].split(' ').next().unwrap_or_default().to_owned();
+    let got: Vec<(String, String, String, String, String, String)> = rows(&page)
+        .iter()
+        .map(|r| {
+            (
+                r[0].clone(),
+                r[1].clone(),
+                r[2].clone(),
+                r[3].clone(),
+                toolchain(r),
+                r[5].clone(),
+            )
+        })
+        .collect();
+    let row = |a: &str, b: &str, c: &str, d: &str, e: &str, f: &str| {
+        (a.into(), b.into(), c.into(), d.into(), e.into(), f.into())
+    };
+    assert_eq!(
+        got,
+        [
+            row(
+                "Example 1.1",
+                "Adds Rust example",
+                "Runs",
+                "Holds",
+                "rustc",
+                "first.html#example-1-1"
+            ),
+            row(
+                "Example 1.2",
+                "C add C side",
+                "Undefined behaviour",
+                "Holds",
+                "cc",
+                "first.html#example-1-2"
+            ),
+            row(
+                "Example 1.3",
+                "Rust add Rust side",
+                "Panics",
+                "Holds",
+                "rustc",
+                "first.html#rust-add"
+            ),
+            row(
+                "Example 2.1",
+                "Rust example",
+                "Does not compile · E0382",
+                "Holds",
+                "rustc",
+                "second.html#moved"
+            ),
+            row(
+                "Example 2.2",
+                "Python Python side",
+                "—",
+                "Shown only",
+                "",
+                "second.html#example-2-2"
+            ),
+            row(
+                "Example 2.3",
+                "Rust side",
+                "Not checked",
+                "Not checked (ignore)",
+                "",
+                "second.html#example-2-3"
+            ),
+        ]
+    );
+    // Every title links to an anchor that exists on its page.
+    for (file, id) in [
+        ("first.md", "rust-add"),
+        ("second.md", "moved"),
+        ("second.md", "example-2-3"),
+    ] {
+        assert_eq!(
+            book.page(file).all(&format!("#{id}")).len(),
+            1,
+            "{file}#{id}"
+        );
+    }
+    let captions: Vec<String> = page
+        .all(".companion-claims-table caption")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(captions, ["1. first.md", "2. second.md"]);
+    assert_eq!(
+        Page::text(page.one(".companion-claims-summary")),
+        "6 blocks: 4 passed, 1 shown only, 1 ignored."
+    );
+
+    // An edit after the check: that block alone is no longer vouched for,
+    // on a build that recalls the other chapters from the memo.
+    let mut book = book;
+    book.set_chapter("first.md", &FIRST.replace("1 + 1", "2 + 0"));
+    book.build().expect("build");
+    let after = rows(&book.page("claims.md"));
+    let verdicts: Vec<&str> = after.iter().map(|r| r[3].as_str()).collect();
+    assert_eq!(
+        verdicts,
+        [
+            "Not in companion.lock",
+            "Holds",
+            "Holds",
+            "Holds",
+            "Shown only",
+            "Not checked (ignore)"
+        ]
+    );
+}
+
+#[test]
+fn duplicate_and_malformed_ids_are_located_errors() {
+    let twice = TestBook::new()
+        .chapter(
+            "a.md",
+            "# A\n\n```rust example id=\"same\"\nfn main() {}\n```\n",
+        )
+        .chapter(
+            "b.md",
+            "# B\n\n````compare\n```c id=\"same\"\nint x;\n```\n```rust\nfn f() {}\n```\n````\n",
+        );
+    let err = twice
+        .build_in_process()
+        .expect_err("a duplicate id fails the build");
+    assert!(
+        err.contains("src/b.md:4:6: found `id=\"same\"` already used at src/a.md:3:17; expected an id used once in the book"),
+        "{err}"
+    );
+    // An id equal to a made-up anchor of the same page clashes too.
+    let clash = TestBook::new().chapter(
+        "a.md",
+        "# A\n\n```rust example\nfn main() {}\n```\n\n```rust example id=\"example-1-1\"\nfn main() {}\n```\n",
+    );
+    let err = clash.build_in_process().expect_err("clash");
+    assert!(
+        err.contains(
+            "src/a.md:7:17: found `id=\"example-1-1\"` already used at src/a.md by Example 1.1"
+        ),
+        "{err}"
+    );
+    let bad = TestBook::new().chapter(
+        "a.md",
+        "```rust example id=\"two words\"\nfn main() {}\n```\n",
+    );
+    let err = bad.build_in_process().expect_err("bad id");
+    assert!(
+        err.contains("src/a.md:1:17: found `two words` for `id`; expected a letter followed by letters, digits, `-` or `_`"),
+        "{err}"
+    );
+    let body = TestBook::new().chapter("a.md", "```claims\nnot empty\n```\n");
+    let err = body.build_in_process().expect_err("claims with a body");
+    assert!(
+        err.contains("src/a.md:1:4: found text inside a claims block"),
+        "{err}"
+    );
+}
+
+#[test]
+fn other_renderers_get_a_plain_list() {
+    let book = book().toml("[output.html]\n[output.markdown]");
+    book.build().expect("build");
+    let md = std::fs::read_to_string(book.output_dir("markdown").join("claims.md")).expect("md");
+    assert!(
+        md.contains("6 blocks: 5 not in companion.lock, 1 shown only."),
+        "{md}"
+    );
+    assert!(md.contains("**[1. first.md](<first.md>)**"), "{md}");
+    assert!(
+        md.contains(
+            "- Example 1.3: [Rust add](<first.md#rust-add>) — Panics — Not in companion.lock"
+        ),
+        "{md}"
+    );
+    let first = std::fs::read_to_string(book.output_dir("markdown").join("first.md")).expect("md");
+    assert!(first.contains("Example 1.1 — **Adds** — *Runs*"), "{first}");
+}
