@@ -26,7 +26,8 @@ pub struct ChapterOutcome {
     /// the whole book ([`crate::core::problem::missing_compilers`]), not
     /// once per block.
     pub unchecked: Vec<MissingTool<Located>>,
-    /// Its numbered frames, for the claims page.
+    /// Its numbered frames, for the claims page (only those with an
+    /// `id=` when the book has none).
     pub rows: Vec<Row>,
     /// Whether it holds a claims page (rendered again once every chapter
     /// has given its rows).
@@ -102,7 +103,13 @@ pub fn replacements(
         let out = match directive::render(block, &env) {
             Ok(r) => {
                 env.numbers.first += r.entries.len();
-                outcome.rows.extend(r.entries.iter().map(|e| {
+                // Rows are for the claims page, and for the book's check
+                // that ids are unique.
+                let rows = r
+                    .entries
+                    .iter()
+                    .filter(|e| shared.claims_page || e.id_at.is_some());
+                outcome.rows.extend(rows.map(|e| {
                     Row {
                         file: file.to_owned(),
                         chapter: page.name.map(str::to_owned),

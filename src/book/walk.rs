@@ -11,7 +11,6 @@ use super::chapter::{ChapterOutcome, Page, chapter_in};
 use super::memo::Memo;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
-use crate::directive::Row;
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
@@ -220,49 +219,36 @@ pub fn chapters_among(
     result
 }
 
-/// Whether a chapter may hold a claims page (a cheap test; the scan
-/// decides).
+/// Whether a chapter holds a claims page (the cheap fence test first;
+/// the scan decides).
 fn claims_page_in(text: &str) -> bool {
-    text.contains("claims")
-        && crate::directive::scan(text)
-            .iter()
-            .any(crate::directive::is_claims_page)
+    use crate::directive::{claims, is_claims_page, scan};
+    memchr::memmem::find(text.as_bytes(), b"claims").is_some()
+        && crate::core::markdown::may_contain_directive(text, &[claims::KIND.pattern])
+        && scan(text).iter().any(is_claims_page)
 }
 
-/// Every `id=` used twice: in the book (anchors the claims page and
-/// cross-references link to must be unique), or on one page with an
-/// anchor made from a number.
+/// Every `id=` used twice in the book: the anchors the claims page and
+/// cross-references link to must be unique.
 fn duplicate_ids(outcomes: &[ChapterOutcome]) -> Vec<Located> {
-    let mut seen: HashMap<&str, &Row> = HashMap::new();
+    let mut seen: HashMap<&str, (&str, usize, usize)> = HashMap::new();
     let mut errors = Vec::new();
-    for outcome in outcomes {
-        for row in outcome.rows.iter().filter(|r| r.id_at.is_some()) {
-            let clash = seen.get(row.id.as_str()).copied().or_else(|| {
-                outcome
-                    .rows
-                    .iter()
-                    .find(|r| r.id == row.id && r.id_at.is_none())
-            });
-            match clash {
-                Some(first) => {
-                    let (line, column) = row.id_at.unwrap_or((1, 1));
-                    let place = match first.id_at {
-                        Some((l, c)) => format!("{}:{l}:{c}", first.file),
-                        None => format!("{} by {}", first.file, first.label),
-                    };
-                    errors.push(Located {
-                        file: row.file.clone(),
-                        line,
-                        column,
-                        message: format!(
-                            "found `id=\"{}\"` already used at {place}; expected an id used once in the book",
-                            row.id
-                        ),
-                    });
-                }
-                None => {
-                    seen.insert(&row.id, row);
-                }
+    for row in outcomes.iter().flat_map(|o| &o.rows) {
+        let Some((line, column)) = row.id_at else {
+            continue;
+        };
+        match seen.get(row.id.as_str()) {
+            Some((file, l, c)) => errors.push(Located {
+                file: row.file.clone(),
+                line,
+                column,
+                message: format!(
+                    "found `id=\"{}\"` already used at {file}:{l}:{c}; expected an id used once in the book",
+                    row.id
+                ),
+            }),
+            None => {
+                seen.insert(&row.id, (&row.file, line, column));
             }
         }
     }

@@ -108,16 +108,32 @@ pub fn parse_id(
     let mut chars = id.chars();
     let good = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if good {
-        Ok((id, fence.info_offset + attr.offset))
-    } else {
-        Err(a.problem(
+    if !good {
+        return Err(a.problem(
             attr,
             format!(
                 "found `{id}` for `id`; expected a letter followed by letters, digits, `-` or `_`"
             ),
-        ))
+        ));
     }
+    if is_made(&id) {
+        return Err(a.problem(
+            attr,
+            format!(
+                "found `{id}` for `id`; expected a name of your own (`example-` and numbers are the anchors made from block numbers)"
+            ),
+        ));
+    }
+    Ok((id, fence.info_offset + attr.offset))
+}
+
+/// Whether `id` has the shape of an anchor made from a number
+/// (`example-5-2`), which an author's id may not take.
+fn is_made(id: &str) -> bool {
+    id.strip_prefix("example-").is_some_and(|rest| {
+        rest.split('-')
+            .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 #[cfg(test)]
@@ -145,5 +161,7 @@ mod tests {
         let plain = Numbers::default();
         assert_eq!(plain.number(0, None).label, "Example 1");
         assert_eq!(plain.number(0, None).id, "example-1");
+        assert!(is_made("example-1") && is_made("example-2-1-3"));
+        assert!(!is_made("example-") && !is_made("example-a") && !is_made("examples-1"));
     }
 }
