@@ -9,7 +9,7 @@
 //! ([`crate::book::lazy`]): only chapters that may hold a directive are decoded,
 //! everything else is written back byte for byte.
 
-use crate::core::config::Config;
+use crate::core::config::{Config, ConfigError};
 use crate::core::problem::Located;
 use crate::directive::Target;
 use serde_json::Value;
@@ -106,12 +106,22 @@ pub fn context(ctx: &Value) -> Result<Context, Error> {
         ));
     };
     let root = PathBuf::from(root);
-    let config = Config::from_json(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
+    let config = config(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
     Ok(Context {
         root,
         renderer: renderer.to_owned(),
         mdbook_version: text("mdbook_version").unwrap_or("").to_owned(),
         config,
+    })
+}
+
+/// The book's configuration from the JSON form of its book.toml; an error
+/// at a key is placed in the book.toml at `root` (line and column).
+pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
+    let toml = root.join("book.toml");
+    Config::from_json(root, book_config).map_err(|e| match std::fs::read_to_string(&toml) {
+        Ok(text) if !e.key.is_empty() => e.locate(&text),
+        _ => e,
     })
 }
 

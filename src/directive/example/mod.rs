@@ -326,6 +326,7 @@ impl Example {
             what,
             lang: Lang::Rust,
             source: code::rust_program(&self.source()),
+            wrapped: !code::has_main(&self.source()),
             expect: self.expect,
             output: self.output.clone(),
             output_range,
