@@ -250,6 +250,7 @@ fn c_side(
             .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
         assembly: listing.map(|l| (l, "cc -O2")),
         links: &links,
+        notes: &[],
         at: None,
     }
     .write(env.target, out);
