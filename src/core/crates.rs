@@ -100,8 +100,13 @@ impl Dependency {
                     .find(|(k, _)| !ENTRY_KEYS.split(", ").any(|known| known == k.as_str()))
                     .map(|(k, _)| k.as_str());
                 serde_json::from_value(value.clone()).map_err(|e| {
+                    let e = e.to_string();
+                    let hint = match e.starts_with("unknown field") {
+                        true => String::new(),
+                        false => format!("; an entry takes {ENTRY_KEYS}"),
+                    };
                     at(
-                        format!("{e}; an entry takes {ENTRY_KEYS}"),
+                        format!("{e}{hint}"),
                         field.or_else(|| map.keys().next().map(String::as_str)),
                     )
                 })?

@@ -7,6 +7,7 @@ mod authoring;
 mod bless;
 mod cc;
 mod compare;
+mod crates;
 mod lock;
 mod merge;
 mod toolchain;
