@@ -124,10 +124,12 @@ impl Checker {
             Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, "cc"),
         };
         let used = self.used(claim);
-        let crates = match (used.is_empty(), self.crates.fingerprint()) {
-            (true, _) => String::new(),
-            (false, Ok(fp)) => format!("{}\u{0}{fp}", used.join(",")),
-            (false, Err(_)) => used.join(","),
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => match self.crates.fingerprint() {
+                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
+                Err(_) => used.join(","),
+            },
         };
         let mut parts: Vec<String> = vec![
             "claim-v1".into(),

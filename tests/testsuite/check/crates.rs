@@ -121,6 +121,8 @@ fn a_crate_the_book_does_not_declare_is_located_and_names_the_table() {
         ),
         "{stdout}"
     );
+    // A book that declares no crates starts no Cargo at all.
+    assert!(!book.root().join(".companion-cache/crates").exists());
 }
 
 #[test]
