@@ -18,8 +18,15 @@ fn fixture(path: &str) -> String {
 /// A case book with the fixture's chapter and its two path crates copied
 /// in (so a test may edit them), declared as the fixture declares them.
 fn crates_book() -> TestBook {
+    crates_book_with("", &fixture("src/crates.md"))
+}
+
+/// [`crates_book`] with more `[preprocessor.companion]` lines and another
+/// chapter.
+fn crates_book_with(companion: &str, chapter: &str) -> TestBook {
     let mut book = TestBook::new()
-        .chapter("crates.md", &fixture("src/crates.md"))
+        .companion(companion)
+        .chapter("crates.md", chapter)
         .toml(
             "[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\nrand = { path = \"crates/rand\", features = [\"small\"] }\n",
         );
@@ -77,6 +84,9 @@ fn crates_are_built_once_and_a_warm_check_starts_no_tool() {
         "{warm:#}"
     );
     assert_eq!(warm["cache_hits"], 3);
+    // The lock names the crates' examples by the set's fingerprint.
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 0, "{stdout}");
     // Each alone gives the same verdicts, from a build of its own.
     std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("rm cache");
     let (alone, _) = check_json(&book, &["--no-merge"]);
@@ -277,4 +287,46 @@ fn mdbook_test_passes_with_the_library_path_check_prints() {
     let said = String::from_utf8_lossy(&without.stdout).into_owned()
         + &String::from_utf8_lossy(&without.stderr);
     assert!(said.contains("E0463"), "{said}");
+}
+
+#[test]
+fn verify_and_assembly_use_the_same_build() {
+    let chapter = fixture("src/crates.md").replace(
+        "```rust example title=\"Doubling with mylib\"",
+        "```rust example title=\"Doubling with mylib\" asm",
+    );
+    let book = crates_book_with("verify = true", &chapter);
+    let page = book.html("crates.md");
+    let asm = page.all("details.companion-asm");
+    assert_eq!(asm.len(), 1);
+    let listing: String = asm[0].text().collect();
+    assert!(listing.contains("main"), "{listing}");
+    // Every claim held during the build (a failure would fail it).
+    assert!(book.root().join("companion.Cargo.lock").is_file());
+    assert!(
+        book.root()
+            .join(".companion-cache/crates/lib-debug")
+            .is_dir()
+    );
+}
+
+#[test]
+fn a_crate_cargo_cannot_fetch_fails_each_example_with_cargos_words() {
+    // A git source that is not there: Cargo fails offline, then online
+    // (a `file://` address needs no network), and says why.
+    let book = TestBook::new()
+        .chapter(
+            "g.md",
+            "# G\n\n```rust example title=\"gone\"\nfn main() { gone::f(); }\n```\n",
+        )
+        .toml("[preprocessor.companion.dependencies]\ngone = { git = \"file:///nonexistent/gone.git\" }\n");
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED  src/g.md:3: rust example \"gone\" (expect=run): uses the book's dependencies, which did not build"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("/nonexistent/gone.git"), "{stdout}");
+    assert!(stdout.contains("dependency builds: 2"), "{stdout}");
 }
