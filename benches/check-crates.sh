@@ -13,21 +13,8 @@
 #   benches/check-crates.sh          # release build of mdbook-companion
 #   RUNS=3 benches/check-crates.sh   # repeat the measurement
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
+source "$(dirname "$0")/common.sh"
 runs=${RUNS:-1}
-
-if ! mdbook --version 2>/dev/null | grep -q '^mdbook v0\.5\.'; then
-  echo "needs mdbook v0.5 on PATH (cargo install --locked mdbook@0.5.4)" >&2
-  exit 1
-fi
-cargo build --quiet --release --bin mdbook-companion
-bin_dir=$root/target/release
-bin=$bin_dir/mdbook-companion
-export PATH=$bin_dir:$PATH
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 book=$work/crates50
 mkdir -p "$book/src"
 cp -r "$root/tests/crates-book/crates" "$book/crates"
@@ -55,8 +42,6 @@ for c in $(seq 1 5); do
   done
 done
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 field() { sed -n "s/^  \"$1\": \\([0-9]*\\),\$/\\1/p" "$work/out.json"; }
 check() {
   "$bin" check "$book" --format json "$@" > "$work/out.json" || { cat "$work/out.json"; exit 1; }
