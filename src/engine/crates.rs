@@ -11,13 +11,16 @@
 //!   versions.
 //! - The libraries of a profile are copied into `crates/lib-debug/` (or
 //!   `lib-release/`), that directory emptied first, so it holds one
-//!   candidate per crate and `--extern NAME` (no path) finds it.
+//!   candidate per crate for `mdbook test -L DIR`; examples get `-L
+//!   dependency=DIR` and `--extern NAME=FILE` (which also takes a crate
+//!   used under another name, `package = …`). A stamp in it names the
+//!   fingerprint it was built for, and the file of each crate.
 //! - The [`Crates::fingerprint`] of the set is the entries as written, the
-//!   lock's text and every file of the path crates: it joins the cache key
-//!   of each example that uses a crate, so editing a path crate checks its
-//!   examples again, and a warm run starts neither Cargo nor rustc. It is
-//!   portable (no absolute path), so it also names the examples in
-//!   `companion.lock`.
+//!   lock's text and the path crates' `Cargo.toml`, `build.rs` and `src/`.
+//!   It joins the cache key of each example that uses a crate, so editing
+//!   a path crate checks its examples again, and a warm run starts neither
+//!   Cargo nor rustc. It is portable (no absolute path), so it also names
+//!   the examples in `companion.lock`.
 //! - Cargo runs `--offline` first; only when that fails for want of the
 //!   network, and some crate is not a path crate, does it run online.
 
@@ -366,8 +369,15 @@ impl Crates {
         ];
         for (name, dir) in &declared.path_dirs {
             parts.push(name.as_bytes().to_vec());
-            let mut files = Vec::new();
-            walk(dir, dir, &mut files);
+            // What Cargo compiles of a crate: its manifest, build script
+            // and `src/` (not the rest of its folder, which may hold the
+            // book itself, its output and its cache).
+            let mut files: Vec<(String, PathBuf)> = ["Cargo.toml", "build.rs"]
+                .into_iter()
+                .map(|f| (f.to_owned(), dir.join(f)))
+                .filter(|(_, p)| p.is_file())
+                .collect();
+            walk(dir, &dir.join("src"), &mut files);
             files.sort();
             for (rel, file) in files {
                 parts.push(rel.into_bytes());
@@ -530,8 +540,8 @@ fn artifacts(stdout: &str) -> Vec<Artifact> {
     out
 }
 
-/// Every file under `dir` but `target/` and hidden entries, with its path
-/// relative to `base`.
+/// Every file under `dir` but hidden entries, with its path relative to
+/// `base`.
 fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -539,7 +549,7 @@ fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let path = e.path();
-        if name.starts_with('.') || (dir == base && name == "target") {
+        if name.starts_with('.') {
             continue;
         }
         match e.file_type() {

@@ -189,6 +189,12 @@ fn cargo_manifest_checks_examples_against_the_library_and_its_dependencies() {
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
+    // What the library's folder holds beside its sources (a book, its
+    // output) is not the library: the check stays warm.
+    std::fs::write(book.root().join("lib/index.html"), "<p>built</p>").expect("write");
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("compiler runs: 0,"), "{stdout}");
     // A manifest that is not there is an error naming it.
     let book = TestBook::new()
         .companion("cargo-manifest = \"nowhere/Cargo.toml\"")
