@@ -84,24 +84,34 @@ struct Declared {
     path_only: bool,
 }
 
-/// The crates of the book `config` describes, read once per process.
+/// The crates of the book `config` describes, read once per process (per
+/// root and entries: one process may hold several configurations).
 pub fn for_book(config: &Config) -> Arc<Crates> {
-    static BOOKS: OnceLock<Mutex<HashMap<PathBuf, Arc<Crates>>>> = OnceLock::new();
+    type Books = HashMap<(PathBuf, String), Arc<Crates>>;
+    static BOOKS: OnceLock<Mutex<Books>> = OnceLock::new();
     let mut books = BOOKS
         .get_or_init(Mutex::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    Arc::clone(books.entry(config.root.clone()).or_insert_with(|| {
-        let project = absolute(&config.root).join(cache::DIR).join("crates");
-        Arc::new(Crates {
-            root: config.root.clone(),
-            project,
-            rustc: config.rustc.clone(),
-            declared: declare(config),
-            fingerprint: OnceLock::new(),
-            built: [OnceLock::new(), OnceLock::new()],
-        })
-    }))
+    let entries = format!(
+        "{:?}{:?}{}",
+        config.dependencies, config.cargo_manifest, config.rustc
+    );
+    Arc::clone(
+        books
+            .entry((config.root.clone(), entries))
+            .or_insert_with(|| {
+                let project = absolute(&config.root).join(cache::DIR).join("crates");
+                Arc::new(Crates {
+                    root: config.root.clone(),
+                    project,
+                    rustc: config.rustc.clone(),
+                    declared: declare(config),
+                    fingerprint: OnceLock::new(),
+                    built: [OnceLock::new(), OnceLock::new()],
+                })
+            }),
+    )
 }
 
 /// The book's entries and those of its `cargo-manifest`, resolved.
@@ -344,9 +354,8 @@ impl Crates {
                 self.project.display()
             )
         };
-        // The cache directory (and its `.gitignore`) is made by its first
-        // entry, which records what the project is.
-        Cache::for_book(&self.root).put("crates", "project", declared.manifest.as_bytes());
+        // The cache directory first, so that it gets its `.gitignore`.
+        Cache::for_book(&self.root).ensure_dir().map_err(io)?;
         std::fs::create_dir_all(&self.project).map_err(io)?;
         let toml = self.project.join("Cargo.toml");
         if std::fs::read_to_string(&toml).ok().as_deref() != Some(declared.manifest.as_str()) {

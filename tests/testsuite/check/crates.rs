@@ -71,6 +71,7 @@ fn crates_are_built_once_and_a_warm_check_starts_no_tool() {
         .map(|(w, s)| (w.to_owned(), s.to_owned()))
     );
     assert_eq!(cold["dependency_builds"], 1, "{cold:#}");
+    assert!(book.root().join(".companion-cache/.gitignore").is_file());
     let lock = std::fs::read_to_string(book.root().join("companion.Cargo.lock")).expect("lock");
     assert!(lock.contains("name = \"mylib\""), "{lock}");
     let (warm, code) = check_json(&book, &[]);
