@@ -152,7 +152,7 @@ pub fn moment_markdown(m: &Moment) -> String {
 }
 
 /// A note of the links row: escaped, each `` `name` `` as code.
-fn note_html(note: &str) -> String {
+pub fn note_html(note: &str) -> String {
     let mut html = String::from("<span class=\"companion-link-note\">");
     for (i, part) in note.split('`').enumerate() {
         if i % 2 == 1 {
@@ -167,7 +167,7 @@ fn note_html(note: &str) -> String {
 
 /// [`note_html`] for other renderers (crate names are identifiers: a
 /// code span holds them as they are).
-fn note_markdown(note: &str) -> String {
+pub fn note_markdown(note: &str) -> String {
     let parts: Vec<String> = note
         .split('`')
         .enumerate()
@@ -177,6 +177,16 @@ fn note_markdown(note: &str) -> String {
         })
         .collect();
     parts.concat()
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`": crate names for a note.
+pub fn quoted(names: &[String]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match q.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// A link of ours: `<a class="companion-link">`, label and address escaped.

@@ -284,7 +284,7 @@ impl Example {
                 // libraries: code that needs a crate would not compile.
                 notes.push(format!(
                     "needs {}, not on Compiler Explorer",
-                    quoted(&crates.used)
+                    frame::quoted(&crates.used)
                 ));
             } else {
                 let options = links::rust_options(self.edition, self.mode.opt_level());
@@ -420,7 +420,7 @@ impl<'a> Crates<'a> {
             .filter(|c| !self.playground.contains(c))
             .cloned()
             .collect();
-        (!missing.is_empty()).then(|| quoted(&missing))
+        (!missing.is_empty()).then(|| frame::quoted(&missing))
     }
 
     /// The code for `mdbook test`: rustdoc finds a crate of `-L DIR` only
@@ -450,16 +450,6 @@ impl<'a> Crates<'a> {
             out.push_str(&externs.concat());
         }
         out
-    }
-}
-
-/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
-fn quoted(names: &[String]) -> String {
-    let q: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match q.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
 

@@ -337,3 +337,18 @@ fn a_crate_cargo_cannot_fetch_fails_each_example_with_cargos_words() {
     assert!(stdout.contains("/nonexistent/gone.git"), "{stdout}");
     assert!(stdout.contains("dependency builds: 2"), "{stdout}");
 }
+
+#[test]
+fn a_comparison_whose_rust_side_needs_a_crate_gets_a_note_for_its_link() {
+    let chapter = "# C\n\n````compare title=\"Doubling\"\n```c caption=\"C\"\nint twice(int x) { return 2 * x; }\n```\n```rust caption=\"Rust\"\npub fn twice(x: i32) -> i32 { mylib::double(x) }\n# fn main() { println!(\"{}\", twice(2)); }\n```\n````\n";
+    let book = crates_book_with("", chapter);
+    let page = book.html("crates.md");
+    let row = page.one(".companion-compare-links");
+    assert_eq!(
+        row.text().collect::<String>(),
+        "needs mylib, not on Compiler Explorer"
+    );
+    assert!(inside(row, "a").is_empty());
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+}
