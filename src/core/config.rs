@@ -457,6 +457,34 @@ mod tests {
     }
 
     #[test]
+    fn dependencies_and_the_playground_list_are_read_and_errors_keep_their_key() {
+        let c = cfg(json!({
+            "dependencies": {"mylib": {"path": "crates/mylib"}, "rand": "0.8"},
+            "cargo-manifest": "../Cargo.toml",
+            "playground-crates": ["serde-json"],
+        }))
+        .unwrap();
+        assert_eq!(c.dependencies.len(), 2);
+        assert_eq!(c.cargo_manifest, Some(PathBuf::from("../Cargo.toml")));
+        assert_eq!(c.playground_crates, ["serde_json"]);
+        assert!(
+            cfg(json!({}))
+                .unwrap()
+                .playground_crates
+                .contains(&"rand".to_owned())
+        );
+        let err = cfg(json!({"dependencies": {"rand": {"version": "one"}}})).unwrap_err();
+        assert_eq!(err.key, ["dependencies", "rand", "version"]);
+        let text = "[preprocessor.companion.dependencies]\nrand = { version = \"one\" }\n";
+        assert_eq!(
+            err.locate(text).to_string(),
+            "book.toml:2:10: [preprocessor.companion] dependencies.rand: version `one` is not a version requirement (unexpected character 'o' while parsing major version number); expected one such as \"0.8\" or \"=1.2.3\""
+        );
+        let err = cfg(json!({"dependency": {}})).unwrap_err();
+        assert_eq!(err.key, ["dependency"]);
+    }
+
+    #[test]
     fn mdbook_keys_and_nulls_are_accepted() {
         let c = cfg(json!({"command": "x", "after": ["links"], "renderers": null, "verify": null}))
             .unwrap();
