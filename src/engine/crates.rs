@@ -290,18 +290,27 @@ impl Crates {
         Ok(args)
     }
 
-    /// The fingerprint of the set (see the module). When there is no
-    /// lock yet, or the entries changed since the last build, the debug
-    /// libraries are built first, so the lock it names is the one used.
+    /// The fingerprint of the set (see the module). When the lock does not
+    /// answer for the entries (there is none yet, it lacks a crate, or the
+    /// entries changed since the last build here), the debug libraries are
+    /// built first, so the lock it names is the one used. A fresh clone
+    /// with its `companion.Cargo.lock` needs no Cargo for it, so a build
+    /// can take verdicts from `companion.lock`.
     pub fn fingerprint(&self) -> Result<&str, String> {
         self.fingerprint
             .get_or_init(|| {
                 let declared = self.declared.as_ref().map_err(Clone::clone)?;
                 self.write_project(declared)?;
-                let resolved = std::fs::read_to_string(self.project.join("built-manifest"))
-                    .ok()
-                    .filter(|m| *m == declared.manifest);
-                let fresh = resolved.is_none() || !self.root.join(LOCK_FILE).is_file();
+                let changed = std::fs::read_to_string(self.project.join("built-manifest"))
+                    .is_ok_and(|m| m != declared.manifest);
+                let lock = std::fs::read_to_string(self.root.join(LOCK_FILE)).ok();
+                let answers = lock.is_some_and(|text| {
+                    declared.deps.iter().all(|d| {
+                        let package = d.package.as_deref().unwrap_or(&d.key);
+                        text.contains(&format!("name = \"{package}\""))
+                    })
+                });
+                let fresh = changed || !answers;
                 let externs = if fresh {
                     Some(self.build(declared, Mode::Debug)?)
                 } else {

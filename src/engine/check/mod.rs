@@ -223,7 +223,11 @@ impl Checker {
         let used = self.used(claim);
         let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
             Ok(jk) => jk,
-            Err(e) => return dependency_failure(e),
+            Err(e) => {
+                return self
+                    .locked_outcome(claim, Some(&version))
+                    .unwrap_or_else(|| dependency_failure(e));
+            }
         };
         if self.lock.is_some()
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()

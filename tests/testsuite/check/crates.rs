@@ -352,3 +352,32 @@ fn a_comparison_whose_rust_side_needs_a_crate_gets_a_note_for_its_link() {
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
 }
+
+#[test]
+fn a_fresh_clone_builds_with_verify_from_the_locks_without_cargo() {
+    let book = crates_book_with("verify = true", &fixture("src/crates.md"));
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    // What a clone has: the chapters, companion.lock and
+    // companion.Cargo.lock, no cache; and here no Cargo at all.
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("rm cache");
+    let out = Command::new(crate::support::BIN)
+        .arg("build")
+        .arg(book.root())
+        .env("CARGO", "/nonexistent/cargo")
+        .output()
+        .expect("run build");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !book
+            .root()
+            .join(".companion-cache/crates/lib-debug")
+            .exists()
+    );
+    assert!(book.root().join("book/crates.html").is_file());
+}
