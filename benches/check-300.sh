@@ -15,21 +15,8 @@
 #   benches/check-300.sh            # release build of mdbook-companion
 #   RUNS=3 benches/check-300.sh     # repeat the measurement
 set -euo pipefail
-cd "$(dirname "$0")/.."
-root=$PWD
+source "$(dirname "$0")/common.sh"
 runs=${RUNS:-1}
-
-if ! mdbook --version 2>/dev/null | grep -q '^mdbook v0\.5\.4'; then
-  echo "needs mdbook v0.5.4 on PATH (cargo install --locked mdbook@0.5.4)" >&2
-  exit 1
-fi
-cargo build --quiet --release --bin mdbook-companion
-bin_dir=$root/target/release
-bin=$bin_dir/mdbook-companion
-export PATH=$bin_dir:$PATH
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 book=$work/book300
 mkdir -p "$book/src"
 cat > "$book/book.toml" <<'TOML'
@@ -72,8 +59,6 @@ for c in $(seq 1 10); do
   done
 done
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 field() { sed -n "s/^  \"$1\": \\([0-9]*\\),\$/\\1/p"; }
 cold() {
   rm -rf "$book/.companion-cache"

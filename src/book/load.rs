@@ -64,7 +64,7 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
     let md = MDBook::load_with_config(root, md_config)
         .with_context(|| format!("loading the book at {}", root.display()))?;
     let config_json = serde_json::to_value(&md.config)?;
-    let config = Config::from_json(root.to_path_buf(), &config_json)?;
+    let config = crate::book::protocol::config(root.to_path_buf(), &config_json)?;
     let ctx = PreprocessorContext::new(root.to_path_buf(), md.config.clone(), "check".into());
     let expanded = LinkPreprocessor::new()
         .run(&ctx, md.book.clone())

@@ -9,7 +9,7 @@
 //! ([`crate::book::lazy`]): only chapters that may hold a directive are decoded,
 //! everything else is written back byte for byte.
 
-use crate::core::config::Config;
+use crate::core::config::{Config, ConfigError};
 use crate::core::problem::Located;
 use crate::directive::Target;
 use serde_json::Value;
@@ -106,12 +106,40 @@ pub fn context(ctx: &Value) -> Result<Context, Error> {
         ));
     };
     let root = PathBuf::from(root);
-    let config = Config::from_json(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
+    let config = config(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
     Ok(Context {
         root,
         renderer: renderer.to_owned(),
         mdbook_version: text("mdbook_version").unwrap_or("").to_owned(),
         config,
+    })
+}
+
+/// The book's configuration from the JSON form of its book.toml; an error
+/// at a key is placed in the book.toml at `root` (line and column).
+pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
+    let toml = root.join("book.toml");
+    let checked = Config::from_json(root, book_config).and_then(|config| {
+        // The crates' table read against the disk: path crates and the
+        // `cargo-manifest` must be there.
+        match crate::engine::crates::for_book(&config).error() {
+            None => Ok(config),
+            Some(e) => {
+                let mut err = ConfigError::new(e);
+                err.key = match e.strip_prefix("dependencies.") {
+                    Some(rest) => vec![
+                        "dependencies".into(),
+                        rest.split(':').next().unwrap_or_default().into(),
+                    ],
+                    None => vec!["cargo-manifest".into()],
+                };
+                Err(err)
+            }
+        }
+    });
+    checked.map_err(|e| match std::fs::read_to_string(&toml) {
+        Ok(text) if !e.key.is_empty() => e.locate(&text),
+        _ => e,
     })
 }
 

@@ -5,7 +5,6 @@
 use crate::book::lazy;
 use crate::book::protocol::{Error, NAME, context, parse_input, start};
 use crate::book::{self, BookOutcome};
-use crate::core::config::Config;
 use crate::directive::Target;
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
@@ -78,7 +77,7 @@ impl Preprocessor for Companion {
         book: Book,
     ) -> mdbook_preprocessor::errors::Result<Book> {
         let config_json = serde_json::to_value(&ctx.config)?;
-        let config = Config::from_json(ctx.root.clone(), &config_json)?;
+        let config = crate::book::protocol::config(ctx.root.clone(), &config_json)?;
         let mut book_json = serde_json::to_value(&book)?;
         let target = Target::for_renderer(&ctx.renderer);
         report(book::book(&config, target, &mut book_json))?;

@@ -41,6 +41,9 @@ pub struct Claim {
     pub lang: Lang,
     /// The full program (hidden lines un-hidden, `fn main` added).
     pub source: String,
+    /// Whether `source` is the block's code wrapped in `fn main() {`, one
+    /// line above the code's own (for placing compiler errors).
+    pub wrapped: bool,
     /// The expected outcome.
     pub expect: Expect,
     /// The expected output (the output block's text), if any.

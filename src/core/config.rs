@@ -7,6 +7,7 @@
 //! share one reader. mdBook 0.4 sends `null` for unset values: every raw
 //! field is optional, so `null` reads as "not set".
 
+use crate::core::crates::{Dependency, PLAYGROUND_CRATES};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -58,6 +59,9 @@ pub struct RawConfig {
     timeout: Option<u64>,
     c_hidden_prefix: Option<String>,
     output_filters: Option<std::collections::BTreeMap<String, String>>,
+    dependencies: Option<Value>,
+    cargo_manifest: Option<String>,
+    playground_crates: Option<Vec<String>>,
 }
 
 /// What a broken directive does to the build.
@@ -112,6 +116,15 @@ pub struct Config {
     /// `output-filters`: what is scrubbed from actual output before it
     /// is compared (addresses, temporary paths, times).
     pub output_filters: Vec<OutputFilter>,
+    /// `[preprocessor.companion.dependencies]`: the crates examples may
+    /// use, paths relative to the root.
+    pub dependencies: Vec<Dependency>,
+    /// `cargo-manifest`: a crate whose dependencies, and itself, examples
+    /// may use (relative to the root).
+    pub cargo_manifest: Option<PathBuf>,
+    /// The crates the Playground offers (`playground-crates`, else the
+    /// list shipped in the binary), by the names examples use.
+    pub playground_crates: Vec<String>,
 }
 
 /// One entry of `output-filters`: every match of `pattern` in a
@@ -142,12 +155,60 @@ impl OutputFilter {
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates (and mdBook's command, before, after, renderers, optional)";
 
-/// A configuration error.
-#[derive(Debug, thiserror::Error)]
-#[error("book.toml [preprocessor.companion]: {0}")]
-pub struct ConfigError(pub String);
+/// A configuration error, with the key it is at when that is known (so
+/// that [`ConfigError::locate`] can place it in book.toml).
+#[derive(Debug)]
+pub struct ConfigError {
+    /// What was found and what was expected.
+    pub message: String,
+    /// The keys under `[preprocessor.companion]` where it is.
+    pub key: Vec<String>,
+    /// Its 1-based line and column in book.toml, once located.
+    pub at: Option<(usize, usize)>,
+}
+
+impl ConfigError {
+    /// An error of the table as a whole.
+    pub fn new(message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            message: message.into(),
+            key: Vec::new(),
+            at: None,
+        }
+    }
+
+    /// The error placed in `book_toml`, the text of book.toml.
+    pub fn locate(mut self, book_toml: &str) -> ConfigError {
+        if self.key.is_empty() {
+            return self;
+        }
+        let path: Vec<&str> = ["preprocessor", "companion"]
+            .into_iter()
+            .chain(self.key.iter().map(String::as_str))
+            .collect();
+        if let Some(range) = crate::core::crates::locate(book_toml, &path) {
+            self.at = Some(crate::core::markdown::line_col(book_toml, range.start));
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some((line, column)) => write!(
+                f,
+                "book.toml:{line}:{column}: [preprocessor.companion] {}",
+                self.message
+            ),
+            None => write!(f, "book.toml [preprocessor.companion]: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Reads and checks the configuration from the JSON form of book.toml.
@@ -160,9 +221,16 @@ impl Config {
         let raw: RawConfig = serde_json::from_value(table).map_err(|e| {
             let msg = e.to_string();
             if msg.starts_with("unknown field") {
-                ConfigError(format!("{msg}\nknown keys: {KNOWN_KEYS}"))
+                let mut err = ConfigError::new(format!("{msg}\nknown keys: {KNOWN_KEYS}"));
+                err.key = msg
+                    .split('`')
+                    .nth(1)
+                    .map(str::to_owned)
+                    .into_iter()
+                    .collect();
+                err
             } else {
-                ConfigError(msg)
+                ConfigError::new(msg)
             }
         })?;
         let src = book_config
@@ -180,7 +248,7 @@ impl Config {
                     .ok()
                     .filter(|e| EDITIONS.contains(e))
                     .ok_or_else(|| {
-                        ConfigError(format!(
+                        ConfigError::new(format!(
                             "[rust] edition is `{text}`; expected one of 2015, 2018, 2021, 2024"
                         ))
                     })?
@@ -216,8 +284,8 @@ impl Config {
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
             timeout: Duration::from_secs(match raw.timeout {
                 Some(0) => {
-                    return Err(ConfigError(
-                        "timeout is 0; expected a number of seconds of at least 1".into(),
+                    return Err(ConfigError::new(
+                        "timeout is 0; expected a number of seconds of at least 1",
                     ));
                 }
                 Some(t) => t,
@@ -225,8 +293,8 @@ impl Config {
             }),
             c_hidden_prefix: match raw.c_hidden_prefix {
                 Some(p) if p.trim().is_empty() => {
-                    return Err(ConfigError(
-                        "c-hidden-prefix is blank; expected a marker such as \"~ \"".into(),
+                    return Err(ConfigError::new(
+                        "c-hidden-prefix is blank; expected a marker such as \"~ \"",
                     ));
                 }
                 Some(p) => p,
@@ -244,6 +312,21 @@ impl Config {
                 })
                 .unwrap_or_default(),
             output_filters: output_filters(raw.output_filters.unwrap_or_default())?,
+            dependencies: Dependency::parse_table(
+                raw.dependencies.as_ref().unwrap_or(&Value::Null),
+            )
+            .map_err(|e| ConfigError {
+                message: e.message,
+                key: std::iter::once("dependencies".to_owned())
+                    .chain(e.key)
+                    .collect(),
+                at: None,
+            })?,
+            cargo_manifest: raw.cargo_manifest.map(PathBuf::from),
+            playground_crates: match raw.playground_crates {
+                Some(list) => list.iter().map(|c| c.replace('-', "_")).collect(),
+                None => PLAYGROUND_CRATES.iter().map(|c| (*c).to_owned()).collect(),
+            },
         })
     }
 }
@@ -255,7 +338,7 @@ fn output_filters(
         .into_iter()
         .map(|(pattern, replacement)| {
             let regex = regex::Regex::new(&pattern).map_err(|e| {
-                ConfigError(format!(
+                ConfigError::new(format!(
                     "output-filters: `{pattern}` is not a regular expression ({}); expected a pattern of the regex crate, such as \"0x[0-9a-f]+\"",
                     e.to_string().lines().last().unwrap_or("invalid").trim().trim_start_matches("error: ")
                 ))
@@ -278,7 +361,7 @@ fn link(
         Some(LinkSetting::Enabled(false)) => Ok(None),
         Some(LinkSetting::Url(url)) => {
             if !(url.starts_with("https://") || url.starts_with("http://")) {
-                return Err(ConfigError(format!(
+                return Err(ConfigError::new(format!(
                     "{key} is `{url}`; expected an http:// or https:// address, or false"
                 )));
             }
@@ -298,7 +381,7 @@ fn compiler_id(key: &str, id: Option<String>, default: &str) -> Result<String, C
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
     {
-        return Err(ConfigError(format!(
+        return Err(ConfigError::new(format!(
             "{key} is `{id}`; expected a Compiler Explorer compiler id such as `{default}`"
         )));
     }
@@ -371,6 +454,34 @@ mod tests {
             err.contains("known keys: reading-list, talks, playground-url"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn dependencies_and_the_playground_list_are_read_and_errors_keep_their_key() {
+        let c = cfg(json!({
+            "dependencies": {"mylib": {"path": "crates/mylib"}, "rand": "0.8"},
+            "cargo-manifest": "../Cargo.toml",
+            "playground-crates": ["serde-json"],
+        }))
+        .unwrap();
+        assert_eq!(c.dependencies.len(), 2);
+        assert_eq!(c.cargo_manifest, Some(PathBuf::from("../Cargo.toml")));
+        assert_eq!(c.playground_crates, ["serde_json"]);
+        assert!(
+            cfg(json!({}))
+                .unwrap()
+                .playground_crates
+                .contains(&"rand".to_owned())
+        );
+        let err = cfg(json!({"dependencies": {"rand": {"version": "one"}}})).unwrap_err();
+        assert_eq!(err.key, ["dependencies", "rand", "version"]);
+        let text = "[preprocessor.companion.dependencies]\nrand = { version = \"one\" }\n";
+        assert_eq!(
+            err.locate(text).to_string(),
+            "book.toml:2:10: [preprocessor.companion] dependencies.rand: version `one` is not a version requirement (unexpected character 'o' while parsing major version number); expected one such as \"0.8\" or \"=1.2.3\""
+        );
+        let err = cfg(json!({"dependency": {}})).unwrap_err();
+        assert_eq!(err.key, ["dependency"]);
     }
 
     #[test]

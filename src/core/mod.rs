@@ -7,6 +7,7 @@ pub mod attrs;
 pub mod claim;
 pub mod code;
 pub mod config;
+pub mod crates;
 pub mod escape;
 pub mod expect;
 pub mod lang;

@@ -35,6 +35,9 @@ pub struct Frame<'a> {
     pub assembly: Option<(&'a str, &'a str)>,
     /// The links row: labels and addresses.
     pub links: &'a [(&'a str, String)],
+    /// Notes in the links row, for links left out ("needs `mylib`, not
+    /// on the Playground"): plain text, code in backquotes.
+    pub notes: &'a [String],
     /// The moment of the talk the block comes from (`at="12:30"`).
     pub at: Option<&'a Moment>,
     /// Its number in the chapter and its anchor (`Example 5.2`).
@@ -85,11 +88,12 @@ impl Frame<'_> {
         if let Some((listing, how)) = self.assembly {
             asm_panel(out, listing, how);
         }
-        if !self.links.is_empty() {
+        if !self.links.is_empty() || !self.notes.is_empty() {
             let anchors: Vec<String> = self
                 .links
                 .iter()
                 .map(|(label, url)| anchor(label, url))
+                .chain(self.notes.iter().map(|n| note_html(n)))
                 .collect();
             out.line(format!(
                 "<div class=\"companion-links\">{}</div>",
@@ -119,11 +123,12 @@ impl Frame<'_> {
                 .blank()
                 .fence("text", output);
         }
-        if !self.links.is_empty() {
+        if !self.links.is_empty() || !self.notes.is_empty() {
             let list: Vec<String> = self
                 .links
                 .iter()
                 .map(|(label, url)| format!("[{label}](<{url}>)"))
+                .chain(self.notes.iter().map(|n| note_markdown(n)))
                 .collect();
             out.blank().line(list.join(" · "));
         }
@@ -161,6 +166,44 @@ pub fn moment_markdown(m: &Moment) -> String {
     match &m.href {
         Some(href) => format!("[{}](<{href}>)", escape_markdown(&m.label)),
         None => escape_markdown(&m.label),
+    }
+}
+
+/// A note of the links row: escaped, each `` `name` `` as code.
+pub fn note_html(note: &str) -> String {
+    let mut html = String::from("<span class=\"companion-link-note\">");
+    for (i, part) in note.split('`').enumerate() {
+        if i % 2 == 1 {
+            html.push_str(&format!("<code>{}</code>", escape(part)));
+        } else {
+            html.push_str(&escape(part));
+        }
+    }
+    html.push_str("</span>");
+    html
+}
+
+/// [`note_html`] for other renderers (crate names are identifiers: a
+/// code span holds them as they are).
+pub fn note_markdown(note: &str) -> String {
+    let parts: Vec<String> = note
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match i % 2 {
+            1 => format!("`{part}`"),
+            _ => escape_markdown(part),
+        })
+        .collect();
+    parts.concat()
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`": crate names for a note.
+pub fn quoted(names: &[String]) -> String {
+    let q: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match q.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 

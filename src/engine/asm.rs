@@ -16,7 +16,9 @@
 
 use crate::core::config::Config;
 use crate::core::lang::{Compiler, Lang};
+use crate::core::links::Mode;
 use crate::engine::cache::Cache;
+use crate::engine::crates;
 use crate::engine::exec::{self, Limits};
 use std::fmt;
 
@@ -220,9 +222,27 @@ pub fn made(
     cache: &Cache,
     lock: Option<&crate::engine::lock::Index>,
 ) -> Result<Made, AsmError> {
-    let (program, args) = command(req, config);
+    let (program, mut args) = command(req, config);
     let keep = kept(req);
-    let hash = lock_key(req, config);
+    let crates = crates::for_book(config);
+    let used = match req.compiler() {
+        Compiler::Rustc => crates.used_by(req.source),
+        Compiler::Cc => Vec::new(),
+    };
+    let rejected = |stderr: String| AsmError::Rejected {
+        program: program.clone(),
+        stderr,
+    };
+    let fingerprint = match used.is_empty() {
+        true => String::new(),
+        false => crates.fingerprint().map_err(rejected)?.to_owned(),
+    };
+    let hash = match used.is_empty() {
+        true => lock_key(req, config),
+        false => {
+            crate::engine::lock::hash(&[lock_key(req, config).as_bytes(), fingerprint.as_bytes()])
+        }
+    };
     let locked = lock.and_then(|l| l.assembly(&hash));
     let Some(version) = exec::tool_version_cached(&program, cache) else {
         return match locked {
@@ -251,6 +271,7 @@ pub fn made(
         program.as_bytes(),
         args.join(" ").as_bytes(),
         std::env::consts::ARCH.as_bytes(),
+        fingerprint.as_bytes(),
     ]);
     if let Some(hit) = cache
         .get(NAMESPACE, &key)
@@ -260,6 +281,13 @@ pub fn made(
     }
     if let Some(a) = locked.filter(|a| a.toolchain == crate::engine::lock::toolchain(&version)) {
         return Ok(made(a.listing.clone(), Origin::Lock));
+    }
+    if !used.is_empty() {
+        // Against the debug libraries `check` uses: the example's own code
+        // is what the listing shows, at its own opt-level.
+        let extra = crates.args(Mode::Debug, &used).map_err(rejected)?;
+        let at = args.len().saturating_sub(3);
+        args.splice(at..at, extra);
     }
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
     std::fs::write(dir.path().join(file_name(req.lang)), req.source)

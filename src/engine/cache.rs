@@ -97,13 +97,21 @@ impl Cache {
         }
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-        if let Some(dir) = &self.dir
-            && !dir.exists()
-        {
+    /// The cache's directory, made (with its `.gitignore`) if it is not
+    /// there; `None` for a disabled cache.
+    pub fn ensure_dir(&self) -> std::io::Result<Option<&Path>> {
+        let Some(dir) = &self.dir else {
+            return Ok(None);
+        };
+        if !dir.exists() {
             std::fs::create_dir_all(dir)?;
             std::fs::write(dir.join(".gitignore"), "*\n")?;
         }
+        Ok(Some(dir))
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+        self.ensure_dir()?;
         let parent = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
         let mut tmp = tempfile::NamedTempFile::new_in(parent)?;

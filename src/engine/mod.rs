@@ -5,5 +5,6 @@
 pub mod asm;
 pub mod cache;
 pub mod check;
+pub mod crates;
 pub mod exec;
 pub mod lock;

@@ -16,10 +16,13 @@ pub use report::{Checked, Report};
 
 use crate::book::load;
 use crate::core::config::OnFailure;
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Need};
 use crate::directive::{Shared, Target};
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
+use crate::engine::crates;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,6 +43,29 @@ pub struct Options {
     pub no_merge: bool,
     /// Check only this share of the blocks (and report and cache only it).
     pub partition: Option<Partition>,
+}
+
+/// Where the libraries of the book's crates are, for `mdbook test -L`,
+/// when an example uses one.
+fn library_note(config: &crate::core::config::Config, report: &Report) -> Option<String> {
+    let crates = crates::for_book(config);
+    report
+        .checked
+        .iter()
+        .any(|c| {
+            c.claim.lang == Lang::Rust
+                && !c.claim.ignore
+                && !crates.used_by(&c.claim.source).is_empty()
+        })
+        .then_some(())?;
+    let dir = [Mode::Debug, Mode::Release]
+        .into_iter()
+        .map(|m| crates.lib_dir(m))
+        .find(|d| d.is_dir())?;
+    Some(format!(
+        "note: the book's crates are built in {0}; `mdbook test -L {0}` finds them",
+        dir.display()
+    ))
 }
 
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
@@ -131,6 +157,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
     }
     report.counters = checker.counters();
+    if let Some(note) = library_note(&loaded.config, &report) {
+        report.lock_notes.push(note);
+    }
     let assembly = shared
         .assembly
         .take()

@@ -158,11 +158,16 @@ pub fn text(report: &Report) -> String {
         compiler_runs,
         program_runs,
         cache_hits,
+        dependency_builds,
     } = report.counters;
-    let _ = writeln!(
+    let _ = write!(
         s,
         "compiler runs: {compiler_runs}, program runs: {program_runs}, from cache: {cache_hits}"
     );
+    if dependency_builds > 0 {
+        let _ = write!(s, ", dependency builds: {dependency_builds}");
+    }
+    s.push('\n');
     s.push_str(&report.summary());
     s.push('\n');
     s
@@ -182,6 +187,7 @@ struct JsonReport<'a> {
     compiler_runs: usize,
     program_runs: usize,
     cache_hits: usize,
+    dependency_builds: usize,
     summary: String,
 }
 
@@ -254,6 +260,7 @@ pub fn json(report: &Report) -> String {
         compiler_runs: report.counters.compiler_runs,
         program_runs: report.counters.program_runs,
         cache_hits: report.counters.cache_hits,
+        dependency_builds: report.counters.dependency_builds,
         summary: report.summary(),
     };
     serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

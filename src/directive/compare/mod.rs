@@ -160,6 +160,7 @@ impl Side {
                 what: String::new(),
                 lang: self.lang,
                 source: self.source.clone(),
+                wrapped: false,
                 expect,
                 output: self.output.clone(),
                 output_range: self.output_range.clone(),

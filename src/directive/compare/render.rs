@@ -4,6 +4,7 @@
 use super::{Compare, Layout, Side};
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::expect::Expect;
+use crate::core::lang::Lang;
 use crate::core::links::Session;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
@@ -71,8 +72,7 @@ impl Compare {
     ) -> Result<Rendered, Problem> {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
-        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
-        let compare_link = frame::compiler_explorer_link(env, &sessions, at, &mut warnings);
+        let compare_link = self.compare_link(env, at, &mut warnings);
         let layout = match self.layout {
             Layout::Columns => "columns",
             Layout::Tabs => "tabs",
@@ -152,10 +152,14 @@ impl Compare {
             out.line("</div>");
         }
         out.line("</div>");
-        if let Some(url) = compare_link {
+        let shown = match compare_link {
+            Some(Ok(url)) => Some(frame::anchor("Compare in Compiler Explorer", &url)),
+            Some(Err(note)) => Some(frame::note_html(&note)),
+            None => None,
+        };
+        if let Some(shown) = shown {
             out.line(format!(
-                "<div class=\"companion-links companion-compare-links\">{}</div>",
-                frame::anchor("Compare in Compiler Explorer", &url)
+                "<div class=\"companion-links companion-compare-links\">{shown}</div>"
             ));
         }
         out.line("</div>");
@@ -219,13 +223,47 @@ impl Compare {
                 }
             }
         }
-        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
-        if let Some(url) = frame::compiler_explorer_link(env, &sessions, at, &mut warnings) {
-            out.blank()
-                .line(format!("[Compare in Compiler Explorer](<{url}>)"));
+        match self.compare_link(env, at, &mut warnings) {
+            Some(Ok(url)) => {
+                out.blank()
+                    .line(format!("[Compare in Compiler Explorer](<{url}>)"));
+            }
+            Some(Err(note)) => {
+                out.blank().line(frame::note_markdown(&note));
+            }
+            None => {}
         }
         r.warnings = warnings;
         r
+    }
+
+    /// The one Compiler Explorer link of every side, or the note that
+    /// replaces it when a Rust side needs the book's crates (our links
+    /// hand Compiler Explorer the code alone).
+    fn compare_link(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        warnings: &mut Vec<Problem>,
+    ) -> Option<Result<String, String>> {
+        env.config.compiler_explorer_url.as_ref()?;
+        let crates = crate::engine::crates::for_book(env.config);
+        let mut needs: Vec<String> = self
+            .sides
+            .iter()
+            .filter(|s| s.lang == Lang::Rust)
+            .flat_map(|s| crates.used_by(&s.source))
+            .collect();
+        needs.sort();
+        needs.dedup();
+        if !needs.is_empty() {
+            return Some(Err(format!(
+                "needs {}, not on Compiler Explorer",
+                frame::quoted(&needs)
+            )));
+        }
+        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
+        frame::compiler_explorer_link(env, &sessions, at, warnings).map(Ok)
     }
 }
 
@@ -269,6 +307,7 @@ fn c_side(
             .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
         assembly: listing.map(|l| (l, "cc -O2")),
         links: &links,
+        notes: &[],
         at: None,
         number: Some(number),
     }

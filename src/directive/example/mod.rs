@@ -22,6 +22,7 @@ use crate::core::markdown::{Block, Fence, Pattern};
 use crate::core::problem::{MissingTool, Problem};
 use crate::core::values::Attrs;
 use crate::engine::asm;
+use crate::engine::crates;
 use std::ops::Range;
 
 /// The example's row of the registry.
@@ -261,30 +262,46 @@ impl Example {
     }
 
     /// The links to the Playground and Compiler Explorer, with warnings
-    /// for links that had to fall back.
+    /// for links that had to fall back; a link that could not work (the
+    /// example needs a crate the site does not offer) is a note instead.
     fn links(
         &self,
         env: &Env<'_>,
         at: usize,
+        crates: &Crates<'_>,
         warnings: &mut Vec<Problem>,
+        notes: &mut Vec<String>,
     ) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         let source = self.source();
-        if self.playground {
-            let program = code::rust_program(&source);
-            if let Some(url) =
-                frame::playground_link(env, &program, self.edition, self.mode, at, warnings)
-            {
-                out.push(("Playground", url));
+        if self.playground && env.config.playground_url.is_some() {
+            if let Some(needs) = crates.not_on_playground() {
+                notes.push(format!("needs {needs}, not on the Playground"));
+            } else {
+                let program = code::rust_program(&source);
+                if let Some(url) =
+                    frame::playground_link(env, &program, self.edition, self.mode, at, warnings)
+                {
+                    out.push(("Playground", url));
+                }
             }
         }
-        if self.compiler_explorer {
-            let options = links::rust_options(self.edition, self.mode.opt_level());
-            let session: Vec<_> = frame::session(env, Lang::Rust, &source, options)
-                .into_iter()
-                .collect();
-            if let Some(url) = frame::compiler_explorer_link(env, &session, at, warnings) {
-                out.push(("Compiler Explorer", url));
+        if self.compiler_explorer && env.config.compiler_explorer_url.is_some() {
+            if !crates.used.is_empty() {
+                // Our links hand Compiler Explorer the code alone, with no
+                // libraries: code that needs a crate would not compile.
+                notes.push(format!(
+                    "needs {}, not on Compiler Explorer",
+                    frame::quoted(&crates.used)
+                ));
+            } else {
+                let options = links::rust_options(self.edition, self.mode.opt_level());
+                let session: Vec<_> = frame::session(env, Lang::Rust, &source, options)
+                    .into_iter()
+                    .collect();
+                if let Some(url) = frame::compiler_explorer_link(env, &session, at, warnings) {
+                    out.push(("Compiler Explorer", url));
+                }
             }
         }
         out
@@ -334,6 +351,7 @@ impl Example {
             what,
             lang: Lang::Rust,
             source: code::rust_program(&self.source()),
+            wrapped: !code::has_main(&self.source()),
             expect: self.expect,
             output: self.output.clone(),
             output_range,
@@ -376,12 +394,18 @@ impl Example {
         number: Option<&Number>,
     ) -> Rendered {
         let mut r = Rendered::default();
-        let info = self.fence_info(env.target);
+        let mut info = self.fence_info(env.target);
+        let crates = Crates::of(env, &self.source());
         if env.target == Target::Test {
-            r.out.fence(&info, &self.code);
+            r.out.fence(&info, &crates.for_rustdoc(&self.code));
             return r;
         }
-        let links = self.links(env, at, &mut r.warnings);
+        if crates.not_on_playground().is_some() && !self.ignore {
+            // mdBook's play button would send it to the Playground too.
+            info.push_str(",noplayground");
+        }
+        let mut notes = Vec::new();
+        let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
         let badge = self.badge();
         Frame {
             outcome: if self.ignore {
@@ -399,11 +423,68 @@ impl Example {
                 .map(|o| (self.expect.output_label(), o)),
             assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
             links: &links,
+            notes: &notes,
             at: self.moment.as_ref(),
             number,
         }
         .write(env.target, &mut r.out);
         r
+    }
+}
+
+/// The declared crates an example uses, and what the sites offer.
+struct Crates<'a> {
+    used: Vec<String>,
+    playground: &'a [String],
+}
+
+impl<'a> Crates<'a> {
+    fn of(env: &Env<'a>, source: &str) -> Crates<'a> {
+        Crates {
+            used: crates::for_book(env.config).used_by(source),
+            playground: &env.config.playground_crates,
+        }
+    }
+
+    /// The crates used that the Playground does not offer, as
+    /// "`a` and `b`", when there are some.
+    fn not_on_playground(&self) -> Option<String> {
+        let missing: Vec<String> = self
+            .used
+            .iter()
+            .filter(|c| !self.playground.contains(c))
+            .cloned()
+            .collect();
+        (!missing.is_empty()).then(|| frame::quoted(&missing))
+    }
+
+    /// The code for `mdbook test`: rustdoc finds a crate of `-L DIR` only
+    /// through `extern crate`, so each crate used gets a hidden one (after
+    /// the crate's inner attributes, unless the code has its own).
+    fn for_rustdoc(&self, code: &str) -> String {
+        let externs: Vec<String> = self
+            .used
+            .iter()
+            .filter(|c| !code.contains(&format!("extern crate {c}")))
+            .map(|c| format!("# extern crate {c};\n"))
+            .collect();
+        if externs.is_empty() {
+            return code.to_owned();
+        }
+        let mut out = String::with_capacity(code.len() + 64);
+        let mut placed = false;
+        for line in code.split_inclusive('\n') {
+            let bare = line.trim_start().trim_start_matches("# ").trim_start();
+            if !placed && !bare.starts_with("#![") {
+                out.push_str(&externs.concat());
+                placed = true;
+            }
+            out.push_str(line);
+        }
+        if !placed {
+            out.push_str(&externs.concat());
+        }
+        out
     }
 }
 

@@ -23,9 +23,8 @@
 //! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
 //! and deny-by-default lints still fail the build, and so the example.
 
-use super::rustc;
 use super::verdict::{Job, Observation};
-use super::{COMPILE_TIMEOUT, Checker, job_key};
+use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -77,6 +76,8 @@ struct Member<'a> {
     key: String,
     claim: &'a Claim,
     job: Job,
+    /// The declared crates it uses.
+    used: Vec<String>,
 }
 
 /// A merged crate: its source and, per member, the 1-based lines its
@@ -168,10 +169,15 @@ impl Checker {
             return;
         };
         let mut seen = HashSet::new();
-        let mut groups: BTreeMap<(u16, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
+        // Edition, mode, emit, and whether the book's dependency set is
+        // linked (a crate for those that use it, with the `--extern`s of
+        // every crate its members use; one for those that use none).
+        let mut groups: BTreeMap<(u16, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
         for claim in claims.iter().filter(|c| mergeable(c)) {
-            let job = rustc::job(claim, &tool);
-            let key = job_key(&job, &version, &claim.source);
+            let used = self.used(claim);
+            let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
+                continue;
+            };
             if !seen.insert(key.clone()) || self.cache.get(super::CACHE_NAMESPACE, &key).is_some() {
                 continue;
             }
@@ -179,11 +185,14 @@ impl Checker {
                 claim.edition,
                 claim.mode == Mode::Release,
                 claim.expect == Expect::NoRun,
+                !used.is_empty(),
             );
-            groups
-                .entry(group)
-                .or_default()
-                .push(Member { key, claim, job });
+            groups.entry(group).or_default().push(Member {
+                key,
+                claim,
+                job,
+                used,
+            });
         }
         // As many builds as workers, so that front ends run side by side.
         let workers = rayon::current_num_threads().max(1);
@@ -212,8 +221,19 @@ impl Checker {
             let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
             let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
             self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-            let mut cmd = exec::compiler_command(&members[0].job.tool, dir.path());
-            cmd.args(&members[0].job.args).args(["-A", "warnings"]);
+            let mut job = members[0].job.clone();
+            let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
+            used.sort();
+            used.dedup();
+            if !used.is_empty()
+                && self
+                    .link_crates(&mut job, members[0].claim.mode, &used)
+                    .is_err()
+            {
+                return;
+            }
+            let mut cmd = exec::compiler_command(&job.tool, dir.path());
+            cmd.args(&job.args).args(["-A", "warnings"]);
             let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
                 return;
             };
@@ -280,6 +300,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::check::rustc;
     use crate::engine::check::tests::claim;
 
     #[test]
@@ -341,6 +362,7 @@ mod tests {
                 key: String::new(),
                 claim: c,
                 job: rustc::job(c, "rustc"),
+                used: Vec::new(),
             })
             .collect();
         let m = merged_source(&members);

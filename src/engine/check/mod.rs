@@ -34,7 +34,9 @@ pub use crate::core::lang::Lang;
 
 use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
+use crate::core::links::Mode;
 use crate::engine::cache::Cache;
+use crate::engine::crates::{self, Crates};
 use crate::engine::exec::{self, Limits};
 use crate::engine::lock;
 use rayon::prelude::*;
@@ -57,6 +59,7 @@ pub struct Checker {
     filters: Vec<OutputFilter>,
     cache: Cache,
     lock: Option<Arc<lock::Index>>,
+    crates: Arc<Crates>,
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
@@ -76,6 +79,8 @@ pub struct Counters {
     /// Claims answered without a compiler run: from the cache, or from an
     /// identical job of the same run.
     pub cache_hits: usize,
+    /// `cargo build`s of the book's dependencies.
+    pub dependency_builds: usize,
 }
 
 impl Checker {
@@ -93,6 +98,7 @@ impl Checker {
             filters: config.output_filters.clone(),
             cache,
             lock: None,
+            crates: crates::for_book(config),
             compiler_runs: AtomicUsize::new(0),
             program_runs: AtomicUsize::new(0),
             cache_hits: AtomicUsize::new(0),
@@ -117,6 +123,14 @@ impl Checker {
             Lang::Rust => rustc::job(claim, "rustc"),
             Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, "cc"),
         };
+        let used = self.used(claim);
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => match self.crates.fingerprint() {
+                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
+                Err(_) => used.join(","),
+            },
+        };
         let mut parts: Vec<String> = vec![
             "claim-v1".into(),
             claim.lang.fence().into(),
@@ -131,6 +145,9 @@ impl Checker {
             claim.error.clone().unwrap_or_default(),
             claim.ignore.to_string(),
         ];
+        if !crates.is_empty() {
+            parts.push(crates);
+        }
         for f in &self.filters {
             parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
         }
@@ -168,6 +185,7 @@ impl Checker {
             compiler_runs: self.compiler_runs.load(Ordering::Relaxed),
             program_runs: self.program_runs.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
+            dependency_builds: crates::builds(),
         }
     }
 
@@ -202,16 +220,28 @@ impl Checker {
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
-        let job = match claim.lang {
-            Lang::Rust => rustc::job(claim, &tool),
-            Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, &tool),
+        let used = self.used(claim);
+        let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
+            Ok(jk) => jk,
+            Err(e) => {
+                return self
+                    .locked_outcome(claim, Some(&version))
+                    .unwrap_or_else(|| dependency_failure(e));
+            }
         };
-        let key = job_key(&job, &version, &claim.source);
         if self.lock.is_some()
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()
             && let Some(outcome) = self.locked_outcome(claim, Some(&version))
         {
             return outcome;
+        }
+        // A claim to compile against the book's crates needs them built
+        // (once: the build is shared by every claim and the merged builds).
+        if !used.is_empty()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
+        {
+            return dependency_failure(e);
         }
         // Claims with the same job (same program, flags and compiler) share
         // one observation: the first computes it, the others wait for it.
@@ -249,15 +279,84 @@ impl Checker {
         }
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        let (verdict, actual) = match claim.lang {
+        let (mut verdict, actual) = match claim.lang {
             Lang::Rust => rustc::judge(claim, obs, self.timeout),
             Lang::C | Lang::Cpp | Lang::Python => cc::judge(claim, obs, self.timeout),
         };
+        if claim.lang == Lang::Rust && verdict.is_failure() && !obs.compiled {
+            verdict = self.undeclared(claim, obs).unwrap_or(verdict);
+        }
         Outcome {
             verdict,
             actual,
             cached,
         }
+    }
+
+    /// The declared crates a Rust claim uses.
+    fn used(&self, claim: &Claim) -> Vec<String> {
+        match claim.lang {
+            Lang::Rust => self.crates.used_by(&claim.source),
+            Lang::C | Lang::Cpp | Lang::Python => Vec::new(),
+        }
+    }
+
+    /// The job of a claim and its cache key: a Rust claim that uses
+    /// declared crates compiles against their libraries, and its key holds
+    /// their fingerprint.
+    fn job_and_key(
+        &self,
+        claim: &Claim,
+        tool: &str,
+        version: &str,
+        used: &[String],
+    ) -> Result<(Job, String), String> {
+        let job = match claim.lang {
+            Lang::Rust => rustc::job(claim, tool),
+            Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, tool),
+        };
+        let key = job_key(&job, version, &claim.source);
+        if used.is_empty() {
+            return Ok((job, key));
+        }
+        let fp = self.crates.fingerprint()?;
+        Ok((job, Cache::key(&[key.as_bytes(), b"crates", fp.as_bytes()])))
+    }
+
+    /// `job` compiled against the libraries of `used` (built first, once).
+    fn link_crates(&self, job: &mut Job, mode: Mode, used: &[String]) -> Result<(), String> {
+        let args = self.crates.args(mode, used)?;
+        // Before `-o main main.rs`.
+        let at = job.args.len().saturating_sub(3);
+        job.args.splice(at..at, args);
+        Ok(())
+    }
+
+    /// The verdict on a Rust claim that failed because it names a crate
+    /// the book does not declare: where, and the table to add it to.
+    fn undeclared(&self, claim: &Claim, obs: &Observation) -> Option<Verdict> {
+        let names = self.crates.names();
+        let missing: Vec<_> = crate::core::crates::undeclared(&obs.diagnostics)
+            .into_iter()
+            .filter(|u| !names.contains(&u.name))
+            .collect();
+        let first = missing.first()?;
+        let line = (claim.line + first.line).saturating_sub(usize::from(claim.wrapped));
+        let list: Vec<String> = missing.iter().map(|u| format!("`{}`", u.name)).collect();
+        let (it, crates) = if list.len() == 1 {
+            ("it", format!("the crate {}", list[0]))
+        } else {
+            ("them", format!("the crates {}", list.join(", ")))
+        };
+        Some(Verdict::fail_with(
+            format!(
+                "{file}:{line}:{column}: uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
+                file = claim.file,
+                column = first.column,
+                name = first.name,
+            ),
+            &obs.diagnostics,
+        ))
     }
 
     /// The observation with `output-filters` applied to what the compiler
@@ -350,6 +449,15 @@ impl Checker {
     }
 }
 
+/// The outcome of a claim whose crates could not be built.
+fn dependency_failure(message: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::fail_with("uses the book's dependencies, which did not build", message),
+        actual: None,
+        cached: false,
+    }
+}
+
 /// The time a compiler gets at least (the configured `timeout` applies to
 /// programs; compilers get this much or the timeout, whichever is longer).
 pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -387,6 +495,7 @@ pub(crate) mod tests {
             what: "rust example".into(),
             lang: Lang::Rust,
             source: source.into(),
+            wrapped: false,
             expect,
             output: None,
             output_range: None,

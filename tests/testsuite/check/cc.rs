@@ -11,6 +11,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         what: format!("{} side", lang.fence()),
         lang,
         source: source.into(),
+        wrapped: false,
         expect,
         output: output.map(str::to_owned),
         output_range: None,

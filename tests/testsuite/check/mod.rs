@@ -8,6 +8,7 @@ mod bless;
 mod cc;
 mod claims;
 mod compare;
+mod crates;
 mod lock;
 mod merge;
 mod toolchain;

@@ -1,0 +1,636 @@
+//! The book's dependencies, built once: a Cargo project in the cache whose
+//! `[dependencies]` are the book's, `cargo build` once per profile that is
+//! needed, and the libraries it made gathered in one directory that every
+//! example compiles against (`-L DIR --extern NAME`), as `mdbook test -L
+//! DIR` does.
+//!
+//! - The project is `.companion-cache/crates/` (a `[workspace]` of its
+//!   own, so a book inside a library's workspace does not join it). Its
+//!   `Cargo.lock` is kept at the book root as [`LOCK_FILE`], beside
+//!   `companion.lock`: authors commit it and a re-check uses the same
+//!   versions.
+//! - The libraries of a profile are copied into `crates/lib-debug/` (or
+//!   `lib-release/`), that directory emptied first, so it holds one
+//!   candidate per crate for `mdbook test -L DIR`; examples get `-L
+//!   dependency=DIR` and `--extern NAME=FILE` (which also takes a crate
+//!   used under another name, `package = …`). A stamp in it names the
+//!   fingerprint it was built for, and the file of each crate.
+//! - The [`Crates::fingerprint`] of the set is the entries as written, the
+//!   lock's text and the path crates' `Cargo.toml`, `build.rs` and `src/`.
+//!   It joins the cache key of each example that uses a crate, so editing
+//!   a path crate checks its examples again, and a warm run starts neither
+//!   Cargo nor rustc. It is portable (no absolute path), so it also names
+//!   the examples in `companion.lock`.
+//! - Cargo runs `--offline` first; only when that fails for want of the
+//!   network, and some crate is not a path crate, does it run online.
+
+use crate::core::config::Config;
+use crate::core::crates::{self, Dependency};
+use crate::core::links::Mode;
+use crate::engine::cache::{self, Cache};
+use crate::engine::exec::{self, Limits};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// The Cargo.lock of the dependencies, at the book root.
+pub const LOCK_FILE: &str = "companion.Cargo.lock";
+
+/// The file of a lib directory that names the build it holds.
+const STAMP: &str = ".stamp";
+
+/// The time one `cargo build` of the dependencies gets.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(1800);
+
+/// Dependency builds started by this process (for reports and tests).
+static BUILDS: AtomicUsize = AtomicUsize::new(0);
+
+/// The dependency builds this process started.
+pub fn builds() -> usize {
+    BUILDS.load(Ordering::Relaxed)
+}
+
+/// The declared crates of one book, and their builds.
+#[derive(Debug)]
+pub struct Crates {
+    root: PathBuf,
+    project: PathBuf,
+    rustc: String,
+    declared: Result<Declared, String>,
+    fingerprint: OnceLock<Result<String, String>>,
+    built: [OnceLock<Result<Arc<Externs>, String>>; 2],
+}
+
+/// The library file of each declared crate, by extern name, in a lib
+/// directory.
+pub type Externs = std::collections::BTreeMap<String, String>;
+
+#[derive(Debug, Default)]
+struct Declared {
+    /// The entries, paths resolved.
+    deps: Vec<Dependency>,
+    /// Extern names, sorted.
+    names: Vec<String>,
+    /// The generated Cargo.toml.
+    manifest: String,
+    /// The entries as written (no absolute paths).
+    written: String,
+    /// The path crates' directories, with the names shown for them.
+    path_dirs: Vec<(String, PathBuf)>,
+    /// Whether every crate is a path crate.
+    path_only: bool,
+}
+
+/// The crates of the book `config` describes, read once per process (per
+/// root and entries: one process may hold several configurations).
+pub fn for_book(config: &Config) -> Arc<Crates> {
+    type Books = HashMap<(PathBuf, String), Arc<Crates>>;
+    static BOOKS: OnceLock<Mutex<Books>> = OnceLock::new();
+    let mut books = BOOKS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let entries = format!(
+        "{:?}{:?}{}",
+        config.dependencies, config.cargo_manifest, config.rustc
+    );
+    Arc::clone(
+        books
+            .entry((config.root.clone(), entries))
+            .or_insert_with(|| {
+                let project = absolute(&config.root).join(cache::DIR).join("crates");
+                Arc::new(Crates {
+                    root: config.root.clone(),
+                    project,
+                    rustc: config.rustc.clone(),
+                    declared: declare(config),
+                    fingerprint: OnceLock::new(),
+                    built: [OnceLock::new(), OnceLock::new()],
+                })
+            }),
+    )
+}
+
+/// The book's entries and those of its `cargo-manifest`, resolved.
+fn declare(config: &Config) -> Result<Declared, String> {
+    let mut deps: Vec<Dependency> = Vec::new();
+    let mut written = format!("{:?}\n", config.dependencies);
+    for d in &config.dependencies {
+        let mut d = d.clone();
+        if let Some(p) = &d.path {
+            d.path = Some(absolute(&config.root.join(p)));
+        }
+        deps.push(d);
+    }
+    if let Some(rel) = &config.cargo_manifest {
+        let path = config.root.join(rel);
+        let shown = rel.display();
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cargo-manifest `{shown}` cannot be read: {e}"))?;
+        written.push_str(&text);
+        let table: toml::Table = toml::from_str(&text)
+            .map_err(|e| format!("cargo-manifest `{shown}` is not TOML: {}", e.message()))?;
+        let dir = absolute(path.parent().unwrap_or(Path::new(".")));
+        let Some(package) = table
+            .get("package")
+            .and_then(|p| p.get("name"))
+            .and_then(toml::Value::as_str)
+        else {
+            return Err(format!(
+                "cargo-manifest `{shown}` has no [package] name; expected the manifest of a library crate"
+            ));
+        };
+        let lib = table
+            .get("lib")
+            .and_then(|l| l.get("name"))
+            .and_then(toml::Value::as_str)
+            .map_or_else(|| package.replace('-', "_"), str::to_owned);
+        deps.push(Dependency {
+            key: lib.clone(),
+            path: Some(dir.clone()),
+            package: (lib != package).then(|| package.to_owned()),
+            ..Dependency::default()
+        });
+        if let Some(toml::Value::Table(own)) = table.get("dependencies") {
+            for (key, value) in own {
+                let json = serde_json::to_value(value).unwrap_or_default();
+                let mut d = Dependency::parse(key, &json)
+                    .map_err(|e| format!("cargo-manifest `{shown}`: {}", e.message))?;
+                if let Some(p) = &d.path {
+                    d.path = Some(dir.join(p));
+                }
+                deps.push(d);
+            }
+        }
+    }
+    for d in &deps {
+        if let Some(p) = &d.path
+            && !p.join("Cargo.toml").is_file()
+        {
+            return Err(format!(
+                "dependencies.{}: found no Cargo.toml in `{}`; expected the directory of a crate",
+                d.key,
+                p.display()
+            ));
+        }
+    }
+    let mut names: Vec<String> = deps.iter().map(Dependency::extern_name).collect();
+    names.sort();
+    names.dedup();
+    Ok(Declared {
+        deps: deps.clone(),
+        names,
+        manifest: manifest(&deps),
+        written,
+        path_dirs: deps
+            .iter()
+            .filter_map(|d| Some((d.key.clone(), d.path.clone()?)))
+            .collect(),
+        path_only: deps.iter().all(|d| d.path.is_some()),
+    })
+}
+
+/// `path` from the root of the file system (Cargo runs elsewhere).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The Cargo.toml of the project that builds `deps`.
+fn manifest(deps: &[Dependency]) -> String {
+    let mut table = toml::Table::new();
+    let mut package = toml::Table::new();
+    for (k, v) in [
+        ("name", "companion-dependencies"),
+        ("version", "0.0.0"),
+        ("edition", "2021"),
+    ] {
+        package.insert(k.into(), v.into());
+    }
+    package.insert("publish".into(), false.into());
+    table.insert("package".into(), package.into());
+    let mut lib = toml::Table::new();
+    lib.insert("path".into(), "lib.rs".into());
+    table.insert("lib".into(), lib.into());
+    table.insert("workspace".into(), toml::Table::new().into());
+    let mut entries = toml::Table::new();
+    for d in deps {
+        let mut e = toml::Table::new();
+        let text = [
+            ("version", d.version.clone()),
+            ("path", d.path.as_ref().map(|p| p.display().to_string())),
+            ("git", d.git.clone()),
+            ("branch", d.branch.clone()),
+            ("tag", d.tag.clone()),
+            ("rev", d.rev.clone()),
+            ("package", d.package.clone()),
+        ];
+        for (k, v) in text {
+            if let Some(v) = v {
+                e.insert(k.into(), v.into());
+            }
+        }
+        if !d.features.is_empty() {
+            e.insert("features".into(), d.features.clone().into());
+        }
+        if let Some(f) = d.default_features {
+            e.insert("default-features".into(), f.into());
+        }
+        entries.insert(d.key.clone(), e.into());
+    }
+    table.insert("dependencies".into(), entries.into());
+    toml::to_string(&table).unwrap_or_default()
+}
+
+fn profile(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Debug => "debug",
+        Mode::Release => "release",
+    }
+}
+
+impl Crates {
+    /// The extern names of the declared crates (none when they are broken).
+    pub fn names(&self) -> &[String] {
+        self.declared.as_ref().map_or(&[], |d| &d.names)
+    }
+
+    /// Why the declared crates cannot be used, if they cannot.
+    pub fn error(&self) -> Option<&str> {
+        self.declared.as_ref().err().map(String::as_str)
+    }
+
+    /// The declared crates `source` uses.
+    pub fn used_by(&self, source: &str) -> Vec<String> {
+        crates::used(source, self.names().iter().map(String::as_str))
+    }
+
+    /// The directory of the libraries of `mode`: what `-L` takes.
+    pub fn lib_dir(&self, mode: Mode) -> PathBuf {
+        self.project.join(format!("lib-{}", profile(mode)))
+    }
+
+    /// rustc's arguments that make `used` available, the libraries of
+    /// `mode` built first unless they are built already.
+    pub fn args(&self, mode: Mode, used: &[String]) -> Result<Vec<String>, String> {
+        let externs = self.ensure_built(mode)?;
+        let dir = self.lib_dir(mode);
+        let mut args = vec!["-L".to_owned(), format!("dependency={}", dir.display())];
+        for name in used {
+            let file = externs.get(name).ok_or_else(|| {
+                format!(
+                    "the dependency build made no library for `{name}`; expected a library crate"
+                )
+            })?;
+            args.push("--extern".into());
+            args.push(format!("{name}={}", dir.join(file).display()));
+        }
+        Ok(args)
+    }
+
+    /// The fingerprint of the set (see the module). When the lock does not
+    /// answer for the entries (there is none yet, it lacks a crate, or the
+    /// entries changed since the last build here), the debug libraries are
+    /// built first, so the lock it names is the one used. A fresh clone
+    /// with its `companion.Cargo.lock` needs no Cargo for it, so a build
+    /// can take verdicts from `companion.lock`.
+    pub fn fingerprint(&self) -> Result<&str, String> {
+        self.fingerprint
+            .get_or_init(|| {
+                let declared = self.declared.as_ref().map_err(Clone::clone)?;
+                self.write_project(declared)?;
+                let changed = std::fs::read_to_string(self.project.join("built-manifest"))
+                    .is_ok_and(|m| m != declared.manifest);
+                let lock = std::fs::read_to_string(self.root.join(LOCK_FILE)).ok();
+                let answers = lock.is_some_and(|text| {
+                    declared.deps.iter().all(|d| {
+                        let package = d.package.as_deref().unwrap_or(&d.key);
+                        text.contains(&format!("name = \"{package}\""))
+                    })
+                });
+                let fresh = changed || !answers;
+                let externs = if fresh {
+                    Some(self.build(declared, Mode::Debug)?)
+                } else {
+                    None
+                };
+                let fp = self.hash(declared);
+                if let Some(externs) = externs {
+                    self.stamp(Mode::Debug, &fp, &externs);
+                }
+                Ok(fp)
+            })
+            .as_deref()
+            .map_err(Clone::clone)
+    }
+
+    /// Builds the libraries of `mode` unless they are built for the
+    /// current fingerprint.
+    pub fn ensure_built(&self, mode: Mode) -> Result<Arc<Externs>, String> {
+        let cell = &self.built[usize::from(mode == Mode::Release)];
+        cell.get_or_init(|| {
+            let declared = self.declared.as_ref().map_err(Clone::clone)?;
+            let fp = self.fingerprint()?.to_owned();
+            let stamp = std::fs::read_to_string(self.lib_dir(mode).join(STAMP)).ok();
+            if let Some((old, externs)) = stamp.as_deref().and_then(|s| s.split_once('\n'))
+                && old == fp
+                && let Ok(externs) = serde_json::from_str::<Externs>(externs)
+            {
+                return Ok(Arc::new(externs));
+            }
+            let externs = self.build(declared, mode)?;
+            self.stamp(mode, &fp, &externs);
+            Ok(Arc::new(externs))
+        })
+        .clone()
+    }
+
+    /// Records that the lib directory of `mode` holds the build of `fp`.
+    fn stamp(&self, mode: Mode, fp: &str, externs: &Externs) {
+        let text = format!(
+            "{fp}\n{}",
+            serde_json::to_string(externs).unwrap_or_default()
+        );
+        let _ = std::fs::write(self.lib_dir(mode).join(STAMP), text);
+    }
+
+    fn write_project(&self, declared: &Declared) -> Result<(), String> {
+        let io = |e: std::io::Error| {
+            format!(
+                "cannot write the dependency project in {}: {e}",
+                self.project.display()
+            )
+        };
+        // The cache directory first, so that it gets its `.gitignore`.
+        Cache::for_book(&self.root).ensure_dir().map_err(io)?;
+        std::fs::create_dir_all(&self.project).map_err(io)?;
+        let toml = self.project.join("Cargo.toml");
+        if std::fs::read_to_string(&toml).ok().as_deref() != Some(declared.manifest.as_str()) {
+            std::fs::write(&toml, &declared.manifest).map_err(io)?;
+        }
+        let lib = self.project.join("lib.rs");
+        if !lib.is_file() {
+            std::fs::write(&lib, "").map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// The fingerprint: entries as written, the lock, the path crates.
+    fn hash(&self, declared: &Declared) -> String {
+        let lock = std::fs::read(self.root.join(LOCK_FILE)).unwrap_or_default();
+        let mut parts: Vec<Vec<u8>> = vec![
+            b"crates-v1".to_vec(),
+            declared.written.as_bytes().to_vec(),
+            lock,
+        ];
+        for (name, dir) in &declared.path_dirs {
+            parts.push(name.as_bytes().to_vec());
+            // What Cargo compiles of a crate: its manifest, build script
+            // and `src/` (not the rest of its folder, which may hold the
+            // book itself, its output and its cache).
+            let mut files: Vec<(String, PathBuf)> = ["Cargo.toml", "build.rs"]
+                .into_iter()
+                .map(|f| (f.to_owned(), dir.join(f)))
+                .filter(|(_, p)| p.is_file())
+                .collect();
+            walk(dir, &dir.join("src"), &mut files);
+            files.sort();
+            for (rel, file) in files {
+                parts.push(rel.into_bytes());
+                parts.push(std::fs::read(file).unwrap_or_default());
+            }
+        }
+        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+        Cache::key(&refs)
+    }
+
+    /// One `cargo build` of `mode`; its libraries gathered in the lib
+    /// directory, its lock kept at the book root.
+    fn build(&self, declared: &Declared, mode: Mode) -> Result<Externs, String> {
+        self.write_project(declared)?;
+        let book_lock = self.root.join(LOCK_FILE);
+        let project_lock = self.project.join("Cargo.lock");
+        if let Ok(text) = std::fs::read(&book_lock) {
+            let _ = std::fs::write(&project_lock, text);
+        }
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let run = |offline: bool| {
+            BUILDS.fetch_add(1, Ordering::Relaxed);
+            let mut cmd = Command::new(&cargo);
+            cmd.current_dir(&self.project)
+                .args(["build", "--lib", "--message-format=json-render-diagnostics"])
+                .arg("--target-dir")
+                .arg(self.project.join("target"))
+                .env("RUSTC", &self.rustc)
+                .env_remove("RUSTFLAGS")
+                .env_remove("CARGO_BUILD_RUSTFLAGS")
+                .env("CARGO_TERM_COLOR", "never");
+            if mode == Mode::Release {
+                cmd.arg("--release");
+            }
+            if offline {
+                cmd.arg("--offline");
+            }
+            let limits = Limits {
+                timeout: BUILD_TIMEOUT,
+                max_output: 64 << 20,
+            };
+            exec::run(&mut cmd, b"", limits).map_err(|e| {
+                format!("`{cargo}` could not be run ({e}); the book's dependencies need Cargo")
+            })
+        };
+        let mut done = run(true)?;
+        if !done.success() && !declared.path_only && needs_network(&done.stderr) {
+            done = run(false)?;
+        }
+        if done.timed_out || !done.success() {
+            let how = if done.timed_out {
+                format!("did not finish within {} s", BUILD_TIMEOUT.as_secs())
+            } else {
+                "failed".to_owned()
+            };
+            return Err(format!(
+                "building the book's dependencies (`cargo build` in {}) {how}:\n{}",
+                self.project.display(),
+                done.stderr.trim_end()
+            ));
+        }
+        let lib = self.lib_dir(mode);
+        let _ = std::fs::remove_dir_all(&lib);
+        std::fs::create_dir_all(&lib)
+            .map_err(|e| format!("cannot create {}: {e}", lib.display()))?;
+        let made = artifacts(&done.stdout);
+        let mut externs = Externs::new();
+        for d in &declared.deps {
+            let own = d.package.as_deref().unwrap_or(&d.key).replace('-', "_");
+            let manifest = d.path.as_ref().map(|p| p.join("Cargo.toml"));
+            let file = made
+                .iter()
+                .filter(|a| match &manifest {
+                    Some(m) => a.manifest == *m,
+                    None => a.name == own,
+                })
+                .flat_map(|a| &a.files)
+                .filter_map(|f| f.file_name())
+                .max_by_key(|f| !f.to_string_lossy().ends_with(".rmeta"));
+            if let Some(file) = file {
+                externs.insert(d.extern_name(), file.to_string_lossy().into_owned());
+            }
+        }
+        for file in made.iter().flat_map(|a| &a.files) {
+            let Some(name) = file.file_name() else {
+                continue;
+            };
+            let to = lib.join(name);
+            if std::fs::hard_link(file, &to).is_err() {
+                std::fs::copy(file, &to).map_err(|e| {
+                    format!("cannot copy {} into {}: {e}", file.display(), lib.display())
+                })?;
+            }
+        }
+        if let Ok(text) = std::fs::read(&project_lock)
+            && std::fs::read(&book_lock).ok().as_ref() != Some(&text)
+        {
+            let tmp = tempfile::NamedTempFile::new_in(&self.root)
+                .and_then(|mut t| std::io::Write::write_all(&mut t, &text).map(|()| t));
+            tmp.and_then(|t| t.persist(&book_lock).map_err(|e| e.error))
+                .map_err(|e| format!("cannot write {}: {e}", book_lock.display()))?;
+        }
+        let _ = std::fs::write(self.project.join("built-manifest"), &declared.manifest);
+        Ok(externs)
+    }
+}
+
+/// Whether Cargo's `--offline` failure is for want of the network.
+fn needs_network(stderr: &str) -> bool {
+    stderr.contains("offline")
+}
+
+/// A library Cargo made.
+#[derive(Debug, PartialEq)]
+struct Artifact {
+    /// Its target's name.
+    name: String,
+    /// The manifest of its package.
+    manifest: PathBuf,
+    /// Its files.
+    files: Vec<PathBuf>,
+}
+
+/// The libraries of Cargo's JSON messages, but the project's own.
+fn artifacts(stdout: &str) -> Vec<Artifact> {
+    let mut out = Vec::new();
+    for line in stdout.lines() {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if msg["reason"] != "compiler-artifact" {
+            continue;
+        }
+        let kinds = msg["target"]["kind"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let library = kinds
+            .iter()
+            .filter_map(|k| k.as_str())
+            .any(|k| matches!(k, "lib" | "rlib" | "dylib" | "proc-macro"));
+        let own = msg["target"]["name"] == "companion_dependencies";
+        if !library || own {
+            continue;
+        }
+        out.push(Artifact {
+            name: msg["target"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            manifest: PathBuf::from(msg["manifest_path"].as_str().unwrap_or_default()),
+            files: msg["filenames"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|f| f.as_str().map(PathBuf::from))
+                .collect(),
+        });
+    }
+    out
+}
+
+/// Every file under `dir` but hidden entries, with its path relative to
+/// `base`.
+fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = e.path();
+        if name.starts_with('.') {
+            continue;
+        }
+        match e.file_type() {
+            Ok(t) if t.is_dir() => walk(base, &path, out),
+            Ok(t) if t.is_file() => {
+                let rel = path.strip_prefix(base).unwrap_or(&path);
+                out.push((rel.to_string_lossy().replace('\\', "/"), path));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_project_has_a_workspace_of_its_own_and_the_entries() {
+        let deps = [
+            Dependency {
+                key: "my-lib".into(),
+                path: Some(PathBuf::from("/books/b/mylib")),
+                features: vec!["fast".into()],
+                ..Dependency::default()
+            },
+            Dependency {
+                key: "rand".into(),
+                version: Some("0.8".into()),
+                default_features: Some(false),
+                ..Dependency::default()
+            },
+        ];
+        let text = manifest(&deps);
+        let back: toml::Table = toml::from_str(&text).unwrap();
+        assert!(back["workspace"].as_table().unwrap().is_empty());
+        assert_eq!(back["lib"]["path"].as_str(), Some("lib.rs"));
+        assert_eq!(
+            back["dependencies"]["my-lib"]["path"].as_str(),
+            Some("/books/b/mylib")
+        );
+        assert_eq!(
+            back["dependencies"]["rand"]["default-features"].as_bool(),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn artifacts_are_the_libraries_but_ours() {
+        let stdout = r#"{"reason":"compiler-artifact","manifest_path":"/m/Cargo.toml","target":{"name":"mylib","kind":["lib"]},"filenames":["/t/libmylib-1.rlib","/t/libmylib-1.rmeta"]}
+{"reason":"compiler-artifact","target":{"name":"build_script_build","kind":["custom-build"]},"filenames":["/t/build"]}
+{"reason":"compiler-artifact","target":{"name":"derive","kind":["proc-macro"]},"filenames":["/t/libderive-2.so"]}
+{"reason":"compiler-artifact","target":{"name":"companion_dependencies","kind":["lib"]},"filenames":["/t/libcompanion_dependencies.rlib"]}
+not json
+{"reason":"build-finished","success":true}"#;
+        let made = artifacts(stdout);
+        assert_eq!(made.len(), 2);
+        assert_eq!(made[0].name, "mylib");
+        assert_eq!(made[0].manifest, PathBuf::from("/m/Cargo.toml"));
+        assert_eq!(
+            made[0].files,
+            ["/t/libmylib-1.rlib", "/t/libmylib-1.rmeta"].map(PathBuf::from)
+        );
+        assert_eq!(made[1].files, [PathBuf::from("/t/libderive-2.so")]);
+    }
+}
