@@ -6,7 +6,8 @@
 //! rendering are unchanged is handed back from one entry instead: the key
 //! covers the chapter's file and text (after `{{#include}}`), the renderer,
 //! the whole configuration, this binary (its version and file), the
-//! reading-list and talks data files and the compilers' files. It is used in books
+//! reading-list and talks data files, the catalog of a translated book
+//! and the compilers' files. It is used in books
 //! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
 //! are kept: a chapter with a warning or an error is rendered afresh, so a
 //! problem (a time-out, a missing compiler) is never replayed from the
@@ -56,6 +57,10 @@ impl Memo {
             format!("{config:?}"),
             exec::describe(&data).unwrap_or_default(),
             exec::describe(&talks).unwrap_or_default(),
+            // A translated book: its catalog.
+            super::translate::po_file(config)
+                .and_then(|po| exec::describe(&po))
+                .unwrap_or_default(),
             // Talk moments link to chapters: a chapter leaving the book
             // must not leave a remembered link to it.
             chapters.join("\n"),

@@ -9,6 +9,7 @@
 
 use super::chapter::{ChapterOutcome, chapter};
 use super::memo::Memo;
+use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
 use crate::directive::{Shared, Target, assets};
@@ -118,6 +119,15 @@ pub fn chapters_among(
 ) -> BookOutcome {
     let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
     shared.chapters = files;
+    match translate::load(config, target) {
+        Ok(t) => shared.translations = t.map(std::sync::Arc::new),
+        Err(e) => {
+            return BookOutcome {
+                errors: vec![e],
+                ..BookOutcome::default()
+            };
+        }
+    }
     let memo = Memo::new(config, target, &shared.chapters);
     let outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
@@ -135,6 +145,9 @@ pub fn chapters_among(
         })
         .collect();
     let mut result = BookOutcome::default();
+    result
+        .notes
+        .extend(translate::order_warning(config, target));
     let mut directives = 0;
     let mut unchecked = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {

@@ -9,6 +9,7 @@ pub mod code;
 pub mod config;
 pub mod escape;
 pub mod expect;
+pub mod i18n;
 pub mod lang;
 pub mod links;
 pub mod markdown;

@@ -5,11 +5,13 @@
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::config::Config;
+use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
 use crate::engine::cache::Cache;
 use crate::engine::lock;
 use std::any::Any;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -51,6 +53,10 @@ pub enum Target {
     Test,
     /// Any other renderer: plain Markdown.
     Markdown,
+    /// `mdbook-xgettext`: plain Markdown in which every translatable
+    /// string of a directive is a message of its own, on the line it was
+    /// written on, and the code is a plain fence.
+    Xgettext,
 }
 
 impl Target {
@@ -59,6 +65,7 @@ impl Target {
         match name {
             "html" => Target::Html,
             "test" => Target::Test,
+            "xgettext" => Target::Xgettext,
             _ => Target::Markdown,
         }
     }
@@ -83,6 +90,8 @@ pub struct Shared {
     /// The book's chapter files as messages name them (`src/intro.md`),
     /// for directives that link to chapters.
     pub chapters: Vec<String>,
+    /// The book's catalog, when it is built in a language that has one.
+    pub translations: Option<Arc<Translations>>,
 }
 
 impl Shared {
@@ -94,6 +103,7 @@ impl Shared {
             lock: None,
             assembly: None,
             chapters: Vec::new(),
+            translations: None,
         }
     }
 
@@ -173,6 +183,31 @@ pub struct Env<'a> {
     pub shared: &'a Shared,
 }
 
+impl Env<'_> {
+    /// An author's plain string (a title, a caption) in the book's
+    /// language: every directive translates through here.
+    pub fn text<'s>(&self, text: &'s str) -> Cow<'s, str> {
+        match &self.shared.translations {
+            Some(t) => t.text(text),
+            None => Cow::Borrowed(text),
+        }
+    }
+
+    /// [`Env::text`] for an optional string.
+    pub fn text_opt<'s>(&self, text: Option<&'s str>) -> Option<Cow<'s, str>> {
+        text.map(|t| self.text(t))
+    }
+
+    /// An author's Markdown prose (a note, an abstract) in the book's
+    /// language.
+    pub fn markdown<'s>(&self, markdown: &'s str) -> Cow<'s, str> {
+        match &self.shared.translations {
+            Some(t) => t.markdown(markdown),
+            None => Cow::Borrowed(markdown),
+        }
+    }
+}
+
 /// A directive's replacement, what it claims, and what it met on the way.
 #[derive(Debug, Default)]
 pub struct Rendered {
@@ -197,6 +232,7 @@ mod tests {
         assert_eq!(Target::for_renderer("test"), Target::Test);
         assert_eq!(Target::for_renderer("markdown"), Target::Markdown);
         assert_eq!(Target::for_renderer("epub"), Target::Markdown);
+        assert_eq!(Target::for_renderer("xgettext"), Target::Xgettext);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod frame;
 pub mod reading;
 pub mod talk;
 mod unexpanded;
+pub mod xgettext;
 
 pub use contract::{DataFiles, Env, Kind, Rendered, Shared, Target};
 
@@ -85,7 +86,7 @@ pub fn error_box(block: &Block, env: &Env<'_>, location: &str, message: &str) ->
             ));
             out.blank().fence(lang, &block.fence.body);
         }
-        Target::Markdown => {
+        Target::Markdown | Target::Xgettext => {
             out.line(format!(
                 "> **mdbook-companion:** `{location}` {}",
                 escape_markdown(message)

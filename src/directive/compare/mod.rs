@@ -78,6 +78,9 @@ pub struct Side {
     pub output_range: Option<std::ops::Range<usize>>,
     /// The note paragraph after the side's fence, as Markdown.
     pub note: Option<String>,
+    /// The note as written, and where it starts in the chapter (what is
+    /// translated: [`Side::note`] made safe is for the source language).
+    pub note_source: Option<(String, usize)>,
     /// Show this side's assembly (the side's or the block's `asm`).
     pub asm: bool,
     /// `ignore`: shown with a "Not checked" marker, never compiled, run
@@ -124,6 +127,18 @@ impl Side {
         frame::session(env, self.lang, &self.source, options)
     }
 
+    /// The note in the book's language, made safe (raw HTML shown as
+    /// text, links checked: a translation is an author's string too).
+    fn note(&self, env: &Env<'_>) -> Result<Option<String>, Problem> {
+        let (Some(note), Some((source, at))) = (&self.note, &self.note_source) else {
+            return Ok(None);
+        };
+        match env.markdown(source) {
+            std::borrow::Cow::Borrowed(_) => Ok(Some(note.clone())),
+            std::borrow::Cow::Owned(t) => parse::safe_note(&t, *at).map(Some),
+        }
+    }
+
     /// The title of the side's header.
     fn heading(&self) -> String {
         self.caption
@@ -166,7 +181,10 @@ impl Side {
 /// Parses and renders a compare block, with the claims of its sides.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let cmp = Compare::parse(block, env)?;
-    let mut r = cmp.render(env, block.fence.info_offset)?;
+    let mut r = match env.target {
+        super::contract::Target::Xgettext => cmp.render_xgettext(env, block),
+        _ => cmp.render(env, block.fence.info_offset)?,
+    };
     r.claims = cmp.sides.iter().filter_map(|s| s.claim(env)).collect();
     Ok(r)
 }

@@ -5,10 +5,12 @@ use super::{Compare, Layout, Side};
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::expect::Expect;
 use crate::core::links::Session;
+use crate::core::markdown::Block;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::frame::{self, Frame};
+use crate::directive::xgettext::{self, Piece};
 use crate::engine::asm;
 use crate::engine::cache::Cache;
 
@@ -38,7 +40,7 @@ impl Compare {
         match env.target {
             Target::Test => Ok(self.render_test(env)),
             Target::Html => self.render_html(env, at),
-            Target::Markdown => Ok(self.render_markdown(env, at)),
+            Target::Markdown | Target::Xgettext => self.render_markdown(env, at),
         }
     }
 
@@ -70,10 +72,9 @@ impl Compare {
             "<div class=\"companion-compare companion-layout-{layout}\">"
         ));
         if self.title.is_some() || self.at.is_some() {
-            let title = self
-                .title
-                .as_ref()
-                .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)));
+            let title = env
+                .text_opt(self.title.as_deref())
+                .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(&t)));
             let at = self.at.as_ref().map(frame::moment_html);
             out.line(format!(
                 "<div class=\"companion-header\">{}{}</div>",
@@ -123,7 +124,7 @@ impl Compare {
             } else {
                 c_side(s, env, listing.as_deref(), &mut warnings, out);
             }
-            if let Some(note) = &s.note {
+            if let Some(note) = s.note(env)? {
                 out.line("<div class=\"companion-note\">");
                 out.blank();
                 for l in note.split('\n') {
@@ -168,14 +169,13 @@ impl Compare {
 
     /// Other renderers: a title, then each side as a plain fence with its
     /// caption, note and output, then the comparison link.
-    fn render_markdown(&self, env: &Env<'_>, at: usize) -> Rendered {
+    fn render_markdown(&self, env: &Env<'_>, at: usize) -> Result<Rendered, Problem> {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
         let out = &mut r.out;
         let head: Vec<String> = [
-            self.title
-                .as_ref()
-                .map(|t| format!("**{}**", escape_markdown(t))),
+            env.text_opt(self.title.as_deref())
+                .map(|t| format!("**{}**", escape_markdown(&t))),
             self.at.as_ref().map(frame::moment_markdown),
         ]
         .into_iter()
@@ -195,7 +195,7 @@ impl Compare {
             } else {
                 c_side(s, env, None, &mut warnings, out);
             }
-            if let Some(note) = &s.note {
+            if let Some(note) = s.note(env)? {
                 out.blank();
                 for l in note.split('\n') {
                     out.line(l);
@@ -208,7 +208,45 @@ impl Compare {
                 .line(format!("[Compare in Compiler Explorer](<{url}>)"));
         }
         r.warnings = warnings;
-        r
+        Ok(r)
+    }
+
+    /// `mdbook-xgettext`: the title, then each side's caption, code and
+    /// note, each on the line it was written on.
+    pub(super) fn render_xgettext(&self, env: &Env<'_>, block: &Block) -> Rendered {
+        let mut pieces = Vec::new();
+        if let Some(t) = &self.title {
+            pieces.push(Piece::Text {
+                at: block.fence.info_offset,
+                text: t,
+                from: None,
+            });
+        }
+        for s in &self.sides {
+            if let Some(c) = &s.caption {
+                pieces.push(Piece::Text {
+                    at: s.info_offset,
+                    text: c,
+                    from: None,
+                });
+            }
+            pieces.push(Piece::Code {
+                at: s.offset,
+                info: s.lang.fence(),
+                code: &s.code,
+            });
+            if let Some((note, at)) = &s.note_source {
+                pieces.push(Piece::Markdown {
+                    at: *at,
+                    text: note,
+                    from: None,
+                });
+            }
+        }
+        Rendered {
+            out: xgettext::write(env, &block.range, &pieces),
+            ..Rendered::default()
+        }
     }
 }
 
@@ -230,9 +268,9 @@ fn c_side(
                 .collect()
         }
         // Elsewhere the comparison's own link follows the sides.
-        Target::Markdown | Target::Test => Vec::new(),
+        Target::Markdown | Target::Test | Target::Xgettext => Vec::new(),
     };
-    let heading = s.heading();
+    let heading = env.text(&s.heading()).into_owned();
     let (outcome, badge) = match s.expect {
         _ if s.ignore => ("ignore", Some("Not checked")),
         Some(e) => (e.name(), Some(e.badge())),

@@ -10,6 +10,7 @@
 use super::contract::{Env, Kind, Rendered, Target};
 use super::frame::{self, Frame};
 use super::talk::at::{self as talk_at, Moment};
+use super::xgettext::{self, Piece};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::code;
@@ -349,13 +350,14 @@ impl Example {
         }
         let links = self.links(env, at, &mut r.warnings);
         let badge = self.badge();
+        let title = env.text_opt(self.title.as_deref());
         Frame {
             outcome: if self.ignore {
                 "ignore"
             } else {
                 self.expect.name()
             },
-            title: self.title.as_deref(),
+            title: title.as_deref(),
             badge: Some(&badge),
             info: &info,
             code: &self.code,
@@ -430,14 +432,34 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         ex.moment = Some(talk_at::resolve(env, value, *offset)?);
     }
     let at = block.fence.info_offset;
+    let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+    if env.target == Target::Xgettext {
+        let mut pieces = Vec::new();
+        if let Some(title) = &ex.title {
+            pieces.push(Piece::Text {
+                at,
+                text: title,
+                from: None,
+            });
+        }
+        pieces.push(Piece::Code {
+            at: block.fence.range.start,
+            info: "rust",
+            code: &ex.code,
+        });
+        return Ok(Rendered {
+            out: xgettext::write(env, &block.range, &pieces),
+            claims: vec![claim],
+            ..Rendered::default()
+        });
+    }
     let mut warnings = Vec::new();
     let mut missing = Vec::new();
     let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
     let mut r = ex.render_with(env, at, listing.as_deref());
     r.warnings.extend(warnings);
     r.missing.extend(missing);
-    r.claims
-        .push(ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone())));
+    r.claims.push(claim);
     Ok(r)
 }
 

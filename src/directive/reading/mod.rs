@@ -22,7 +22,9 @@ pub mod select;
 pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
-use super::contract::{Env, Kind, Rendered};
+use super::contract::{Env, Kind, Rendered, Target};
+use super::datafile::Spot;
+use super::xgettext::{self, Piece};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
@@ -60,6 +62,96 @@ pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize
     (start + prefix + offset - line_start_in_body).min(text.len())
 }
 
+/// Where a translator finds a string of a block's data: its line in the
+/// chapter for a block's own tables; for the data file, the block's line
+/// and the file's place (`src/reading-list.toml:12`).
+pub fn spot_in_book(
+    env: &Env<'_>,
+    fence: &Fence,
+    spot: Spot,
+    data_file: Option<&str>,
+) -> (usize, Option<String>) {
+    match data_file {
+        None => (body_offset_in_chapter(env.text, fence, spot.offset), None),
+        Some(shown) => (fence.info_offset, Some(format!("{shown}:{}", spot.line))),
+    }
+}
+
+/// A translated Markdown prose string of a data file rendered as HTML and
+/// Markdown by `render` (a note, an abstract), or `None` when the book's
+/// language leaves it as written. A link the translation brings in is
+/// checked as the author's are, and located at the block.
+pub fn translated_prose(
+    env: &Env<'_>,
+    source: &str,
+    at: usize,
+    render: impl Fn(&str) -> Result<(String, String), String>,
+) -> Result<Option<(String, String)>, Problem> {
+    match env.markdown(source) {
+        std::borrow::Cow::Borrowed(_) => Ok(None),
+        std::borrow::Cow::Owned(t) => render(&t).map(Some).map_err(|m| {
+            let file = env
+                .shared
+                .translations
+                .as_ref()
+                .map_or("the catalog", |tr| tr.file.as_str());
+            Problem::at(at, format!("{m}, in its translation in {file}"))
+        }),
+    }
+}
+
+impl Entry {
+    /// The entry in the book's language: `audience` and `note`.
+    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Entry, Problem> {
+        let mut e = self.clone();
+        e.audience = self.audience.as_deref().map(|a| env.text(a).into_owned());
+        if let Some((note, _)) = &self.note_source
+            && let Some((html, md)) = translated_prose(env, note, at, note::render_note)?
+        {
+            e.note_html = Some(html);
+            e.note_markdown = Some(md);
+        }
+        Ok(e)
+    }
+}
+
+/// `mdbook-xgettext`: the caption, then each entry's audience and note.
+fn xgettext(
+    env: &Env<'_>,
+    block: &Block,
+    sel: &Selection,
+    entries: &[&Entry],
+    data_file: Option<&str>,
+) -> Rendered {
+    let fence = &block.fence;
+    let mut pieces = Vec::new();
+    if let Some(t) = &sel.title {
+        pieces.push(Piece::Text {
+            at: fence.info_offset,
+            text: t,
+            from: None,
+        });
+    }
+    for e in entries {
+        if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {
+            let (at, from) = spot_in_book(env, fence, spot, data_file);
+            pieces.push(Piece::Text { at, text: a, from });
+        }
+        if let Some((note, spot)) = &e.note_source {
+            let (at, from) = spot_in_book(env, fence, *spot, data_file);
+            pieces.push(Piece::Markdown {
+                at,
+                text: note,
+                from,
+            });
+        }
+    }
+    Rendered {
+        out: xgettext::write(env, &block.range, &pieces),
+        ..Rendered::default()
+    }
+}
+
 /// Parses and renders a reading-list block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -85,7 +177,23 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Some(attr) if on_ids => Problem::at(fence.info_offset + attr.offset, m),
             _ => Problem::at(at, m),
         })?;
-    Ok(render::render_entries(&sel, &selected, env.target))
+    if env.target == Target::Xgettext {
+        let data_file = (!inline).then_some(from.as_str());
+        return Ok(xgettext(env, block, &sel, &selected, data_file));
+    }
+    if env.shared.translations.is_none() {
+        return Ok(render::render_entries(&sel, &selected, env.target));
+    }
+    let translated: Vec<Entry> = selected
+        .iter()
+        .map(|e| e.translated(env, at))
+        .collect::<Result<_, _>>()?;
+    let sel = Selection {
+        title: sel.title.as_deref().map(|t| env.text(t).into_owned()),
+        ..sel
+    };
+    let refs: Vec<&Entry> = translated.iter().collect();
+    Ok(render::render_entries(&sel, &refs, env.target))
 }
 
 #[cfg(test)]

@@ -15,12 +15,15 @@ pub mod render;
 
 pub use data::{Talk, parse_talks};
 
-use super::contract::{Env, Kind, Rendered};
+use super::contract::{Env, Kind, Rendered, Target};
+use super::xgettext::{self, Piece};
 use crate::core::attrs::Attr;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::reading::body_offset_in_chapter;
+use crate::directive::reading::note::render_note;
+use crate::directive::reading::{spot_in_book, translated_prose};
 use std::sync::Arc;
 
 /// The talk's row of the registry.
@@ -143,6 +146,71 @@ impl Selection {
     }
 }
 
+impl Talk {
+    /// The talk in the book's language: its title, abstract and moments'
+    /// titles.
+    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Talk, Problem> {
+        let mut t = self.clone();
+        t.title = env.text(&self.title).into_owned();
+        if let Some((a, _)) = &self.abstract_source
+            && let Some((html, md)) = translated_prose(env, a, at, |s| {
+                render_note(s).map_err(|m| m.replace("the note", "the abstract"))
+            })?
+        {
+            t.abstract_html = Some(html);
+            t.abstract_markdown = Some(md);
+        }
+        for m in &mut t.moments {
+            m.title = env.text(&m.title).into_owned();
+        }
+        Ok(t)
+    }
+}
+
+/// `mdbook-xgettext`: the caption, then each talk's title, abstract and
+/// moments' titles.
+fn xgettext(
+    env: &Env<'_>,
+    block: &Block,
+    title: Option<&str>,
+    talks: &[&Talk],
+    data_file: Option<&str>,
+) -> Rendered {
+    let fence = &block.fence;
+    let mut pieces = Vec::new();
+    if let Some(t) = title {
+        pieces.push(Piece::Text {
+            at: fence.info_offset,
+            text: t,
+            from: None,
+        });
+    }
+    for t in talks {
+        let (at, from) = spot_in_book(env, fence, t.title_at, data_file);
+        pieces.push(Piece::Text {
+            at,
+            text: &t.title,
+            from,
+        });
+        if let Some((a, spot)) = &t.abstract_source {
+            let (at, from) = spot_in_book(env, fence, *spot, data_file);
+            pieces.push(Piece::Markdown { at, text: a, from });
+        }
+        for m in &t.moments {
+            let (at, from) = spot_in_book(env, fence, m.title_at, data_file);
+            pieces.push(Piece::Text {
+                at,
+                text: &m.title,
+                from,
+            });
+        }
+    }
+    Rendered {
+        out: xgettext::write(env, &block.range, &pieces),
+        ..Rendered::default()
+    }
+}
+
 /// Parses and renders a talk block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -169,13 +237,34 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Some(attr) if on_ids => Problem::at(at + attr.offset, m),
             _ => Problem::at(at, m),
         })?;
+    if env.target == Target::Xgettext {
+        let data_file = (!inline).then_some(from.as_str());
+        return Ok(xgettext(
+            env,
+            block,
+            sel.title.as_deref(),
+            &chosen,
+            data_file,
+        ));
+    }
+    let translated: Vec<Talk>;
+    let title = env.text_opt(sel.title.as_deref());
+    let chosen: Vec<&Talk> = if env.shared.translations.is_some() {
+        translated = chosen
+            .iter()
+            .map(|t| t.translated(env, at))
+            .collect::<Result<_, _>>()?;
+        translated.iter().collect()
+    } else {
+        chosen
+    };
     let src = env.config.src.to_string_lossy().replace('\\', "/");
     let page = render::Page {
         src: &src,
         file: env.file,
     };
     Ok(Rendered {
-        out: render::render_talks(sel.title.as_deref(), &chosen, &page, env.target),
+        out: render::render_talks(title.as_deref(), &chosen, &page, env.target),
         ..Rendered::default()
     })
 }

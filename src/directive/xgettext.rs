@@ -1,0 +1,170 @@
+//! The `xgettext` target: what `mdbook-xgettext` extracts a translation
+//! template from. mdbook-i18n-helpers sees a directive as one code block
+//! and would extract only its string literals and comments; for this
+//! renderer a directive is written instead as plain Markdown in which each
+//! translatable string of ours is a message of its own (a plain string as
+//! one escaped heading line, a note's Markdown as written, so each of its
+//! paragraphs is one), and each piece of code a plain fence of its
+//! language (extracted as any code block is). Expected outputs are left
+//! out: they are what the program prints, never translated.
+//!
+//! `mdbook-xgettext` names a message's source by the line of the text it
+//! is handed, so each piece is put on the chapter line it was written on
+//! (or the first free line after it), and the replacement is padded to the
+//! block's own lines, so the text after it keeps its line numbers too. A
+//! string from a data file (a reading list, talks) stands at the block
+//! that shows it, with a translator comment (`#.`) naming the data file
+//! and line.
+
+use super::contract::Env;
+use crate::core::i18n::heading;
+use crate::core::markdown::{Out, line_col};
+use std::ops::Range;
+
+/// One piece of a directive for the translation template.
+#[derive(Debug, Clone)]
+pub enum Piece<'a> {
+    /// An author's plain string (title, caption): one message.
+    Text {
+        /// Where it was written in the chapter.
+        at: usize,
+        /// The string.
+        text: &'a str,
+        /// The data file and line it comes from, when not the chapter.
+        from: Option<String>,
+    },
+    /// An author's Markdown (a note, an abstract): its own messages.
+    Markdown {
+        /// Where it starts in the chapter.
+        at: usize,
+        /// The Markdown.
+        text: &'a str,
+        /// The data file and line it comes from, when not the chapter.
+        from: Option<String>,
+    },
+    /// Code, as a plain fence.
+    Code {
+        /// Where its fence starts in the chapter.
+        at: usize,
+        /// The fence's info string (the language).
+        info: &'a str,
+        /// The code.
+        code: &'a str,
+    },
+}
+
+/// Writes a directive spanning `range` of the chapter as `pieces`, each on
+/// its line, padded to the block's lines.
+pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
+    let line = |at: usize| line_col(env.text, at.min(env.text.len())).0;
+    let first = line(range.start);
+    let last = line(range.end.saturating_sub(1).max(range.start));
+    let mut out = Out::new();
+    let mut cur = first;
+    // Whether the line before `cur` is part of a paragraph, which a new
+    // paragraph must not continue.
+    let mut in_paragraph = false;
+    for piece in pieces {
+        let (at, from) = match piece {
+            Piece::Text { at, from, .. } | Piece::Markdown { at, from, .. } => {
+                (*at, from.as_deref())
+            }
+            Piece::Code { at, .. } => (*at, None),
+        };
+        let is_prose = matches!(piece, Piece::Markdown { .. });
+        if is_prose && in_paragraph {
+            out.blank();
+            cur += 1;
+        }
+        while cur < line(at) {
+            out.blank();
+            cur += 1;
+        }
+        if let Some(from) = from {
+            out.line(format!(
+                "<!-- i18n:comment: {} -->",
+                from.replace("--", "- -")
+            ));
+            cur += 1;
+        }
+        let before = out.lines().len();
+        match piece {
+            // A heading: one line, which needs no blank line around it.
+            Piece::Text { text, .. } => {
+                out.line(heading(text));
+            }
+            Piece::Markdown { text, .. } => {
+                for l in text.trim_end().split('\n') {
+                    out.line(l.trim_end_matches('\r'));
+                }
+            }
+            Piece::Code { info, code, .. } => {
+                out.fence(info, code);
+            }
+        }
+        cur += out.lines().len() - before;
+        in_paragraph = is_prose;
+    }
+    while cur <= last {
+        out.blank();
+        cur += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+    use crate::directive::{Shared, Target};
+
+    #[test]
+    fn pieces_stand_on_their_lines_and_the_block_keeps_its_length() {
+        let text = "Intro\n\n```x title=\"T\"\n\n\nbody\n\nnote\n```\nAfter\n";
+        let cfg = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let shared = Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Xgettext,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+        };
+        let start = text.find("```").unwrap();
+        let end = text.find("```\nAfter").unwrap() + 3;
+        let out = write(
+            &env,
+            &(start..end),
+            &[
+                Piece::Text {
+                    at: start,
+                    text: "T *x*",
+                    from: None,
+                },
+                Piece::Code {
+                    at: text.find("body").unwrap(),
+                    info: "rust",
+                    code: "fn f() {}\n",
+                },
+                Piece::Markdown {
+                    at: text.find("note").unwrap(),
+                    text: "note\n",
+                    from: Some("src/d.toml:3".into()),
+                },
+            ],
+        );
+        assert_eq!(
+            out.lines(),
+            [
+                "# T \\*x\\*",
+                "",
+                "",
+                "```rust",
+                "fn f() {}",
+                "```",
+                "<!-- i18n:comment: src/d.toml:3 -->",
+                "note",
+            ]
+        );
+    }
+}
