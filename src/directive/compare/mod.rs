@@ -127,18 +127,6 @@ impl Side {
         frame::session(env, self.lang, &self.source, options)
     }
 
-    /// The note in the book's language, made safe (raw HTML shown as
-    /// text, links checked: a translation is an author's string too).
-    fn note(&self, env: &Env<'_>) -> Result<Option<String>, Problem> {
-        let (Some(note), Some((source, at))) = (&self.note, &self.note_source) else {
-            return Ok(None);
-        };
-        match env.markdown(source) {
-            std::borrow::Cow::Borrowed(_) => Ok(Some(note.clone())),
-            std::borrow::Cow::Owned(t) => parse::safe_note(&t, *at).map(Some),
-        }
-    }
-
     /// The title of the side's header.
     fn heading(&self) -> String {
         self.caption

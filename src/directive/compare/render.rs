@@ -22,6 +22,18 @@ pub(super) fn block_id(env: &Env<'_>, at: usize) -> String {
 }
 
 impl Side {
+    /// The note in the book's language, made safe (raw HTML shown as
+    /// text, links checked: a translation is an author's string too).
+    pub(super) fn note(&self, env: &Env<'_>) -> Result<Option<String>, Problem> {
+        let (Some(note), Some((source, at))) = (&self.note, &self.note_source) else {
+            return Ok(None);
+        };
+        match env.markdown(source) {
+            std::borrow::Cow::Borrowed(_) => Ok(Some(note.clone())),
+            std::borrow::Cow::Owned(t) => super::parse::safe_note(&t, *at).map(Some),
+        }
+    }
+
     /// The assembly request for this side, for compiled sides.
     fn asm_request<'s>(&'s self, source: &'s str, edition: u16) -> Option<asm::Request<'s>> {
         self.lang.compiler()?;
