@@ -4,7 +4,7 @@
 //!
 //! mdbook-i18n-helpers turns Markdown into messages (normalised Markdown,
 //! one per paragraph, list item or heading) and looks them up; our strings
-//! are handed to `mdbook-xgettext` as such paragraphs ([`paragraph`]), so
+//! are handed to `mdbook-xgettext` as such messages ([`heading`]), so
 //! here the same library computes the same message ids, and a string is
 //! found exactly when the translator's entry is the one extracted for it.
 //! An entry that is untranslated or fuzzy falls back to the source text, as

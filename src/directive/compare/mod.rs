@@ -79,7 +79,7 @@ pub struct Side {
     /// The note paragraph after the side's fence, as Markdown.
     pub note: Option<String>,
     /// The note as written, and where it starts in the chapter (what is
-    /// translated: [`Side::note`] made safe is for the source language).
+    /// translated: `note` made safe is for the source language).
     pub note_source: Option<(String, usize)>,
     /// Show this side's assembly (the side's or the block's `asm`).
     pub asm: bool,
