@@ -46,14 +46,18 @@ pub fn heading(text: &str) -> String {
     format!("# {}", escape_markdown(&one_line))
 }
 
-/// The plain text a translated message (Markdown) shows.
+/// The plain text a translated message (Markdown) shows; raw HTML in it
+/// stays text.
 fn plain(markdown: &str) -> String {
     let mut s = String::with_capacity(markdown.len());
     // Read as the heading it was extracted from, so `1. Intro` stays text.
     let line = markdown.split_whitespace().collect::<Vec<_>>().join(" ");
     for event in Parser::new(&format!("# {line}")) {
         match event {
-            Event::Text(t) | Event::Code(t) => s.push_str(&t),
+            // Raw HTML is kept as text: the caller escapes it.
+            Event::Text(t) | Event::Code(t) | Event::InlineHtml(t) | Event::Html(t) => {
+                s.push_str(&t)
+            }
             Event::SoftBreak | Event::HardBreak => s.push(' '),
             _ => {}
         }

@@ -3,7 +3,7 @@
 //! French through `mdbook-gettext` shows the catalog's strings in our
 //! frames and cards, code and outputs untouched (`tests/i18n-book`).
 
-use crate::support::{BIN, Page};
+use crate::support::{BIN, Page, logging_wrapper_in};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -314,20 +314,6 @@ fn gettext_running_after_us_is_warned_with_the_fix() {
     assert!(!stderr(&build(book.path(), Some("fr"))).contains("runs after mdbook-companion"));
 }
 
-/// A compiler wrapper that logs each start to `compiler.log` in `book`.
-fn wrapper(book: &Path, name: &str, real: &str) -> String {
-    let path = book.join(name);
-    let log = book.join("compiler.log");
-    let script = format!(
-        "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
-        log.display()
-    );
-    std::fs::write(&path, script).expect("wrapper");
-    use std::os::unix::fs::PermissionsExt as _;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    path.display().to_string()
-}
-
 fn compiler_starts(book: &Path) -> usize {
     std::fs::read_to_string(book.join("compiler.log"))
         .unwrap_or_default()
@@ -338,8 +324,8 @@ fn compiler_starts(book: &Path) -> usize {
 #[test]
 fn check_and_a_french_build_share_verdicts_and_cache() {
     let book = fixture();
-    let rustc = wrapper(book.path(), "rustc-logged", "rustc");
-    let cc = wrapper(book.path(), "cc-logged", "cc");
+    let rustc = logging_wrapper_in(book.path(), "rustc-logged", "rustc");
+    let cc = logging_wrapper_in(book.path(), "cc-logged", "cc");
     let toml = book.path().join("book.toml");
     let text = std::fs::read_to_string(&toml).expect("toml");
     std::fs::write(

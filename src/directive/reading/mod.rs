@@ -808,6 +808,53 @@ note = "Read *ok* <script>alert(1)</script> and [x](https://y.org/\"onmouseover=
     }
 
     #[test]
+    fn translations_are_escaped_and_their_links_checked() {
+        use crate::core::i18n::Translations;
+        use polib::{catalog::Catalog, message::Message, metadata::CatalogMetadata};
+        let mut catalog = Catalog::new(CatalogMetadata::new());
+        for (id, s) in [
+            ("Everyone", "<b>Tous</b>"),
+            ("Read _this_.", "Lisez [ceci](javascript:alert(1))."),
+        ] {
+            catalog.append_or_update(
+                Message::build_singular()
+                    .with_msgid(id.into())
+                    .with_msgstr(s.into())
+                    .done(),
+            );
+        }
+        let mut shared = Shared::disabled();
+        shared.translations = Some(Arc::new(Translations::new(
+            "fr".into(),
+            "po/fr.po".into(),
+            catalog,
+        )));
+        let entry = "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/\"\naudience = \"Everyone\"\n";
+        let text = format!("```reading-list\n{entry}```\n");
+        let html = render_in_run(&config(), &shared, &text, Target::Html).unwrap();
+        assert!(
+            html.contains("Audience:</span> &lt;b&gt;Tous&lt;/b&gt;</p>"),
+            "{html}"
+        );
+        let text = format!("```reading-list\n{entry}note = \"Read *this*.\"\n```\n");
+        let p = render_in_run(&config(), &shared, &text, Target::Html).unwrap_err();
+        assert_eq!(p.offset, 3);
+        assert_eq!(
+            p.message,
+            "found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link, in its translation in po/fr.po"
+        );
+    }
+
+    #[test]
+    fn xgettext_puts_each_string_on_its_line_in_the_block() {
+        let text = "Intro\n\n```reading-list title=\"Mine\"\n[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/\"\naudience = \"Everyone\"\nnote = \"Read *this*.\"\n```\nAfter\n";
+        assert_eq!(
+            render_with(&config(), text, Target::Xgettext).unwrap(),
+            ["# Mine", "", "", "", "# Everyone", "Read *this*.", ""].join("\n")
+        );
+    }
+
+    #[test]
     fn test_target_drops_the_cards_but_still_checks_them() {
         assert_eq!(
             sample_render("```reading-list\n```\n", Target::Test).unwrap(),
