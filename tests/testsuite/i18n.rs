@@ -187,6 +187,15 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
         .filter_map(|a| a.value().attr("href").map(str::to_owned))
         .collect();
     let en_code = texts(&en, "pre code");
+    assert_eq!(
+        texts(&en, ".companion-title"),
+        [
+            "Dividing by zero",
+            "Integer division",
+            "C: undefined behaviour",
+            "Rust: a panic"
+        ]
+    );
     build(book.path(), Some("fr"));
     let fr = page(book.path(), "division.html");
     assert_eq!(
@@ -347,6 +356,24 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
     assert!(report.contains("3 passed, 0 failed"), "{report}");
     let starts = compiler_starts(book.path());
     assert!(starts > 0);
+    // check in French: the same verdicts, from the same cache.
+    let fr_check = Command::new(BIN)
+        .args(["check", &book.path().display().to_string()])
+        .env("MDBOOK_BOOK__LANGUAGE", "fr")
+        .output()
+        .expect("check");
+    let verdicts = |r: &str| -> Vec<String> {
+        r.lines()
+            .filter(|l| !l.starts_with("compiler runs:"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        verdicts(&String::from_utf8_lossy(&fr_check.stdout)),
+        verdicts(&report)
+    );
+    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 3"));
+    assert_eq!(compiler_starts(book.path()), starts);
     // The French build verifies every claim from check's cache: the
     // translated prose is in no claim's key, so no compiler runs again.
     std::fs::remove_file(book.path().join("companion.lock")).ok();
