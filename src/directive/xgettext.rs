@@ -12,6 +12,9 @@
 //! is handed, so each piece is put on the chapter line it was written on
 //! (or the first free line after it), and the replacement is padded to the
 //! block's own lines, so the text after it keeps its line numbers too. A
+//! title or caption shares its line with a fence; the code after it is then
+//! written in a block quote, which needs no closing fence, so only that
+//! code's own lines are referenced one line down. A
 //! string from a data file (a reading list, talks) stands at the block
 //! that shows it, with a translator comment (`#.`) naming the data file
 //! and line.
@@ -98,8 +101,16 @@ pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
                     out.line(l.trim_end_matches('\r'));
                 }
             }
-            Piece::Code { info, code, .. } => {
-                out.fence(info, code);
+            // On its own line, the fence keeps the code on the lines it
+            // was written on; after a title or caption that took its line,
+            // the code is quoted, which needs no closing line, so what
+            // follows the code is back on its own line.
+            Piece::Code { info, code, at } => {
+                if cur > line(*at) {
+                    out.quoted_fence(info, code);
+                } else {
+                    out.fence(info, code);
+                }
             }
         }
         cur += out.lines().len() - before;
@@ -141,6 +152,12 @@ mod tests {
                     text: "T *x*",
                     from: None,
                 },
+                // On the title's line: quoted, so it needs no closing line.
+                Piece::Code {
+                    at: start,
+                    info: "c",
+                    code: "int x;\n",
+                },
                 Piece::Code {
                     at: text.find("body").unwrap(),
                     info: "rust",
@@ -157,8 +174,8 @@ mod tests {
             out.lines(),
             [
                 "# T \\*x\\*",
-                "",
-                "",
+                "> ```c",
+                "> int x;",
                 "```rust",
                 "fn f() {}",
                 "```",

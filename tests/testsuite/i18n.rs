@@ -125,18 +125,18 @@ fn xgettext_extracts_every_string_of_ours_at_its_line() {
         ("Dividing by zero", chapter("src/division.md:5")),
         ("Integer division", chapter("src/division.md:15")),
         ("C: undefined behaviour", chapter("src/division.md:16")),
-        // A side's caption shares its fence's line, so in a comparison
-        // what follows a captioned side is referenced a line later (per
-        // captioned side, less the comparison's closing line).
         (
             "A _note_ about C, over two lines.",
-            chapter("src/division.md:20"),
+            chapter("src/division.md:19"),
         ),
         (
             "A second paragraph with a [link](https://example.org/c).",
-            chapter("src/division.md:23"),
+            chapter("src/division.md:22"),
         ),
-        ("Rust checks the divisor.", chapter("src/division.md:28")),
+        ("Rust: a panic", chapter("src/division.md:23")),
+        ("Rust checks the divisor.", chapter("src/division.md:26")),
+        // The text after the directives keeps its lines.
+        ("The end of the chapter.", chapter("src/division.md:29")),
         ("Books to start with", chapter("src/reading.md:3")),
         (
             "Programmers new to Rust",
@@ -163,10 +163,10 @@ fn xgettext_extracts_every_string_of_ours_at_its_line() {
     }
     // The code is extracted as mdbook-i18n-helpers extracts any Rust block
     // (its comments and string literals); outputs are never messages.
-    assert!(
-        found("// Panics when b is zero.\n")
-            .0
-            .starts_with("src/division.md:")
+    // After the title on its line, the code is one line down.
+    assert_eq!(
+        found("// Panics when b is zero.\n"),
+        chapter("src/division.md:7")
     );
     let ids: Vec<String> = catalog.messages().map(|m| m.msgid().to_owned()).collect();
     assert!(
