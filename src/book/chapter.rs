@@ -26,6 +26,8 @@ pub struct ChapterOutcome {
     /// the whole book ([`crate::core::problem::missing_compilers`]), not
     /// once per block.
     pub unchecked: Vec<MissingTool<Located>>,
+    /// For `mdbook-xgettext`: the data files' strings its blocks show.
+    pub data: Vec<directive::xgettext::DataMessage>,
 }
 
 /// The replacements of one chapter's directives, as `(range, text)` pairs
@@ -75,6 +77,7 @@ pub fn replacements(
                     m.at(at)
                 }));
                 claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
+                outcome.data.extend(r.data);
                 r.out
             }
             Err(p) => {

@@ -44,7 +44,9 @@ impl Memo {
     /// or this binary cannot be identified. `chapters` are the book's
     /// chapter files: a change to the list changes every key.
     pub fn new(config: &Config, target: Target, chapters: &[String]) -> Option<Memo> {
-        if !config.root.join(crate::engine::cache::DIR).is_dir() {
+        // The template's pages of data files are made by the run, never
+        // remembered.
+        if !config.root.join(crate::engine::cache::DIR).is_dir() || target == Target::Xgettext {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;

@@ -12,6 +12,7 @@ use super::memo::Memo;
 use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::directive::xgettext::{self, DataMessage};
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
@@ -83,6 +84,8 @@ pub struct BookOutcome {
     pub errors: Vec<Located>,
     /// Book-wide warnings (such as a missing stylesheet).
     pub notes: Vec<String>,
+    /// For `mdbook-xgettext`: the data files' strings the book shows.
+    pub data: Vec<DataMessage>,
 }
 
 /// Processes every chapter of a book given as JSON (`{"items": …}` or
@@ -97,7 +100,43 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
             }
         }
     }
-    chapters(config, target, slots)
+    let mut outcome = chapters(config, target, slots);
+    add_data_pages(book, std::mem::take(&mut outcome.data));
+    outcome
+}
+
+/// For `mdbook-xgettext`: a page per data file the book shows strings of,
+/// named by the file (`reading-list.toml`), so the template refers to the
+/// file's lines. mdbook-xgettext reads only the pages' paths and text.
+fn add_data_pages(book: &mut Value, mut data: Vec<DataMessage>) {
+    if data.is_empty() {
+        return;
+    }
+    data.sort();
+    data.dedup();
+    for key in ["items", "sections"] {
+        if let Some(Value::Array(items)) = book.get_mut(key) {
+            push_pages(items, &data);
+            return;
+        }
+    }
+}
+
+fn push_pages(items: &mut Vec<Value>, data: &[DataMessage]) {
+    let mut files: Vec<&str> = data.iter().map(|m| m.file.as_str()).collect();
+    files.dedup();
+    for file in files {
+        let messages: Vec<&DataMessage> = data.iter().filter(|m| m.file == file).collect();
+        items.push(serde_json::json!({"Chapter": {
+            "name": file,
+            "content": xgettext::data_page(&messages),
+            "number": null,
+            "sub_items": [],
+            "path": file,
+            "source_path": file,
+            "parent_names": [],
+        }}));
+    }
 }
 
 /// Processes the chapters of a book, in parallel, and gathers what they
@@ -158,6 +197,7 @@ pub fn chapters_among(
         result.warnings.extend(outcome.warnings);
         result.errors.extend(outcome.errors);
         unchecked.extend(outcome.unchecked);
+        result.data.extend(outcome.data);
     }
     // Chapters ran in parallel; their unchecked blocks are gathered here in
     // book order, so each missing compiler is reported once per build.

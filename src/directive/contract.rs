@@ -220,6 +220,8 @@ pub struct Rendered {
     /// Compilers the directive could not run for its assembly: told once
     /// for the whole book, not per block.
     pub missing: Vec<MissingTool>,
+    /// For `mdbook-xgettext`: the strings of data files the block shows.
+    pub data: Vec<super::xgettext::DataMessage>,
 }
 
 #[cfg(test)]

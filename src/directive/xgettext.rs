@@ -14,10 +14,9 @@
 //! block's own lines, so the text after it keeps its line numbers too. A
 //! title or caption shares its line with a fence; the code after it is then
 //! written in a block quote, which needs no closing fence, so only that
-//! code's own lines are referenced one line down. A
-//! string from a data file (a reading list, talks) stands at the block
-//! that shows it, with a translator comment (`#.`) naming the data file
-//! and line.
+//! code's own lines are referenced one line down. The strings of a data
+//! file (a reading list, talks) go to a page of their own standing for the
+//! file ([`DataMessage`], [`data_page`]), each on its line there.
 
 use super::contract::Env;
 use crate::core::i18n::heading;
@@ -33,8 +32,6 @@ pub enum Piece<'a> {
         at: usize,
         /// The string.
         text: &'a str,
-        /// The data file and line it comes from, when not the chapter.
-        from: Option<String>,
     },
     /// An author's Markdown (a note, an abstract): its own messages.
     Markdown {
@@ -42,8 +39,6 @@ pub enum Piece<'a> {
         at: usize,
         /// The Markdown.
         text: &'a str,
-        /// The data file and line it comes from, when not the chapter.
-        from: Option<String>,
     },
     /// Code, as a plain fence.
     Code {
@@ -56,38 +51,81 @@ pub enum Piece<'a> {
     },
 }
 
+impl Piece<'_> {
+    fn at(&self) -> usize {
+        match self {
+            Piece::Text { at, .. } | Piece::Markdown { at, .. } | Piece::Code { at, .. } => *at,
+        }
+    }
+}
+
+/// A translatable string of a data file (`reading-list.toml`,
+/// `talks.toml`): handed to `mdbook-xgettext` in a page of its own that
+/// stands for the file, so its messages are referenced by the file's line
+/// and the chapters that show it keep their lines.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DataMessage {
+    /// The data file, relative to `src` (`reading-list.toml`).
+    pub file: String,
+    /// The line it was written on.
+    pub line: usize,
+    /// Markdown prose (a note), rather than a plain string.
+    pub prose: bool,
+    /// The string.
+    pub text: String,
+}
+
 /// Writes a directive spanning `range` of the chapter as `pieces`, each on
 /// its line, padded to the block's lines.
 pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
     let line = |at: usize| line_col(env.text, at.min(env.text.len())).0;
     let first = line(range.start);
     let last = line(range.end.saturating_sub(1).max(range.start));
+    let lines: Vec<(usize, &Piece<'_>)> = pieces.iter().map(|p| (line(p.at()), p)).collect();
+    place(first, Some(last), &lines)
+}
+
+/// The page standing for a data file: each message on its line.
+pub fn data_page(messages: &[&DataMessage]) -> String {
+    let pieces: Vec<(usize, Piece<'_>)> = messages
+        .iter()
+        .map(|m| {
+            let piece = if m.prose {
+                Piece::Markdown {
+                    at: 0,
+                    text: &m.text,
+                }
+            } else {
+                Piece::Text {
+                    at: 0,
+                    text: &m.text,
+                }
+            };
+            (m.line, piece)
+        })
+        .collect();
+    let lines: Vec<(usize, &Piece<'_>)> = pieces.iter().map(|(l, p)| (*l, p)).collect();
+    let mut text = place(1, None, &lines).lines().join("\n");
+    text.push('\n');
+    text
+}
+
+/// Writes `pieces` from line `first` on, each on its line (or the first
+/// free one after it), padded to line `last`.
+fn place(first: usize, last: Option<usize>, pieces: &[(usize, &Piece<'_>)]) -> Out {
     let mut out = Out::new();
     let mut cur = first;
     // Whether the line before `cur` is part of a paragraph, which a new
     // paragraph must not continue.
     let mut in_paragraph = false;
-    for piece in pieces {
-        let (at, from) = match piece {
-            Piece::Text { at, from, .. } | Piece::Markdown { at, from, .. } => {
-                (*at, from.as_deref())
-            }
-            Piece::Code { at, .. } => (*at, None),
-        };
+    for &(want, piece) in pieces {
         let is_prose = matches!(piece, Piece::Markdown { .. });
         if is_prose && in_paragraph {
             out.blank();
             cur += 1;
         }
-        while cur < line(at) {
+        while cur < want {
             out.blank();
-            cur += 1;
-        }
-        if let Some(from) = from {
-            out.line(format!(
-                "<!-- i18n:comment: {} -->",
-                from.replace("--", "- -")
-            ));
             cur += 1;
         }
         let before = out.lines().len();
@@ -105,8 +143,8 @@ pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
             // was written on; after a title or caption that took its line,
             // the code is quoted, which needs no closing line, so what
             // follows the code is back on its own line.
-            Piece::Code { info, code, at } => {
-                if cur > line(*at) {
+            Piece::Code { info, code, .. } => {
+                if cur > want {
                     out.quoted_fence(info, code);
                 } else {
                     out.fence(info, code);
@@ -116,7 +154,7 @@ pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
         cur += out.lines().len() - before;
         in_paragraph = is_prose;
     }
-    while cur <= last {
+    while last.is_some_and(|last| cur <= last) {
         out.blank();
         cur += 1;
     }
@@ -150,7 +188,6 @@ mod tests {
                 Piece::Text {
                     at: start,
                     text: "T *x*",
-                    from: None,
                 },
                 // On the title's line: quoted, so it needs no closing line.
                 Piece::Code {
@@ -166,7 +203,6 @@ mod tests {
                 Piece::Markdown {
                     at: text.find("note").unwrap(),
                     text: "note\n",
-                    from: Some("src/d.toml:3".into()),
                 },
             ],
         );
@@ -179,9 +215,27 @@ mod tests {
                 "```rust",
                 "fn f() {}",
                 "```",
-                "<!-- i18n:comment: src/d.toml:3 -->",
                 "note",
             ]
+        );
+    }
+
+    #[test]
+    fn a_data_page_puts_each_string_on_its_line() {
+        let m = |line, prose, text: &str| DataMessage {
+            file: "talks.toml".into(),
+            line,
+            prose,
+            text: text.into(),
+        };
+        let (a, b, c) = (
+            m(3, false, "Title"),
+            m(4, true, "Para *one*."),
+            m(5, true, "Two."),
+        );
+        assert_eq!(
+            data_page(&[&a, &b, &c]),
+            "\n\n# Title\nPara *one*.\n\nTwo.\n"
         );
     }
 }

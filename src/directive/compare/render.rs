@@ -231,7 +231,6 @@ impl Compare {
             pieces.push(Piece::Text {
                 at: block.fence.info_offset,
                 text: t,
-                from: None,
             });
         }
         for s in &self.sides {
@@ -239,7 +238,6 @@ impl Compare {
                 pieces.push(Piece::Text {
                     at: s.info_offset,
                     text: c,
-                    from: None,
                 });
             }
             pieces.push(Piece::Code {
@@ -251,7 +249,6 @@ impl Compare {
                 pieces.push(Piece::Markdown {
                     at: *at,
                     text: note,
-                    from: None,
                 });
             }
         }

@@ -436,11 +436,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     if env.target == Target::Xgettext {
         let mut pieces = Vec::new();
         if let Some(title) = &ex.title {
-            pieces.push(Piece::Text {
-                at,
-                text: title,
-                from: None,
-            });
+            pieces.push(Piece::Text { at, text: title });
         }
         pieces.push(Piece::Code {
             at: block.fence.range.start,

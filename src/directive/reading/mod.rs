@@ -24,7 +24,7 @@ pub use select::{KNOWN, Selection, Sort};
 
 use super::contract::{Env, Kind, Rendered, Target};
 use super::datafile::Spot;
-use super::xgettext::{self, Piece};
+use super::xgettext::{self, DataMessage, Piece};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
@@ -62,18 +62,33 @@ pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize
     (start + prefix + offset - line_start_in_body).min(text.len())
 }
 
-/// Where a translator finds a string of a block's data: its line in the
-/// chapter for a block's own tables; for the data file, the block's line
-/// and the file's place (`src/reading-list.toml:12`).
-pub fn spot_in_book(
+/// Where a translatable string of a block's data goes for
+/// `mdbook-xgettext`: a block's own tables are in the chapter (the piece
+/// is made at its line there); the data file's go to the data file's page.
+pub fn spot_piece<'a>(
     env: &Env<'_>,
     fence: &Fence,
     spot: Spot,
+    (text, prose): (&'a str, bool),
     data_file: Option<&str>,
-) -> (usize, Option<String>) {
+    r: &mut Vec<Piece<'a>>,
+    data: &mut Vec<DataMessage>,
+) {
     match data_file {
-        None => (body_offset_in_chapter(env.text, fence, spot.offset), None),
-        Some(shown) => (fence.info_offset, Some(format!("{shown}:{}", spot.line))),
+        None => {
+            let at = body_offset_in_chapter(env.text, fence, spot.offset);
+            r.push(if prose {
+                Piece::Markdown { at, text }
+            } else {
+                Piece::Text { at, text }
+            });
+        }
+        Some(file) => data.push(DataMessage {
+            file: file.to_owned(),
+            line: spot.line,
+            prose,
+            text: text.to_owned(),
+        }),
     }
 }
 
@@ -125,29 +140,40 @@ fn xgettext(
 ) -> Rendered {
     let fence = &block.fence;
     let mut pieces = Vec::new();
+    let mut data = Vec::new();
     if let Some(t) = &sel.title {
         pieces.push(Piece::Text {
             at: fence.info_offset,
             text: t,
-            from: None,
         });
     }
     for e in entries {
         if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {
-            let (at, from) = spot_in_book(env, fence, spot, data_file);
-            pieces.push(Piece::Text { at, text: a, from });
+            spot_piece(
+                env,
+                fence,
+                spot,
+                (a, false),
+                data_file,
+                &mut pieces,
+                &mut data,
+            );
         }
         if let Some((note, spot)) = &e.note_source {
-            let (at, from) = spot_in_book(env, fence, *spot, data_file);
-            pieces.push(Piece::Markdown {
-                at,
-                text: note,
-                from,
-            });
+            spot_piece(
+                env,
+                fence,
+                *spot,
+                (note, true),
+                data_file,
+                &mut pieces,
+                &mut data,
+            );
         }
     }
     Rendered {
         out: xgettext::write(env, &block.range, &pieces),
+        data,
         ..Rendered::default()
     }
 }
@@ -178,7 +204,11 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             _ => Problem::at(at, m),
         })?;
     if env.target == Target::Xgettext {
-        let data_file = (!inline).then_some(from.as_str());
+        let rel = data::file(env.config)
+            .rel
+            .to_string_lossy()
+            .replace('\\', "/");
+        let data_file = (!inline).then_some(rel.as_str());
         return Ok(xgettext(env, block, &sel, &selected, data_file));
     }
     if env.shared.translations.is_none() {

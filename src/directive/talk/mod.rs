@@ -23,7 +23,7 @@ use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::reading::body_offset_in_chapter;
 use crate::directive::reading::note::render_note;
-use crate::directive::reading::{spot_in_book, translated_prose};
+use crate::directive::reading::{spot_piece, translated_prose};
 use std::sync::Arc;
 
 /// The talk's row of the registry.
@@ -178,35 +178,36 @@ fn xgettext(
 ) -> Rendered {
     let fence = &block.fence;
     let mut pieces = Vec::new();
+    let mut data = Vec::new();
     if let Some(t) = title {
         pieces.push(Piece::Text {
             at: fence.info_offset,
             text: t,
-            from: None,
         });
     }
     for t in talks {
-        let (at, from) = spot_in_book(env, fence, t.title_at, data_file);
-        pieces.push(Piece::Text {
-            at,
-            text: &t.title,
-            from,
-        });
+        let mut add = |spot, text, prose| {
+            spot_piece(
+                env,
+                fence,
+                spot,
+                (text, prose),
+                data_file,
+                &mut pieces,
+                &mut data,
+            );
+        };
+        add(t.title_at, &t.title, false);
         if let Some((a, spot)) = &t.abstract_source {
-            let (at, from) = spot_in_book(env, fence, *spot, data_file);
-            pieces.push(Piece::Markdown { at, text: a, from });
+            add(*spot, a, true);
         }
         for m in &t.moments {
-            let (at, from) = spot_in_book(env, fence, m.title_at, data_file);
-            pieces.push(Piece::Text {
-                at,
-                text: &m.title,
-                from,
-            });
+            add(m.title_at, &m.title, false);
         }
     }
     Rendered {
         out: xgettext::write(env, &block.range, &pieces),
+        data,
         ..Rendered::default()
     }
 }
@@ -238,7 +239,11 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             _ => Problem::at(at, m),
         })?;
     if env.target == Target::Xgettext {
-        let data_file = (!inline).then_some(from.as_str());
+        let rel = data::file(env.config)
+            .rel
+            .to_string_lossy()
+            .replace('\\', "/");
+        let data_file = (!inline).then_some(rel.as_str());
         return Ok(xgettext(
             env,
             block,
