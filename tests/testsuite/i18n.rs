@@ -233,30 +233,25 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
     assert_eq!(fr_links, en_links);
     assert!(!fr_links.is_empty());
     let cards = page(book.path(), "reading.html");
-    assert_eq!(
-        texts(&cards, ".companion-reading-list-title"),
-        ["Livres pour commencer"]
-    );
-    assert_eq!(
-        texts(&cards, ".companion-card-audience"),
-        ["Audience: Programmeurs débutant en Rust"]
-    );
-    assert_eq!(
-        texts(&cards, ".companion-card-note"),
-        ["L'introduction de référence."]
-    );
-    assert_eq!(
-        texts(&cards, ".companion-talk-title"),
-        ["Concepts clés de Rust pour le noyau"]
-    );
-    assert_eq!(
-        texts(&cards, ".companion-talk-abstract"),
-        ["Pourquoi Rust convient au noyau."]
-    );
-    assert_eq!(
-        texts(&cards, ".companion-talk-moment-title"),
-        ["Variables non initialisées"]
-    );
+    for (css, want) in [
+        (".companion-reading-list-title", "Livres pour commencer"),
+        (
+            ".companion-card-audience",
+            "Audience: Programmeurs débutant en Rust",
+        ),
+        (".companion-card-note", "L'introduction de référence."),
+        (
+            ".companion-talk-title",
+            "Concepts clés de Rust pour le noyau",
+        ),
+        (
+            ".companion-talk-abstract",
+            "Pourquoi Rust convient au noyau.",
+        ),
+        (".companion-talk-moment-title", "Variables non initialisées"),
+    ] {
+        assert_eq!(texts(&cards, css), [want], "{css}");
+    }
     // The moment's link still points at the chapter.
     assert_eq!(
         cards

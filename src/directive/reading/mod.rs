@@ -23,7 +23,7 @@ pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_ent
 pub use select::{KNOWN, Selection, Sort};
 
 use super::contract::{Env, Kind, Rendered, Target};
-use super::datafile::Spot;
+use super::datafile::{DataFile, Spot};
 use super::xgettext::{self, DataMessage, Piece};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
@@ -62,33 +62,49 @@ pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize
     (start + prefix + offset - line_start_in_body).min(text.len())
 }
 
-/// Where a translatable string of a block's data goes for
-/// `mdbook-xgettext`: a block's own tables are in the chapter (the piece
-/// is made at its line there); the data file's go to the data file's page.
-pub fn spot_piece<'a>(
+/// A block of cards for `mdbook-xgettext`: its caption on its line, then
+/// each of `strings` (where it was written, the text, whether it is
+/// Markdown prose): a block's own tables at their lines in the chapter,
+/// the data file's (`data_file`) for its page.
+pub fn cards_for_xgettext(
     env: &Env<'_>,
-    fence: &Fence,
-    spot: Spot,
-    (text, prose): (&'a str, bool),
-    data_file: Option<&str>,
-    r: &mut Vec<Piece<'a>>,
-    data: &mut Vec<DataMessage>,
-) {
-    match data_file {
-        None => {
-            let at = body_offset_in_chapter(env.text, fence, spot.offset);
-            r.push(if prose {
-                Piece::Markdown { at, text }
-            } else {
-                Piece::Text { at, text }
-            });
+    block: &Block,
+    title: Option<&str>,
+    strings: &[(Spot, &str, bool)],
+    data_file: Option<&DataFile<'_>>,
+) -> Rendered {
+    let fence = &block.fence;
+    let rel = data_file.map(|d| d.rel.to_string_lossy().replace('\\', "/"));
+    let mut pieces = Vec::new();
+    let mut data = Vec::new();
+    if let Some(text) = title {
+        pieces.push(Piece::Text {
+            at: fence.info_offset,
+            text,
+        });
+    }
+    for &(spot, text, prose) in strings {
+        match &rel {
+            None => {
+                let at = body_offset_in_chapter(env.text, fence, spot.offset);
+                pieces.push(if prose {
+                    Piece::Markdown { at, text }
+                } else {
+                    Piece::Text { at, text }
+                });
+            }
+            Some(file) => data.push(DataMessage {
+                file: file.to_owned(),
+                line: spot.line,
+                prose,
+                text: text.to_owned(),
+            }),
         }
-        Some(file) => data.push(DataMessage {
-            file: file.to_owned(),
-            line: spot.line,
-            prose,
-            text: text.to_owned(),
-        }),
+    }
+    Rendered {
+        out: xgettext::write(env, &block.range, &pieces),
+        data,
+        ..Rendered::default()
     }
 }
 
@@ -130,54 +146,6 @@ impl Entry {
     }
 }
 
-/// `mdbook-xgettext`: the caption, then each entry's audience and note.
-fn xgettext(
-    env: &Env<'_>,
-    block: &Block,
-    sel: &Selection,
-    entries: &[&Entry],
-    data_file: Option<&str>,
-) -> Rendered {
-    let fence = &block.fence;
-    let mut pieces = Vec::new();
-    let mut data = Vec::new();
-    if let Some(t) = &sel.title {
-        pieces.push(Piece::Text {
-            at: fence.info_offset,
-            text: t,
-        });
-    }
-    for e in entries {
-        if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {
-            spot_piece(
-                env,
-                fence,
-                spot,
-                (a, false),
-                data_file,
-                &mut pieces,
-                &mut data,
-            );
-        }
-        if let Some((note, spot)) = &e.note_source {
-            spot_piece(
-                env,
-                fence,
-                *spot,
-                (note, true),
-                data_file,
-                &mut pieces,
-                &mut data,
-            );
-        }
-    }
-    Rendered {
-        out: xgettext::write(env, &block.range, &pieces),
-        data,
-        ..Rendered::default()
-    }
-}
-
 /// Parses and renders a reading-list block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -204,12 +172,24 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             _ => Problem::at(at, m),
         })?;
     if env.target == Target::Xgettext {
-        let rel = data::file(env.config)
-            .rel
-            .to_string_lossy()
-            .replace('\\', "/");
-        let data_file = (!inline).then_some(rel.as_str());
-        return Ok(xgettext(env, block, &sel, &selected, data_file));
+        let data_file = (!inline).then(|| data::file(env.config));
+        let mut strings = Vec::new();
+        for e in &selected {
+            if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {
+                strings.push((spot, a.as_str(), false));
+            }
+            if let Some((note, spot)) = &e.note_source {
+                strings.push((*spot, note.as_str(), true));
+            }
+        }
+        let title = sel.title.as_deref();
+        return Ok(cards_for_xgettext(
+            env,
+            block,
+            title,
+            &strings,
+            data_file.as_ref(),
+        ));
     }
     if env.shared.translations.is_none() {
         return Ok(render::render_entries(&sel, &selected, env.target));

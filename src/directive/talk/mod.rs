@@ -16,14 +16,13 @@ pub mod render;
 pub use data::{Talk, parse_talks};
 
 use super::contract::{Env, Kind, Rendered, Target};
-use super::xgettext::{self, Piece};
 use crate::core::attrs::Attr;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::reading::body_offset_in_chapter;
 use crate::directive::reading::note::render_note;
-use crate::directive::reading::{spot_piece, translated_prose};
+use crate::directive::reading::{cards_for_xgettext, translated_prose};
 use std::sync::Arc;
 
 /// The talk's row of the registry.
@@ -167,51 +166,6 @@ impl Talk {
     }
 }
 
-/// `mdbook-xgettext`: the caption, then each talk's title, abstract and
-/// moments' titles.
-fn xgettext(
-    env: &Env<'_>,
-    block: &Block,
-    title: Option<&str>,
-    talks: &[&Talk],
-    data_file: Option<&str>,
-) -> Rendered {
-    let fence = &block.fence;
-    let mut pieces = Vec::new();
-    let mut data = Vec::new();
-    if let Some(t) = title {
-        pieces.push(Piece::Text {
-            at: fence.info_offset,
-            text: t,
-        });
-    }
-    for t in talks {
-        let mut add = |spot, text, prose| {
-            spot_piece(
-                env,
-                fence,
-                spot,
-                (text, prose),
-                data_file,
-                &mut pieces,
-                &mut data,
-            );
-        };
-        add(t.title_at, &t.title, false);
-        if let Some((a, spot)) = &t.abstract_source {
-            add(*spot, a, true);
-        }
-        for m in &t.moments {
-            add(m.title_at, &m.title, false);
-        }
-    }
-    Rendered {
-        out: xgettext::write(env, &block.range, &pieces),
-        data,
-        ..Rendered::default()
-    }
-}
-
 /// Parses and renders a talk block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -239,17 +193,24 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             _ => Problem::at(at, m),
         })?;
     if env.target == Target::Xgettext {
-        let rel = data::file(env.config)
-            .rel
-            .to_string_lossy()
-            .replace('\\', "/");
-        let data_file = (!inline).then_some(rel.as_str());
-        return Ok(xgettext(
+        let data_file = (!inline).then(|| data::file(env.config));
+        let mut strings = Vec::new();
+        for t in &chosen {
+            strings.push((t.title_at, t.title.as_str(), false));
+            if let Some((a, spot)) = &t.abstract_source {
+                strings.push((*spot, a.as_str(), true));
+            }
+            for m in &t.moments {
+                strings.push((m.title_at, m.title.as_str(), false));
+            }
+        }
+        let title = sel.title.as_deref();
+        return Ok(cards_for_xgettext(
             env,
             block,
-            sel.title.as_deref(),
-            &chosen,
-            data_file,
+            title,
+            &strings,
+            data_file.as_ref(),
         ));
     }
     let translated: Vec<Talk>;
