@@ -98,7 +98,12 @@ impl Compare {
         if self.layout == Layout::Tabs {
             let id = block_id(env, at);
             for i in 0..self.sides.len() {
-                let label = escape(&self.tab_label(i));
+                // A caption as a tab's label is the author's: translated.
+                let label = match (self.tab_label(i), &self.sides[i].caption) {
+                    (l, Some(c)) if l == *c => env.text(c).into_owned(),
+                    (l, _) => l,
+                };
+                let label = escape(&label);
                 out.line(format!(
                     "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\" data-companion-tab=\"{label}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{label}</label>",
                     if i == 0 { " checked" } else { "" },
