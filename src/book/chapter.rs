@@ -27,7 +27,7 @@ pub struct ChapterOutcome {
     /// once per block.
     pub unchecked: Vec<MissingTool<Located>>,
     /// For `mdbook-xgettext`: the data files' strings its blocks show.
-    pub data: Vec<directive::xgettext::DataMessage>,
+    pub data: Vec<directive::DataMessage>,
 }
 
 /// The replacements of one chapter's directives, as `(range, text)` pairs

@@ -12,7 +12,7 @@ use super::memo::Memo;
 use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
-use crate::directive::xgettext::{self, DataMessage};
+use crate::directive::{DataMessage, xgettext};
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;

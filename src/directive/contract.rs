@@ -208,6 +208,22 @@ impl Env<'_> {
     }
 }
 
+/// A translatable string of a data file (`reading-list.toml`,
+/// `talks.toml`): handed to `mdbook-xgettext` in a page of its own that
+/// stands for the file ([`super::xgettext::data_page`]), so its messages are referenced by the file's line
+/// and the chapters that show it keep their lines.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DataMessage {
+    /// The data file, relative to `src` (`reading-list.toml`).
+    pub file: String,
+    /// The line it was written on.
+    pub line: usize,
+    /// Markdown prose (a note), rather than a plain string.
+    pub prose: bool,
+    /// The string.
+    pub text: String,
+}
+
 /// A directive's replacement, what it claims, and what it met on the way.
 #[derive(Debug, Default)]
 pub struct Rendered {
@@ -221,7 +237,7 @@ pub struct Rendered {
     /// for the whole book, not per block.
     pub missing: Vec<MissingTool>,
     /// For `mdbook-xgettext`: the strings of data files the block shows.
-    pub data: Vec<super::xgettext::DataMessage>,
+    pub data: Vec<DataMessage>,
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub mod talk;
 mod unexpanded;
 pub mod xgettext;
 
-pub use contract::{DataFiles, Env, Kind, Rendered, Shared, Target};
+pub use contract::{DataFiles, DataMessage, Env, Kind, Rendered, Shared, Target};
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};

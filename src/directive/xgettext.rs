@@ -18,7 +18,7 @@
 //! file (a reading list, talks) go to a page of their own standing for the
 //! file ([`DataMessage`], [`data_page`]), each on its line there.
 
-use super::contract::Env;
+use super::contract::{DataMessage, Env};
 use crate::core::i18n::heading;
 use crate::core::markdown::{Out, line_col};
 use std::ops::Range;
@@ -57,22 +57,6 @@ impl Piece<'_> {
             Piece::Text { at, .. } | Piece::Markdown { at, .. } | Piece::Code { at, .. } => *at,
         }
     }
-}
-
-/// A translatable string of a data file (`reading-list.toml`,
-/// `talks.toml`): handed to `mdbook-xgettext` in a page of its own that
-/// stands for the file, so its messages are referenced by the file's line
-/// and the chapters that show it keep their lines.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct DataMessage {
-    /// The data file, relative to `src` (`reading-list.toml`).
-    pub file: String,
-    /// The line it was written on.
-    pub line: usize,
-    /// Markdown prose (a note), rather than a plain string.
-    pub prose: bool,
-    /// The string.
-    pub text: String,
 }
 
 /// Writes a directive spanning `range` of the chapter as `pieces`, each on

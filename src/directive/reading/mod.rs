@@ -22,9 +22,10 @@ pub mod select;
 pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
+use super::contract::DataMessage;
 use super::contract::{Env, Kind, Rendered, Target};
 use super::datafile::{DataFile, Spot};
-use super::xgettext::{self, DataMessage, Piece};
+use super::xgettext::{self, Piece};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
