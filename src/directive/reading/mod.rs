@@ -184,13 +184,8 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             }
         }
         let title = sel.title.as_deref();
-        return Ok(cards_for_xgettext(
-            env,
-            block,
-            title,
-            &strings,
-            data_file.as_ref(),
-        ));
+        let file = data_file.as_ref();
+        return Ok(cards_for_xgettext(env, block, title, &strings, file));
     }
     if env.shared.translations.is_none() {
         return Ok(render::render_entries(&sel, &selected, env.target));

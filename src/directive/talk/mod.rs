@@ -205,13 +205,8 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             }
         }
         let title = sel.title.as_deref();
-        return Ok(cards_for_xgettext(
-            env,
-            block,
-            title,
-            &strings,
-            data_file.as_ref(),
-        ));
+        let file = data_file.as_ref();
+        return Ok(cards_for_xgettext(env, block, title, &strings, file));
     }
     let translated: Vec<Talk>;
     let title = env.text_opt(sel.title.as_deref());
