@@ -32,6 +32,8 @@ pub struct ChapterOutcome {
     /// Whether it holds a claims page (rendered again once every chapter
     /// has given its rows).
     pub claims_page: bool,
+    /// For `mdbook-xgettext`: the data files' strings its blocks show.
+    pub data: Vec<directive::DataMessage>,
 }
 
 /// A chapter as the book places it.
@@ -134,6 +136,7 @@ pub fn replacements(
                     m.at(at)
                 }));
                 claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
+                outcome.data.extend(r.data);
                 r.out
             }
             Err(p) => {

@@ -6,7 +6,8 @@
 //! rendering are unchanged is handed back from one entry instead: the key
 //! covers the chapter's file and text (after `{{#include}}`), the renderer,
 //! the whole configuration, this binary (its version and file), the
-//! reading-list and talks data files and the compilers' files. It is used in books
+//! reading-list and talks data files, the catalog of a translated book
+//! and the compilers' files. It is used in books
 //! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
 //! are kept: a chapter with a warning or an error is rendered afresh, so a
 //! problem (a time-out, a missing compiler) is never replayed from the
@@ -46,7 +47,9 @@ impl Memo {
     /// is whether the book has a claims page (chapters then hash their
     /// claims for it).
     pub fn new(config: &Config, target: Target, shared: &Shared) -> Option<Memo> {
-        if !config.root.join(crate::engine::cache::DIR).is_dir() {
+        // The template's pages of data files are made by the run, never
+        // remembered.
+        if !config.root.join(crate::engine::cache::DIR).is_dir() || target == Target::Xgettext {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;
@@ -59,6 +62,10 @@ impl Memo {
             format!("{config:?}"),
             exec::describe(&data).unwrap_or_default(),
             exec::describe(&talks).unwrap_or_default(),
+            // A translated book: its catalog.
+            super::translate::po_file(config)
+                .and_then(|po| exec::describe(&po))
+                .unwrap_or_default(),
             // Talk moments link to chapters: a chapter leaving the book
             // must not leave a remembered link to it.
             shared.chapters.join("\n"),

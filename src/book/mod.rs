@@ -9,6 +9,7 @@ pub mod lazy;
 pub mod load;
 pub mod memo;
 pub mod protocol;
+pub mod translate;
 pub mod walk;
 
 pub use walk::{BookOutcome, Slot, book, chapters, chapters_among};

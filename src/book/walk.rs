@@ -9,8 +9,10 @@
 
 use super::chapter::{ChapterOutcome, Page, chapter_in};
 use super::memo::Memo;
+use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::directive::{DataMessage, xgettext};
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
@@ -116,6 +118,8 @@ pub struct BookOutcome {
     pub errors: Vec<Located>,
     /// Book-wide warnings (such as a missing stylesheet).
     pub notes: Vec<String>,
+    /// For `mdbook-xgettext`: the data files' strings the book shows.
+    pub data: Vec<DataMessage>,
 }
 
 /// Processes every chapter of a book given as JSON (`{"items": …}` or
@@ -130,7 +134,43 @@ pub fn book(config: &Config, target: Target, book: &mut Value) -> BookOutcome {
             }
         }
     }
-    chapters(config, target, slots)
+    let mut outcome = chapters(config, target, slots);
+    add_data_pages(book, std::mem::take(&mut outcome.data));
+    outcome
+}
+
+/// For `mdbook-xgettext`: a page per data file the book shows strings of,
+/// named by the file (`reading-list.toml`), so the template refers to the
+/// file's lines. mdbook-xgettext reads only the pages' paths and text.
+fn add_data_pages(book: &mut Value, mut data: Vec<DataMessage>) {
+    if data.is_empty() {
+        return;
+    }
+    data.sort();
+    data.dedup();
+    for key in ["items", "sections"] {
+        if let Some(Value::Array(items)) = book.get_mut(key) {
+            push_pages(items, &data);
+            return;
+        }
+    }
+}
+
+fn push_pages(items: &mut Vec<Value>, data: &[DataMessage]) {
+    let mut files: Vec<&str> = data.iter().map(|m| m.file.as_str()).collect();
+    files.dedup();
+    for file in files {
+        let messages: Vec<&DataMessage> = data.iter().filter(|m| m.file == file).collect();
+        items.push(serde_json::json!({"Chapter": {
+            "name": file,
+            "content": xgettext::data_page(&messages),
+            "number": null,
+            "sub_items": [],
+            "path": file,
+            "source_path": file,
+            "parent_names": [],
+        }}));
+    }
 }
 
 /// Processes the chapters of a book, in parallel, and gathers what they
@@ -152,6 +192,15 @@ pub fn chapters_among(
 ) -> BookOutcome {
     let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
     shared.chapters = files;
+    match translate::load(config, target) {
+        Ok(t) => shared.translations = t.map(std::sync::Arc::new),
+        Err(e) => {
+            return BookOutcome {
+                errors: vec![e],
+                ..BookOutcome::default()
+            };
+        }
+    }
     shared.claims_page = slots.iter().any(|s| claims_page_in(s.content));
     let memo = Memo::new(config, target, &shared);
     let render = |s: &Slot<'_>| {
@@ -190,6 +239,9 @@ pub fn chapters_among(
         OnFailure::Bail => result.errors.append(&mut id_errors),
         OnFailure::Continue => result.warnings.append(&mut id_errors),
     }
+    result
+        .notes
+        .extend(translate::order_warning(config, target));
     let mut directives = 0;
     let mut unchecked = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
@@ -200,6 +252,7 @@ pub fn chapters_among(
         result.warnings.extend(outcome.warnings);
         result.errors.extend(outcome.errors);
         unchecked.extend(outcome.unchecked);
+        result.data.extend(outcome.data);
     }
     // Chapters ran in parallel; their unchecked blocks are gathered here in
     // book order, so each missing compiler is reported once per build.

@@ -151,23 +151,39 @@ fn stays_inside(root: &Path, path: &Path) -> bool {
     }
 }
 
-/// Adds `[preprocessor.companion]` (with `after = ["links"]`), the
+/// Adds `[preprocessor.companion]` (with `after = ["links"]`, and
+/// `"gettext"` too when the book has `[preprocessor.gettext]`), the
 /// stylesheet to `output.html.additional-css` and the script beside it to
 /// `additional-js`, keeping everything else.
 pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    // A translated book: mdbook-gettext must translate the chapters
+    // before we read them.
+    let gettext = doc
+        .get("preprocessor")
+        .and_then(|p| p.get("gettext"))
+        .is_some();
+    let names: &[&str] = if gettext {
+        &["links", "gettext"]
+    } else {
+        &["links"]
+    };
     let companion = table(doc.as_table_mut(), &["preprocessor", "companion"])?;
     match companion.get_mut("after") {
         None => {
             let mut a = Array::new();
-            a.push("links");
+            for n in names {
+                a.push(*n);
+            }
             companion.insert("after", Item::Value(Value::Array(a)));
         }
         Some(Item::Value(Value::Array(a))) => {
-            if !a.iter().any(|v| v.as_str() == Some("links")) {
-                a.push("links");
+            for n in names {
+                if !a.iter().any(|v| v.as_str() == Some(n)) {
+                    a.push(*n);
+                }
             }
         }
         Some(_) => return Err("preprocessor.companion.after should be an array of names".into()),
@@ -265,6 +281,20 @@ after = ["links"]
             after,
             "[preprocessor.companion]\nafter = [\"index\", \"links\"]\n\n[output.html]\nadditional-css = [\"theme/companion.css\"]\nadditional-js = [\"theme/companion.js\"]\n"
         );
+    }
+
+    #[test]
+    fn a_translated_book_runs_gettext_first() {
+        let after = edit_book_toml(
+            "[preprocessor.gettext]\nafter = [\"links\"]\n\n[preprocessor.companion]\nafter = [\"links\"]\n",
+            DEFAULT_CSS,
+        )
+        .unwrap();
+        assert!(
+            after.contains("[preprocessor.companion]\nafter = [\"links\", \"gettext\"]\n"),
+            "{after}"
+        );
+        assert_eq!(edit_book_toml(&after, DEFAULT_CSS).unwrap(), after);
     }
 
     #[test]

@@ -36,8 +36,10 @@ pub fn run(mut input: impl Read, output: impl Write) -> Result<(), Error> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, output);
     // The usual case: the book decoded only where a directive may be
     // (see [`crate::book::lazy`]).
+    // (`mdbook-xgettext` takes the decoded path: it may get pages added.)
     if let Ok((ctx, mut book)) = lazy::parse(&bytes)
         && lazy::has_items(&book)
+        && ctx.get("renderer").and_then(serde_json::Value::as_str) != Some("xgettext")
     {
         let ctx = context(&ctx)?;
         let target = start(&ctx);

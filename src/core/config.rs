@@ -125,6 +125,14 @@ pub struct Config {
     /// The crates the Playground offers (`playground-crates`, else the
     /// list shipped in the binary), by the names examples use.
     pub playground_crates: Vec<String>,
+    /// The book's language (`book.language`), when it is set.
+    pub language: Option<String>,
+    /// Where the PO files are, relative to the root (`po-dir` of
+    /// `[preprocessor.gettext]`, else `po`).
+    pub po_dir: PathBuf,
+    /// Whether `[preprocessor.gettext]` is ordered before us (`None`: the
+    /// book has no gettext preprocessor).
+    pub gettext_first: Option<bool>,
 }
 
 /// One entry of `output-filters`: every match of `pattern` in a
@@ -327,8 +335,35 @@ impl Config {
                 Some(list) => list.iter().map(|c| c.replace('-', "_")).collect(),
                 None => PLAYGROUND_CRATES.iter().map(|c| (*c).to_owned()).collect(),
             },
+            language: book_config
+                .pointer("/book/language")
+                .and_then(Value::as_str)
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_owned),
+            po_dir: PathBuf::from(
+                book_config
+                    .pointer("/preprocessor/gettext/po-dir")
+                    .and_then(Value::as_str)
+                    .unwrap_or("po"),
+            ),
+            gettext_first: gettext_first(book_config),
         })
     }
+}
+
+/// Whether mdBook runs `[preprocessor.gettext]` before us: our `after`
+/// names it, or its `before` names us (`None` when the book has none).
+fn gettext_first(book_config: &Value) -> Option<bool> {
+    let gettext = book_config.pointer("/preprocessor/gettext")?;
+    let names = |v: Option<&Value>, name: &str| {
+        v.and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|n| n.as_str() == Some(name)))
+    };
+    let ours = book_config.pointer("/preprocessor/companion");
+    Some(
+        names(ours.and_then(|c| c.get("after")), "gettext")
+            || names(gettext.get("before"), "companion"),
+    )
 }
 
 fn output_filters(

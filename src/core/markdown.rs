@@ -286,13 +286,27 @@ impl Out {
     /// Adds a fenced code block holding `code`, with a fence longer than any
     /// backtick run inside the code.
     pub fn fence(&mut self, info: &str, code: &str) -> &mut Self {
-        let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-        let fence = "`".repeat((longest + 1).max(3));
+        let fence = fence_for(code);
         self.line(format!("{fence}{info}"));
         for l in code.strip_suffix('\n').unwrap_or(code).split('\n') {
             self.line(l);
         }
         self.line(fence)
+    }
+
+    /// [`Out::fence`] inside a block quote, without its closing line: the
+    /// quote's end (the next line without `>`) closes the code block, so
+    /// it takes one line fewer.
+    pub fn quoted_fence(&mut self, info: &str, code: &str) -> &mut Self {
+        self.line(format!("> {}{info}", fence_for(code)));
+        for l in code.strip_suffix('\n').unwrap_or(code).split('\n') {
+            self.line(if l.is_empty() {
+                ">".to_owned()
+            } else {
+                format!("> {l}")
+            });
+        }
+        self
     }
 
     /// Adds every line of another replacement.
@@ -305,6 +319,12 @@ impl Out {
     pub fn lines(&self) -> &[String] {
         &self.lines
     }
+}
+
+/// A fence longer than any backtick run inside `code`.
+fn fence_for(code: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat((longest + 1).max(3))
 }
 
 /// Turns a replacement's lines into the text that takes the place of

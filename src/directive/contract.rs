@@ -6,11 +6,13 @@ pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::config::Config;
+use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
 use crate::engine::cache::Cache;
 use crate::engine::lock;
 use std::any::Any;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -52,6 +54,10 @@ pub enum Target {
     Test,
     /// Any other renderer: plain Markdown.
     Markdown,
+    /// `mdbook-xgettext`: plain Markdown in which every translatable
+    /// string of a directive is a message of its own, on the line it was
+    /// written on, and the code is a plain fence.
+    Xgettext,
 }
 
 impl Target {
@@ -60,6 +66,7 @@ impl Target {
         match name {
             "html" => Target::Html,
             "test" => Target::Test,
+            "xgettext" => Target::Xgettext,
             _ => Target::Markdown,
         }
     }
@@ -90,6 +97,8 @@ pub struct Shared {
     /// Every numbered frame of the book, in book order, once all chapters
     /// have rendered (what the claims page lists).
     pub rows: OnceLock<Vec<Row>>,
+    /// The book's catalog, when it is built in a language that has one.
+    pub translations: Option<Arc<Translations>>,
 }
 
 impl Shared {
@@ -103,6 +112,7 @@ impl Shared {
             chapters: Vec::new(),
             claims_page: false,
             rows: OnceLock::new(),
+            translations: None,
         }
     }
 
@@ -184,6 +194,47 @@ pub struct Env<'a> {
     pub numbers: Numbers<'a>,
 }
 
+impl Env<'_> {
+    /// An author's plain string (a title, a caption) in the book's
+    /// language: every directive translates through here.
+    pub fn text<'s>(&self, text: &'s str) -> Cow<'s, str> {
+        match &self.shared.translations {
+            Some(t) => t.text(text),
+            None => Cow::Borrowed(text),
+        }
+    }
+
+    /// [`Env::text`] for an optional string.
+    pub fn text_opt<'s>(&self, text: Option<&'s str>) -> Option<Cow<'s, str>> {
+        text.map(|t| self.text(t))
+    }
+
+    /// An author's Markdown prose (a note, an abstract) in the book's
+    /// language.
+    pub fn markdown<'s>(&self, markdown: &'s str) -> Cow<'s, str> {
+        match &self.shared.translations {
+            Some(t) => t.markdown(markdown),
+            None => Cow::Borrowed(markdown),
+        }
+    }
+}
+
+/// A translatable string of a data file (`reading-list.toml`,
+/// `talks.toml`): handed to `mdbook-xgettext` in a page of its own that
+/// stands for the file ([`super::xgettext::data_page`]), so its messages are referenced by the file's line
+/// and the chapters that show it keep their lines.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DataMessage {
+    /// The data file, relative to `src` (`reading-list.toml`).
+    pub file: String,
+    /// The line it was written on.
+    pub line: usize,
+    /// Markdown prose (a note), rather than a plain string.
+    pub prose: bool,
+    /// The string.
+    pub text: String,
+}
+
 /// A directive's replacement, what it claims, and what it met on the way.
 #[derive(Debug, Default)]
 pub struct Rendered {
@@ -198,6 +249,8 @@ pub struct Rendered {
     pub missing: Vec<MissingTool>,
     /// Its numbered frames, in order (the claims page lists them).
     pub entries: Vec<Entry>,
+    /// For `mdbook-xgettext`: the strings of data files the block shows.
+    pub data: Vec<DataMessage>,
 }
 
 #[cfg(test)]
@@ -210,6 +263,7 @@ mod tests {
         assert_eq!(Target::for_renderer("test"), Target::Test);
         assert_eq!(Target::for_renderer("markdown"), Target::Markdown);
         assert_eq!(Target::for_renderer("epub"), Target::Markdown);
+        assert_eq!(Target::for_renderer("xgettext"), Target::Xgettext);
     }
 
     #[test]

@@ -7,6 +7,26 @@ use crate::core::markdown;
 use crate::core::problem::{FileLocation, Problem};
 use std::path::{Component, Path};
 
+/// Where a translatable string was written in a data file or a block's
+/// body: its byte offset and line there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spot {
+    /// The byte offset in the TOML text.
+    pub offset: usize,
+    /// Its line (1-based).
+    pub line: usize,
+}
+
+impl Spot {
+    /// The spot of `offset` in `text`.
+    pub fn new(text: &str, offset: usize) -> Spot {
+        Spot {
+            offset,
+            line: markdown::line_col(text, offset).0,
+        }
+    }
+}
+
 /// Why a data file could not be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {

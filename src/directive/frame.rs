@@ -139,7 +139,7 @@ impl Frame<'_> {
     pub fn write(&self, target: Target, out: &mut Out) {
         match target {
             Target::Html => self.html(out),
-            Target::Markdown => self.markdown(out),
+            Target::Markdown | Target::Xgettext => self.markdown(out),
             Target::Test => {}
         }
     }

@@ -18,8 +18,11 @@ pub mod pages;
 pub mod reading;
 pub mod talk;
 mod unexpanded;
+pub mod xgettext;
 
-pub use contract::{DataFiles, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target};
+pub use contract::{
+    DataFiles, DataMessage, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target,
+};
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
@@ -99,7 +102,7 @@ pub fn error_box(block: &Block, env: &Env<'_>, location: &str, message: &str) ->
             ));
             out.blank().fence(lang, &block.fence.body);
         }
-        Target::Markdown => {
+        Target::Markdown | Target::Xgettext => {
             out.line(format!(
                 "> **mdbook-companion:** `{location}` {}",
                 escape_markdown(message)

@@ -224,8 +224,13 @@ impl Page {
 /// A compiler wrapper script in the book root that logs each start to
 /// `compiler.log` and runs `real`; returns its path.
 pub fn logging_wrapper(book: &TestBook, name: &str, real: &str) -> String {
-    let path = book.root().join(name);
-    let log = book.root().join("compiler.log");
+    logging_wrapper_in(book.root(), name, real)
+}
+
+/// [`logging_wrapper`] for a book at `root`.
+pub fn logging_wrapper_in(root: &Path, name: &str, real: &str) -> String {
+    let path = root.join(name);
+    let log = root.join("compiler.log");
     let script = format!(
         "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
         log.display()

@@ -146,7 +146,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     };
     let out = &mut r.out;
     match env.target {
-        Target::Test => {}
+        Target::Test | Target::Xgettext => {}
         Target::Html => {
             out.line("<div class=\"companion-claims\">");
             out.line(format!(

@@ -79,6 +79,9 @@ pub struct Side {
     pub output_range: Option<std::ops::Range<usize>>,
     /// The note paragraph after the side's fence, as Markdown.
     pub note: Option<String>,
+    /// The note as written, and where it starts in the chapter (what is
+    /// translated: `note` made safe is for the source language).
+    pub note_source: Option<(String, usize)>,
     /// Show this side's assembly (the side's or the block's `asm`).
     pub asm: bool,
     /// `ignore`: shown with a "Not checked" marker, never compiled, run
@@ -193,16 +196,19 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
                 .number(k, s.id.as_ref().map(|(id, _)| id.as_str()))
         })
         .collect();
-    let mut r = cmp.render(env, block.fence.info_offset, &numbers)?;
+    let mut r = match env.target {
+        super::contract::Target::Xgettext => cmp.render_xgettext(env, block),
+        _ => cmp.render(env, block.fence.info_offset, &numbers)?,
+    };
     for (s, number) in cmp.sides.iter().zip(numbers) {
         let claim = s.claim(env);
         r.entries.push(Entry {
             number,
             id_at: s.id.as_ref().map(|(_, at)| *at),
-            title: s
-                .caption
-                .clone()
-                .or_else(|| s.example.as_ref()?.title.clone()),
+            title: env
+                .text_opt(s.caption.as_deref())
+                .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
+                .map(|t| t.into_owned()),
             what: format!("{} side", s.lang.label()),
             claims: claim.as_ref().map(|_| s.badge()),
             claim: claim.as_ref().map(|_| r.claims.len()),

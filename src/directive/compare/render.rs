@@ -6,11 +6,13 @@ use crate::core::escape::{escape, escape_markdown};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Session;
+use crate::core::markdown::Block;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::frame::{self, Frame};
 use crate::directive::numbering::Number;
+use crate::directive::xgettext::{self, Piece};
 use crate::engine::asm;
 use crate::engine::cache::Cache;
 
@@ -22,6 +24,18 @@ pub(super) fn block_id(env: &Env<'_>, at: usize) -> String {
 }
 
 impl Side {
+    /// The note in the book's language, made safe (raw HTML shown as
+    /// text, links checked: a translation is an author's string too).
+    pub(super) fn note(&self, env: &Env<'_>) -> Result<Option<String>, Problem> {
+        let (Some(note), Some((source, at))) = (&self.note, &self.note_source) else {
+            return Ok(None);
+        };
+        match env.markdown(source) {
+            std::borrow::Cow::Borrowed(_) => Ok(Some(note.clone())),
+            std::borrow::Cow::Owned(t) => super::parse::safe_note(&t, *at).map(Some),
+        }
+    }
+
     /// The assembly request for this side, for compiled sides.
     fn asm_request<'s>(&'s self, source: &'s str, edition: u16) -> Option<asm::Request<'s>> {
         self.lang.compiler()?;
@@ -45,7 +59,7 @@ impl Compare {
         match env.target {
             Target::Test => Ok(self.render_test(env)),
             Target::Html => self.render_html(env, at, numbers),
-            Target::Markdown => Ok(self.render_markdown(env, at, numbers)),
+            Target::Markdown | Target::Xgettext => self.render_markdown(env, at, numbers),
         }
     }
 
@@ -87,10 +101,9 @@ impl Compare {
             "<div class=\"companion-compare companion-layout-{layout}\"{id}>"
         ));
         if self.title.is_some() || self.at.is_some() {
-            let title = self
-                .title
-                .as_ref()
-                .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)));
+            let title = env
+                .text_opt(self.title.as_deref())
+                .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(&t)));
             let at = self.at.as_ref().map(frame::moment_html);
             out.line(format!(
                 "<div class=\"companion-header\">{}{}</div>",
@@ -102,7 +115,12 @@ impl Compare {
         if self.layout == Layout::Tabs {
             let id = block_id(env, at);
             for i in 0..self.sides.len() {
-                let label = escape(&self.tab_label(i));
+                // A caption as a tab's label is the author's: translated.
+                let label = match (self.tab_label(i), &self.sides[i].caption) {
+                    (l, Some(c)) if l == *c => env.text(c).into_owned(),
+                    (l, _) => l,
+                };
+                let label = escape(&label);
                 out.line(format!(
                     "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\" data-companion-tab=\"{label}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{label}</label>",
                     if i == 0 { " checked" } else { "" },
@@ -140,7 +158,7 @@ impl Compare {
             } else {
                 c_side(s, env, listing.as_deref(), number, &mut warnings, out);
             }
-            if let Some(note) = &s.note {
+            if let Some(note) = s.note(env)? {
                 out.line("<div class=\"companion-note\">");
                 out.blank();
                 for l in note.split('\n') {
@@ -189,14 +207,18 @@ impl Compare {
 
     /// Other renderers: a title, then each side as a plain fence with its
     /// caption, note and output, then the comparison link.
-    fn render_markdown(&self, env: &Env<'_>, at: usize, numbers: &[Number]) -> Rendered {
+    fn render_markdown(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        numbers: &[Number],
+    ) -> Result<Rendered, Problem> {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
         let out = &mut r.out;
         let head: Vec<String> = [
-            self.title
-                .as_ref()
-                .map(|t| format!("**{}**", escape_markdown(t))),
+            env.text_opt(self.title.as_deref())
+                .map(|t| format!("**{}**", escape_markdown(&t))),
             self.at.as_ref().map(frame::moment_markdown),
         ]
         .into_iter()
@@ -216,7 +238,7 @@ impl Compare {
             } else {
                 c_side(s, env, None, number, &mut warnings, out);
             }
-            if let Some(note) = &s.note {
+            if let Some(note) = s.note(env)? {
                 out.blank();
                 for l in note.split('\n') {
                     out.line(l);
@@ -234,7 +256,42 @@ impl Compare {
             None => {}
         }
         r.warnings = warnings;
-        r
+        Ok(r)
+    }
+
+    /// `mdbook-xgettext`: the title, then each side's caption, code and
+    /// note, each on the line it was written on.
+    pub(super) fn render_xgettext(&self, env: &Env<'_>, block: &Block) -> Rendered {
+        let mut pieces = Vec::new();
+        if let Some(t) = &self.title {
+            pieces.push(Piece::Text {
+                at: block.fence.info_offset,
+                text: t,
+            });
+        }
+        for s in &self.sides {
+            if let Some(c) = &s.caption {
+                pieces.push(Piece::Text {
+                    at: s.info_offset,
+                    text: c,
+                });
+            }
+            pieces.push(Piece::Code {
+                at: s.offset,
+                info: s.lang.fence(),
+                code: &s.code,
+            });
+            if let Some((note, at)) = &s.note_source {
+                pieces.push(Piece::Markdown {
+                    at: *at,
+                    text: note,
+                });
+            }
+        }
+        Rendered {
+            out: xgettext::write(env, &block.range, &pieces),
+            ..Rendered::default()
+        }
     }
 
     /// The one Compiler Explorer link of every side, or the note that
@@ -286,9 +343,9 @@ fn c_side(
                 .collect()
         }
         // Elsewhere the comparison's own link follows the sides.
-        Target::Markdown | Target::Test => Vec::new(),
+        Target::Markdown | Target::Test | Target::Xgettext => Vec::new(),
     };
-    let heading = s.heading();
+    let heading = env.text(&s.heading()).into_owned();
     let badge = s.badge();
     let outcome = match s.expect {
         _ if s.ignore => "ignore",

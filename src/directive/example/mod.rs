@@ -11,6 +11,7 @@ use super::contract::{Env, Kind, Rendered, Target};
 use super::frame::{self, Frame};
 use super::numbering::{self, Entry, Number};
 use super::talk::at::{self as talk_at, Moment};
+use super::xgettext::{self, Piece};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
 use crate::core::code;
@@ -371,11 +372,11 @@ impl Example {
 
     /// Its entry for the claims page, as `what` (`Rust example`), whose
     /// claim is the block's `claim`-th.
-    pub fn entry(&self, number: Number, what: &str, claim: usize) -> Entry {
+    pub fn entry(&self, env: &Env<'_>, number: Number, what: &str, claim: usize) -> Entry {
         Entry {
             number,
             id_at: self.id.as_ref().map(|(_, at)| *at),
-            title: self.title.clone(),
+            title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
             what: what.to_owned(),
             claims: Some(self.badge()),
             claim: Some(claim),
@@ -407,13 +408,14 @@ impl Example {
         let mut notes = Vec::new();
         let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
         let badge = self.badge();
+        let title = env.text_opt(self.title.as_deref());
         Frame {
             outcome: if self.ignore {
                 "ignore"
             } else {
                 self.expect.name()
             },
-            title: self.title.as_deref(),
+            title: title.as_deref(),
             badge: Some(&badge),
             info: &info,
             code: &self.code,
@@ -546,6 +548,23 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         ex.moment = Some(talk_at::resolve(env, value, *offset)?);
     }
     let at = block.fence.info_offset;
+    let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+    if env.target == Target::Xgettext {
+        let mut pieces = Vec::new();
+        if let Some(title) = &ex.title {
+            pieces.push(Piece::Text { at, text: title });
+        }
+        pieces.push(Piece::Code {
+            at: block.fence.range.start,
+            info: "rust",
+            code: &ex.code,
+        });
+        return Ok(Rendered {
+            out: xgettext::write(env, &block.range, &pieces),
+            claims: vec![claim],
+            ..Rendered::default()
+        });
+    }
     let mut warnings = Vec::new();
     let mut missing = Vec::new();
     let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
@@ -553,9 +572,8 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let mut r = ex.render_with(env, at, listing.as_deref(), Some(&number));
     r.warnings.extend(warnings);
     r.missing.extend(missing);
-    r.claims
-        .push(ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone())));
-    r.entries.push(ex.entry(number, "Rust example", 0));
+    r.claims.push(claim);
+    r.entries.push(ex.entry(env, number, "Rust example", 0));
     Ok(r)
 }
 

@@ -7,8 +7,8 @@ use crate::core::config::Config;
 use crate::core::escape::check_url;
 use crate::core::markdown;
 use crate::directive::contract::Env;
-use crate::directive::datafile::DataFile;
 pub use crate::directive::datafile::LoadError;
+use crate::directive::datafile::{DataFile, Spot};
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
@@ -123,7 +123,7 @@ struct RawEntry {
     authors: Vec<String>,
     kind: Option<EntryKind>,
     access: Option<Access>,
-    audience: Option<String>,
+    audience: Option<Spanned<String>>,
     level: Option<Level>,
     status: Option<Status>,
     #[serde(default)]
@@ -162,6 +162,10 @@ pub struct Entry {
     pub note_html: Option<String>,
     /// The note as Markdown for other renderers (one line, raw HTML escaped).
     pub note_markdown: Option<String>,
+    /// Where `audience` was written (for translators).
+    pub audience_at: Option<Spot>,
+    /// The note as written, and where (what is translated).
+    pub note_source: Option<(String, Spot)>,
 }
 
 impl Entry {
@@ -250,14 +254,19 @@ pub fn parse_entries(text: &str) -> Result<Vec<Entry>, Fault> {
             ));
         }
         check_url(e.url.get_ref()).map_err(|m| Fault::at(e.url.span().start, m))?;
-        let (note_html, note_markdown) = match e.note {
+        let (note_html, note_markdown, note_source) = match e.note {
             Some(note) => {
                 let at = note.span().start;
                 let (html, md) = render_note(note.get_ref()).map_err(|m| Fault::at(at, m))?;
-                (Some(html), Some(md))
+                (
+                    Some(html),
+                    Some(md),
+                    Some((note.into_inner(), Spot::new(text, at))),
+                )
             }
-            None => (None, None),
+            None => (None, None, None),
         };
+        let audience_at = e.audience.as_ref().map(|a| Spot::new(text, a.span().start));
         entries.push(Entry {
             id,
             title: e.title.into_inner(),
@@ -265,13 +274,15 @@ pub fn parse_entries(text: &str) -> Result<Vec<Entry>, Fault> {
             authors: e.authors,
             kind: e.kind,
             access: e.access,
-            audience: e.audience,
+            audience: e.audience.map(Spanned::into_inner),
             level: e.level,
             status: e.status,
             recommended: e.recommended,
             tags: e.tags,
             note_html,
             note_markdown,
+            audience_at,
+            note_source,
         });
     }
     Ok(entries)

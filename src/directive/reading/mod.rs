@@ -22,7 +22,10 @@ pub mod select;
 pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
-use super::contract::{Env, Kind, Rendered};
+use super::contract::DataMessage;
+use super::contract::{Env, Kind, Rendered, Target};
+use super::datafile::{DataFile, Spot};
+use super::xgettext::{self, Piece};
 use crate::core::markdown::{self, Block, Fence, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
@@ -60,6 +63,90 @@ pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize
     (start + prefix + offset - line_start_in_body).min(text.len())
 }
 
+/// A block of cards for `mdbook-xgettext`: its caption on its line, then
+/// each of `strings` (where it was written, the text, whether it is
+/// Markdown prose): a block's own tables at their lines in the chapter,
+/// the data file's (`data_file`) for its page.
+pub fn cards_for_xgettext(
+    env: &Env<'_>,
+    block: &Block,
+    title: Option<&str>,
+    strings: &[(Spot, &str, bool)],
+    data_file: Option<&DataFile<'_>>,
+) -> Rendered {
+    let fence = &block.fence;
+    let rel = data_file.map(|d| d.rel.to_string_lossy().replace('\\', "/"));
+    let mut pieces = Vec::new();
+    let mut data = Vec::new();
+    if let Some(text) = title {
+        pieces.push(Piece::Text {
+            at: fence.info_offset,
+            text,
+        });
+    }
+    for &(spot, text, prose) in strings {
+        match &rel {
+            None => {
+                let at = body_offset_in_chapter(env.text, fence, spot.offset);
+                pieces.push(if prose {
+                    Piece::Markdown { at, text }
+                } else {
+                    Piece::Text { at, text }
+                });
+            }
+            Some(file) => data.push(DataMessage {
+                file: file.to_owned(),
+                line: spot.line,
+                prose,
+                text: text.to_owned(),
+            }),
+        }
+    }
+    Rendered {
+        out: xgettext::write(env, &block.range, &pieces),
+        data,
+        ..Rendered::default()
+    }
+}
+
+/// A translated Markdown prose string of a data file rendered as HTML and
+/// Markdown by `render` (a note, an abstract), or `None` when the book's
+/// language leaves it as written. A link the translation brings in is
+/// checked as the author's are, and located at the block.
+pub fn translated_prose(
+    env: &Env<'_>,
+    source: &str,
+    at: usize,
+    render: impl Fn(&str) -> Result<(String, String), String>,
+) -> Result<Option<(String, String)>, Problem> {
+    match env.markdown(source) {
+        std::borrow::Cow::Borrowed(_) => Ok(None),
+        std::borrow::Cow::Owned(t) => render(&t).map(Some).map_err(|m| {
+            let file = env
+                .shared
+                .translations
+                .as_ref()
+                .map_or("the catalog", |tr| tr.file.as_str());
+            Problem::at(at, format!("{m}, in its translation in {file}"))
+        }),
+    }
+}
+
+impl Entry {
+    /// The entry in the book's language: `audience` and `note`.
+    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Entry, Problem> {
+        let mut e = self.clone();
+        e.audience = self.audience.as_deref().map(|a| env.text(a).into_owned());
+        if let Some((note, _)) = &self.note_source
+            && let Some((html, md)) = translated_prose(env, note, at, note::render_note)?
+        {
+            e.note_html = Some(html);
+            e.note_markdown = Some(md);
+        }
+        Ok(e)
+    }
+}
+
 /// Parses and renders a reading-list block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -85,7 +172,34 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Some(attr) if on_ids => Problem::at(fence.info_offset + attr.offset, m),
             _ => Problem::at(at, m),
         })?;
-    Ok(render::render_entries(&sel, &selected, env.target))
+    if env.target == Target::Xgettext {
+        let data_file = (!inline).then(|| data::file(env.config));
+        let mut strings = Vec::new();
+        for e in &selected {
+            if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {
+                strings.push((spot, a.as_str(), false));
+            }
+            if let Some((note, spot)) = &e.note_source {
+                strings.push((*spot, note.as_str(), true));
+            }
+        }
+        let title = sel.title.as_deref();
+        let file = data_file.as_ref();
+        return Ok(cards_for_xgettext(env, block, title, &strings, file));
+    }
+    if env.shared.translations.is_none() {
+        return Ok(render::render_entries(&sel, &selected, env.target));
+    }
+    let translated: Vec<Entry> = selected
+        .iter()
+        .map(|e| e.translated(env, at))
+        .collect::<Result<_, _>>()?;
+    let sel = Selection {
+        title: sel.title.as_deref().map(|t| env.text(t).into_owned()),
+        ..sel
+    };
+    let refs: Vec<&Entry> = translated.iter().collect();
+    Ok(render::render_entries(&sel, &refs, env.target))
 }
 
 #[cfg(test)]
@@ -697,6 +811,53 @@ note = "Read *ok* <script>alert(1)</script> and [x](https://y.org/\"onmouseover=
                 "- [Rust Playground](<https://play.rust-lang.org/>) — *Free · Tool* — Builds and runs code in the browser, runs linters such as Clippy, and shows the assembly.",
             ]
             .join("\n")
+        );
+    }
+
+    #[test]
+    fn translations_are_escaped_and_their_links_checked() {
+        use crate::core::i18n::Translations;
+        use polib::{catalog::Catalog, message::Message, metadata::CatalogMetadata};
+        let mut catalog = Catalog::new(CatalogMetadata::new());
+        for (id, s) in [
+            ("Everyone", "<b>Tous</b>"),
+            ("Read _this_.", "Lisez [ceci](javascript:alert(1))."),
+        ] {
+            catalog.append_or_update(
+                Message::build_singular()
+                    .with_msgid(id.into())
+                    .with_msgstr(s.into())
+                    .done(),
+            );
+        }
+        let mut shared = Shared::disabled();
+        shared.translations = Some(Arc::new(Translations::new(
+            "fr".into(),
+            "po/fr.po".into(),
+            catalog,
+        )));
+        let entry = "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/\"\naudience = \"Everyone\"\n";
+        let text = format!("```reading-list\n{entry}```\n");
+        let html = render_in_run(&config(), &shared, &text, Target::Html).unwrap();
+        assert!(
+            html.contains("Audience:</span> &lt;b&gt;Tous&lt;/b&gt;</p>"),
+            "{html}"
+        );
+        let text = format!("```reading-list\n{entry}note = \"Read *this*.\"\n```\n");
+        let p = render_in_run(&config(), &shared, &text, Target::Html).unwrap_err();
+        assert_eq!(p.offset, 3);
+        assert_eq!(
+            p.message,
+            "found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link, in its translation in po/fr.po"
+        );
+    }
+
+    #[test]
+    fn xgettext_puts_each_string_on_its_line_in_the_block() {
+        let text = "Intro\n\n```reading-list title=\"Mine\"\n[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/\"\naudience = \"Everyone\"\nnote = \"Read *this*.\"\n```\nAfter\n";
+        assert_eq!(
+            render_with(&config(), text, Target::Xgettext).unwrap(),
+            ["# Mine", "", "", "", "# Everyone", "Read *this*.", ""].join("\n")
         );
     }
 

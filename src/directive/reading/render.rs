@@ -71,7 +71,7 @@ pub fn render_entries(sel: &Selection, entries: &[&Entry], target: Target) -> Re
             out.line("</div>");
             out.line("</div>");
         }
-        Target::Markdown => {
+        Target::Markdown | Target::Xgettext => {
             if let Some(t) = &sel.title {
                 out.line(format!("**{}**", escape_markdown(t))).blank();
             }

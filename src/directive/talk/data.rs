@@ -11,8 +11,8 @@ use crate::core::config::Config;
 use crate::core::escape::check_url;
 use crate::core::markdown;
 use crate::directive::contract::Env;
-use crate::directive::datafile::DataFile;
 pub use crate::directive::datafile::LoadError;
+use crate::directive::datafile::{DataFile, Spot};
 use crate::directive::reading::note::render_note;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -138,6 +138,8 @@ pub struct Moment {
     pub title: String,
     /// The chapter that covers it, relative to `src` (`uninitialized.md`).
     pub chapter: Option<String>,
+    /// Where the title was written (for translators).
+    pub title_at: Spot,
 }
 
 /// A checked talk.
@@ -165,6 +167,10 @@ pub struct Talk {
     pub abstract_html: Option<String>,
     /// The abstract as Markdown (one line, raw HTML escaped).
     pub abstract_markdown: Option<String>,
+    /// Where the title was written (for translators).
+    pub title_at: Spot,
+    /// The abstract as written, and where (what is translated).
+    pub abstract_source: Option<(String, Spot)>,
     /// Tags blocks select it by.
     pub tags: Vec<String>,
     /// The moments, in time order.
@@ -388,7 +394,9 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
                 }
                 None => None,
             };
+            let title_at = Spot::new(text, m.title.span().start);
             moments.push(Moment {
+                title_at,
                 at: m.at.into_inner(),
                 seconds,
                 title: m.title.into_inner(),
@@ -396,7 +404,14 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
             });
         }
         moments.sort_by_key(|m| m.seconds);
+        let title_at = Spot::new(text, t.title.span().start);
+        let abstract_source = t
+            .r#abstract
+            .as_ref()
+            .map(|a| (a.get_ref().clone(), Spot::new(text, a.span().start)));
         talks.push(Talk {
+            title_at,
+            abstract_source,
             id,
             title: t.title.into_inner(),
             speakers: t.speakers,

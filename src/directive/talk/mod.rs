@@ -15,12 +15,14 @@ pub mod render;
 
 pub use data::{Talk, parse_talks};
 
-use super::contract::{Env, Kind, Rendered};
+use super::contract::{Env, Kind, Rendered, Target};
 use crate::core::attrs::Attr;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::reading::body_offset_in_chapter;
+use crate::directive::reading::note::render_note;
+use crate::directive::reading::{cards_for_xgettext, translated_prose};
 use std::sync::Arc;
 
 /// The talk's row of the registry.
@@ -143,6 +145,27 @@ impl Selection {
     }
 }
 
+impl Talk {
+    /// The talk in the book's language: its title, abstract and moments'
+    /// titles.
+    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Talk, Problem> {
+        let mut t = self.clone();
+        t.title = env.text(&self.title).into_owned();
+        if let Some((a, _)) = &self.abstract_source
+            && let Some((html, md)) = translated_prose(env, a, at, |s| {
+                render_note(s).map_err(|m| m.replace("the note", "the abstract"))
+            })?
+        {
+            t.abstract_html = Some(html);
+            t.abstract_markdown = Some(md);
+        }
+        for m in &mut t.moments {
+            m.title = env.text(&m.title).into_owned();
+        }
+        Ok(t)
+    }
+}
+
 /// Parses and renders a talk block.
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
@@ -169,13 +192,40 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             Some(attr) if on_ids => Problem::at(at + attr.offset, m),
             _ => Problem::at(at, m),
         })?;
+    if env.target == Target::Xgettext {
+        let data_file = (!inline).then(|| data::file(env.config));
+        let mut strings = Vec::new();
+        for t in &chosen {
+            strings.push((t.title_at, t.title.as_str(), false));
+            if let Some((a, spot)) = &t.abstract_source {
+                strings.push((*spot, a.as_str(), true));
+            }
+            for m in &t.moments {
+                strings.push((m.title_at, m.title.as_str(), false));
+            }
+        }
+        let title = sel.title.as_deref();
+        let file = data_file.as_ref();
+        return Ok(cards_for_xgettext(env, block, title, &strings, file));
+    }
+    let translated: Vec<Talk>;
+    let title = env.text_opt(sel.title.as_deref());
+    let chosen: Vec<&Talk> = if env.shared.translations.is_some() {
+        translated = chosen
+            .iter()
+            .map(|t| t.translated(env, at))
+            .collect::<Result<_, _>>()?;
+        translated.iter().collect()
+    } else {
+        chosen
+    };
     let src = env.config.src.to_string_lossy().replace('\\', "/");
     let page = render::Page {
         src: &src,
         file: env.file,
     };
     Ok(Rendered {
-        out: render::render_talks(sel.title.as_deref(), &chosen, &page, env.target),
+        out: render::render_talks(title.as_deref(), &chosen, &page, env.target),
         ..Rendered::default()
     })
 }

@@ -120,7 +120,7 @@ pub fn render_talks(title: Option<&str>, talks: &[&Talk], page: &Page<'_>, targe
             }
             out.line("</div>");
         }
-        Target::Markdown => {
+        Target::Markdown | Target::Xgettext => {
             if let Some(t) = title {
                 out.line(format!("**{}**", escape_markdown(t))).blank();
             }

@@ -1,0 +1,376 @@
+//! Translated books through the real tools: `mdbook-xgettext` extracts
+//! every string of ours as a message at its line, and a book built in
+//! French through `mdbook-gettext` shows the catalog's strings in our
+//! frames and cards, code and outputs untouched (`tests/i18n-book`).
+
+use crate::support::{BIN, Page, logging_wrapper_in};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A tool the tests need, found on `PATH` or in `~/.cargo/bin`; a test
+/// that needs it fails, saying how to install it.
+fn tool(name: &str) -> PathBuf {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if let Some(home) = std::env::var_os("HOME") {
+        dirs.push(Path::new(&home).join(".cargo/bin"));
+    }
+    dirs.into_iter()
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "`{name}` is not installed; install it with `cargo install --locked mdbook@0.5.4` and `cargo install --locked mdbook-i18n-helpers@0.4.0`"
+            )
+        })
+}
+
+/// A copy of the fixture book in a fresh directory.
+fn fixture() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/i18n-book");
+    copy_dir(&from, dir.path());
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copy");
+        }
+    }
+}
+
+/// Runs the real `mdbook` CLI in `book` with our binary, `mdbook-gettext`
+/// and `mdbook-xgettext` on `PATH`.
+fn mdbook(book: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mdbook = tool("mdbook");
+    let dirs = [
+        Path::new(BIN).parent().expect("bin dir").to_path_buf(),
+        tool("mdbook-gettext").parent().expect("dir").to_path_buf(),
+        tool("mdbook-xgettext").parent().expect("dir").to_path_buf(),
+    ];
+    let mut path: Vec<PathBuf> = dirs.to_vec();
+    if let Some(p) = std::env::var_os("PATH") {
+        path.extend(std::env::split_paths(&p));
+    }
+    let mut cmd = Command::new(mdbook);
+    cmd.current_dir(book)
+        .args(args)
+        .env("PATH", std::env::join_paths(path).expect("PATH"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run mdbook")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Builds the book's HTML in `lang` (`None`: the source language).
+fn build(book: &Path, lang: Option<&str>) -> Output {
+    let mut env = Vec::new();
+    if let Some(l) = lang {
+        env.push(("MDBOOK_BOOK__LANGUAGE", l));
+    }
+    let out = mdbook(book, &["build", "-d", "out"], &env);
+    assert!(
+        out.status.success(),
+        "mdbook build failed:\n{}",
+        stderr(&out)
+    );
+    out
+}
+
+fn page(book: &Path, name: &str) -> Page {
+    let text = std::fs::read_to_string(book.join("out").join(name)).expect("page");
+    Page(scraper::Html::parse_document(&text))
+}
+
+fn texts(page: &Page, css: &str) -> Vec<String> {
+    page.all(css).into_iter().map(Page::text).collect()
+}
+
+#[test]
+fn xgettext_extracts_every_string_of_ours_at_its_line() {
+    let book = fixture();
+    let out = mdbook(
+        book.path(),
+        &["build", "-d", "po-out"],
+        &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let catalog =
+        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+    let found = |id: &str| {
+        let m = catalog
+            .find_message(None, id, None)
+            .unwrap_or_else(|| panic!("no message {id:?} in the template"));
+        (m.source().to_owned(), m.comments().to_owned())
+    };
+    let chapter = |source: &str| (source.to_owned(), String::new());
+    for (id, want) in [
+        (
+            "Integer division can go wrong.",
+            chapter("src/division.md:3"),
+        ),
+        ("Dividing by zero", chapter("src/division.md:5")),
+        ("Integer division", chapter("src/division.md:15")),
+        ("C: undefined behaviour", chapter("src/division.md:16")),
+        (
+            "A _note_ about C, over two lines.",
+            chapter("src/division.md:19"),
+        ),
+        (
+            "A second paragraph with a [link](https://example.org/c).",
+            chapter("src/division.md:22"),
+        ),
+        ("Rust: a panic", chapter("src/division.md:23")),
+        ("Rust checks the divisor.", chapter("src/division.md:26")),
+        // The text after the directives keeps its lines.
+        ("The end of the chapter.", chapter("src/division.md:29")),
+        ("Books to start with", chapter("src/reading.md:3")),
+        // Data files' strings are referenced by the file's lines, and the
+        // chapter showing them keeps its lines.
+        ("Last words.", chapter("src/reading.md:9")),
+        (
+            "Programmers new to Rust",
+            chapter("src/reading-list.toml:5"),
+        ),
+        (
+            "The _definitive_ introduction.",
+            chapter("src/reading-list.toml:6"),
+        ),
+        (
+            "Key Rust concepts for the kernel",
+            chapter("src/talks.toml:3"),
+        ),
+        ("Why Rust _fits_ the kernel.", chapter("src/talks.toml:6")),
+        ("Uninitialized variables", chapter("src/talks.toml:10")),
+    ] {
+        assert_eq!(found(id), want, "{id}");
+    }
+    // The code is extracted as mdbook-i18n-helpers extracts any Rust block
+    // (its comments and string literals); outputs are never messages.
+    // After the title on its line, the code is one line down.
+    assert_eq!(
+        found("// Panics when b is zero.\n"),
+        chapter("src/division.md:7")
+    );
+    let ids: Vec<String> = catalog.messages().map(|m| m.msgid().to_owned()).collect();
+    assert!(
+        !ids.iter()
+            .any(|id| id.contains("attempt to divide") || id.contains("caption=")),
+        "{ids:#?}"
+    );
+}
+
+#[test]
+fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
+    let book = fixture();
+    build(book.path(), None);
+    let en = page(book.path(), "division.html");
+    let en_links: Vec<String> = en
+        .all(".companion-links a")
+        .iter()
+        .filter_map(|a| a.value().attr("href").map(str::to_owned))
+        .collect();
+    let en_code = texts(&en, "pre code");
+    assert_eq!(
+        texts(&en, ".companion-title"),
+        [
+            "Dividing by zero",
+            "Integer division",
+            "C: undefined behaviour",
+            "Rust: a panic"
+        ]
+    );
+    build(book.path(), Some("fr"));
+    let fr = page(book.path(), "division.html");
+    assert_eq!(
+        texts(&fr, ".companion-title"),
+        [
+            // Escaped: the translation is an author's string too.
+            "Diviser par <zéro> & co",
+            "Division entière",
+            "C : comportement indéfini",
+            // Untranslated (empty msgstr): the source text.
+            "Rust: a panic",
+        ]
+    );
+    assert!(
+        fr.all(".companion-title b, .companion-note script")
+            .is_empty()
+    );
+    assert_eq!(
+        texts(&fr, ".companion-note p"),
+        [
+            "Une note sur C, <script>alert(1)</script>.",
+            // Fuzzy: the source text.
+            "A second paragraph with a link.",
+            "Rust vérifie le diviseur.",
+        ]
+    );
+    // Code, outputs and links are the source's.
+    assert_eq!(texts(&fr, "pre code"), en_code);
+    assert!(
+        texts(&fr, ".companion-output")
+            .iter()
+            .any(|o| o.contains("attempt to divide by zero"))
+    );
+    let fr_links: Vec<String> = fr
+        .all(".companion-links a")
+        .iter()
+        .filter_map(|a| a.value().attr("href").map(str::to_owned))
+        .collect();
+    assert_eq!(fr_links, en_links);
+    assert!(!fr_links.is_empty());
+    let cards = page(book.path(), "reading.html");
+    for (css, want) in [
+        (".companion-reading-list-title", "Livres pour commencer"),
+        (
+            ".companion-card-audience",
+            "Audience: Programmeurs débutant en Rust",
+        ),
+        (".companion-card-note", "L'introduction de référence."),
+        (
+            ".companion-talk-title",
+            "Concepts clés de Rust pour le noyau",
+        ),
+        (
+            ".companion-talk-abstract",
+            "Pourquoi Rust convient au noyau.",
+        ),
+        (".companion-talk-moment-title", "Variables non initialisées"),
+    ] {
+        assert_eq!(texts(&cards, css), [want], "{css}");
+    }
+    // The moment's link still points at the chapter.
+    assert_eq!(
+        cards
+            .one(".companion-talk-moment-title")
+            .value()
+            .attr("href"),
+        Some("division.html")
+    );
+}
+
+#[test]
+fn a_malformed_catalog_is_an_error_naming_file_and_line() {
+    let book = fixture();
+    let po = book.path().join("po/fr.po");
+    let text = std::fs::read_to_string(&po).expect("po");
+    let broken = text.replacen(
+        "msgstr \"Division entière\"",
+        "msgstr \"Division entière",
+        1,
+    );
+    let line = broken[..broken.find("msgstr \"Division entière").expect("entry")]
+        .matches('\n')
+        .count()
+        + 1;
+    std::fs::write(&po, broken).expect("write");
+    let out = mdbook(
+        book.path(),
+        &["build", "-d", "out"],
+        &[("MDBOOK_BOOK__LANGUAGE", "fr")],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "po/fr.po:{line}:1: found an unterminated string; expected a closing `\"`"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn gettext_running_after_us_is_warned_with_the_fix() {
+    let book = fixture();
+    let toml = book.path().join("book.toml");
+    let text = std::fs::read_to_string(&toml).expect("toml");
+    std::fs::write(
+        &toml,
+        text.replace("after = [\"links\", \"gettext\"]", "after = [\"links\"]"),
+    )
+    .expect("write");
+    let out = build(book.path(), Some("fr"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("[preprocessor.gettext] runs after mdbook-companion")
+            && err.contains("after = [\"links\", \"gettext\"]"),
+        "{err}"
+    );
+    // In the right order there is no such warning.
+    std::fs::write(&toml, text).expect("write");
+    assert!(!stderr(&build(book.path(), Some("fr"))).contains("runs after mdbook-companion"));
+}
+
+fn compiler_starts(book: &Path) -> usize {
+    std::fs::read_to_string(book.join("compiler.log"))
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+#[test]
+fn check_and_a_french_build_share_verdicts_and_cache() {
+    let book = fixture();
+    let rustc = logging_wrapper_in(book.path(), "rustc-logged", "rustc");
+    let cc = logging_wrapper_in(book.path(), "cc-logged", "cc");
+    let toml = book.path().join("book.toml");
+    let text = std::fs::read_to_string(&toml).expect("toml");
+    std::fs::write(
+        &toml,
+        text.replace(
+            "after = [\"links\", \"gettext\"]",
+            &format!(
+                "after = [\"links\", \"gettext\"]\nverify = true\nrustc = {rustc:?}\ncc = {cc:?}"
+            ),
+        ),
+    )
+    .expect("write");
+    let check = Command::new(BIN)
+        .args(["check", &book.path().display().to_string()])
+        .output()
+        .expect("check");
+    let report = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(check.status.success(), "{report}{}", stderr(&check));
+    assert!(report.contains("3 passed, 0 failed"), "{report}");
+    let starts = compiler_starts(book.path());
+    assert!(starts > 0);
+    // check in French: the same verdicts, from the same cache.
+    let fr_check = Command::new(BIN)
+        .args(["check", &book.path().display().to_string()])
+        .env("MDBOOK_BOOK__LANGUAGE", "fr")
+        .output()
+        .expect("check");
+    let verdicts = |r: &str| -> Vec<String> {
+        r.lines()
+            .filter(|l| !l.starts_with("compiler runs:"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        verdicts(&String::from_utf8_lossy(&fr_check.stdout)),
+        verdicts(&report)
+    );
+    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 3"));
+    assert_eq!(compiler_starts(book.path()), starts);
+    // The French build verifies every claim from check's cache: the
+    // translated prose is in no claim's key, so no compiler runs again.
+    std::fs::remove_file(book.path().join("companion.lock")).ok();
+    let out = build(book.path(), Some("fr"));
+    assert_eq!(compiler_starts(book.path()), starts, "{}", stderr(&out));
+    let fr = page(book.path(), "division.html");
+    assert!(fr.all(".companion-verify").is_empty());
+    assert_eq!(texts(&fr, ".companion-title")[0], "Diviser par <zéro> & co");
+}
