@@ -2,13 +2,13 @@
 //! writes them, checked and located, and the book's data file read once
 //! per run.
 
-use super::note::render_note;
 use crate::core::config::Config;
 use crate::core::escape::check_url;
 use crate::core::markdown;
 use crate::directive::contract::Env;
 pub use crate::directive::datafile::LoadError;
 use crate::directive::datafile::{DataFile, Spot};
+use crate::directive::note::render_note;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;

@@ -15,18 +15,16 @@
 //! Markdown list, and `mdbook test` gets nothing.
 
 pub mod data;
-pub mod note;
 pub mod render;
 pub mod select;
 
 pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
-use super::contract::DataMessage;
+use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
 use super::contract::{Env, Kind, Rendered, Target};
-use super::datafile::{DataFile, Spot};
-use super::xgettext::{self, Piece};
-use crate::core::markdown::{self, Block, Fence, Pattern};
+use super::note;
+use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
 
@@ -42,95 +40,6 @@ pub const KIND: Kind = Kind {
     stylesheet: include_str!("reading.css"),
     script: "",
 };
-
-/// Maps a byte offset of a fence body to the chapter.
-pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
-    let body = &fence.body;
-    let before = body.get(..offset).unwrap_or(body);
-    let offset = before.len();
-    let line = before.matches('\n').count();
-    let line_start_in_body = before.rfind('\n').map_or(0, |i| i + 1);
-    let body_line_end = body[line_start_in_body..]
-        .find('\n')
-        .map_or(body.len(), |i| line_start_in_body + i);
-    let body_line_len = body_line_end - line_start_in_body;
-    let start = markdown::body_line_offset(text, fence.body_offset, line);
-    let chapter_line = text[start..].split('\n').next().unwrap_or("");
-    let chapter_line = chapter_line.strip_suffix('\r').unwrap_or(chapter_line);
-    // The body line is the end of the chapter line, after any container
-    // prefix (list indentation, `> `).
-    let prefix = chapter_line.len().saturating_sub(body_line_len);
-    (start + prefix + offset - line_start_in_body).min(text.len())
-}
-
-/// A block of cards for `mdbook-xgettext`: its caption on its line, then
-/// each of `strings` (where it was written, the text, whether it is
-/// Markdown prose): a block's own tables at their lines in the chapter,
-/// the data file's (`data_file`) for its page.
-pub fn cards_for_xgettext(
-    env: &Env<'_>,
-    block: &Block,
-    title: Option<&str>,
-    strings: &[(Spot, &str, bool)],
-    data_file: Option<&DataFile<'_>>,
-) -> Rendered {
-    let fence = &block.fence;
-    let rel = data_file.map(|d| d.rel.to_string_lossy().replace('\\', "/"));
-    let mut pieces = Vec::new();
-    let mut data = Vec::new();
-    if let Some(text) = title {
-        pieces.push(Piece::Text {
-            at: fence.info_offset,
-            text,
-        });
-    }
-    for &(spot, text, prose) in strings {
-        match &rel {
-            None => {
-                let at = body_offset_in_chapter(env.text, fence, spot.offset);
-                pieces.push(if prose {
-                    Piece::Markdown { at, text }
-                } else {
-                    Piece::Text { at, text }
-                });
-            }
-            Some(file) => data.push(DataMessage {
-                file: file.to_owned(),
-                line: spot.line,
-                prose,
-                text: text.to_owned(),
-            }),
-        }
-    }
-    Rendered {
-        out: xgettext::write(env, &block.range, &pieces),
-        data,
-        ..Rendered::default()
-    }
-}
-
-/// A translated Markdown prose string of a data file rendered as HTML and
-/// Markdown by `render` (a note, an abstract), or `None` when the book's
-/// language leaves it as written. A link the translation brings in is
-/// checked as the author's are, and located at the block.
-pub fn translated_prose(
-    env: &Env<'_>,
-    source: &str,
-    at: usize,
-    render: impl Fn(&str) -> Result<(String, String), String>,
-) -> Result<Option<(String, String)>, Problem> {
-    match env.markdown(source) {
-        std::borrow::Cow::Borrowed(_) => Ok(None),
-        std::borrow::Cow::Owned(t) => render(&t).map(Some).map_err(|m| {
-            let file = env
-                .shared
-                .translations
-                .as_ref()
-                .map_or("the catalog", |tr| tr.file.as_str());
-            Problem::at(at, format!("{m}, in its translation in {file}"))
-        }),
-    }
-}
 
 impl Entry {
     /// The entry in the book's language: `audience` and `note`.
@@ -204,10 +113,11 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
 
 #[cfg(test)]
 mod tests {
-    use super::note::render_note;
     use super::*;
     use crate::core::config::Config;
     use crate::core::escape::link_ok as note_link_ok;
+    use crate::core::markdown;
+    use crate::directive::note::render_note;
     use crate::directive::{Shared, Target, scan};
     use pretty_assertions::assert_eq;
     use serde_json::json;

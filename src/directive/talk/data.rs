@@ -13,7 +13,7 @@ use crate::core::markdown;
 use crate::directive::contract::Env;
 pub use crate::directive::datafile::LoadError;
 use crate::directive::datafile::{DataFile, Spot};
-use crate::directive::reading::note::render_note;
+use crate::directive::note::render_note;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;

@@ -20,9 +20,8 @@ use crate::core::attrs::Attr;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
-use crate::directive::reading::body_offset_in_chapter;
-use crate::directive::reading::note::render_note;
-use crate::directive::reading::{cards_for_xgettext, translated_prose};
+use crate::directive::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
+use crate::directive::note::render_note;
 use std::sync::Arc;
 
 /// The talk's row of the registry.

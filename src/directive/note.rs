@@ -1,5 +1,5 @@
-//! A reading-list note: inline Markdown made safe, as one line of HTML
-//! and one line of Markdown.
+//! A card's note (a reading-list note, a talk abstract): inline Markdown
+//! made safe, as one line of HTML and one line of Markdown.
 
 use crate::core::escape::{escape_markdown, link_ok};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
