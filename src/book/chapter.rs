@@ -185,6 +185,8 @@ fn verify(
     }
     let checker = check::Checker::new(config).with_lock(shared.lock.clone());
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
+    // Cold claims compile together, as `check` does.
+    checker.prepare(&only);
     let results = checker.check_all(&only);
     // The marks of a block's false claims, in the block's order.
     let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();

@@ -220,7 +220,6 @@ impl Page {
     }
 }
 
-/// Elements matching `css` inside `el`.
 /// A compiler wrapper script in the book root that logs each start to
 /// `compiler.log` and runs `real`; returns its path.
 pub fn logging_wrapper(book: &TestBook, name: &str, real: &str) -> String {
@@ -267,6 +266,7 @@ pub fn client_state(url: &str) -> serde_json::Value {
     serde_json::from_slice(&json).expect("json")
 }
 
+/// Elements matching `css` inside `el`.
 pub fn inside<'a>(el: ElementRef<'a>, css: &str) -> Vec<ElementRef<'a>> {
     let sel = Selector::parse(css).unwrap_or_else(|e| panic!("selector {css}: {e:?}"));
     el.select(&sel).collect()

@@ -162,7 +162,8 @@ fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
 impl Checker {
     /// Compiles the cold, mergeable Rust claims of `claims` together, so
     /// that [`Checker::check`] finds their observations computed. Claims in
-    /// the cache, and claims a merged build cannot take, are left to it.
+    /// the cache or answered by the lock (a build's checker), and claims a
+    /// merged build cannot take, are left to it.
     pub fn prepare(&self, claims: &[Claim]) {
         let tool = self.tool(Lang::Rust).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
@@ -178,7 +179,10 @@ impl Checker {
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
                 continue;
             };
-            if !seen.insert(key.clone()) || self.cache.get(super::CACHE_NAMESPACE, &key).is_some() {
+            if !seen.insert(key.clone())
+                || self.cache.get(super::CACHE_NAMESPACE, &key).is_some()
+                || self.locked_outcome(claim, Some(&version)).is_some()
+            {
                 continue;
             }
             let group = (

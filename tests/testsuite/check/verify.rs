@@ -3,6 +3,7 @@
 use super::compare::COMPARE;
 use super::*;
 use pretty_assertions::assert_eq;
+use std::fmt::Write as _;
 
 pub(super) const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\nprintln!(\"yes\");\n```\n\n```output\nyes\n```\n\n```rust example title=\"wrong\"\nprintln!(\"no\");\n```\n\n```output\nyes\n```\n";
 
@@ -166,4 +167,41 @@ fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
             .collect();
         assert_eq!(marks, want);
     }
+}
+
+#[test]
+fn a_cold_verify_build_compiles_a_chapters_examples_together() {
+    let mut chapter = String::from("# Many\n");
+    for i in 0..6 {
+        write!(
+            chapter,
+            "\n```rust example title=\"n{i}\"\nfn main() {{ println!(\"{i}\"); }}\n```\n\n```output\n{}\n```\n",
+            if i == 4 { 40 } else { i }
+        )
+        .ok();
+    }
+    let book = TestBook::new().chapter("many.md", &chapter);
+    let rustc = crate::support::logging_wrapper(&book, "rustc-log", "rustc");
+    let book = book.companion(&format!(
+        "verify = true\non-failure = \"continue\"\nrustc = \"{rustc}\""
+    ));
+    let page = book.html("many.md");
+    // The false claim is marked, as when each example compiles alone.
+    let marks: Vec<String> = page
+        .all("main div.companion-verify")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            "mdbook-companion: src/many.md:35:4 rust example \"n4\" (expect=run) does not hold: the output differs from the output block"
+        ]
+    );
+    let log = std::fs::read_to_string(book.root().join("compiler.log")).expect("log");
+    let compiles = log.lines().filter(|l| l.contains(".rs")).count();
+    assert!(
+        (1..6).contains(&compiles),
+        "6 examples, {compiles} compiler starts:\n{log}"
+    );
 }
