@@ -465,11 +465,14 @@ impl Crates {
         let mut externs = Externs::new();
         for d in &declared.deps {
             let own = d.package.as_deref().unwrap_or(&d.key).replace('-', "_");
-            let manifest = d.path.as_ref().map(|p| p.join("Cargo.toml"));
+            // Cargo names manifests by their canonical paths; the book's
+            // may go through `..` or a symbolic link.
+            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            let manifest = d.path.as_ref().map(|p| canonical(&p.join("Cargo.toml")));
             let file = made
                 .iter()
                 .filter(|a| match &manifest {
-                    Some(m) => a.manifest == *m,
+                    Some(m) => canonical(&a.manifest) == *m,
                     None => a.name == own,
                 })
                 .flat_map(|a| &a.files)

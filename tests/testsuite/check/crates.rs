@@ -381,3 +381,46 @@ fn a_fresh_clone_builds_with_verify_from_the_locks_without_cargo() {
     );
     assert!(book.root().join("book/crates.html").is_file());
 }
+
+#[test]
+fn a_path_crate_outside_the_book_or_behind_a_link_is_found() {
+    // `path = "../mylib"`, as a book beside its library writes it: Cargo
+    // names the crate by its canonical path, the book by `..`.
+    let beside = tempfile::tempdir().expect("tempdir");
+    let lib = beside.path().join("mylib");
+    std::fs::create_dir_all(lib.join("src")).expect("mkdir");
+    std::fs::write(lib.join("Cargo.toml"), fixture("crates/mylib/Cargo.toml")).expect("write");
+    std::fs::write(lib.join("src/lib.rs"), fixture("crates/mylib/src/lib.rs")).expect("write");
+    let book = TestBook::new();
+    let up = format!(
+        "../{}/mylib",
+        beside.path().file_name().expect("name").to_string_lossy()
+    );
+    let book = book
+        .chapter(
+            "a.md",
+            "# A\n\n```rust example\nprintln!(\"{}\", mylib::double(21));\n```\n\n```output\n42\n```\n",
+        )
+        .toml(&format!(
+            "[preprocessor.companion.dependencies]\nmylib = {{ path = \"{up}\" }}\n"
+        ));
+    book.write();
+    assert!(book.root().join(&up).join("Cargo.toml").is_file(), "{up}");
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
+    // The same crate through a symbolic link in the book.
+    #[cfg(unix)]
+    {
+        let linked = TestBook::new()
+            .chapter(
+                "a.md",
+                "# A\n\n```rust example\nprintln!(\"{}\", mylib::double(2));\n```\n\n```output\n4\n```\n",
+            )
+            .toml("[preprocessor.companion.dependencies]\nmylib = { path = \"linked\" }\n");
+        linked.write();
+        std::os::unix::fs::symlink(&lib, linked.root().join("linked")).expect("symlink");
+        let (stdout, stderr, code) = check(&linked, &[]);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+    }
+}
