@@ -26,7 +26,7 @@ fn hostile_book() -> TestBook {
     );
     TestBook::new().chapter(
         "hostile.md",
-        &format!("# Hostile\n\n{example}\n{compare}\n{reading}\n{talk}"),
+        &format!("# Hostile\n\n{example}\n{compare}\n{reading}\n{talk}\n```claims\n```\n"),
     )
 }
 
@@ -87,6 +87,21 @@ fn hostile_strings_in_every_directive_stay_text() {
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert_eq!(times, ["https://v.example/?a=1&b='x'#t=60"]);
+    // The claims page repeats the titles and captions, as text.
+    let claims: Vec<String> = page
+        .all(".companion-claims-table tbody tr")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(claims.len(), 3, "{claims:?}");
+    assert!(
+        claims[0].contains(SCRIPT) && claims[0].contains(IMG.trim()),
+        "{claims:?}"
+    );
+    assert!(
+        claims[1].contains(IMG.trim()) && claims[2].contains(QUOTE),
+        "{claims:?}"
+    );
 }
 
 #[test]
