@@ -116,7 +116,7 @@ pub fn replacements(
                         file: file.to_owned(),
                         chapter: page.name.map(str::to_owned),
                         section: page.section.map(str::to_owned),
-                        label: e.number.label.clone(),
+                        digits: e.number.digits.clone(),
                         id: e.number.id.clone(),
                         id_at: e.id_at.map(|at| markdown::line_col(text, at)),
                         title: e.title.clone(),

@@ -12,7 +12,7 @@ use super::memo::Memo;
 use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
-use crate::directive::{DataMessage, xgettext};
+use crate::directive::{DataMessage, ui, xgettext};
 use crate::directive::{Shared, Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
@@ -263,6 +263,18 @@ pub fn chapters_among(
         OnFailure::Continue => result.warnings.extend(missing_compilers(&checks)),
     }
     result.warnings.extend(missing_compilers(&panels));
+    // The template offers translators our own words too, on a page of
+    // their own.
+    if directives > 0 && target == Target::Xgettext {
+        result
+            .data
+            .extend(ui::WORDS.iter().enumerate().map(|(i, w)| DataMessage {
+                file: ui::PAGE.to_owned(),
+                line: i + 1,
+                prose: false,
+                text: (*w).to_owned(),
+            }));
+    }
     if directives > 0 && target == Target::Html {
         result.notes.extend(assets::stylesheet_warning(
             &config.root,

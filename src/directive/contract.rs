@@ -204,6 +204,12 @@ impl Env<'_> {
         }
     }
 
+    /// One of our own words (`Example`, `Panics`, one of [`super::ui::WORDS`])
+    /// in the book's language: looked up in the same catalog.
+    pub fn ui<'s>(&self, word: &'s str) -> Cow<'s, str> {
+        self.text(word)
+    }
+
     /// [`Env::text`] for an optional string.
     pub fn text_opt<'s>(&self, text: Option<&'s str>) -> Option<Cow<'s, str>> {
         text.map(|t| self.text(t))

@@ -45,8 +45,9 @@ pub struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// The frame as HTML around a real mdBook fence.
-    pub fn html(&self, out: &mut Out) {
+    /// The frame as HTML around a real mdBook fence, our words in the
+    /// book's language.
+    pub fn html(&self, env: &Env<'_>, out: &mut Out) {
         let id = self
             .number
             .map(|n| format!(" id=\"{}\"", escape(&n.id)))
@@ -59,9 +60,10 @@ impl Frame<'_> {
             .number
             .map(|n| {
                 format!(
-                    "<a class=\"companion-number\" href=\"#{}\">{}</a>",
+                    "<a class=\"companion-number\" href=\"#{}\">{} {}</a>",
                     escape(&n.id),
-                    escape(&n.label)
+                    escape(&env.ui("Example")),
+                    escape(&n.digits)
                 )
             })
             .unwrap_or_default();
@@ -80,19 +82,20 @@ impl Frame<'_> {
         out.blank().fence(self.info, self.code).blank();
         if let Some((label, output)) = self.output {
             out.line(format!(
-                "<div class=\"companion-output\"><div class=\"companion-output-label\">{label}</div>"
+                "<div class=\"companion-output\"><div class=\"companion-output-label\">{}</div>",
+                escape(&env.ui(label))
             ));
             out.blank().fence("text", output).blank();
             out.line("</div>");
         }
         if let Some((listing, how)) = self.assembly {
-            asm_panel(out, listing, how);
+            asm_panel(env, out, listing, how);
         }
         if !self.links.is_empty() || !self.notes.is_empty() {
             let anchors: Vec<String> = self
                 .links
                 .iter()
-                .map(|(label, url)| anchor(label, url))
+                .map(|(label, url)| anchor(&env.ui(label), url))
                 .chain(self.notes.iter().map(|n| note_html(n)))
                 .collect();
             out.line(format!(
@@ -105,9 +108,10 @@ impl Frame<'_> {
 
     /// The frame as plain Markdown: a bold title and the badge, the fence,
     /// the output, the links.
-    pub fn markdown(&self, out: &mut Out) {
+    pub fn markdown(&self, env: &Env<'_>, out: &mut Out) {
         let head: Vec<String> = [
-            self.number.map(|n| escape_markdown(&n.label)),
+            self.number
+                .map(|n| escape_markdown(&format!("{} {}", env.ui("Example"), n.digits))),
             self.title.map(|t| format!("**{}**", escape_markdown(t))),
             self.badge.map(|b| format!("*{}*", escape_markdown(b))),
             self.at.map(moment_markdown),
@@ -119,7 +123,7 @@ impl Frame<'_> {
         out.blank().fence(self.info, self.code);
         if let Some((label, output)) = self.output {
             out.blank()
-                .line(format!("{label}:"))
+                .line(format!("{}:", escape_markdown(&env.ui(label))))
                 .blank()
                 .fence("text", output);
         }
@@ -127,7 +131,7 @@ impl Frame<'_> {
             let list: Vec<String> = self
                 .links
                 .iter()
-                .map(|(label, url)| format!("[{label}](<{url}>)"))
+                .map(|(label, url)| format!("[{}](<{url}>)", escape_markdown(&env.ui(label))))
                 .chain(self.notes.iter().map(|n| note_markdown(n)))
                 .collect();
             out.blank().line(list.join(" · "));
@@ -136,10 +140,10 @@ impl Frame<'_> {
 
     /// The frame for `target`: HTML or Markdown (`mdbook test` gets no
     /// frame; its directives write their bare fences).
-    pub fn write(&self, target: Target, out: &mut Out) {
-        match target {
-            Target::Html => self.html(out),
-            Target::Markdown | Target::Xgettext => self.markdown(out),
+    pub fn write(&self, env: &Env<'_>, out: &mut Out) {
+        match env.target {
+            Target::Html => self.html(env, out),
+            Target::Markdown | Target::Xgettext => self.markdown(env, out),
             Target::Test => {}
         }
     }
@@ -218,13 +222,19 @@ pub fn anchor(label: &str, url: &str) -> String {
 
 /// The collapsible assembly panel: a `<details>` around an assembly fence
 /// that mdBook's highlight.js colours.
-fn asm_panel(out: &mut Out, listing: &str, how: &str) {
+fn asm_panel(env: &Env<'_>, out: &mut Out, listing: &str, how: &str) {
     out.line(format!(
-        "<details class=\"companion-asm\"><summary>Assembly <span class=\"companion-asm-how\">({})</span></summary>",
+        "<details class=\"companion-asm\"><summary>{} <span class=\"companion-asm-how\">({})</span></summary>",
+        escape(&env.ui("Assembly")),
         escape(how)
     ));
     if listing.trim().is_empty() {
-        out.line("<p class=\"companion-asm-empty\">No machine code for the functions shown (they are generic, inlined or empty).</p>");
+        out.line(format!(
+            "<p class=\"companion-asm-empty\">{}</p>",
+            escape(&env.ui(
+                "No machine code for the functions shown (they are generic, inlined or empty)."
+            ))
+        ));
     } else {
         out.blank().fence(asm::fence_language(), listing).blank();
     }

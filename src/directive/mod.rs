@@ -19,6 +19,7 @@ pub mod numbering;
 pub mod pages;
 pub mod reading;
 pub mod talk;
+pub mod ui;
 mod unexpanded;
 pub mod xgettext;
 

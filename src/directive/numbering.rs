@@ -27,16 +27,16 @@ impl Numbers<'_> {
     /// `id` when the author gave one, else one made from the number.
     pub fn number(&self, k: usize, id: Option<&str>) -> Number {
         let n = self.first + k + 1;
-        let (label, made) = match self.section {
+        let (digits, made) = match self.section {
             Some(s) => (
-                format!("Example {s}.{n}"),
+                format!("{s}.{n}"),
                 format!("example-{}-{n}", s.replace('.', "-")),
             ),
-            None => (format!("Example {n}"), format!("example-{n}")),
+            None => (n.to_string(), format!("example-{n}")),
         };
         Number {
             n,
-            label,
+            digits,
             id: id.map_or(made, str::to_owned),
         }
     }
@@ -47,8 +47,8 @@ impl Numbers<'_> {
 pub struct Number {
     /// Its place in the chapter, from 1.
     pub n: usize,
-    /// `Example 5.2`.
-    pub label: String,
+    /// `5.2` (the page shows `Example 5.2`, in the book's language).
+    pub digits: String,
     /// The element id.
     pub id: String,
 }
@@ -80,8 +80,8 @@ pub struct Row {
     pub chapter: Option<String>,
     /// The chapter's section number.
     pub section: Option<String>,
-    /// `Example 5.2`.
-    pub label: String,
+    /// `5.2`, as in `Example 5.2`.
+    pub digits: String,
     /// The anchor on the chapter's page.
     pub id: String,
     /// Where the author's `id=` stands (`line`, `column`), when given.
@@ -148,18 +148,18 @@ mod tests {
         };
         let n = numbers.number(0, None);
         assert_eq!(
-            (n.n, n.label.as_str(), n.id.as_str()),
-            (2, "Example 5.2", "example-5-2")
+            (n.n, n.digits.as_str(), n.id.as_str()),
+            (2, "5.2", "example-5-2")
         );
         let sub = Numbers {
             section: Some("2.1"),
             first: 0,
         };
-        assert_eq!(sub.number(2, None).label, "Example 2.1.3");
+        assert_eq!(sub.number(2, None).digits, "2.1.3");
         assert_eq!(sub.number(2, None).id, "example-2-1-3");
         assert_eq!(sub.number(0, Some("own")).id, "own");
         let plain = Numbers::default();
-        assert_eq!(plain.number(0, None).label, "Example 1");
+        assert_eq!(plain.number(0, None).digits, "1");
         assert_eq!(plain.number(0, None).id, "example-1");
         assert!(is_made("example-1") && is_made("example-2-1-3"));
         assert!(!is_made("example-") && !is_made("example-a") && !is_made("examples-1"));

@@ -157,6 +157,9 @@ fn xgettext_extracts_every_string_of_ours_at_its_line() {
     ] {
         assert_eq!(found(id), want, "{id}");
     }
+    // Our own words, on a page of their own.
+    assert_eq!(found("Example"), chapter("src/mdbook-companion:1"));
+    assert_eq!(found("Panics with"), chapter("src/mdbook-companion:9"));
     // The code is extracted as mdbook-i18n-helpers extracts any Rust block
     // (its comments and string literals); outputs are never messages.
     // After the title on its line, the code is one line down.
@@ -217,6 +220,26 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
             "A second paragraph with a link.",
             "Rust vérifie le diviseur.",
         ]
+    );
+    // Our own words, from the same catalog (escaped); those it leaves
+    // out stay in English.
+    assert_eq!(
+        texts(&en, ".companion-number"),
+        ["Example 1.1", "Example 1.2", "Example 1.3"]
+    );
+    assert_eq!(
+        texts(&fr, ".companion-number"),
+        ["Exemple 1.1", "Exemple 1.2", "Exemple 1.3"]
+    );
+    assert_eq!(texts(&en, ".companion-badge")[0], "Panics");
+    assert_eq!(texts(&fr, ".companion-badge")[0], "Panique");
+    assert_eq!(texts(&fr, ".companion-output-label")[0], "Panique avec <b>");
+    assert!(fr.all(".companion-output-label b").is_empty());
+    let fr_labels = texts(&fr, ".companion-links a");
+    assert_eq!(fr_labels[0], "Bac à sable");
+    assert!(
+        fr_labels.contains(&"Compiler Explorer".to_owned()),
+        "{fr_labels:?}"
     );
     // Code, outputs and links are the source's.
     assert_eq!(texts(&fr, "pre code"), en_code);

@@ -87,8 +87,9 @@ fn chapter_title(row: &Row) -> String {
     }
 }
 
-/// One summary sentence: `12 blocks: 10 passed, 2 not in companion.lock.`
-fn summary(statuses: &[Status<'_>]) -> String {
+/// One summary sentence: `12 blocks: 10 passed, 2 not in companion.lock.`,
+/// its words in the book's language.
+fn summary(env: &Env<'_>, statuses: &[Status<'_>]) -> String {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for s in statuses {
         let words = match s.verdict().1 {
@@ -102,12 +103,15 @@ fn summary(statuses: &[Status<'_>]) -> String {
             None => counts.push((words, 1)),
         }
     }
-    let parts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
-    let blocks = if statuses.len() == 1 {
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(w, n)| format!("{n} {}", env.ui(w)))
+        .collect();
+    let blocks = env.ui(if statuses.len() == 1 {
         "block"
     } else {
         "blocks"
-    };
+    });
     format!("{} {blocks}: {}.", statuses.len(), parts.join(", "))
 }
 
@@ -151,7 +155,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             out.line("<div class=\"companion-claims\">");
             out.line(format!(
                 "<p class=\"companion-claims-summary\">{}</p>",
-                escape(&summary(&statuses))
+                escape(&summary(env, &statuses))
             ));
             let mut k = 0;
             for chapter in by_chapter(rows) {
@@ -162,12 +166,24 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
                     escape(&page),
                     escape(&chapter_title(&chapter[0]))
                 ));
-                out.line("<thead><tr><th scope=\"col\">Block</th><th scope=\"col\">Title</th><th scope=\"col\">Claims</th><th scope=\"col\">Verdict</th><th scope=\"col\">Toolchain</th></tr></thead>");
+                let heads: Vec<String> = [
+                    env.ui("Block"),
+                    env.ui("Title"),
+                    env.ui("Claims"),
+                    env.ui("Verdict"),
+                    env.ui("Toolchain"),
+                ]
+                .iter()
+                .map(|h| format!("<th scope=\"col\">{}</th>", escape(h)))
+                .collect();
+                out.line(format!("<thead><tr>{}</tr></thead>", heads.concat()));
                 out.line("<tbody>");
                 for row in chapter {
                     let status = statuses[k];
                     k += 1;
                     let (verdict, class) = status.verdict();
+                    let verdict = escape(&env.ui(verdict));
+                    let label = format!("{} {}", env.ui("Example"), row.digits);
                     let (title, what) = match &row.title {
                         Some(t) => (
                             t.as_str(),
@@ -180,7 +196,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
                     };
                     out.line(format!(
                         "<tr class=\"companion-claim companion-claim-{class}\"><td>{}</td><td><a href=\"{}#{}\">{}</a>{what}</td><td>{}</td><td>{verdict}</td><td>{}</td></tr>",
-                        escape(&row.label),
+                        escape(&label),
                         escape(&page),
                         escape(&row.id),
                         escape(title),
@@ -193,7 +209,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             out.line("</div>");
         }
         Target::Markdown => {
-            out.line(escape_markdown(&summary(&statuses)));
+            out.line(escape_markdown(&summary(env, &statuses)));
             let mut k = 0;
             for chapter in by_chapter(rows) {
                 let page = href(&chapter[0], Target::Markdown);
@@ -212,11 +228,11 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
                     };
                     out.line(format!(
                         "- {}: [{}](<{page}#{}>) — {} — {}{toolchain}",
-                        escape_markdown(&row.label),
+                        escape_markdown(&format!("{} {}", env.ui("Example"), row.digits)),
                         escape_markdown(title),
                         row.id,
                         escape_markdown(row.claims.as_deref().unwrap_or("shown")),
-                        status.verdict().0,
+                        escape_markdown(&env.ui(status.verdict().0)),
                     ));
                 }
             }
@@ -229,12 +245,12 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
 mod tests {
     use super::*;
 
-    fn row(file: &str, label: &str, hash: Option<&str>) -> Row {
+    fn row(file: &str, digits: &str, hash: Option<&str>) -> Row {
         Row {
             file: file.into(),
             chapter: Some("Ownership".into()),
             section: Some("5".into()),
-            label: label.into(),
+            digits: digits.into(),
             id: "example-5-1".into(),
             id_at: None,
             title: None,
@@ -262,20 +278,46 @@ mod tests {
         }
         .index();
         let rows = [
-            row("src/a.md", "Example 5.1", Some("h1")),
-            row("src/a.md", "Example 5.2", Some("h2")),
-            row("src/b.md", "Example 6.1", None),
+            row("src/a.md", "5.1", Some("h1")),
+            row("src/a.md", "5.2", Some("h2")),
+            row("src/b.md", "6.1", None),
         ];
         let statuses: Vec<Status<'_>> = rows.iter().map(|r| Status::of(r, Some(&index))).collect();
         assert_eq!(statuses[0].verdict().1, "passed");
         assert_eq!(statuses[0].toolchain(), "rustc 1.0.0");
         assert_eq!(statuses[1], Status::NotLocked);
         assert_eq!(statuses[2], Status::Shown);
+        let config = crate::core::config::Config::from_json(
+            std::path::PathBuf::from("/b"),
+            &serde_json::json!({}),
+        )
+        .unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &config,
+            target: Target::Html,
+            text: "",
+            file: "src/claims.md",
+            shared: &shared,
+            numbers: Default::default(),
+        };
         assert_eq!(
-            summary(&statuses),
+            summary(&env, &statuses),
             "3 blocks: 1 passed, 1 not in companion.lock, 1 shown only."
         );
         assert_eq!(by_chapter(&rows).len(), 2);
+        // Every word the page can show is offered to translators.
+        for verdict in ["passed", "ignored", "unchecked", "failed"] {
+            let e = lock::Entry {
+                verdict: verdict.into(),
+                ..entry.clone()
+            };
+            let words = Status::Locked(&e).verdict().0;
+            assert!(crate::directive::ui::WORDS.contains(&words), "{words}");
+        }
+        for s in [Status::Shown, Status::NotLocked] {
+            assert!(crate::directive::ui::WORDS.contains(&s.verdict().0));
+        }
         assert_eq!(chapter_title(&rows[0]), "5. Ownership");
     }
 }

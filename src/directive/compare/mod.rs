@@ -134,11 +134,11 @@ impl Side {
 
     /// The outcome badge of its header: "Not checked", "Undefined
     /// behaviour", … (empty for a side that is only shown).
-    pub fn badge(&self) -> String {
+    pub fn badge(&self, env: &Env<'_>) -> String {
         match (&self.example, self.expect) {
-            (Some(ex), _) => ex.badge(),
-            _ if self.ignore => "Not checked".into(),
-            (None, Some(e)) => e.badge().into(),
+            (Some(ex), _) => ex.badge(env),
+            _ if self.ignore => env.ui("Not checked").into_owned(),
+            (None, Some(e)) => env.ui(e.badge()).into_owned(),
             (None, None) => String::new(),
         }
     }
@@ -210,7 +210,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
                 .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
                 .map(|t| t.into_owned()),
             what: format!("{} side", s.lang.label()),
-            claims: claim.as_ref().map(|_| s.badge()),
+            claims: claim.as_ref().map(|_| s.badge(env)),
             claim: claim.as_ref().map(|_| r.claims.len()),
         });
         r.claims.extend(claim);

@@ -171,7 +171,7 @@ impl Compare {
         }
         out.line("</div>");
         let shown = match compare_link {
-            Some(Ok(url)) => Some(frame::anchor("Compare in Compiler Explorer", &url)),
+            Some(Ok(url)) => Some(frame::anchor(&env.ui("Compare in Compiler Explorer"), &url)),
             Some(Err(note)) => Some(frame::note_html(&note)),
             None => None,
         };
@@ -247,8 +247,10 @@ impl Compare {
         }
         match self.compare_link(env, at, &mut warnings) {
             Some(Ok(url)) => {
-                out.blank()
-                    .line(format!("[Compare in Compiler Explorer](<{url}>)"));
+                out.blank().line(format!(
+                    "[{}](<{url}>)",
+                    escape_markdown(&env.ui("Compare in Compiler Explorer"))
+                ));
             }
             Some(Err(note)) => {
                 out.blank().line(frame::note_markdown(&note));
@@ -346,7 +348,7 @@ fn c_side(
         Target::Markdown | Target::Test | Target::Xgettext => Vec::new(),
     };
     let heading = env.text(&s.heading()).into_owned();
-    let badge = s.badge();
+    let badge = s.badge(env);
     let outcome = match s.expect {
         _ if s.ignore => "ignore",
         Some(e) => e.name(),
@@ -368,5 +370,5 @@ fn c_side(
         at: None,
         number: Some(number),
     }
-    .write(env.target, out);
+    .write(env, out);
 }

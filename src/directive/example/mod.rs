@@ -252,13 +252,14 @@ impl Example {
     }
 
     /// The outcome badge: "Panics", "Does not compile · E0381", ….
-    pub fn badge(&self) -> String {
+    pub fn badge(&self, env: &Env<'_>) -> String {
         if self.ignore {
-            return "Not checked".into();
+            return env.ui("Not checked").into_owned();
         }
+        let badge = env.ui(self.expect.badge());
         match (&self.expect, &self.error) {
-            (Expect::CompileFail, Some(code)) => format!("{} · {code}", self.expect.badge()),
-            _ => self.expect.badge().into(),
+            (Expect::CompileFail, Some(code)) => format!("{badge} · {code}"),
+            _ => badge.into_owned(),
         }
     }
 
@@ -378,7 +379,7 @@ impl Example {
             id_at: self.id.as_ref().map(|(_, at)| *at),
             title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
             what: what.to_owned(),
-            claims: Some(self.badge()),
+            claims: Some(self.badge(env)),
             claim: Some(claim),
         }
     }
@@ -407,7 +408,7 @@ impl Example {
         }
         let mut notes = Vec::new();
         let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
-        let badge = self.badge();
+        let badge = self.badge(env);
         let title = env.text_opt(self.title.as_deref());
         Frame {
             outcome: if self.ignore {
@@ -429,7 +430,7 @@ impl Example {
             at: self.moment.as_ref(),
             number,
         }
-        .write(env.target, &mut r.out);
+        .write(env, &mut r.out);
         r
     }
 }
