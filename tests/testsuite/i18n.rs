@@ -260,7 +260,7 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
         (".companion-reading-list-title", "Livres pour commencer"),
         (
             ".companion-card-audience",
-            "Audience: Programmeurs débutant en Rust",
+            "Public : Programmeurs débutant en Rust",
         ),
         (".companion-card-note", "L'introduction de référence."),
         (
@@ -275,6 +275,12 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
     ] {
         assert_eq!(texts(&cards, css), [want], "{css}");
     }
+    // The card's own words, from the catalog too.
+    assert!(
+        texts(&cards, ".companion-card .companion-badge").contains(&"Livre".to_owned()),
+        "{:?}",
+        texts(&cards, ".companion-card .companion-badge")
+    );
     // The moment's link still points at the chapter.
     assert_eq!(
         cards

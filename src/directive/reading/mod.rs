@@ -97,7 +97,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         return Ok(cards_for_xgettext(env, block, title, &strings, file));
     }
     if env.shared.translations.is_none() {
-        return Ok(render::render_entries(&sel, &selected, env.target));
+        return Ok(render::render_entries(&sel, &selected, env));
     }
     let translated: Vec<Entry> = selected
         .iter()
@@ -108,7 +108,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         ..sel
     };
     let refs: Vec<&Entry> = translated.iter().collect();
-    Ok(render::render_entries(&sel, &refs, env.target))
+    Ok(render::render_entries(&sel, &refs, env))
 }
 
 #[cfg(test)]

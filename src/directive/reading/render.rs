@@ -4,13 +4,13 @@
 use super::data::{Entry, Status};
 use super::select::Selection;
 use crate::core::escape::{escape, escape_markdown};
-use crate::directive::contract::{Rendered, Target};
+use crate::directive::contract::{Env, Rendered, Target};
 
-/// Renders the cards for `entries`.
-pub fn render_entries(sel: &Selection, entries: &[&Entry], target: Target) -> Rendered {
+/// Renders the cards for `entries`, our words in the book's language.
+pub fn render_entries(sel: &Selection, entries: &[&Entry], env: &Env<'_>) -> Rendered {
     let mut r = Rendered::default();
     let out = &mut r.out;
-    match target {
+    match env.target {
         Target::Test => {}
         Target::Html => {
             out.line("<div class=\"companion-reading-list\">");
@@ -48,18 +48,21 @@ pub fn render_entries(sel: &Selection, entries: &[&Entry], target: Target) -> Re
                         .iter()
                         .map(|(class, word)| {
                             format!(
-                                "<li class=\"companion-badge companion-badge-{class}\">{word}</li>"
+                                "<li class=\"companion-badge companion-badge-{class}\">{}</li>",
+                                escape(&env.ui(word))
                             )
                         })
                         .collect();
                     out.line(format!(
-                        "<ul class=\"companion-badges\" aria-label=\"Properties\">{}</ul>",
+                        "<ul class=\"companion-badges\" aria-label=\"{}\">{}</ul>",
+                        escape(&env.ui("Properties")),
                         items.join("")
                     ));
                 }
                 if let Some(a) = &e.audience {
                     out.line(format!(
-                        "<p class=\"companion-card-audience\"><span class=\"companion-card-label\">Audience:</span> {}</p>",
+                        "<p class=\"companion-card-audience\"><span class=\"companion-card-label\">{}</span> {}</p>",
+                        escape(&env.ui("Audience:")),
                         escape(a)
                     ));
                 }
@@ -81,12 +84,20 @@ pub fn render_entries(sel: &Selection, entries: &[&Entry], target: Target) -> Re
                     let names: Vec<String> = e.authors.iter().map(|a| escape_markdown(a)).collect();
                     parts.push(names.join(", "));
                 }
-                let badges: Vec<&str> = e.badges().into_iter().map(|(_, w)| w).collect();
+                let badges: Vec<String> = e
+                    .badges()
+                    .into_iter()
+                    .map(|(_, w)| escape_markdown(&env.ui(w)))
+                    .collect();
                 if !badges.is_empty() {
                     parts.push(format!("*{}*", badges.join(" · ")));
                 }
                 if let Some(a) = &e.audience {
-                    parts.push(format!("for {}", escape_markdown(a)));
+                    parts.push(format!(
+                        "{} {}",
+                        escape_markdown(&env.ui("for")),
+                        escape_markdown(a)
+                    ));
                 }
                 if let Some(n) = &e.note_markdown {
                     parts.push(n.clone());
