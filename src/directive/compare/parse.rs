@@ -349,19 +349,31 @@ fn side(
     let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
         .map_err(|e| Problem::from_attr(&fence, e))?;
     let a = Attrs::new(&fence);
+    // `caption` and `id` belong to every side; the rest to its language.
     let mut caption = None;
+    let mut id = None;
     let mut rest: Vec<Attr> = Vec::new();
     for attr in list {
-        if attr.key == "caption" {
-            if caption.is_some() {
-                return Err(a.problem(
-                    &attr,
-                    "found `caption` a second time; expected each attribute once",
-                ));
+        let seen = match attr.key.as_str() {
+            "caption" => caption.is_some(),
+            "id" => id.is_some(),
+            _ => {
+                rest.push(attr);
+                continue;
             }
-            caption = Some(a.string(&attr)?);
-        } else {
-            rest.push(attr);
+        };
+        if seen {
+            return Err(a.problem(
+                &attr,
+                format!(
+                    "found `{}` a second time; expected each attribute once",
+                    attr.key
+                ),
+            ));
+        }
+        match attr.key.as_str() {
+            "caption" => caption = Some(a.string(&attr)?),
+            _ => id = Some(numbering::parse_id(&a, &attr, &fence)?),
         }
     }
     let mut s = Side {
@@ -380,7 +392,7 @@ fn side(
         offset: fence.range.start,
         info_offset: fence.info_offset,
         example: None,
-        id: None,
+        id,
     };
     match lang {
         Lang::Rust => {
@@ -396,7 +408,6 @@ fn side(
             s.asm = ex.asm;
             s.ignore = ex.ignore;
             s.expect = Some(ex.expect);
-            s.id = ex.id.clone();
             s.example = Some(ex);
         }
         Lang::C | Lang::Cpp => {
@@ -409,7 +420,6 @@ fn side(
                     "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
                     "asm" => s.asm = a.boolean(attr)? || block_asm,
                     "ignore" => s.ignore = a.boolean(attr)?,
-                    "id" => s.id = Some(numbering::parse_id(&a, attr, &fence)?),
                     _ => {
                         return Err(a.problem(
                             attr,
@@ -426,19 +436,16 @@ fn side(
             let mut a = Attrs::new(&fence);
             for attr in &rest {
                 a.once(attr, &attr.key)?;
-                match attr.key.as_str() {
-                    "ignore" => s.ignore = a.boolean(attr)?,
-                    "id" => s.id = Some(numbering::parse_id(&a, attr, &fence)?),
-                    _ => {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found unknown attribute `{}` on a `python` side; expected caption, id or ignore",
-                                attr.key
-                            ),
-                        ));
-                    }
+                if attr.key != "ignore" {
+                    return Err(a.problem(
+                        attr,
+                        format!(
+                            "found unknown attribute `{}` on a `python` side; expected caption, id or ignore",
+                            attr.key
+                        ),
+                    ));
                 }
+                s.ignore = a.boolean(attr)?;
             }
         }
     }
