@@ -166,15 +166,20 @@ fn declare(config: &Config) -> Result<Declared, String> {
             }
         }
     }
-    for d in &deps {
-        if let Some(p) = &d.path
-            && !p.join("Cargo.toml").is_file()
-        {
-            return Err(format!(
-                "dependencies.{}: found no Cargo.toml in `{}`; expected the directory of a crate",
-                d.key,
-                p.display()
-            ));
+    for d in &mut deps {
+        if let Some(p) = &d.path {
+            if !p.join("Cargo.toml").is_file() {
+                return Err(format!(
+                    "dependencies.{}: found no Cargo.toml in `{}`; expected the directory of a crate",
+                    d.key,
+                    p.display()
+                ));
+            }
+            // As Cargo names it (no `..`, no symbolic link), so that its
+            // build's artifacts are found by their manifest.
+            if let Ok(canonical) = std::fs::canonicalize(p) {
+                d.path = Some(canonical);
+            }
         }
     }
     let mut names: Vec<String> = deps.iter().map(Dependency::extern_name).collect();
@@ -465,14 +470,11 @@ impl Crates {
         let mut externs = Externs::new();
         for d in &declared.deps {
             let own = d.package.as_deref().unwrap_or(&d.key).replace('-', "_");
-            // Cargo names manifests by their canonical paths; the book's
-            // may go through `..` or a symbolic link.
-            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-            let manifest = d.path.as_ref().map(|p| canonical(&p.join("Cargo.toml")));
+            let manifest = d.path.as_ref().map(|p| p.join("Cargo.toml"));
             let file = made
                 .iter()
                 .filter(|a| match &manifest {
-                    Some(m) => canonical(&a.manifest) == *m,
+                    Some(m) => a.manifest == *m,
                     None => a.name == own,
                 })
                 .flat_map(|a| &a.files)
