@@ -62,6 +62,8 @@ pub struct RawConfig {
     dependencies: Option<Value>,
     cargo_manifest: Option<String>,
     playground_crates: Option<Vec<String>>,
+    asm_syntax: Option<String>,
+    asm_arch: Option<String>,
 }
 
 /// What a broken directive does to the build.
@@ -125,6 +127,11 @@ pub struct Config {
     /// The crates the Playground offers (`playground-crates`, else the
     /// list shipped in the binary), by the names examples use.
     pub playground_crates: Vec<String>,
+    /// `asm-syntax`: Intel (default) or AT&T listings.
+    pub asm_syntax: crate::core::machine::Syntax,
+    /// `asm-arch`: the architecture assembly claims hold for (default
+    /// x86_64).
+    pub asm_arch: String,
     /// The book's language (`book.language`), when it is set.
     pub language: Option<String>,
     /// Where the PO files are, relative to the root (`po-dir` of
@@ -163,7 +170,7 @@ impl OutputFilter {
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -288,6 +295,25 @@ impl Config {
             ),
             talks: PathBuf::from(raw.talks.unwrap_or_else(|| "talks.toml".to_owned())),
             verify: raw.verify.unwrap_or(false),
+            asm_syntax: match raw.asm_syntax.as_deref() {
+                None => crate::core::machine::Syntax::default(),
+                Some(v) => crate::core::machine::Syntax::parse(v).ok_or_else(|| {
+                    ConfigError::new(format!(
+                        "asm-syntax is `{v}`; expected {}",
+                        crate::core::machine::Syntax::KNOWN
+                    ))
+                })?,
+            },
+            asm_arch: match raw.asm_arch {
+                None => crate::core::machine::DEFAULT_ARCH.to_owned(),
+                Some(a) if crate::core::machine::ARCHES.contains(&a.as_str()) => a,
+                Some(a) => {
+                    return Err(ConfigError::new(format!(
+                        "asm-arch is `{a}`; expected one of {}",
+                        crate::core::machine::ARCHES.join(", ")
+                    )));
+                }
+            },
             cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
             timeout: Duration::from_secs(match raw.timeout {
@@ -548,6 +574,16 @@ mod tests {
     fn bad_values_are_errors() {
         assert!(cfg(json!({"on-failure": "ignore"})).is_err());
         assert!(cfg(json!({"timeout": 0})).is_err());
+        assert_eq!(
+            cfg(json!({"asm-syntax": "masm"})).unwrap_err().to_string(),
+            "asm-syntax is `masm`; expected `\"intel\"` or `\"att\"`"
+        );
+        assert!(cfg(json!({"asm-arch": "vax"})).is_err());
+        let c = cfg(json!({"asm-syntax": "att", "asm-arch": "aarch64"})).unwrap();
+        assert_eq!(
+            (c.asm_syntax, c.asm_arch.as_str()),
+            (crate::core::machine::Syntax::Att, "aarch64")
+        );
         assert!(cfg(json!({"rust-compiler": "r 1"})).is_err());
         let err =
             Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2019"}})).unwrap_err();

@@ -14,6 +14,7 @@ pub mod filecheck;
 pub mod i18n;
 pub mod lang;
 pub mod links;
+pub mod machine;
 pub mod markdown;
 pub mod problem;
 pub mod values;

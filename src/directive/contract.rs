@@ -137,7 +137,8 @@ impl Shared {
         all.push(lock::Assembly {
             hash: made.hash.clone(),
             toolchain: made.toolchain.clone(),
-            listing: made.listing.clone(),
+            listing: made.listing.text.clone(),
+            lines: made.listing.lines.clone(),
         });
     }
 

@@ -331,7 +331,7 @@ pub fn assembly(
     ) {
         Ok(made) => {
             env.shared.record_assembly(&made);
-            Ok(Some(made.listing))
+            Ok(Some(made.listing.text))
         }
         Err(AsmError::Missing { program, .. }) => {
             missing.push(MissingTool {

@@ -53,6 +53,10 @@ pub struct Assembly {
     pub toolchain: String,
     /// The listing as the page shows it.
     pub listing: String,
+    /// The source line of each of its lines (0: none), as the page
+    /// colours them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
 }
 
 /// The whole lock.
@@ -227,6 +231,7 @@ mod tests {
                 hash: "33".into(),
                 toolchain: "cc 12".into(),
                 listing: "f:\n        mov eax, 1\n        ret\n".into(),
+                lines: vec![0, 2, 3],
             }],
         };
         let text = lock.to_text();

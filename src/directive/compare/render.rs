@@ -37,13 +37,20 @@ impl Side {
     }
 
     /// The assembly request for this side, for compiled sides.
-    fn asm_request<'s>(&'s self, source: &'s str, edition: u16) -> Option<asm::Request<'s>> {
+    fn asm_request<'s>(
+        &'s self,
+        source: &'s str,
+        edition: u16,
+        syntax: crate::core::machine::Syntax,
+    ) -> Option<asm::Request<'s>> {
         self.lang.compiler()?;
         Some(asm::Request {
             lang: self.lang,
             source,
             shown: &self.shown,
             edition,
+            syntax,
+            flags: &[],
         })
     }
 }
@@ -141,7 +148,7 @@ impl Compare {
                 let edition = s.example.as_ref().map_or(env.config.edition, |e| e.edition);
                 match source
                     .as_deref()
-                    .and_then(|src| s.asm_request(src, edition))
+                    .and_then(|src| s.asm_request(src, edition, env.config.asm_syntax))
                 {
                     Some(req) => {
                         frame::assembly(&req, env, s.info_offset, &mut warnings, &mut r.missing)?

@@ -335,6 +335,8 @@ impl Example {
             source: &source,
             shown: &shown,
             edition: self.edition,
+            syntax: env.config.asm_syntax,
+            flags: &[],
         };
         frame::assembly(&req, env, at, warnings, missing)
     }

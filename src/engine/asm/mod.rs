@@ -7,7 +7,12 @@
 //! names appear in the visible code: their labels, their instructions and
 //! the local labels those instructions jump to, with assembler directives,
 //! comments, blank lines and hidden helpers (such as a hidden `main`)
-//! removed. Rust and C++ symbol names are demangled.
+//! removed. Rust and C++ symbol names are demangled. The listing is in
+//! Intel syntax unless AT&T is asked for, and each of its instructions
+//! carries the source line it came from: blocks are compiled with line
+//! tables (`-g1`, `-C debuginfo=line-tables-only`), which never change
+//! the instructions (a test compiles both ways and compares), and
+//! [`filter`] reads them before dropping the directives.
 //!
 //! Compiling is slow next to the rest of a build, so results are cached by
 //! content (source, visible functions, compiler version, flags) in the
@@ -17,10 +22,28 @@
 use crate::core::config::Config;
 use crate::core::lang::{Compiler, Lang};
 use crate::core::links::Mode;
+use crate::core::machine::{self, Syntax};
 use crate::engine::cache::Cache;
 use crate::engine::crates;
 use crate::engine::exec::{self, Limits};
+use serde::{Deserialize, Serialize};
 use std::fmt;
+
+mod filter;
+#[cfg(test)]
+use filter::shorten_anon;
+pub use filter::{filter, reader_functions};
+
+/// A listing as the panel shows it, each line with the line of the
+/// compiled program its instruction came from (0: a label, a blank line,
+/// or code of no line of the block).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// The text, one instruction or label per line.
+    pub text: String,
+    /// One source line per line of `text`, 1-based.
+    pub lines: Vec<u32>,
+}
 
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";
@@ -46,6 +69,11 @@ pub struct Request<'a> {
     pub shown: &'a str,
     /// The Rust edition (ignored for C and C++).
     pub edition: u16,
+    /// Intel or AT&T (x86 only; other machines have one syntax).
+    pub syntax: Syntax,
+    /// The block's own compiler flags (`flags="-Wall -Wextra"` of a C or
+    /// C++ side), after ours.
+    pub flags: &'a [String],
 }
 
 impl Request<'_> {
@@ -123,7 +151,7 @@ pub enum Origin {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Made {
     /// The filtered listing.
-    pub listing: String,
+    pub listing: Listing,
     /// Where it came from.
     pub origin: Origin,
     /// The compiler's version that made it.
@@ -133,50 +161,61 @@ pub struct Made {
 }
 
 /// The program and arguments that compile `lang` to `out.s` in the
-/// current directory.
-fn command(req: &Request<'_>, config: &Config) -> (String, Vec<String>) {
+/// current directory, with line tables when `lines` (always, but for the
+/// test that proves they change nothing).
+fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<String>) {
     let file = file_name(req.lang).to_owned();
-    match req.compiler() {
-        Compiler::Cc => (
-            config.cc.clone(),
-            vec![
-                "-O2".into(),
-                "-S".into(),
-                "-fno-asynchronous-unwind-tables".into(),
-                "-o".into(),
-                "out.s".into(),
-                file,
-            ],
-        ),
-        Compiler::Rustc => (
-            config.rustc.clone(),
-            vec![
-                "--emit".into(),
-                "asm".into(),
-                "-C".into(),
-                "opt-level=2".into(),
-                "--crate-type".into(),
-                "lib".into(),
-                "--crate-name".into(),
-                "example".into(),
-                // Keep functions the library does not export: the reader's
-                // private `fn`s are what they want to see.
-                "-C".into(),
-                "link-dead-code".into(),
-                "-A".into(),
-                "warnings".into(),
-                format!("--edition={}", req.edition),
-                "-o".into(),
-                "out.s".into(),
-                file,
-            ],
-        ),
-    }
+    let x86 = machine::is_x86(machine::host_arch());
+    let mut args: Vec<String> = Vec::new();
+    let program = match req.compiler() {
+        Compiler::Cc => {
+            args.extend(["-O2", "-S", "-fno-asynchronous-unwind-tables"].map(String::from));
+            if lines {
+                args.push("-g1".into());
+            }
+            if x86 && req.syntax == Syntax::Intel {
+                args.push("-masm=intel".into());
+            }
+            args.extend(req.flags.iter().cloned());
+            config.cc.clone()
+        }
+        Compiler::Rustc => {
+            args.extend(
+                [
+                    "--emit",
+                    "asm",
+                    "-C",
+                    "opt-level=2",
+                    "--crate-type",
+                    "lib",
+                    "--crate-name",
+                    "example",
+                    // Keep functions the library does not export: the
+                    // reader's private `fn`s are what they want to see.
+                    "-C",
+                    "link-dead-code",
+                    "-A",
+                    "warnings",
+                ]
+                .map(String::from),
+            );
+            if lines {
+                args.extend(["-C", "debuginfo=line-tables-only"].map(String::from));
+            }
+            if x86 && req.syntax == Syntax::Intel {
+                args.extend(["-C", "llvm-args=-x86-asm-syntax=intel"].map(String::from));
+            }
+            args.push(format!("--edition={}", req.edition));
+            config.rustc.clone()
+        }
+    };
+    args.extend(["-o".into(), "out.s".into(), file]);
+    (program, args)
 }
 
 /// The filtered assembly of the functions the reader wrote, from the cache
 /// when an identical request was compiled before.
-pub fn assembly(req: &Request<'_>, config: &Config, cache: &Cache) -> Result<String, AsmError> {
+pub fn assembly(req: &Request<'_>, config: &Config, cache: &Cache) -> Result<Listing, AsmError> {
     assembly_from(req, config, cache).map(|(listing, _)| listing)
 }
 
@@ -185,7 +224,7 @@ pub fn assembly_from(
     req: &Request<'_>,
     config: &Config,
     cache: &Cache,
-) -> Result<(String, Origin), AsmError> {
+) -> Result<(Listing, Origin), AsmError> {
     made(req, config, cache, None).map(|m| (m.listing, m.origin))
 }
 
@@ -203,9 +242,9 @@ fn kept(req: &Request<'_>) -> Vec<String> {
 /// kept, the flags and the machine, but neither the compiler's path nor
 /// its version (a machine without the compiler must find it).
 pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
-    let (_, args) = command(req, config);
+    let (_, args) = command(req, config, true);
     crate::engine::lock::hash(&[
-        b"asm-v1",
+        b"asm-v2",
         req.compiler().key().as_bytes(),
         req.source.as_bytes(),
         kept(req).join(",").as_bytes(),
@@ -222,7 +261,7 @@ pub fn made(
     cache: &Cache,
     lock: Option<&crate::engine::lock::Index>,
 ) -> Result<Made, AsmError> {
-    let (program, mut args) = command(req, config);
+    let (program, mut args) = command(req, config, true);
     let keep = kept(req);
     let crates = crates::for_book(config);
     let used = match req.compiler() {
@@ -247,7 +286,7 @@ pub fn made(
     let Some(version) = exec::tool_version_cached(&program, cache) else {
         return match locked {
             Some(a) => Ok(Made {
-                listing: a.listing.clone(),
+                listing: from_lock(a),
                 origin: Origin::Lock,
                 toolchain: a.toolchain.clone(),
                 hash,
@@ -258,7 +297,7 @@ pub fn made(
             }),
         };
     };
-    let made = |listing: String, origin| Made {
+    let made = |listing: Listing, origin| Made {
         listing,
         origin,
         toolchain: crate::engine::lock::toolchain(&version),
@@ -275,12 +314,12 @@ pub fn made(
     ]);
     if let Some(hit) = cache
         .get(NAMESPACE, &key)
-        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|b| serde_json::from_slice::<Listing>(&b).ok())
     {
         return Ok(made(hit, Origin::Cache));
     }
     if let Some(a) = locked.filter(|a| a.toolchain == crate::engine::lock::toolchain(&version)) {
-        return Ok(made(a.listing.clone(), Origin::Lock));
+        return Ok(made(from_lock(a), Origin::Lock));
     }
     if !used.is_empty() {
         // Against the debug libraries `check` uses: the example's own code
@@ -289,36 +328,56 @@ pub fn made(
         let at = args.len().saturating_sub(3);
         args.splice(at..at, extra);
     }
+    let raw = compile(req, config, &program, &args)?;
+    let filtered = filter(&raw, req.lang, &keep, file_name(req.lang));
+    if let Ok(bytes) = serde_json::to_vec(&filtered) {
+        cache.put(NAMESPACE, &key, &bytes);
+    }
+    Ok(made(filtered, Origin::Compiler))
+}
+
+/// Runs `program args` on the block in a scratch folder: the assembler
+/// listing it writes.
+fn compile(
+    req: &Request<'_>,
+    config: &Config,
+    program: &str,
+    args: &[String],
+) -> Result<String, AsmError> {
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
     std::fs::write(dir.path().join(file_name(req.lang)), req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let finished = exec::run(
-        exec::compiler_command(&program, dir.path()).args(&args),
+        exec::compiler_command(program, dir.path()).args(args),
         b"",
         Limits::with_timeout(config.timeout),
     )
     .map_err(|e| AsmError::Missing {
-        program: program.clone(),
+        program: program.to_owned(),
         error: e.to_string(),
     })?;
     if finished.timed_out {
         return Err(AsmError::TimedOut {
-            program,
+            program: program.to_owned(),
             seconds: config.timeout.as_secs(),
         });
     }
     if !finished.success() {
         let stderr: Vec<&str> = finished.stderr.lines().take(6).collect();
         return Err(AsmError::Rejected {
-            program,
+            program: program.to_owned(),
             stderr: stderr.join("\n"),
         });
     }
-    let listing = std::fs::read_to_string(dir.path().join("out.s"))
-        .map_err(|e| AsmError::Io(e.to_string()))?;
-    let filtered = filter(&listing, req.lang, &keep);
-    cache.put(NAMESPACE, &key, filtered.as_bytes());
-    Ok(made(filtered, Origin::Compiler))
+    std::fs::read_to_string(dir.path().join("out.s")).map_err(|e| AsmError::Io(e.to_string()))
+}
+
+/// A listing as the lock holds it.
+fn from_lock(a: &crate::engine::lock::Assembly) -> Listing {
+    Listing {
+        text: a.listing.clone(),
+        lines: a.lines.clone(),
+    }
 }
 
 /// The highlight.js language of this machine's assembly.
@@ -327,255 +386,6 @@ pub fn fence_language() -> &'static str {
         "arm" | "aarch64" => "armasm",
         _ => "x86asm",
     }
-}
-
-/// The names of the functions defined or called in the visible code: `fn
-/// name` for Rust, `name(` for C and C++ (keywords excluded).
-pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    let mut push = |n: &str| {
-        if !n.is_empty() && !names.iter().any(|m| m == n) {
-            names.push(n.to_owned());
-        }
-    };
-    let idents = identifiers(shown);
-    for (i, &(start, end)) in idents.iter().enumerate() {
-        let word = &shown[start..end];
-        match lang {
-            Lang::Rust => {
-                if word == "fn"
-                    && let Some(&(s, e)) = idents.get(i + 1)
-                {
-                    push(&shown[s..e]);
-                }
-            }
-            Lang::C | Lang::Cpp | Lang::Python => {
-                let next = shown[end..].trim_start().chars().next();
-                const KEYWORDS: [&str; 8] = [
-                    "if", "while", "for", "switch", "return", "sizeof", "defined", "catch",
-                ];
-                if next == Some('(') && !KEYWORDS.contains(&word) {
-                    push(word);
-                }
-            }
-        }
-    }
-    // A visible `main` that drives the functions the block is about would
-    // bury them under formatting machinery: it is shown only when it is the
-    // only function.
-    if names.len() > 1 {
-        names.retain(|n| n != "main");
-    }
-    names
-}
-
-/// Rust's anonymous constants are labelled `.Lanon.<32 hex digits>.<n>`;
-/// the hash is the same for the whole listing and only takes room, so it
-/// becomes `.Lanon.<n>`.
-fn shorten_anon(line: &str) -> String {
-    const MARK: &str = ".Lanon.";
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find(MARK) {
-        let after = &rest[at + MARK.len()..];
-        let hash_len = after.bytes().take_while(u8::is_ascii_hexdigit).count();
-        out.push_str(&rest[..at + MARK.len()]);
-        rest = if hash_len >= 16 && after[hash_len..].starts_with('.') {
-            &after[hash_len + 1..]
-        } else {
-            after
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Byte ranges of identifiers in `code`.
-fn identifiers(code: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in code.char_indices() {
-        let ident = c == '_' || c.is_alphanumeric();
-        match (start, ident) {
-            (None, true) => start = Some(i),
-            (Some(s), false) => {
-                out.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, code.len()));
-    }
-    out
-}
-
-/// True when a function symbol of the listing is one of `keep`: the plain
-/// name for C, the last path segment of the demangled name for Rust and
-/// C++ (methods and namespaced functions included).
-fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
-    match lang {
-        Lang::C | Lang::Python => keep.iter().any(|k| k == symbol),
-        Lang::Cpp => {
-            // `ns::Type::name<T>(int) const` -> `name`.
-            let shown = display_symbol(symbol, lang);
-            let path = shown.split('(').next().unwrap_or(&shown);
-            let path = path.split('<').next().unwrap_or(path);
-            let last = path.rsplit("::").next().unwrap_or(path);
-            keep.iter().any(|k| k == symbol || k == last)
-        }
-        Lang::Rust => {
-            let name = display_symbol(symbol, lang);
-            let last = name.rsplit("::").next().unwrap_or(&name);
-            keep.iter().any(|k| k == last)
-        }
-    }
-}
-
-/// How a function's label is shown: Rust symbols demangled without their
-/// hash and without the crate name, C++ symbols demangled.
-fn display_symbol(symbol: &str, lang: Lang) -> String {
-    match lang {
-        Lang::C | Lang::Python => return symbol.to_owned(),
-        Lang::Cpp => {
-            return cpp_demangle::Symbol::new(symbol)
-                .ok()
-                .and_then(|s| s.demangle().ok())
-                .unwrap_or_else(|| symbol.to_owned());
-        }
-        Lang::Rust => {}
-    }
-    match rustc_demangle::try_demangle(symbol) {
-        Ok(d) => {
-            let s = format!("{d:#}");
-            match s.split_once("::") {
-                Some((krate, rest)) if !krate.starts_with('<') => rest.to_owned(),
-                _ => s,
-            }
-        }
-        Err(_) => symbol.to_owned(),
-    }
-}
-
-/// Replaces mangled Rust symbols inside an instruction by their readable
-/// names.
-fn demangle_operands(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find("_ZN").or_else(|| rest.find("_R")) {
-        let (before, from) = rest.split_at(at);
-        out.push_str(before);
-        let len = from
-            .find(|c: char| !(c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric()))
-            .unwrap_or(from.len());
-        let (sym, after) = from.split_at(len);
-        match rustc_demangle::try_demangle(sym) {
-            Ok(d) => out.push_str(&format!("{d:#}")),
-            Err(_) => out.push_str(sym),
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The comment marker of this machine's assembler syntax.
-fn comment_marker() -> &'static str {
-    match std::env::consts::ARCH {
-        "arm" | "aarch64" => "//",
-        _ => "#",
-    }
-}
-
-/// Keeps the functions named in `keep` from an assembler listing: their
-/// labels, instructions, and the local labels their instructions refer
-/// to; drops directives, comments and blank lines. Functions are separated
-/// by one blank line, in listing order.
-pub fn filter(listing: &str, lang: Lang, keep: &[String]) -> String {
-    let lines: Vec<&str> = listing.lines().collect();
-    let functions: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| {
-            let rest = l.trim_start().strip_prefix(".type")?;
-            let (name, kind) = rest.split_once(',')?;
-            kind.contains("function").then_some(name.trim())
-        })
-        .collect();
-    let marker = comment_marker();
-    let mut blocks: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let label = lines[i]
-            .strip_suffix(':')
-            .filter(|l| !l.starts_with([' ', '\t']));
-        let Some(name) = label.filter(|n| functions.contains(n)) else {
-            i += 1;
-            continue;
-        };
-        // The function runs to its `.size` directive or the next function.
-        let mut body: Vec<&str> = Vec::new();
-        let mut j = i + 1;
-        while j < lines.len() {
-            let l = lines[j];
-            let t = l.trim();
-            if t.starts_with(".size") && t.contains(name) {
-                break;
-            }
-            if l.strip_suffix(':').is_some_and(|n| functions.contains(&n)) {
-                break;
-            }
-            body.push(l);
-            j += 1;
-        }
-        i = j;
-        if !wanted(name, lang, keep) {
-            continue;
-        }
-        let mut instructions: Vec<String> = Vec::new();
-        for l in &body {
-            let code = match l.find(marker) {
-                Some(at) => &l[..at],
-                None => l,
-            };
-            let t = code.trim();
-            if t.is_empty() || (t.starts_with('.') && !t.ends_with(':')) {
-                continue;
-            }
-            if let Some(local) = t.strip_suffix(':') {
-                instructions.push(format!("{}:", shorten_anon(local)));
-                continue;
-            }
-            let t = shorten_anon(&t.replace('\t', " "));
-            let t = if lang == Lang::Rust {
-                demangle_operands(&t)
-            } else {
-                t
-            };
-            instructions.push(format!("    {t}"));
-        }
-        // Local labels stay only when an instruction refers to them.
-        let used = |label: &str| {
-            instructions.iter().any(|ins| {
-                ins.starts_with("    ")
-                    && ins
-                        .split(|c: char| !(c == '_' || c == '.' || c == '$' || c.is_alphanumeric()))
-                        .any(|w| w == label)
-            })
-        };
-        let mut text = format!("{}:\n", display_symbol(name, lang));
-        for ins in &instructions {
-            if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' '))
-                && !used(local)
-            {
-                continue;
-            }
-            text.push_str(ins);
-            text.push('\n');
-        }
-        blocks.push(text);
-    }
-    blocks.join("\n")
 }
 
 #[cfg(test)]
@@ -589,6 +399,10 @@ mod tests {
     }
 
     fn compile(lang: Lang, source: &str, shown: &str) -> String {
+        listing(lang, source, shown, Syntax::Intel).text
+    }
+
+    fn listing(lang: Lang, source: &str, shown: &str, syntax: Syntax) -> Listing {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::for_book(dir.path());
         let req = Request {
@@ -596,6 +410,8 @@ mod tests {
             source,
             shown,
             edition: 2021,
+            syntax,
+            flags: &[],
         };
         assembly(&req, &config(), &cache).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -708,11 +524,12 @@ mod tests {
     fn filter_on_a_fixed_listing() {
         let listing = "\t.text\n\t.globl\tf\n\t.type\tf, @function\nf:\n.LFB0:\n\t.cfi_startproc\n\ttestl\t%edi, %edi # test\n\tje\t.L2\n\tmovl\t$1, %eax\n.L2:\n\tret\n\t.cfi_endproc\n.LFE0:\n\t.size\tf, .-f\n\t.type\tg, @function\ng:\n\tret\n\t.size\tg, .-g\n";
         assert_eq!(
-            filter(listing, Lang::C, &["f".into()]),
+            filter(listing, Lang::C, &["f".into()], "block.c").text,
             "f:\n    testl %edi, %edi\n    je .L2\n    movl $1, %eax\n.L2:\n    ret\n"
         );
         assert_eq!(
-            filter(listing, Lang::C, &["f".into(), "g".into()])
+            filter(listing, Lang::C, &["f".into(), "g".into()], "block.c")
+                .text
                 .matches(':')
                 .count(),
             3
@@ -729,6 +546,8 @@ mod tests {
             source,
             shown: source,
             edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
         };
         let (first, origin) = assembly_from(&req, &config(), &cache).unwrap();
         assert_eq!(origin, Origin::Compiler);
@@ -736,7 +555,7 @@ mod tests {
         let again = Cache::for_book(dir.path());
         let mut cfg = config();
         let (second, origin) = assembly_from(&req, &cfg, &again).unwrap();
-        assert_eq!((second.as_str(), origin), (first.as_str(), Origin::Cache));
+        assert_eq!((&second, origin), (&first, Origin::Cache));
         // A different flag set (another compiler) is another key.
         cfg.cc = "gcc".into();
         let (_, origin) = assembly_from(&req, &cfg, &again).unwrap();
@@ -754,6 +573,8 @@ mod tests {
             source: "int f(void) { return 1; }\n",
             shown: "",
             edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
         };
         let e = assembly(&req, &cfg, &cache).unwrap_err();
         assert!(
@@ -779,6 +600,8 @@ mod tests {
             source,
             shown: source,
             edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
         };
         let (first, _) = assembly_from(&req, &config(), &cache).unwrap();
         let entries: Vec<PathBuf> =
@@ -790,19 +613,143 @@ mod tests {
         bytes[at] ^= 0x20;
         std::fs::write(&entries[0], &bytes).unwrap();
         let (second, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!(
-            (second.as_str(), origin),
-            (first.as_str(), Origin::Compiler)
-        );
+        assert_eq!((&second, origin), (&first, Origin::Compiler));
         // The entry was repaired: the next request is a hit again.
         let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
         assert_eq!(origin, Origin::Cache);
         // The whole cache deleted mid-run: compiled again, then cached again.
         std::fs::remove_dir_all(dir.path().join(crate::engine::cache::DIR)).unwrap();
         let (third, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!((third.as_str(), origin), (first.as_str(), Origin::Compiler));
+        assert_eq!((&third, origin), (&first, Origin::Compiler));
         let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
         assert_eq!(origin, Origin::Cache);
+    }
+
+    /// The raw and filtered listing of `req`, with or without line tables.
+    fn both_ways(req: &Request<'_>) -> (Listing, Listing) {
+        let cfg = config();
+        let keep = kept(req);
+        let run = |lines: bool| {
+            let (program, args) = command(req, &cfg, lines);
+            let raw = super::compile(req, &cfg, &program, &args).unwrap_or_else(|e| panic!("{e}"));
+            filter(&raw, req.lang, &keep, file_name(req.lang))
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn line_tables_change_no_instruction() {
+        let programs: [(Lang, &str); 6] = [
+            (Lang::C, "int divide(int a, int b) { return a / b; }\n"),
+            (
+                Lang::C,
+                "int more(void);\nint f(void) {\n    int x;\n    for (int i = 0; i < 10; i++)\n        if (more())\n            x = 42;\n    return x;\n}\n",
+            ),
+            (
+                Lang::Cpp,
+                "#include <vector>\nint sum(const std::vector<int>& v) { int s = 0; for (int x : v) s += x; return s; }\n",
+            ),
+            (
+                Lang::Rust,
+                "pub fn divide(a: i32, b: i32) -> i32 {\n    a / b\n}\n",
+            ),
+            (
+                Lang::Rust,
+                "pub fn sum(v: &[u32]) -> u32 {\n    v.iter().filter(|x| **x > 3).sum()\n}\n",
+            ),
+            (
+                Lang::Rust,
+                "use std::num::NonZero;\npub fn divide(a: u32, b: NonZero<u32>) -> u32 {\n    a / b\n}\n",
+            ),
+        ];
+        for (lang, source) in programs {
+            for syntax in [Syntax::Intel, Syntax::Att] {
+                let req = Request {
+                    lang,
+                    source,
+                    shown: source,
+                    edition: 2021,
+                    syntax,
+                    flags: &[],
+                };
+                let (with, without) = both_ways(&req);
+                assert!(!with.text.is_empty(), "{source}");
+                assert_eq!(with.text, without.text, "{lang:?} {syntax}\n{source}");
+                assert!(without.lines.iter().all(|l| *l == 0));
+                assert!(with.lines.iter().any(|l| *l > 0), "{source}\n{with:?}");
+                assert_eq!(with.lines.len(), with.text.lines().count());
+            }
+        }
+    }
+
+    #[test]
+    fn instructions_carry_their_source_lines() {
+        let at = |l: &Listing, needle: &str| -> Vec<u32> {
+            l.text
+                .lines()
+                .zip(&l.lines)
+                .filter(|(t, _)| t.contains(needle))
+                .map(|(_, n)| *n)
+                .collect()
+        };
+        let c = listing(
+            Lang::C,
+            "int divide(int a, int b)\n{\n    return a / b;\n}\n",
+            "int divide(int a, int b)\n{\n    return a / b;\n}\n",
+            Syntax::Intel,
+        );
+        assert_eq!(at(&c, "idiv"), [3], "{c:?}");
+        assert_eq!(at(&c, "divide:"), [0]);
+        let source = "pub fn divide(a: i32, b: i32) -> i32 {\n    a / b\n}\n";
+        let rust = listing(Lang::Rust, source, source, Syntax::Intel);
+        assert_eq!(at(&rust, "idiv"), [2], "{rust:?}");
+        assert_eq!(at(&rust, "panic_const_div_by_zero"), [2], "{rust:?}");
+        // Code inlined from the standard library has no line of the block.
+        let source = "pub fn sum(v: &[u32]) -> u32 {\n    v.iter().filter(|x| **x > 3).sum()\n}\n";
+        let rust = listing(Lang::Rust, source, source, Syntax::Intel);
+        assert!(
+            rust.text
+                .lines()
+                .zip(&rust.lines)
+                .any(|(t, n)| t.starts_with("    ") && *n == 0),
+            "{rust:?}"
+        );
+    }
+
+    #[test]
+    fn intel_by_default_att_on_request() {
+        let c = "int divide(int a, int b) { return a / b; }\n";
+        let rust = "pub fn divide(a: i32, b: i32) -> i32 { a / b }\n";
+        for (lang, source) in [(Lang::C, c), (Lang::Rust, rust)] {
+            let intel = compile(lang, source, source);
+            let att = listing(lang, source, source, Syntax::Att).text;
+            assert!(intel.contains("    idiv esi"), "{intel}");
+            assert!(att.contains("    idivl %esi"), "{att}");
+        }
+    }
+
+    #[test]
+    fn flags_are_the_blocks_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let source = "int shift(int a) { return a << 31 >> 31; }\n";
+        let flags = ["-O0".to_owned()];
+        let req = |flags| Request {
+            lang: Lang::C,
+            source,
+            shown: source,
+            edition: 2021,
+            syntax: Syntax::Intel,
+            flags,
+        };
+        let o2 = assembly(&req(&[]), &config(), &cache).unwrap();
+        let o0 = assembly(&req(&flags), &config(), &cache).unwrap();
+        assert_ne!(o2, o0);
+        assert!(o0.text.contains("rbp"), "{}", o0.text);
+        assert_ne!(
+            lock_key(&req(&[]), &config()),
+            lock_key(&req(&flags), &config())
+        );
     }
 
     fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
