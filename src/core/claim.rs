@@ -4,8 +4,10 @@
 //! `check` and `verify` check those claims and never read the block again.
 
 use crate::core::expect::Expect;
+use crate::core::filecheck::Checks;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
+use crate::core::machine::Syntax;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -62,4 +64,25 @@ pub struct Claim {
     /// Where `--bless` may write, when the output block is literal in the
     /// chapter file (set by `check`, which knows the file).
     pub bless: Option<BlessTarget>,
+    /// A C or C++ side's own compiler flags (`flags="-Wall -Wextra"`),
+    /// after ours.
+    pub flags: Vec<String>,
+    /// `warnings=none`: the compiler prints no warning.
+    pub no_warnings: bool,
+    /// For [`Expect::Asm`]: what the listing must hold.
+    pub asm: Option<AsmClaim>,
+}
+
+/// A claim about a block's assembly (an ```` ```asm ```` block): the
+/// listing of the functions the reader sees matches its directives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AsmClaim {
+    /// The code the reader sees (its functions are the ones listed).
+    pub shown: String,
+    /// The listing's syntax.
+    pub syntax: Syntax,
+    /// The architecture the claim holds for.
+    pub arch: String,
+    /// The directives.
+    pub checks: Checks,
 }

@@ -21,6 +21,8 @@ pub enum Expect {
     Compile,
     /// C/C++: under UBSan, the sanitizer reports.
     Ub,
+    /// The assembly listing holds what an ```` ```asm ```` block says.
+    Asm,
 }
 
 impl Expect {
@@ -48,6 +50,7 @@ impl Expect {
             Expect::NoRun => "no-run",
             Expect::Compile => "compile",
             Expect::Ub => "ub",
+            Expect::Asm => "asm",
         }
     }
 
@@ -64,6 +67,7 @@ impl Expect {
             Expect::CompileFail => "Does not compile",
             Expect::NoRun | Expect::Compile => "Compiles",
             Expect::Ub => "Undefined behaviour",
+            Expect::Asm => "Assembly as stated",
         }
     }
 
@@ -74,6 +78,7 @@ impl Expect {
             Expect::Panic => "Panics with",
             Expect::CompileFail => "Compiler error",
             Expect::Ub => "Sanitizer reports",
+            Expect::Asm => "Assembly",
         }
     }
 
@@ -83,7 +88,7 @@ impl Expect {
             Expect::Panic => Some("should_panic"),
             Expect::CompileFail => Some("compile_fail"),
             Expect::NoRun => Some("no_run"),
-            Expect::Run | Expect::Compile | Expect::Ub => None,
+            Expect::Run | Expect::Compile | Expect::Ub | Expect::Asm => None,
         }
     }
 }
@@ -115,6 +120,7 @@ mod tests {
             (Expect::NoRun, "Compiles", "Output", Some("no_run")),
             (Expect::Compile, "Compiles", "Output", None),
             (Expect::Ub, "Undefined behaviour", "Sanitizer reports", None),
+            (Expect::Asm, "Assembly as stated", "Assembly", None),
         ];
         for (e, badge, label, rustdoc) in table {
             assert_eq!(

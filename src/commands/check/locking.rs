@@ -20,13 +20,16 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 Verdict::Failed { .. } => "failed",
                 Verdict::Ignored => "ignored",
                 Verdict::Unchecked { .. } => "unchecked",
+                Verdict::OtherArch { .. } => "other-arch",
             };
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
                     .entry(claim.lang.fence())
                     .or_insert_with(|| checker.version(claim.lang).unwrap_or_default())
                     .clone(),
-                Verdict::Ignored | Verdict::Unchecked { .. } => String::new(),
+                Verdict::Ignored | Verdict::Unchecked { .. } | Verdict::OtherArch { .. } => {
+                    String::new()
+                }
             };
             Entry {
                 chapter: claim.file.clone(),

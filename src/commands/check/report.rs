@@ -66,11 +66,27 @@ impl Report {
             .count()
     }
 
-    /// The last line: `N passed, M failed` (`, K ignored` when some were).
+    /// Claims about another architecture's machine code.
+    pub fn other_arch(&self) -> usize {
+        self.checked
+            .iter()
+            .filter(|c| matches!(c.outcome.verdict, Verdict::OtherArch { .. }))
+            .count()
+    }
+
+    /// The last line: `N passed, M failed` (`, K ignored` when some were,
+    /// `, K not checked on ARCH` for claims about another architecture).
     pub fn summary(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
         if self.ignored() > 0 {
             s.push_str(&format!(", {} ignored", self.ignored()));
+        }
+        if self.other_arch() > 0 {
+            s.push_str(&format!(
+                ", {} not checked on {}",
+                self.other_arch(),
+                crate::core::machine::host_arch()
+            ));
         }
         s
     }
@@ -110,6 +126,12 @@ pub fn text(report: &Report) -> String {
             }
             Verdict::Unchecked { tool } => {
                 let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
+            }
+            Verdict::OtherArch { claimed, here } => {
+                let _ = writeln!(
+                    s,
+                    "other   {head}: not checked on {here} (the claim is about {claimed} code)"
+                );
             }
             Verdict::Failed {
                 message,

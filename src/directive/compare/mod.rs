@@ -172,6 +172,9 @@ impl Side {
                 error: None,
                 ignore: self.ignore,
                 bless: None,
+                flags: Vec::new(),
+                no_warnings: false,
+                asm: None,
             },
             (None, None) => return None,
         };

@@ -364,6 +364,9 @@ impl Example {
             error: self.error.clone(),
             ignore: self.ignore,
             bless: None,
+            flags: Vec::new(),
+            no_warnings: false,
+            asm: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! C and C++ claims: how `cc` is called, and what its result means for
 //! `expect=compile | run | ub`.
 //!
-//! Every side compiles with `-Wall`. `compile` stops at an object file (a
+//! Every side compiles with `-Wall`, then the side's own `flags=`. `compile` stops at an object file (a
 //! side need not have `main`); `run` links and runs; `ub` adds
 //! `-fsanitize=undefined -fno-sanitize-recover=all`, so the first
 //! undefined behaviour UBSan sees stops the program with a `runtime error:`
@@ -20,6 +20,7 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
     let cpp = claim.lang == Lang::Cpp;
     let source_file = if cpp { "main.cpp" } else { "main.c" };
     let mut args: Vec<String> = vec!["-Wall".into()];
+    args.extend(claim.flags.iter().cloned());
     let run = match claim.expect {
         Expect::Run | Expect::Panic => Some("prog"),
         Expect::Ub => {
@@ -28,7 +29,7 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
             );
             Some("prog")
         }
-        Expect::Compile | Expect::NoRun | Expect::CompileFail => {
+        Expect::Compile | Expect::NoRun | Expect::CompileFail | Expect::Asm => {
             args.push("-c".into());
             None
         }
@@ -75,7 +76,9 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
         );
     }
     match claim.expect {
-        Expect::Compile | Expect::NoRun | Expect::CompileFail => (Verdict::Passed, None),
+        Expect::Compile | Expect::NoRun | Expect::CompileFail | Expect::Asm => {
+            (Verdict::Passed, None)
+        }
         Expect::Run | Expect::Panic => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
             sanitizer_report(stderr).map(|r| format!("stopped with a sanitizer report: {r}"))
         }),
@@ -123,6 +126,11 @@ mod tests {
         let j = job(&c, "cc");
         assert_eq!(j.args.join(" "), "-Wall -o prog main.cpp -lstdc++ -lm");
         assert_eq!((j.source_file, j.run), ("main.cpp", Some("prog")));
+        c.flags = vec!["-Wextra".into(), "-std=c++17".into()];
+        assert_eq!(
+            job(&c, "cc").args.join(" "),
+            "-Wall -Wextra -std=c++17 -o prog main.cpp -lstdc++ -lm"
+        );
     }
 
     #[test]

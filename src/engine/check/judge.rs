@@ -136,3 +136,44 @@ pub(super) fn stops_with_report(
     }
     (Verdict::Passed, Some(shown))
 }
+
+/// The verdict on a `warnings=none` claim whose program compiled: a
+/// failure quoting the first warning, if the compiler printed one.
+pub(super) fn warned(diagnostics: &str) -> Option<Verdict> {
+    let first = diagnostics.lines().find(|l| {
+        l.contains("warning:") && !l.contains("warning emitted") && !l.contains("warnings emitted")
+    })?;
+    Some(Verdict::fail_with(
+        format!(
+            "the compiler warned: {}; the block says `warnings=none`",
+            first.trim()
+        ),
+        diagnostics,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warnings_are_quoted() {
+        let gcc = "main.c: In function 'f':\nmain.c:3:9: warning: unused variable 'y' [-Wunused-variable]\n    3 |     int y;\n";
+        let Some(Verdict::Failed {
+            message, detail, ..
+        }) = warned(gcc)
+        else {
+            panic!("a warning fails the claim");
+        };
+        assert_eq!(
+            message,
+            "the compiler warned: main.c:3:9: warning: unused variable 'y' [-Wunused-variable]; the block says `warnings=none`"
+        );
+        assert_eq!(detail.as_deref(), Some(gcc));
+        let rustc =
+            "warning: unused variable: `x`\n --> main.rs:2:9\n\nwarning: 1 warning emitted\n";
+        assert!(warned(rustc).is_some_and(|v| v.to_string().contains("unused variable: `x`")));
+        assert_eq!(warned(""), None);
+        assert_eq!(warned("note: something\n"), None);
+    }
+}

@@ -63,6 +63,7 @@ const UNMERGEABLE: [&str; 14] = [
 pub(super) fn mergeable(claim: &Claim) -> bool {
     claim.lang == Lang::Rust
         && !claim.ignore
+        && !claim.no_warnings
         && claim.edition >= 2018
         && matches!(
             claim.expect,

@@ -17,6 +17,7 @@
 //! ([`crate::commands::check`]) and the build with `verify = true`
 //! ([`crate::book::chapter`]).
 
+mod asm;
 pub mod cc;
 mod judge;
 mod merge;
@@ -53,6 +54,7 @@ pub const CACHE_NAMESPACE: &str = "check";
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
 pub struct Checker {
+    config: Config,
     rustc: String,
     cc: String,
     timeout: Duration,
@@ -92,6 +94,7 @@ impl Checker {
     /// A checker with a given cache.
     pub fn with_cache(config: &Config, cache: Cache) -> Checker {
         Checker {
+            config: config.clone(),
             rustc: config.rustc.clone(),
             cc: config.cc.clone(),
             timeout: config.timeout,
@@ -145,6 +148,13 @@ impl Checker {
             claim.error.clone().unwrap_or_default(),
             claim.ignore.to_string(),
         ];
+        // Parts that only newer claims have: absent, a key stays the same.
+        if claim.no_warnings {
+            parts.push("warnings=none".into());
+        }
+        if let Some(a) = &claim.asm {
+            parts.push(asm::key_part(a));
+        }
         if !crates.is_empty() {
             parts.push(crates);
         }
@@ -210,6 +220,9 @@ impl Checker {
                 actual: None,
                 cached: false,
             };
+        }
+        if let (Expect::Asm, Some(a)) = (claim.expect, &claim.asm) {
+            return self.check_asm(claim, a);
         }
         let tool = self.tool(claim.lang).to_owned();
         let unchecked = || Outcome {
@@ -285,6 +298,9 @@ impl Checker {
         };
         if claim.lang == Lang::Rust && verdict.is_failure() && !obs.compiled {
             verdict = self.undeclared(claim, obs).unwrap_or(verdict);
+        }
+        if claim.no_warnings && obs.compiled && !verdict.is_failure() {
+            verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
         }
         Outcome {
             verdict,
@@ -504,6 +520,9 @@ pub(crate) mod tests {
             error: None,
             ignore: false,
             bless: None,
+            flags: Vec::new(),
+            no_warnings: false,
+            asm: None,
         }
     }
 

@@ -91,6 +91,14 @@ pub enum Verdict {
         /// The compiler command that is missing.
         tool: String,
     },
+    /// A claim about another architecture's machine code, on this
+    /// machine: neither passed nor failed.
+    OtherArch {
+        /// The architecture the claim holds for.
+        claimed: String,
+        /// This machine's.
+        here: String,
+    },
 }
 
 impl Verdict {
@@ -127,6 +135,7 @@ impl fmt::Display for Verdict {
             Verdict::Passed => f.write_str("ok"),
             Verdict::Ignored => f.write_str("ignored (not checked)"),
             Verdict::Unchecked { tool } => write!(f, "the compiler `{tool}` could not be run"),
+            Verdict::OtherArch { here, .. } => write!(f, "not checked on {here}"),
             Verdict::Failed {
                 message,
                 expected,

@@ -20,6 +20,9 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         error: None,
         ignore: false,
         bless: None,
+        flags: Vec::new(),
+        no_warnings: false,
+        asm: None,
     }
 }
 
@@ -37,6 +40,7 @@ fn status(v: &Verdict) -> String {
         Verdict::Failed { message, .. } => format!("failed: {message}"),
         Verdict::Ignored => "ignored".into(),
         Verdict::Unchecked { tool } => format!("unchecked: {tool}"),
+        Verdict::OtherArch { here, .. } => format!("other-arch: {here}"),
     }
 }
 
@@ -157,4 +161,35 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
         );
         assert!(o.verdict.is_failure());
     }
+}
+
+#[test]
+fn warnings_none_is_checked_with_the_sides_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let checker = Checker::new(&config(dir.path(), serde_json::json!({})));
+    let unused_param = "int f(int a, int b) { return a; }\n";
+    let mut quiet = c_claim(Lang::C, Expect::Compile, unused_param, None);
+    quiet.no_warnings = true;
+    // `-Wall` alone says nothing of an unused parameter.
+    assert_eq!(status(&checker.check(&quiet).verdict), "passed");
+    // `-Wextra` does, and the claim quotes it.
+    let mut loud = quiet.clone();
+    loud.flags = vec!["-Wextra".into()];
+    let v = status(&checker.check(&loud).verdict);
+    // (gcc quotes the name with the locale's quotation marks.)
+    assert!(
+        v.starts_with("failed: the compiler warned: main.c:1:18: warning: unused parameter ")
+            && v.ends_with(" [-Wunused-parameter]; the block says `warnings=none`"),
+        "{v}"
+    );
+    // Without the claim, a warning is no failure.
+    loud.no_warnings = false;
+    assert_eq!(status(&checker.check(&loud).verdict), "passed");
+    // A Rust example may claim it too.
+    let mut rust = c_claim(Lang::Rust, Expect::Run, "fn main() { let x = 1; }\n", None);
+    rust.no_warnings = true;
+    let v = status(&checker.check(&rust).verdict);
+    assert!(v.contains("warning: unused variable: `x`"), "{v}");
+    rust.source = "fn main() { let _x = 1; }\n".into();
+    assert_eq!(status(&checker.check(&rust).verdict), "passed");
 }
