@@ -18,4 +18,5 @@ pub mod links;
 pub mod machine;
 pub mod markdown;
 pub mod problem;
+pub mod tie;
 pub mod values;
