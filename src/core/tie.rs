@@ -92,7 +92,9 @@ mod tests {
         let loose = "#![allow(unused)]\n# let a = 1;\nlet b = a + 1;\n";
         // `#![allow]`, `fn main() {`, `let a`, `let b`, `}`.
         assert_eq!(
-            code::rust_program(&code::rust_source(loose)).lines().count(),
+            code::rust_program(&code::rust_source(loose))
+                .lines()
+                .count(),
             5
         );
         assert_eq!(rust_lines(loose), [1, 0, 0, 2, 0]);

@@ -62,6 +62,22 @@ pub const WORDS: &[&str] = &[
     "Paper",
     "Talk",
     "Tool",
+    // Assembly panels: the tied view, claims in words, graphs.
+    "Source and assembly",
+    "Source",
+    "The listing shows:",
+    "Not checked on {arch}",
+    "Control-flow graph of {function}",
+    "Assembly as stated",
+    "In {pattern}:",
+    "{pattern} appears",
+    "then {pattern}",
+    "on the next line, {pattern}",
+    "on the same line, {pattern}",
+    "then {pattern}, {n} times",
+    "no {pattern} before the next match",
+    "no {pattern} after that",
+    "no {pattern} anywhere",
 ];
 
 #[cfg(test)]
@@ -111,6 +127,7 @@ mod tests {
             Expect::NoRun,
             Expect::Compile,
             Expect::Ub,
+            Expect::Asm,
         ] {
             assert!(WORDS.contains(&e.badge()), "{}", e.badge());
             assert!(WORDS.contains(&e.output_label()), "{}", e.output_label());
@@ -138,5 +155,11 @@ mod tests {
             }
         }
         assert_eq!(seen, 6 * 5);
+        for p in crate::core::filecheck::Phrase::ALL {
+            assert!(WORDS.contains(&p.words()), "{}", p.words());
+        }
+        for w in crate::directive::asmview::WORDS {
+            assert!(WORDS.contains(&w), "{w}");
+        }
     }
 }
