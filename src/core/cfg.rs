@@ -184,6 +184,25 @@ fn block_size(b: &Block) -> Point {
     )
 }
 
+/// One function's control-flow graph, drawn.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Drawing {
+    /// The function's label.
+    pub function: String,
+    /// The SVG, its ids [`ID_SLOT`] until [`with_id`] gives them the
+    /// page's.
+    pub svg: String,
+}
+
+/// The placeholder a cached drawing holds where [`with_id`] puts the
+/// page's id.
+pub const ID_SLOT: &str = "companion-cfg-id-slot";
+
+/// A drawing made with [`ID_SLOT`] as its id, given its page's `id`.
+pub fn with_id(svg: &str, id: &str) -> String {
+    svg.replace(ID_SLOT, &escape(id))
+}
+
 /// `graph` laid out and drawn as inline SVG. `id` makes its markers'
 /// ids unique on the page (the print page joins every chapter); `title`
 /// is its accessible name ("Control-flow graph of divide").

@@ -120,15 +120,15 @@ pub fn claims(
     out.line("</ul></div>");
 }
 
-/// The control-flow graph of every function of `listing`, one figure
-/// each; `id` makes the graphs' ids unique on the page.
-pub fn graphs(out: &mut Out, listing: &str, id: &str, ui: &dyn Fn(&str) -> String) {
-    for (k, g) in cfg::graphs(listing).iter().enumerate() {
-        let title = ui("Control-flow graph of {function}").replace("{function}", &g.function);
+/// The control-flow graphs of a listing (`engine::asm::graphs`), one
+/// figure each; `id` makes the graphs' ids unique on the page.
+pub fn graphs(out: &mut Out, drawings: &[cfg::Drawing], id: &str, ui: &dyn Fn(&str) -> String) {
+    for (k, d) in drawings.iter().enumerate() {
+        let title = ui("Control-flow graph of {function}").replace("{function}", &d.function);
         out.line(format!(
             "<figure class=\"companion-cfg\"><figcaption>{}</figcaption><div class=\"companion-cfg-scroll\" tabindex=\"0\">{}</div></figure>",
             escape(&title),
-            cfg::svg(g, &format!("{id}-{k}"), &title)
+            cfg::with_id(&d.svg, &format!("{id}-{k}"))
         ));
     }
 }
@@ -221,12 +221,15 @@ mod tests {
     #[test]
     fn each_function_gets_a_graph() {
         let mut out = Out::default();
-        graphs(
-            &mut out,
-            "f:\n    ret\n\ng:\n    jmp .L1\n.L1:\n    ret\n",
-            "cmp-1",
-            &ui,
-        );
+        let drawings: Vec<cfg::Drawing> =
+            cfg::graphs("f:\n    ret\n\ng:\n    jmp .L1\n.L1:\n    ret\n")
+                .iter()
+                .map(|g| cfg::Drawing {
+                    function: g.function.clone(),
+                    svg: cfg::svg(g, cfg::ID_SLOT, &g.function),
+                })
+                .collect();
+        graphs(&mut out, &drawings, "cmp-1", &ui);
         let text = html(out);
         assert_eq!(text.matches("<figure class=\"companion-cfg\">").count(), 2);
         assert!(text.contains("<figcaption>Control-flow graph of g</figcaption>"));

@@ -372,6 +372,33 @@ fn compile(
     std::fs::read_to_string(dir.path().join("out.s")).map_err(|e| AsmError::Io(e.to_string()))
 }
 
+/// The cache namespace of control-flow graphs.
+pub const GRAPHS: &str = "cfg";
+
+/// The control-flow graph of every function of `listing`, laid out once
+/// and cached by the listing's text (layout is the slow part).
+pub fn graphs(listing: &str, cache: &Cache) -> Vec<crate::core::cfg::Drawing> {
+    use crate::core::cfg::{self, Drawing};
+    let key = Cache::key(&[b"cfg-v1", listing.as_bytes()]);
+    if let Some(hit) = cache
+        .get(GRAPHS, &key)
+        .and_then(|b| serde_json::from_slice::<Vec<Drawing>>(&b).ok())
+    {
+        return hit;
+    }
+    let drawn: Vec<Drawing> = cfg::graphs(listing)
+        .iter()
+        .map(|g| Drawing {
+            function: g.function.clone(),
+            svg: cfg::svg(g, cfg::ID_SLOT, &g.function),
+        })
+        .collect();
+    if let Ok(bytes) = serde_json::to_vec(&drawn) {
+        cache.put(GRAPHS, &key, &bytes);
+    }
+    drawn
+}
+
 /// A listing as the lock holds it.
 fn from_lock(a: &crate::engine::lock::Assembly) -> Listing {
     Listing {
@@ -750,6 +777,19 @@ mod tests {
             lock_key(&req(&[]), &config()),
             lock_key(&req(&flags), &config())
         );
+    }
+
+    #[test]
+    fn graphs_are_drawn_once_and_cached() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let listing = "f:\n    test edi, edi\n    je .L2\n    ret\n.L2:\n    ud2\n";
+        let first = graphs(listing, &cache);
+        assert_eq!(first.len(), 1);
+        assert!(first[0].svg.contains(crate::core::cfg::ID_SLOT));
+        let entries = walk(&dir.path().join(crate::engine::cache::DIR).join(GRAPHS));
+        assert_eq!(entries.len(), 1);
+        assert_eq!(graphs(listing, &Cache::for_book(dir.path())), first);
     }
 
     fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
