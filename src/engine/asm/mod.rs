@@ -26,24 +26,12 @@ use crate::core::machine::{self, Syntax};
 use crate::engine::cache::Cache;
 use crate::engine::crates;
 use crate::engine::exec::{self, Limits};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod filter;
 #[cfg(test)]
 use filter::shorten_anon;
-pub use filter::{filter, reader_functions};
-
-/// A listing as the panel shows it, each line with the line of the
-/// compiled program its instruction came from (0: a label, a blank line,
-/// or code of no line of the block).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Listing {
-    /// The text, one instruction or label per line.
-    pub text: String,
-    /// One source line per line of `text`, 1-based.
-    pub lines: Vec<u32>,
-}
+pub use filter::{Listing, filter, reader_functions};
 
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";

@@ -11,7 +11,7 @@ use crate::core::machine;
 use crate::engine::asm::{self, AsmError, Request};
 
 /// The part of a claim's lock hash that the assembly claim adds.
-pub(super) fn key_part(a: &AsmClaim) -> String {
+fn key_part(a: &AsmClaim) -> String {
     let checks: Vec<String> = a
         .checks
         .directives
@@ -47,6 +47,11 @@ fn annotated(listing: &str, failure: &Failure) -> String {
 }
 
 impl Checker {
+    /// The part of a claim's lock hash that its assembly claim adds.
+    pub(super) fn asm_key(&self, a: &AsmClaim) -> String {
+        key_part(a)
+    }
+
     /// Checks an assembly claim.
     pub(super) fn check_asm(&self, claim: &Claim, a: &AsmClaim) -> Outcome {
         let here = machine::host_arch();

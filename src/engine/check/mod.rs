@@ -153,7 +153,7 @@ impl Checker {
             parts.push("warnings=none".into());
         }
         if let Some(a) = &claim.asm {
-            parts.push(asm::key_part(a));
+            parts.push(self.asm_key(a));
         }
         if !crates.is_empty() {
             parts.push(crates);
