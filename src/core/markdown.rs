@@ -82,7 +82,11 @@ pub struct Block {
     pub fence: Fence,
     /// An ```` ```output ```` block right after it, if any.
     pub output: Option<Fence>,
-    /// The text the replacement covers: the directive and its output block.
+    /// An ```` ```asm ```` block right after it (before or after its
+    /// output block), if any: claims about its assembly.
+    pub asm: Option<Fence>,
+    /// The text the replacement covers: the directive and the blocks
+    /// that follow it.
     pub range: Range<usize>,
 }
 
@@ -166,22 +170,32 @@ pub fn scan(text: &str, patterns: &[Pattern]) -> Vec<Block> {
         let Some(kind) = patterns.iter().position(|p| p.matches(&fence.info)) else {
             continue;
         };
-        let output = match iter.peek() {
-            Some(next)
-                if patterns[kind].takes_output
-                    && first_word(&next.info) == "output"
-                    && only_blank_between(text, fence.range.end, next.range.start) =>
-            {
-                iter.next()
+        // Its output and asm blocks, in either order, each at most once.
+        let mut output = None;
+        let mut asm = None;
+        let mut end = fence.range.end;
+        while patterns[kind].takes_output {
+            let Some(next) = iter.peek() else { break };
+            if !only_blank_between(text, end, next.range.start) {
+                break;
             }
-            _ => None,
-        };
-        let end = output.as_ref().map_or(fence.range.end, |o| o.range.end);
+            let slot = match first_word(&next.info) {
+                "output" => &mut output,
+                "asm" => &mut asm,
+                _ => break,
+            };
+            if slot.is_some() {
+                break;
+            }
+            end = next.range.end;
+            *slot = iter.next();
+        }
         blocks.push(Block {
             kind,
             range: fence.range.start..end,
             fence,
             output,
+            asm,
         });
     }
     blocks
@@ -485,6 +499,27 @@ mod tests {
         let out = blocks[0].output.as_ref().unwrap();
         assert_eq!(out.body, "hi\n");
         assert_eq!(&text[blocks[0].range.end..], "\nafter\n");
+    }
+
+    #[test]
+    fn asm_block_joins_an_example_before_or_after_its_output() {
+        for text in [
+            "```rust example\nfn main() {}\n```\n\n```output\nhi\n```\n\n```asm\nCHECK: ret\n```\nafter\n",
+            "```rust example\nfn main() {}\n```\n```asm\nCHECK: ret\n```\n```output\nhi\n```\nafter\n",
+        ] {
+            let blocks = scan(text);
+            let b = &blocks[0];
+            assert_eq!(b.asm.as_ref().unwrap().body, "CHECK: ret\n", "{text}");
+            assert_eq!(b.output.as_ref().unwrap().body, "hi\n");
+            assert_eq!(text[b.range.end..].trim_start(), "after\n");
+        }
+        // A second asm block, or one after text, is the chapter's.
+        let text = "```rust example\nfn main() {}\n```\n```asm\nCHECK: a\n```\n```asm\nCHECK: b\n```\n";
+        let b = &scan(text)[0];
+        assert_eq!(b.asm.as_ref().unwrap().body, "CHECK: a\n");
+        assert!(text[b.range.end..].trim_start().starts_with("```asm\nCHECK: b"));
+        let text = "```rust example\nfn main() {}\n```\n\nText.\n\n```asm\nCHECK: a\n```\n";
+        assert!(scan(text)[0].asm.is_none());
     }
 
     #[test]
