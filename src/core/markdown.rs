@@ -514,10 +514,15 @@ mod tests {
             assert_eq!(text[b.range.end..].trim_start(), "after\n");
         }
         // A second asm block, or one after text, is the chapter's.
-        let text = "```rust example\nfn main() {}\n```\n```asm\nCHECK: a\n```\n```asm\nCHECK: b\n```\n";
+        let text =
+            "```rust example\nfn main() {}\n```\n```asm\nCHECK: a\n```\n```asm\nCHECK: b\n```\n";
         let b = &scan(text)[0];
         assert_eq!(b.asm.as_ref().unwrap().body, "CHECK: a\n");
-        assert!(text[b.range.end..].trim_start().starts_with("```asm\nCHECK: b"));
+        assert!(
+            text[b.range.end..]
+                .trim_start()
+                .starts_with("```asm\nCHECK: b")
+        );
         let text = "```rust example\nfn main() {}\n```\n\nText.\n\n```asm\nCHECK: a\n```\n";
         assert!(scan(text)[0].asm.is_none());
     }

@@ -6,6 +6,7 @@
 //! Directive code works with byte offsets into the chapter; the book layer
 //! turns them into `file:line:column`.
 
+pub mod asmspec;
 pub mod asmview;
 pub mod assets;
 pub mod cards;

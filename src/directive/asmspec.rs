@@ -1,0 +1,285 @@
+//! What a runnable snippet (an example or a comparison side) asks of its
+//! assembly and its compiler: the panel (`asm`, `asm=graph`), its syntax
+//! (`asm-syntax=`), the C or C++ side's own flags (`flags="-Wall
+//! -Wextra"`), the claim that the compiler prints no warning
+//! (`warnings=none`), and the claims of the ```` ```asm ```` block after
+//! it. Examples and sides read these attributes the same way through
+//! [`AsmSpec::attribute`].
+
+use crate::core::attrs::Attr;
+use crate::core::filecheck::{self, Checks};
+use crate::core::machine::{self, Syntax};
+use crate::core::markdown::Fence;
+use crate::core::problem::Problem;
+use crate::core::values::Attrs;
+
+/// The panel a snippet shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Panel {
+    /// No assembly panel.
+    #[default]
+    None,
+    /// The listing, tied to the source (`asm`).
+    Listing,
+    /// The listing and each function's control-flow graph (`asm=graph`).
+    Graph,
+}
+
+/// The claims of an ```` ```asm ```` block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AsmBlock {
+    /// The directives.
+    pub checks: Checks,
+    /// The architecture they hold for.
+    pub arch: String,
+    /// Where the block's info string stands in the chapter.
+    pub info_offset: usize,
+    /// The chapter offset of each of its directives.
+    pub offsets: Vec<usize>,
+}
+
+/// A snippet's assembly and compiler attributes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AsmSpec {
+    /// Which panel.
+    pub panel: Panel,
+    /// The syntax, when the snippet names one (else the book's).
+    pub syntax: Option<Syntax>,
+    /// `flags=`: the C or C++ side's own flags.
+    pub flags: Vec<String>,
+    /// `warnings=none`.
+    pub no_warnings: bool,
+    /// The ```` ```asm ```` block after it, if any.
+    pub block: Option<AsmBlock>,
+}
+
+/// The attributes [`AsmSpec::attribute`] reads, for "expected one of".
+pub const KEYS: &str = "asm, asm-syntax, warnings";
+
+/// The same for C and C++ sides, which also take `flags`.
+pub const C_KEYS: &str = "asm, asm-syntax, flags, warnings";
+
+impl AsmSpec {
+    /// Reads `attr` if it is one of ours (`flags` only when `c` is true):
+    /// `Ok(false)` when it is not.
+    pub fn attribute(&mut self, a: &Attrs<'_>, attr: &Attr, c: bool) -> Result<bool, Problem> {
+        match attr.key.as_str() {
+            "asm" => {
+                self.panel = match &attr.value {
+                    Some(toml::Value::String(s)) if s == "graph" => Panel::Graph,
+                    _ => match a.boolean(attr) {
+                        Ok(true) => Panel::Listing,
+                        Ok(false) => Panel::None,
+                        Err(_) => {
+                            return Err(a.problem(
+                                attr,
+                                "found a value for `asm` that is not `true`, `false` or `graph`; expected `asm`, `asm=false` or `asm=graph`",
+                            ));
+                        }
+                    },
+                };
+            }
+            "asm-syntax" => {
+                let syntax = a.string(attr)?;
+                self.syntax = Some(Syntax::parse(&syntax).ok_or_else(|| {
+                    a.problem(
+                        attr,
+                        format!("found `asm-syntax={syntax}`; expected {}", Syntax::KNOWN),
+                    )
+                })?);
+            }
+            "flags" if c => {
+                let flags = a.string(attr)?;
+                self.flags = flags.split_whitespace().map(str::to_owned).collect();
+                if let Some(bad) = self.flags.iter().find(|f| !f.starts_with('-')) {
+                    return Err(a.problem(
+                        attr,
+                        format!(
+                            "found `{bad}` in `flags`; expected compiler options, each starting with `-` (`flags=\"-Wall -Wextra\"`)"
+                        ),
+                    ));
+                }
+            }
+            "warnings" => {
+                let w = a.string(attr)?;
+                if w != "none" {
+                    return Err(a.problem(
+                        attr,
+                        format!("found `warnings={w}`; expected `warnings=none`"),
+                    ));
+                }
+                self.no_warnings = true;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The syntax of its listing: its own, else the book's.
+    pub fn syntax(&self, book: Syntax) -> Syntax {
+        self.syntax.unwrap_or(book)
+    }
+
+    /// True when a panel is shown: asked for, or implied by an `asm` block.
+    pub fn shows(&self) -> bool {
+        self.panel != Panel::None || self.block.is_some()
+    }
+}
+
+/// Reads an ```` ```asm ```` block of `text` (the chapter): its `arch=`
+/// attribute (else `book_arch`) and its directives, errors located in the
+/// chapter.
+pub fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
+    let words = crate::core::attrs::words(&fence.info).map_err(|e| Problem::from_attr(fence, e))?;
+    let list = crate::core::attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
+        .map_err(|e| Problem::from_attr(fence, e))?;
+    let mut a = Attrs::new(fence);
+    let mut arch = book_arch.to_owned();
+    for attr in &list {
+        a.once(attr, &attr.key)?;
+        if attr.key != "arch" {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found unknown attribute `{}` on an ```asm block; expected arch",
+                    attr.key
+                ),
+            ));
+        }
+        arch = a.string(attr)?;
+        if !machine::ARCHES.contains(&arch.as_str()) {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found `arch={arch}`; expected one of {}",
+                    machine::ARCHES.join(", ")
+                ),
+            ));
+        }
+    }
+    let at = |offset: usize| body_to_chapter(text, fence, offset);
+    let checks = filecheck::parse(&fence.body).map_err(|e| Problem::at(at(e.offset), e.message))?;
+    if checks.directives.is_empty() {
+        return Err(Problem::at(
+            fence.info_offset,
+            format!(
+                "found an ```asm block with no directive; expected {} lines",
+                filecheck::KNOWN
+            ),
+        ));
+    }
+    let offsets = checks.directives.iter().map(|d| at(d.offset)).collect();
+    Ok(AsmBlock {
+        checks,
+        arch,
+        info_offset: fence.info_offset,
+        offsets,
+    })
+}
+
+/// The chapter offset of byte `at` of a fence's body (whose lines lost
+/// their container prefix: list indentation, `> `): lines are matched
+/// from their ends, which the prefix does not change.
+fn body_to_chapter(text: &str, fence: &Fence, at: usize) -> usize {
+    let body = &fence.body;
+    let line = body[..at.min(body.len())].matches('\n').count();
+    let line_start = body[..at.min(body.len())].rfind('\n').map_or(0, |i| i + 1);
+    let body_line_len = body[line_start..]
+        .find('\n')
+        .unwrap_or(body.len() - line_start);
+    let col = at - line_start;
+    // The chapter line of the same index, from the body's first line.
+    let first = text[..fence.body_offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let mut start = first;
+    for _ in 0..line {
+        start = text[start..]
+            .find('\n')
+            .map_or(text.len(), |i| start + i + 1);
+    }
+    let chapter_line = &text[start..];
+    let len = chapter_line.find('\n').unwrap_or(chapter_line.len());
+    let len = chapter_line[..len].trim_end_matches('\r').len();
+    (start + len.saturating_sub(body_line_len) + col).min(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::markdown::fences;
+    use pretty_assertions::assert_eq;
+
+    fn spec(info: &str, c: bool) -> Result<AsmSpec, Problem> {
+        let text = format!("```{info}\nx\n```\n");
+        let fence = fences(&text).remove(0);
+        let words = crate::core::attrs::words(&fence.info).unwrap();
+        let list = crate::core::attrs::parse(&fence.info, &words[1..]).unwrap();
+        let a = Attrs::new(&fence);
+        let mut s = AsmSpec::default();
+        for attr in &list {
+            assert!(s.attribute(&a, attr, c)?, "{}", attr.key);
+        }
+        Ok(s)
+    }
+
+    #[test]
+    fn attributes_are_read_once_for_examples_and_sides() {
+        let s = spec(
+            "c asm=graph asm-syntax=att flags=\"-Wall -Wextra\" warnings=none",
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            (s.panel, s.syntax, s.flags.clone(), s.no_warnings),
+            (
+                Panel::Graph,
+                Some(Syntax::Att),
+                vec!["-Wall".to_owned(), "-Wextra".into()],
+                true
+            )
+        );
+        assert_eq!(s.syntax(Syntax::Intel), Syntax::Att);
+        assert_eq!(spec("rust asm", false).unwrap().panel, Panel::Listing);
+        assert_eq!(spec("rust asm=false", false).unwrap().panel, Panel::None);
+        let e = spec("c warnings=some", true).unwrap_err();
+        assert_eq!(e.message, "found `warnings=some`; expected `warnings=none`");
+        assert_eq!(e.offset, 5);
+        let e = spec("c flags=\"Wall\"", true).unwrap_err();
+        assert!(
+            e.message.starts_with("found `Wall` in `flags`"),
+            "{}",
+            e.message
+        );
+        assert!(
+            spec("c asm-syntax=masm", true)
+                .unwrap_err()
+                .message
+                .contains("`\"intel\"` or `\"att\"`")
+        );
+        assert!(spec("rust asm=3", false).is_err());
+    }
+
+    #[test]
+    fn asm_blocks_are_located_in_the_chapter_even_in_a_list() {
+        let text = "- item\n\n  ```asm arch=aarch64\n  CHECK: ret\n    CHECK-NXT: x\n  ```\n";
+        let fence = fences(text).remove(0);
+        let e = parse_block(text, &fence, "x86_64").unwrap_err();
+        assert_eq!(&text[e.offset..e.offset + 9], "CHECK-NXT", "{}", e.message);
+        let text = "> ```asm\n> CHECK: ret\n> CHECK-NOT: call\n> ```\n";
+        let fence = fences(text).remove(0);
+        let b = parse_block(text, &fence, "x86_64").unwrap();
+        assert_eq!(b.arch, "x86_64");
+        let at: Vec<&str> = b.offsets.iter().map(|&o| &text[o..o + 9]).collect();
+        assert_eq!(at, ["CHECK: re", "CHECK-NOT"]);
+        let text = "```asm arch=vax\nCHECK: x\n```\n";
+        let e = parse_block(text, &fences(text)[0], "x86_64").unwrap_err();
+        assert!(e.message.starts_with("found `arch=vax`"), "{}", e.message);
+        let text = "```asm\n\n```\n";
+        let e = parse_block(text, &fences(text)[0], "x86_64").unwrap_err();
+        assert!(
+            e.message
+                .starts_with("found an ```asm block with no directive")
+        );
+    }
+}
