@@ -174,8 +174,7 @@ pub fn scan(text: &str, patterns: &[Pattern]) -> Vec<Block> {
         let mut output = None;
         let mut asm = None;
         let mut end = fence.range.end;
-        while patterns[kind].takes_output {
-            let Some(next) = iter.peek() else { break };
+        while let Some(next) = iter.peek().filter(|_| patterns[kind].takes_output) {
             if !only_blank_between(text, end, next.range.start) {
                 break;
             }
