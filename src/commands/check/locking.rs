@@ -20,7 +20,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 Verdict::Failed { .. } => "failed",
                 Verdict::Ignored => "ignored",
                 Verdict::Unchecked { .. } => "unchecked",
-                Verdict::OtherArch { .. } => "other-arch",
+                Verdict::OtherArch { .. } => OTHER_ARCH,
             };
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
@@ -49,6 +49,28 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
     };
     lock.normalize();
     lock
+}
+
+/// The verdict a run gives a claim about another architecture's code.
+pub const OTHER_ARCH: &str = "other-arch";
+
+/// `new` with the committed lock's entries kept for claims this machine
+/// could not check (another architecture's code): a run on such a machine
+/// neither loses nor overrules the verdict the lock records.
+pub fn keep_other_arch(root: &Path, mut new: Lock) -> Lock {
+    let Some(old) = Lock::load(root) else {
+        return new;
+    };
+    let recorded: HashMap<&str, &Entry> = old.blocks.iter().map(|e| (e.hash.as_str(), e)).collect();
+    for e in &mut new.blocks {
+        if e.verdict == OTHER_ARCH
+            && let Some(o) = recorded.get(e.hash.as_str())
+        {
+            e.verdict = o.verdict.clone();
+            e.toolchain = o.toolchain.clone();
+        }
+    }
+    new
 }
 
 /// Writes `new` at `root`; notes say what happened to an unreadable or
@@ -174,4 +196,63 @@ pub fn differences(root: &Path, new: &Lock) -> Vec<String> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(hash: &str, verdict: &str, toolchain: &str) -> Entry {
+        Entry {
+            chapter: "src/a.md".into(),
+            line: 3,
+            what: "asm of rust example".into(),
+            hash: hash.into(),
+            expect: "asm".into(),
+            verdict: verdict.into(),
+            toolchain: toolchain.into(),
+        }
+    }
+
+    #[test]
+    fn claims_about_another_architecture_keep_the_recorded_verdict() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = Lock {
+            version: lock::VERSION,
+            blocks: vec![
+                entry("a", "passed", "rustc 1.95.0"),
+                entry("b", "failed", "rustc 1.95.0"),
+            ],
+            assembly: Vec::new(),
+        };
+        old.write(dir.path()).unwrap();
+        let new = Lock {
+            version: lock::VERSION,
+            blocks: vec![
+                entry("a", OTHER_ARCH, ""),
+                entry("b", "passed", "rustc 1.96.0"),
+                entry("c", OTHER_ARCH, ""),
+            ],
+            assembly: Vec::new(),
+        };
+        let kept = keep_other_arch(dir.path(), new);
+        let got: Vec<(&str, &str)> = kept
+            .blocks
+            .iter()
+            .map(|e| (e.verdict.as_str(), e.toolchain.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("passed", "rustc 1.95.0"),
+                ("passed", "rustc 1.96.0"),
+                (OTHER_ARCH, "")
+            ]
+        );
+        assert!(
+            differences(dir.path(), &kept)
+                .iter()
+                .all(|d| !d.contains("src/a.md:3: asm of rust example is"))
+        );
+    }
 }

@@ -166,6 +166,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
         .unwrap_or_default();
     let lock = locking::of_run(&report, &checker, assembly);
+    let lock = locking::keep_other_arch(&loaded.root, lock);
     if options.partition.is_some() {
         report
             .lock_notes
