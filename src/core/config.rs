@@ -611,7 +611,7 @@ mod tests {
         assert!(cfg(json!({"timeout": 0})).is_err());
         assert_eq!(
             cfg(json!({"asm-syntax": "masm"})).unwrap_err().to_string(),
-            "asm-syntax is `masm`; expected `\"intel\"` or `\"att\"`"
+            "book.toml [preprocessor.companion]: asm-syntax is `masm`; expected `\"intel\"` or `\"att\"`"
         );
         assert!(cfg(json!({"asm-arch": "vax"})).is_err());
         let c = cfg(json!({"asm-syntax": "att", "asm-arch": "aarch64"})).unwrap();
