@@ -13,6 +13,7 @@ pub mod compare;
 pub mod contract;
 pub mod datafile;
 pub mod example;
+pub mod facts;
 pub mod frame;
 pub mod note;
 pub mod numbering;
@@ -24,8 +25,9 @@ mod unexpanded;
 pub mod xgettext;
 
 pub use contract::{
-    DataFiles, DataMessage, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target,
+    DataFiles, DataMessage, Entry, Env, Kind, Model, Numbers, Parsed, Rendered, Row, Shared, Target,
 };
+pub use facts::{Facts, Need};
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
@@ -83,11 +85,38 @@ pub fn attributes(block: &Block) -> Result<Vec<crate::core::attrs::Attr>, Proble
     kind_of(block).attributes(block)
 }
 
-/// Renders one directive, with its claims.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
-    let mut r = (kind_of(block).render)(block, env)?;
+/// Parses one directive into its model, with what it needs resolved.
+pub fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
+    (kind_of(block).parse)(block, env)
+}
+
+/// Renders one parsed directive from its facts, with its claims.
+pub fn render(
+    block: &Block,
+    env: &Env<'_>,
+    model: &dyn Model,
+    facts: &Facts,
+) -> Result<Rendered, Problem> {
+    let mut r = model.render(block, env, facts)?;
     r.warnings.extend(unexpanded::unexpanded_links(block, env));
     Ok(r)
+}
+
+/// Parses and renders one directive from the given facts (whatever it
+/// needs and `facts` does not answer is taken as absent): what a test of
+/// a directive calls with made-up facts.
+pub fn render_block(block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+    let parsed = parse(block, env)?;
+    render(block, env, parsed.model.as_ref(), facts)
+}
+
+/// The directive that publishes references of `topic`, and how it
+/// resolves them.
+pub fn publisher(topic: facts::Topic) -> Option<&'static contract::Publish> {
+    KINDS
+        .iter()
+        .flat_map(|k| k.publishes)
+        .find(|p| p.topic == topic)
 }
 
 /// Renders the visible error box that takes a broken directive's place

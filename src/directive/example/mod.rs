@@ -7,10 +7,10 @@
 //! `mdbook test` gets a plain fence with rustdoc's attributes, so the
 //! book's own test run checks what the example claims.
 
-use super::contract::{Env, Kind, Rendered, Target};
+use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
+use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
 use super::frame::{self, Frame};
 use super::numbering::{self, Entry, Number};
-use super::talk::at::{self as talk_at, Moment};
 use super::xgettext::{self, Piece};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
@@ -20,10 +20,8 @@ use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Mode};
 use crate::core::markdown::{Block, Fence, Pattern};
-use crate::core::problem::{MissingTool, Problem};
+use crate::core::problem::Problem;
 use crate::core::values::Attrs;
-use crate::engine::asm;
-use crate::engine::crates;
 use std::ops::Range;
 
 /// The example's row of the registry.
@@ -33,8 +31,9 @@ pub const KIND: Kind = Kind {
         words: &["rust", "example"],
         takes_output: true,
     },
-    render,
+    parse,
     claims: true,
+    publishes: &[],
     stylesheet: include_str!("example.css"),
     script: "",
 };
@@ -69,10 +68,8 @@ pub struct Example {
     pub code: String,
     /// The expected output, if an output block follows.
     pub output: Option<String>,
-    /// `at="12:30"` as written, with its offset in the chapter.
-    pub at: Option<(String, usize)>,
-    /// The talk's moment `at` names, once resolved against the talks.
-    pub moment: Option<Moment>,
+    /// `at="12:30"`: the talk's moment the example comes from.
+    pub at: Option<Reference>,
     /// `id=`: its anchor, with where it stands in the chapter.
     pub id: Option<(String, usize)>,
 }
@@ -102,7 +99,6 @@ impl Example {
             code: fence.body.clone(),
             output: output.map(|o| o.body.clone()),
             at: None,
-            moment: None,
             id: None,
         };
         let mut a = Attrs::new(fence);
@@ -122,7 +118,11 @@ impl Example {
                 // On a comparison, `at` belongs to the whole block.
                 "at" if extra == STANDALONE => {
                     a.once(attr, "at")?;
-                    ex.at = Some((a.string(attr)?, fence.info_offset + attr.offset));
+                    ex.at = Some(Reference {
+                        topic: Topic::Moment,
+                        value: a.string(attr)?,
+                        at: fence.info_offset + attr.offset,
+                    });
                 }
                 "expect" | "should_panic" | "compile_fail" | "no_run" => {
                     if let Some(prev) = expect_attr {
@@ -315,28 +315,35 @@ impl Example {
         self.asm && !self.ignore && self.expect != Expect::CompileFail
     }
 
-    /// The assembly panel's listing for an HTML page, when it applies.
-    pub fn assembly(
-        &self,
-        env: &Env<'_>,
-        at: usize,
-        warnings: &mut Vec<Problem>,
-        missing: &mut Vec<MissingTool>,
-    ) -> Result<Option<String>, Problem> {
+    /// The assembly panel's request for an HTML page, when it applies;
+    /// `at` is where a problem with it is reported.
+    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmRequest> {
         if !self.wants_asm() || env.target != Target::Html {
-            return Ok(None);
+            return None;
         }
         // The program mdBook would run (wrapped in `fn main` when it has
         // none); its visible functions are the ones kept.
-        let source = code::rust_program(&self.source());
-        let shown = code::rust_shown(&self.code);
-        let req = asm::Request {
+        Some(AsmRequest {
             lang: Lang::Rust,
-            source: &source,
-            shown: &shown,
+            source: code::rust_program(&self.source()),
+            shown: code::rust_shown(&self.code),
             edition: self.edition,
-        };
-        frame::assembly(&req, env, at, warnings, missing)
+            at,
+        })
+    }
+
+    /// What rendering it needs resolved (its info string at `at`): the
+    /// crates its code uses, its assembly, its talk's moment.
+    pub fn needs(&self, env: &Env<'_>, at: usize) -> Vec<Need> {
+        let mut needs = Vec::new();
+        if let Some(r) = &self.at {
+            needs.push(Need::Reference(r.clone()));
+        }
+        if env.target != Target::Xgettext {
+            needs.push(Need::Crates(self.source()));
+        }
+        needs.extend(self.asm_request(env, at).map(Need::Assembly));
+        needs
     }
 
     /// The claim of this example, whose info string is at `offset` of the
@@ -388,16 +395,19 @@ impl Example {
     /// assembly listing (HTML only) shown in a collapsible panel under the
     /// code. The result carries no claim: the caller knows where the
     /// output is.
+    #[allow(clippy::too_many_arguments)]
     pub fn render_with(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
         at: usize,
         assembly: Option<&str>,
         number: Option<&Number>,
+        moment: Option<&Moment>,
     ) -> Rendered {
         let mut r = Rendered::default();
         let mut info = self.fence_info(env.target);
-        let crates = Crates::of(env, &self.source());
+        let crates = Crates::of(env, facts, &self.source());
         if env.target == Target::Test {
             r.out.fence(&info, &crates.for_rustdoc(&self.code));
             return r;
@@ -427,7 +437,7 @@ impl Example {
             assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
             links: &links,
             notes: &notes,
-            at: self.moment.as_ref(),
+            at: moment,
             number,
         }
         .write(env, &mut r.out);
@@ -442,9 +452,9 @@ struct Crates<'a> {
 }
 
 impl<'a> Crates<'a> {
-    fn of(env: &Env<'a>, source: &str) -> Crates<'a> {
+    fn of(env: &Env<'a>, facts: &Facts, source: &str) -> Crates<'a> {
         Crates {
-            used: crates::for_book(env.config).used_by(source),
+            used: facts.crates(source).to_vec(),
             playground: &env.config.playground_crates,
         }
     }
@@ -535,47 +545,68 @@ fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
 /// `at`, the moment of the talk (a comparison takes it for all its sides).
 pub const STANDALONE: &str = ", at";
 
-/// Parses and renders an example block, with its claim.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+/// Parses an example block into its model, with what it needs.
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let attrs = KIND.attributes(block)?;
-    let mut ex = Example::parse(
+    let ex = Example::parse(
         &block.fence,
         &attrs,
         block.output.as_ref(),
         env.config,
         STANDALONE,
     )?;
-    if let Some((value, offset)) = &ex.at {
-        ex.moment = Some(talk_at::resolve(env, value, *offset)?);
-    }
-    let at = block.fence.info_offset;
-    let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
-    if env.target == Target::Xgettext {
-        let mut pieces = Vec::new();
-        if let Some(title) = &ex.title {
-            pieces.push(Piece::Text { at, text: title });
+    let needs = ex.needs(env, block.fence.info_offset);
+    Ok(Parsed {
+        model: Box::new(ex),
+        needs,
+    })
+}
+
+impl Model for Example {
+    /// Renders an example block from its facts, with its claim.
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+        let ex = self;
+        let moment = match &ex.at {
+            Some(r) => facts.moment(r)?,
+            None => None,
+        };
+        let at = block.fence.info_offset;
+        let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+        if env.target == Target::Xgettext {
+            let mut pieces = Vec::new();
+            if let Some(title) = &ex.title {
+                pieces.push(Piece::Text { at, text: title });
+            }
+            pieces.push(Piece::Code {
+                at: block.fence.range.start,
+                info: "rust",
+                code: &ex.code,
+            });
+            return Ok(Rendered {
+                out: xgettext::write(env, &block.range, &pieces),
+                claims: vec![claim],
+                ..Rendered::default()
+            });
         }
-        pieces.push(Piece::Code {
-            at: block.fence.range.start,
-            info: "rust",
-            code: &ex.code,
-        });
-        return Ok(Rendered {
-            out: xgettext::write(env, &block.range, &pieces),
-            claims: vec![claim],
-            ..Rendered::default()
-        });
+        let listing = match ex.asm_request(env, at) {
+            Some(req) => facts.assembly(&req)?,
+            None => Listing::default(),
+        };
+        let number = ex.number(env, 0);
+        let mut r = ex.render_with(
+            env,
+            facts,
+            at,
+            listing.text.as_deref(),
+            Some(&number),
+            moment.as_ref(),
+        );
+        r.warnings.extend(listing.warnings);
+        r.missing.extend(listing.missing);
+        r.claims.push(claim);
+        r.entries.push(ex.entry(env, number, "Rust example", 0));
+        Ok(r)
     }
-    let mut warnings = Vec::new();
-    let mut missing = Vec::new();
-    let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
-    let number = ex.number(env, 0);
-    let mut r = ex.render_with(env, at, listing.as_deref(), Some(&number));
-    r.warnings.extend(warnings);
-    r.missing.extend(missing);
-    r.claims.push(claim);
-    r.entries.push(ex.entry(env, number, "Rust example", 0));
-    Ok(r)
 }
 
 #[cfg(test)]
@@ -734,7 +765,7 @@ mod tests {
             shared: &shared,
             numbers: Default::default(),
         };
-        let r = render(&block, &env).unwrap();
+        let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         r.out.lines().join("\n")
     }
 
@@ -787,7 +818,7 @@ mod tests {
             shared: &shared,
             numbers: Default::default(),
         };
-        let r = render(&block, &env).unwrap();
+        let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         let html = r.out.lines().join("\n");
         assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
         assert!(

@@ -22,7 +22,7 @@ pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_ent
 pub use select::{KNOWN, Selection, Sort};
 
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
-use super::contract::{Env, Kind, Rendered, Target};
+use super::contract::{Env, Kind, Parsed, Rendered, Target};
 use super::note;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
@@ -35,8 +35,9 @@ pub const KIND: Kind = Kind {
         words: &["reading-list"],
         takes_output: false,
     },
-    render,
+    parse,
     claims: false,
+    publishes: &[],
     stylesheet: include_str!("reading.css"),
     script: "",
 };
@@ -54,6 +55,12 @@ impl Entry {
         }
         Ok(e)
     }
+}
+
+/// Parses and renders in one step: the block is its own model and
+/// needs no fact.
+fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
+    Ok(Parsed::direct(render))
 }
 
 /// Parses and renders a reading-list block.
@@ -552,26 +559,6 @@ mod tests {
         assert_eq!(
             p.message,
             "found no [[entry]] tables in this block's body; expected at least one entry"
-        );
-    }
-
-    #[test]
-    fn data_file_errors_name_the_file_and_the_asking_chapter() {
-        let dir = book_with("[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nautor = \"me\"\n");
-        let cfg = config_at(dir.path(), json!({}));
-        let text = "# Ch\n\n```reading-list\n```\n";
-        let out = crate::book::chapter::chapter(
-            &cfg,
-            &Shared::disabled(),
-            Target::Html,
-            "src/intro.md",
-            text,
-        );
-        assert_eq!(
-            out.errors[0].to_string(),
-            format!(
-                "src/reading-list.toml:4:1: found unknown field `autor`; expected one of {FIELDS} (asked for by src/intro.md:3:4)"
-            )
         );
     }
 
