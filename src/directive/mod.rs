@@ -19,6 +19,7 @@ pub mod note;
 pub mod numbering;
 pub mod pages;
 pub mod reading;
+pub mod runnable;
 pub mod talk;
 pub mod ui;
 mod unexpanded;

@@ -20,10 +20,10 @@ mod parse;
 mod render;
 
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
-use super::example::Example;
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
 use super::numbering::{Entry, Number};
+use super::runnable::Example;
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;

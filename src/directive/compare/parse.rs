@@ -11,9 +11,9 @@ use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::contract::Env;
-use crate::directive::example::Example;
 use crate::directive::facts::{Reference, Topic};
 use crate::directive::numbering;
+use crate::directive::runnable::Example;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 /// Maps offsets in a compare block's body to offsets in the chapter.
