@@ -338,13 +338,12 @@ mod tests {
             text,
         );
         assert!(out.text.is_none());
-        assert_eq!(
-            out.errors[0].to_string(),
-            format!(
-                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}{}",
-                crate::directive::example::KNOWN,
-                crate::directive::example::STANDALONE
-            )
+        let error = out.errors[0].to_string();
+        assert!(
+            error.starts_with(
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of title, id, expect,"
+            ),
+            "{error}"
         );
     }
 

@@ -203,7 +203,9 @@ pub fn chapters_among(
             };
         }
     }
-    shared.claims_page = slots.iter().any(|s| claims_page_in(s.content));
+    shared.claims_page = slots
+        .iter()
+        .any(|s| crate::directive::has_claims_page(s.content));
     let run = run;
     let memo = Memo::new(config, target, &run.shared);
     let render = |s: &Slot<'_>| {
@@ -285,15 +287,6 @@ pub fn chapters_among(
         ));
     }
     result
-}
-
-/// Whether a chapter holds a claims page (the cheap fence test first;
-/// the scan decides).
-fn claims_page_in(text: &str) -> bool {
-    use crate::directive::{claims, is_claims_page, scan};
-    memchr::memmem::find(text.as_bytes(), b"claims").is_some()
-        && crate::core::markdown::may_contain_directive(text, &[claims::KIND.pattern])
-        && scan(text).iter().any(is_claims_page)
 }
 
 /// Every `id=` used twice in the book: the anchors the claims page and

@@ -30,6 +30,9 @@ pub struct Kind {
     pub parse: fn(&Block, &Env<'_>) -> Result<Parsed, Problem>,
     /// Whether its blocks make claims (`check` renders only those).
     pub claims: bool,
+    /// Whether its blocks list the whole book (the claims page): they
+    /// render once more after every other chapter has given its rows.
+    pub lists_the_book: bool,
     /// The references it resolves for other directives (a talk's
     /// moments): the book layer asks it, so no directive imports another.
     pub publishes: &'static [Publish],

@@ -60,9 +60,23 @@ pub fn kind_of(block: &Block) -> &'static Kind {
     &KINDS[block.kind]
 }
 
-/// Whether a block is a claims page (rendered after every other chapter).
+/// Whether a block lists the whole book (a claims page: rendered after
+/// every other chapter).
 pub fn is_claims_page(block: &Block) -> bool {
-    kind_of(block).name == claims::KIND.name
+    kind_of(block).lists_the_book
+}
+
+/// Whether a chapter holds a block that lists the whole book (the cheap
+/// fence test first; the scan decides).
+pub fn has_claims_page(text: &str) -> bool {
+    KINDS.iter().filter(|k| k.lists_the_book).any(|k| {
+        k.pattern
+            .words
+            .iter()
+            .all(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
+            && markdown::may_contain_directive(text, &[k.pattern])
+            && scan(text).iter().any(is_claims_page)
+    })
 }
 
 /// A cheap test that a chapter may hold a directive (see

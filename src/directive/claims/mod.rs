@@ -28,6 +28,7 @@ pub const KIND: Kind = Kind {
     },
     parse,
     claims: false,
+    lists_the_book: true,
     publishes: &[],
     stylesheet: include_str!("claims.css"),
     script: "",

@@ -40,6 +40,7 @@ pub const KIND: Kind = Kind {
     },
     parse,
     claims: true,
+    lists_the_book: false,
     publishes: &[],
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),

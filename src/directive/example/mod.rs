@@ -23,6 +23,7 @@ pub const KIND: Kind = Kind {
     },
     parse,
     claims: true,
+    lists_the_book: false,
     publishes: &[],
     stylesheet: include_str!("example.css"),
     script: "",

@@ -37,6 +37,7 @@ pub const KIND: Kind = Kind {
     },
     parse,
     claims: false,
+    lists_the_book: false,
     publishes: &[],
     stylesheet: include_str!("reading.css"),
     script: "",
@@ -765,5 +766,32 @@ note = "Read *ok* <script>alert(1)</script> and [x](https://y.org/\"onmouseover=
             ""
         );
         assert!(sample_render("```reading-list ids=nope\n```\n", Target::Test).is_err());
+    }
+
+    #[test]
+    fn every_badge_of_a_card_is_offered_to_translators() {
+        // Every badge a reading-list card can show.
+        let mut entries = String::new();
+        for (kind, access, level) in [
+            ("book", "free", "beginner"),
+            ("web", "paid", "intermediate"),
+            ("video", "free", "advanced"),
+            ("paper", "free", "beginner"),
+            ("talk", "free", "beginner"),
+            ("tool", "free", "beginner"),
+        ] {
+            entries.push_str(&format!(
+                "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/{kind}\"\nkind = \"{kind}\"\naccess = \"{access}\"\nlevel = \"{level}\"\nrecommended = true\nstatus = \"incomplete\"\n"
+            ));
+        }
+        let entries = parse_entries(&entries).unwrap();
+        let mut seen = 0;
+        for e in &entries {
+            for (_, word) in e.badges() {
+                assert!(crate::directive::ui::WORDS.contains(&word), "{word}");
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 6 * 5);
     }
 }

@@ -34,6 +34,7 @@ pub const KIND: Kind = Kind {
     },
     parse,
     claims: false,
+    lists_the_book: false,
     publishes: &[Publish {
         topic: Topic::Moment,
         resolve: at::publish,
