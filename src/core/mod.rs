@@ -12,6 +12,7 @@ pub mod crates;
 pub mod escape;
 pub mod expect;
 pub mod filecheck;
+pub mod hash;
 pub mod i18n;
 pub mod lang;
 pub mod links;

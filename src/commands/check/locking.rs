@@ -2,6 +2,7 @@
 //! `--locked`, which compares the book with the committed lock instead.
 
 use super::report::Report;
+use crate::core::claim::Recorded;
 use crate::engine::check::{Checker, Verdict};
 use crate::engine::lock::{self, Assembly, Entry, Lock, Read};
 use std::collections::{BTreeSet, HashMap};
@@ -15,13 +16,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
         .iter()
         .map(|c| {
             let claim = &c.claim;
-            let verdict = match &c.outcome.verdict {
-                Verdict::Passed => "passed",
-                Verdict::Failed { .. } => "failed",
-                Verdict::Ignored => "ignored",
-                Verdict::Unchecked { .. } => "unchecked",
-                Verdict::OtherArch { .. } => OTHER_ARCH,
-            };
+            let verdict = c.outcome.verdict.recorded();
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
                     .entry(claim.lang.fence())
@@ -37,7 +32,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 what: claim.what.clone(),
                 hash: checker.claim_key(claim),
                 expect: claim.expect.name().to_owned(),
-                verdict: verdict.to_owned(),
+                verdict,
                 toolchain,
             }
         })
@@ -51,9 +46,6 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
     lock
 }
 
-/// The verdict a run gives a claim about another architecture's code.
-pub const OTHER_ARCH: &str = "other-arch";
-
 /// `new` with the committed lock's entries kept for claims this machine
 /// could not check (another architecture's code): a run on such a machine
 /// neither loses nor overrules the verdict the lock records.
@@ -63,10 +55,10 @@ pub fn keep_other_arch(root: &Path, mut new: Lock) -> Lock {
     };
     let recorded: HashMap<&str, &Entry> = old.blocks.iter().map(|e| (e.hash.as_str(), e)).collect();
     for e in &mut new.blocks {
-        if e.verdict == OTHER_ARCH
+        if e.verdict == Recorded::OtherArch
             && let Some(o) = recorded.get(e.hash.as_str())
         {
-            e.verdict = o.verdict.clone();
+            e.verdict = o.verdict;
             e.toolchain = o.toolchain.clone();
         }
     }
@@ -202,14 +194,14 @@ pub fn differences(root: &Path, new: &Lock) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn entry(hash: &str, verdict: &str, toolchain: &str) -> Entry {
+    fn entry(hash: &str, verdict: Recorded, toolchain: &str) -> Entry {
         Entry {
             chapter: "src/a.md".into(),
             line: 3,
             what: "asm of rust example".into(),
             hash: hash.into(),
             expect: "asm".into(),
-            verdict: verdict.into(),
+            verdict,
             toolchain: toolchain.into(),
         }
     }
@@ -220,8 +212,8 @@ mod tests {
         let old = Lock {
             version: lock::VERSION,
             blocks: vec![
-                entry("a", "passed", "rustc 1.95.0"),
-                entry("b", "failed", "rustc 1.95.0"),
+                entry("a", Recorded::Passed, "rustc 1.95.0"),
+                entry("b", Recorded::Failed, "rustc 1.95.0"),
             ],
             assembly: Vec::new(),
         };
@@ -229,24 +221,24 @@ mod tests {
         let new = Lock {
             version: lock::VERSION,
             blocks: vec![
-                entry("a", OTHER_ARCH, ""),
-                entry("b", "passed", "rustc 1.96.0"),
-                entry("c", OTHER_ARCH, ""),
+                entry("a", Recorded::OtherArch, ""),
+                entry("b", Recorded::Passed, "rustc 1.96.0"),
+                entry("c", Recorded::OtherArch, ""),
             ],
             assembly: Vec::new(),
         };
         let kept = keep_other_arch(dir.path(), new);
-        let got: Vec<(&str, &str)> = kept
+        let got: Vec<(Recorded, &str)> = kept
             .blocks
             .iter()
-            .map(|e| (e.verdict.as_str(), e.toolchain.as_str()))
+            .map(|e| (e.verdict, e.toolchain.as_str()))
             .collect();
         assert_eq!(
             got,
             [
-                ("passed", "rustc 1.95.0"),
-                ("passed", "rustc 1.96.0"),
-                (OTHER_ARCH, "")
+                (Recorded::Passed, "rustc 1.95.0"),
+                (Recorded::Passed, "rustc 1.96.0"),
+                (Recorded::OtherArch, "")
             ]
         );
         // `b` changed and `c` is new; `a` agrees with the lock.

@@ -395,14 +395,6 @@ fn from_lock(a: &crate::engine::lock::Assembly) -> Listing {
     }
 }
 
-/// The highlight.js language of this machine's assembly.
-pub fn fence_language() -> &'static str {
-    match std::env::consts::ARCH {
-        "arm" | "aarch64" => "armasm",
-        _ => "x86asm",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
