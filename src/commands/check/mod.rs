@@ -14,7 +14,7 @@ pub mod report;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
-use crate::book::load;
+use crate::book::{load, plain};
 use crate::core::config::OnFailure;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -89,8 +89,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     // unreadable directive (and hide its claims), as it does under `bail`.
     let mut render_config = loaded.config.clone();
     render_config.on_failure = OnFailure::Continue;
+    let triple = crate::core::doctest::host_triple();
     for chapter in &loaded.chapters {
-        let (c, problems) = load::claims(chapter, &render_config, &shared, target);
+        let (mut c, problems) = load::claims(chapter, &render_config, &shared, target);
+        c.extend(plain::claims(chapter, loaded.test_edition, &triple));
+        c.sort_by_key(|c| c.offset);
         claims.extend(c);
         invalid.extend(problems);
     }
@@ -123,7 +126,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let notes = loaded
+        .other_preprocessors
+        .iter()
+        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"))
+        .collect();
     let mut report = Report {
+        notes,
         checked: claims
             .into_iter()
             .zip(outcomes)

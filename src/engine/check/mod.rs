@@ -18,6 +18,7 @@
 //! ([`crate::book::chapter`]).
 
 pub mod cc;
+mod doctest;
 mod judge;
 mod merge;
 pub mod pattern;
@@ -504,6 +505,7 @@ pub(crate) mod tests {
             error: None,
             ignore: false,
             bless: None,
+            doctest: None,
         }
     }
 
