@@ -21,6 +21,7 @@ pub mod cc;
 mod doctest;
 mod judge;
 mod merge;
+mod merge_fail;
 pub mod pattern;
 pub mod rustc;
 pub mod verdict;
