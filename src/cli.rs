@@ -73,4 +73,9 @@ pub(crate) enum Format {
     Text,
     /// One JSON object.
     Json,
+    /// GitHub Actions workflow annotations (`::error file=…,line=…::…`),
+    /// the summary line last.
+    Github,
+    /// JUnit XML: a test case per block.
+    Junit,
 }

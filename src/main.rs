@@ -106,6 +106,8 @@ fn check(
     match format {
         cli::Format::Text => print!("{}", check::report::text(&report)),
         cli::Format::Json => println!("{}", check::report::json(&report)),
+        cli::Format::Github => print!("{}", check::formats::github(&report)),
+        cli::Format::Junit => print!("{}", check::formats::junit(&report)),
     }
     if report.failed() > 0 {
         return Err(ChecksFailed.into());

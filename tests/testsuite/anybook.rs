@@ -175,3 +175,116 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
         }
     }
 }
+
+/// `check --format FORMAT` on a book: stdout and the exit code.
+fn check_format(root: &Path, format: &str) -> (String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(root)
+        .args(["--format", format])
+        .output()
+        .expect("run check");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn github_annotations_and_junit_xml_name_every_failing_block() {
+    let book = case_book("plain");
+    let (json, _) = check_json(book.path(), &[]);
+    let failing: Vec<(String, u64)> = verdicts(&json)
+        .into_iter()
+        .filter(|v| v.2 == "failed")
+        .map(|v| (v.0, v.1))
+        .collect();
+    assert_eq!(failing.len(), 5);
+
+    // `::error file=F,line=L,title=T::MESSAGE`, one per failing block.
+    let (github, code) = check_format(book.path(), "github");
+    assert_eq!(code, 1);
+    let re =
+        regex::Regex::new(r"^::error file=([^,]+),line=(\d+),title=([^:]+)::(.+)$").expect("regex");
+    let annotated: Vec<(String, u64)> = github
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .map(|l| {
+            let c = re
+                .captures(l)
+                .unwrap_or_else(|| panic!("not an annotation: {l}"));
+            assert!(!c[4].contains('\n'));
+            (c[1].to_owned(), c[2].parse().expect("line"))
+        })
+        .collect();
+    assert_eq!(annotated, failing);
+    assert!(
+        github.contains("title=rust block (compile_fail%2CE0382)"),
+        "{github}"
+    );
+    assert!(
+        github.lines().any(|l| l.starts_with("::notice::")),
+        "{github}"
+    );
+    assert_eq!(github.lines().last(), json["summary"].as_str());
+
+    // JUnit XML, read back with an XML parser.
+    let (xml, _) = check_format(book.path(), "junit");
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let mut cases = Vec::new();
+    let mut failures = Vec::new();
+    let mut skipped = 0;
+    let mut current = String::new();
+    let mut totals = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
+                let attr = |name: &str| {
+                    e.try_get_attribute(name).expect("attribute").map(|a| {
+                        a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
+                            .expect("value")
+                            .into_owned()
+                    })
+                };
+                match std::str::from_utf8(e.name().into_inner().as_ref()).unwrap_or_default() {
+                    "testsuites" => {
+                        totals = Some((attr("tests"), attr("failures"), attr("skipped")))
+                    }
+                    "testcase" => {
+                        current = attr("name").expect("name");
+                        cases.push(current.clone());
+                    }
+                    "failure" => {
+                        failures.push((current.clone(), attr("message").expect("message")))
+                    }
+                    "skipped" => skipped += 1,
+                    _ => {}
+                }
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(cases.len(), 21);
+    assert_eq!(skipped, 1);
+    let failed_cases: Vec<String> = failures.iter().map(|f| f.0.clone()).collect();
+    let want: Vec<String> = failing
+        .iter()
+        .map(|(f, l)| {
+            let r = json["results"]
+                .as_array()
+                .and_then(|rs| {
+                    rs.iter()
+                        .find(|r| r["file"] == f.as_str() && r["line"] == *l)
+                })
+                .expect("result");
+            format!("{f}:{l} {}", r["what"].as_str().unwrap_or_default())
+        })
+        .collect();
+    assert_eq!(failed_cases, want);
+    assert!(failures[0].1.contains("should_panic"), "{failures:?}");
+    assert_eq!(
+        totals,
+        Some((Some("21".into()), Some("5".into()), Some("1".into())))
+    );
+}

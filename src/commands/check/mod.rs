@@ -3,10 +3,12 @@
 //! The book is loaded as mdBook loads it ([`crate::book::load`]), every
 //! directive's claims are collected from its rendering, and each claim is
 //! checked by the engine's [`Checker`] in parallel, from the cache when
-//! nothing changed. The [`report`] says what held; [`bless`] writes actual
+//! nothing changed. The [`report`] says what held ([`formats`]: for CI
+//! systems); [`bless`] writes actual
 //! outputs back into the chapters when asked.
 
 pub mod bless;
+pub mod formats;
 pub mod locking;
 pub mod partition;
 pub mod report;
