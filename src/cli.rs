@@ -37,6 +37,21 @@ pub(crate) enum Command {
         #[arg(default_value = ".")]
         book: PathBuf,
     },
+    /// Turn the book's passing plain Rust blocks into examples, with the
+    /// output they printed: print the change as a unified diff, or write
+    /// it with --write (and register the preprocessor as `install` does).
+    Adopt {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// Write the changes (each file atomically) instead of printing
+        /// only the diff.
+        #[arg(long)]
+        write: bool,
+        /// Checks run at once (default: one per core).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+    },
     /// Compile and run every example and compiled comparison side, and
     /// check what the book claims about each.
     Check {

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::commands::build::build(&book),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
+        Some(cli::Command::Adopt { book, write, jobs }) => adopt(&book, write, jobs),
         Some(cli::Command::Check {
             book,
             bless,
@@ -75,6 +76,30 @@ fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
         changed.join(", ")
     };
     eprintln!("mdbook-companion install: {what}");
+    Ok(())
+}
+
+fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Result<()> {
+    use mdbook_companion::commands::adopt;
+    let plan = adopt::plan(book, jobs)?;
+    print!("{}", plan.diff());
+    if !plan.left.is_empty() {
+        eprintln!("left as they are:");
+        for l in &plan.left {
+            eprintln!("  {l}");
+        }
+    }
+    if write {
+        for note in adopt::write(book, &plan)? {
+            eprintln!("mdbook-companion adopt: {note}");
+        }
+    }
+    eprintln!(
+        "mdbook-companion adopt: {} block(s) {} examples; {} left as they are",
+        plan.adopted,
+        if write { "became" } else { "would become" },
+        plan.left.len()
+    );
     Ok(())
 }
 

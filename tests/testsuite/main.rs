@@ -4,6 +4,7 @@
 
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
+mod adopt;
 mod anybook;
 mod architecture;
 mod assets;
