@@ -2,8 +2,10 @@
 //!
 //! rustdoc compiles a block's program with `#![allow(unused)]` on top
 //! (here `-A unused`, see [`crate::core::doctest::ALLOW`]), stops after
-//! analysis (`--emit=metadata`) for `no_run` and for `compile_fail`
-//! (which implies `no_run`), builds `test_harness` blocks with `--test`,
+//! analysis (`--emit=metadata`) for `no_run` but compiles a
+//! `compile_fail` block fully (so an error only code generation finds,
+//! such as a constant that panics when evaluated, counts), builds
+//! `test_harness` blocks with `--test`,
 //! and judges by exit status alone: `should_panic` passes on any failing
 //! exit, a run on success. A `compile_fail` block passes when it does not
 //! compile; its error codes are checked on stable too (rustdoc checks them
@@ -22,7 +24,7 @@ use std::time::Duration;
 /// rustdoc's flags for a plain block.
 pub(super) fn adjust(job: &mut Job, claim: &Claim, doctest: &Doctest) {
     let mut extra: Vec<String> = ALLOW.iter().map(|s| (*s).to_owned()).collect();
-    if matches!(claim.expect, Expect::CompileFail | Expect::NoRun) {
+    if claim.expect == Expect::NoRun {
         extra.push("--emit=metadata".to_owned());
     }
     if doctest.test_harness {
@@ -165,10 +167,8 @@ mod tests {
     fn flags_are_rustdocs() {
         let args = |c: &Claim| rustc::job(c, "rustc").args.join(" ");
         let cf = args(&plain(Expect::CompileFail, &[], false));
-        assert!(
-            cf.ends_with("-A unused --emit=metadata -o main main.rs"),
-            "{cf}"
-        );
+        // Compiled fully, as rustdoc does.
+        assert!(cf.ends_with("-A unused -o main main.rs"), "{cf}");
         let harness = args(&plain(Expect::Run, &[], true));
         assert!(
             harness.ends_with("-A unused --test -o main main.rs"),
