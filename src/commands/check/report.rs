@@ -281,7 +281,7 @@ pub fn progress_bar(show: bool, len: usize) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len as u64);
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} examples")
+        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} blocks")
     {
         bar.set_style(style);
     }

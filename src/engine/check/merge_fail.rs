@@ -10,7 +10,7 @@
 //! block names; its observation is those errors, told at the block's own
 //! lines. Blocks with no error of their own are compiled together again
 //! without the others (rustc stops some analyses for the whole crate after
-//! an early error), up to three rounds. Whatever the merged runs cannot
+//! an early error), while a round decides some, up to six rounds. Whatever the merged runs cannot
 //! decide — a block with no error of its own, or with other codes than it
 //! names, or a merged build that compiled — is left to a compile of its
 //! own, so the verdicts are those of compiling alone (`--no-merge`).
@@ -27,6 +27,10 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
+
+/// Merged rounds a group gets at most; a round that decides nothing ends
+/// them (each phase of rustc that stops the crate early is one round).
+const ROUNDS: usize = 6;
 
 /// One expected failure of a group.
 struct Member<'a> {
@@ -155,10 +159,10 @@ impl Checker {
         chunks.into_par_iter().for_each(|c| self.build_failures(c));
     }
 
-    /// Up to three merged rounds of one group; decided members' observations
+    /// Merged rounds of one group; decided members' observations
     /// go where [`Checker::check`] takes them.
     fn build_failures(&self, mut members: Vec<Member<'_>>) {
-        for _round in 0..3 {
+        for _round in 0..ROUNDS {
             if members.len() < 2 {
                 return;
             }
