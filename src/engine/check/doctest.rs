@@ -20,13 +20,12 @@ use crate::core::doctest::{ALLOW, Doctest};
 use crate::core::expect::Expect;
 use std::time::Duration;
 
-/// `job` (a Rust claim's, as [`super::rustc::job`] makes it) changed to
-/// rustdoc's flags for a plain block.
-pub(super) fn adjust(job: &mut Job, claim: &Claim, doctest: &Doctest) {
+/// The job of a plain block: a Rust claim's ([`super::rustc::job`],
+/// which already stops `no_run` after analysis) with rustdoc's
+/// `#![allow(unused)]` and `--test` for `test_harness`.
+pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
+    let mut job = super::rustc::job(claim, rustc);
     let mut extra: Vec<String> = ALLOW.iter().map(|s| (*s).to_owned()).collect();
-    if claim.expect == Expect::NoRun {
-        extra.push("--emit=metadata".to_owned());
-    }
     if doctest.test_harness {
         if let Some(i) = job.args.iter().position(|a| a == "--crate-type") {
             job.args.drain(i..(i + 2).min(job.args.len()));
@@ -36,6 +35,7 @@ pub(super) fn adjust(job: &mut Job, claim: &Claim, doctest: &Doctest) {
     // Before `-o main main.rs`.
     let at = job.args.len().saturating_sub(3);
     job.args.splice(at..at, extra);
+    job
 }
 
 /// The verdict on a plain block, and what it printed (its stdout, its
@@ -125,7 +125,6 @@ pub(super) fn judge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::check::rustc;
     use crate::engine::check::tests::claim;
     use crate::engine::check::verdict::RunResult;
 
@@ -165,7 +164,7 @@ mod tests {
 
     #[test]
     fn flags_are_rustdocs() {
-        let args = |c: &Claim| rustc::job(c, "rustc").args.join(" ");
+        let args = |c: &Claim| job(c, c.doctest.as_ref().unwrap(), "rustc").args.join(" ");
         let cf = args(&plain(Expect::CompileFail, &[], false));
         // Compiled fully, as rustdoc does.
         assert!(cf.ends_with("-A unused -o main main.rs"), "{cf}");

@@ -56,17 +56,6 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
     {
         args.drain(i..i + 2);
     }
-    if let Some(doctest) = &claim.doctest {
-        let mut job = Job {
-            tool: rustc.to_owned(),
-            source_file: "main.rs",
-            args,
-            run: claim.expect.runs().then_some("main"),
-            env: vec![("RUST_BACKTRACE", "0")],
-        };
-        super::doctest::adjust(&mut job, claim, doctest);
-        return job;
-    }
     if claim.expect == Expect::NoRun {
         // As rustdoc does for `no_run`: type-check and borrow-check the
         // program, skip code generation and linking.
@@ -118,9 +107,6 @@ pub fn error_codes(diagnostics: &str) -> Vec<String> {
 /// The verdict on a Rust claim from what happened, and the actual output
 /// in the output block's terms.
 pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
-    if let Some(doctest) = &claim.doctest {
-        return super::doctest::judge(claim, doctest, obs, timeout);
-    }
     if obs.compile_timed_out {
         return (
             Verdict::fail("rustc did not finish within its time limit and was stopped"),
