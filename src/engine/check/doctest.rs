@@ -176,7 +176,7 @@ mod tests {
         assert!(!harness.contains("--crate-type"), "{harness}");
         let no_run = args(&plain(Expect::NoRun, &[], false));
         assert!(
-            no_run.ends_with("-A unused --emit=metadata -o main main.rs"),
+            no_run.ends_with("--emit=metadata -A unused -o main main.rs"),
             "{no_run}"
         );
         let run = args(&plain(Expect::Run, &[], false));
