@@ -1,12 +1,13 @@
-//! The chapter layer: scan a chapter, render its directives, check their
-//! claims under `verify`, splice the replacements, and turn byte offsets
-//! into `file:line:column` messages.
+//! The chapter layer: scan a chapter, parse its directives into models
+//! with their needs, resolve the needs ([`super::resolve`]), render each
+//! model from its facts, check the claims under `verify`, splice the
+//! replacements, and turn byte offsets into `file:line:column` messages.
 
+use super::resolve::{Run, resolve};
 use crate::core::config::{Config, OnFailure};
-use crate::core::escape::escape;
 use crate::core::markdown;
-use crate::core::problem::{Located, MissingTool, Need, Problem};
-use crate::directive::{self, Env, Numbers, Row, Shared, Target};
+use crate::core::problem::{Located, MissingTool, Problem, Purpose};
+use crate::directive::{self, Env, Numbers, Row, Target};
 use crate::engine::check;
 use std::ops::Range;
 
@@ -58,33 +59,139 @@ impl<'a> Page<'a> {
     }
 }
 
-/// The replacements of one chapter's directives, as `(range, text)` pairs
-/// sorted by position: the heart of the preprocessor as a pure function.
-pub fn replacements(
+/// A chapter whose directives are parsed: each block's model with what it
+/// needs, or the problem that stops it. The book layer resolves the needs
+/// of every chapter at once ([`ParsedChapter::needs`]), then each chapter
+/// renders from its facts ([`render`]).
+#[derive(Debug)]
+pub struct ParsedChapter<'a> {
+    page: Page<'a>,
+    text: &'a str,
+    blocks: Vec<markdown::Block>,
+    parsed: Vec<Result<directive::Parsed, Problem>>,
+    outcome: ChapterOutcome,
+}
+
+impl<'a> ParsedChapter<'a> {
+    /// What a directive of the chapter sees.
+    pub fn env<'r>(&'r self, config: &'r Config, run: &'r Run, target: Target) -> Env<'r> {
+        Env {
+            config,
+            target,
+            text: self.text,
+            file: self.page.file,
+            shared: &run.shared,
+            numbers: Numbers {
+                section: self.page.section,
+                first: 0,
+            },
+        }
+    }
+
+    /// The needs of each block, by the block's index in the chapter.
+    pub fn needs(&self) -> impl Iterator<Item = (usize, &[directive::Need])> {
+        self.parsed
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.as_ref().ok()?.needs.as_slice())))
+    }
+
+    /// How many blocks it has (the length [`render`] wants its facts in).
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+}
+
+/// Scans a chapter and parses its directives.
+pub fn parse<'a>(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
-    page: &Page<'_>,
-    text: &str,
-) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
-    let file = page.file;
-    let mut outcome = ChapterOutcome::default();
-    let blocks = match directive::try_scan(text) {
-        Ok(blocks) => blocks,
+    page: &Page<'a>,
+    text: &'a str,
+) -> ParsedChapter<'a> {
+    let mut chapter = ParsedChapter {
+        page: *page,
+        text,
+        blocks: Vec::new(),
+        parsed: Vec::new(),
+        outcome: ChapterOutcome::default(),
+    };
+    match directive::try_scan(text) {
+        Ok(blocks) => chapter.blocks = blocks,
         Err(message) => {
             let located = Located {
-                file: file.to_owned(),
+                file: page.file.to_owned(),
                 line: 1,
                 column: 1,
                 message,
             };
-            match config.on_failure {
-                OnFailure::Bail => outcome.errors.push(located),
-                OnFailure::Continue => outcome.warnings.push(located),
-            }
-            return (Vec::new(), outcome);
+            let o = &mut chapter.outcome;
+            config
+                .on_failure
+                .route([located], &mut o.errors, &mut o.warnings);
+            return chapter;
         }
-    };
+    }
+    let env = chapter.env(config, run, target);
+    let parsed = chapter
+        .blocks
+        .iter()
+        .map(|block| directive::parse(block, &env))
+        .collect();
+    chapter.parsed = parsed;
+    chapter
+}
+
+/// The facts of every block of a chapter, resolved on their own (the book
+/// resolves all chapters' needs at once; this serves one chapter).
+pub fn resolve_chapter(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    chapter: &ParsedChapter<'_>,
+) -> Vec<directive::Facts> {
+    let env = chapter.env(config, run, target);
+    let mut facts = vec![directive::Facts::default(); chapter.blocks()];
+    for (i, needs) in chapter.needs() {
+        facts[i] = resolve(run, &env, needs);
+    }
+    facts
+}
+
+/// The replacements of one chapter's directives, as `(range, text)` pairs
+/// sorted by position: the heart of the preprocessor as a pure function.
+pub fn replacements(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    page: &Page<'_>,
+    text: &str,
+) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let chapter = parse(config, run, target, page, text);
+    let facts = resolve_chapter(config, run, target, &chapter);
+    render(config, run, target, chapter, facts)
+}
+
+/// Renders a parsed chapter from the facts of its blocks (`facts[i]` for
+/// block `i`), checks the claims under `verify`, and gives the
+/// replacements.
+pub fn render(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    chapter: ParsedChapter<'_>,
+    facts: Vec<directive::Facts>,
+) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let ParsedChapter {
+        page,
+        text,
+        blocks,
+        parsed,
+        mut outcome,
+    } = chapter;
+    let file = page.file;
+    let shared = &run.shared;
     let mut env = Env {
         config,
         target,
@@ -100,9 +207,11 @@ pub fn replacements(
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
     let keys = shared.claims_page.then(|| check::Checker::new(config));
-    for block in &blocks {
+    for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
         outcome.claims_page |= directive::is_claims_page(block);
-        let out = match directive::render(block, &env) {
+        let rendered =
+            parsed.and_then(|p| directive::render(block, &env, p.model.as_ref(), &facts));
+        let out = match rendered {
             Ok(r) => {
                 env.numbers.first += r.entries.len();
                 // Rows are for the claims page, and for the book's check
@@ -142,17 +251,17 @@ pub fn replacements(
             Err(p) => {
                 let located = Located::new(file, text, &p);
                 let out = directive::error_box(block, &env, &located.place(), &located.message);
-                match config.on_failure {
-                    OnFailure::Bail => outcome.errors.push(located),
-                    OnFailure::Continue => outcome.warnings.push(located),
-                }
+                let o = &mut outcome;
+                config
+                    .on_failure
+                    .route([located], &mut o.errors, &mut o.warnings);
                 out
             }
         };
         outs.push(out);
     }
     if config.verify && target == Target::Html {
-        verify(config, shared, file, text, &claims, &mut outs, &mut outcome);
+        verify(config, run, file, text, &claims, &mut outs, &mut outcome);
     }
     let reps = blocks
         .iter()
@@ -173,7 +282,7 @@ pub fn replacements(
 /// "continue"`, is warned about and marked on the page above its block.
 fn verify(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     file: &str,
     text: &str,
     claims: &[(usize, check::Claim)],
@@ -183,7 +292,7 @@ fn verify(
     if claims.is_empty() {
         return;
     }
-    let checker = check::Checker::new(config).with_lock(shared.lock.clone());
+    let checker = check::Checker::new(config).with_lock(run.lock.clone());
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     // Cold claims compile together, as `check` does.
     checker.prepare(&only);
@@ -208,29 +317,26 @@ fn verify(
             (check::Verdict::Unchecked { tool }, Some(compiler)) => Some(MissingTool {
                 tool: tool.clone(),
                 key: compiler.key(),
-                need: Need::Check,
+                purpose: Purpose::Check,
                 at: located.clone(),
             }),
             _ => None,
         };
-        match config.on_failure {
-            OnFailure::Bail => match missing {
-                Some(m) => outcome.unchecked.push(m),
-                None => outcome.errors.push(located),
-            },
-            OnFailure::Continue => {
-                marks.entry(*i).or_default().push(format!(
-                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
-                    escape(&located.file),
-                    located.line,
-                    located.column,
-                    escape(&head),
-                    escape(&short)
-                ));
-                match missing {
-                    Some(m) => outcome.unchecked.push(m),
-                    None => outcome.warnings.push(located),
-                }
+        if config.on_failure == OnFailure::Continue {
+            let message = format!("{head}: {short}");
+            (marks.entry(*i).or_default()).push(directive::alert(
+                " companion-verify",
+                &located.place(),
+                &message,
+            ));
+        }
+        match missing {
+            Some(m) => outcome.unchecked.push(m),
+            None => {
+                let o = &mut *outcome;
+                config
+                    .on_failure
+                    .route([located], &mut o.errors, &mut o.warnings);
             }
         }
     }
@@ -247,27 +353,35 @@ fn verify(
 /// Processes one chapter's text.
 pub fn chapter(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
     file: &str,
     text: &str,
 ) -> ChapterOutcome {
-    chapter_in(config, shared, target, &Page::file(file), text)
+    chapter_in(config, run, target, &Page::file(file), text)
 }
 
 /// [`chapter`] of a chapter the book numbers and names.
 pub fn chapter_in(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
     page: &Page<'_>,
     text: &str,
 ) -> ChapterOutcome {
-    let (reps, mut outcome) = replacements(config, shared, target, page, text);
-    if !reps.is_empty() && outcome.errors.is_empty() {
-        outcome.text = Some(markdown::splice(text, &reps));
-    }
+    let (reps, mut outcome) = replacements(config, run, target, page, text);
+    outcome.text = spliced(text, &reps, &outcome);
     outcome
+}
+
+/// The chapter's new text: its replacements spliced in, unless it has none
+/// or has errors (then the book is left as it was).
+pub fn spliced(
+    text: &str,
+    reps: &[(Range<usize>, String)],
+    outcome: &ChapterOutcome,
+) -> Option<String> {
+    (!reps.is_empty() && outcome.errors.is_empty()).then(|| markdown::splice(text, reps))
 }
 
 #[cfg(test)]
@@ -290,7 +404,7 @@ mod tests {
         let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -304,7 +418,7 @@ mod tests {
     fn chapters_without_directives_are_left_alone() {
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             "```rust\nfn main() {}\n```\n",
@@ -317,19 +431,18 @@ mod tests {
         let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
         );
         assert!(out.text.is_none());
-        assert_eq!(
-            out.errors[0].to_string(),
-            format!(
-                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}{}",
-                crate::directive::example::KNOWN,
-                crate::directive::example::STANDALONE
-            )
+        let error = out.errors[0].to_string();
+        assert!(
+            error.starts_with(
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of title, id, expect,"
+            ),
+            "{error}"
         );
     }
 
@@ -338,7 +451,7 @@ mod tests {
         let text = "```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({"on-failure": "continue"})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -355,5 +468,34 @@ mod tests {
             "{new}"
         );
         assert!(new.contains("```rust\nfn main() {}\n```"), "{new}");
+    }
+
+    #[test]
+    fn data_file_errors_name_the_file_and_the_asking_chapter() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/reading-list.toml"),
+            "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nautor = \"me\"\n",
+        )
+        .unwrap();
+        let cfg = Config::from_json(
+            dir.path().to_path_buf(),
+            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
+        )
+        .unwrap();
+        let text = "# Ch\n\n```reading-list\n```\n";
+        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/intro.md", text);
+        let error = out.errors[0].to_string();
+        assert!(
+            error.starts_with(
+                "src/reading-list.toml:4:1: found unknown field `autor`; expected one of id, title,"
+            ),
+            "{error}"
+        );
+        assert!(
+            error.ends_with(" (asked for by src/intro.md:3:4)"),
+            "{error}"
+        );
     }
 }

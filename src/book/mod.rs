@@ -11,6 +11,7 @@ pub mod load;
 pub mod memo;
 pub mod plain;
 pub mod protocol;
+pub mod resolve;
 pub mod translate;
 pub mod walk;
 

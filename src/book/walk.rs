@@ -7,13 +7,15 @@
 //! and 0.5 input, and the in-process path, share one walk; every field we
 //! do not touch goes back out as it came in.
 
-use super::chapter::{ChapterOutcome, Page, chapter_in};
+use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
 use super::memo::Memo;
+use super::resolve::{Run, resolve};
 use super::translate;
-use crate::core::config::{Config, OnFailure};
-use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::core::config::Config;
+use crate::core::problem::{Located, MissingTool, Purpose, missing_compilers};
 use crate::directive::{DataMessage, ui, xgettext};
-use crate::directive::{Shared, Target, assets};
+use crate::directive::{Facts, Need};
+use crate::directive::{Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
 use rayon::prelude::*;
@@ -190,7 +192,8 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    let mut run = Run::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    let shared = &mut run.shared;
     shared.chapters = files;
     match translate::load(config, target) {
         Ok(t) => shared.translations = t.map(std::sync::Arc::new),
@@ -201,23 +204,46 @@ pub fn chapters_among(
             };
         }
     }
-    shared.claims_page = slots.iter().any(|s| claims_page_in(s.content));
-    let memo = Memo::new(config, target, &shared);
-    let render = |s: &Slot<'_>| {
-        let page = s.page();
-        let recalled = memo
-            .as_ref()
-            .and_then(|m| m.recall(&shared.cache, &page, s.content));
-        recalled.unwrap_or_else(|| {
-            let outcome = chapter_in(config, &shared, target, &page, s.content);
+    shared.claims_page = slots
+        .iter()
+        .any(|s| crate::directive::has_claims_page(s.content));
+    let run = run;
+    let memo = Memo::new(config, target, &run.shared);
+    // Every chapter not remembered is parsed; the needs of the whole book
+    // are resolved at once, in parallel; then each chapter renders from
+    // its facts.
+    let parsed: Vec<Step<'_>> = slots
+        .par_iter()
+        .map(|s| {
+            let page = s.page();
+            let recalled = memo
+                .as_ref()
+                .and_then(|m| m.recall(&run.cache, &page, s.content));
+            match recalled {
+                Some(outcome) => Err(Box::new(outcome)),
+                None => Ok(chapter::parse(config, &run, target, &page, s.content)),
+            }
+        })
+        .collect();
+    let facts = resolve_book(config, &run, target, &parsed);
+    let render = |((s, parsed), facts): ((&Slot<'_>, Step<'_>), Vec<Facts>)| match parsed {
+        Err(recalled) => *recalled,
+        Ok(p) => {
+            let (reps, mut outcome) = chapter::render(config, &run, target, p, facts);
+            outcome.text = chapter::spliced(s.content, &reps, &outcome);
             if let Some(m) = &memo {
-                m.remember(&shared.cache, &page, s.content, &outcome);
+                m.remember(&run.cache, &s.page(), s.content, &outcome);
             }
             outcome
-        })
+        }
     };
-    let mut outcomes: Vec<ChapterOutcome> = slots.par_iter().map(render).collect();
-    let mut id_errors = duplicate_ids(&outcomes);
+    let mut outcomes: Vec<ChapterOutcome> = slots
+        .par_iter()
+        .zip(parsed)
+        .zip(facts)
+        .map(render)
+        .collect();
+    let id_errors = duplicate_ids(&outcomes);
     // A claims page lists every chapter's frames: rendered again, now
     // that they are all known.
     if outcomes.iter().any(|o| o.claims_page) {
@@ -225,20 +251,20 @@ pub fn chapters_among(
             .iter()
             .flat_map(|o| o.rows.iter().cloned())
             .collect();
-        let _ = shared.rows.set(rows);
+        let _ = run.shared.rows.set(rows);
         for (slot, outcome) in slots.iter().zip(outcomes.iter_mut()) {
             if outcome.claims_page {
                 let rows = std::mem::take(&mut outcome.rows);
-                *outcome = chapter_in(config, &shared, target, &slot.page(), slot.content);
+                *outcome = chapter_in(config, &run, target, &slot.page(), slot.content);
                 outcome.rows = rows;
             }
         }
     }
     let mut result = BookOutcome::default();
-    match config.on_failure {
-        OnFailure::Bail => result.errors.append(&mut id_errors),
-        OnFailure::Continue => result.warnings.append(&mut id_errors),
-    }
+    let r = &mut result;
+    config
+        .on_failure
+        .route(id_errors, &mut r.errors, &mut r.warnings);
     result
         .notes
         .extend(translate::order_warning(config, target));
@@ -256,12 +282,11 @@ pub fn chapters_among(
     }
     // Chapters ran in parallel; their unchecked blocks are gathered here in
     // book order, so each missing compiler is reported once per build.
-    let (checks, panels): (Vec<MissingTool<_>>, Vec<MissingTool<_>>) =
-        unchecked.into_iter().partition(|u| u.need == Need::Check);
-    match config.on_failure {
-        OnFailure::Bail => result.errors.extend(missing_compilers(&checks)),
-        OnFailure::Continue => result.warnings.extend(missing_compilers(&checks)),
-    }
+    let (checks, panels): (Vec<MissingTool<_>>, Vec<MissingTool<_>>) = unchecked
+        .into_iter()
+        .partition(|u| u.purpose == Purpose::Check);
+    let r = &mut result;
+    (config.on_failure).route(missing_compilers(&checks), &mut r.errors, &mut r.warnings);
     result.warnings.extend(missing_compilers(&panels));
     // The template offers translators our own words too, on a page of
     // their own.
@@ -284,13 +309,35 @@ pub fn chapters_among(
     result
 }
 
-/// Whether a chapter holds a claims page (the cheap fence test first;
-/// the scan decides).
-fn claims_page_in(text: &str) -> bool {
-    use crate::directive::{claims, is_claims_page, scan};
-    memchr::memmem::find(text.as_bytes(), b"claims").is_some()
-        && crate::core::markdown::may_contain_directive(text, &[claims::KIND.pattern])
-        && scan(text).iter().any(is_claims_page)
+/// A chapter on its way: parsed, or handed back whole by the memo.
+type Step<'a> = Result<ParsedChapter<'a>, Box<ChapterOutcome>>;
+
+/// The facts of every block of the parsed chapters (by chapter, then by
+/// block): the needs of the whole book, resolved once, in parallel.
+fn resolve_book(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    parsed: &[Step<'_>],
+) -> Vec<Vec<Facts>> {
+    let jobs: Vec<(usize, usize, &ParsedChapter<'_>, &[Need])> = parsed
+        .iter()
+        .enumerate()
+        .filter_map(|(c, p)| Some((c, p.as_ref().ok()?)))
+        .flat_map(|(c, p)| p.needs().map(move |(b, needs)| (c, b, p, needs)))
+        .collect();
+    let answers: Vec<Facts> = jobs
+        .par_iter()
+        .map(|(_, _, p, needs)| resolve(run, &p.env(config, run, target), needs))
+        .collect();
+    let mut facts: Vec<Vec<Facts>> = parsed
+        .iter()
+        .map(|p| vec![Facts::default(); p.as_ref().map_or(0, ParsedChapter::blocks)])
+        .collect();
+    for ((c, b, _, _), f) in jobs.into_iter().zip(answers) {
+        facts[c][b] = f;
+    }
+    facts
 }
 
 /// Every `id=` used twice in the book: the anchors the claims page and

@@ -11,6 +11,7 @@ pub mod crates;
 pub mod doctest;
 pub mod escape;
 pub mod expect;
+pub mod hash;
 pub mod i18n;
 pub mod lang;
 pub mod links;

@@ -4,27 +4,9 @@
 //! frames and cards, code and outputs untouched (`tests/i18n-book`).
 
 use crate::support::{BIN, Page, logging_wrapper_in};
-use std::path::{Path, PathBuf};
+use crate::tools::{path_with, tool};
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// A tool the tests need, found on `PATH` or in `~/.cargo/bin`; a test
-/// that needs it fails, saying how to install it.
-fn tool(name: &str) -> PathBuf {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("HOME") {
-        dirs.push(Path::new(&home).join(".cargo/bin"));
-    }
-    dirs.into_iter()
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "`{name}` is not installed; install it with `cargo install --locked mdbook@0.5.4` and `cargo install --locked mdbook-i18n-helpers@0.4.0`"
-            )
-        })
-}
 
 /// A copy of the fixture book in a fresh directory.
 fn fixture() -> tempfile::TempDir {
@@ -51,19 +33,9 @@ fn copy_dir(from: &Path, to: &Path) {
 /// and `mdbook-xgettext` on `PATH`.
 fn mdbook(book: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mdbook = tool("mdbook");
-    let dirs = [
-        Path::new(BIN).parent().expect("bin dir").to_path_buf(),
-        tool("mdbook-gettext").parent().expect("dir").to_path_buf(),
-        tool("mdbook-xgettext").parent().expect("dir").to_path_buf(),
-    ];
-    let mut path: Vec<PathBuf> = dirs.to_vec();
-    if let Some(p) = std::env::var_os("PATH") {
-        path.extend(std::env::split_paths(&p));
-    }
+    let path = path_with(&["mdbook-gettext", "mdbook-xgettext"]);
     let mut cmd = Command::new(mdbook);
-    cmd.current_dir(book)
-        .args(args)
-        .env("PATH", std::env::join_paths(path).expect("PATH"));
+    cmd.current_dir(book).args(args).env("PATH", path);
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -23,3 +23,4 @@ mod robust;
 mod support;
 mod talk;
 mod talk_at;
+mod tools;

@@ -270,16 +270,14 @@ fn mdbook_test_passes_with_the_library_path_check_prints() {
         .and_then(|rest| rest.split('`').next())
         .unwrap_or_else(|| panic!("no -L path in {stdout}"))
         .to_owned();
-    let mdbook = std::env::var("HOME")
-        .map(|h| format!("{h}/.cargo/bin/mdbook"))
-        .expect("HOME");
+    let mdbook = crate::tools::tool("mdbook");
     let run = |args: &[&str]| {
         Command::new(&mdbook)
             .arg("test")
             .arg(book.root())
             .args(args)
             .output()
-            .unwrap_or_else(|e| panic!("the mdbook CLI ({mdbook}) must be installed: {e}"))
+            .unwrap_or_else(|e| panic!("running {}: {e}", mdbook.display()))
     };
     let with = run(&["-L", &dir]);
     assert!(
