@@ -1,10 +1,12 @@
 //! Command-line arguments.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// An mdBook preprocessor for runnable Rust examples, comparison blocks and
-/// reading-list cards. With no command it runs as mdBook's preprocessor.
+/// An mdBook preprocessor that proves what a book claims: runnable Rust
+/// examples, comparison blocks, reading lists, talks and a claims page, and
+/// every plain Rust block `mdbook test` would test. With no command it runs
+/// as mdBook's preprocessor.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 pub(crate) struct Cli {
@@ -54,31 +56,35 @@ pub(crate) enum Command {
     },
     /// Compile and run every example and compiled comparison side, and
     /// check what the book claims about each.
-    Check {
-        /// The book's root directory.
-        #[arg(default_value = ".")]
-        book: PathBuf,
-        /// Write the actual outputs into the chapters' output blocks.
-        #[arg(long)]
-        bless: bool,
-        /// Compare with companion.lock instead of writing it: fail when an
-        /// entry is missing or stale, or the lock is missing.
-        #[arg(long)]
-        locked: bool,
-        /// Checks run at once (default: one per core).
-        #[arg(long, short)]
-        jobs: Option<usize>,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Compile every Rust example alone, not in merged builds.
-        #[arg(long)]
-        no_merge: bool,
-        /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
-        /// stable hash of each block, as cargo-nextest partitions tests.
-        #[arg(long, value_name = "hash:K/N")]
-        partition: Option<String>,
-    },
+    Check(CheckArgs),
+}
+
+/// What `check` is given.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The book's root directory.
+    #[arg(default_value = ".")]
+    pub(crate) book: PathBuf,
+    /// Write the actual outputs into the chapters' output blocks.
+    #[arg(long)]
+    pub(crate) bless: bool,
+    /// Compare with companion.lock instead of writing it: fail when an
+    /// entry is missing or stale, or the lock is missing.
+    #[arg(long)]
+    pub(crate) locked: bool,
+    /// Checks run at once (default: one per core).
+    #[arg(long, short)]
+    pub(crate) jobs: Option<usize>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Compile every Rust example alone, not in merged builds.
+    #[arg(long)]
+    pub(crate) no_merge: bool,
+    /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
+    /// stable hash of each block, as cargo-nextest partitions tests.
+    #[arg(long, value_name = "hash:K/N")]
+    pub(crate) partition: Option<String>,
 }
 
 /// The report formats of `check`.
