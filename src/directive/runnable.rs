@@ -356,6 +356,7 @@ impl Example {
             flags: Vec::new(),
             no_warnings: false,
             asm: None,
+            doctest: None,
         }
     }
 

@@ -178,6 +178,7 @@ impl Side {
                 flags: Vec::new(),
                 no_warnings: false,
                 asm: None,
+                doctest: None,
             },
             (None, None) => return None,
         };

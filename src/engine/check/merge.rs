@@ -1,4 +1,5 @@
-//! Cold Rust claims compiled together, as rustdoc's merged doctests are.
+//! Cold Rust claims compiled together, as rustdoc's merged doctests are
+//! (expected compile failures: [`super::merge_fail`]).
 //!
 //! One `rustc` start and one link per example is what a cold `check`
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
@@ -42,8 +43,11 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 14] = [
+const UNMERGEABLE: [&str; 17] = [
     "#![",
+    "super::",
+    "global_allocator",
+    "panic_handler",
     "extern crate",
     "macro_export",
     "$crate",
@@ -69,7 +73,13 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
             claim.expect,
             Expect::Run | Expect::Panic | Expect::NoRun | Expect::Ub
         )
-        && !UNMERGEABLE.iter().any(|w| claim.source.contains(w))
+        && mergeable_code(&claim.source)
+}
+
+/// Whether a program's code may share a crate with others (no
+/// crate-level attribute, nothing that sees the crate's shape).
+pub(super) fn mergeable_code(source: &str) -> bool {
+    !UNMERGEABLE.iter().any(|w| source.contains(w))
 }
 
 /// One example of a group: its cache key, its claim and its job alone.
@@ -139,7 +149,7 @@ fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSe
 
 /// `text` with every `main.rs:L:C` whose line lies in `open..=close`
 /// told as the line of the example alone (its source starts at `first`).
-fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
+pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
     const FILE: &str = "main.rs:";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -209,7 +219,10 @@ impl Checker {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
             }
         }
-        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+        rayon::join(
+            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
+            || self.prepare_failures(claims, &tool, &version),
+        );
     }
 
     /// Builds one group, leaving culprits to compiles of their own.
