@@ -7,7 +7,7 @@ use super::resolve::{Run, resolve};
 use crate::core::config::{Config, OnFailure};
 use crate::core::markdown;
 use crate::core::problem::{Located, MissingTool, Problem, Purpose};
-use crate::directive::{self, Env, Numbers, Row, Target};
+use crate::directive::{self, Entry, Env, Numbers, Row, Target};
 use crate::engine::check;
 use std::ops::Range;
 
@@ -213,7 +213,7 @@ pub fn render(
             parsed.and_then(|p| directive::render(block, &env, p.model.as_ref(), &facts));
         let out = match rendered {
             Ok(r) => {
-                env.numbers.first += r.entries.len();
+                env.numbers.first += Entry::frames(&r.entries);
                 // Rows are for the claims page, and for the book's check
                 // that ids are unique.
                 let rows = r

@@ -123,8 +123,8 @@ fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Pro
         source: &req.source,
         shown: &req.shown,
         edition: req.edition,
-        syntax: config.asm_syntax,
-        flags: &[],
+        syntax: req.syntax.unwrap_or(config.asm_syntax),
+        flags: &req.flags,
     };
     let mut listing = Listing::default();
     match asm::made(&request, config, &run.cache, run.lock.as_deref()) {

@@ -15,6 +15,7 @@
 
 use crate::core::claim::Recorded;
 use crate::core::lang::Lang;
+use crate::core::machine::Syntax;
 use crate::core::problem::{MissingTool, Problem};
 
 /// Something a block needs resolved before it renders.
@@ -43,6 +44,10 @@ pub struct AsmRequest {
     pub shown: String,
     /// The Rust edition (ignored for C and C++).
     pub edition: u16,
+    /// The snippet's own syntax (else the book's).
+    pub syntax: Option<Syntax>,
+    /// A C or C++ side's own compiler flags, after ours.
+    pub flags: Vec<String>,
     /// Where in the chapter a problem with it is reported.
     pub at: usize,
 }
@@ -176,6 +181,8 @@ mod tests {
             source: "int f(void) { return 1; }".into(),
             shown: "int f(void) { return 1; }".into(),
             edition: 2021,
+            syntax: None,
+            flags: Vec::new(),
             at: 3,
         };
         let moment = Reference {

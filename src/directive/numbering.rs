@@ -5,8 +5,9 @@
 //!
 //! A directive numbers its own frames from [`Numbers::first`] (the
 //! chapter layer counts what earlier blocks used) and gives back one
-//! [`Entry`] per frame; the chapter layer turns entries into [`Row`]s,
-//! the book-wide list the ```` ```claims ```` page reads.
+//! [`Entry`] per frame, and one more with the same number for the claim
+//! of a frame's ```` ```asm ```` block; the chapter layer turns entries
+//! into [`Row`]s, the book-wide list the ```` ```claims ```` page reads.
 
 use crate::core::attrs::Attr;
 use crate::core::markdown::Fence;
@@ -69,6 +70,27 @@ pub struct Entry {
     pub claims: Option<String>,
     /// The index of its claim in the block's [`super::Rendered::claims`].
     pub claim: Option<usize>,
+}
+
+impl Entry {
+    /// The entry of the same frame's ```` ```asm ```` block, whose claim
+    /// is the block's `claim`-th and whose badge is `badge`.
+    pub fn assembly(&self, badge: String, claim: usize) -> Entry {
+        Entry {
+            number: self.number.clone(),
+            id_at: None,
+            title: self.title.clone(),
+            what: format!("{}, assembly", self.what),
+            claims: Some(badge),
+            claim: Some(claim),
+        }
+    }
+
+    /// How many frames `entries` number (an assembly claim's entry shares
+    /// its frame's number).
+    pub fn frames(entries: &[Entry]) -> usize {
+        entries.chunk_by(|a, b| a.number == b.number).count()
+    }
 }
 
 /// One numbered frame of the book, for the claims page.

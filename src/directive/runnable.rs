@@ -6,12 +6,13 @@
 //! its own: the directives that show a runnable snippet use it, so no
 //! directive folder imports another.
 
+use super::asmspec::{AsmBlock, AsmSpec};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Moment, Need, Reference, Topic};
 use super::frame::{self, Frame};
 use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
-use crate::core::claim::Claim;
+use crate::core::claim::{AsmClaim, Claim};
 use crate::core::code;
 use crate::core::config::{Config, EDITIONS};
 use crate::core::expect::Expect;
@@ -23,7 +24,7 @@ use crate::core::values::Attrs;
 use std::ops::Range;
 
 /// The attributes an example knows, for messages.
-pub const KNOWN: &str = "title, id, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
+pub const KNOWN: &str = "title, id, expect, error, edition, mode, asm, asm-syntax, warnings, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
 
 /// A parsed example.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,8 +39,12 @@ pub struct Example {
     pub edition: u16,
     /// Debug or release.
     pub mode: Mode,
-    /// Show the assembly.
+    /// Show the assembly (asked for, or implied by an ```` ```asm ````
+    /// block).
     pub asm: bool,
+    /// Its assembly attributes and the claims of its ```` ```asm ````
+    /// block.
+    pub spec: AsmSpec,
     /// Link to the Playground.
     pub playground: bool,
     /// Link to Compiler Explorer.
@@ -59,13 +64,15 @@ pub struct Example {
 }
 
 impl Example {
-    /// Parses an example from its fence and the output block after it.
-    /// `extra` names attributes the caller takes itself (a comparison
-    /// side's `caption`), for the unknown-attribute message.
+    /// Parses an example from its fence, the output block after it and
+    /// its ```` ```asm ```` block's claims. `extra` names attributes the
+    /// caller takes itself (a comparison side's `caption`), for the
+    /// unknown-attribute message.
     pub fn parse(
         fence: &Fence,
         attrs: &[Attr],
         output: Option<&Fence>,
+        asm_block: Option<AsmBlock>,
         config: &Config,
         extra: &str,
     ) -> Result<Example, Problem> {
@@ -76,6 +83,10 @@ impl Example {
             edition: config.edition,
             mode: Mode::Debug,
             asm: false,
+            spec: AsmSpec {
+                block: asm_block,
+                ..AsmSpec::default()
+            },
             playground: true,
             compiler_explorer: true,
             ignore: false,
@@ -140,9 +151,9 @@ impl Example {
                     ex.mode =
                         a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
                 }
-                "asm" => {
+                "asm" | "asm-syntax" | "warnings" => {
                     a.once(attr, key)?;
-                    ex.asm = a.boolean(attr)?;
+                    ex.spec.attribute(&a, attr, false)?;
                 }
                 "playground" => {
                     a.once(attr, key)?;
@@ -199,6 +210,7 @@ impl Example {
                 ),
             ));
         }
+        ex.asm = ex.spec.shows();
         if ex.code.trim().is_empty() {
             let what = match ex.expect {
                 Expect::CompileFail => "`expect=compile-fail` needs code that fails to compile",
@@ -302,7 +314,15 @@ impl Example {
     /// The assembly panel's request for an HTML page, when it applies;
     /// `at` is where a problem with it is reported.
     pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmRequest> {
-        if !self.wants_asm() || env.target != Target::Html {
+        if env.target != Target::Html {
+            return None;
+        }
+        self.asm_program(at)
+    }
+
+    /// What its assembly is made of, on any target, when it applies.
+    fn asm_program(&self, at: usize) -> Option<AsmRequest> {
+        if !self.wants_asm() {
             return None;
         }
         // The program mdBook would run (wrapped in `fn main` when it has
@@ -312,6 +332,8 @@ impl Example {
             source: code::rust_program(&self.source()),
             shown: code::rust_shown(&self.code),
             edition: self.edition,
+            syntax: self.spec.syntax,
+            flags: Vec::new(),
             at,
         })
     }
@@ -354,10 +376,16 @@ impl Example {
             ignore: self.ignore,
             bless: None,
             flags: Vec::new(),
-            no_warnings: false,
+            no_warnings: self.spec.no_warnings,
             asm: None,
             doctest: None,
         }
+    }
+
+    /// The claim of its ```` ```asm ```` block, made beside `claim` (the
+    /// example's own), when it has one and its code is meant to compile.
+    pub fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
+        asm_claim(env, claim, &self.spec, self.asm_program(claim.offset)?)
     }
 
     /// Its frame's number (the `k`-th of its block) and anchor.
@@ -532,3 +560,33 @@ fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
 /// The `extra` of [`Example::parse`] for an example of its own: it takes
 /// `at`, the moment of the talk (a comparison takes it for all its sides).
 pub const STANDALONE: &str = ", at";
+
+/// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
+/// beside `claim`, the snippet's own: its listing is the one `program`
+/// makes, the panel's, matched against the block's directives.
+pub fn asm_claim(
+    env: &Env<'_>,
+    claim: &Claim,
+    spec: &AsmSpec,
+    program: AsmRequest,
+) -> Option<Claim> {
+    let block = spec.block.as_ref()?;
+    Some(Claim {
+        offset: block.info_offset,
+        what: format!("asm of {}", claim.what),
+        source: program.source,
+        expect: Expect::Asm,
+        output: None,
+        output_range: None,
+        bless: None,
+        flags: program.flags,
+        no_warnings: false,
+        asm: Some(AsmClaim {
+            shown: program.shown,
+            syntax: spec.syntax(env.config.asm_syntax),
+            arch: block.arch.clone(),
+            checks: block.checks.clone(),
+        }),
+        ..claim.clone()
+    })
+}

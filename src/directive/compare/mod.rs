@@ -19,11 +19,12 @@
 mod parse;
 mod render;
 
+use super::asmspec::AsmSpec;
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
 use super::numbering::{Entry, Number};
-use super::runnable::Example;
+use super::runnable::{self, Example};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -85,8 +86,12 @@ pub struct Side {
     /// The note as written, and where it starts in the chapter (what is
     /// translated: `note` made safe is for the source language).
     pub note_source: Option<(String, usize)>,
-    /// Show this side's assembly (the side's or the block's `asm`).
+    /// Show this side's assembly (the side's or the block's `asm`, or
+    /// an ```` ```asm ```` block's claims).
     pub asm: bool,
+    /// A C or C++ side's assembly and compiler attributes and its
+    /// ```` ```asm ```` block (a Rust side's are its example's).
+    pub spec: AsmSpec,
     /// `ignore`: shown with a "Not checked" marker, never compiled, run
     /// or disassembled.
     pub ignore: bool,
@@ -175,8 +180,8 @@ impl Side {
                 error: None,
                 ignore: self.ignore,
                 bless: None,
-                flags: Vec::new(),
-                no_warnings: false,
+                flags: self.spec.flags.clone(),
+                no_warnings: self.spec.no_warnings,
                 asm: None,
                 doctest: None,
             },
@@ -187,6 +192,14 @@ impl Side {
             None => format!("compare side {}", self.lang.label()),
         };
         Some(claim)
+    }
+
+    /// The claim of its ```` ```asm ```` block, made beside `claim`, its
+    /// own.
+    fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
+        let mut program = self.asm_program(env)?;
+        program.at = claim.offset;
+        runnable::asm_claim(env, claim, self.spec(), program)
     }
 }
 
@@ -229,7 +242,16 @@ impl Side {
     /// The side's assembly request, when its panel is shown (an HTML page,
     /// `asm`, code meant to compile).
     fn asm_request(&self, env: &Env<'_>) -> Option<AsmRequest> {
-        if !self.asm || env.target != Target::Html {
+        if env.target != Target::Html {
+            return None;
+        }
+        self.asm_program(env)
+    }
+
+    /// What its assembly is made of, on any target, when its panel is
+    /// shown.
+    fn asm_program(&self, env: &Env<'_>) -> Option<AsmRequest> {
+        if !self.asm {
             return None;
         }
         self.lang.compiler()?;
@@ -243,8 +265,15 @@ impl Side {
             source,
             shown: self.shown.clone(),
             edition: self.edition(env),
+            syntax: self.spec().syntax,
+            flags: self.spec().flags.clone(),
             at: self.info_offset,
         })
+    }
+
+    /// Its assembly attributes: the Rust side's example's, else its own.
+    fn spec(&self) -> &AsmSpec {
+        self.example.as_ref().map_or(&self.spec, |e| &e.spec)
     }
 }
 
@@ -278,7 +307,8 @@ impl Model for Compare {
         };
         for (s, number) in cmp.sides.iter().zip(numbers) {
             let claim = s.claim(env);
-            r.entries.push(Entry {
+            let asm = claim.as_ref().and_then(|c| s.asm_claim(env, c));
+            let entry = Entry {
                 number,
                 id_at: s.id.as_ref().map(|(_, at)| *at),
                 title: env
@@ -288,8 +318,19 @@ impl Model for Compare {
                 what: format!("{} side", s.lang.label()),
                 claims: claim.as_ref().map(|_| s.badge(env)),
                 claim: claim.as_ref().map(|_| r.claims.len()),
-            });
+            };
             r.claims.extend(claim);
+            let asm = asm.map(|a| {
+                (
+                    entry.assembly(env.ui(Expect::Asm.badge()).into_owned(), r.claims.len()),
+                    a,
+                )
+            });
+            r.entries.push(entry);
+            if let Some((e, a)) = asm {
+                r.entries.push(e);
+                r.claims.push(a);
+            }
         }
         Ok(r)
     }
@@ -301,6 +342,7 @@ mod tests {
     use super::render::block_id;
     use super::*;
     use crate::core::config::Config;
+    use crate::core::machine::Syntax;
     use crate::core::markdown;
     use crate::directive::{Shared, Target, scan};
     use pretty_assertions::assert_eq;
@@ -423,6 +465,83 @@ mod tests {
     }
 
     #[test]
+    fn asm_blocks_are_claims_of_their_sides_with_the_panels_listing() {
+        let text = "# T\n\n````compare\n```c caption=\"C\" flags=\"-Wall -Wextra\" warnings=none asm-syntax=att\n~ #include <stdio.h>\nint f(void) { return 1; }\n```\nA note.\n```asm\nCHECK-LABEL: f:\nCHECK: ret\n```\n```rust caption=\"Rust\"\npub fn f() -> i32 { 1 }\n```\n```asm arch=aarch64\nCHECK: ret\n```\n```output\n```\n````\n";
+        let r = with_env(text, Target::Html, render).unwrap();
+        let expects: Vec<Expect> = r.claims.iter().map(|c| c.expect).collect();
+        assert_eq!(
+            expects,
+            [Expect::Compile, Expect::Asm, Expect::Run, Expect::Asm]
+        );
+        let c = &r.claims[0];
+        assert_eq!(
+            (c.flags.clone(), c.no_warnings),
+            (vec!["-Wall".to_owned(), "-Wextra".into()], true)
+        );
+        // The C side's claim is located at its asm block, and its listing
+        // is the panel's: the same program, flags and syntax.
+        let a = &r.claims[1];
+        assert_eq!(markdown::line_col(text, a.offset), (9, 4));
+        assert_eq!(a.what, "asm of compare side \"C\"");
+        assert_eq!(a.flags, c.flags);
+        let claim = a.asm.as_ref().unwrap();
+        assert_eq!(
+            (claim.syntax, claim.arch.as_str(), claim.shown.as_str()),
+            (Syntax::Att, "x86_64", "int f(void) { return 1; }\n")
+        );
+        assert_eq!(claim.checks.directives.len(), 2);
+        let rust = r.claims[3].asm.as_ref().unwrap();
+        assert_eq!(
+            (rust.arch.as_str(), rust.syntax),
+            ("aarch64", Syntax::Intel)
+        );
+        // One frame per side; each asm claim's row shares its side's number.
+        let rows: Vec<(&str, &str, Option<usize>)> = r
+            .entries
+            .iter()
+            .map(|e| (e.number.digits.as_str(), e.what.as_str(), e.claim))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("1", "C side", Some(0)),
+                ("1", "C side, assembly", Some(1)),
+                ("2", "Rust side", Some(2)),
+                ("2", "Rust side, assembly", Some(3)),
+            ]
+        );
+        assert_eq!(crate::directive::Entry::frames(&r.entries), 2);
+        let want = with_env(text, Target::Html, |_, env| {
+            let s = &parse(text).unwrap().sides[0];
+            s.asm_request(env).unwrap()
+        });
+        assert_eq!(
+            (want.source.as_str(), &want.flags, want.syntax),
+            (a.source.as_str(), &a.flags, Some(Syntax::Att))
+        );
+        let (l, c, m) = problem(
+            "````compare\n```c\nint f(void);\n```\n```asm\nCHECK: a\n```\n```asm\nCHECK: b\n```\n```rust\nfn main() {}\n```\n````\n",
+        );
+        assert_eq!((l, c), (8, 1));
+        assert!(
+            m.starts_with("found a second ```asm block after the `c` side"),
+            "{m}"
+        );
+        let (l, _, m) = problem(
+            "````compare\n```c\nint f(void);\n```\n```asm\nCHECK-NXT: a\n```\n```rust\nfn main() {}\n```\n````\n",
+        );
+        assert_eq!(l, 6, "{m}");
+        let (l, c, m) = problem(
+            "````compare\n```python\nx = 1\n```\n```asm\nCHECK: a\n```\n```rust\nfn main() {}\n```\n````\n",
+        );
+        assert_eq!((l, c), (5, 4));
+        assert!(
+            m.starts_with("found an ```asm block after a `python` side"),
+            "{m}"
+        );
+    }
+
+    #[test]
     fn block_asm_reaches_compiled_sides() {
         let cmp = parse("````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n```python\nx = 1\n```\n````\n").unwrap();
         let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
@@ -474,7 +593,7 @@ mod tests {
                 (
                     2,
                     6,
-                    "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, asm, ignore",
+                    "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, ignore, asm, asm-syntax, flags, warnings",
                 ),
             ),
             (

@@ -10,6 +10,7 @@ use crate::core::lang::Lang;
 use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
+use crate::directive::asmspec::{self, AsmBlock, AsmSpec};
 use crate::directive::contract::Env;
 use crate::directive::facts::{Reference, Topic};
 use crate::directive::numbering;
@@ -195,6 +196,7 @@ impl Compare {
             fence: Fence,
             notes: Vec<std::ops::Range<usize>>,
             output: Option<Fence>,
+            asm: Option<Fence>,
         }
         let mut pending: Vec<Pending> = Vec::new();
         for item in items(&fence.body) {
@@ -215,23 +217,29 @@ impl Compare {
                             ),
                         ));
                     }
-                    if lang == "output" {
+                    if lang == "output" || lang == "asm" {
                         match pending.last_mut() {
-                            Some(p) if p.output.is_none() => p.output = Some(mapped),
                             Some(p) => {
-                                return Err(Problem::at(
-                                    mapped.range.start,
-                                    format!(
-                                        "found a second ```output block after the `{}` side; expected one output block per side",
-                                        markdown::first_word(&p.fence.info)
-                                    ),
-                                ));
+                                let slot = match lang {
+                                    "output" => &mut p.output,
+                                    _ => &mut p.asm,
+                                };
+                                if slot.is_some() {
+                                    return Err(Problem::at(
+                                        mapped.range.start,
+                                        format!(
+                                            "found a second ```{lang} block after the `{}` side; expected one {lang} block per side",
+                                            markdown::first_word(&p.fence.info)
+                                        ),
+                                    ));
+                                }
+                                *slot = Some(mapped);
                             }
                             None => {
                                 return Err(Problem::at(
                                     mapped.range.start,
                                     format!(
-                                        "found an ```output block before the first side; expected {SIDES} before its output"
+                                        "found an ```{lang} block before the first side; expected {SIDES} before its {lang} block"
                                     ),
                                 ));
                             }
@@ -263,6 +271,7 @@ impl Compare {
                         fence: mapped,
                         notes: Vec::new(),
                         output: None,
+                        asm: None,
                     });
                 }
                 Item::Markdown(what, range) => match pending.last_mut() {
@@ -300,7 +309,13 @@ impl Compare {
                     Some((text.join("\n\n"), mapper.map(first.start)))
                 }
             };
-            cmp.sides.push(side(p.fence, note, p.output, cmp.asm, env)?);
+            let asm = p
+                .asm
+                .as_ref()
+                .map(|f| asmspec::parse_block(env.text, f, &env.config.asm_arch))
+                .transpose()?;
+            cmp.sides
+                .push(side(p.fence, note, p.output, asm, cmp.asm, env)?);
         }
         Ok(cmp)
     }
@@ -341,6 +356,7 @@ fn side(
     fence: Fence,
     note: Option<(String, usize)>,
     output: Option<Fence>,
+    asm: Option<AsmBlock>,
     block_asm: bool,
     env: &Env<'_>,
 ) -> Result<Side, Problem> {
@@ -388,6 +404,7 @@ fn side(
         note: note.as_ref().map(|(n, at)| safe_note(n, *at)).transpose()?,
         note_source: note,
         asm: block_asm,
+        spec: AsmSpec::default(),
         ignore: false,
         offset: fence.range.start,
         info_offset: fence.info_offset,
@@ -400,6 +417,7 @@ fn side(
                 &fence,
                 &rest,
                 output.as_ref(),
+                asm,
                 env.config,
                 ", and caption on a compare side",
             )?;
@@ -413,26 +431,35 @@ fn side(
         Lang::C | Lang::Cpp => {
             let mut a = Attrs::new(&fence);
             s.expect = Some(Expect::Compile);
+            s.spec.block = asm;
             for attr in &rest {
                 let key = attr.key.as_str();
                 a.once(attr, key)?;
                 match key {
                     "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
-                    "asm" => s.asm = a.boolean(attr)? || block_asm,
                     "ignore" => s.ignore = a.boolean(attr)?,
+                    _ if s.spec.attribute(&a, attr, true)? => {}
                     _ => {
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, asm, ignore",
-                                lang.fence()
+                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, ignore, {}",
+                                lang.fence(),
+                                asmspec::C_KEYS
                             ),
                         ));
                     }
                 }
             }
+            s.asm = s.spec.shows() || block_asm;
         }
         Lang::Python => {
+            if let Some(b) = asm {
+                return Err(Problem::at(
+                    b.info_offset,
+                    "found an ```asm block after a `python` side; expected it after a C, C++ or Rust side, whose code is compiled",
+                ));
+            }
             let mut a = Attrs::new(&fence);
             for attr in &rest {
                 a.once(attr, &attr.key)?;

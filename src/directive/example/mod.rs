@@ -7,10 +7,12 @@
 //! `mdbook test` gets a plain fence with rustdoc's attributes, so the
 //! book's own test run checks what the example claims.
 
+use super::asmspec;
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{Facts, Listing};
 pub use super::runnable::{Example, KNOWN, STANDALONE};
 use super::xgettext::{self, Piece};
+use crate::core::expect::Expect;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 
@@ -32,10 +34,16 @@ pub const KIND: Kind = Kind {
 /// Parses an example block into its model, with what it needs.
 fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let attrs = KIND.attributes(block)?;
+    let asm = block
+        .asm
+        .as_ref()
+        .map(|f| asmspec::parse_block(env.text, f, &env.config.asm_arch))
+        .transpose()?;
     let ex = Example::parse(
         &block.fence,
         &attrs,
         block.output.as_ref(),
+        asm,
         env.config,
         STANDALONE,
     )?;
@@ -56,6 +64,7 @@ impl Model for Example {
         };
         let at = block.fence.info_offset;
         let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+        let asm_claim = ex.asm_claim(env, &claim);
         if env.target == Target::Xgettext {
             let mut pieces = Vec::new();
             if let Some(title) = &ex.title {
@@ -68,7 +77,7 @@ impl Model for Example {
             });
             return Ok(Rendered {
                 out: xgettext::write(env, &block.range, &pieces),
-                claims: vec![claim],
+                claims: [Some(claim), asm_claim].into_iter().flatten().collect(),
                 ..Rendered::default()
             });
         }
@@ -88,7 +97,13 @@ impl Model for Example {
         r.warnings.extend(listing.warnings);
         r.missing.extend(listing.missing);
         r.claims.push(claim);
-        r.entries.push(ex.entry(env, number, "Rust example", 0));
+        let entry = ex.entry(env, number, "Rust example", 0);
+        let asm_entry = asm_claim
+            .as_ref()
+            .map(|_| entry.assembly(env.ui(Expect::Asm.badge()).into_owned(), 1));
+        r.entries.push(entry);
+        r.entries.extend(asm_entry);
+        r.claims.extend(asm_claim);
         Ok(r)
     }
 }
@@ -117,6 +132,7 @@ mod tests {
             &block.fence,
             &attrs,
             block.output.as_ref(),
+            None,
             &config(),
             STANDALONE,
         )
@@ -231,7 +247,7 @@ mod tests {
                 (
                     3,
                     21,
-                    "found string for `asm`; expected true or false (or the bare flag)",
+                    "found a value for `asm` that is not `true`, `false` or `graph`; expected `asm`, `asm=false` or `asm=graph`",
                 ),
             ),
         ];
@@ -335,6 +351,47 @@ mod tests {
     }
 
     #[test]
+    fn an_asm_block_is_a_second_claim_of_the_same_frame() {
+        let text = "```rust example asm-syntax=att warnings=none\nfn f() -> i32 { 1 }\n# fn main() { f(); }\n```\n\n```asm\nCHECK-LABEL: f:\nCHECK: ret\n```\n\n```output\n```\n";
+        let cfg = config();
+        let block = scan(text).into_iter().next().unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Test,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+            numbers: Default::default(),
+        };
+        let parsed = crate::directive::parse(&block, &env).unwrap();
+        let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &Facts::default())
+            .unwrap();
+        let [own, asm] = &r.claims[..] else {
+            panic!("{:?}", r.claims)
+        };
+        assert_eq!((own.expect, own.no_warnings), (Expect::Run, true));
+        assert_eq!((asm.expect, asm.no_warnings), (Expect::Asm, false));
+        assert_eq!(markdown::line_col(text, asm.offset), (6, 4));
+        assert_eq!(asm.source, own.source);
+        let a = asm.asm.as_ref().unwrap();
+        assert_eq!(a.shown, "fn f() -> i32 { 1 }\n");
+        assert_eq!(a.syntax, crate::core::machine::Syntax::Att);
+        assert_eq!(
+            r.entries.iter().map(|e| e.claim).collect::<Vec<_>>(),
+            [Some(0), Some(1)]
+        );
+        assert_eq!(r.entries[1].number, r.entries[0].number);
+        assert_eq!(r.entries[1].claims.as_deref(), Some("Assembly as stated"));
+        // The block's directives are checked when the chapter is read.
+        let bad = "```rust example\nfn main() {}\n```\n```asm\nCHECK: ret\nret\n```\n";
+        let block = scan(bad).into_iter().next().unwrap();
+        let env = Env { text: bad, ..env };
+        let e = crate::directive::parse(&block, &env).unwrap_err();
+        assert_eq!(markdown::line_col(bad, e.offset), (6, 1), "{}", e.message);
+    }
+
+    #[test]
     fn renders_from_made_up_facts_without_a_compiler() {
         // No compiler is configured that could run: the listing, the
         // crates and the talk's moment all come from the facts.
@@ -363,6 +420,8 @@ mod tests {
             source: source.into(),
             shown: source.into(),
             edition: 2021,
+            syntax: None,
+            flags: Vec::new(),
             at: 3,
         };
         assert_eq!(
