@@ -69,6 +69,33 @@ pub fn rust_program(source: &str) -> String {
     format!("{head}fn main() {{\n{body}{nl}}}\n")
 }
 
+/// An exercise's test crate: its code (the starter or the solution) with
+/// its tests inside `mod tests { use super::*; … }`, as a student's
+/// `src/lib.rs` holds them. The tests keep their text (a raw string in a
+/// test reads as written); the module opens on a line of its own, so a
+/// line of the tests is its line in the fence plus
+/// [`test_crate_offset`] of the code.
+pub fn test_crate(code: &str, tests: &str) -> String {
+    let nl = |t: &str| {
+        if t.ends_with('\n') || t.is_empty() {
+            ""
+        } else {
+            "\n"
+        }
+    };
+    format!(
+        "{code}{}\n#[cfg(test)]\nmod tests {{\nuse super::*;\n\n{tests}{}}}\n",
+        nl(code),
+        nl(tests)
+    )
+}
+
+/// The line (0-based) of [`test_crate`]'s output on which the tests' first
+/// line stands.
+pub fn test_crate_offset(code: &str) -> usize {
+    code.lines().count() + 5
+}
+
 /// C or C++ code split by the hidden-line prefix: `(shown, full)`. Shown
 /// drops the hidden lines; full keeps them without the prefix.
 pub fn c_split(code: &str, prefix: &str) -> (String, String) {
@@ -94,6 +121,18 @@ pub fn c_split(code: &str, prefix: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_crate_holds_the_tests_in_a_module_that_sees_the_code() {
+        let code = "pub fn one() -> i32 { 1 }";
+        let tests = "#[test]\nfn is_one() { assert_eq!(one(), 1); }\n";
+        let krate = test_crate(code, tests);
+        assert_eq!(
+            krate,
+            "pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\nuse super::*;\n\n#[test]\nfn is_one() { assert_eq!(one(), 1); }\n}\n"
+        );
+        assert_eq!(krate.lines().nth(test_crate_offset(code)), Some("#[test]"));
+    }
     use pretty_assertions::assert_eq;
 
     #[test]

@@ -7,12 +7,14 @@
 //! turns them into `file:line:column`.
 
 pub mod assets;
+pub mod body;
 pub mod cards;
 pub mod claims;
 pub mod compare;
 pub mod contract;
 pub mod datafile;
 pub mod example;
+pub mod exercise;
 pub mod frame;
 pub mod note;
 pub mod numbering;

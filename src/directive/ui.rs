@@ -16,6 +16,9 @@ pub const WORDS: &[&str] = &[
     "Does not compile",
     "Compiles",
     "Undefined behaviour",
+    "Compiles with the tests",
+    "A test fails",
+    "Every test passes",
     "Not checked",
     "Output",
     "Panics with",
@@ -111,6 +114,9 @@ mod tests {
             Expect::NoRun,
             Expect::Compile,
             Expect::Ub,
+            Expect::StarterCompiles,
+            Expect::StarterFails,
+            Expect::SolutionPasses,
         ] {
             assert!(WORDS.contains(&e.badge()), "{}", e.badge());
             assert!(WORDS.contains(&e.output_label()), "{}", e.output_label());

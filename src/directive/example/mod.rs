@@ -514,7 +514,7 @@ fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem>
     }
 }
 
-fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
+pub(crate) fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
     let text = match &attr.value {
         Some(toml::Value::Integer(i)) => i.to_string(),
         Some(toml::Value::String(s)) => s.clone(),

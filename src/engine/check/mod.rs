@@ -18,6 +18,7 @@
 //! ([`crate::book::chapter`]).
 
 pub mod cc;
+pub mod harness;
 mod judge;
 mod merge;
 pub mod pattern;

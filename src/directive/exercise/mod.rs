@@ -1,0 +1,128 @@
+//! Exercises: ````` ````exercise title="…" id=… `````.
+//!
+//! An exercise block holds the task (Markdown), then three fences:
+//! ```` ```rust starter ```` (what the reader starts from, usually with
+//! `todo!()`), ```` ```rust solution ```` and ```` ```rust tests ````
+//! (`#[test]` functions that see the code's items, as inside
+//! `mod tests { use super::*; … }`), and optionally ```` ```hints ````
+//! (Markdown). It makes three claims, each at its own fence: the starter
+//! compiles with the tests; at least one test fails on the starter (the
+//! tests test something); every test passes on the solution. They are
+//! checked like any other claim (merged builds, the cache, the lock).
+//!
+//! `parse` reads the block ([`parse`]); the claims come from the model
+//! ([`Exercise::claims`]); the `exercises` command writes the same model
+//! out as a Cargo workspace.
+
+mod parse;
+
+pub use parse::parse;
+
+use crate::core::claim::Claim;
+use crate::core::code;
+use crate::core::expect::Expect;
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
+use crate::core::markdown::Pattern;
+
+/// How an exercise block starts.
+pub const PATTERN: Pattern = Pattern {
+    words: &["exercise"],
+    takes_output: false,
+};
+
+/// The container attributes, for messages.
+pub const KNOWN: &str = "title, id, edition, mode";
+
+/// The parts a block holds, for messages.
+pub const PARTS: &str =
+    "```rust starter, ```rust solution, ```rust tests and, optionally, ```hints";
+
+/// Some of the author's Markdown (the task, the hints) and where it
+/// starts in the chapter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prose {
+    /// The Markdown as written.
+    pub text: String,
+    /// Its offset in the chapter.
+    pub at: usize,
+}
+
+/// One Rust part of an exercise (the starter, the solution, the tests).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Code {
+    /// The code as written, hidden-line markers included.
+    pub code: String,
+    /// What the reader sees: hidden lines dropped.
+    pub shown: String,
+    /// What the compiler gets: hidden lines included, markers stripped.
+    pub source: String,
+    /// The offset in the chapter of its info string.
+    pub info_offset: usize,
+}
+
+/// A parsed exercise block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exercise {
+    /// The title.
+    pub title: String,
+    /// `id=`: the exercise's anchor and package name, with where it stands.
+    pub id: (String, usize),
+    /// The Rust edition (the book's unless `edition=` says).
+    pub edition: u16,
+    /// Debug or release.
+    pub mode: Mode,
+    /// The task: the Markdown before the first fence.
+    pub task: Option<Prose>,
+    /// The hints, from a ```` ```hints ```` fence.
+    pub hints: Option<Prose>,
+    /// What the reader starts from.
+    pub starter: Code,
+    /// A solution.
+    pub solution: Code,
+    /// The tests.
+    pub tests: Code,
+    /// The offset in the chapter of the block's info string.
+    pub info_offset: usize,
+}
+
+impl Exercise {
+    /// The test crate of the starter (`solution = false`) or of the
+    /// solution: the code with the tests in `mod tests`.
+    pub fn test_crate(&self, solution: bool) -> String {
+        let code = match solution {
+            true => &self.solution.source,
+            false => &self.starter.source,
+        };
+        code::test_crate(code, &self.tests.source)
+    }
+
+    /// The three claims, each at its own fence: the starter compiles with
+    /// the tests (at the starter), a test fails on the starter (at the
+    /// tests), every test passes on the solution (at the solution). The
+    /// first two share one program, so one build and one run serve both.
+    pub fn claims(&self, file: &str) -> Vec<Claim> {
+        let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
+            file: file.to_owned(),
+            line: 0,
+            offset: at.info_offset,
+            what: format!("exercise \"{}\" ({part})", self.title),
+            lang: Lang::Rust,
+            source: self.test_crate(solution),
+            wrapped: false,
+            expect,
+            output: None,
+            output_range: None,
+            edition: self.edition,
+            mode: self.mode,
+            error: None,
+            ignore: false,
+            bless: None,
+        };
+        vec![
+            claim(Expect::StarterCompiles, &self.starter, "starter", false),
+            claim(Expect::StarterFails, &self.tests, "tests", false),
+            claim(Expect::SolutionPasses, &self.solution, "solution", true),
+        ]
+    }
+}
