@@ -358,7 +358,7 @@ Look at `i32::checked_div`.
             ),
             (
                 GOOD.replace("edition=2024", "edition=2024 asm"),
-                "src/a.md:3:68: found unknown attribute `asm`; expected one of title, id, edition, mode",
+                "src/a.md:3:66: found unknown attribute `asm`; expected one of title, id, edition, mode",
             ),
             (
                 GOOD.replace("    todo!()\n", "").replace(
