@@ -64,6 +64,19 @@ pub(crate) enum Command {
         #[arg(long, value_name = "hash:K/N")]
         partition: Option<String>,
     },
+    /// Write the book's exercises as a Cargo workspace, one package per
+    /// exercise, so students run `cargo test -p NAME` locally.
+    Exercises {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// The workspace's directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Write the solutions instead of the starters.
+        #[arg(long)]
+        solutions: bool,
+    },
 }
 
 /// The report formats of `check`.

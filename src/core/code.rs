@@ -84,7 +84,7 @@ pub fn test_crate(code: &str, tests: &str) -> String {
         }
     };
     format!(
-        "{code}{}\n#[cfg(test)]\nmod tests {{\nuse super::*;\n\n{tests}{}}}\n",
+        "{code}{}\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n{tests}{}}}\n",
         nl(code),
         nl(tests)
     )
@@ -129,7 +129,7 @@ mod tests {
         let krate = test_crate(code, tests);
         assert_eq!(
             krate,
-            "pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\nuse super::*;\n\n#[test]\nfn is_one() { assert_eq!(one(), 1); }\n}\n"
+            "pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n#[test]\nfn is_one() { assert_eq!(one(), 1); }\n}\n"
         );
         assert_eq!(krate.lines().nth(test_crate_offset(code)), Some("#[test]"));
     }

@@ -28,6 +28,7 @@ pub mod xgettext;
 pub use contract::{
     DataFiles, DataMessage, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target,
 };
+pub use exercise::workspace;
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};

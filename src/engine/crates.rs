@@ -220,6 +220,13 @@ fn manifest(deps: &[Dependency]) -> String {
     lib.insert("path".into(), "lib.rs".into());
     table.insert("lib".into(), lib.into());
     table.insert("workspace".into(), toml::Table::new().into());
+    table.insert("dependencies".into(), entries(deps).into());
+    toml::to_string(&table).unwrap_or_default()
+}
+
+/// The entries of `deps` as a Cargo `[dependencies]` table (paths as
+/// resolved: from the root of the file system).
+pub fn entries(deps: &[Dependency]) -> toml::Table {
     let mut entries = toml::Table::new();
     for d in deps {
         let mut e = toml::Table::new();
@@ -245,8 +252,7 @@ fn manifest(deps: &[Dependency]) -> String {
         }
         entries.insert(d.key.clone(), e.into());
     }
-    table.insert("dependencies".into(), entries.into());
-    toml::to_string(&table).unwrap_or_default()
+    entries
 }
 
 fn profile(mode: Mode) -> &'static str {
@@ -260,6 +266,15 @@ impl Crates {
     /// The extern names of the declared crates (none when they are broken).
     pub fn names(&self) -> &[String] {
         self.declared.as_ref().map_or(&[], |d| &d.names)
+    }
+
+    /// The declared entries, paths resolved (from the root of the file
+    /// system), or why they cannot be used.
+    pub fn dependencies(&self) -> Result<&[Dependency], String> {
+        self.declared
+            .as_ref()
+            .map(|d| d.deps.as_slice())
+            .map_err(Clone::clone)
     }
 
     /// Why the declared crates cannot be used, if they cannot.

@@ -15,6 +15,7 @@
 //! out as a Cargo workspace.
 
 mod parse;
+pub mod workspace;
 
 pub use parse::parse;
 
