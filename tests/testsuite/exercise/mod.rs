@@ -3,3 +3,4 @@
 //! `exercises` command's Cargo workspace run with the real `cargo`.
 
 mod engine;
+mod workspace;
