@@ -86,6 +86,10 @@ fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
 fn exercises(book: &std::path::Path, out: &std::path::Path, solutions: bool) -> anyhow::Result<()> {
     let done = mdbook_companion::commands::exercises::run(book, out, solutions)?;
     let what = if solutions { "solutions" } else { "starters" };
+    if done.packages.is_empty() {
+        eprintln!("mdbook-companion exercises: the book has no exercise; nothing written");
+        return Ok(());
+    }
     eprintln!(
         "mdbook-companion exercises: {} exercise(s) ({what}) in {}: {} file(s) written, {} unchanged",
         done.packages.len(),

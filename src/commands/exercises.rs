@@ -78,6 +78,9 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
     if !problems.is_empty() {
         bail!("the exercises cannot be written:\n{}", problems.join("\n"));
     }
+    if placed.is_empty() {
+        return Ok(Written::default());
+    }
     let deps = crates::for_book(&loaded.config)
         .dependencies()
         .map_err(anyhow::Error::msg)?

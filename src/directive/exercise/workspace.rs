@@ -62,27 +62,23 @@ pub fn files(
     for Placed { file, exercise: ex } in exercises {
         let name = &ex.id.0;
         let code = ex.test_crate(solutions);
-        let mut package = toml::Table::new();
-        package.insert("name".into(), name.clone().into());
-        package.insert("version".into(), "0.1.0".into());
-        package.insert("edition".into(), ex.edition.to_string().into());
-        package.insert("publish".into(), false.into());
-        let mut manifest = toml::Table::new();
-        manifest.insert("package".into(), package.into());
+        // Written by hand, in the order Cargo's own templates use.
+        let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
+        let mut manifest = format!(
+            "[package]\nname = {}\nversion = \"0.1.0\"\nedition = \"{}\"\npublish = false\n",
+            quoted(name),
+            ex.edition
+        );
         let used = crates::used(&code, names.iter().map(String::as_str));
-        let mut dependencies = toml::Table::new();
+        let mut deps_shown = String::new();
         for d in deps.iter().filter(|d| used.contains(&d.extern_name())) {
-            let mut entry = toml::Table::new();
-            entry.insert("workspace".into(), true.into());
-            dependencies.insert(d.key.clone(), entry.into());
+            deps_shown.push_str(&format!("{} = {{ workspace = true }}\n", quoted(&d.key)));
         }
-        if !dependencies.is_empty() {
-            manifest.insert("dependencies".into(), dependencies.into());
+        if !deps_shown.is_empty() {
+            manifest.push_str("\n[dependencies]\n");
+            manifest.push_str(&deps_shown);
         }
-        out.push((
-            format!("{name}/Cargo.toml"),
-            toml::to_string(&manifest).unwrap_or_default(),
-        ));
+        out.push((format!("{name}/Cargo.toml"), manifest));
         let mut lib = format!("//! {} ({file})\n", ex.title);
         if let Some(task) = &ex.task {
             lib.push_str("//!\n");
@@ -160,7 +156,7 @@ mod tests {
         assert!(
             solutions[1]
                 .1
-                .contains("[dependencies.mylib]\nworkspace = true"),
+                .contains("[dependencies]\n\"mylib\" = { workspace = true }"),
             "{}",
             solutions[1].1
         );

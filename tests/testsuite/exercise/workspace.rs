@@ -78,7 +78,7 @@ fn starters_fail_their_tests_and_solutions_pass() {
     );
     let manifest = std::fs::read_to_string(out.join("double-point/Cargo.toml")).unwrap();
     assert!(
-        manifest.contains("[dependencies.mylib]\nworkspace = true"),
+        manifest.contains("[dependencies]\n\"mylib\" = { workspace = true }"),
         "{manifest}"
     );
     let (output, passed) = cargo_test(&out);
