@@ -112,3 +112,51 @@ fn a_failure_names_the_tests_and_shows_their_output() {
     let detail = detail.expect("rustc's diagnostics");
     assert!(detail.contains("error[E0061]"), "{detail}");
 }
+
+/// The program mdBook's Run button (and `mdbook test`) gets for an
+/// exercise: its code, then the tests run by a stand-in for libtest.
+fn runner_program(code: &str, tests: &str) -> String {
+    format!(
+        "{code}\n{}",
+        mdbook_companion::core::code::test_runner(tests)
+    )
+}
+
+#[test]
+fn the_run_button_program_runs_the_tests_as_libtest_would_report_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path());
+    let text = include_str!("course.md")
+        .replace("mylib::double(p.x)", "p.x * 2")
+        .replace("mylib::double(p.y)", "p.y * 2")
+        .replace(
+            "use mylib::Point;",
+            "#[derive(Debug, PartialEq)] pub struct Point { pub x: i32, pub y: i32 }",
+        );
+    let checker = Checker::new(&cfg);
+    for block in markdown::scan(&text, &[PATTERN]) {
+        let ex = exercise::parse(&block, &text, &cfg).unwrap();
+        let mut claim = ex.claims("src/course.md").remove(0);
+        claim.expect = mdbook_companion::engine::check::Expect::Run;
+        claim.source = runner_program(&ex.solution.source, &ex.tests.source);
+        let solved = checker.check(&claim);
+        assert_eq!(solved.verdict, Verdict::Passed, "{}", claim.source);
+        let out = solved.actual.unwrap();
+        assert!(
+            out.contains("test tests::") && out.ends_with("test result: ok. 0 failed"),
+            "{out}"
+        );
+        claim.source = runner_program(&ex.starter.source, &ex.tests.source);
+        let starter = checker.check(&claim);
+        let Verdict::Failed { message, .. } = starter.verdict else {
+            panic!("the starter passed: {}", claim.source);
+        };
+        // The first panic a test met is named (the runner goes on).
+        assert_eq!(message, "the program panicked: not yet implemented");
+        let out = starter.actual.unwrap();
+        assert!(
+            out.contains(" ... FAILED") && out.ends_with(" failed"),
+            "{out}"
+        );
+    }
+}
