@@ -104,7 +104,14 @@ pub fn replacements(
         outcome.claims_page |= directive::is_claims_page(block);
         let out = match directive::render(block, &env) {
             Ok(r) => {
-                env.numbers.first += r.entries.len();
+                // Several entries may share a number (an exercise's
+                // claims): the next block numbers on from the highest.
+                env.numbers.first = r
+                    .entries
+                    .iter()
+                    .map(|e| e.number.n)
+                    .max()
+                    .unwrap_or(env.numbers.first);
                 // Rows are for the claims page, and for the book's check
                 // that ids are unique.
                 let rows = r
@@ -117,6 +124,7 @@ pub fn replacements(
                         chapter: page.name.map(str::to_owned),
                         section: page.section.map(str::to_owned),
                         digits: e.number.digits.clone(),
+                        word: e.number.word.to_owned(),
                         id: e.number.id.clone(),
                         id_at: e.id_at.map(|at| markdown::line_col(text, at)),
                         title: e.title.clone(),

@@ -62,6 +62,7 @@ pub struct RawConfig {
     dependencies: Option<Value>,
     cargo_manifest: Option<String>,
     playground_crates: Option<Vec<String>>,
+    print_solutions: Option<bool>,
 }
 
 /// What a broken directive does to the build.
@@ -125,6 +126,8 @@ pub struct Config {
     /// The crates the Playground offers (`playground-crates`, else the
     /// list shipped in the binary), by the names examples use.
     pub playground_crates: Vec<String>,
+    /// `print-solutions`: exercises' solutions on the print page too.
+    pub print_solutions: bool,
     /// The book's language (`book.language`), when it is set.
     pub language: Option<String>,
     /// Where the PO files are, relative to the root (`po-dir` of
@@ -163,7 +166,7 @@ impl OutputFilter {
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, print-solutions (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -335,6 +338,7 @@ impl Config {
                 Some(list) => list.iter().map(|c| c.replace('-', "_")).collect(),
                 None => PLAYGROUND_CRATES.iter().map(|c| (*c).to_owned()).collect(),
             },
+            print_solutions: raw.print_solutions.unwrap_or(false),
             language: book_config
                 .pointer("/book/language")
                 .and_then(Value::as_str)

@@ -35,9 +35,10 @@ use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 5] = [
+pub const KINDS: [Kind; 6] = [
     example::KIND,
     compare::KIND,
+    exercise::KIND,
     reading::KIND,
     talk::KIND,
     claims::KIND,
@@ -45,8 +46,8 @@ pub const KINDS: [Kind; 5] = [
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 5] = {
-    let mut p = [KINDS[0].pattern; 5];
+pub const PATTERNS: [Pattern; 6] = {
+    let mut p = [KINDS[0].pattern; 6];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;

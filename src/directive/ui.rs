@@ -11,6 +11,10 @@ pub const PAGE: &str = "mdbook-companion";
 /// them.
 pub const WORDS: &[&str] = &[
     "Example",
+    "Exercise",
+    "Tests",
+    "Hints",
+    "Solution",
     "Runs",
     "Panics",
     "Does not compile",

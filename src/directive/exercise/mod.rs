@@ -15,16 +15,35 @@
 //! out as a Cargo workspace.
 
 mod parse;
+mod render;
 pub mod workspace;
 
 pub use parse::parse;
+pub use render::WHAT;
 
+use super::contract::{Env, Kind, Rendered};
 use crate::core::claim::Claim;
 use crate::core::code;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
-use crate::core::markdown::Pattern;
+use crate::core::markdown::{Block, Pattern};
+use crate::core::problem::Problem;
+
+/// The exercise's row of the registry.
+pub const KIND: Kind = Kind {
+    name: "exercise",
+    pattern: PATTERN,
+    render,
+    claims: true,
+    stylesheet: include_str!("exercise.css"),
+    script: "",
+};
+
+/// Parses and renders an exercise block.
+fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+    parse(block, env.text, env.config)?.render(block, env)
+}
 
 /// How an exercise block starts.
 pub const PATTERN: Pattern = Pattern {

@@ -3,4 +3,5 @@
 //! `exercises` command's Cargo workspace run with the real `cargo`.
 
 mod engine;
+mod page;
 mod workspace;
