@@ -2,6 +2,7 @@
 //! alone), `check`'s report, the page through real mdBook, and the
 //! `exercises` command's Cargo workspace run with the real `cargo`.
 
+mod check;
 mod engine;
 mod page;
 mod workspace;
