@@ -11,18 +11,11 @@ pub const PAGE: &str = "mdbook-companion";
 /// them.
 pub const WORDS: &[&str] = &[
     "Example",
-    "Exercise",
-    "Tests",
-    "Hints",
-    "Solution",
     "Runs",
     "Panics",
     "Does not compile",
     "Compiles",
     "Undefined behaviour",
-    "Compiles with the tests",
-    "A test fails",
-    "Every test passes",
     "Not checked",
     "Output",
     "Panics with",
@@ -69,6 +62,14 @@ pub const WORDS: &[&str] = &[
     "Paper",
     "Talk",
     "Tool",
+    // Exercises.
+    "Exercise",
+    "Tests",
+    "Hints",
+    "Solution",
+    "Compiles with the tests",
+    "A test fails",
+    "Every test passes",
 ];
 
 #[cfg(test)]
