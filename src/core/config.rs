@@ -427,6 +427,41 @@ fn compiler_id(key: &str, id: Option<String>, default: &str) -> Result<String, C
     Ok(id)
 }
 
+/// Every key `[preprocessor.companion]` accepts, mdBook's own included,
+/// read from the table's definition itself (the fields serde knows), so a
+/// list made from it cannot drift from what the reader accepts. The
+/// guide's configuration reference is checked against it.
+pub fn keys() -> Vec<&'static str> {
+    /// A deserializer that only records the field names it is asked for.
+    struct Fields(&'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for &mut Fields {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(
+            self,
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom("field names only"))
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0 = fields;
+            Err(serde::de::Error::custom("field names only"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields = Fields(&[]);
+    let _ = RawConfig::deserialize(&mut fields);
+    fields.0.to_vec()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -562,5 +597,21 @@ mod tests {
     fn book_edition_becomes_the_default() {
         let c = Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2024"}})).unwrap();
         assert_eq!(c.edition, 2024);
+    }
+
+    #[test]
+    fn keys_are_the_fields_of_the_table_and_the_message_names_them_all() {
+        let keys = keys();
+        assert!(
+            keys.contains(&"on-failure") && keys.contains(&"after"),
+            "{keys:?}"
+        );
+        let listed = KNOWN_KEYS.replace("(and mdBook's", ",");
+        let named: std::collections::BTreeSet<&str> = listed
+            .split([',', ' ', ')'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let fields: std::collections::BTreeSet<&str> = keys.into_iter().collect();
+        assert_eq!(named, fields);
     }
 }

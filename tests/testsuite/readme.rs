@@ -1,50 +1,90 @@
-//! The README's examples are true: every ````markdown block of the README
-//! that holds a `rust example` or a `compare` block is a chapter of one
-//! book, and `check` passes on it (and the book builds).
+//! The README's and the guide's examples are true. Every ````markdown
+//! block of the README or of a guide page that shows a directive is a
+//! chapter of a book on which `check` passes and which builds; the guide
+//! itself, with those blocks added as chapters, checks and builds; a
+//! directive is shown only in a ````markdown block (nowhere it would go
+//! unchecked); and the guide's configuration reference names exactly the
+//! keys the code accepts.
 
-use crate::support::{BIN, TestBook};
+use crate::support::{BIN, Page, TestBook};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The bodies of the README's `markdown` fences that hold examples or
-/// comparisons.
-fn readme_examples() -> Vec<String> {
-    let readme = include_str!("../../README.md");
-    let mut out = Vec::new();
-    let mut lines = readme.lines();
-    while let Some(line) = lines.next() {
-        let ticks = line.len() - line.trim_start_matches('`').len();
-        if ticks < 4 || line[ticks..].trim() != "markdown" {
-            continue;
-        }
-        let fence = &line[..ticks];
-        let body: Vec<&str> = lines
-            .by_ref()
-            .take_while(|l| l.trim_end() != fence)
-            .collect();
-        let body = body.join("\n") + "\n";
-        if body.contains(" example") || body.contains("compare") {
-            out.push(body);
-        }
-    }
-    out
+/// The info strings that open a directive.
+const DIRECTIVES: [&str; 5] = ["rust example", "compare", "reading-list", "talk", "claims"];
+
+/// A fence line's backticks and info string (`None` for other lines).
+fn fence(line: &str) -> Option<(&str, &str)> {
+    let t = line.trim_start();
+    let ticks = t.len() - t.trim_start_matches('`').len();
+    (ticks >= 3).then(|| (&t[..ticks], t[ticks..].trim()))
 }
 
-#[test]
-fn every_example_in_the_readme_holds() {
-    let examples = readme_examples();
-    assert!(
-        examples.len() >= 4,
-        "found {} README examples",
-        examples.len()
-    );
-    let mut book = TestBook::new();
-    for (i, body) in examples.iter().enumerate() {
-        book = book.chapter(&format!("readme-{i}.md"), body);
+/// Whether an info string opens a directive.
+fn is_directive(info: &str) -> bool {
+    DIRECTIVES.iter().any(|d| {
+        info.strip_prefix(d)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',']))
+    })
+}
+
+/// What a page shows: the bodies of its ````markdown blocks that hold a
+/// directive (a line `{{#include FILE}}` in one replaced by FILE, relative
+/// to `dir`, as mdBook's `links` does), and the directives it shows in any
+/// other code block, as `line: text`.
+fn shown(text: &str, dir: &Path) -> (Vec<String>, Vec<String>) {
+    let (mut bodies, mut stray) = (Vec::new(), Vec::new());
+    let mut lines = text.lines().enumerate();
+    while let Some((_, line)) = lines.next() {
+        let Some((ticks, info)) = fence(line) else {
+            continue;
+        };
+        let body: Vec<(usize, &str)> = lines
+            .by_ref()
+            .take_while(|(_, l)| l.trim() != ticks)
+            .collect();
+        if is_directive(info) {
+            continue; // a live directive: `check` checks it
+        }
+        let mut expanded = String::new();
+        for (n, l) in &body {
+            let include = l
+                .trim()
+                .strip_prefix("{{#include ")
+                .and_then(|r| r.strip_suffix("}}"));
+            match include {
+                Some(file) => {
+                    let path = dir.join(file.trim());
+                    let text = std::fs::read_to_string(&path)
+                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                    expanded.push_str(&text);
+                }
+                None => {
+                    expanded.push_str(l);
+                    expanded.push('\n');
+                }
+            }
+            if info != "markdown" && fence(l).is_some_and(|(_, i)| is_directive(i)) {
+                stray.push(format!("{}: {l}", n + 1));
+            }
+        }
+        let holds_directive = expanded
+            .lines()
+            .any(|l| fence(l).is_some_and(|(_, i)| is_directive(i)));
+        if info == "markdown" && ticks.len() >= 4 && holds_directive {
+            bodies.push(expanded);
+        }
     }
-    book.write();
+    (bodies, stray)
+}
+
+/// Runs `check --format json` on a book; its report, after asserting
+/// that it passed with nothing failed.
+fn check_passes(root: &Path) -> serde_json::Value {
     let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
+        .args(["check", "--format", "json"])
+        .arg(root)
         .output()
         .expect("run check");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -53,13 +93,157 @@ fn every_example_in_the_readme_holds() {
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(!stdout.contains("FAILED"), "{stdout}");
-    let passed: usize = stdout
-        .lines()
-        .last()
-        .and_then(|l| l.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    assert!(passed >= 5, "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("check's JSON");
+    assert_eq!(report["failed"], 0, "{stdout}");
+    assert_eq!(
+        report["invalid"].as_array().map(Vec::len),
+        Some(0),
+        "{stdout}"
+    );
+    report
+}
+
+#[test]
+fn every_example_in_the_readme_holds() {
+    let readme = include_str!("../../README.md");
+    let (examples, stray) = shown(readme, Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(
+        stray.is_empty(),
+        "directives outside ````markdown: {stray:?}"
+    );
+    assert!(
+        examples.len() >= 2,
+        "found {} README examples",
+        examples.len()
+    );
+    let mut book = TestBook::new();
+    for (i, body) in examples.iter().enumerate() {
+        book = book.chapter(&format!("readme-{i}.md"), body);
+    }
+    book.write();
+    let report = check_passes(book.root());
+    assert!(report["passed"].as_u64() >= Some(3), "{report}");
     book.build().expect("the README's examples build");
+}
+
+fn guide() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("guide")
+}
+
+/// Copies a book, leaving out its build output and cache.
+fn copy_book(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name();
+        if name == "book" || name == ".companion-cache" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type().expect("file type").is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_book(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every Markdown file under `dir`, with its path.
+fn pages(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+    for entry in std::fs::read_dir(dir).expect("read_dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            pages(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).expect("page");
+            out.push((path, text));
+        }
+    }
+}
+
+#[test]
+fn every_directive_in_the_guide_builds_and_checks() {
+    let src = guide().join("src");
+    let mut all = Vec::new();
+    pages(&src, &mut all);
+    let mut shown_blocks = Vec::new();
+    let mut stray = Vec::new();
+    for (path, text) in &all {
+        let (bodies, s) = shown(text, path.parent().expect("page dir"));
+        shown_blocks.extend(bodies);
+        stray.extend(s.into_iter().map(|s| format!("{}:{s}", path.display())));
+    }
+    assert!(
+        stray.is_empty(),
+        "directives outside ````markdown: {stray:?}"
+    );
+    assert!(
+        shown_blocks.len() >= 15,
+        "found {} shown blocks",
+        shown_blocks.len()
+    );
+
+    // The guide as it is, plus a chapter for each block it shows.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    copy_book(&guide(), root);
+    let mut summary = std::fs::read_to_string(root.join("src/SUMMARY.md")).expect("SUMMARY");
+    summary.push_str("\n# Shown\n\n");
+    for (i, body) in shown_blocks.iter().enumerate() {
+        std::fs::write(root.join(format!("src/shown-{i}.md")), body).expect("chapter");
+        summary.push_str(&format!("- [Shown {i}](shown-{i}.md)\n"));
+    }
+    std::fs::write(root.join("src/SUMMARY.md"), summary).expect("SUMMARY");
+
+    let report = check_passes(root);
+    assert!(report["passed"].as_u64() >= Some(20), "{report}");
+    mdbook_companion::commands::build::build(root).expect("the guide builds");
+    let page = |name: &str| {
+        let text = std::fs::read_to_string(root.join("book").join(name)).expect("page");
+        Page(scraper::Html::parse_document(&text))
+    };
+    assert!(!page("examples.html").all(".companion-example").is_empty());
+    assert!(
+        !page("comparisons.html")
+            .all(".companion-compare")
+            .is_empty()
+    );
+    assert!(
+        !page("further-reading.html")
+            .all("article.companion-card")
+            .is_empty()
+    );
+    assert!(!page("talks.html").all("article.companion-talk").is_empty());
+}
+
+#[test]
+fn config_reference_lists_every_key() {
+    let page = std::fs::read_to_string(guide().join("src/reference/configuration.md"))
+        .expect("configuration.md");
+    // The backticked names in the first column of every table row.
+    let documented: BTreeSet<&str> = page
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('|').nth(1))
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .collect();
+    // When keys move into the directive registry, chain theirs here.
+    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys().into_iter().collect();
+    assert!(accepted.len() >= 10, "{accepted:?}");
+    assert_eq!(
+        documented, accepted,
+        "left: the guide's configuration reference; right: the keys the code accepts"
+    );
+    for default in [
+        mdbook_companion::core::config::DEFAULT_PLAYGROUND,
+        mdbook_companion::core::config::DEFAULT_COMPILER_EXPLORER,
+        mdbook_companion::core::config::DEFAULT_RUST_COMPILER,
+        mdbook_companion::core::config::DEFAULT_C_COMPILER,
+        mdbook_companion::core::config::DEFAULT_CPP_COMPILER,
+    ] {
+        assert!(
+            page.contains(&format!("`\"{default}\"`")),
+            "the reference does not give the default {default:?}"
+        );
+    }
 }

@@ -469,14 +469,9 @@ fn print_page_carries_the_cards_and_the_stylesheet_styles_them() {
     );
 }
 
-/// The README's talk section: its data, its blocks and its error line.
-fn readme_talks() -> (String, String, String) {
-    let readme = include_str!("../../README.md");
-    let section = readme
-        .split("## Talk cards")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("a Talk cards section");
+/// The guide's talk page: its data, its blocks and its error line.
+fn guide_talks() -> (String, String, String) {
+    let section = include_str!("../../guide/src/talks.md");
     let fenced = |open: &str, close: &str| {
         section
             .split(open)
@@ -493,8 +488,8 @@ fn readme_talks() -> (String, String, String) {
 }
 
 #[test]
-fn the_readme_example_holds() {
-    let (data, blocks, error) = readme_talks();
+fn the_guide_example_holds() {
+    let (data, blocks, error) = guide_talks();
     let page = TestBook::new()
         .file("src/talks.toml", &data)
         .chapter("notes.md", &format!("# Notes\n\n{blocks}"))
@@ -510,7 +505,7 @@ fn the_readme_example_holds() {
         href(page.all("main a.companion-talk-moment-title")[0]),
         "moves.html"
     );
-    // The error the README shows is the one a build gives.
+    // The error the guide shows is the one a build gives.
     let err = TestBook::new()
         .file("src/talks.toml", data.replace("\"2:30\"", "\"12:00\""))
         .chapter("notes.md", "# Notes\n\n```talk ids=\"ownership\"\n```\n")
