@@ -66,12 +66,13 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
             }
         }
     }
-    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
     for p in &placed {
-        if let Some(first) = seen.insert(&p.exercise.id.0, &p.file) {
+        let name = p.exercise.package();
+        if let Some(first) = seen.insert(name.clone(), &p.file) {
             problems.push(format!(
-                "{}: found a second exercise with id `{}` (the first is in {first}); expected one package per id",
-                p.file, p.exercise.id.0
+                "{}: found a second exercise named `{name}` (the first is in {first}); expected one package per name: give one an `id`",
+                p.file
             ));
         }
     }
@@ -92,7 +93,7 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
         .unwrap_or_else(|| "the book".to_owned());
     let files = workspace::files(&format!("the book `{name}`"), &placed, &deps, solutions);
     let mut done = write(out, &files)?;
-    done.packages = placed.into_iter().map(|p| p.exercise.id.0).collect();
+    done.packages = placed.iter().map(|p| p.exercise.package()).collect();
     Ok(done)
 }
 

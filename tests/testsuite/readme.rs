@@ -12,7 +12,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The info strings that open a directive.
-const DIRECTIVES: [&str; 5] = ["rust example", "compare", "reading-list", "talk", "claims"];
+const DIRECTIVES: [&str; 6] = [
+    "rust example",
+    "compare",
+    "exercise",
+    "reading-list",
+    "talk",
+    "claims",
+];
 
 /// A fence line's backticks and info string (`None` for other lines).
 fn fence(line: &str) -> Option<(&str, &str)> {

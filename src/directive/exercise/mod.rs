@@ -86,8 +86,10 @@ pub struct Code {
 pub struct Exercise {
     /// The title.
     pub title: String,
-    /// `id=`: the exercise's anchor and package name, with where it stands.
-    pub id: (String, usize),
+    /// `id=`: the exercise's anchor and package name, with where it
+    /// stands (without it: the anchor of its number, the package named
+    /// after its title).
+    pub id: Option<(String, usize)>,
     /// The Rust edition (the book's unless `edition=` says).
     pub edition: u16,
     /// Debug or release.
@@ -107,6 +109,28 @@ pub struct Exercise {
 }
 
 impl Exercise {
+    /// The name of its package in the `exercises` workspace: its `id`, else
+    /// its title in lower case, runs of other characters as one `-`
+    /// (`Safe division` is `safe-division`).
+    pub fn package(&self) -> String {
+        if let Some((id, _)) = &self.id {
+            return id.clone();
+        }
+        let mut name = String::new();
+        for c in self.title.chars() {
+            match c.is_ascii_alphanumeric() {
+                true => name.push(c.to_ascii_lowercase()),
+                false if !name.is_empty() && !name.ends_with('-') => name.push('-'),
+                false => {}
+            }
+        }
+        let name = name.trim_end_matches('-');
+        match name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            true => name.to_owned(),
+            false => format!("exercise-{name}").trim_end_matches('-').to_owned(),
+        }
+    }
+
     /// The test crate of the starter (`solution = false`) or of the
     /// solution: the code with the tests in `mod tests`.
     pub fn test_crate(&self, solution: bool) -> String {

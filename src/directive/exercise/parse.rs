@@ -48,14 +48,12 @@ pub fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Pro
             }
         }
     }
-    let missing = |what: &str, example: &str| {
+    let title = title.ok_or_else(|| {
         Problem::at(
             fence.info_offset,
-            format!("found no `{what}` on the exercise; expected {what}={example}"),
+            "found no `title` on the exercise; expected title=\"…\"",
         )
-    };
-    let title = title.ok_or_else(|| missing("title", "\"…\""))?;
-    let id = id.ok_or_else(|| missing("id", "a name such as safe-division"))?;
+    })?;
     let mapper = Mapper::for_block(text, fence);
     let mut parts = Parts::default();
     let mut last: Option<String> = None;
@@ -265,7 +263,8 @@ Look at `i32::checked_div`.
     fn every_part_fills_the_model() {
         let ex = parsed(GOOD).unwrap();
         assert_eq!(ex.title, "Safe division");
-        assert_eq!(ex.id.0, "safe-division");
+        assert_eq!(ex.id.as_ref().unwrap().0, "safe-division");
+        assert_eq!(ex.package(), "safe-division");
         assert_eq!(ex.edition, 2024);
         assert_eq!(
             ex.task.as_ref().unwrap().text,
@@ -353,8 +352,8 @@ Look at `i32::checked_div`.
                 "src/a.md:14:1: found a paragraph after the ```rust starter block; expected the task's Markdown before the first fence (hints go in a ```hints block)",
             ),
             (
-                GOOD.replace(" id=safe-division", ""),
-                "src/a.md:3:5: found no `id` on the exercise; expected id=a name such as safe-division",
+                GOOD.replace(" title=\"Safe division\"", ""),
+                "src/a.md:3:5: found no `title` on the exercise; expected title=\"…\"",
             ),
             (
                 GOOD.replace("edition=2024", "edition=2024 asm"),
@@ -370,6 +369,22 @@ Look at `i32::checked_div`.
         ];
         for (text, want) in cases {
             assert_eq!(parsed(&text).unwrap_err(), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn without_an_id_the_package_is_named_after_the_title() {
+        for (title, want) in [
+            ("Safe division", "safe-division"),
+            ("A page size, checked once!", "a-page-size-checked-once"),
+            ("2 + 2", "exercise-2-2"),
+            ("Écrire", "crire"),
+            ("!!!", "exercise"),
+        ] {
+            let text = GOOD
+                .replace(" id=safe-division", "")
+                .replace("Safe division", title);
+            assert_eq!(parsed(&text).unwrap().package(), want, "{title}");
         }
     }
 

@@ -30,7 +30,8 @@ impl Exercise {
             claims: self.claims(env.file),
             ..Rendered::default()
         };
-        let mut number = env.numbers.number(0, Some(&self.id.0));
+        let id = self.id.as_ref();
+        let mut number = env.numbers.number(0, id.map(|(id, _)| id.as_str()));
         number.word = WHAT;
         let title = env.text(&self.title).into_owned();
         r.entries = r
@@ -39,7 +40,7 @@ impl Exercise {
             .enumerate()
             .map(|(i, c)| Entry {
                 number: number.clone(),
-                id_at: (i == 0).then_some(self.id.1),
+                id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: Some(title.clone()),
                 what: WHAT.to_owned(),
                 claims: Some(env.ui(c.expect.badge()).into_owned()),

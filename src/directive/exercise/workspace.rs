@@ -42,7 +42,7 @@ pub fn files(
     let mut root = toml::Table::new();
     let mut workspace = toml::Table::new();
     workspace.insert("resolver".into(), "2".into());
-    let members: Vec<String> = exercises.iter().map(|p| p.exercise.id.0.clone()).collect();
+    let members: Vec<String> = exercises.iter().map(|p| p.exercise.package()).collect();
     workspace.insert("members".into(), members.into());
     if !deps.is_empty() {
         workspace.insert(
@@ -60,7 +60,7 @@ pub fn files(
         ),
     ));
     for Placed { file, exercise: ex } in exercises {
-        let name = &ex.id.0;
+        let name = &ex.package();
         let code = ex.test_crate(solutions);
         // Written by hand, in the order Cargo's own templates use.
         let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();

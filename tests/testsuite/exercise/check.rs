@@ -133,7 +133,10 @@ fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
         "A test fails",
         "Every test passes",
     ]) {
-        assert!(row.starts_with("Exercise 1.1Safe division Exercise"), "{row}");
+        assert!(
+            row.starts_with("Exercise 1.1Safe division Exercise"),
+            "{row}"
+        );
         assert!(row.contains(claim) && row.contains("Holds"), "{row}");
     }
 }
