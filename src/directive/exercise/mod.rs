@@ -10,16 +10,13 @@
 //! tests test something); every test passes on the solution. They are
 //! checked like any other claim (merged builds, the cache, the lock).
 //!
-//! `parse` reads the block ([`parse`]); the claims come from the model
+//! `parse` reads the block ([`Exercise::parse`]); the claims come from the model
 //! ([`Exercise::claims`]); the `exercises` command writes the same model
 //! out as a Cargo workspace.
 
 mod parse;
 mod render;
 pub mod workspace;
-
-pub use parse::parse;
-pub use render::WHAT;
 
 use super::contract::{Env, Kind, Rendered};
 use crate::core::claim::Claim;
@@ -40,9 +37,12 @@ pub const KIND: Kind = Kind {
     script: "",
 };
 
+/// What a claims-page row of an exercise is.
+pub const WHAT: &str = "Exercise";
+
 /// Parses and renders an exercise block.
 fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
-    parse(block, env.text, env.config)?.render(block, env)
+    Exercise::parse(block, env.text, env.config)?.render(block, env)
 }
 
 /// How an exercise block starts.

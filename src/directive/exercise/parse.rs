@@ -22,8 +22,15 @@ struct Parts {
     hints: Option<Fence>,
 }
 
-/// Parses an exercise block of the chapter `text`.
-pub fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem> {
+impl Exercise {
+    /// Parses an exercise block of the chapter `text`.
+    pub fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem> {
+        parse(block, text, config)
+    }
+}
+
+/// [`Exercise::parse`].
+fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem> {
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;

@@ -7,7 +7,7 @@
 //! `print-solutions = true` (a class the stylesheet reads), and other
 //! renderers the same.
 
-use super::{Code, Exercise, Prose};
+use super::{Code, Exercise, Prose, WHAT};
 use crate::core::code;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{Block, Out};
@@ -18,9 +18,6 @@ use crate::directive::frame;
 use crate::directive::numbering::Number;
 use crate::directive::xgettext::{self, Piece};
 use crate::engine::crates;
-
-/// What a claims-page row of an exercise is.
-pub const WHAT: &str = "Exercise";
 
 impl Exercise {
     /// The block for `env.target`, with its three claims and one row per

@@ -6,7 +6,7 @@
 //! workspace's `[workspace.dependencies]`). Pure: the `exercises` command
 //! writes what this makes.
 
-use super::{Exercise, PATTERN, parse};
+use super::{Exercise, PATTERN};
 use crate::core::config::Config;
 use crate::core::crates::{self, Dependency};
 use crate::core::markdown;
@@ -16,7 +16,7 @@ use crate::core::problem::Problem;
 pub fn of_chapter(text: &str, config: &Config) -> Vec<Result<Exercise, Problem>> {
     markdown::scan(text, &[PATTERN])
         .iter()
-        .map(|b| parse(b, text, config))
+        .map(|b| Exercise::parse(b, text, config))
         .collect()
 }
 
@@ -83,7 +83,7 @@ pub fn files(
         if let Some(task) = &ex.task {
             lib.push_str("//!\n");
             for line in task.text.lines() {
-                lib.push_str(&format!("//! {line}").trim_end().to_owned());
+                lib.push_str(format!("//! {line}").trim_end());
                 lib.push('\n');
             }
         }
@@ -119,7 +119,7 @@ mod tests {
             path: Some("/libs/mylib".into()),
             ..Dependency::default()
         };
-        let starters = files("Book", &placed(), &[mylib.clone()], false);
+        let starters = files("Book", &placed(), std::slice::from_ref(&mylib), false);
         let names: Vec<&str> = starters.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
             names,

@@ -17,7 +17,7 @@ fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
         .arg(book.root())
         .args(args)
         .output()
-        .unwrap();
+        .expect("run check");
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code().unwrap_or(-1),
@@ -27,8 +27,10 @@ fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
 /// The 1-based line of `fence` in the chapter, after the exercise titled
 /// `title`.
 fn line(title: &str, fence: &str) -> usize {
-    let start = VERDICTS.find(&format!("title=\"{title}\"")).unwrap();
-    let at = start + VERDICTS[start..].find(fence).unwrap();
+    let start = VERDICTS
+        .find(&format!("title=\"{title}\""))
+        .expect("the exercise");
+    let at = start + VERDICTS[start..].find(fence).expect("the fence");
     VERDICTS[..at].lines().count() + 1
 }
 

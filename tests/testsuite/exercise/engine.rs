@@ -5,7 +5,7 @@
 
 use mdbook_companion::core::config::Config;
 use mdbook_companion::core::markdown;
-use mdbook_companion::directive::exercise::{self, PATTERN};
+use mdbook_companion::directive::exercise::{Exercise, PATTERN};
 use mdbook_companion::engine::check::{Checker, Claim, Verdict};
 use pretty_assertions::assert_eq;
 use std::path::Path;
@@ -22,7 +22,7 @@ pub(super) fn claims(text: &str, config: &Config) -> Vec<Claim> {
     markdown::scan(text, &[PATTERN])
         .iter()
         .flat_map(|b| {
-            exercise::parse(b, text, config)
+            Exercise::parse(b, text, config)
                 .expect("a valid exercise")
                 .claims("src/verdicts.md")
         })
@@ -135,7 +135,7 @@ fn the_run_button_program_runs_the_tests_as_libtest_would_report_them() {
         );
     let checker = Checker::new(&cfg);
     for block in markdown::scan(&text, &[PATTERN]) {
-        let ex = exercise::parse(&block, &text, &cfg).unwrap();
+        let ex = Exercise::parse(&block, &text, &cfg).unwrap();
         let mut claim = ex.claims("src/course.md").remove(0);
         claim.expect = mdbook_companion::engine::check::Expect::Run;
         claim.source = runner_program(&ex.solution.source, &ex.tests.source);

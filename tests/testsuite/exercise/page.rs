@@ -22,7 +22,8 @@ fn course(companion: &str) -> TestBook {
         .chapter("course.md", &hints)
         .toml("[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\n");
     for file in ["Cargo.toml", "src/lib.rs"] {
-        let text = std::fs::read_to_string(std::path::Path::new(MYLIB).join(file)).unwrap();
+        let text = std::fs::read_to_string(std::path::Path::new(MYLIB).join(file))
+            .expect("the fixture crate");
         book = book.file(&format!("crates/mylib/{file}"), text);
     }
     book

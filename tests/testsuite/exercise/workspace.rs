@@ -18,7 +18,7 @@ fn course_book(chapter: &str) -> TestBook {
         .chapter("course.md", chapter)
         .toml("[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\n");
     for file in ["Cargo.toml", "src/lib.rs"] {
-        let text = std::fs::read_to_string(Path::new(MYLIB).join(file)).unwrap();
+        let text = std::fs::read_to_string(Path::new(MYLIB).join(file)).expect("the fixture crate");
         book = book.file(&format!("crates/mylib/{file}"), text);
     }
     book.write();
@@ -32,7 +32,7 @@ fn exercises(book: &TestBook, out: &Path, solutions: bool) -> (String, bool) {
     if solutions {
         cmd.arg("--solutions");
     }
-    let o = cmd.output().unwrap();
+    let o = cmd.output().expect("run exercises");
     (
         String::from_utf8_lossy(&o.stderr).into_owned(),
         o.status.success(),
@@ -47,7 +47,7 @@ fn cargo_test(ws: &Path) -> (String, bool) {
         .env("CARGO_TARGET_DIR", ws.join("target"))
         .env_remove("RUSTFLAGS")
         .output()
-        .unwrap();
+        .expect("run cargo");
     (
         format!(
             "{}{}",
