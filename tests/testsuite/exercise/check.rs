@@ -142,3 +142,32 @@ fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
         assert!(row.contains(claim) && row.contains("Holds"), "{row}");
     }
 }
+
+#[test]
+fn parts_come_from_files_through_include() {
+    let chapter = "# Included\n\n````exercise title=\"Included\"\nThe task.\n\n```rust starter\n{{#include code/starter.rs}}\n```\n\n```rust tests\n{{#include code/tests.rs}}\n```\n\n```rust solution\n{{#include code/solution.rs}}\n```\n````\n";
+    let book = TestBook::new()
+        .chapter("included.md", chapter)
+        .file(
+            "src/code/starter.rs",
+            "pub fn one() -> u8 {\n    todo!()\n}\n",
+        )
+        .file(
+            "src/code/tests.rs",
+            "#[test]\nfn is_one() {\n    assert_eq!(one(), 1);\n}\n",
+        )
+        .file("src/code/solution.rs", "pub fn one() -> u8 {\n    1\n}\n");
+    book.write();
+    let (text, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{text}");
+    for want in [
+        "ok      src/included.md:6: exercise \"Included\" (starter) (expect=starter-compiles)",
+        "ok      src/included.md:10: exercise \"Included\" (tests) (expect=starter-fails)",
+        "ok      src/included.md:14: exercise \"Included\" (solution) (expect=solution-passes)",
+    ] {
+        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    }
+    let page = book.html("included.md");
+    let solution = Page::text(page.one(".companion-exercise-solution"));
+    assert!(solution.contains("1 }"), "{solution}");
+}
