@@ -162,3 +162,30 @@ fn other_renderers_get_markdown_without_the_solution() {
     assert!(!md.contains("checked_div(b)"), "{md}");
     assert!(!md.contains("Solution:"), "{md}");
 }
+
+#[test]
+fn mdbook_test_compiles_the_starter_and_runs_the_solutions_tests() {
+    let verdicts = include_str!("verdicts.md");
+    let good = &verdicts[..verdicts
+        .find("````exercise title=\"Tests that")
+        .expect("second")];
+    let book = TestBook::new().chapter("t.md", good);
+    book.write();
+    let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
+    md.test(vec![])
+        .expect("a sound exercise passes mdbook test");
+    // A solution that fails its tests fails `mdbook test`.
+    let start = verdicts
+        .find("````exercise title=\"A wrong")
+        .expect("wrong");
+    let end = verdicts
+        .find("````exercise title=\"A starter")
+        .expect("next");
+    let book = TestBook::new().chapter("t.md", &verdicts[start..end]);
+    book.write();
+    let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
+    assert!(
+        md.test(vec![]).is_err(),
+        "a wrong solution fails mdbook test"
+    );
+}
