@@ -97,8 +97,46 @@ pub fn parse(stdout: &str) -> Report {
     report
 }
 
-/// The verdict on an exercise claim from what happened.
+/// The verdict on an exercise claim from what happened; a failure's
+/// detail ends with where the code and the tests stand in `main.rs`, the
+/// test crate that compiler and harness messages name.
 pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+    let (verdict, actual) = judged(claim, obs, timeout);
+    let verdict = match (verdict, layout(&claim.source)) {
+        (
+            Verdict::Failed {
+                message,
+                expected,
+                actual,
+                detail: Some(detail),
+            },
+            Some(layout),
+        ) => Verdict::Failed {
+            message,
+            expected,
+            actual,
+            detail: Some(format!("{}\n{layout}", detail.trim_end())),
+        },
+        (verdict, _) => verdict,
+    };
+    (verdict, actual)
+}
+
+/// Where the code and the tests stand in a test crate's `main.rs`.
+fn layout(source: &str) -> Option<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let module = lines
+        .windows(2)
+        .rposition(|w| w[0] == "#[cfg(test)]" && w[1] == "mod tests {")?;
+    Some(format!(
+        "(main.rs is the test crate: the code on lines 1-{}, the tests from line {})",
+        module.saturating_sub(1).max(1),
+        module + 5
+    ))
+}
+
+/// [`judge`], before the layout note.
+fn judged(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
     let code = match claim.expect {
         Expect::SolutionPasses => "the solution",
         _ => "the starter",
@@ -246,7 +284,23 @@ mod tests {
             message,
             "2 tests fail on the solution: `tests::b`, `tests::c`"
         );
-        assert!(detail.unwrap().contains("not yet implemented"));
+        let detail = detail.unwrap();
+        assert!(detail.contains("not yet implemented"), "{detail}");
+        assert!(
+            !detail.contains("main.rs is the test crate"),
+            "no layout without a crate"
+        );
+        let mut krate = claim(
+            Expect::SolutionPasses,
+            &crate::core::code::test_crate("fn a() {}\nfn b() {}\n", "#[test]\nfn t() {}\n"),
+        );
+        krate.file = "src/a.md".into();
+        let Verdict::Failed { detail, .. } = judge(&krate, &failing, t).0 else {
+            panic!("passed");
+        };
+        assert!(detail.unwrap().ends_with(
+            "\n(main.rs is the test crate: the code on lines 1-2, the tests from line 8)"
+        ),);
         let none = run(
             0,
             "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed\n",
