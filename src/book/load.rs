@@ -12,9 +12,12 @@
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
 
+use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
 use crate::core::markdown;
+use crate::core::problem::Located;
+use crate::directive::contract::Package;
 use crate::directive::{self, Env, Shared, Target};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
@@ -161,7 +164,7 @@ impl LineMap {
 pub fn claims(
     chapter: &Chapter,
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
 ) -> (Vec<Claim>, Vec<(String, usize, String)>) {
     let text = &chapter.expanded;
@@ -177,7 +180,7 @@ pub fn claims(
         target,
         text,
         file: &chapter.file,
-        shared,
+        shared: &run.shared,
         numbers: Default::default(),
     };
     let mut out = Vec::new();
@@ -187,7 +190,11 @@ pub fn claims(
         if !kind.claims {
             continue;
         }
-        match (kind.render)(block, &env) {
+        let rendered = directive::parse(block, &env).and_then(|parsed| {
+            let facts = resolve(run, &env, &parsed.needs);
+            parsed.model.render(block, &env, &facts)
+        });
+        match rendered {
             Ok(rendered) => {
                 for mut claim in rendered.claims {
                     claim.line = map.file_line(line0(text, claim.offset));
@@ -200,6 +207,48 @@ pub fn claims(
             Err(p) => {
                 let line = map.file_line(line0(text, p.offset));
                 invalid.push((chapter.file.clone(), line, p.message));
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// The Cargo packages a chapter's blocks offer students (its exercises),
+/// the starters' or, with `solutions`, the solutions', and the blocks
+/// that could not be read, at their line of the chapter file.
+pub fn packages(
+    chapter: &Chapter,
+    config: &Config,
+    solutions: bool,
+) -> (Vec<Package>, Vec<Located>) {
+    let text = &chapter.expanded;
+    let blocks = directive::scan(text);
+    if blocks.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let shared = Shared::default();
+    let env = Env {
+        config,
+        target: Target::Markdown,
+        text,
+        file: &chapter.file,
+        shared: &shared,
+        numbers: Default::default(),
+    };
+    let mut out = Vec::new();
+    let mut invalid = Vec::new();
+    for block in &blocks {
+        match directive::parse(block, &env) {
+            Ok(parsed) => out.extend(parsed.model.package(solutions)),
+            Err(p) => {
+                let (line, column) = markdown::line_col(text, p.offset);
+                invalid.push(Located {
+                    file: chapter.file.clone(),
+                    line: map.file_line(line - 1),
+                    column,
+                    message: p.message,
+                });
             }
         }
     }
@@ -255,7 +304,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
-        super::claims(chapter, config, &Shared::disabled(), Target::Test)
+        super::claims(chapter, config, &Run::disabled(), Target::Test)
     }
 
     fn config() -> Config {

@@ -3,8 +3,8 @@
 //!
 //! The book is loaded as `check` loads it (`{{#include}}` expanded), every
 //! exercise is parsed (a broken one is a located error, and nothing is
-//! written), and [`crate::directive::workspace`] says what the workspace
-//! holds. Writing it is careful with what is not ours: the command keeps a
+//! written) into the [`Package`] it offers ([`load::packages`]); [`files`]
+//! says what the workspace holds. Writing it is careful with what is not ours: the command keeps a
 //! list of the files it wrote, with a hash of each (`.companion-exercises`
 //! in `DIR`), and on a later run overwrites only those, and only while
 //! they are as it wrote them: a student's edited `src/lib.rs` is kept (and
@@ -12,11 +12,11 @@
 //! writing anything), and files of its own that the book no longer makes
 //! are left in place and named. Every file is written atomically.
 
-use crate::book::load::{self, LineMap};
-use crate::core::markdown;
-use crate::directive::workspace::{self, Placed};
+use crate::book::load;
+use crate::core::crates::{self, Dependency};
+use crate::directive::contract::Package;
 use crate::engine::cache::Cache;
-use crate::engine::crates;
+use crate::engine::crates as book_crates;
 use anyhow::{Context as _, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -39,6 +39,15 @@ pub struct Written {
     pub stale: Vec<String>,
 }
 
+/// A package of the book and the chapter file it comes from.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    /// The chapter file (`src/try-it.md`).
+    pub file: String,
+    /// The package.
+    pub package: Package,
+}
+
 /// Writes the exercises of the book at `root` into `out`: the starters,
 /// or the solutions.
 pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> {
@@ -46,33 +55,19 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
     let mut placed = Vec::new();
     let mut problems = Vec::new();
     for chapter in &loaded.chapters {
-        let text = &chapter.expanded;
-        let found = workspace::of_chapter(text, &loaded.config);
-        if found.is_empty() {
-            continue;
-        }
-        let map = LineMap::new(&chapter.raw, text);
-        for result in found {
-            match result {
-                Ok(exercise) => placed.push(Placed {
-                    file: chapter.file.clone(),
-                    exercise,
-                }),
-                Err(p) => {
-                    let (line, column) = markdown::line_col(text, p.offset);
-                    let line = map.file_line(line - 1);
-                    problems.push(format!("{}:{line}:{column}: {}", chapter.file, p.message));
-                }
-            }
-        }
+        let (packages, invalid) = load::packages(chapter, &loaded.config, solutions);
+        placed.extend(packages.into_iter().map(|package| Placed {
+            file: chapter.file.clone(),
+            package,
+        }));
+        problems.extend(invalid.iter().map(ToString::to_string));
     }
-    let mut seen: BTreeMap<String, &str> = BTreeMap::new();
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
     for p in &placed {
-        let name = p.exercise.package();
-        if let Some(first) = seen.insert(name.clone(), &p.file) {
+        if let Some(first) = seen.insert(&p.package.name, &p.file) {
             problems.push(format!(
-                "{}: found a second exercise named `{name}` (the first is in {first}); expected one package per name: give one an `id`",
-                p.file
+                "{}: found a second exercise named `{}` (the first is in {first}); expected one package per name: give one an `id`",
+                p.file, p.package.name
             ));
         }
     }
@@ -82,7 +77,7 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
     if placed.is_empty() {
         return Ok(Written::default());
     }
-    let deps = crates::for_book(&loaded.config)
+    let deps = book_crates::for_book(&loaded.config)
         .dependencies()
         .map_err(anyhow::Error::msg)?
         .to_vec();
@@ -91,10 +86,68 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "the book".to_owned());
-    let files = workspace::files(&format!("the book `{name}`"), &placed, &deps, solutions);
+    let which = if solutions { "solutions" } else { "starters" };
+    let files = files(&format!("the book `{name}` ({which})"), &placed, &deps);
     let mut done = write(out, &files)?;
-    done.packages = placed.iter().map(|p| p.exercise.package()).collect();
+    done.packages = placed.into_iter().map(|p| p.package.name).collect();
     Ok(done)
+}
+
+/// The files of the workspace (path relative to its root, text): the
+/// root manifest with the book's crates as workspace dependencies, and
+/// per package its manifest (the crates it uses) and `src/lib.rs` (a doc
+/// comment with the title and the task, then the code and its tests).
+pub fn files(book: &str, placed: &[Placed], deps: &[Dependency]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let names: Vec<String> = deps.iter().map(Dependency::extern_name).collect();
+    let mut workspace = toml::Table::new();
+    workspace.insert("resolver".into(), "2".into());
+    let members: Vec<String> = placed.iter().map(|p| p.package.name.clone()).collect();
+    workspace.insert("members".into(), members.into());
+    if !deps.is_empty() {
+        workspace.insert("dependencies".into(), crates::entries(deps).into());
+    }
+    let mut root = toml::Table::new();
+    root.insert("workspace".into(), workspace.into());
+    out.push((
+        "Cargo.toml".to_owned(),
+        format!(
+            "# The exercises of {book}, written by `mdbook-companion exercises`.\n# `cargo test -p NAME` runs one exercise's tests; this file is rewritten\n# when the command runs again.\n{}",
+            toml::to_string(&root).unwrap_or_default()
+        ),
+    ));
+    let quoted = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    for Placed { file, package: p } in placed {
+        // Written by hand, in the order Cargo's own templates use.
+        let mut manifest = format!(
+            "[package]\nname = {}\nversion = \"0.1.0\"\nedition = \"{}\"\npublish = false\n",
+            quoted(&p.name),
+            p.edition
+        );
+        let used = crates::used(&p.code, names.iter().map(String::as_str));
+        let lines: Vec<String> = deps
+            .iter()
+            .filter(|d| used.contains(&d.extern_name()))
+            .map(|d| format!("{} = {{ workspace = true }}\n", quoted(&d.key)))
+            .collect();
+        if !lines.is_empty() {
+            manifest.push_str("\n[dependencies]\n");
+            manifest.push_str(&lines.concat());
+        }
+        out.push((format!("{}/Cargo.toml", p.name), manifest));
+        let mut lib = format!("//! {} ({file})\n", p.title);
+        if let Some(about) = &p.about {
+            lib.push_str("//!\n");
+            for line in about.lines() {
+                lib.push_str(format!("//! {line}").trim_end());
+                lib.push('\n');
+            }
+        }
+        lib.push('\n');
+        lib.push_str(&p.code);
+        out.push((format!("{}/src/lib.rs", p.name), lib));
+    }
+    out
 }
 
 /// The hash the list keeps of a file's text.
@@ -190,7 +243,59 @@ fn atomic_write(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn files(lib: &str) -> Vec<(String, String)> {
+    #[test]
+    fn one_package_per_exercise_with_the_crates_it_uses() {
+        let package = |code: &str| Placed {
+            file: "src/a.md".into(),
+            package: Package {
+                name: "safe-division".into(),
+                title: "Safe division".into(),
+                about: Some("Use `checked_div`.".into()),
+                edition: 2021,
+                code: code.into(),
+            },
+        };
+        let mylib = Dependency {
+            key: "mylib".into(),
+            path: Some("/libs/mylib".into()),
+            ..Dependency::default()
+        };
+        let deps = std::slice::from_ref(&mylib);
+        let starters = files("Book", &[package("pub fn f() { todo!() }\n")], deps);
+        let names: Vec<&str> = starters.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Cargo.toml",
+                "safe-division/Cargo.toml",
+                "safe-division/src/lib.rs"
+            ]
+        );
+        let root = &starters[0].1;
+        assert!(root.contains("members = [\"safe-division\"]"), "{root}");
+        assert!(
+            root.contains("[workspace.dependencies.mylib]\npath = \"/libs/mylib\""),
+            "{root}"
+        );
+        assert_eq!(
+            starters[1].1,
+            "[package]\nname = \"safe-division\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n"
+        );
+        assert_eq!(
+            starters[2].1,
+            "//! Safe division (src/a.md)\n//!\n//! Use `checked_div`.\n\npub fn f() { todo!() }\n"
+        );
+        let solutions = files("Book", &[package("pub fn f() { mylib::g() }\n")], deps);
+        assert!(
+            solutions[1]
+                .1
+                .ends_with("\n[dependencies]\n\"mylib\" = { workspace = true }\n"),
+            "{}",
+            solutions[1].1
+        );
+    }
+
+    fn two_files(lib: &str) -> Vec<(String, String)> {
         vec![
             ("Cargo.toml".into(), "[workspace]\n".into()),
             ("a/src/lib.rs".into(), lib.into()),
@@ -200,22 +305,22 @@ mod tests {
     #[test]
     fn rewrites_only_its_own_unchanged_files() {
         let dir = tempfile::tempdir().unwrap();
-        let first = write(dir.path(), &files("starter")).unwrap();
+        let first = write(dir.path(), &two_files("starter")).unwrap();
         assert_eq!(first.written, ["Cargo.toml", "a/src/lib.rs"]);
-        let again = write(dir.path(), &files("starter")).unwrap();
+        let again = write(dir.path(), &two_files("starter")).unwrap();
         assert_eq!((again.written.len(), again.unchanged.len()), (0, 2));
-        let solved = write(dir.path(), &files("solution")).unwrap();
+        let solved = write(dir.path(), &two_files("solution")).unwrap();
         assert_eq!(solved.written, ["a/src/lib.rs"]);
         // A student's edit is kept, and stays theirs on later runs.
         let lib = dir.path().join("a/src/lib.rs");
         std::fs::write(&lib, "mine").unwrap();
         for _ in 0..2 {
-            let kept = write(dir.path(), &files("starter")).unwrap();
+            let kept = write(dir.path(), &two_files("starter")).unwrap();
             assert_eq!(kept.kept, ["a/src/lib.rs"]);
             assert_eq!(std::fs::read_to_string(&lib).unwrap(), "mine");
         }
         // Files of ours the book no longer makes are left and named.
-        let fewer = write(dir.path(), &files("starter")[..1]).unwrap();
+        let fewer = write(dir.path(), &two_files("starter")[..1]).unwrap();
         assert_eq!(fewer.stale, ["a/src/lib.rs"]);
         assert!(lib.exists());
     }
@@ -224,7 +329,7 @@ mod tests {
     fn a_file_not_ours_stops_the_run_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\n").unwrap();
-        let err = write(dir.path(), &files("starter"))
+        let err = write(dir.path(), &two_files("starter"))
             .unwrap_err()
             .to_string();
         assert!(

@@ -220,39 +220,8 @@ fn manifest(deps: &[Dependency]) -> String {
     lib.insert("path".into(), "lib.rs".into());
     table.insert("lib".into(), lib.into());
     table.insert("workspace".into(), toml::Table::new().into());
-    table.insert("dependencies".into(), entries(deps).into());
+    table.insert("dependencies".into(), crates::entries(deps).into());
     toml::to_string(&table).unwrap_or_default()
-}
-
-/// The entries of `deps` as a Cargo `[dependencies]` table (paths as
-/// resolved: from the root of the file system).
-pub fn entries(deps: &[Dependency]) -> toml::Table {
-    let mut entries = toml::Table::new();
-    for d in deps {
-        let mut e = toml::Table::new();
-        let text = [
-            ("version", d.version.clone()),
-            ("path", d.path.as_ref().map(|p| p.display().to_string())),
-            ("git", d.git.clone()),
-            ("branch", d.branch.clone()),
-            ("tag", d.tag.clone()),
-            ("rev", d.rev.clone()),
-            ("package", d.package.clone()),
-        ];
-        for (k, v) in text {
-            if let Some(v) = v {
-                e.insert(k.into(), v.into());
-            }
-        }
-        if !d.features.is_empty() {
-            e.insert("features".into(), d.features.clone().into());
-        }
-        if let Some(f) = d.default_features {
-            e.insert("default-features".into(), f.into());
-        }
-        entries.insert(d.key.clone(), e.into());
-    }
-    entries
 }
 
 fn profile(mode: Mode) -> &'static str {

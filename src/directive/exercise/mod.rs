@@ -10,15 +10,15 @@
 //! tests test something); every test passes on the solution. They are
 //! checked like any other claim (merged builds, the cache, the lock).
 //!
-//! `parse` reads the block ([`Exercise::parse`]); the claims come from the model
-//! ([`Exercise::claims`]); the `exercises` command writes the same model
-//! out as a Cargo workspace.
+//! `parse` reads the block ([`Exercise::parse`]); the claims come from the
+//! model ([`Exercise::claims`]), and so does the package the `exercises`
+//! command writes ([`super::contract::Model::package`]).
 
 mod parse;
 mod render;
-pub mod workspace;
 
-use super::contract::{Env, Kind, Rendered};
+use super::contract::{Env, Kind, Package, Parsed};
+use super::facts::Need;
 use crate::core::claim::Claim;
 use crate::core::code;
 use crate::core::expect::Expect;
@@ -31,8 +31,10 @@ use crate::core::problem::Problem;
 pub const KIND: Kind = Kind {
     name: "exercise",
     pattern: PATTERN,
-    render,
+    parse,
     claims: true,
+    lists_the_book: false,
+    publishes: &[],
     stylesheet: include_str!("exercise.css"),
     script: "",
 };
@@ -40,9 +42,15 @@ pub const KIND: Kind = Kind {
 /// What a claims-page row of an exercise is.
 pub const WHAT: &str = "Exercise";
 
-/// Parses and renders an exercise block.
-fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
-    Exercise::parse(block, env.text, env.config)?.render(block, env)
+/// Parses an exercise block into its model; it needs to know the book's
+/// crates its starter uses (the Playground link's note).
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
+    let ex = Exercise::parse(block, env.text, env.config)?;
+    let needs = vec![Need::Crates(ex.test_crate(false))];
+    Ok(Parsed {
+        model: Box::new(ex),
+        needs,
+    })
 }
 
 /// How an exercise block starts.
@@ -139,6 +147,17 @@ impl Exercise {
             false => &self.starter.source,
         };
         code::test_crate(code, &self.tests.source)
+    }
+
+    /// Its package for the `exercises` workspace.
+    pub fn to_package(&self, solutions: bool) -> Package {
+        Package {
+            name: self.package(),
+            title: self.title.clone(),
+            about: self.task.as_ref().map(|t| t.text.clone()),
+            edition: self.edition,
+            code: self.test_crate(solutions),
+        }
     }
 
     /// The three claims, each at its own fence: the starter compiles with

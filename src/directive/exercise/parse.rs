@@ -9,8 +9,8 @@ use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::body::{Item, Mapper, closes, items};
-use crate::directive::example;
 use crate::directive::numbering;
+use crate::directive::runnable;
 
 /// The parts of an exercise, as they are met.
 #[derive(Default)]
@@ -43,7 +43,7 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
         match key {
             "title" => title = Some(a.string(attr)?),
             "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
-            "edition" => edition = example::edition(&a, attr)?,
+            "edition" => edition = runnable::edition(&a, attr)?,
             "mode" => {
                 mode = a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?
             }

@@ -13,16 +13,16 @@ use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{Block, Out};
 use crate::core::problem::Problem;
 use crate::directive::body;
-use crate::directive::contract::{Entry, Env, Rendered, Target};
+use crate::directive::contract::{Entry, Env, Model, Package, Rendered, Target};
+use crate::directive::facts::Facts;
 use crate::directive::frame;
 use crate::directive::numbering::Number;
 use crate::directive::xgettext::{self, Piece};
-use crate::engine::crates;
 
-impl Exercise {
+impl Model for Exercise {
     /// The block for `env.target`, with its three claims and one row per
     /// claim on the claims page (all under the exercise's one number).
-    pub fn render(&self, block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
         let mut r = Rendered {
             claims: self.claims(env.file),
             ..Rendered::default()
@@ -47,12 +47,18 @@ impl Exercise {
         match env.target {
             Target::Test => self.test(&mut r.out),
             Target::Xgettext => r.out = self.xgettext(block, env),
-            Target::Html => self.html(env, &number, &title, &mut r)?,
+            Target::Html => self.html(env, facts, &number, &title, &mut r)?,
             Target::Markdown => self.markdown(env, &number, &title, &mut r.out)?,
         }
         Ok(r)
     }
 
+    fn package(&self, solutions: bool) -> Option<Package> {
+        Some(self.to_package(solutions))
+    }
+}
+
+impl Exercise {
     /// `mdbook test`: the starter with the tests compiles (`no_run`), and
     /// the solution passes them (the runner exits non-zero on a failure).
     fn test(&self, out: &mut Out) {
@@ -85,6 +91,7 @@ impl Exercise {
     fn html(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
         number: &Number,
         title: &str,
         r: &mut Rendered,
@@ -104,7 +111,7 @@ impl Exercise {
             lines(out, &task);
             out.blank().line("</div>");
         }
-        let used = crates::for_book(env.config).used_by(&self.test_crate(false));
+        let used = facts.crates(&self.test_crate(false));
         let missing: Vec<String> = used
             .iter()
             .filter(|c| !env.config.playground_crates.contains(c))
