@@ -11,6 +11,12 @@
 //! each block back to a line of the file, and tells whether an output block
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
+//!
+//! Other preprocessors book.toml lists (mdbook-spec, mdbook-gettext, …)
+//! are not run: `check` must work where they cannot (a tool not
+//! installed, a `cargo run` that needs the network), and they change
+//! prose, not code blocks, in the books we compared. Their names are
+//! reported ([`Loaded::other_preprocessors`]) so the author knows.
 
 use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
@@ -50,6 +56,12 @@ pub struct Loaded {
     pub config: Config,
     /// The chapters that have a file, in book order.
     pub chapters: Vec<Chapter>,
+    /// The edition `mdbook test` gives rustdoc: `[rust] edition`, else
+    /// rustdoc's own default, 2015.
+    pub test_edition: u16,
+    /// The preprocessors book.toml lists besides ours and mdBook's own
+    /// (`check` does not run them, see [`load`]).
+    pub other_preprocessors: Vec<String>,
 }
 
 /// Loads the book at `root` and expands its links.
@@ -88,10 +100,27 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
             expanded: done.content.clone(),
         });
     }
+    let test_edition = match md.config.rust.edition {
+        Some(mdbook_driver::config::RustEdition::E2018) => 2018,
+        Some(mdbook_driver::config::RustEdition::E2021) => 2021,
+        Some(mdbook_driver::config::RustEdition::E2024) => 2024,
+        _ => 2015,
+    };
+    let other_preprocessors = md
+        .config
+        .preprocessors::<toml::Value>()
+        .map(|all| {
+            all.into_keys()
+                .filter(|name| !["links", "index", "companion"].contains(&name.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Loaded {
         root: root.to_path_buf(),
         config,
         chapters,
+        test_edition,
+        other_preprocessors,
     })
 }
 

@@ -1,7 +1,8 @@
 //! The commands: [`preprocess`] (mdBook's protocol on stdin and stdout),
-//! [`check`], [`install`], [`build`] and [`exercises`]. `main.rs` only parses arguments
+//! [`check`], [`adopt`], [`install`], [`build`] and [`exercises`]. `main.rs` only parses arguments
 //! and calls these.
 
+pub mod adopt;
 pub mod build;
 pub mod check;
 pub mod exercises;

@@ -83,12 +83,12 @@ pub fn test_crate(code: &str, tests: &str) -> String {
             "\n"
         }
     };
-    format!(
-        "{code}{}\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n{tests}{}}}\n",
-        nl(code),
-        nl(tests)
-    )
+    format!("{code}{}\n{TESTS_OPEN}\n{tests}{}}}\n", nl(code), nl(tests))
 }
+
+/// How [`test_crate`] opens the tests' module (its `super::` is ours, not
+/// the author's).
+pub const TESTS_OPEN: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n";
 
 /// The line (0-based) of [`test_crate`]'s output on which the tests' first
 /// line stands.

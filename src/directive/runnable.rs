@@ -353,6 +353,7 @@ impl Example {
             error: self.error.clone(),
             ignore: self.ignore,
             bless: None,
+            doctest: None,
         }
     }
 

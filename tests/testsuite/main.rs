@@ -4,6 +4,8 @@
 
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
+mod adopt;
+mod anybook;
 mod architecture;
 mod assets;
 mod browser;

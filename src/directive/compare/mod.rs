@@ -175,6 +175,7 @@ impl Side {
                 error: None,
                 ignore: self.ignore,
                 bless: None,
+                doctest: None,
             },
             (None, None) => return None,
         };

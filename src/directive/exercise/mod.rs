@@ -17,7 +17,7 @@
 mod parse;
 mod render;
 
-use super::contract::{Env, Kind, Package, Parsed};
+use super::contract::{Env, Kind, Package, Parsed, Target};
 use super::facts::Need;
 use crate::core::claim::Claim;
 use crate::core::code;
@@ -42,11 +42,14 @@ pub const KIND: Kind = Kind {
 /// What a claims-page row of an exercise is.
 pub const WHAT: &str = "Exercise";
 
-/// Parses an exercise block into its model; it needs to know the book's
-/// crates its starter uses (the Playground link's note).
+/// Parses an exercise block into its model; on a page it needs to know
+/// the book's crates its starter uses (the Playground link's note).
 fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let ex = Exercise::parse(block, env.text, env.config)?;
-    let needs = vec![Need::Crates(ex.test_crate(false))];
+    let needs = match env.target {
+        Target::Html => vec![Need::Crates(ex.test_crate(false))],
+        _ => Vec::new(),
+    };
     Ok(Parsed {
         model: Box::new(ex),
         needs,
@@ -181,6 +184,7 @@ impl Exercise {
             error: None,
             ignore: false,
             bless: None,
+            doctest: None,
         };
         vec![
             claim(Expect::StarterCompiles, &self.starter, "starter", false),

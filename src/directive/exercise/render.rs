@@ -264,3 +264,84 @@ fn details(out: &mut Out, class: &str, summary: &str, inner: impl FnOnce(&mut Ou
     inner(out);
     out.line("</details>");
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::core::config::Config;
+    use crate::core::expect::Expect;
+    use crate::directive::contract::{Env, Shared, Target};
+    use crate::directive::facts::{Fact, Facts, Need};
+    use crate::directive::{parse, render, scan};
+    use pretty_assertions::assert_eq;
+    use std::path::PathBuf;
+
+    const BLOCK: &str = "````exercise title=\"Safe division\"\nDivide.\n\n```rust starter\npub fn divide(a: i32, b: i32) -> Option<i32> { todo!() }\n```\n\n```rust tests\n#[test]\nfn divides() { assert_eq!(divide(7, 2), Some(3)); }\n```\n\n```rust solution\npub fn divide(a: i32, b: i32) -> Option<i32> { mylib::SECRET; a.checked_div(b) }\n```\n````\n";
+
+    /// The page of `BLOCK` from `facts`, with the needs it stated.
+    fn page(facts: impl FnOnce(&[Need]) -> Facts) -> (Vec<Need>, String, Vec<Expect>) {
+        let mut config =
+            Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).expect("config");
+        // Nothing could compile or run: everything comes from the facts.
+        config.rustc = "/nonexistent/rustc".into();
+        let block = scan(BLOCK).into_iter().next().expect("a block");
+        let shared = Shared::disabled();
+        let env = Env {
+            config: &config,
+            target: Target::Html,
+            text: BLOCK,
+            file: "src/a.md",
+            shared: &shared,
+            numbers: Default::default(),
+        };
+        let parsed = parse(&block, &env).expect("parses");
+        let facts = facts(&parsed.needs);
+        let r = render(&block, &env, parsed.model.as_ref(), &facts).expect("renders");
+        assert!(r.warnings.is_empty() && r.missing.is_empty());
+        let expects = r.claims.iter().map(|c| c.expect).collect();
+        (parsed.needs, r.out.lines().join("\n"), expects)
+    }
+
+    #[test]
+    fn renders_from_made_up_facts_without_a_compiler() {
+        let (needs, html, expects) = page(|needs| {
+            let answers = needs
+                .iter()
+                .map(|n| (n.clone(), Fact::Crates(vec!["mylib".into()])));
+            Facts::new(answers.collect())
+        });
+        let [Need::Crates(starter)] = needs.as_slice() else {
+            panic!("needs: {needs:?}");
+        };
+        assert!(starter.contains("todo!()") && starter.contains("mod tests"));
+        assert!(!starter.contains("SECRET"), "{starter}");
+        assert_eq!(
+            expects,
+            [
+                Expect::StarterCompiles,
+                Expect::StarterFails,
+                Expect::SolutionPasses
+            ]
+        );
+        // The facts say the starter needs a crate the Playground lacks.
+        assert!(
+            html.contains("needs <code>mylib</code>, not on the Playground"),
+            "{html}"
+        );
+        assert!(html.contains("```rust,editable,edition2021,noplayground"));
+        assert!(!html.contains("play.rust-lang.org"), "{html}");
+        // Told nothing, it links the starter with its tests, never the
+        // solution.
+        let (_, html, _) = page(|_| Facts::default());
+        let link = html
+            .lines()
+            .find(|l| l.contains("companion-links"))
+            .expect("a Playground link");
+        assert!(
+            link.contains("play.rust-lang.org") && link.contains("todo"),
+            "{link}"
+        );
+        assert!(!link.contains("SECRET"), "{link}");
+        assert!(html.contains("```rust,editable,edition2021\n"), "{html}");
+        assert!(html.contains("<details class=\"companion-exercise-solution\">"));
+    }
+}

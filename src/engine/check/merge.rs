@@ -1,4 +1,5 @@
-//! Cold Rust claims compiled together, as rustdoc's merged doctests are.
+//! Cold Rust claims compiled together, as rustdoc's merged doctests are
+//! (expected compile failures: [`super::merge_fail`]).
 //!
 //! One `rustc` start and one link per example is what a cold `check`
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
@@ -31,6 +32,7 @@
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
+use crate::core::code;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -47,8 +49,11 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 14] = [
+const UNMERGEABLE: [&str; 17] = [
     "#![",
+    "super::",
+    "global_allocator",
+    "panic_handler",
     "extern crate",
     "macro_export",
     "$crate",
@@ -79,7 +84,18 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
                 | Expect::StarterFails
                 | Expect::SolutionPasses
         )
-        && !UNMERGEABLE.iter().any(|w| claim.source.contains(w))
+        && match claim.expect.tests() {
+            // An exercise's `use super::*;` is ours, and inside a member's
+            // module it means what it means alone.
+            true => mergeable_code(&claim.source.replacen(code::TESTS_OPEN, "", 1)),
+            false => mergeable_code(&claim.source),
+        }
+}
+
+/// Whether a program's code may share a crate with others (no
+/// crate-level attribute, nothing that sees the crate's shape).
+pub(super) fn mergeable_code(source: &str) -> bool {
+    !UNMERGEABLE.iter().any(|w| source.contains(w))
 }
 
 /// One example of a group: its cache key, its claim and its job alone.
@@ -159,7 +175,7 @@ fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSe
 
 /// `text` with every `main.rs:L:C` whose line lies in `open..=close`
 /// told as the line of the example alone (its source starts at `first`).
-fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
+pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
     const FILE: &str = "main.rs:";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -230,7 +246,10 @@ impl Checker {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
             }
         }
-        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+        rayon::join(
+            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
+            || self.prepare_failures(claims, &tool, &version),
+        );
     }
 
     /// Builds one group, leaving culprits to compiles of their own.
@@ -374,6 +393,19 @@ mod tests {
                 false,
             ),
             ("use crate::x;\nfn main() {}", Expect::Run, false),
+            ("use super::x;\nfn main() {}", Expect::Run, false),
+            // An exercise's own `use super::*;` keeps it mergeable; the
+            // author's `super::` does not.
+            (
+                &code::test_crate("pub fn f() {}", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                true,
+            ),
+            (
+                &code::test_crate("pub fn f() { super::g() }", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                false,
+            ),
         ] {
             assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
         }

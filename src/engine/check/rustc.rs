@@ -53,6 +53,13 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         .map(|s| (*s).to_owned())
         .collect::<Vec<String>>();
     let mut args = args;
+    // `#![crate_name = "..."]` must match `--crate-name`; the file's name
+    // gives the same `main` otherwise.
+    if claim.source.contains("crate_name")
+        && let Some(i) = args.iter().position(|a| a == "--crate-name")
+    {
+        args.drain(i..i + 2);
+    }
     if claim.expect == Expect::NoRun {
         // As rustdoc does for `no_run`: type-check and borrow-check the
         // program, skip code generation and linking.
