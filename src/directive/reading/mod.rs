@@ -39,6 +39,7 @@ pub const KIND: Kind = Kind {
     claims: false,
     lists_the_book: false,
     publishes: &[],
+    data: Some(data::DATA),
     stylesheet: include_str!("reading.css"),
     script: "",
 };

@@ -39,6 +39,7 @@ pub const KIND: Kind = Kind {
         topic: Topic::Moment,
         resolve: at::publish,
     }],
+    data: Some(data::DATA),
     stylesheet: include_str!("talk.css"),
     script: "",
 };
