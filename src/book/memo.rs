@@ -53,15 +53,21 @@ impl Memo {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;
-        let data = config.root.join(&config.src).join(&config.reading_list);
-        let talks = config.root.join(&config.src).join(&config.talks);
+        // The directives' data files (the registry names them).
+        let data: Vec<String> = crate::directive::KINDS
+            .iter()
+            .filter_map(|k| k.data)
+            .map(|d| {
+                let path = config.root.join(&config.src).join(config.data_file(&d));
+                exec::describe(&path).unwrap_or_default()
+            })
+            .collect();
         let shared = [
             env!("CARGO_PKG_VERSION").to_owned(),
             binary,
             format!("{target:?}"),
             format!("{config:?}"),
-            exec::describe(&data).unwrap_or_default(),
-            exec::describe(&talks).unwrap_or_default(),
+            data.join("\n"),
             // A translated book: its catalog.
             super::translate::po_file(config)
                 .and_then(|po| exec::describe(&po))

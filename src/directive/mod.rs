@@ -32,6 +32,7 @@ pub use contract::{
 };
 pub use facts::{Facts, Need};
 
+use crate::core::config::DataKey;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
@@ -45,6 +46,12 @@ pub const KINDS: [Kind; 6] = [
     talk::KIND,
     claims::KIND,
 ];
+
+/// The data files of [`KINDS`]' rows: the keys of `[preprocessor.companion]`
+/// the directives own.
+pub fn data_keys() -> Vec<DataKey> {
+    KINDS.iter().filter_map(|k| k.data).collect()
+}
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).

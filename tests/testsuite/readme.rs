@@ -234,8 +234,15 @@ fn config_reference_lists_every_key() {
         .filter_map(|l| l.split('|').nth(1))
         .flat_map(|cell| cell.split('`').skip(1).step_by(2))
         .collect();
-    // When keys move into the directive registry, chain theirs here.
-    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys().into_iter().collect();
+    // The table's keys, and those the directives' rows declare.
+    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys()
+        .into_iter()
+        .chain(
+            mdbook_companion::directive::data_keys()
+                .into_iter()
+                .map(|d| d.key),
+        )
+        .collect();
     assert!(accepted.len() >= 10, "{accepted:?}");
     assert_eq!(
         documented, accepted,

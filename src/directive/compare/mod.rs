@@ -42,6 +42,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
+    data: None,
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),
 };

@@ -37,6 +37,7 @@ pub const KIND: Kind = Kind {
     publishes: &[],
     stylesheet: include_str!("exercise.css"),
     script: "",
+    data: None,
 };
 
 /// What a claims-page row of an exercise is.
