@@ -15,7 +15,7 @@
 //! reads the chapter's source on disk) are never kept.
 
 use super::chapter::{ChapterOutcome, Page};
-use crate::core::config::Config;
+use crate::core::config::{Config, Key};
 use crate::directive::{self, Row, Shared, Target};
 use crate::engine::cache::Cache;
 use crate::engine::exec;
@@ -56,9 +56,13 @@ impl Memo {
         // The directives' data files (the registry names them).
         let data: Vec<String> = crate::directive::KINDS
             .iter()
-            .filter_map(|k| k.data)
+            .flat_map(|k| k.keys)
+            .filter_map(|k| match k {
+                Key::File(d) => Some(d),
+                Key::Flag(_) => None,
+            })
             .map(|d| {
-                let path = config.root.join(&config.src).join(config.data_file(&d));
+                let path = config.root.join(&config.src).join(config.data_file(d));
                 exec::describe(&path).unwrap_or_default()
             })
             .collect();

@@ -122,7 +122,7 @@ pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError>
     let checked = Config::from_json(root, book_config)
         .and_then(|config| {
             config
-                .check_keys(&crate::directive::data_keys())
+                .check_keys(&crate::directive::keys())
                 .map(|()| config)
         })
         .and_then(|config| {

@@ -61,7 +61,6 @@ pub struct RawConfig {
     dependencies: Option<Value>,
     cargo_manifest: Option<String>,
     playground_crates: Option<Vec<String>>,
-    print_solutions: Option<bool>,
 }
 
 /// What a broken directive does to the build.
@@ -141,8 +140,6 @@ pub struct Config {
     /// The crates the Playground offers (`playground-crates`, else the
     /// list shipped in the binary), by the names examples use.
     pub playground_crates: Vec<String>,
-    /// `print-solutions`: exercises' solutions on the print page too.
-    pub print_solutions: bool,
     /// The book's language (`book.language`), when it is set.
     pub language: Option<String>,
     /// Where the PO files are, relative to the root (`po-dir` of
@@ -182,7 +179,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, print-solutions (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -247,6 +244,26 @@ pub struct DataKey {
     pub default: &'static str,
 }
 
+/// A key of `[preprocessor.companion]` that a directive owns: its row of
+/// the registry declares it, this layer only keeps it ([`Config::others`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A data file, a path relative to `src`.
+    File(DataKey),
+    /// `true` or `false`, false when absent (`print-solutions`).
+    Flag(&'static str),
+}
+
+impl Key {
+    /// The key as written in book.toml.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Key::File(d) => d.key,
+            Key::Flag(key) => key,
+        }
+    }
+}
+
 impl Config {
     /// The path, relative to `src`, of a directive's data file.
     pub fn data_file(&self, data: &DataKey) -> PathBuf {
@@ -258,22 +275,34 @@ impl Config {
         )
     }
 
+    /// A directive's flag ([`Key::Flag`]): false unless set to `true`
+    /// ([`Config::check_keys`] lets nothing else through).
+    pub fn flag(&self, key: &str) -> bool {
+        self.others
+            .get(key)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
     /// Checks the keys this layer left to the directives against theirs
-    /// (`data`, from the registry): each is one of them, and a path.
-    pub fn check_keys(&self, data: &[DataKey]) -> Result<(), ConfigError> {
+    /// (`owned`, from the registry): each is one of them, of its type.
+    pub fn check_keys(&self, owned: &[Key]) -> Result<(), ConfigError> {
         for (key, value) in &self.others {
-            let mut err = if !data.iter().any(|d| d.key == key) {
-                let theirs: Vec<&str> = data.iter().map(|d| d.key).collect();
-                ConfigError::new(format!(
-                    "unknown field `{key}`, expected a key of the table\nknown keys: {}, {KNOWN_KEYS}",
-                    theirs.join(", ")
-                ))
-            } else if !value.is_string() {
-                ConfigError::new(format!(
+            let mut err = match owned.iter().find(|k| k.name() == key) {
+                None => {
+                    let theirs: Vec<&str> = owned.iter().map(Key::name).collect();
+                    ConfigError::new(format!(
+                        "unknown field `{key}`, expected a key of the table\nknown keys: {}, {KNOWN_KEYS}",
+                        theirs.join(", ")
+                    ))
+                }
+                Some(Key::File(_)) if !value.is_string() => ConfigError::new(format!(
                     "found `{key} = {value}`; expected a path relative to the book's source directory, in quotes"
-                ))
-            } else {
-                continue;
+                )),
+                Some(Key::Flag(_)) if !value.is_boolean() => {
+                    ConfigError::new(format!("found `{key} = {value}`; expected true or false"))
+                }
+                Some(_) => continue,
             };
             err.key = vec![key.clone()];
             return Err(err);
@@ -400,7 +429,6 @@ impl Config {
                 Some(list) => list.iter().map(|c| c.replace('-', "_")).collect(),
                 None => PLAYGROUND_CRATES.iter().map(|c| (*c).to_owned()).collect(),
             },
-            print_solutions: raw.print_solutions.unwrap_or(false),
             language: book_config
                 .pointer("/book/language")
                 .and_then(Value::as_str)
@@ -586,14 +614,15 @@ mod tests {
     #[test]
     fn unknown_key_names_the_known_ones() {
         let data = [
-            DataKey {
+            Key::File(DataKey {
                 key: "reading-list",
                 default: "reading-list.toml",
-            },
-            DataKey {
+            }),
+            Key::File(DataKey {
                 key: "talks",
                 default: "talks.toml",
-            },
+            }),
+            Key::Flag("print-solutions"),
         ];
         let check = |table| cfg(table).and_then(|c| c.check_keys(&data));
         assert!(check(json!({"talks": "t.toml", "verify": true})).is_ok());
@@ -611,7 +640,18 @@ mod tests {
             "{err}"
         );
         assert!(
-            err.contains("known keys: reading-list, talks, playground-url"),
+            err.contains("known keys: reading-list, talks, print-solutions, playground-url"),
+            "{err}"
+        );
+        // A flag is true or false, false when absent.
+        assert!(!cfg(json!({})).unwrap().flag("print-solutions"));
+        let on = cfg(json!({"print-solutions": true})).unwrap();
+        assert!(on.check_keys(&data).is_ok() && on.flag("print-solutions"));
+        let err = check(json!({"print-solutions": "yes"})).unwrap_err();
+        assert_eq!(err.key, ["print-solutions"]);
+        assert!(
+            err.to_string()
+                .contains("found `print-solutions = \"yes\"`; expected true or false"),
             "{err}"
         );
     }

@@ -8,7 +8,7 @@ use super::facts::{Item, Topic};
 pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
-use crate::core::config::{Config, DataKey};
+use crate::core::config::{Config, Key};
 use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
@@ -36,10 +36,10 @@ pub struct Kind {
     /// The references it resolves for other directives (a talk's
     /// moments): the book layer asks it, so no directive imports another.
     pub publishes: &'static [Publish],
-    /// Its data file, named by a key of `[preprocessor.companion]` (the
-    /// reading list's `reading-list`): the configuration accepts the key,
-    /// and the chapter memo watches the file.
-    pub data: Option<DataKey>,
+    /// Its keys of `[preprocessor.companion]`: its data file (the reading
+    /// list's `reading-list`), its flags (`print-solutions`). The
+    /// configuration accepts them, and the chapter memo watches the files.
+    pub keys: &'static [Key],
     /// Its rules of the stylesheet.
     pub stylesheet: &'static str,
     /// Its part of the script (empty when it needs none: every directive

@@ -32,7 +32,7 @@ pub use contract::{
 };
 pub use facts::{Facts, Need};
 
-use crate::core::config::DataKey;
+use crate::core::config::Key;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
@@ -47,10 +47,10 @@ pub const KINDS: [Kind; 6] = [
     claims::KIND,
 ];
 
-/// The data files of [`KINDS`]' rows: the keys of `[preprocessor.companion]`
-/// the directives own.
-pub fn data_keys() -> Vec<DataKey> {
-    KINDS.iter().filter_map(|k| k.data).collect()
+/// The keys of `[preprocessor.companion]` the directives own, from
+/// [`KINDS`]' rows.
+pub fn keys() -> Vec<Key> {
+    KINDS.iter().flat_map(|k| k.keys).copied().collect()
 }
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an

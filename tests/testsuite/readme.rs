@@ -237,11 +237,7 @@ fn config_reference_lists_every_key() {
     // The table's keys, and those the directives' rows declare.
     let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys()
         .into_iter()
-        .chain(
-            mdbook_companion::directive::data_keys()
-                .into_iter()
-                .map(|d| d.key),
-        )
+        .chain(mdbook_companion::directive::keys().iter().map(|k| k.name()))
         .collect();
     assert!(accepted.len() >= 10, "{accepted:?}");
     assert_eq!(

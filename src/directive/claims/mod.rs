@@ -30,7 +30,7 @@ pub const KIND: Kind = Kind {
     claims: false,
     lists_the_book: true,
     publishes: &[],
-    data: None,
+    keys: &[],
     stylesheet: include_str!("claims.css"),
     script: "",
 };

@@ -42,7 +42,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
-    data: None,
+    keys: &[],
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),
 };

@@ -25,7 +25,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
-    data: None,
+    keys: &[],
     stylesheet: include_str!("example.css"),
     script: "",
 };

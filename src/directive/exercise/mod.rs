@@ -21,6 +21,7 @@ use super::contract::{Env, Kind, Package, Parsed, Target};
 use super::facts::Need;
 use crate::core::claim::Claim;
 use crate::core::code;
+use crate::core::config::Key;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -37,8 +38,12 @@ pub const KIND: Kind = Kind {
     publishes: &[],
     stylesheet: include_str!("exercise.css"),
     script: "",
-    data: None,
+    keys: &[Key::Flag(PRINT_SOLUTIONS)],
 };
+
+/// `print-solutions = true`: solutions on the print page too (the
+/// exercise's key of `[preprocessor.companion]`).
+pub const PRINT_SOLUTIONS: &str = "print-solutions";
 
 /// What a claims-page row of an exercise is.
 pub const WHAT: &str = "Exercise";

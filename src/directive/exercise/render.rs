@@ -160,7 +160,7 @@ impl Exercise {
                 out.blank();
             });
         }
-        let class = match env.config.print_solutions {
+        let class = match env.config.flag(super::PRINT_SOLUTIONS) {
             true => "solution companion-exercise-printed",
             false => "solution",
         };
@@ -205,7 +205,7 @@ impl Exercise {
                 .blank();
             lines(out, &Self::prose(env, hints, "the exercise's hints")?);
         }
-        if env.config.print_solutions {
+        if env.config.flag(super::PRINT_SOLUTIONS) {
             out.blank()
                 .line(format!("{}:", escape_markdown(&env.ui("Solution"))))
                 .blank()

@@ -24,6 +24,7 @@ pub use select::{KNOWN, Selection, Sort};
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
 use super::contract::{Env, Kind, Parsed, Rendered, Target};
 use super::note;
+use crate::core::config::Key;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub const KIND: Kind = Kind {
     claims: false,
     lists_the_book: false,
     publishes: &[],
-    data: Some(data::DATA),
+    keys: &[Key::File(data::DATA)],
     stylesheet: include_str!("reading.css"),
     script: "",
 };

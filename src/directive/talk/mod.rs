@@ -18,6 +18,7 @@ pub use data::{Talk, parse_talks};
 use super::contract::{Env, Kind, Parsed, Publish, Rendered, Target};
 use super::facts::Topic;
 use crate::core::attrs::Attr;
+use crate::core::config::Key;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
@@ -41,7 +42,7 @@ pub const KIND: Kind = Kind {
         topic: Topic::Moment,
         resolve: at::publish,
     }],
-    data: Some(data::DATA),
+    keys: &[Key::File(data::DATA)],
     stylesheet: include_str!("talk.css"),
     script: "",
 };
