@@ -54,6 +54,19 @@ pub(crate) enum Command {
         #[arg(long, short)]
         jobs: Option<usize>,
     },
+    /// Write the book's exercises as a Cargo workspace, one package per
+    /// exercise, so students run `cargo test -p NAME` locally.
+    Exercises {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// The workspace's directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Write the solutions instead of the starters.
+        #[arg(long)]
+        solutions: bool,
+    },
     /// Compile and run every example and compiled comparison side, and
     /// check what the book claims about each.
     Check(CheckArgs),

@@ -28,6 +28,11 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::commands::build::build(&book),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
+        Some(cli::Command::Exercises {
+            book,
+            out,
+            solutions,
+        }) => exercises(&book, &out, solutions),
         Some(cli::Command::Adopt { book, write, jobs }) => adopt(&book, write, jobs),
         Some(cli::Command::Check(args)) => check(&args),
     };
@@ -60,6 +65,36 @@ fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
         changed.join(", ")
     };
     eprintln!("mdbook-companion install: {what}");
+    Ok(())
+}
+
+fn exercises(book: &std::path::Path, out: &std::path::Path, solutions: bool) -> anyhow::Result<()> {
+    let done = mdbook_companion::commands::exercises::run(book, out, solutions)?;
+    let what = if solutions { "solutions" } else { "starters" };
+    if done.packages.is_empty() {
+        eprintln!("mdbook-companion exercises: the book has no exercise; nothing written");
+        return Ok(());
+    }
+    eprintln!(
+        "mdbook-companion exercises: {} exercise(s) ({what}) in {}: {} file(s) written, {} unchanged",
+        done.packages.len(),
+        out.display(),
+        done.written.len(),
+        done.unchanged.len()
+    );
+    for f in &done.kept {
+        eprintln!("  kept {f}: changed since it was written (delete it to get the book's version)");
+    }
+    for f in &done.stale {
+        eprintln!("  left {f}: written earlier, no longer made by the book");
+    }
+    if !done.packages.is_empty() {
+        eprintln!(
+            "  run `cargo test -p NAME` in {} (NAME: {})",
+            out.display(),
+            done.packages.join(", ")
+        );
+    }
     Ok(())
 }
 

@@ -22,7 +22,9 @@ use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
 use crate::core::markdown;
-use crate::directive::{self, Env, Target};
+use crate::core::problem::Located;
+use crate::directive::contract::Package;
+use crate::directive::{self, Env, Shared, Target};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
@@ -234,6 +236,48 @@ pub fn claims(
             Err(p) => {
                 let line = map.file_line(line0(text, p.offset));
                 invalid.push((chapter.file.clone(), line, p.message));
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// The Cargo packages a chapter's blocks offer students (its exercises),
+/// the starters' or, with `solutions`, the solutions', and the blocks
+/// that could not be read, at their line of the chapter file.
+pub fn packages(
+    chapter: &Chapter,
+    config: &Config,
+    solutions: bool,
+) -> (Vec<Package>, Vec<Located>) {
+    let text = &chapter.expanded;
+    let blocks = directive::scan(text);
+    if blocks.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let shared = Shared::default();
+    let env = Env {
+        config,
+        target: Target::Markdown,
+        text,
+        file: &chapter.file,
+        shared: &shared,
+        numbers: Default::default(),
+    };
+    let mut out = Vec::new();
+    let mut invalid = Vec::new();
+    for block in &blocks {
+        match directive::parse(block, &env) {
+            Ok(parsed) => out.extend(parsed.model.package(solutions)),
+            Err(p) => {
+                let (line, column) = markdown::line_col(text, p.offset);
+                invalid.push(Located {
+                    file: chapter.file.clone(),
+                    line: map.file_line(line - 1),
+                    column,
+                    message: p.message,
+                });
             }
         }
     }

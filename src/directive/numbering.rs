@@ -39,6 +39,7 @@ impl Numbers<'_> {
             n,
             digits,
             id: id.map_or(made, str::to_owned),
+            word: "Example",
         }
     }
 }
@@ -52,6 +53,9 @@ pub struct Number {
     pub digits: String,
     /// The element id.
     pub id: String,
+    /// The word before the digits (`Example`, `Exercise`; one of
+    /// [`super::ui::WORDS`]).
+    pub word: &'static str,
 }
 
 /// One numbered frame, as its directive describes it.
@@ -85,12 +89,6 @@ impl Entry {
             claim: Some(claim),
         }
     }
-
-    /// How many frames `entries` number (an assembly claim's entry shares
-    /// its frame's number).
-    pub fn frames(entries: &[Entry]) -> usize {
-        entries.chunk_by(|a, b| a.number == b.number).count()
-    }
 }
 
 /// One numbered frame of the book, for the claims page.
@@ -104,6 +102,9 @@ pub struct Row {
     pub section: Option<String>,
     /// `5.2`, as in `Example 5.2`.
     pub digits: String,
+    /// The word before the digits (`Example`, `Exercise`).
+    #[serde(default = "example_word")]
+    pub word: String,
     /// The anchor on the chapter's page.
     pub id: String,
     /// Where the author's `id=` stands (`line`, `column`), when given.
@@ -117,6 +118,11 @@ pub struct Row {
     /// The hash `companion.lock` files its verdict under (made only when
     /// the book has a claims page).
     pub hash: Option<String>,
+}
+
+/// The word of a row from before rows had one.
+fn example_word() -> String {
+    "Example".to_owned()
 }
 
 /// The `id=` of a block (a letter, then letters, digits, `-` or `_`)

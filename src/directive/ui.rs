@@ -78,6 +78,14 @@ pub const WORDS: &[&str] = &[
     "no {pattern} before the next match",
     "no {pattern} after that",
     "no {pattern} anywhere",
+    // Exercises.
+    "Exercise",
+    "Tests",
+    "Hints",
+    "Solution",
+    "Compiles with the tests",
+    "A test fails",
+    "Every test passes",
 ];
 
 #[cfg(test)]
@@ -128,6 +136,9 @@ mod tests {
             Expect::Compile,
             Expect::Ub,
             Expect::Asm,
+            Expect::StarterCompiles,
+            Expect::StarterFails,
+            Expect::SolutionPasses,
         ] {
             assert!(WORDS.contains(&e.badge()), "{}", e.badge());
             assert!(WORDS.contains(&e.output_label()), "{}", e.output_label());

@@ -13,6 +13,7 @@ mod catalogue;
 mod check;
 mod compare;
 mod example;
+mod exercise;
 mod i18n;
 mod injection;
 mod memo;

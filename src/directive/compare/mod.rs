@@ -43,6 +43,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
+    keys: &[],
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),
 };
@@ -510,7 +511,7 @@ mod tests {
                 ("2", "Rust side, assembly", Some(3)),
             ]
         );
-        assert_eq!(crate::directive::Entry::frames(&r.entries), 2);
+        assert_eq!(r.entries.iter().map(|e| e.number.n).max(), Some(2));
         let want = with_env(text, Target::Html, |_, env| {
             let s = &parse(text).unwrap().sides[0];
             s.asm_request(env).unwrap()

@@ -120,6 +120,11 @@ pub(super) fn judge(
         Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
             panic_message(stderr).map(|m| format!("panicked: {m}"))
         }),
+        // An exercise's claims are judged by the harness, never here.
+        Expect::StarterCompiles | Expect::StarterFails | Expect::SolutionPasses => (
+            Verdict::fail("an exercise's claim is not a plain block's"),
+            None,
+        ),
     }
 }
 

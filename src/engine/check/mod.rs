@@ -20,6 +20,7 @@
 mod asm;
 pub mod cc;
 mod doctest;
+pub mod harness;
 mod judge;
 mod merge;
 mod merge_fail;
