@@ -15,4 +15,5 @@ pub mod lang;
 pub mod links;
 pub mod markdown;
 pub mod problem;
+pub mod run;
 pub mod values;
