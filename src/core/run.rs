@@ -155,7 +155,10 @@ mod tests {
         );
         let recorded = RunButton::new(RunMode::Recorded, url, 2021, false, Some(&run())).unwrap();
         assert_eq!(recorded.playground, None);
-        assert_eq!(RunButton::new(RunMode::Recorded, url, 2021, false, None), None);
+        assert_eq!(
+            RunButton::new(RunMode::Recorded, url, 2021, false, None),
+            None
+        );
         assert_eq!(RunButton::new(RunMode::Auto, None, 2021, false, None), None);
         let unrecorded = RunButton::new(RunMode::Auto, url, 2024, true, None).unwrap();
         assert_eq!(
@@ -173,7 +176,8 @@ mod tests {
         let page = long.for_page();
         assert!(page.stdout.len() < PAGE_LIMIT + 64);
         assert!(
-            page.stdout.ends_with(&format!("[… {} more bytes not shown]\n", PAGE_LIMIT)),
+            page.stdout
+                .ends_with(&format!("[… {} more bytes not shown]\n", PAGE_LIMIT)),
             "{}",
             &page.stdout[page.stdout.len() - 40..]
         );

@@ -13,6 +13,8 @@
 mod containers;
 mod layout;
 mod pages;
+mod run;
+mod standin;
 
 use serde_json::Value;
 use std::collections::HashMap;
