@@ -36,6 +36,10 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 expect: claim.expect.name().to_owned(),
                 verdict: verdict.to_owned(),
                 toolchain,
+                run: match c.outcome.verdict {
+                    Verdict::Passed => checker.recorded(claim),
+                    _ => None,
+                },
             }
         })
         .collect();

@@ -270,6 +270,7 @@ mod tests {
             expect: "run".into(),
             verdict: "passed".into(),
             toolchain: "rustc 1.0.0".into(),
+            run: None,
         };
         let index = lock::Lock {
             version: lock::VERSION,

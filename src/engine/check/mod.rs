@@ -21,6 +21,7 @@ pub mod cc;
 mod judge;
 mod merge;
 pub mod pattern;
+mod recorded;
 pub mod rustc;
 pub mod verdict;
 
