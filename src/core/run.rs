@@ -62,6 +62,11 @@ pub struct RunButton<'a> {
     /// book names none, or the code needs crates it does not offer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub playground: Option<&'a str>,
+    /// Why edited code cannot go to the Playground although the book
+    /// names one: the crates it needs that the Playground does not offer
+    /// (`` `mylib` ``).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needs: Option<String>,
     /// The Rust edition.
     pub edition: u16,
     /// Compiled with optimisations (`mode=release`).
@@ -75,17 +80,21 @@ impl<'a> RunButton<'a> {
     /// The button of a frame in a book whose `run` is `mode`, or `None`
     /// when mdBook's own button stays (`run = "playground"`) or the
     /// button could do nothing (nothing recorded and no Playground).
+    /// `needs` names the crates the code needs that the Playground does
+    /// not offer, if any: then edited code cannot go there.
     pub fn new(
         mode: RunMode,
         playground: Option<&'a str>,
+        needs: Option<String>,
         edition: u16,
         release: bool,
         recorded: Option<&RecordedRun>,
     ) -> Option<RunButton<'a>> {
-        let playground = match mode {
+        let (playground, needs) = match mode {
             RunMode::Playground => return None,
-            RunMode::Recorded => None,
-            RunMode::Auto => playground,
+            RunMode::Recorded => (None, None),
+            RunMode::Auto if playground.is_some() && needs.is_some() => (None, needs),
+            RunMode::Auto => (playground, None),
         };
         if playground.is_none() && recorded.is_none() {
             return None;
@@ -93,6 +102,7 @@ impl<'a> RunButton<'a> {
         Some(RunButton {
             mode: mode.name(),
             playground,
+            needs,
             edition,
             release,
             recorded: recorded.map(RecordedRun::for_page),
@@ -126,6 +136,7 @@ mod tests {
         let b = RunButton::new(
             RunMode::Auto,
             Some("https://play.example.org/"),
+            None,
             2021,
             false,
             Some(&run()),
@@ -149,18 +160,23 @@ mod tests {
     #[test]
     fn modes_decide_what_the_button_may_do() {
         let url = Some("https://play.rust-lang.org/");
-        assert_eq!(
-            RunButton::new(RunMode::Playground, url, 2021, false, Some(&run())),
-            None
-        );
-        let recorded = RunButton::new(RunMode::Recorded, url, 2021, false, Some(&run())).unwrap();
+        let button = |mode, url, needs: Option<&str>, rec: Option<&RecordedRun>| {
+            RunButton::new(mode, url, needs.map(str::to_owned), 2021, false, rec)
+        };
+        assert_eq!(button(RunMode::Playground, url, None, Some(&run())), None);
+        let recorded = button(RunMode::Recorded, url, None, Some(&run())).unwrap();
         assert_eq!(recorded.playground, None);
+        assert_eq!(button(RunMode::Recorded, url, None, None), None);
+        assert_eq!(button(RunMode::Auto, None, None, None), None);
         assert_eq!(
-            RunButton::new(RunMode::Recorded, url, 2021, false, None),
-            None
+            button(RunMode::Auto, url, Some("`mylib`"), None),
+            None,
+            "nothing recorded, and the Playground cannot run it"
         );
-        assert_eq!(RunButton::new(RunMode::Auto, None, 2021, false, None), None);
-        let unrecorded = RunButton::new(RunMode::Auto, url, 2024, true, None).unwrap();
+        let local = button(RunMode::Auto, url, Some("`mylib`"), Some(&run())).unwrap();
+        assert_eq!(local.playground, None);
+        assert_eq!(local.needs.as_deref(), Some("`mylib`"));
+        let unrecorded = RunButton::new(RunMode::Auto, url, None, 2024, true, None).unwrap();
         assert_eq!(
             unrecorded.attribute(),
             " data-companion-run=\"{&quot;mode&quot;:&quot;auto&quot;,&quot;playground&quot;:&quot;https://play.rust-lang.org/&quot;,&quot;edition&quot;:2024,&quot;release&quot;:true}\""

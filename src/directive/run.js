@@ -169,7 +169,9 @@
             "companion-run-note",
             spec.mode === "recorded"
               ? "Edited code cannot run here: this book shows only the output its build recorded, and sends no code to any server. Undo your changes to see it again."
-              : "Edited code cannot run here: this book names no Playground to run it on."
+              : spec.needs
+                ? "Edited code cannot run here: it needs " + spec.needs + ", which the Playground does not offer."
+                : "Edited code cannot run here: this book names no Playground to run it on."
           )
         );
         return;
