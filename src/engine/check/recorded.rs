@@ -76,7 +76,35 @@ fn of_observation(obs: &Observation, toolchain: String) -> Option<RecordedRun> {
     Some(RecordedRun {
         compiled: true,
         stdout: run.stdout.clone(),
-        stderr: run.stderr.clone(),
+        stderr: without_thread_ids(&run.stderr),
         toolchain,
     })
+}
+
+/// Panic messages without the thread's id (`thread 'main' (31897)
+/// panicked at`), which differs from run to run: the lock stays the
+/// same for the same book.
+fn without_thread_ids(stderr: &str) -> String {
+    static ID: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let id = ID.get_or_init(|| {
+        regex::Regex::new(r"(?m)^thread '([^'\n]*)' \(\d+\) panicked").expect("a valid pattern")
+    });
+    id.replace_all(stderr, "thread '$1' panicked").into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_ids_are_left_out_of_panic_messages() {
+        assert_eq!(
+            without_thread_ids("before\nthread 'main' (31897) panicked at main.rs:2:5:\nboom\n"),
+            "before\nthread 'main' panicked at main.rs:2:5:\nboom\n"
+        );
+        assert_eq!(
+            without_thread_ids("thread 'main' panicked at a.rs:1:1:\n"),
+            "thread 'main' panicked at a.rs:1:1:\n"
+        );
+    }
 }
