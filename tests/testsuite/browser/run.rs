@@ -331,3 +331,29 @@ fn run_playground_keeps_mdbooks_own_button() {
         assert_eq!(f["mdbookPlay"], true, "{f}");
     }
 }
+
+#[test]
+fn recorded_output_is_readable_in_every_theme() {
+    let page = built("themes", "");
+    let m = measure(&page, "screen", DESKTOP, Variant::Ran);
+    for theme in THEMES {
+        let t = &m["contrast"][theme];
+        let worst = array(t, "worst");
+        for kind in [
+            "companion-run-button",
+            "companion-run-source",
+            "companion-run-label",
+        ] {
+            assert!(
+                worst
+                    .iter()
+                    .any(|w| w["what"].as_str().unwrap_or("").contains(kind)),
+                "{theme}: no {kind} measured: {t}"
+            );
+        }
+        assert!(
+            num(&worst[0], "ratio") >= MIN_CONTRAST,
+            "{theme}: contrast below {MIN_CONTRAST}:1: {worst:?}"
+        );
+    }
+}
