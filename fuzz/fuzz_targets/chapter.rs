@@ -6,7 +6,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use mdbook_companion::core::config::Config;
-use mdbook_companion::directive::{Shared, Target};
+use mdbook_companion::book::resolve::Run;
+use mdbook_companion::directive::Target;
 use mdbook_companion::book::chapter as process;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -24,9 +25,9 @@ fn config() -> &'static Config {
 }
 
 fuzz_target!(|text: &str| {
-    let shared = Shared::disabled();
+    let run = Run::disabled();
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(config(), &shared, target, "src/fuzz.md", text);
+        let out = process::chapter(config(), &run, target, "src/fuzz.md", text);
         for w in &out.warnings {
             assert!(w.line >= 1 && w.column >= 1);
         }

@@ -1,12 +1,14 @@
-//! The chapter layer: scan a chapter, render its directives, check their
-//! claims under `verify`, splice the replacements, and turn byte offsets
-//! into `file:line:column` messages.
+//! The chapter layer: scan a chapter, parse its directives into models
+//! with their needs, resolve the needs ([`super::resolve`]), render each
+//! model from its facts, check the claims under `verify`, splice the
+//! replacements, and turn byte offsets into `file:line:column` messages.
 
+use super::resolve::{Run, resolve};
 use crate::core::config::{Config, OnFailure};
 use crate::core::escape::escape;
 use crate::core::markdown;
 use crate::core::problem::{Located, MissingTool, Need, Problem};
-use crate::directive::{self, Env, Numbers, Row, Shared, Target};
+use crate::directive::{self, Env, Numbers, Row, Target};
 use crate::engine::check;
 use std::ops::Range;
 
@@ -62,7 +64,7 @@ impl<'a> Page<'a> {
 /// sorted by position: the heart of the preprocessor as a pure function.
 pub fn replacements(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
     page: &Page<'_>,
     text: &str,
@@ -85,6 +87,7 @@ pub fn replacements(
             return (Vec::new(), outcome);
         }
     };
+    let shared = &run.shared;
     let mut env = Env {
         config,
         target,
@@ -100,9 +103,21 @@ pub fn replacements(
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
     let keys = shared.claims_page.then(|| check::Checker::new(config));
-    for block in &blocks {
+    // Parse every block, then resolve what they need, then render each
+    // from its facts.
+    let parsed: Vec<_> = blocks
+        .iter()
+        .map(|block| {
+            let parsed = directive::parse(block, &env)?;
+            let facts = resolve(run, &env, &parsed.needs);
+            Ok((parsed.model, facts))
+        })
+        .collect();
+    for (block, parsed) in blocks.iter().zip(parsed) {
         outcome.claims_page |= directive::is_claims_page(block);
-        let out = match directive::render(block, &env) {
+        let rendered = parsed
+            .and_then(|(model, facts)| directive::render(block, &env, model.as_ref(), &facts));
+        let out = match rendered {
             Ok(r) => {
                 env.numbers.first += r.entries.len();
                 // Rows are for the claims page, and for the book's check
@@ -152,7 +167,7 @@ pub fn replacements(
         outs.push(out);
     }
     if config.verify && target == Target::Html {
-        verify(config, shared, file, text, &claims, &mut outs, &mut outcome);
+        verify(config, run, file, text, &claims, &mut outs, &mut outcome);
     }
     let reps = blocks
         .iter()
@@ -173,7 +188,7 @@ pub fn replacements(
 /// "continue"`, is warned about and marked on the page above its block.
 fn verify(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     file: &str,
     text: &str,
     claims: &[(usize, check::Claim)],
@@ -183,7 +198,7 @@ fn verify(
     if claims.is_empty() {
         return;
     }
-    let checker = check::Checker::new(config).with_lock(shared.lock.clone());
+    let checker = check::Checker::new(config).with_lock(run.lock.clone());
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     // Cold claims compile together, as `check` does.
     checker.prepare(&only);
@@ -247,23 +262,23 @@ fn verify(
 /// Processes one chapter's text.
 pub fn chapter(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
     file: &str,
     text: &str,
 ) -> ChapterOutcome {
-    chapter_in(config, shared, target, &Page::file(file), text)
+    chapter_in(config, run, target, &Page::file(file), text)
 }
 
 /// [`chapter`] of a chapter the book numbers and names.
 pub fn chapter_in(
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
     page: &Page<'_>,
     text: &str,
 ) -> ChapterOutcome {
-    let (reps, mut outcome) = replacements(config, shared, target, page, text);
+    let (reps, mut outcome) = replacements(config, run, target, page, text);
     if !reps.is_empty() && outcome.errors.is_empty() {
         outcome.text = Some(markdown::splice(text, &reps));
     }
@@ -290,7 +305,7 @@ mod tests {
         let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -304,7 +319,7 @@ mod tests {
     fn chapters_without_directives_are_left_alone() {
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             "```rust\nfn main() {}\n```\n",
@@ -317,19 +332,18 @@ mod tests {
         let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
         );
         assert!(out.text.is_none());
-        assert_eq!(
-            out.errors[0].to_string(),
-            format!(
-                "src/a.md:3:17: found unknown attribute `bogus`; expected one of {}{}",
-                crate::directive::example::KNOWN,
-                crate::directive::example::STANDALONE
-            )
+        let error = out.errors[0].to_string();
+        assert!(
+            error.starts_with(
+                "src/a.md:3:17: found unknown attribute `bogus`; expected one of title, id, expect,"
+            ),
+            "{error}"
         );
     }
 
@@ -338,7 +352,7 @@ mod tests {
         let text = "```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({"on-failure": "continue"})),
-            &Shared::disabled(),
+            &Run::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -355,5 +369,34 @@ mod tests {
             "{new}"
         );
         assert!(new.contains("```rust\nfn main() {}\n```"), "{new}");
+    }
+
+    #[test]
+    fn data_file_errors_name_the_file_and_the_asking_chapter() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/reading-list.toml"),
+            "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nautor = \"me\"\n",
+        )
+        .unwrap();
+        let cfg = Config::from_json(
+            dir.path().to_path_buf(),
+            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
+        )
+        .unwrap();
+        let text = "# Ch\n\n```reading-list\n```\n";
+        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/intro.md", text);
+        let error = out.errors[0].to_string();
+        assert!(
+            error.starts_with(
+                "src/reading-list.toml:4:1: found unknown field `autor`; expected one of id, title,"
+            ),
+            "{error}"
+        );
+        assert!(
+            error.ends_with(" (asked for by src/intro.md:3:4)"),
+            "{error}"
+        );
     }
 }

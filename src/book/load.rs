@@ -12,10 +12,11 @@
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
 
+use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
 use crate::core::markdown;
-use crate::directive::{self, Env, Shared, Target};
+use crate::directive::{self, Env, Target};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
@@ -161,7 +162,7 @@ impl LineMap {
 pub fn claims(
     chapter: &Chapter,
     config: &Config,
-    shared: &Shared,
+    run: &Run,
     target: Target,
 ) -> (Vec<Claim>, Vec<(String, usize, String)>) {
     let text = &chapter.expanded;
@@ -177,7 +178,7 @@ pub fn claims(
         target,
         text,
         file: &chapter.file,
-        shared,
+        shared: &run.shared,
         numbers: Default::default(),
     };
     let mut out = Vec::new();
@@ -187,7 +188,11 @@ pub fn claims(
         if !kind.claims {
             continue;
         }
-        match (kind.render)(block, &env) {
+        let rendered = directive::parse(block, &env).and_then(|parsed| {
+            let facts = resolve(run, &env, &parsed.needs);
+            parsed.model.render(block, &env, &facts)
+        });
+        match rendered {
             Ok(rendered) => {
                 for mut claim in rendered.claims {
                     claim.line = map.file_line(line0(text, claim.offset));
@@ -255,7 +260,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
-        super::claims(chapter, config, &Shared::disabled(), Target::Test)
+        super::claims(chapter, config, &Run::disabled(), Target::Test)
     }
 
     fn config() -> Config {

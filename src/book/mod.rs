@@ -9,6 +9,7 @@ pub mod lazy;
 pub mod load;
 pub mod memo;
 pub mod protocol;
+pub mod resolve;
 pub mod translate;
 pub mod walk;
 

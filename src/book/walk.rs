@@ -9,11 +9,12 @@
 
 use super::chapter::{ChapterOutcome, Page, chapter_in};
 use super::memo::Memo;
+use super::resolve::Run;
 use super::translate;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
 use crate::directive::{DataMessage, ui, xgettext};
-use crate::directive::{Shared, Target, assets};
+use crate::directive::{Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
 use rayon::prelude::*;
@@ -190,7 +191,8 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let mut shared = Shared::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    let mut run = Run::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    let shared = &mut run.shared;
     shared.chapters = files;
     match translate::load(config, target) {
         Ok(t) => shared.translations = t.map(std::sync::Arc::new),
@@ -201,17 +203,20 @@ pub fn chapters_among(
             };
         }
     }
-    shared.claims_page = slots.iter().any(|s| claims_page_in(s.content));
-    let memo = Memo::new(config, target, &shared);
+    shared.claims_page = slots
+        .iter()
+        .any(|s| crate::directive::has_claims_page(s.content));
+    let run = run;
+    let memo = Memo::new(config, target, &run.shared);
     let render = |s: &Slot<'_>| {
         let page = s.page();
         let recalled = memo
             .as_ref()
-            .and_then(|m| m.recall(&shared.cache, &page, s.content));
+            .and_then(|m| m.recall(&run.cache, &page, s.content));
         recalled.unwrap_or_else(|| {
-            let outcome = chapter_in(config, &shared, target, &page, s.content);
+            let outcome = chapter_in(config, &run, target, &page, s.content);
             if let Some(m) = &memo {
-                m.remember(&shared.cache, &page, s.content, &outcome);
+                m.remember(&run.cache, &page, s.content, &outcome);
             }
             outcome
         })
@@ -225,11 +230,11 @@ pub fn chapters_among(
             .iter()
             .flat_map(|o| o.rows.iter().cloned())
             .collect();
-        let _ = shared.rows.set(rows);
+        let _ = run.shared.rows.set(rows);
         for (slot, outcome) in slots.iter().zip(outcomes.iter_mut()) {
             if outcome.claims_page {
                 let rows = std::mem::take(&mut outcome.rows);
-                *outcome = chapter_in(config, &shared, target, &slot.page(), slot.content);
+                *outcome = chapter_in(config, &run, target, &slot.page(), slot.content);
                 outcome.rows = rows;
             }
         }
@@ -282,15 +287,6 @@ pub fn chapters_among(
         ));
     }
     result
-}
-
-/// Whether a chapter holds a claims page (the cheap fence test first;
-/// the scan decides).
-fn claims_page_in(text: &str) -> bool {
-    use crate::directive::{claims, is_claims_page, scan};
-    memchr::memmem::find(text.as_bytes(), b"claims").is_some()
-        && crate::core::markdown::may_contain_directive(text, &[claims::KIND.pattern])
-        && scan(text).iter().any(is_claims_page)
 }
 
 /// Every `id=` used twice in the book: the anchors the claims page and

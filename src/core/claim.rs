@@ -23,6 +23,39 @@ pub struct BlessTarget {
     pub block: String,
 }
 
+/// A claim's verdict as `companion.lock` records it and the claims page
+/// shows it (the engine's verdict, without its evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Recorded {
+    /// The claim holds.
+    Passed,
+    /// The claim does not hold.
+    Failed,
+    /// `ignore`: not checked, on purpose.
+    Ignored,
+    /// Not checked: the compiler could not be run.
+    Unchecked,
+}
+
+impl Recorded {
+    /// Its word in the lock: `passed`, `failed`, `ignored`, `unchecked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Recorded::Passed => "passed",
+            Recorded::Failed => "failed",
+            Recorded::Ignored => "ignored",
+            Recorded::Unchecked => "unchecked",
+        }
+    }
+}
+
+impl std::fmt::Display for Recorded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One statement of the book to check.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {

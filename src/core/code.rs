@@ -91,6 +91,15 @@ pub fn c_split(code: &str, prefix: &str) -> (String, String) {
     (shown, full)
 }
 
+/// The highlight.js language of this machine's assembly (what an
+/// assembly panel's fence is marked as).
+pub fn asm_fence_language() -> &'static str {
+    match std::env::consts::ARCH {
+        "arm" | "aarch64" => "armasm",
+        _ => "x86asm",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ pub mod config;
 pub mod crates;
 pub mod escape;
 pub mod expect;
+pub mod hash;
 pub mod i18n;
 pub mod lang;
 pub mod links;

@@ -1,7 +1,10 @@
 //! The contract between a directive and the layers around it: what a
 //! directive is ([`Kind`], one row of the registry), what it sees
-//! ([`Env`], [`Shared`]) and what it gives back ([`Rendered`]).
+//! ([`Env`], [`Shared`]), what it parses a block into ([`Parsed`]: a
+//! [`Model`] and its [`Need`]s) and what it gives back ([`Rendered`]).
 
+pub use super::facts::{Facts, Need};
+use super::facts::{Item, Topic};
 pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
@@ -9,8 +12,6 @@ use crate::core::config::Config;
 use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
-use crate::engine::cache::Cache;
-use crate::engine::lock;
 use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -24,11 +25,17 @@ pub struct Kind {
     /// The info string that starts it, and whether an ```` ```output ````
     /// block after it is its own.
     pub pattern: Pattern,
-    /// Parses the block and renders it for `env.target`, with the claims
-    /// it makes.
-    pub render: fn(&Block, &Env<'_>) -> Result<Rendered, Problem>,
+    /// Parses the block into its model, with what the model needs
+    /// resolved before it renders.
+    pub parse: fn(&Block, &Env<'_>) -> Result<Parsed, Problem>,
     /// Whether its blocks make claims (`check` renders only those).
     pub claims: bool,
+    /// Whether its blocks list the whole book (the claims page): they
+    /// render once more after every other chapter has given its rows.
+    pub lists_the_book: bool,
+    /// The references it resolves for other directives (a talk's
+    /// moments): the book layer asks it, so no directive imports another.
+    pub publishes: &'static [Publish],
     /// Its rules of the stylesheet.
     pub stylesheet: &'static str,
     /// Its part of the script (empty when it needs none: every directive
@@ -42,6 +49,59 @@ impl Kind {
     pub fn attributes(&self, block: &Block) -> Result<Vec<Attr>, Problem> {
         markdown::attributes(&block.fence, self.pattern.words.len())
             .map_err(|e| Problem::from_attr(&block.fence, e))
+    }
+}
+
+/// A directive's offer to resolve references of one [`Topic`] (a row of
+/// the registry lists its offers; the book layer asks the one that
+/// publishes the topic).
+#[derive(Debug, Clone, Copy)]
+pub struct Publish {
+    /// What it resolves.
+    pub topic: Topic,
+    /// Resolves a value written at an offset of the chapter.
+    pub resolve: fn(&Env<'_>, &str, usize) -> Result<Item, Problem>,
+}
+
+/// A block parsed: its model, and what the model needs to render.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The directive's model of the block.
+    pub model: Box<dyn Model>,
+    /// What the book layer resolves for it ([`Facts`] answer them).
+    pub needs: Vec<Need>,
+}
+
+impl Parsed {
+    /// A model that needs nothing.
+    pub fn of(model: impl Model + 'static) -> Parsed {
+        Parsed {
+            model: Box::new(model),
+            needs: Vec::new(),
+        }
+    }
+
+    /// A directive whose model is its block: it parses and renders in
+    /// one step, from the block and what `env` offers, and needs no fact.
+    pub fn direct(render: fn(&Block, &Env<'_>) -> Result<Rendered, Problem>) -> Parsed {
+        Parsed::of(Direct(render))
+    }
+}
+
+/// A directive's model of one block, rendered from its facts: pure (no
+/// process, no file, no cache).
+pub trait Model: std::fmt::Debug + Send + Sync {
+    /// Renders the block for `env.target`, with the claims it makes.
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem>;
+}
+
+/// See [`Parsed::direct`].
+#[derive(Debug)]
+struct Direct(fn(&Block, &Env<'_>) -> Result<Rendered, Problem>);
+
+impl Model for Direct {
+    fn render(&self, block: &Block, env: &Env<'_>, _: &Facts) -> Result<Rendered, Problem> {
+        (self.0)(block, env)
     }
 }
 
@@ -72,22 +132,16 @@ impl Target {
     }
 }
 
-/// What every chapter of one run shares: the book's cache of build-time
-/// work, and the data files directives read (each read and checked at
-/// most once per run; a run makes a fresh one, so nothing leaks between
-/// books or between `mdbook serve` rebuilds).
-#[derive(Debug)]
+/// What every chapter of one run shares and a directive may read: the
+/// data files directives read (each read and checked at most once per
+/// run; a run makes a fresh one, so nothing leaks between books or between
+/// `mdbook serve` rebuilds), the chapter list, the book's frames and its
+/// catalog. What the engine keeps for a run (the cache, the lock) is the
+/// book layer's, never a directive's.
+#[derive(Debug, Default)]
 pub struct Shared {
-    /// The content-addressed cache (assembly listings, observations).
-    pub cache: Cache,
     /// Data files, by name.
     pub data: DataFiles,
-    /// The book's `companion.lock`, when it has a valid one: results for
-    /// cache misses.
-    pub lock: Option<Arc<lock::Index>>,
-    /// Every assembly panel made in this run, when recorded (what
-    /// `check` locks; builds record nothing).
-    pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
     /// The book's chapter files as messages name them (`src/intro.md`),
     /// for directives that link to chapters.
     pub chapters: Vec<String>,
@@ -102,48 +156,9 @@ pub struct Shared {
 }
 
 impl Shared {
-    /// A run with the given cache.
-    pub fn new(cache: Cache) -> Shared {
-        Shared {
-            cache,
-            data: DataFiles::default(),
-            lock: None,
-            assembly: None,
-            chapters: Vec::new(),
-            claims_page: false,
-            rows: OnceLock::new(),
-            translations: None,
-        }
-    }
-
-    /// The same run, reading results from `lock` when the cache misses.
-    pub fn with_lock(mut self, lock: Option<lock::Lock>) -> Shared {
-        self.lock = lock.map(|l| Arc::new(l.index()));
-        self
-    }
-
-    /// The same run, keeping every assembly panel it makes.
-    pub fn recording_assembly(mut self) -> Shared {
-        self.assembly = Some(Mutex::default());
-        self
-    }
-
-    /// Records an assembly panel made in this run, if it records them.
-    pub fn record_assembly(&self, made: &crate::engine::asm::Made) {
-        let Some(assembly) = &self.assembly else {
-            return;
-        };
-        let mut all = assembly.lock().unwrap_or_else(|e| e.into_inner());
-        all.push(lock::Assembly {
-            hash: made.hash.clone(),
-            toolchain: made.toolchain.clone(),
-            listing: made.listing.clone(),
-        });
-    }
-
-    /// A run without a cache.
+    /// A run that has read nothing yet.
     pub fn disabled() -> Shared {
-        Shared::new(Cache::disabled())
+        Shared::default()
     }
 }
 

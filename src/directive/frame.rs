@@ -2,19 +2,17 @@
 //! outcome badge), the code as a real mdBook fence, the expected output,
 //! the assembly panel and the links row. Examples and comparison sides
 //! are both written by [`Frame`], so they look and read the same; the
-//! links (with the one "link too long" warning) and the build-time
-//! assembly for a page are made here too.
+//! links (with the one "link too long" warning) are made here too. The
+//! assembly comes in as a fact: a frame never compiles.
 
 use super::contract::{Env, Target};
+use super::facts::Moment;
 use super::numbering::Number;
-use super::talk::at::Moment;
-use crate::core::config::OnFailure;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::lang::Lang;
 use crate::core::links::{self, Session, TooLong};
 use crate::core::markdown::Out;
-use crate::core::problem::{MissingTool, Need, Problem};
-use crate::engine::asm::{self, AsmError};
+use crate::core::problem::Problem;
 
 /// One framed code block, ready to write.
 #[derive(Debug, Clone, Copy)]
@@ -236,7 +234,9 @@ fn asm_panel(env: &Env<'_>, out: &mut Out, listing: &str, how: &str) {
             ))
         ));
     } else {
-        out.blank().fence(asm::fence_language(), listing).blank();
+        out.blank()
+            .fence(crate::core::code::asm_fence_language(), listing)
+            .blank();
     }
     out.line("</details>");
 }
@@ -310,50 +310,4 @@ pub fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Opti
         compiler: compiler.to_owned(),
         options,
     })
-}
-
-/// The assembly of a block for an HTML page. A missing compiler is told
-/// once for the book (`missing`); a failing one is a warning (the page
-/// keeps its links); code that does not compile is an error under
-/// `on-failure = "bail"`.
-pub fn assembly(
-    req: &asm::Request<'_>,
-    env: &Env<'_>,
-    at: usize,
-    warnings: &mut Vec<Problem>,
-    missing: &mut Vec<MissingTool>,
-) -> Result<Option<String>, Problem> {
-    match asm::made(
-        req,
-        env.config,
-        &env.shared.cache,
-        env.shared.lock.as_deref(),
-    ) {
-        Ok(made) => {
-            env.shared.record_assembly(&made);
-            Ok(Some(made.listing))
-        }
-        Err(AsmError::Missing { program, .. }) => {
-            missing.push(MissingTool {
-                tool: program,
-                key: req.compiler().key(),
-                need: Need::Assembly,
-                at,
-            });
-            Ok(None)
-        }
-        Err(e) if e.is_code_error() && env.config.on_failure == OnFailure::Bail => {
-            Err(Problem::at(
-                at,
-                format!("cannot show the assembly: {e}; expected code that compiles"),
-            ))
-        }
-        Err(e) => {
-            warnings.push(Problem::at(
-                at,
-                format!("cannot show the assembly: {e}; showing the links only"),
-            ));
-            Ok(None)
-        }
-    }
 }

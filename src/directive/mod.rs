@@ -13,19 +13,22 @@ pub mod compare;
 pub mod contract;
 pub mod datafile;
 pub mod example;
+pub mod facts;
 pub mod frame;
 pub mod note;
 pub mod numbering;
 pub mod pages;
 pub mod reading;
+pub mod runnable;
 pub mod talk;
 pub mod ui;
 mod unexpanded;
 pub mod xgettext;
 
 pub use contract::{
-    DataFiles, DataMessage, Entry, Env, Kind, Numbers, Rendered, Row, Shared, Target,
+    DataFiles, DataMessage, Entry, Env, Kind, Model, Numbers, Parsed, Rendered, Row, Shared, Target,
 };
+pub use facts::{Facts, Need};
 
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
@@ -57,9 +60,23 @@ pub fn kind_of(block: &Block) -> &'static Kind {
     &KINDS[block.kind]
 }
 
-/// Whether a block is a claims page (rendered after every other chapter).
+/// Whether a block lists the whole book (a claims page: rendered after
+/// every other chapter).
 pub fn is_claims_page(block: &Block) -> bool {
-    kind_of(block).name == claims::KIND.name
+    kind_of(block).lists_the_book
+}
+
+/// Whether a chapter holds a block that lists the whole book (the cheap
+/// fence test first; the scan decides).
+pub fn has_claims_page(text: &str) -> bool {
+    KINDS.iter().filter(|k| k.lists_the_book).any(|k| {
+        k.pattern
+            .words
+            .iter()
+            .all(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
+            && markdown::may_contain_directive(text, &[k.pattern])
+            && scan(text).iter().any(is_claims_page)
+    })
 }
 
 /// A cheap test that a chapter may hold a directive (see
@@ -83,11 +100,38 @@ pub fn attributes(block: &Block) -> Result<Vec<crate::core::attrs::Attr>, Proble
     kind_of(block).attributes(block)
 }
 
-/// Renders one directive, with its claims.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
-    let mut r = (kind_of(block).render)(block, env)?;
+/// Parses one directive into its model, with what it needs resolved.
+pub fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
+    (kind_of(block).parse)(block, env)
+}
+
+/// Renders one parsed directive from its facts, with its claims.
+pub fn render(
+    block: &Block,
+    env: &Env<'_>,
+    model: &dyn Model,
+    facts: &Facts,
+) -> Result<Rendered, Problem> {
+    let mut r = model.render(block, env, facts)?;
     r.warnings.extend(unexpanded::unexpanded_links(block, env));
     Ok(r)
+}
+
+/// Parses and renders one directive from the given facts (whatever it
+/// needs and `facts` does not answer is taken as absent): what a test of
+/// a directive calls with made-up facts.
+pub fn render_block(block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+    let parsed = parse(block, env)?;
+    render(block, env, parsed.model.as_ref(), facts)
+}
+
+/// The directive that publishes references of `topic`, and how it
+/// resolves them.
+pub fn publisher(topic: facts::Topic) -> Option<&'static contract::Publish> {
+    KINDS
+        .iter()
+        .flat_map(|k| k.publishes)
+        .find(|p| p.topic == topic)
 }
 
 /// Renders the visible error box that takes a broken directive's place

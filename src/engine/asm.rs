@@ -321,14 +321,6 @@ pub fn made(
     Ok(made(filtered, Origin::Compiler))
 }
 
-/// The highlight.js language of this machine's assembly.
-pub fn fence_language() -> &'static str {
-    match std::env::consts::ARCH {
-        "arm" | "aarch64" => "armasm",
-        _ => "x86asm",
-    }
-}
-
 /// The names of the functions defined or called in the visible code: `fn
 /// name` for Rust, `name(` for C and C++ (keywords excluded).
 pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {

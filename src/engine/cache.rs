@@ -46,12 +46,7 @@ impl Cache {
     /// The hash key of some parts; each part is length-prefixed so that
     /// `["ab", "c"]` and `["a", "bc"]` differ.
     pub fn key(parts: &[&[u8]]) -> String {
-        let mut h = Sha256::new();
-        for p in parts {
-            h.update((p.len() as u64).to_le_bytes());
-            h.update(p);
-        }
-        format!("{:x}", h.finalize())
+        crate::core::hash::key(parts)
     }
 
     fn path(&self, namespace: &str, key: &str) -> Option<PathBuf> {

@@ -12,6 +12,7 @@
 //! temporary file and renamed, so a `check` killed at any moment leaves
 //! the old lock or the new one, never half of one.
 
+use crate::core::claim::Recorded;
 use crate::core::run::RecordedRun;
 use crate::engine::cache::Cache;
 use serde::{Deserialize, Serialize};
@@ -39,7 +40,7 @@ pub struct Entry {
     /// The claimed outcome (`run`, `panic`, …).
     pub expect: String,
     /// `passed`, `failed`, `ignored` or `unchecked`.
-    pub verdict: String,
+    pub verdict: Recorded,
     /// The compiler's version that gave the verdict (empty when none ran).
     pub toolchain: String,
     /// What the program did, for the reader's Run button (a passed Rust
@@ -218,7 +219,7 @@ mod tests {
             what: "rust example \"a\"".into(),
             hash: hash.into(),
             expect: "run".into(),
-            verdict: "passed".into(),
+            verdict: Recorded::Passed,
             toolchain: "rustc 1.95.0".into(),
             run: None,
         }

@@ -1,12 +1,16 @@
 //! The structure of the crate, checked: the layers of `ARCHITECTURE.md`
 //! import only from below, no two source files import each other in a
-//! circle, a directive's module is named only by the directive layer, and
-//! no file grows past what one idea needs.
+//! circle, no directive module imports the engine, no directive's folder
+//! imports another's, a directive's folder is named only by the directive
+//! layer, and no file grows past what one idea needs.
 //!
 //! Imports are read from the source text: every `crate::`, `super::` and
 //! `self::` path, every path that starts with a child module the file
-//! declares, and every `use` tree (braces expanded). Test modules at the
-//! bottom of a file are not production imports and are left out.
+//! declares, and every `use` tree (braces expanded). The rules of layers
+//! and directives hold for test modules too (a test of a lower layer that
+//! reaches up is a test in the wrong place); only the circle check leaves
+//! them out, as a test module importing its own file's parent is no
+//! circle of the program.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -45,6 +49,26 @@ struct Source {
     file: String,
     module: Vec<String>,
     code: String,
+    /// Its test module, with `super::` read from the file itself (a path
+    /// `super::x` inside `mod tests` names the file's own `x`).
+    tests: String,
+}
+
+impl Source {
+    /// The same file with its test module as part of its code.
+    fn with_tests(&self) -> Source {
+        Source {
+            file: self.file.clone(),
+            module: self.module.clone(),
+            code: format!("{}\n{}", self.code, self.tests),
+            tests: String::new(),
+        }
+    }
+}
+
+/// Every library file with its test module (see [`Source::with_tests`]).
+fn sources_with_tests() -> Vec<Source> {
+    sources().iter().map(Source::with_tests).collect()
 }
 
 /// The text of a file above its `#[cfg(test)] mod tests`.
@@ -86,10 +110,16 @@ fn sources() -> Vec<Source> {
                 module.pop();
             }
             let text = std::fs::read_to_string(&p).expect("readable source");
+            let code = above_tests(&text);
+            let tests = text[code.len()..]
+                .replace("super::super::", "\u{1}")
+                .replace("super::", "self::")
+                .replace('\u{1}', "super::");
             Source {
                 file: format!("src/{}", rel.to_string_lossy().replace('\\', "/")),
                 module,
-                code: above_tests(&text).to_owned(),
+                code: code.to_owned(),
+                tests,
             }
         })
         .collect()
@@ -156,6 +186,21 @@ fn expand(tree: &str) -> Vec<String> {
         .collect()
 }
 
+/// Where a `use` tree starts in a statement whose text begins with
+/// something else (a function's head and its opening brace): after a line
+/// that starts with `use `.
+fn inner_use(stmt: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in stmt.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if let Some(rest) = trimmed.strip_prefix("use ") {
+            return Some(at + line.len() - rest.len());
+        }
+        at += line.len();
+    }
+    None
+}
+
 /// Every path a file names that may lead to another file of the crate.
 fn paths(code: &str, children: &BTreeSet<String>) -> Vec<String> {
     let code = strip_comments_and_strings(code);
@@ -169,6 +214,9 @@ fn paths(code: &str, children: &BTreeSet<String>) -> Vec<String> {
             .unwrap_or(s);
         if let Some(tree) = s.strip_prefix("use ") {
             out.extend(expand(tree));
+        } else if let Some(at) = s.find("\n").and_then(|_| inner_use(s)) {
+            // A `use` inside a function body, after the braces before it.
+            out.extend(expand(&s[at..]));
         }
     }
     let bytes = code.as_bytes();
@@ -328,7 +376,7 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 
 #[test]
 fn layers_import_only_from_below() {
-    let edges = graph(&sources());
+    let edges = graph(&sources_with_tests());
     let upward: Vec<String> = edges
         .iter()
         .flat_map(|(from, tos)| {
@@ -369,11 +417,13 @@ fn the_circle_finder_finds_circles() {
         file: "src/x/mod.rs".into(),
         module: vec!["x".into()],
         code: "mod y;\npub use y::Thing;\n".into(),
+        tests: String::new(),
     };
     let b = Source {
         file: "src/x/y.rs".into(),
         module: vec!["x".into(), "y".into()],
         code: "use super::{Other, self as me};\nfn f() { crate::x::go(); }\n".into(),
+        tests: String::new(),
     };
     let edges = graph(&[a, b]);
     assert_eq!(
@@ -384,20 +434,70 @@ fn the_circle_finder_finds_circles() {
     assert_eq!(layer("src/lib.rs"), LAYERS.len());
 }
 
+/// The directive a file belongs to: the folder under `src/directive/`
+/// it is in (`None` for the registry, the contract and the modules all
+/// directives share).
+fn directive_folder(file: &str) -> Option<&str> {
+    let rest = file.strip_prefix("src/directive/")?;
+    let (folder, _) = rest.split_once('/')?;
+    Some(folder)
+}
+
+/// Every import between files (test modules included) that breaks a rule,
+/// as `from -> to`.
+fn imports_where(rule: impl Fn(&str, &str) -> bool) -> Vec<String> {
+    graph(&sources_with_tests())
+        .iter()
+        .flat_map(|(from, tos)| {
+            tos.iter()
+                .filter(|to| rule(from, to))
+                .map(move |to| format!("{from} -> {to}"))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn no_directive_module_imports_the_engine() {
+    // A directive states what it needs; the book layer asks the engine.
+    let found = imports_where(|from, to| {
+        from.starts_with("src/directive/") && to.starts_with("src/engine/")
+    });
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn no_directive_folder_imports_another() {
+    // References between directives go through the book layer; what
+    // directives share lives in the shared modules of `src/directive/`.
+    let found = imports_where(|from, to| {
+        directive_folder(to).is_some_and(|d| {
+            directive_folder(from).is_some_and(|f| f != d)
+                || (directive_folder(from).is_none()
+                    && from.starts_with("src/directive/")
+                    && from != "src/directive/mod.rs")
+        })
+    });
+    assert!(found.is_empty(), "{found:#?}");
+}
+
 #[test]
 fn only_the_directive_layer_names_a_directive() {
-    let mut named = Vec::new();
-    for s in sources()
+    // Outside `src/directive/`, no file (tests included) imports a
+    // directive's folder: the book layer knows `KINDS`, not its rows.
+    let found = imports_where(|from, to| {
+        !from.starts_with("src/directive/") && directive_folder(to).is_some()
+    });
+    assert!(found.is_empty(), "{found:#?}");
+    // The folders are the directives: every one is seen.
+    let folders: BTreeSet<String> = sources()
         .iter()
-        .filter(|s| !s.file.starts_with("src/directive/"))
-    {
-        for d in ["example", "compare", "reading", "talk"] {
-            if strip_comments_and_strings(&s.code).contains(&format!("directive::{d}")) {
-                named.push(format!("{} names directive::{d}", s.file));
-            }
-        }
-    }
-    assert!(named.is_empty(), "{named:#?}");
+        .filter_map(|s| directive_folder(&s.file).map(str::to_owned))
+        .collect();
+    assert!(
+        folders.len() >= 5 && folders.contains("claims"),
+        "{folders:?}"
+    );
 }
 
 #[test]

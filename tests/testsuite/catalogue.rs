@@ -324,9 +324,7 @@ fn wrong_shape_input() {
 #[test]
 fn fifty_megabyte_chapter() {
     use mdbook_companion::{
-        book::chapter as process,
-        core::config::Config,
-        directive::{Shared, Target},
+        book::chapter as process, book::resolve::Run, core::config::Config, directive::Target,
     };
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let para = "Prose with *emphasis*, `code`, a [link](https://example.org) and ünïcödé.\n\n";
@@ -341,13 +339,7 @@ fn fifty_megabyte_chapter() {
         directives += 1;
     }
     let start = std::time::Instant::now();
-    let out = process::chapter(
-        &config,
-        &Shared::disabled(),
-        Target::Html,
-        "src/big.md",
-        &text,
-    );
+    let out = process::chapter(&config, &Run::disabled(), Target::Html, "src/big.md", &text);
     let took = start.elapsed();
     eprintln!("50 MB chapter, {directives} directives: {took:?}");
     assert!(out.errors.is_empty(), "{:?}", out.errors);
@@ -365,15 +357,13 @@ fn fifty_megabyte_chapter() {
 #[test]
 fn directive_nested_a_thousand_block_quotes_deep() {
     use mdbook_companion::{
-        book::chapter as process,
-        core::config::Config,
-        directive::{Shared, Target},
+        book::chapter as process, book::resolve::Run, core::config::Config, directive::Target,
     };
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let prefix = "> ".repeat(1000);
     let text = format!("{prefix}```rust example\n{prefix}fn main() {{}}\n{prefix}```\n");
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config, &Shared::disabled(), target, "src/deep.md", &text);
+        let out = process::chapter(&config, &Run::disabled(), target, "src/deep.md", &text);
         assert_eq!(out.errors, vec![]);
         assert_eq!(out.directives, 1);
         let new = out.text.expect("rewritten");

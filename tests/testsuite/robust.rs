@@ -2,8 +2,9 @@
 //! and no input makes the engine panic.
 
 use mdbook_companion::book::chapter as process;
+use mdbook_companion::book::resolve::Run;
 use mdbook_companion::core::config::Config;
-use mdbook_companion::directive::{Shared, Target};
+use mdbook_companion::directive::Target;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -110,7 +111,7 @@ proptest! {
         let pieces: Vec<(bool, usize)> = pieces.into_iter().map(|i| (false, i)).collect();
         let (text, _, _) = doc(&pieces, crlf);
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", &text);
             prop_assert!(out.text.is_none(), "changed a chapter without directives");
             prop_assert!(out.errors.is_empty());
         }
@@ -122,7 +123,7 @@ proptest! {
         crlf in any::<bool>(),
     ) {
         let (text, plain, directives) = doc(&pieces, crlf);
-        let out = process::chapter(&config(), &Shared::disabled(), Target::Html, "src/a.md", &text);
+        let out = process::chapter(&config(), &Run::disabled(), Target::Html, "src/a.md", &text);
         prop_assert!(out.errors.is_empty(), "{:?}", out.errors);
         let new = out.text.unwrap_or_else(|| text.clone());
         // Every plain piece is still there, whole and in order.
@@ -149,7 +150,7 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(text in "(````|```|~~~|rust example|compare|reading-list|talk|```output|\\[\\[entry\\]\\]|\\[\\[talk\\]\\]|\\[\\[talk.moment\\]\\]|at = \"1:00\"|date = 2026-12-03|video = \"https://youtu.be/a\"|title = |url = \"https://a.example/\"|> |- |  |\n|\r\n|\t|[a-z =\"'\\[\\]{}#<>]|é|\u{200B}|\u{202E})*") {
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", &text);
             if let Some(new) = out.text {
                 prop_assert!(!new.is_empty() || text.is_empty());
             }
@@ -326,7 +327,7 @@ proptest! {
 /// the bug; each runs the whole chapter pipeline for every target.
 fn survives_every_target(text: &str) {
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config(), &Shared::disabled(), target, "src/a.md", text);
+        let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", text);
         if let Some(new) = &out.text {
             assert!(!new.is_empty());
         }
@@ -362,13 +363,7 @@ fn fuzz_scan_parser_panic_is_a_located_error() {
     survives_every_target(text);
     // With a directive after it, it is parsed: a located error, no panic.
     let text = format!("{text}\n```compare\n```\n");
-    let out = process::chapter(
-        &config(),
-        &Shared::disabled(),
-        Target::Html,
-        "src/a.md",
-        &text,
-    );
+    let out = process::chapter(&config(), &Run::disabled(), Target::Html, "src/a.md", &text);
     assert_eq!(out.text, None);
     assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
     let e = out.errors[0].to_string();

@@ -15,12 +15,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
         .iter()
         .map(|c| {
             let claim = &c.claim;
-            let verdict = match &c.outcome.verdict {
-                Verdict::Passed => "passed",
-                Verdict::Failed { .. } => "failed",
-                Verdict::Ignored => "ignored",
-                Verdict::Unchecked { .. } => "unchecked",
-            };
+            let verdict = c.outcome.verdict.recorded();
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
                     .entry(claim.lang.fence())
@@ -34,7 +29,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 what: claim.what.clone(),
                 hash: checker.claim_key(claim),
                 expect: claim.expect.name().to_owned(),
-                verdict: verdict.to_owned(),
+                verdict,
                 toolchain,
                 run: match c.outcome.verdict {
                     Verdict::Passed => checker.recorded(claim),

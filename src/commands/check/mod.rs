@@ -15,11 +15,12 @@ pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
+use crate::book::resolve::Run;
 use crate::core::config::OnFailure;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Need};
-use crate::directive::{Shared, Target};
+use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
 use crate::engine::crates;
@@ -73,8 +74,8 @@ fn library_note(config: &crate::core::config::Config, report: &Report) -> Option
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
     // A cache for the assembly panels the lock records.
-    let mut shared = Shared::new(Cache::for_book(&loaded.root)).recording_assembly();
-    shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
+    let mut run = Run::new(Cache::for_book(&loaded.root)).recording_assembly();
+    run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
     // A whole-book run renders as for a page, so the assembly panels the
@@ -90,7 +91,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut render_config = loaded.config.clone();
     render_config.on_failure = OnFailure::Continue;
     for chapter in &loaded.chapters {
-        let (c, problems) = load::claims(chapter, &render_config, &shared, target);
+        let (c, problems) = load::claims(chapter, &render_config, &run, target);
         claims.extend(c);
         invalid.extend(problems);
     }
@@ -160,7 +161,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(note) = library_note(&loaded.config, &report) {
         report.lock_notes.push(note);
     }
-    let assembly = shared
+    let assembly = run
         .assembly
         .take()
         .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))

@@ -10,12 +10,14 @@
 //! renders a chapter holding this block once more after all the others
 //! ([`crate::directive::Shared::rows`]); before that it renders nothing.
 
-use super::contract::{Env, Kind, Rendered, Row, Target};
+use super::contract::Model;
+use super::contract::{Env, Kind, Parsed, Rendered, Row, Target};
+use super::facts::{Facts, Locked, Need};
 use super::pages::chapter_href;
+use crate::core::claim::Recorded;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
-use crate::engine::lock;
 
 /// The claims page's row of the registry.
 pub const KIND: Kind = Kind {
@@ -24,8 +26,10 @@ pub const KIND: Kind = Kind {
         words: &["claims"],
         takes_output: false,
     },
-    render,
+    parse,
     claims: false,
+    lists_the_book: true,
+    publishes: &[],
     stylesheet: include_str!("claims.css"),
     script: "",
 };
@@ -38,16 +42,14 @@ enum Status<'l> {
     /// The lock has no entry for its current code.
     NotLocked,
     /// The lock's entry.
-    Locked(&'l lock::Entry),
+    Locked(&'l Locked),
 }
 
 impl Status<'_> {
-    fn of<'l>(row: &Row, lock: Option<&'l lock::Index>) -> Status<'l> {
+    fn of<'l>(row: &Row, facts: &'l Facts) -> Status<'l> {
         match &row.hash {
             None => Status::Shown,
-            Some(h) => lock
-                .and_then(|l| l.block(h))
-                .map_or(Status::NotLocked, Status::Locked),
+            Some(h) => facts.locked(h).map_or(Status::NotLocked, Status::Locked),
         }
     }
 
@@ -56,11 +58,11 @@ impl Status<'_> {
         match self {
             Status::Shown => ("Shown only", "shown"),
             Status::NotLocked => ("Not in companion.lock", "unlocked"),
-            Status::Locked(e) => match e.verdict.as_str() {
-                "passed" => ("Holds", "passed"),
-                "ignored" => ("Not checked (ignore)", "ignored"),
-                "unchecked" => ("Not checked (no compiler)", "unchecked"),
-                _ => ("Does not hold", "failed"),
+            Status::Locked(e) => match e.verdict {
+                Recorded::Passed => ("Holds", "passed"),
+                Recorded::Ignored => ("Not checked (ignore)", "ignored"),
+                Recorded::Unchecked => ("Not checked (no compiler)", "unchecked"),
+                Recorded::Failed => ("Does not hold", "failed"),
             },
         }
     }
@@ -115,8 +117,14 @@ fn summary(env: &Env<'_>, statuses: &[Status<'_>]) -> String {
     format!("{} {blocks}: {}.", statuses.len(), parts.join(", "))
 }
 
-/// Renders the page from the book's rows.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+/// A claims page: it needs the lock's entry of every row that makes a
+/// claim, once the book's rows are known.
+#[derive(Debug)]
+struct Page;
+
+/// Checks the block (no attribute, no text) and states what the page
+/// needs.
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let attrs = KIND.attributes(block)?;
     if let Some(attr) = attrs.first() {
         return Err(Problem::at(
@@ -133,12 +141,33 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
             "found text inside a claims block; expected an empty block (the page is made from the book)",
         ));
     }
+    let needs = env
+        .shared
+        .rows
+        .get()
+        .into_iter()
+        .flatten()
+        .filter_map(|row| row.hash.clone().map(Need::Locked))
+        .collect();
+    Ok(Parsed {
+        model: Box::new(Page),
+        needs,
+    })
+}
+
+impl Model for Page {
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+        render(block, env, facts)
+    }
+}
+
+/// Renders the page from the book's rows and the lock's entries.
+fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
     let mut r = Rendered::default();
     let Some(rows) = env.shared.rows.get() else {
         return Ok(r);
     };
-    let lock = env.shared.lock.as_deref();
-    let statuses: Vec<Status<'_>> = rows.iter().map(|row| Status::of(row, lock)).collect();
+    let statuses: Vec<Status<'_>> = rows.iter().map(|row| Status::of(row, facts)).collect();
     let src = env.config.src.to_string_lossy().replace('\\', "/");
     let href = |row: &Row, target: Target| {
         let to = row
@@ -262,28 +291,27 @@ mod tests {
 
     #[test]
     fn statuses_come_from_the_lock() {
-        let entry = lock::Entry {
-            chapter: "src/a.md".into(),
-            line: 1,
-            what: "rust example".into(),
-            hash: "h1".into(),
-            expect: "run".into(),
-            verdict: "passed".into(),
+        let entry = Locked {
+            verdict: Recorded::Passed,
             toolchain: "rustc 1.0.0".into(),
             run: None,
         };
-        let index = lock::Lock {
-            version: lock::VERSION,
-            blocks: vec![entry.clone()],
-            assembly: Vec::new(),
-        }
-        .index();
+        let facts = Facts::new(vec![
+            (
+                Need::Locked("h1".into()),
+                crate::directive::facts::Fact::Locked(Some(entry.clone())),
+            ),
+            (
+                Need::Locked("h2".into()),
+                crate::directive::facts::Fact::Locked(None),
+            ),
+        ]);
         let rows = [
             row("src/a.md", "5.1", Some("h1")),
             row("src/a.md", "5.2", Some("h2")),
             row("src/b.md", "6.1", None),
         ];
-        let statuses: Vec<Status<'_>> = rows.iter().map(|r| Status::of(r, Some(&index))).collect();
+        let statuses: Vec<Status<'_>> = rows.iter().map(|r| Status::of(r, &facts)).collect();
         assert_eq!(statuses[0].verdict().1, "passed");
         assert_eq!(statuses[0].toolchain(), "rustc 1.0.0");
         assert_eq!(statuses[1], Status::NotLocked);
@@ -308,9 +336,14 @@ mod tests {
         );
         assert_eq!(by_chapter(&rows).len(), 2);
         // Every word the page can show is offered to translators.
-        for verdict in ["passed", "ignored", "unchecked", "failed"] {
-            let e = lock::Entry {
-                verdict: verdict.into(),
+        for verdict in [
+            Recorded::Passed,
+            Recorded::Ignored,
+            Recorded::Unchecked,
+            Recorded::Failed,
+        ] {
+            let e = Locked {
+                verdict,
                 ..entry.clone()
             };
             let words = Status::Locked(&e).verdict().0;

@@ -19,10 +19,11 @@
 mod parse;
 mod render;
 
-use super::contract::{Env, Kind, Rendered};
-use super::example::Example;
+use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
+use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
 use super::numbering::{Entry, Number};
+use super::runnable::Example;
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -37,8 +38,10 @@ pub const KIND: Kind = Kind {
         words: &["compare"],
         takes_output: false,
     },
-    render,
+    parse,
     claims: true,
+    lists_the_book: false,
+    publishes: &[],
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),
 };
@@ -103,7 +106,7 @@ pub struct Compare {
     /// The block's title.
     pub title: Option<String>,
     /// The talk's moment the block comes from (`at="12:30"`).
-    pub at: Option<crate::directive::talk::at::Moment>,
+    pub at: Option<Reference>,
     /// Columns or tabs.
     pub layout: Layout,
     /// Show every side's assembly.
@@ -183,39 +186,109 @@ impl Side {
     }
 }
 
-/// Parses and renders a compare block, with the claims of its sides and
-/// an entry per side for the claims page.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+/// Parses a compare block into its model, with what its sides need.
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let cmp = Compare::parse(block, env)?;
-    let numbers: Vec<Number> = cmp
-        .sides
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            env.numbers
-                .number(k, s.id.as_ref().map(|(id, _)| id.as_str()))
-        })
-        .collect();
-    let mut r = match env.target {
-        super::contract::Target::Xgettext => cmp.render_xgettext(env, block),
-        _ => cmp.render(env, block.fence.info_offset, &numbers)?,
-    };
-    for (s, number) in cmp.sides.iter().zip(numbers) {
-        let claim = s.claim(env);
-        r.entries.push(Entry {
-            number,
-            id_at: s.id.as_ref().map(|(_, at)| *at),
-            title: env
-                .text_opt(s.caption.as_deref())
-                .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
-                .map(|t| t.into_owned()),
-            what: format!("{} side", s.lang.label()),
-            claims: claim.as_ref().map(|_| s.badge(env)),
-            claim: claim.as_ref().map(|_| r.claims.len()),
-        });
-        r.claims.extend(claim);
+    let needs = cmp.needs(env);
+    Ok(Parsed {
+        model: Box::new(cmp),
+        needs,
+    })
+}
+
+impl Compare {
+    /// What rendering needs resolved: the talk's moment, the crates of
+    /// the Rust sides, each side's assembly.
+    fn needs(&self, env: &Env<'_>) -> Vec<Need> {
+        let mut needs: Vec<Need> = self.at.iter().cloned().map(Need::Reference).collect();
+        let mut push = |n: Need| {
+            if !needs.contains(&n) {
+                needs.push(n);
+            }
+        };
+        for s in &self.sides {
+            if env.target != Target::Xgettext && s.lang == Lang::Rust {
+                push(Need::Crates(s.source.clone()));
+                if let Some(ex) = &s.example {
+                    push(Need::Crates(ex.source()));
+                }
+            }
+            if let Some(req) = s.asm_request(env) {
+                push(Need::Assembly(req));
+            }
+        }
+        needs
     }
-    Ok(r)
+}
+
+impl Side {
+    /// The side's assembly request, when its panel is shown (an HTML page,
+    /// `asm`, code meant to compile).
+    fn asm_request(&self, env: &Env<'_>) -> Option<AsmRequest> {
+        if !self.asm || env.target != Target::Html {
+            return None;
+        }
+        self.lang.compiler()?;
+        let source = match &self.example {
+            Some(ex) if ex.wants_asm() => crate::core::code::rust_program(&self.source),
+            Some(_) => return None,
+            None => self.source.clone(),
+        };
+        Some(AsmRequest {
+            lang: self.lang,
+            source,
+            shown: self.shown.clone(),
+            edition: self.edition(env),
+            at: self.info_offset,
+        })
+    }
+}
+
+impl Model for Compare {
+    /// Renders a compare block from its facts, with the claims of its
+    /// sides and an entry per side for the claims page.
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+        let cmp = self;
+        let moment = match &cmp.at {
+            Some(r) => facts.moment(r)?,
+            None => None,
+        };
+        let numbers: Vec<Number> = cmp
+            .sides
+            .iter()
+            .enumerate()
+            .map(|(k, s)| {
+                env.numbers
+                    .number(k, s.id.as_ref().map(|(id, _)| id.as_str()))
+            })
+            .collect();
+        let mut r = match env.target {
+            Target::Xgettext => cmp.render_xgettext(env, block),
+            _ => cmp.render_for_target(
+                env,
+                facts,
+                moment.as_ref(),
+                block.fence.info_offset,
+                &numbers,
+            )?,
+        };
+        for (s, number) in cmp.sides.iter().zip(numbers) {
+            let claim = s.claim(env);
+            r.entries.push(Entry {
+                number,
+                id_at: s.id.as_ref().map(|(_, at)| *at),
+                title: env
+                    .text_opt(s.caption.as_deref())
+                    .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
+                    .map(|t| t.into_owned()),
+                what: format!("{} side", s.lang.label()),
+                claims: claim.as_ref().map(|_| s.badge(env)),
+                claim: claim.as_ref().map(|_| r.claims.len()),
+            });
+            r.claims.extend(claim);
+        }
+        Ok(r)
+    }
 }
 
 #[cfg(test)]
@@ -494,6 +567,10 @@ mod tests {
         }
     }
 
+    fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+        crate::directive::render_block(block, env, &Facts::default())
+    }
+
     fn render_text(text: &str, target: Target) -> String {
         with_env(text, target, render)
             .unwrap()
@@ -576,69 +653,6 @@ mod tests {
         assert_ne!(a, block_id(&env("src/b.md"), 10));
         assert_ne!(a, block_id(&env("src/a.md"), 11));
         assert_eq!(a, block_id(&env("src/a.md"), 10));
-    }
-
-    #[test]
-    fn missing_compiler_is_a_located_warning_and_keeps_the_links() {
-        let text = "# T\n\n````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n````\n";
-        let mut cfg = config();
-        cfg.cc = "/nonexistent/cc".into();
-        cfg.rustc = "/nonexistent/rustc".into();
-        let out = crate::book::chapter::chapter(
-            &cfg,
-            &Shared::disabled(),
-            Target::Html,
-            "src/a.md",
-            text,
-        );
-        assert!(out.errors.is_empty(), "{:?}", out.errors);
-        // Left to the book layer, which tells each missing compiler once.
-        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
-        let told: Vec<String> = crate::core::problem::missing_compilers(&out.unchecked)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(
-            told,
-            [
-                "src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so the assembly of 1 block is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
-                "src/a.md:7:4: the compiler `/nonexistent/rustc` could not be run, so the assembly of 1 block is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
-            ]
-        );
-        let page = out.text.unwrap();
-        assert!(!page.contains("companion-asm"), "{page}");
-        assert_eq!(page.matches("Compiler Explorer</a>").count(), 3, "{page}");
-    }
-
-    #[test]
-    fn code_that_does_not_compile_fails_under_bail_and_warns_under_continue() {
-        let text =
-            "````compare\n```c asm\nint f(void) { return }\n```\n```python\nx = 1\n```\n````\n";
-        let mut cfg = config();
-        let out = crate::book::chapter::chapter(
-            &cfg,
-            &Shared::disabled(),
-            Target::Html,
-            "src/a.md",
-            text,
-        );
-        assert_eq!(out.errors.len(), 1);
-        let e = out.errors[0].to_string();
-        assert!(
-            e.starts_with("src/a.md:2:4: cannot show the assembly: `cc` rejected the code"),
-            "{e}"
-        );
-        cfg.on_failure = crate::core::config::OnFailure::Continue;
-        let out = crate::book::chapter::chapter(
-            &cfg,
-            &Shared::disabled(),
-            Target::Html,
-            "src/a.md",
-            text,
-        );
-        assert!(out.errors.is_empty());
-        assert_eq!(out.warnings.len(), 1);
-        assert!(out.text.unwrap().contains("companion-compare"));
     }
 
     #[test]

@@ -11,9 +11,9 @@ use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 use crate::directive::contract::Env;
-use crate::directive::example::Example;
+use crate::directive::facts::{Reference, Topic};
 use crate::directive::numbering;
-use crate::directive::talk::at;
+use crate::directive::runnable::Example;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 /// Maps offsets in a compare block's body to offsets in the chapter.
@@ -158,11 +158,11 @@ impl Compare {
                 "title" => cmp.title = Some(a.string(attr)?),
                 "id" => cmp.id = Some(numbering::parse_id(&a, attr, fence)?),
                 "at" => {
-                    cmp.at = Some(at::resolve(
-                        env,
-                        &a.string(attr)?,
-                        fence.info_offset + attr.offset,
-                    )?)
+                    cmp.at = Some(Reference {
+                        topic: Topic::Moment,
+                        value: a.string(attr)?,
+                        at: fence.info_offset + attr.offset,
+                    })
                 }
                 "layout" => {
                     cmp.layout = a.choice(

@@ -10,16 +10,15 @@ use crate::core::markdown::Block;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 use crate::directive::contract::{Env, Rendered, Target};
+use crate::directive::facts::{Facts, Listing, Moment};
 use crate::directive::frame::{self, Frame};
 use crate::directive::numbering::Number;
 use crate::directive::xgettext::{self, Piece};
-use crate::engine::asm;
-use crate::engine::cache::Cache;
 
 /// A short id, unique on the page and on the print page (which joins
 /// every chapter): a hash of the chapter's file and the block's offset.
 pub(super) fn block_id(env: &Env<'_>, at: usize) -> String {
-    let key = Cache::key(&[env.file.as_bytes(), at.to_string().as_bytes()]);
+    let key = crate::core::hash::key(&[env.file.as_bytes(), at.to_string().as_bytes()]);
     format!("companion-cmp-{}", &key[..10])
 }
 
@@ -35,44 +34,39 @@ impl Side {
             std::borrow::Cow::Owned(t) => super::parse::safe_note(&t, *at).map(Some),
         }
     }
-
-    /// The assembly request for this side, for compiled sides.
-    fn asm_request<'s>(&'s self, source: &'s str, edition: u16) -> Option<asm::Request<'s>> {
-        self.lang.compiler()?;
-        Some(asm::Request {
-            lang: self.lang,
-            source,
-            shown: &self.shown,
-            edition,
-        })
-    }
 }
 
 impl Compare {
     /// Renders the block for `env.target`, its sides numbered `numbers`.
-    pub fn render(
+    pub fn render_for_target(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
+        moment: Option<&Moment>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
         match env.target {
-            Target::Test => Ok(self.render_test(env)),
-            Target::Html => self.render_html(env, at, numbers),
-            Target::Markdown | Target::Xgettext => self.render_markdown(env, at, numbers),
+            Target::Test => Ok(self.render_test(env, facts)),
+            Target::Html => self.render_html(env, facts, moment, at, numbers),
+            Target::Markdown | Target::Xgettext => {
+                self.render_markdown(env, facts, moment, at, numbers)
+            }
         }
     }
 
     /// `mdbook test`: only the Rust sides, as plain Rust fences.
-    fn render_test(&self, env: &Env<'_>) -> Rendered {
+    fn render_test(&self, env: &Env<'_>, facts: &Facts) -> Rendered {
         let mut r = Rendered::default();
         for (i, s) in self.sides.iter().enumerate() {
             if let Some(ex) = &s.example {
                 if i > 0 && !r.out.lines().is_empty() {
                     r.out.blank();
                 }
-                r.out
-                    .append(ex.render_with(env, s.info_offset, None, None).out);
+                r.out.append(
+                    ex.render_with(env, facts, s.info_offset, None, None, None)
+                        .out,
+                );
             }
         }
         r
@@ -81,12 +75,14 @@ impl Compare {
     fn render_html(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
+        moment: Option<&Moment>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
         let mut r = Rendered::default();
         let mut warnings = Vec::new();
-        let compare_link = self.compare_link(env, at, &mut warnings);
+        let compare_link = self.compare_link(env, facts, at, &mut warnings);
         let layout = match self.layout {
             Layout::Columns => "columns",
             Layout::Tabs => "tabs",
@@ -100,11 +96,11 @@ impl Compare {
         out.line(format!(
             "<div class=\"companion-compare companion-layout-{layout}\"{id}>"
         ));
-        if self.title.is_some() || self.at.is_some() {
+        if self.title.is_some() || moment.is_some() {
             let title = env
                 .text_opt(self.title.as_deref())
                 .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(&t)));
-            let at = self.at.as_ref().map(frame::moment_html);
+            let at = moment.map(frame::moment_html);
             out.line(format!(
                 "<div class=\"companion-header\">{}{}</div>",
                 title.unwrap_or_default(),
@@ -132,27 +128,22 @@ impl Compare {
                 "<div class=\"companion-side companion-side-{}\">",
                 s.lang.fence()
             ));
-            let listing = if s.asm {
-                let source = match &s.example {
-                    Some(ex) if ex.wants_asm() => Some(crate::core::code::rust_program(&s.source)),
-                    Some(_) => None,
-                    None => Some(s.source.clone()),
-                };
-                let edition = s.example.as_ref().map_or(env.config.edition, |e| e.edition);
-                match source
-                    .as_deref()
-                    .and_then(|src| s.asm_request(src, edition))
-                {
-                    Some(req) => {
-                        frame::assembly(&req, env, s.info_offset, &mut warnings, &mut r.missing)?
-                    }
-                    None => None,
-                }
-            } else {
-                None
+            let listing = match s.asm_request(env) {
+                Some(req) => facts.assembly(&req)?,
+                None => Listing::default(),
             };
+            warnings.extend(listing.warnings);
+            r.missing.extend(listing.missing);
+            let listing = listing.text;
             if let Some(ex) = &s.example {
-                let side = ex.render_with(env, s.info_offset, listing.as_deref(), Some(number));
+                let side = ex.render_with(
+                    env,
+                    facts,
+                    s.info_offset,
+                    listing.as_deref(),
+                    Some(number),
+                    None,
+                );
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
@@ -210,6 +201,8 @@ impl Compare {
     fn render_markdown(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
+        moment: Option<&Moment>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
@@ -219,7 +212,7 @@ impl Compare {
         let head: Vec<String> = [
             env.text_opt(self.title.as_deref())
                 .map(|t| format!("**{}**", escape_markdown(&t))),
-            self.at.as_ref().map(frame::moment_markdown),
+            moment.map(frame::moment_markdown),
         ]
         .into_iter()
         .flatten()
@@ -232,7 +225,7 @@ impl Compare {
                 out.blank();
             }
             if let Some(ex) = &s.example {
-                let side = ex.render_with(env, s.info_offset, None, Some(number));
+                let side = ex.render_with(env, facts, s.info_offset, None, Some(number), None);
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
@@ -245,7 +238,7 @@ impl Compare {
                 }
             }
         }
-        match self.compare_link(env, at, &mut warnings) {
+        match self.compare_link(env, facts, at, &mut warnings) {
             Some(Ok(url)) => {
                 out.blank().line(format!(
                     "[{}](<{url}>)",
@@ -302,16 +295,16 @@ impl Compare {
     fn compare_link(
         &self,
         env: &Env<'_>,
+        facts: &Facts,
         at: usize,
         warnings: &mut Vec<Problem>,
     ) -> Option<Result<String, String>> {
         env.config.compiler_explorer_url.as_ref()?;
-        let crates = crate::engine::crates::for_book(env.config);
         let mut needs: Vec<String> = self
             .sides
             .iter()
             .filter(|s| s.lang == Lang::Rust)
-            .flat_map(|s| crates.used_by(&s.source))
+            .flat_map(|s| facts.crates(&s.source).iter().cloned())
             .collect();
         needs.sort();
         needs.dedup();

@@ -7,24 +7,12 @@
 //! `mdbook test` gets a plain fence with rustdoc's attributes, so the
 //! book's own test run checks what the example claims.
 
-use super::contract::{Env, Kind, Rendered, Target};
-use super::frame::{self, Frame};
-use super::numbering::{self, Entry, Number};
-use super::talk::at::{self as talk_at, Moment};
+use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
+use super::facts::{Facts, Listing};
+pub use super::runnable::{Example, KNOWN, STANDALONE};
 use super::xgettext::{self, Piece};
-use crate::core::attrs::Attr;
-use crate::core::claim::Claim;
-use crate::core::code;
-use crate::core::config::{Config, EDITIONS};
-use crate::core::expect::Expect;
-use crate::core::lang::Lang;
-use crate::core::links::{self, Mode};
-use crate::core::markdown::{Block, Fence, Pattern};
-use crate::core::problem::{MissingTool, Problem};
-use crate::core::values::Attrs;
-use crate::engine::asm;
-use crate::engine::crates;
-use std::ops::Range;
+use crate::core::markdown::{Block, Pattern};
+use crate::core::problem::Problem;
 
 /// The example's row of the registry.
 pub const KIND: Kind = Kind {
@@ -33,555 +21,87 @@ pub const KIND: Kind = Kind {
         words: &["rust", "example"],
         takes_output: true,
     },
-    render,
+    parse,
     claims: true,
+    lists_the_book: false,
+    publishes: &[],
     stylesheet: include_str!("example.css"),
     script: "",
 };
 
-/// The attributes an example knows, for messages.
-pub const KNOWN: &str = "title, id, expect, error, edition, mode, asm, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
-
-/// A parsed example.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Example {
-    /// Title shown above the code.
-    pub title: Option<String>,
-    /// The expected outcome.
-    pub expect: Expect,
-    /// A rustc error code the compile failure must carry.
-    pub error: Option<String>,
-    /// The Rust edition.
-    pub edition: u16,
-    /// Debug or release.
-    pub mode: Mode,
-    /// Show the assembly.
-    pub asm: bool,
-    /// Link to the Playground.
-    pub playground: bool,
-    /// Link to Compiler Explorer.
-    pub compiler_explorer: bool,
-    /// mdBook's `ignore`: shown, not run, not checked.
-    pub ignore: bool,
-    /// mdBook flags passed through as they are.
-    pub mdbook_flags: Vec<String>,
-    /// The code as written (hidden lines marked with `# `).
-    pub code: String,
-    /// The expected output, if an output block follows.
-    pub output: Option<String>,
-    /// `at="12:30"` as written, with its offset in the chapter.
-    pub at: Option<(String, usize)>,
-    /// The talk's moment `at` names, once resolved against the talks.
-    pub moment: Option<Moment>,
-    /// `id=`: its anchor, with where it stands in the chapter.
-    pub id: Option<(String, usize)>,
-}
-
-impl Example {
-    /// Parses an example from its fence and the output block after it.
-    /// `extra` names attributes the caller takes itself (a comparison
-    /// side's `caption`), for the unknown-attribute message.
-    pub fn parse(
-        fence: &Fence,
-        attrs: &[Attr],
-        output: Option<&Fence>,
-        config: &Config,
-        extra: &str,
-    ) -> Result<Example, Problem> {
-        let mut ex = Example {
-            title: None,
-            expect: Expect::Run,
-            error: None,
-            edition: config.edition,
-            mode: Mode::Debug,
-            asm: false,
-            playground: true,
-            compiler_explorer: true,
-            ignore: false,
-            mdbook_flags: Vec::new(),
-            code: fence.body.clone(),
-            output: output.map(|o| o.body.clone()),
-            at: None,
-            moment: None,
-            id: None,
-        };
-        let mut a = Attrs::new(fence);
-        let mut expect_attr: Option<&Attr> = None;
-        let mut error_attr: Option<&Attr> = None;
-        for attr in attrs {
-            let key = attr.key.as_str();
-            match key {
-                "title" => {
-                    a.once(attr, "title")?;
-                    ex.title = Some(a.string(attr)?);
-                }
-                "id" => {
-                    a.once(attr, "id")?;
-                    ex.id = Some(numbering::parse_id(&a, attr, fence)?);
-                }
-                // On a comparison, `at` belongs to the whole block.
-                "at" if extra == STANDALONE => {
-                    a.once(attr, "at")?;
-                    ex.at = Some((a.string(attr)?, fence.info_offset + attr.offset));
-                }
-                "expect" | "should_panic" | "compile_fail" | "no_run" => {
-                    if let Some(prev) = expect_attr {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found `{key}` after `{}`; expected one outcome per example",
-                                prev.key
-                            ),
-                        ));
-                    }
-                    expect_attr = Some(attr);
-                    ex.expect = match key {
-                        "expect" => a.choice(attr, &Expect::RUST_CHOICES)?,
-                        "should_panic" => flag(&a, attr, Expect::Panic)?,
-                        "compile_fail" => flag(&a, attr, Expect::CompileFail)?,
-                        _ => flag(&a, attr, Expect::NoRun)?,
-                    };
-                }
-                "error" => {
-                    a.once(attr, "error")?;
-                    ex.error = Some(error_code(&a, attr, &a.string(attr)?)?);
-                    error_attr = Some(attr);
-                }
-                "edition" => {
-                    a.once(attr, "edition")?;
-                    ex.edition = edition(&a, attr)?;
-                }
-                "mode" => {
-                    a.once(attr, "mode")?;
-                    ex.mode =
-                        a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
-                }
-                "asm" => {
-                    a.once(attr, key)?;
-                    ex.asm = a.boolean(attr)?;
-                }
-                "playground" => {
-                    a.once(attr, key)?;
-                    ex.playground = a.boolean(attr)?;
-                }
-                "compiler-explorer" => {
-                    a.once(attr, key)?;
-                    ex.compiler_explorer = a.boolean(attr)?;
-                }
-                "ignore" => {
-                    a.once(attr, key)?;
-                    ex.ignore = a.boolean(attr)?;
-                }
-                "editable" | "noplayground" | "noplaypen" | "mdbook-runnable" => {
-                    a.once(attr, key)?;
-                    if a.boolean(attr)? {
-                        ex.mdbook_flags.push(key.to_owned());
-                    }
-                }
-                "hidelines" => {
-                    a.once(attr, key)?;
-                    ex.mdbook_flags
-                        .push(format!("hidelines={}", a.string(attr)?));
-                }
-                _ if key.starts_with("edition") && attr.value.is_none() => {
-                    a.once(attr, "edition")?;
-                    ex.edition = key["edition".len()..]
-                        .parse::<u16>()
-                        .ok()
-                        .filter(|e| EDITIONS.contains(e))
-                        .ok_or_else(|| a.problem(attr, format!("found `{key}`; expected edition2015, edition2018, edition2021 or edition2024")))?;
-                }
-                _ if is_error_code(key) && attr.value.is_none() => {
-                    a.once(attr, "error")?;
-                    ex.error = Some(key.to_owned());
-                    error_attr = Some(attr);
-                }
-                _ => {
-                    return Err(a.problem(
-                        attr,
-                        format!("found unknown attribute `{key}`; expected one of {KNOWN}{extra}"),
-                    ));
-                }
-            }
-        }
-        if let Some(attr) = error_attr
-            && ex.expect != Expect::CompileFail
-        {
-            return Err(a.problem(
-                attr,
-                format!(
-                    "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
-                    ex.expect.name()
-                ),
-            ));
-        }
-        if ex.code.trim().is_empty() {
-            let what = match ex.expect {
-                Expect::CompileFail => "`expect=compile-fail` needs code that fails to compile",
-                _ => "an example needs code",
-            };
-            return Err(Problem::at(
-                fence.info_offset,
-                format!("found an empty example; {what}"),
-            ));
-        }
-        Ok(ex)
-    }
-
-    /// The program the compiler gets: hidden lines un-hidden.
-    pub fn source(&self) -> String {
-        code::rust_source(&self.code)
-    }
-
-    /// The rustdoc/mdBook attributes of the Rust fence.
-    fn fence_info(&self, target: Target) -> String {
-        let mut info = vec!["rust".to_owned()];
-        if self.ignore {
-            info.push("ignore".into());
-        } else if let Some(a) = self.expect.rustdoc() {
-            info.push(a.into());
-            if let (Expect::CompileFail, Some(code)) = (self.expect, &self.error) {
-                info.push(code.clone());
-            }
-        }
-        info.push(format!("edition{}", self.edition));
-        if target != Target::Test {
-            info.extend(self.mdbook_flags.iter().cloned());
-        }
-        info.join(",")
-    }
-
-    /// The outcome badge: "Panics", "Does not compile · E0381", ….
-    pub fn badge(&self, env: &Env<'_>) -> String {
-        if self.ignore {
-            return env.ui("Not checked").into_owned();
-        }
-        let badge = env.ui(self.expect.badge());
-        match (&self.expect, &self.error) {
-            (Expect::CompileFail, Some(code)) => format!("{badge} · {code}"),
-            _ => badge.into_owned(),
-        }
-    }
-
-    /// The links to the Playground and Compiler Explorer, with warnings
-    /// for links that had to fall back; a link that could not work (the
-    /// example needs a crate the site does not offer) is a note instead.
-    fn links(
-        &self,
-        env: &Env<'_>,
-        at: usize,
-        crates: &Crates<'_>,
-        warnings: &mut Vec<Problem>,
-        notes: &mut Vec<String>,
-    ) -> Vec<(&'static str, String)> {
-        let mut out = Vec::new();
-        let source = self.source();
-        if self.playground && env.config.playground_url.is_some() {
-            if let Some(needs) = crates.not_on_playground() {
-                notes.push(format!("needs {needs}, not on the Playground"));
-            } else {
-                let program = code::rust_program(&source);
-                if let Some(url) =
-                    frame::playground_link(env, &program, self.edition, self.mode, at, warnings)
-                {
-                    out.push(("Playground", url));
-                }
-            }
-        }
-        if self.compiler_explorer && env.config.compiler_explorer_url.is_some() {
-            if !crates.used.is_empty() {
-                // Our links hand Compiler Explorer the code alone, with no
-                // libraries: code that needs a crate would not compile.
-                notes.push(format!(
-                    "needs {}, not on Compiler Explorer",
-                    frame::quoted(&crates.used)
-                ));
-            } else {
-                let options = links::rust_options(self.edition, self.mode.opt_level());
-                let session: Vec<_> = frame::session(env, Lang::Rust, &source, options)
-                    .into_iter()
-                    .collect();
-                if let Some(url) = frame::compiler_explorer_link(env, &session, at, warnings) {
-                    out.push(("Compiler Explorer", url));
-                }
-            }
-        }
-        out
-    }
-
-    /// True when the assembly panel applies: asked for, and the code is
-    /// meant to compile.
-    pub fn wants_asm(&self) -> bool {
-        self.asm && !self.ignore && self.expect != Expect::CompileFail
-    }
-
-    /// The assembly panel's listing for an HTML page, when it applies.
-    pub fn assembly(
-        &self,
-        env: &Env<'_>,
-        at: usize,
-        warnings: &mut Vec<Problem>,
-        missing: &mut Vec<MissingTool>,
-    ) -> Result<Option<String>, Problem> {
-        if !self.wants_asm() || env.target != Target::Html {
-            return Ok(None);
-        }
-        // The program mdBook would run (wrapped in `fn main` when it has
-        // none); its visible functions are the ones kept.
-        let source = code::rust_program(&self.source());
-        let shown = code::rust_shown(&self.code);
-        let req = asm::Request {
-            lang: Lang::Rust,
-            source: &source,
-            shown: &shown,
-            edition: self.edition,
-        };
-        frame::assembly(&req, env, at, warnings, missing)
-    }
-
-    /// The claim of this example, whose info string is at `offset` of the
-    /// chapter and whose output block (if any) spans `output_range`.
-    pub fn claim(&self, env: &Env<'_>, offset: usize, output_range: Option<Range<usize>>) -> Claim {
-        let what = match &self.title {
-            Some(t) => format!("rust example \"{t}\""),
-            None => "rust example".to_owned(),
-        };
-        Claim {
-            file: env.file.to_owned(),
-            line: 0,
-            offset,
-            what,
-            lang: Lang::Rust,
-            source: code::rust_program(&self.source()),
-            wrapped: !code::has_main(&self.source()),
-            expect: self.expect,
-            output: self.output.clone(),
-            output_range,
-            edition: self.edition,
-            mode: self.mode,
-            error: self.error.clone(),
-            ignore: self.ignore,
-            bless: None,
-        }
-    }
-
-    /// Its frame's number (the `k`-th of its block) and anchor.
-    pub fn number(&self, env: &Env<'_>, k: usize) -> Number {
-        env.numbers
-            .number(k, self.id.as_ref().map(|(id, _)| id.as_str()))
-    }
-
-    /// Its entry for the claims page, as `what` (`Rust example`), whose
-    /// claim is the block's `claim`-th.
-    pub fn entry(&self, env: &Env<'_>, number: Number, what: &str, claim: usize) -> Entry {
-        Entry {
-            number,
-            id_at: self.id.as_ref().map(|(_, at)| *at),
-            title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
-            what: what.to_owned(),
-            claims: Some(self.badge(env)),
-            claim: Some(claim),
-        }
-    }
-
-    /// Renders the example for `env.target` as frame `number`, with an
-    /// assembly listing (HTML only) shown in a collapsible panel under the
-    /// code. The result carries no claim: the caller knows where the
-    /// output is.
-    pub fn render_with(
-        &self,
-        env: &Env<'_>,
-        at: usize,
-        assembly: Option<&str>,
-        number: Option<&Number>,
-    ) -> Rendered {
-        let mut r = Rendered::default();
-        let mut info = self.fence_info(env.target);
-        let crates = Crates::of(env, &self.source());
-        if env.target == Target::Test {
-            r.out.fence(&info, &crates.for_rustdoc(&self.code));
-            return r;
-        }
-        if crates.not_on_playground().is_some() && !self.ignore {
-            // mdBook's play button would send it to the Playground too.
-            info.push_str(",noplayground");
-        }
-        let mut notes = Vec::new();
-        let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
-        let badge = self.badge(env);
-        let title = env.text_opt(self.title.as_deref());
-        Frame {
-            outcome: if self.ignore {
-                "ignore"
-            } else {
-                self.expect.name()
-            },
-            title: title.as_deref(),
-            badge: Some(&badge),
-            info: &info,
-            code: &self.code,
-            output: self
-                .output
-                .as_deref()
-                .map(|o| (self.expect.output_label(), o)),
-            assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
-            links: &links,
-            notes: &notes,
-            at: self.moment.as_ref(),
-            number,
-        }
-        .write(env, &mut r.out);
-        r
-    }
-}
-
-/// The declared crates an example uses, and what the sites offer.
-struct Crates<'a> {
-    used: Vec<String>,
-    playground: &'a [String],
-}
-
-impl<'a> Crates<'a> {
-    fn of(env: &Env<'a>, source: &str) -> Crates<'a> {
-        Crates {
-            used: crates::for_book(env.config).used_by(source),
-            playground: &env.config.playground_crates,
-        }
-    }
-
-    /// The crates used that the Playground does not offer, as
-    /// "`a` and `b`", when there are some.
-    fn not_on_playground(&self) -> Option<String> {
-        let missing: Vec<String> = self
-            .used
-            .iter()
-            .filter(|c| !self.playground.contains(c))
-            .cloned()
-            .collect();
-        (!missing.is_empty()).then(|| frame::quoted(&missing))
-    }
-
-    /// The code for `mdbook test`: rustdoc finds a crate of `-L DIR` only
-    /// through `extern crate`, so each crate used gets a hidden one (after
-    /// the crate's inner attributes, unless the code has its own).
-    fn for_rustdoc(&self, code: &str) -> String {
-        let externs: Vec<String> = self
-            .used
-            .iter()
-            .filter(|c| !code.contains(&format!("extern crate {c}")))
-            .map(|c| format!("# extern crate {c};\n"))
-            .collect();
-        if externs.is_empty() {
-            return code.to_owned();
-        }
-        let mut out = String::with_capacity(code.len() + 64);
-        let mut placed = false;
-        for line in code.split_inclusive('\n') {
-            let bare = line.trim_start().trim_start_matches("# ").trim_start();
-            if !placed && !bare.starts_with("#![") {
-                out.push_str(&externs.concat());
-                placed = true;
-            }
-            out.push_str(line);
-        }
-        if !placed {
-            out.push_str(&externs.concat());
-        }
-        out
-    }
-}
-
-fn flag(a: &Attrs<'_>, attr: &Attr, expect: Expect) -> Result<Expect, Problem> {
-    if a.boolean(attr)? {
-        Ok(expect)
-    } else {
-        Ok(Expect::Run)
-    }
-}
-
-fn is_error_code(s: &str) -> bool {
-    s.len() == 5 && s.starts_with('E') && s[1..].bytes().all(|b| b.is_ascii_digit())
-}
-
-fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem> {
-    if is_error_code(code) {
-        Ok(code.to_owned())
-    } else {
-        Err(a.problem(
-            attr,
-            format!("found `{code}` for `error`; expected a rustc error code such as E0381"),
-        ))
-    }
-}
-
-fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
-    let text = match &attr.value {
-        Some(toml::Value::Integer(i)) => i.to_string(),
-        Some(toml::Value::String(s)) => s.clone(),
-        _ => String::new(),
-    };
-    text.parse::<u16>()
-        .ok()
-        .filter(|e| EDITIONS.contains(e))
-        .ok_or_else(|| {
-            a.problem(
-                attr,
-                format!("found `{text}` for `edition`; expected one of 2015, 2018, 2021, 2024"),
-            )
-        })
-}
-
-/// The `extra` of [`Example::parse`] for an example of its own: it takes
-/// `at`, the moment of the talk (a comparison takes it for all its sides).
-pub const STANDALONE: &str = ", at";
-
-/// Parses and renders an example block, with its claim.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+/// Parses an example block into its model, with what it needs.
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     let attrs = KIND.attributes(block)?;
-    let mut ex = Example::parse(
+    let ex = Example::parse(
         &block.fence,
         &attrs,
         block.output.as_ref(),
         env.config,
         STANDALONE,
     )?;
-    if let Some((value, offset)) = &ex.at {
-        ex.moment = Some(talk_at::resolve(env, value, *offset)?);
-    }
-    let at = block.fence.info_offset;
-    let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
-    if env.target == Target::Xgettext {
-        let mut pieces = Vec::new();
-        if let Some(title) = &ex.title {
-            pieces.push(Piece::Text { at, text: title });
+    let needs = ex.needs(env, block.fence.info_offset);
+    Ok(Parsed {
+        model: Box::new(ex),
+        needs,
+    })
+}
+
+impl Model for Example {
+    /// Renders an example block from its facts, with its claim.
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
+        let ex = self;
+        let moment = match &ex.at {
+            Some(r) => facts.moment(r)?,
+            None => None,
+        };
+        let at = block.fence.info_offset;
+        let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+        if env.target == Target::Xgettext {
+            let mut pieces = Vec::new();
+            if let Some(title) = &ex.title {
+                pieces.push(Piece::Text { at, text: title });
+            }
+            pieces.push(Piece::Code {
+                at: block.fence.range.start,
+                info: "rust",
+                code: &ex.code,
+            });
+            return Ok(Rendered {
+                out: xgettext::write(env, &block.range, &pieces),
+                claims: vec![claim],
+                ..Rendered::default()
+            });
         }
-        pieces.push(Piece::Code {
-            at: block.fence.range.start,
-            info: "rust",
-            code: &ex.code,
-        });
-        return Ok(Rendered {
-            out: xgettext::write(env, &block.range, &pieces),
-            claims: vec![claim],
-            ..Rendered::default()
-        });
+        let listing = match ex.asm_request(env, at) {
+            Some(req) => facts.assembly(&req)?,
+            None => Listing::default(),
+        };
+        let number = ex.number(env, 0);
+        let mut r = ex.render_with(
+            env,
+            facts,
+            at,
+            listing.text.as_deref(),
+            Some(&number),
+            moment.as_ref(),
+        );
+        r.warnings.extend(listing.warnings);
+        r.missing.extend(listing.missing);
+        r.claims.push(claim);
+        r.entries.push(ex.entry(env, number, "Rust example", 0));
+        Ok(r)
     }
-    let mut warnings = Vec::new();
-    let mut missing = Vec::new();
-    let listing = ex.assembly(env, at, &mut warnings, &mut missing)?;
-    let number = ex.number(env, 0);
-    let mut r = ex.render_with(env, at, listing.as_deref(), Some(&number));
-    r.warnings.extend(warnings);
-    r.missing.extend(missing);
-    r.claims.push(claim);
-    r.entries.push(ex.entry(env, number, "Rust example", 0));
-    Ok(r)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::config::Config;
+    use crate::core::expect::Expect;
+    use crate::core::lang::Lang;
+    use crate::core::links::Mode;
     use crate::core::markdown;
+    use crate::directive::facts::{AsmRequest, Fact, Item, Moment, Need, Reference, Topic};
     use crate::directive::scan;
     use pretty_assertions::assert_eq;
     use std::path::PathBuf;
@@ -734,7 +254,7 @@ mod tests {
             shared: &shared,
             numbers: Default::default(),
         };
-        let r = render(&block, &env).unwrap();
+        let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         r.out.lines().join("\n")
     }
 
@@ -787,7 +307,7 @@ mod tests {
             shared: &shared,
             numbers: Default::default(),
         };
-        let r = render(&block, &env).unwrap();
+        let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         let html = r.out.lines().join("\n");
         assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
         assert!(
@@ -812,5 +332,81 @@ mod tests {
             render_text(text, Target::Markdown),
             "Example 1 — **\\*T\\*** — *Runs*\n\n```rust,edition2021\nfn main() {}\n```"
         );
+    }
+
+    #[test]
+    fn renders_from_made_up_facts_without_a_compiler() {
+        // No compiler is configured that could run: the listing, the
+        // crates and the talk's moment all come from the facts.
+        let text = "```rust example asm at=\"1:00\"\nuse mylib::f;\nfn main() { f() }\n```\n";
+        let mut cfg = config();
+        cfg.rustc = "/nonexistent/rustc".into();
+        let block = scan(text).into_iter().next().unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Html,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+            numbers: Default::default(),
+        };
+        let parsed = crate::directive::parse(&block, &env).unwrap();
+        let source = "use mylib::f;\nfn main() { f() }\n";
+        let moment = Reference {
+            topic: Topic::Moment,
+            value: "1:00".into(),
+            at: 20,
+        };
+        let req = AsmRequest {
+            lang: Lang::Rust,
+            source: source.into(),
+            shown: source.into(),
+            edition: 2021,
+            at: 3,
+        };
+        assert_eq!(
+            parsed.needs,
+            [
+                Need::Reference(moment.clone()),
+                Need::Crates(source.into()),
+                Need::Assembly(req.clone()),
+            ]
+        );
+        let facts = Facts::new(vec![
+            (
+                Need::Reference(moment),
+                Fact::Item(Ok(Item::Moment(Moment {
+                    label: "1:00 in the talk".into(),
+                    href: Some("https://youtu.be/v?t=60s".into()),
+                }))),
+            ),
+            (
+                Need::Crates(source.into()),
+                Fact::Crates(vec!["mylib".into()]),
+            ),
+            (
+                Need::Assembly(req),
+                Fact::Assembly(Ok(Listing {
+                    text: Some("main:\n  ret".into()),
+                    ..Listing::default()
+                })),
+            ),
+        ]);
+        let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();
+        let html = r.out.lines().join("\n");
+        assert!(
+            html.contains("<a class=\"companion-talk-at\" href=\"https://youtu.be/v?t=60s\">1:00 in the talk</a>"),
+            "{html}"
+        );
+        assert!(html.contains("<details class=\"companion-asm\">"), "{html}");
+        assert!(html.contains("main:\n  ret"), "{html}");
+        assert!(
+            html.contains("needs <code>mylib</code>, not on the Playground"),
+            "{html}"
+        );
+        assert!(html.contains(",noplayground"), "{html}");
+        assert_eq!(r.claims.len(), 1);
+        assert!(r.warnings.is_empty() && r.missing.is_empty());
     }
 }

@@ -22,7 +22,7 @@ pub use data::{Access, Entry, EntryKind, FIELDS, Fault, Level, Status, parse_ent
 pub use select::{KNOWN, Selection, Sort};
 
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
-use super::contract::{Env, Kind, Rendered, Target};
+use super::contract::{Env, Kind, Parsed, Rendered, Target};
 use super::note;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
@@ -35,8 +35,10 @@ pub const KIND: Kind = Kind {
         words: &["reading-list"],
         takes_output: false,
     },
-    render,
+    parse,
     claims: false,
+    lists_the_book: false,
+    publishes: &[],
     stylesheet: include_str!("reading.css"),
     script: "",
 };
@@ -54,6 +56,12 @@ impl Entry {
         }
         Ok(e)
     }
+}
+
+/// Parses and renders in one step: the block is its own model and
+/// needs no fact.
+fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
+    Ok(Parsed::direct(render))
 }
 
 /// Parses and renders a reading-list block.
@@ -556,26 +564,6 @@ mod tests {
     }
 
     #[test]
-    fn data_file_errors_name_the_file_and_the_asking_chapter() {
-        let dir = book_with("[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nautor = \"me\"\n");
-        let cfg = config_at(dir.path(), json!({}));
-        let text = "# Ch\n\n```reading-list\n```\n";
-        let out = crate::book::chapter::chapter(
-            &cfg,
-            &Shared::disabled(),
-            Target::Html,
-            "src/intro.md",
-            text,
-        );
-        assert_eq!(
-            out.errors[0].to_string(),
-            format!(
-                "src/reading-list.toml:4:1: found unknown field `autor`; expected one of {FIELDS} (asked for by src/intro.md:3:4)"
-            )
-        );
-    }
-
-    #[test]
     fn missing_or_outside_data_files_are_errors_at_the_block() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
@@ -778,5 +766,32 @@ note = "Read *ok* <script>alert(1)</script> and [x](https://y.org/\"onmouseover=
             ""
         );
         assert!(sample_render("```reading-list ids=nope\n```\n", Target::Test).is_err());
+    }
+
+    #[test]
+    fn every_badge_of_a_card_is_offered_to_translators() {
+        // Every badge a reading-list card can show.
+        let mut entries = String::new();
+        for (kind, access, level) in [
+            ("book", "free", "beginner"),
+            ("web", "paid", "intermediate"),
+            ("video", "free", "advanced"),
+            ("paper", "free", "beginner"),
+            ("talk", "free", "beginner"),
+            ("tool", "free", "beginner"),
+        ] {
+            entries.push_str(&format!(
+                "[[entry]]\ntitle = \"T\"\nurl = \"https://x.org/{kind}\"\nkind = \"{kind}\"\naccess = \"{access}\"\nlevel = \"{level}\"\nrecommended = true\nstatus = \"incomplete\"\n"
+            ));
+        }
+        let entries = parse_entries(&entries).unwrap();
+        let mut seen = 0;
+        for e in &entries {
+            for (_, word) in e.badges() {
+                assert!(crate::directive::ui::WORDS.contains(&word), "{word}");
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 6 * 5);
     }
 }

@@ -7,15 +7,12 @@ use super::data::{self, parse_time};
 use super::render::video_at;
 use crate::core::problem::Problem;
 use crate::directive::contract::Env;
+use crate::directive::facts::{Item, Moment};
 
-/// The moment a block points at: the label and, when the talk has a
-/// video, its address at that second.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Moment {
-    /// "12:30 in the talk".
-    pub label: String,
-    /// The video opened at the moment.
-    pub href: Option<String>,
+/// A moment, resolved for the block that refers to it (how the talk
+/// directive publishes its moments: its registry row names this).
+pub fn publish(env: &Env<'_>, value: &str, offset: usize) -> Result<Item, Problem> {
+    resolve(env, value, offset).map(Item::Moment)
 }
 
 /// Resolves the value of an `at` attribute found at `offset` of the

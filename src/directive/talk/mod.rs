@@ -15,7 +15,8 @@ pub mod render;
 
 pub use data::{Talk, parse_talks};
 
-use super::contract::{Env, Kind, Rendered, Target};
+use super::contract::{Env, Kind, Parsed, Publish, Rendered, Target};
+use super::facts::Topic;
 use crate::core::attrs::Attr;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
@@ -31,8 +32,13 @@ pub const KIND: Kind = Kind {
         words: &["talk"],
         takes_output: false,
     },
-    render,
+    parse,
     claims: false,
+    lists_the_book: false,
+    publishes: &[Publish {
+        topic: Topic::Moment,
+        resolve: at::publish,
+    }],
     stylesheet: include_str!("talk.css"),
     script: "",
 };
@@ -163,6 +169,12 @@ impl Talk {
         }
         Ok(t)
     }
+}
+
+/// Parses and renders in one step: the block is its own model and
+/// needs no fact.
+fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
+    Ok(Parsed::direct(render))
 }
 
 /// Parses and renders a talk block.

@@ -33,6 +33,7 @@ pub use crate::core::claim::Claim;
 pub use crate::core::expect::Expect;
 pub use crate::core::lang::Lang;
 
+use crate::core::claim::Recorded;
 use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
 use crate::core::links::Mode;
@@ -163,11 +164,11 @@ impl Checker {
         if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
             return None;
         }
-        let verdict = match entry.verdict.as_str() {
-            "passed" => Verdict::Passed,
-            "ignored" => Verdict::Ignored,
-            "unchecked" => return None,
-            _ => Verdict::fail(format!(
+        let verdict = match entry.verdict {
+            Recorded::Passed => Verdict::Passed,
+            Recorded::Ignored => Verdict::Ignored,
+            Recorded::Unchecked => return None,
+            Recorded::Failed => Verdict::fail(format!(
                 "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
                 entry.toolchain
             )),

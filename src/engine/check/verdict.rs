@@ -94,6 +94,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict as `companion.lock` records it.
+    pub fn recorded(&self) -> crate::core::claim::Recorded {
+        use crate::core::claim::Recorded;
+        match self {
+            Verdict::Passed => Recorded::Passed,
+            Verdict::Failed { .. } => Recorded::Failed,
+            Verdict::Ignored => Recorded::Ignored,
+            Verdict::Unchecked { .. } => Recorded::Unchecked,
+        }
+    }
+
     /// A failure with a message only.
     pub fn fail(message: impl Into<String>) -> Verdict {
         Verdict::Failed {

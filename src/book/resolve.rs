@@ -1,0 +1,207 @@
+//! Resolve, then render: what a run keeps for the engine ([`Run`]: the
+//! cache, the lock, the assembly panels it records) and the answers to
+//! what directives need ([`resolve`]). This is the only place where a
+//! directive's [`Need`] meets the engine or another directive: assembly
+//! through [`asm::made`] (cache, then `companion.lock`, then the
+//! compiler), crates through [`crates::for_book`], references through
+//! the directive that publishes their topic.
+
+use crate::core::config::{Config, OnFailure};
+use crate::core::problem::{MissingTool, Need as Purpose, Problem};
+use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference};
+use crate::directive::{self, Env, Shared};
+use crate::engine::asm::{self, AsmError};
+use crate::engine::cache::Cache;
+use crate::engine::crates;
+use crate::engine::lock;
+use std::sync::{Arc, Mutex};
+
+/// One run over a book: what directives see ([`Shared`]) and what only
+/// the book layer and the engine touch.
+#[derive(Debug)]
+pub struct Run {
+    /// What every chapter shares and a directive may read.
+    pub shared: Shared,
+    /// The content-addressed cache (assembly listings, observations).
+    pub cache: Cache,
+    /// The book's `companion.lock`, when it has a valid one: results for
+    /// cache misses.
+    pub lock: Option<Arc<lock::Index>>,
+    /// Every assembly panel made in this run, when recorded (what
+    /// `check` locks; builds record nothing).
+    pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
+}
+
+impl Run {
+    /// A run with the given cache.
+    pub fn new(cache: Cache) -> Run {
+        Run {
+            shared: Shared::default(),
+            cache,
+            lock: None,
+            assembly: None,
+        }
+    }
+
+    /// A run without a cache.
+    pub fn disabled() -> Run {
+        Run::new(Cache::disabled())
+    }
+
+    /// The same run, reading results from `lock` when the cache misses.
+    pub fn with_lock(mut self, lock: Option<lock::Lock>) -> Run {
+        self.lock = lock.map(|l| Arc::new(l.index()));
+        self
+    }
+
+    /// The same run, keeping every assembly panel it makes.
+    pub fn recording_assembly(mut self) -> Run {
+        self.assembly = Some(Mutex::default());
+        self
+    }
+
+    /// Records an assembly panel made in this run, if it records them.
+    fn record_assembly(&self, made: &asm::Made) {
+        let Some(assembly) = &self.assembly else {
+            return;
+        };
+        let mut all = assembly.lock().unwrap_or_else(|e| e.into_inner());
+        all.push(lock::Assembly {
+            hash: made.hash.clone(),
+            toolchain: made.toolchain.clone(),
+            listing: made.listing.clone(),
+        });
+    }
+}
+
+/// The facts that answer `needs`, for a block of the chapter `env` is in.
+pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
+    Facts::new(
+        needs
+            .iter()
+            .map(|n| (n.clone(), answer(run, env, n)))
+            .collect(),
+    )
+}
+
+fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
+    match need {
+        Need::Crates(source) => Fact::Crates(crates::for_book(env.config).used_by(source)),
+        Need::Assembly(req) => Fact::Assembly(assembly(run, env.config, req)),
+        Need::Reference(r) => Fact::Item(reference(env, r)),
+        Need::Locked(hash) => Fact::Locked(run.lock.as_ref().and_then(|l| {
+            l.block(hash).map(|e| Locked {
+                verdict: e.verdict,
+                toolchain: e.toolchain.clone(),
+            })
+        })),
+    }
+}
+
+/// A reference, resolved by the directive that publishes its topic.
+fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
+    match directive::publisher(r.topic) {
+        Some(p) => (p.resolve)(env, &r.value, r.at),
+        None => Err(Problem::at(
+            r.at,
+            format!(
+                "found a reference `{}` no directive resolves; expected one the book's directives publish",
+                r.value
+            ),
+        )),
+    }
+}
+
+/// The assembly panel of `req`: the listing, or, when none can be made,
+/// the missing compiler (told once for the book), a warning, or under
+/// `on-failure = "bail"` the problem that stops the block when its code
+/// does not compile.
+fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Problem> {
+    let request = asm::Request {
+        lang: req.lang,
+        source: &req.source,
+        shown: &req.shown,
+        edition: req.edition,
+    };
+    let mut listing = Listing::default();
+    match asm::made(&request, config, &run.cache, run.lock.as_deref()) {
+        Ok(made) => {
+            run.record_assembly(&made);
+            listing.text = Some(made.listing);
+        }
+        Err(AsmError::Missing { program, .. }) => listing.missing.push(MissingTool {
+            tool: program,
+            key: request.compiler().key(),
+            need: Purpose::Assembly,
+            at: req.at,
+        }),
+        Err(e) if e.is_code_error() && config.on_failure == OnFailure::Bail => {
+            return Err(Problem::at(
+                req.at,
+                format!("cannot show the assembly: {e}; expected code that compiles"),
+            ));
+        }
+        Err(e) => listing.warnings.push(Problem::at(
+            req.at,
+            format!("cannot show the assembly: {e}; showing the links only"),
+        )),
+    }
+    Ok(listing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::chapter::chapter;
+    use crate::directive::Target;
+    use std::path::PathBuf;
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    #[test]
+    fn missing_compiler_is_a_located_warning_and_keeps_the_links() {
+        let text = "# T\n\n````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n````\n";
+        let mut cfg = config();
+        cfg.cc = "/nonexistent/cc".into();
+        cfg.rustc = "/nonexistent/rustc".into();
+        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        // Left to the book layer, which tells each missing compiler once.
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let told: Vec<String> = crate::core::problem::missing_compilers(&out.unchecked)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            told,
+            [
+                "src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so the assembly of 1 block is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
+                "src/a.md:7:4: the compiler `/nonexistent/rustc` could not be run, so the assembly of 1 block is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs",
+            ]
+        );
+        let page = out.text.unwrap();
+        assert!(!page.contains("companion-asm"), "{page}");
+        assert_eq!(page.matches("Compiler Explorer</a>").count(), 3, "{page}");
+    }
+
+    #[test]
+    fn code_that_does_not_compile_fails_under_bail_and_warns_under_continue() {
+        let text =
+            "````compare\n```c asm\nint f(void) { return }\n```\n```python\nx = 1\n```\n````\n";
+        let mut cfg = config();
+        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        assert_eq!(out.errors.len(), 1);
+        let e = out.errors[0].to_string();
+        assert!(
+            e.starts_with("src/a.md:2:4: cannot show the assembly: `cc` rejected the code"),
+            "{e}"
+        );
+        cfg.on_failure = crate::core::config::OnFailure::Continue;
+        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        assert!(out.errors.is_empty());
+        assert_eq!(out.warnings.len(), 1);
+        assert!(out.text.unwrap().contains("companion-compare"));
+    }
+}
