@@ -12,9 +12,10 @@ use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Ne
 use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
 use crate::engine::cache::Cache;
+use crate::engine::check::Checker;
 use crate::engine::crates;
 use crate::engine::lock;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// One run over a book: what directives see ([`Shared`]) and what only
 /// the book layer and the engine touch.
@@ -30,6 +31,9 @@ pub struct Run {
     /// Every assembly panel made in this run, when recorded (what
     /// `check` locks; builds record nothing).
     pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
+    /// The checker that answers recorded runs (made on first use; it
+    /// reads the cache and the lock and never compiles).
+    checker: OnceLock<Checker>,
 }
 
 impl Run {
@@ -40,7 +44,15 @@ impl Run {
             cache,
             lock: None,
             assembly: None,
+            checker: OnceLock::new(),
         }
+    }
+
+    /// The checker of this run's cache and lock, for recorded runs.
+    fn checker(&self, config: &Config) -> &Checker {
+        self.checker.get_or_init(|| {
+            Checker::with_cache(config, self.cache.handle()).with_lock(self.lock.clone())
+        })
     }
 
     /// A run without a cache.
@@ -95,6 +107,7 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 toolchain: e.toolchain.clone(),
             })
         })),
+        Need::Recorded(claim) => Fact::Recorded(run.checker(env.config).recorded(claim)),
     }
 }
 

@@ -57,7 +57,7 @@ impl std::fmt::Display for Recorded {
 }
 
 /// One statement of the book to check.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
     /// The chapter file as shown to the author (`src/intro.md`).
     pub file: String,

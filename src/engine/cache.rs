@@ -35,6 +35,14 @@ impl Cache {
         }
     }
 
+    /// Another handle on the same directory (or another disabled cache).
+    pub fn handle(&self) -> Cache {
+        Cache {
+            dir: self.dir.clone(),
+            warned: AtomicBool::new(false),
+        }
+    }
+
     /// A cache that stores nothing.
     pub fn disabled() -> Cache {
         Cache {

@@ -294,7 +294,6 @@ mod tests {
         let entry = Locked {
             verdict: Recorded::Passed,
             toolchain: "rustc 1.0.0".into(),
-            run: None,
         };
         let facts = Facts::new(vec![
             (
