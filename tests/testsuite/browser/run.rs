@@ -126,7 +126,7 @@ fn built(name: &str, companion: &str) -> PathBuf {
     root.join("book/runs.html")
 }
 
-fn step<'a>(report: &'a Value, i: usize) -> &'a Value {
+fn step(report: &Value, i: usize) -> &Value {
     &report["steps"][i]
 }
 
