@@ -282,8 +282,11 @@ mod tests {
             html.contains("<span class=\"companion-title\">&lt;b&gt;&amp;</span>"),
             "{html}"
         );
+        // Our Run button takes the block: mdBook makes none for it.
         assert!(
-            html.contains("```rust,should_panic,edition2021\nfn main() { panic!() }\n```"),
+            html.contains(
+                "```rust,should_panic,edition2021,noplayground\nfn main() { panic!() }\n```"
+            ),
             "{html}"
         );
         assert!(
