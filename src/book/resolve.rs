@@ -107,7 +107,16 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 toolchain: e.toolchain.clone(),
             })
         })),
-        Need::Recorded(claim) => Fact::Recorded(run.checker(env.config).recorded(claim)),
+        Need::Recorded(claim) => {
+            let checker = run.checker(env.config);
+            if env.config.verify {
+                // The build checks it anyway: the first build shows what
+                // it saw, as later ones do (its observation is cached and
+                // the check after rendering finds it).
+                checker.check(claim);
+            }
+            Fact::Recorded(checker.recorded(claim))
+        }
     }
 }
 

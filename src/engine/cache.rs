@@ -43,6 +43,11 @@ impl Cache {
         }
     }
 
+    /// Whether the cache's directory is there (something was ever stored).
+    pub fn exists(&self) -> bool {
+        self.dir.as_ref().is_some_and(|d| d.is_dir())
+    }
+
     /// A cache that stores nothing.
     pub fn disabled() -> Cache {
         Cache {

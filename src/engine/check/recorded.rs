@@ -15,8 +15,10 @@ use crate::engine::lock;
 impl Checker {
     /// The recorded run of `claim`, when the build knows it: an
     /// observation of this run or of the cache (whose verdict is
-    /// `passed`), else the lock's entry for it (when its toolchain is the
-    /// compiler's at hand, or no compiler answers).
+    /// `passed`), else the lock's entry for it. A run names the toolchain
+    /// that made it, so the lock's serves whatever compiler is at hand.
+    /// A book with no cache is never given one (the compiler's version,
+    /// which the cache's keys need, is not even asked).
     pub fn recorded(&self, claim: &Claim) -> Option<RecordedRun> {
         if claim.lang != Lang::Rust
             || claim.ignore
@@ -28,7 +30,10 @@ impl Checker {
             return None;
         }
         let tool = self.tool(claim.lang).to_owned();
-        let version = exec::tool_version_cached(&tool, &self.cache);
+        let version = match self.cache.exists() {
+            true => exec::tool_version_cached(&tool, &self.cache),
+            false => None,
+        };
         if let Some(version) = &version
             && let Ok((_, key)) = self.job_and_key(claim, &tool, version, &self.used(claim))
             && let Some(obs) = self.observed(&key)
@@ -42,9 +47,6 @@ impl Checker {
             };
         }
         let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?;
-        if version.is_some_and(|v| lock::toolchain(&v) != entry.toolchain) {
-            return None;
-        }
         entry.run.clone()
     }
 
