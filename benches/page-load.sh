@@ -43,7 +43,7 @@ pages = [p for p in pages if not p.endswith(("print.html", "index.html", "toc.ht
 page = max(pages, key=lambda p: open(p).read().count("data-companion-run="))
 html = open(page).read()
 frames = html.count("data-companion-run=")
-tag = re.search(r'<script src="[^"]*companion\.js[^"]*"></script>', html)
+tag = re.search(r'<script src="[^"]*companion[-0-9a-f]*\.js"></script>', html)
 assert tag, "no companion.js on the page"
 
 HEAD = """<script>
