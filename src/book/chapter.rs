@@ -5,9 +5,8 @@
 
 use super::resolve::{Run, resolve};
 use crate::core::config::{Config, OnFailure};
-use crate::core::escape::escape;
 use crate::core::markdown;
-use crate::core::problem::{Located, MissingTool, Need, Problem};
+use crate::core::problem::{Located, MissingTool, Problem, Purpose};
 use crate::directive::{self, Env, Numbers, Row, Target};
 use crate::engine::check;
 use std::ops::Range;
@@ -60,6 +59,106 @@ impl<'a> Page<'a> {
     }
 }
 
+/// A chapter whose directives are parsed: each block's model with what it
+/// needs, or the problem that stops it. The book layer resolves the needs
+/// of every chapter at once ([`ParsedChapter::needs`]), then each chapter
+/// renders from its facts ([`render`]).
+#[derive(Debug)]
+pub struct ParsedChapter<'a> {
+    page: Page<'a>,
+    text: &'a str,
+    blocks: Vec<markdown::Block>,
+    parsed: Vec<Result<directive::Parsed, Problem>>,
+    outcome: ChapterOutcome,
+}
+
+impl<'a> ParsedChapter<'a> {
+    /// What a directive of the chapter sees.
+    pub fn env<'r>(&'r self, config: &'r Config, run: &'r Run, target: Target) -> Env<'r> {
+        Env {
+            config,
+            target,
+            text: self.text,
+            file: self.page.file,
+            shared: &run.shared,
+            numbers: Numbers {
+                section: self.page.section,
+                first: 0,
+            },
+        }
+    }
+
+    /// The needs of each block, by the block's index in the chapter.
+    pub fn needs(&self) -> impl Iterator<Item = (usize, &[directive::Need])> {
+        self.parsed
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.as_ref().ok()?.needs.as_slice())))
+    }
+
+    /// How many blocks it has (the length [`render`] wants its facts in).
+    pub fn blocks(&self) -> usize {
+        self.blocks.len()
+    }
+}
+
+/// Scans a chapter and parses its directives.
+pub fn parse<'a>(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    page: &Page<'a>,
+    text: &'a str,
+) -> ParsedChapter<'a> {
+    let mut chapter = ParsedChapter {
+        page: *page,
+        text,
+        blocks: Vec::new(),
+        parsed: Vec::new(),
+        outcome: ChapterOutcome::default(),
+    };
+    match directive::try_scan(text) {
+        Ok(blocks) => chapter.blocks = blocks,
+        Err(message) => {
+            let located = Located {
+                file: page.file.to_owned(),
+                line: 1,
+                column: 1,
+                message,
+            };
+            let o = &mut chapter.outcome;
+            config
+                .on_failure
+                .route([located], &mut o.errors, &mut o.warnings);
+            return chapter;
+        }
+    }
+    let env = chapter.env(config, run, target);
+    let parsed = chapter
+        .blocks
+        .iter()
+        .map(|block| directive::parse(block, &env))
+        .collect();
+    chapter.parsed = parsed;
+    chapter
+}
+
+/// The facts of every block of a chapter, resolved on their own (the book
+/// resolves all chapters' needs at once; this serves one chapter).
+pub fn resolve_chapter(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    chapter: &ParsedChapter<'_>,
+) -> Vec<directive::Facts> {
+    let env = chapter.env(config, run, target);
+    let mut facts = vec![directive::Facts::default(); chapter.blocks()];
+    for (i, needs) in chapter.needs() {
+        facts[i] = resolve(run, &env, needs);
+    }
+    facts
+}
+
 /// The replacements of one chapter's directives, as `(range, text)` pairs
 /// sorted by position: the heart of the preprocessor as a pure function.
 pub fn replacements(
@@ -69,24 +168,29 @@ pub fn replacements(
     page: &Page<'_>,
     text: &str,
 ) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let chapter = parse(config, run, target, page, text);
+    let facts = resolve_chapter(config, run, target, &chapter);
+    render(config, run, target, chapter, facts)
+}
+
+/// Renders a parsed chapter from the facts of its blocks (`facts[i]` for
+/// block `i`), checks the claims under `verify`, and gives the
+/// replacements.
+pub fn render(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    chapter: ParsedChapter<'_>,
+    facts: Vec<directive::Facts>,
+) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
+    let ParsedChapter {
+        page,
+        text,
+        blocks,
+        parsed,
+        mut outcome,
+    } = chapter;
     let file = page.file;
-    let mut outcome = ChapterOutcome::default();
-    let blocks = match directive::try_scan(text) {
-        Ok(blocks) => blocks,
-        Err(message) => {
-            let located = Located {
-                file: file.to_owned(),
-                line: 1,
-                column: 1,
-                message,
-            };
-            match config.on_failure {
-                OnFailure::Bail => outcome.errors.push(located),
-                OnFailure::Continue => outcome.warnings.push(located),
-            }
-            return (Vec::new(), outcome);
-        }
-    };
     let shared = &run.shared;
     let mut env = Env {
         config,
@@ -103,20 +207,10 @@ pub fn replacements(
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
     let keys = shared.claims_page.then(|| check::Checker::new(config));
-    // Parse every block, then resolve what they need, then render each
-    // from its facts.
-    let parsed: Vec<_> = blocks
-        .iter()
-        .map(|block| {
-            let parsed = directive::parse(block, &env)?;
-            let facts = resolve(run, &env, &parsed.needs);
-            Ok((parsed.model, facts))
-        })
-        .collect();
-    for (block, parsed) in blocks.iter().zip(parsed) {
+    for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
         outcome.claims_page |= directive::is_claims_page(block);
-        let rendered = parsed
-            .and_then(|(model, facts)| directive::render(block, &env, model.as_ref(), &facts));
+        let rendered =
+            parsed.and_then(|p| directive::render(block, &env, p.model.as_ref(), &facts));
         let out = match rendered {
             Ok(r) => {
                 env.numbers.first += r.entries.len();
@@ -157,10 +251,10 @@ pub fn replacements(
             Err(p) => {
                 let located = Located::new(file, text, &p);
                 let out = directive::error_box(block, &env, &located.place(), &located.message);
-                match config.on_failure {
-                    OnFailure::Bail => outcome.errors.push(located),
-                    OnFailure::Continue => outcome.warnings.push(located),
-                }
+                let o = &mut outcome;
+                config
+                    .on_failure
+                    .route([located], &mut o.errors, &mut o.warnings);
                 out
             }
         };
@@ -223,29 +317,26 @@ fn verify(
             (check::Verdict::Unchecked { tool }, Some(compiler)) => Some(MissingTool {
                 tool: tool.clone(),
                 key: compiler.key(),
-                need: Need::Check,
+                purpose: Purpose::Check,
                 at: located.clone(),
             }),
             _ => None,
         };
-        match config.on_failure {
-            OnFailure::Bail => match missing {
-                Some(m) => outcome.unchecked.push(m),
-                None => outcome.errors.push(located),
-            },
-            OnFailure::Continue => {
-                marks.entry(*i).or_default().push(format!(
-                    "<div class=\"companion-error companion-verify\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}:{}:{}</code> {}: {}</div>",
-                    escape(&located.file),
-                    located.line,
-                    located.column,
-                    escape(&head),
-                    escape(&short)
-                ));
-                match missing {
-                    Some(m) => outcome.unchecked.push(m),
-                    None => outcome.warnings.push(located),
-                }
+        if config.on_failure == OnFailure::Continue {
+            let message = format!("{head}: {short}");
+            (marks.entry(*i).or_default()).push(directive::alert(
+                " companion-verify",
+                &located.place(),
+                &message,
+            ));
+        }
+        match missing {
+            Some(m) => outcome.unchecked.push(m),
+            None => {
+                let o = &mut *outcome;
+                config
+                    .on_failure
+                    .route([located], &mut o.errors, &mut o.warnings);
             }
         }
     }
@@ -279,10 +370,18 @@ pub fn chapter_in(
     text: &str,
 ) -> ChapterOutcome {
     let (reps, mut outcome) = replacements(config, run, target, page, text);
-    if !reps.is_empty() && outcome.errors.is_empty() {
-        outcome.text = Some(markdown::splice(text, &reps));
-    }
+    outcome.text = spliced(text, &reps, &outcome);
     outcome
+}
+
+/// The chapter's new text: its replacements spliced in, unless it has none
+/// or has errors (then the book is left as it was).
+pub fn spliced(
+    text: &str,
+    reps: &[(Range<usize>, String)],
+    outcome: &ChapterOutcome,
+) -> Option<String> {
+    (!reps.is_empty() && outcome.errors.is_empty()).then(|| markdown::splice(text, reps))
 }
 
 #[cfg(test)]

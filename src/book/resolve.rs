@@ -7,7 +7,7 @@
 //! the directive that publishes their topic.
 
 use crate::core::config::{Config, OnFailure};
-use crate::core::problem::{MissingTool, Need as Purpose, Problem};
+use crate::core::problem::{MissingTool, Problem, Purpose};
 use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference};
 use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
@@ -154,7 +154,7 @@ fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Pro
         Err(AsmError::Missing { program, .. }) => listing.missing.push(MissingTool {
             tool: program,
             key: request.compiler().key(),
-            need: Purpose::Assembly,
+            purpose: Purpose::Assembly,
             at: req.at,
         }),
         Err(e) if e.is_code_error() && config.on_failure == OnFailure::Bail => {

@@ -7,13 +7,14 @@
 //! and 0.5 input, and the in-process path, share one walk; every field we
 //! do not touch goes back out as it came in.
 
-use super::chapter::{ChapterOutcome, Page, chapter_in};
+use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
 use super::memo::Memo;
-use super::resolve::Run;
+use super::resolve::{Run, resolve};
 use super::translate;
-use crate::core::config::{Config, OnFailure};
-use crate::core::problem::{Located, MissingTool, Need, missing_compilers};
+use crate::core::config::Config;
+use crate::core::problem::{Located, MissingTool, Purpose, missing_compilers};
 use crate::directive::{DataMessage, ui, xgettext};
+use crate::directive::{Facts, Need};
 use crate::directive::{Target, assets};
 use crate::engine::cache::Cache;
 use crate::engine::lock::Lock;
@@ -208,21 +209,41 @@ pub fn chapters_among(
         .any(|s| crate::directive::has_claims_page(s.content));
     let run = run;
     let memo = Memo::new(config, target, &run.shared);
-    let render = |s: &Slot<'_>| {
-        let page = s.page();
-        let recalled = memo
-            .as_ref()
-            .and_then(|m| m.recall(&run.cache, &page, s.content));
-        recalled.unwrap_or_else(|| {
-            let outcome = chapter_in(config, &run, target, &page, s.content);
+    // Every chapter not remembered is parsed; the needs of the whole book
+    // are resolved at once, in parallel; then each chapter renders from
+    // its facts.
+    let parsed: Vec<Step<'_>> = slots
+        .par_iter()
+        .map(|s| {
+            let page = s.page();
+            let recalled = memo
+                .as_ref()
+                .and_then(|m| m.recall(&run.cache, &page, s.content));
+            match recalled {
+                Some(outcome) => Err(Box::new(outcome)),
+                None => Ok(chapter::parse(config, &run, target, &page, s.content)),
+            }
+        })
+        .collect();
+    let facts = resolve_book(config, &run, target, &parsed);
+    let render = |((s, parsed), facts): ((&Slot<'_>, Step<'_>), Vec<Facts>)| match parsed {
+        Err(recalled) => *recalled,
+        Ok(p) => {
+            let (reps, mut outcome) = chapter::render(config, &run, target, p, facts);
+            outcome.text = chapter::spliced(s.content, &reps, &outcome);
             if let Some(m) = &memo {
-                m.remember(&run.cache, &page, s.content, &outcome);
+                m.remember(&run.cache, &s.page(), s.content, &outcome);
             }
             outcome
-        })
+        }
     };
-    let mut outcomes: Vec<ChapterOutcome> = slots.par_iter().map(render).collect();
-    let mut id_errors = duplicate_ids(&outcomes);
+    let mut outcomes: Vec<ChapterOutcome> = slots
+        .par_iter()
+        .zip(parsed)
+        .zip(facts)
+        .map(render)
+        .collect();
+    let id_errors = duplicate_ids(&outcomes);
     // A claims page lists every chapter's frames: rendered again, now
     // that they are all known.
     if outcomes.iter().any(|o| o.claims_page) {
@@ -240,10 +261,10 @@ pub fn chapters_among(
         }
     }
     let mut result = BookOutcome::default();
-    match config.on_failure {
-        OnFailure::Bail => result.errors.append(&mut id_errors),
-        OnFailure::Continue => result.warnings.append(&mut id_errors),
-    }
+    let r = &mut result;
+    config
+        .on_failure
+        .route(id_errors, &mut r.errors, &mut r.warnings);
     result
         .notes
         .extend(translate::order_warning(config, target));
@@ -261,12 +282,11 @@ pub fn chapters_among(
     }
     // Chapters ran in parallel; their unchecked blocks are gathered here in
     // book order, so each missing compiler is reported once per build.
-    let (checks, panels): (Vec<MissingTool<_>>, Vec<MissingTool<_>>) =
-        unchecked.into_iter().partition(|u| u.need == Need::Check);
-    match config.on_failure {
-        OnFailure::Bail => result.errors.extend(missing_compilers(&checks)),
-        OnFailure::Continue => result.warnings.extend(missing_compilers(&checks)),
-    }
+    let (checks, panels): (Vec<MissingTool<_>>, Vec<MissingTool<_>>) = unchecked
+        .into_iter()
+        .partition(|u| u.purpose == Purpose::Check);
+    let r = &mut result;
+    (config.on_failure).route(missing_compilers(&checks), &mut r.errors, &mut r.warnings);
     result.warnings.extend(missing_compilers(&panels));
     // The template offers translators our own words too, on a page of
     // their own.
@@ -287,6 +307,37 @@ pub fn chapters_among(
         ));
     }
     result
+}
+
+/// A chapter on its way: parsed, or handed back whole by the memo.
+type Step<'a> = Result<ParsedChapter<'a>, Box<ChapterOutcome>>;
+
+/// The facts of every block of the parsed chapters (by chapter, then by
+/// block): the needs of the whole book, resolved once, in parallel.
+fn resolve_book(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    parsed: &[Step<'_>],
+) -> Vec<Vec<Facts>> {
+    let jobs: Vec<(usize, usize, &ParsedChapter<'_>, &[Need])> = parsed
+        .iter()
+        .enumerate()
+        .filter_map(|(c, p)| Some((c, p.as_ref().ok()?)))
+        .flat_map(|(c, p)| p.needs().map(move |(b, needs)| (c, b, p, needs)))
+        .collect();
+    let answers: Vec<Facts> = jobs
+        .par_iter()
+        .map(|(_, _, p, needs)| resolve(run, &p.env(config, run, target), needs))
+        .collect();
+    let mut facts: Vec<Vec<Facts>> = parsed
+        .iter()
+        .map(|p| vec![Facts::default(); p.as_ref().map_or(0, ParsedChapter::blocks)])
+        .collect();
+    for ((c, b, _, _), f) in jobs.into_iter().zip(answers) {
+        facts[c][b] = f;
+    }
+    facts
 }
 
 /// Every `id=` used twice in the book: the anchors the claims page and

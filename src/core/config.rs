@@ -76,6 +76,22 @@ pub enum OnFailure {
     Continue,
 }
 
+impl OnFailure {
+    /// Puts problems where this setting sends them: among the errors that
+    /// fail the build (`bail`) or the warnings (`continue`).
+    pub fn route<T>(
+        self,
+        problems: impl IntoIterator<Item = T>,
+        errors: &mut Vec<T>,
+        warnings: &mut Vec<T>,
+    ) {
+        match self {
+            OnFailure::Bail => errors.extend(problems),
+            OnFailure::Continue => warnings.extend(problems),
+        }
+    }
+}
+
 /// What an example's Run button does (`run`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum RunMode {

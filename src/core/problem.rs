@@ -108,7 +108,7 @@ impl Located {
 
 /// What a block needed a compiler for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Need {
+pub enum Purpose {
     /// `verify` and `check`: checking its claim.
     Check,
     /// `asm`: its assembly panel (always a warning: the page keeps its
@@ -126,7 +126,7 @@ pub struct MissingTool<At = usize> {
     /// The `[preprocessor.companion]` key naming it: `rustc` or `cc`.
     pub key: &'static str,
     /// What the block needed it for.
-    pub need: Need,
+    pub purpose: Purpose,
     /// Where the block is.
     pub at: At,
 }
@@ -137,7 +137,7 @@ impl<At> MissingTool<At> {
         MissingTool {
             tool: self.tool,
             key: self.key,
-            need: self.need,
+            purpose: self.purpose,
             at,
         }
     }
@@ -171,7 +171,7 @@ pub fn missing_compilers(missing: &[MissingTool<Located>]) -> Vec<Located> {
     let mut groups: Vec<(&MissingTool<Located>, usize)> = Vec::new();
     for m in missing {
         match groups.iter_mut().find(|(first, _)| {
-            (first.tool.as_str(), first.key, first.need) == (m.tool.as_str(), m.key, m.need)
+            (first.tool.as_str(), first.key, first.purpose) == (m.tool.as_str(), m.key, m.purpose)
         }) {
             Some((_, n)) => *n += 1,
             None => groups.push((m, 1)),
@@ -181,9 +181,9 @@ pub fn missing_compilers(missing: &[MissingTool<Located>]) -> Vec<Located> {
         .into_iter()
         .map(|(first, n)| {
             let were = if n == 1 { "was" } else { "were" };
-            let what = match first.need {
-                Need::Check => format!("{} {were} not checked", blocks(n)),
-                Need::Assembly => format!("the assembly of {} is not shown", blocks(n)),
+            let what = match first.purpose {
+                Purpose::Check => format!("{} {were} not checked", blocks(n)),
+                Purpose::Assembly => format!("the assembly of {} is not shown", blocks(n)),
             };
             Located {
                 message: format!(
@@ -212,16 +212,16 @@ mod tests {
         let u = |tool: &str, key, need, file, line| MissingTool {
             tool: tool.to_owned(),
             key,
-            need,
+            purpose: need,
             at: at(file, line),
         };
         let got: Vec<String> = missing_compilers(&[
-            u("/no/cc", "cc", Need::Check, "src/a.md", 3),
-            u("/no/rustc", "rustc", Need::Check, "src/a.md", 9),
-            u("/no/cc", "cc", Need::Assembly, "src/a.md", 10),
-            u("/no/cc", "cc", Need::Check, "src/a.md", 12),
-            u("/no/cc", "cc", Need::Check, "src/b.md", 3),
-            u("/no/cc", "cc", Need::Assembly, "src/b.md", 7),
+            u("/no/cc", "cc", Purpose::Check, "src/a.md", 3),
+            u("/no/rustc", "rustc", Purpose::Check, "src/a.md", 9),
+            u("/no/cc", "cc", Purpose::Assembly, "src/a.md", 10),
+            u("/no/cc", "cc", Purpose::Check, "src/a.md", 12),
+            u("/no/cc", "cc", Purpose::Check, "src/b.md", 3),
+            u("/no/cc", "cc", Purpose::Assembly, "src/b.md", 7),
         ])
         .iter()
         .map(Located::to_string)

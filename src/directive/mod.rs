@@ -134,6 +134,16 @@ pub fn publisher(topic: facts::Topic) -> Option<&'static contract::Publish> {
         .find(|p| p.topic == topic)
 }
 
+/// The visible alert of a problem on an HTML page (`extra_class` adds to
+/// `companion-error`: a false claim under `verify` is ` companion-verify`).
+pub fn alert(extra_class: &str, location: &str, message: &str) -> String {
+    format!(
+        "<div class=\"companion-error{extra_class}\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}</code> {}</div>",
+        escape(location),
+        escape(message)
+    )
+}
+
 /// Renders the visible error box that takes a broken directive's place
 /// under `on-failure = "continue"`; the directive's code stays visible
 /// below it as plain code, so nothing the author wrote disappears.
@@ -142,11 +152,7 @@ pub fn error_box(block: &Block, env: &Env<'_>, location: &str, message: &str) ->
     let lang = markdown::first_word(&block.fence.info);
     match env.target {
         Target::Html => {
-            out.line(format!(
-                "<div class=\"companion-error\" role=\"alert\"><strong>mdbook-companion:</strong> <code>{}</code> {}</div>",
-                escape(location),
-                escape(message)
-            ));
+            out.line(alert("", location, message));
             out.blank().fence(lang, &block.fence.body);
         }
         Target::Markdown | Target::Xgettext => {

@@ -19,7 +19,7 @@ use crate::book::resolve::Run;
 use crate::core::config::OnFailure;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
-use crate::core::problem::{MissingTool, Need};
+use crate::core::problem::{MissingTool, Purpose};
 use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
@@ -149,7 +149,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .map(|((tool, key), blocks)| MissingTool {
             tool,
             key,
-            need: Need::Check,
+            purpose: Purpose::Check,
             at: blocks,
         })
         .collect();
