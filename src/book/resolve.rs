@@ -6,6 +6,7 @@
 //! compiler), crates through [`crates::for_book`], references through
 //! the directive that publishes their topic.
 
+use crate::core::claim::Claim;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{MissingTool, Problem, Purpose};
 use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference};
@@ -86,6 +87,26 @@ impl Run {
     }
 }
 
+/// Under `verify`, compiles the cold recorded runs among `needs` together
+/// (one merged build, as `check` and the verify pass do), before
+/// [`resolve`] checks each: the first build shows what it checks without
+/// a compiler start per example.
+pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &'a Need>) {
+    if !config.verify {
+        return;
+    }
+    let claims: Vec<Claim> = needs
+        .into_iter()
+        .filter_map(|n| match n {
+            Need::Recorded(claim) => Some(claim.clone()),
+            _ => None,
+        })
+        .collect();
+    if !claims.is_empty() {
+        run.checker(config).prepare(&claims);
+    }
+}
+
 /// The facts that answer `needs`, for a block of the chapter `env` is in.
 pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
     Facts::new(
@@ -112,7 +133,8 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
             if env.config.verify {
                 // The build checks it anyway: the first build shows what
                 // it saw, as later ones do (its observation is cached and
-                // the check after rendering finds it).
+                // the check after rendering finds it; [`prepare`] compiled
+                // the cold ones together).
                 checker.check(claim);
             }
             Fact::Recorded(checker.recorded(claim))
