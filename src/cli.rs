@@ -1,10 +1,12 @@
 //! Command-line arguments.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// An mdBook preprocessor for runnable Rust examples, comparison blocks and
-/// reading-list cards. With no command it runs as mdBook's preprocessor.
+/// An mdBook preprocessor that proves what a book claims: runnable Rust
+/// examples, comparison blocks, reading lists, talks and a claims page, and
+/// every plain Rust block `mdbook test` would test. With no command it runs
+/// as mdBook's preprocessor.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 pub(crate) struct Cli {
@@ -37,33 +39,65 @@ pub(crate) enum Command {
         #[arg(default_value = ".")]
         book: PathBuf,
     },
-    /// Compile and run every example and compiled comparison side, and
-    /// check what the book claims about each.
-    Check {
+    /// Turn the book's passing plain Rust blocks into examples, with the
+    /// output they printed: print the change as a unified diff, or write
+    /// it with --write (and register the preprocessor as `install` does).
+    Adopt {
         /// The book's root directory.
         #[arg(default_value = ".")]
         book: PathBuf,
-        /// Write the actual outputs into the chapters' output blocks.
+        /// Write the changes (each file atomically) instead of printing
+        /// only the diff.
         #[arg(long)]
-        bless: bool,
-        /// Compare with companion.lock instead of writing it: fail when an
-        /// entry is missing or stale, or the lock is missing.
-        #[arg(long)]
-        locked: bool,
+        write: bool,
         /// Checks run at once (default: one per core).
         #[arg(long, short)]
         jobs: Option<usize>,
-        /// Report format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
-        /// Compile every Rust example alone, not in merged builds.
-        #[arg(long)]
-        no_merge: bool,
-        /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
-        /// stable hash of each block, as cargo-nextest partitions tests.
-        #[arg(long, value_name = "hash:K/N")]
-        partition: Option<String>,
     },
+    /// Write the book's exercises as a Cargo workspace, one package per
+    /// exercise, so students run `cargo test -p NAME` locally.
+    Exercises {
+        /// The book's root directory.
+        #[arg(default_value = ".")]
+        book: PathBuf,
+        /// The workspace's directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Write the solutions instead of the starters.
+        #[arg(long)]
+        solutions: bool,
+    },
+    /// Compile and run every example and compiled comparison side, and
+    /// check what the book claims about each.
+    Check(CheckArgs),
+}
+
+/// What `check` is given.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// The book's root directory.
+    #[arg(default_value = ".")]
+    pub(crate) book: PathBuf,
+    /// Write the actual outputs into the chapters' output blocks.
+    #[arg(long)]
+    pub(crate) bless: bool,
+    /// Compare with companion.lock instead of writing it: fail when an
+    /// entry is missing or stale, or the lock is missing.
+    #[arg(long)]
+    pub(crate) locked: bool,
+    /// Checks run at once (default: one per core).
+    #[arg(long, short)]
+    pub(crate) jobs: Option<usize>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// Compile every Rust example alone, not in merged builds.
+    #[arg(long)]
+    pub(crate) no_merge: bool,
+    /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
+    /// stable hash of each block, as cargo-nextest partitions tests.
+    #[arg(long, value_name = "hash:K/N")]
+    pub(crate) partition: Option<String>,
 }
 
 /// The report formats of `check`.
@@ -73,4 +107,9 @@ pub(crate) enum Format {
     Text,
     /// One JSON object.
     Json,
+    /// GitHub Actions workflow annotations (`::error file=…,line=…::…`),
+    /// the summary line last.
+    Github,
+    /// JUnit XML: a test case per block.
+    Junit,
 }

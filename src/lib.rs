@@ -1,11 +1,14 @@
 //! mdbook-companion: an mdBook preprocessor for companion books.
 //!
-//! Authors write three kinds of fenced directives: runnable Rust examples
-//! (```` ```rust example ````), comparison blocks (```` ````compare ````) and
-//! reading-list cards (```` ```reading-list ````). The preprocessor finds
-//! them with pulldown-cmark's offset iterator, renders each for the
-//! renderer at hand, and splices the result into the chapter, leaving every
-//! other byte as it was.
+//! Authors write fenced directives, each a row of the registry
+//! ([`directive::KINDS`]): runnable Rust examples (```` ```rust example ````),
+//! comparison blocks (```` ````compare ````), reading-list cards
+//! (```` ```reading-list ````), talk cards (```` ```talk ````) and the claims
+//! page (```` ```claims ````). The preprocessor finds them with
+//! pulldown-cmark's offset iterator, renders each for the renderer at hand,
+//! and splices the result into the chapter, leaving every other byte as it
+//! was. `check` proves what they claim, and what every plain Rust block
+//! `mdbook test` would test claims.
 //!
 //! The crate is built in layers, each using only those below it (see
 //! `ARCHITECTURE.md`): [`core`] (pure models: languages, outcomes, claims,

@@ -28,23 +28,13 @@ fn main() -> ExitCode {
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::commands::build::build(&book),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
-        Some(cli::Command::Check {
+        Some(cli::Command::Exercises {
             book,
-            bless,
-            locked,
-            jobs,
-            format,
-            no_merge,
-            partition,
-        }) => check(
-            &book,
-            bless,
-            locked,
-            jobs,
-            format,
-            no_merge,
-            partition.as_deref(),
-        ),
+            out,
+            solutions,
+        }) => exercises(&book, &out, solutions),
+        Some(cli::Command::Adopt { book, write, jobs }) => adopt(&book, write, jobs),
+        Some(cli::Command::Check(args)) => check(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -78,34 +68,86 @@ fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn exercises(book: &std::path::Path, out: &std::path::Path, solutions: bool) -> anyhow::Result<()> {
+    let done = mdbook_companion::commands::exercises::run(book, out, solutions)?;
+    let what = if solutions { "solutions" } else { "starters" };
+    if done.packages.is_empty() {
+        eprintln!("mdbook-companion exercises: the book has no exercise; nothing written");
+        return Ok(());
+    }
+    eprintln!(
+        "mdbook-companion exercises: {} exercise(s) ({what}) in {}: {} file(s) written, {} unchanged",
+        done.packages.len(),
+        out.display(),
+        done.written.len(),
+        done.unchanged.len()
+    );
+    for f in &done.kept {
+        eprintln!("  kept {f}: changed since it was written (delete it to get the book's version)");
+    }
+    for f in &done.stale {
+        eprintln!("  left {f}: written earlier, no longer made by the book");
+    }
+    if !done.packages.is_empty() {
+        eprintln!(
+            "  run `cargo test -p NAME` in {} (NAME: {})",
+            out.display(),
+            done.packages.join(", ")
+        );
+    }
+    Ok(())
+}
+
+fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Result<()> {
+    use mdbook_companion::commands::adopt;
+    let plan = adopt::plan(book, jobs)?;
+    print!("{}", plan.diff());
+    if !plan.left.is_empty() {
+        eprintln!("left as they are:");
+        for l in &plan.left {
+            eprintln!("  {l}");
+        }
+    }
+    if write {
+        for note in adopt::write(book, &plan)? {
+            eprintln!("mdbook-companion adopt: {note}");
+        }
+    }
+    eprintln!(
+        "mdbook-companion adopt: {} block(s) {} examples; {} left as they are",
+        plan.adopted,
+        if write { "became" } else { "would become" },
+        plan.left.len()
+    );
+    Ok(())
+}
+
 /// `check` found false claims (the report says which).
 #[derive(Debug, thiserror::Error)]
 #[error("some checks failed")]
 struct ChecksFailed;
 
-fn check(
-    book: &std::path::Path,
-    bless: bool,
-    locked: bool,
-    jobs: Option<usize>,
-    format: cli::Format,
-    no_merge: bool,
-    partition: Option<&str>,
-) -> anyhow::Result<()> {
+fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
     use mdbook_companion::commands::check;
-    let partition = partition.map(check::Partition::parse).transpose()?;
+    let partition = args
+        .partition
+        .as_deref()
+        .map(check::Partition::parse)
+        .transpose()?;
     let options = check::Options {
-        jobs,
-        bless,
-        locked,
-        progress: format == cli::Format::Text && std::io::stderr().is_terminal(),
-        no_merge,
+        jobs: args.jobs,
+        bless: args.bless,
+        locked: args.locked,
+        progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
+        no_merge: args.no_merge,
         partition,
     };
-    let report = check::run(book, &options)?;
-    match format {
+    let report = check::run(&args.book, &options)?;
+    match args.format {
         cli::Format::Text => print!("{}", check::report::text(&report)),
         cli::Format::Json => println!("{}", check::report::json(&report)),
+        cli::Format::Github => print!("{}", check::formats::github(&report)),
+        cli::Format::Junit => print!("{}", check::formats::junit(&report)),
     }
     if report.failed() > 0 {
         return Err(ChecksFailed.into());

@@ -214,7 +214,14 @@ pub fn render(
             parsed.and_then(|p| directive::render(block, &env, p.model.as_ref(), &facts));
         let out = match rendered {
             Ok(r) => {
-                env.numbers.first += r.entries.len();
+                // Several entries may share a number (an exercise's
+                // claims): the next block numbers on from the highest.
+                env.numbers.first = r
+                    .entries
+                    .iter()
+                    .map(|e| e.number.n)
+                    .max()
+                    .unwrap_or(env.numbers.first);
                 // Rows are for the claims page, and for the book's check
                 // that ids are unique.
                 let rows = r
@@ -227,6 +234,7 @@ pub fn render(
                         chapter: page.name.map(str::to_owned),
                         section: page.section.map(str::to_owned),
                         digits: e.number.digits.clone(),
+                        word: e.number.word.to_owned(),
                         id: e.number.id.clone(),
                         id_at: e.id_at.map(|at| markdown::line_col(text, at)),
                         title: e.title.clone(),

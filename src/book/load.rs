@@ -11,12 +11,20 @@
 //! each block back to a line of the file, and tells whether an output block
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
+//!
+//! Other preprocessors book.toml lists (mdbook-spec, mdbook-gettext, …)
+//! are not run: `check` must work where they cannot (a tool not
+//! installed, a `cargo run` that needs the network), and they change
+//! prose, not code blocks, in the books we compared. Their names are
+//! reported ([`Loaded::other_preprocessors`]) so the author knows.
 
 use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
 use crate::core::markdown;
-use crate::directive::{self, Env, Target};
+use crate::core::problem::Located;
+use crate::directive::contract::Package;
+use crate::directive::{self, Env, Shared, Target};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
@@ -48,6 +56,12 @@ pub struct Loaded {
     pub config: Config,
     /// The chapters that have a file, in book order.
     pub chapters: Vec<Chapter>,
+    /// The edition `mdbook test` gives rustdoc: `[rust] edition`, else
+    /// rustdoc's own default, 2015.
+    pub test_edition: u16,
+    /// The preprocessors book.toml lists besides ours and mdBook's own
+    /// (`check` does not run them, see [`load`]).
+    pub other_preprocessors: Vec<String>,
 }
 
 /// Loads the book at `root` and expands its links.
@@ -86,10 +100,27 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
             expanded: done.content.clone(),
         });
     }
+    let test_edition = match md.config.rust.edition {
+        Some(mdbook_driver::config::RustEdition::E2018) => 2018,
+        Some(mdbook_driver::config::RustEdition::E2021) => 2021,
+        Some(mdbook_driver::config::RustEdition::E2024) => 2024,
+        _ => 2015,
+    };
+    let other_preprocessors = md
+        .config
+        .preprocessors::<toml::Value>()
+        .map(|all| {
+            all.into_keys()
+                .filter(|name| !["links", "index", "companion"].contains(&name.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(Loaded {
         root: root.to_path_buf(),
         config,
         chapters,
+        test_edition,
+        other_preprocessors,
     })
 }
 
@@ -205,6 +236,48 @@ pub fn claims(
             Err(p) => {
                 let line = map.file_line(line0(text, p.offset));
                 invalid.push((chapter.file.clone(), line, p.message));
+            }
+        }
+    }
+    (out, invalid)
+}
+
+/// The Cargo packages a chapter's blocks offer students (its exercises),
+/// the starters' or, with `solutions`, the solutions', and the blocks
+/// that could not be read, at their line of the chapter file.
+pub fn packages(
+    chapter: &Chapter,
+    config: &Config,
+    solutions: bool,
+) -> (Vec<Package>, Vec<Located>) {
+    let text = &chapter.expanded;
+    let blocks = directive::scan(text);
+    if blocks.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let shared = Shared::default();
+    let env = Env {
+        config,
+        target: Target::Markdown,
+        text,
+        file: &chapter.file,
+        shared: &shared,
+        numbers: Default::default(),
+    };
+    let mut out = Vec::new();
+    let mut invalid = Vec::new();
+    for block in &blocks {
+        match directive::parse(block, &env) {
+            Ok(parsed) => out.extend(parsed.model.package(solutions)),
+            Err(p) => {
+                let (line, column) = markdown::line_col(text, p.offset);
+                invalid.push(Located {
+                    file: chapter.file.clone(),
+                    line: map.file_line(line - 1),
+                    column,
+                    message: p.message,
+                });
             }
         }
     }

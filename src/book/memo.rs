@@ -15,7 +15,7 @@
 //! reads the chapter's source on disk) are never kept.
 
 use super::chapter::{ChapterOutcome, Page};
-use crate::core::config::Config;
+use crate::core::config::{Config, Key};
 use crate::directive::{self, Row, Shared, Target};
 use crate::engine::cache::Cache;
 use crate::engine::exec;
@@ -53,15 +53,25 @@ impl Memo {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;
-        let data = config.root.join(&config.src).join(&config.reading_list);
-        let talks = config.root.join(&config.src).join(&config.talks);
+        // The directives' data files (the registry names them).
+        let data: Vec<String> = crate::directive::KINDS
+            .iter()
+            .flat_map(|k| k.keys)
+            .filter_map(|k| match k {
+                Key::File(d) => Some(d),
+                Key::Flag(_) => None,
+            })
+            .map(|d| {
+                let path = config.root.join(&config.src).join(config.data_file(d));
+                exec::describe(&path).unwrap_or_default()
+            })
+            .collect();
         let shared = [
             env!("CARGO_PKG_VERSION").to_owned(),
             binary,
             format!("{target:?}"),
             format!("{config:?}"),
-            exec::describe(&data).unwrap_or_default(),
-            exec::describe(&talks).unwrap_or_default(),
+            data.join("\n"),
             // A translated book: its catalog.
             super::translate::po_file(config)
                 .and_then(|po| exec::describe(&po))

@@ -2,12 +2,14 @@
 //! ([`walk`]), whole chapters remembered across builds ([`memo`]), the
 //! lazily decoded protocol input ([`lazy`]), mdBook's protocol
 //! ([`protocol`]), and a book loaded as mdBook loads it, for `check`
-//! ([`load`]).
+//! ([`load`]) with its plain code blocks as `mdbook test` sees them
+//! ([`plain`]).
 
 pub mod chapter;
 pub mod lazy;
 pub mod load;
 pub mod memo;
+pub mod plain;
 pub mod protocol;
 pub mod resolve;
 pub mod translate;

@@ -119,24 +119,30 @@ pub fn context(ctx: &Value) -> Result<Context, Error> {
 /// at a key is placed in the book.toml at `root` (line and column).
 pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
     let toml = root.join("book.toml");
-    let checked = Config::from_json(root, book_config).and_then(|config| {
-        // The crates' table read against the disk: path crates and the
-        // `cargo-manifest` must be there.
-        match crate::engine::crates::for_book(&config).error() {
-            None => Ok(config),
-            Some(e) => {
-                let mut err = ConfigError::new(e);
-                err.key = match e.strip_prefix("dependencies.") {
-                    Some(rest) => vec![
-                        "dependencies".into(),
-                        rest.split(':').next().unwrap_or_default().into(),
-                    ],
-                    None => vec!["cargo-manifest".into()],
-                };
-                Err(err)
+    let checked = Config::from_json(root, book_config)
+        .and_then(|config| {
+            config
+                .check_keys(&crate::directive::keys())
+                .map(|()| config)
+        })
+        .and_then(|config| {
+            // The crates' table read against the disk: path crates and the
+            // `cargo-manifest` must be there.
+            match crate::engine::crates::for_book(&config).error() {
+                None => Ok(config),
+                Some(e) => {
+                    let mut err = ConfigError::new(e);
+                    err.key = match e.strip_prefix("dependencies.") {
+                        Some(rest) => vec![
+                            "dependencies".into(),
+                            rest.split(':').next().unwrap_or_default().into(),
+                        ],
+                        None => vec!["cargo-manifest".into()],
+                    };
+                    Err(err)
+                }
             }
-        }
-    });
+        });
     checked.map_err(|e| match std::fs::read_to_string(&toml) {
         Ok(text) if !e.key.is_empty() => e.locate(&text),
         _ => e,

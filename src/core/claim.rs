@@ -3,6 +3,7 @@
 //! behaviour". A directive makes its claims when it renders (one parse);
 //! `check` and `verify` check those claims and never read the block again.
 
+use crate::core::doctest::Doctest;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -95,4 +96,7 @@ pub struct Claim {
     /// Where `--bless` may write, when the output block is literal in the
     /// chapter file (set by `check`, which knows the file).
     pub bless: Option<BlessTarget>,
+    /// A plain code block of the book (no directive), checked as `mdbook
+    /// test` checks it; `None` for a directive's claim.
+    pub doctest: Option<Doctest>,
 }

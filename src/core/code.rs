@@ -69,6 +69,153 @@ pub fn rust_program(source: &str) -> String {
     format!("{head}fn main() {{\n{body}{nl}}}\n")
 }
 
+/// An exercise's test crate: its code (the starter or the solution) with
+/// its tests inside `mod tests { use super::*; … }`, as a student's
+/// `src/lib.rs` holds them. The tests keep their text (a raw string in a
+/// test reads as written); the module opens on a line of its own, so a
+/// line of the tests is its line in the fence plus
+/// [`test_crate_offset`] of the code.
+pub fn test_crate(code: &str, tests: &str) -> String {
+    let nl = |t: &str| {
+        if t.ends_with('\n') || t.is_empty() {
+            ""
+        } else {
+            "\n"
+        }
+    };
+    format!("{code}{}\n{TESTS_OPEN}\n{tests}{}}}\n", nl(code), nl(tests))
+}
+
+/// How [`test_crate`] opens the tests' module (its `super::` is ours, not
+/// the author's).
+pub const TESTS_OPEN: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n";
+
+/// The line (0-based) of [`test_crate`]'s output on which the tests' first
+/// line stands.
+pub fn test_crate_offset(code: &str) -> usize {
+    code.lines().count() + 5
+}
+
+/// What follows an exercise's code in the program mdBook's Run button
+/// (and `mdbook test`) runs: the tests in a module, their harness
+/// attributes taken off, and a `fn main` that calls each in turn and
+/// reports as libtest does (`test tests::name ... ok`), exiting with 101
+/// when one failed. The Playground's `evaluate.json`, which mdBook's
+/// button calls, builds a binary and never runs `#[test]` functions (they
+/// exist only under `--test`), so the page's Run needs this stand-in;
+/// `check` and the Playground link use the real harness. A test with
+/// `#[should_panic]` passes when it panics (its `expected` text is not
+/// compared), one with `#[ignore]` is reported ignored.
+pub fn test_runner(tests: &str) -> String {
+    let mut body = String::with_capacity(tests.len());
+    let mut found: Vec<(String, bool, bool)> = Vec::new();
+    // (should_panic, ignore) of a `#[test]` whose `fn` is still to come.
+    let mut pending: Option<(bool, bool)> = None;
+    for line in tests.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let mut rest = line.trim_start();
+        loop {
+            if let Some(r) = rest.strip_prefix("#[test]") {
+                pending = Some((false, false));
+                rest = r.trim_start();
+            } else if let (Some(p), Some(end)) =
+                (pending.as_mut(), attribute_end(rest, "should_panic"))
+            {
+                p.0 = true;
+                rest = rest[end..].trim_start();
+            } else if let (Some(p), Some(end)) = (pending.as_mut(), attribute_end(rest, "ignore")) {
+                p.1 = true;
+                rest = rest[end..].trim_start();
+            } else {
+                break;
+            }
+        }
+        if let (Some((panics, ignored)), Some(name)) = (pending, fn_name(rest)) {
+            found.push((name, panics, ignored));
+            pending = None;
+        }
+        if !rest.is_empty() {
+            body.push_str(&line[..indent]);
+            body.push_str(rest);
+        }
+        if !body.ends_with('\n') && line.ends_with('\n') {
+            body.push('\n');
+        }
+    }
+    let nl = if body.ends_with('\n') || body.is_empty() {
+        ""
+    } else {
+        "\n"
+    };
+    let mut list = String::new();
+    for (name, panics, ignored) in &found {
+        list.push_str(&format!(
+            "        (\"{name}\", {panics}, {ignored}, || __companion_ok({name}())),\n"
+        ));
+    }
+    format!(
+        "#[allow(unused)]\nmod tests {{\n    use super::*;\n\n{body}{nl}\n    pub fn __companion_run() {{\n        let tests: &[(&str, bool, bool, fn() -> bool)] = &[\n{list}        ];\n        println!(\"running {{}} tests\", tests.len());\n        let mut failed = 0;\n        for &(name, panics, ignored, test) in tests {{\n            if ignored {{\n                println!(\"test tests::{{name}} ... ignored\");\n                continue;\n            }}\n            let ok = match ::std::panic::catch_unwind(test) {{\n                Ok(ok) => ok && !panics,\n                Err(_) => panics,\n            }};\n            failed += usize::from(!ok);\n            println!(\"test tests::{{name}} ... {{}}\", if ok {{ \"ok\" }} else {{ \"FAILED\" }});\n        }}\n        println!(\"\\ntest result: {{}}. {{}} failed\", if failed == 0 {{ \"ok\" }} else {{ \"FAILED\" }}, failed);\n        if failed > 0 {{\n            ::std::process::exit(101);\n        }}\n    }}\n\n    pub trait __CompanionOutcome {{\n        fn ok(self) -> bool;\n    }}\n    impl __CompanionOutcome for () {{\n        fn ok(self) -> bool {{\n            true\n        }}\n    }}\n    impl<E: ::std::fmt::Debug> __CompanionOutcome for Result<(), E> {{\n        fn ok(self) -> bool {{\n            self.map_err(|e| eprintln!(\"Error: {{e:?}}\")).is_ok()\n        }}\n    }}\n    fn __companion_ok(outcome: impl __CompanionOutcome) -> bool {{\n        outcome.ok()\n    }}\n}}\n\nfn main() {{\n    tests::__companion_run();\n}}\n"
+    )
+}
+
+/// Where an attribute `#[name]` or `#[name(…)]` / `#[name = …]` at the
+/// start of `text` ends, when it is one.
+fn attribute_end(text: &str, name: &str) -> Option<usize> {
+    let rest = text.strip_prefix("#[")?.strip_prefix(name)?;
+    if !rest.starts_with([']', '(', ' ', '=']) {
+        return None;
+    }
+    let mut depth = 1usize;
+    for (i, c) in text.char_indices().skip(2) {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The name of the function a line declares (`fn name(`, `pub fn name`).
+fn fn_name(line: &str) -> Option<String> {
+    let at = line.find("fn ")?;
+    let before = line[..at].trim();
+    if !before
+        .split_whitespace()
+        .all(|w| matches!(w, "pub" | "async" | "unsafe" | "pub(crate)"))
+    {
+        return None;
+    }
+    let name: String = line[at + 3..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Code made hidden lines (`# ` before each line, `#` on a blank one), as
+/// mdBook hides them.
+pub fn hidden(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + code.len() / 8);
+    for line in code.lines() {
+        match line.is_empty() {
+            true => out.push_str("#\n"),
+            false => {
+                out.push_str("# ");
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// C or C++ code split by the hidden-line prefix: `(shown, full)`. Shown
 /// drops the hidden lines; full keeps them without the prefix.
 pub fn c_split(code: &str, prefix: &str) -> (String, String) {
@@ -103,6 +250,40 @@ pub fn asm_fence_language() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_runner_finds_each_test_and_drops_only_harness_attributes() {
+        let tests = "#[test]\nfn plain() { assert!(one() == 1); }\n\n#[test]\n#[should_panic(expected = \"a]b\")]\nfn panics() { panic!(\"a]b\") }\n\n#[test] #[ignore]\nfn later() {}\n\n#[derive(Debug)]\nstruct Helper;\n\n#[test]\nfn fallible() -> Result<(), String> { Ok(()) }\n";
+        let runner = test_runner(tests);
+        for want in [
+            "(\"plain\", false, false, || __companion_ok(plain())),",
+            "(\"panics\", true, false, || __companion_ok(panics())),",
+            "(\"later\", false, true, || __companion_ok(later())),",
+            "(\"fallible\", false, false, || __companion_ok(fallible())),",
+            "#[derive(Debug)]\nstruct Helper;",
+            "fn main() {\n    tests::__companion_run();\n}",
+        ] {
+            assert!(runner.contains(want), "{want}\n{runner}");
+        }
+        assert!(!runner.contains("#[test]"), "{runner}");
+        assert!(!runner.contains("should_panic"), "{runner}");
+        assert!(!runner.contains("#[ignore]"), "{runner}");
+        assert_eq!(hidden("a\n\n  b\n"), "# a\n#\n#   b\n");
+        assert_eq!(rust_shown(&hidden("fn main() {}\n")), "");
+        assert_eq!(rust_source(&hidden("  x\n")), "  x\n");
+    }
+
+    #[test]
+    fn a_test_crate_holds_the_tests_in_a_module_that_sees_the_code() {
+        let code = "pub fn one() -> i32 { 1 }";
+        let tests = "#[test]\nfn is_one() { assert_eq!(one(), 1); }\n";
+        let krate = test_crate(code, tests);
+        assert_eq!(
+            krate,
+            "pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n#[test]\nfn is_one() { assert_eq!(one(), 1); }\n}\n"
+        );
+        assert_eq!(krate.lines().nth(test_crate_offset(code)), Some("#[test]"));
+    }
     use pretty_assertions::assert_eq;
 
     #[test]

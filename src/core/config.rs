@@ -44,9 +44,8 @@ pub struct RawConfig {
     after: Option<Value>,
     renderers: Option<Value>,
     optional: Option<Value>,
-    // Ours.
-    reading_list: Option<String>,
-    talks: Option<String>,
+    // Ours (the directives' keys are taken out before, see
+    // [`Config::others`]).
     playground_url: Option<LinkSetting>,
     compiler_explorer_url: Option<LinkSetting>,
     rust_compiler: Option<String>,
@@ -164,10 +163,10 @@ pub struct Config {
     pub c_compiler: String,
     /// Compiler Explorer id for C++.
     pub cpp_compiler: String,
-    /// The reading-list data file, relative to `src`.
-    pub reading_list: PathBuf,
-    /// The talk data file, relative to `src`.
-    pub talks: PathBuf,
+    /// The keys of the table this layer does not read: the directives'
+    /// own (their data files), as written. The book layer checks them
+    /// against the registry ([`Config::check_keys`]).
+    pub others: std::collections::BTreeMap<String, Value>,
     /// Check examples during the build.
     pub verify: bool,
     /// The C compiler command.
@@ -234,8 +233,9 @@ impl OutputFilter {
 /// The editions rustc knows.
 pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
-/// Names of every key of the table, for messages.
-pub const KNOWN_KEYS: &str = "reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run (and mdBook's command, before, after, renderers, optional)";
+/// Names of every key of the table this layer reads, for messages (the
+/// directives' keys come first, from their rows).
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -290,7 +290,82 @@ impl std::fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// A data file a directive reads from the book's `src`, named by a key of
+/// `[preprocessor.companion]` (a row of the registry declares it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataKey {
+    /// The key (`reading-list`).
+    pub key: &'static str,
+    /// The path relative to `src` when the key is absent.
+    pub default: &'static str,
+}
+
+/// A key of `[preprocessor.companion]` that a directive owns: its row of
+/// the registry declares it, this layer only keeps it ([`Config::others`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A data file, a path relative to `src`.
+    File(DataKey),
+    /// `true` or `false`, false when absent (`print-solutions`).
+    Flag(&'static str),
+}
+
+impl Key {
+    /// The key as written in book.toml.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Key::File(d) => d.key,
+            Key::Flag(key) => key,
+        }
+    }
+}
+
 impl Config {
+    /// The path, relative to `src`, of a directive's data file.
+    pub fn data_file(&self, data: &DataKey) -> PathBuf {
+        PathBuf::from(
+            self.others
+                .get(data.key)
+                .and_then(Value::as_str)
+                .unwrap_or(data.default),
+        )
+    }
+
+    /// A directive's flag ([`Key::Flag`]): false unless set to `true`
+    /// ([`Config::check_keys`] lets nothing else through).
+    pub fn flag(&self, key: &str) -> bool {
+        self.others
+            .get(key)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// Checks the keys this layer left to the directives against theirs
+    /// (`owned`, from the registry): each is one of them, of its type.
+    pub fn check_keys(&self, owned: &[Key]) -> Result<(), ConfigError> {
+        for (key, value) in &self.others {
+            let mut err = match owned.iter().find(|k| k.name() == key) {
+                None => {
+                    let theirs: Vec<&str> = owned.iter().map(Key::name).collect();
+                    ConfigError::new(format!(
+                        "unknown field `{key}`, expected a key of the table\nknown keys: {}, {KNOWN_KEYS}",
+                        theirs.join(", ")
+                    ))
+                }
+                Some(Key::File(_)) if !value.is_string() => ConfigError::new(format!(
+                    "found `{key} = {value}`; expected a path relative to the book's source directory, in quotes"
+                )),
+                Some(Key::Flag(_)) if !value.is_boolean() => {
+                    ConfigError::new(format!("found `{key} = {value}`; expected true or false"))
+                }
+                Some(_) => continue,
+            };
+            err.key = vec![key.clone()];
+            return Err(err);
+        }
+        Ok(())
+    }
+
     /// Reads and checks the configuration from the JSON form of book.toml.
     pub fn from_json(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
         let table = book_config
@@ -298,21 +373,28 @@ impl Config {
             .filter(|v| !v.is_null())
             .cloned()
             .unwrap_or(Value::Object(Default::default()));
-        let raw: RawConfig = serde_json::from_value(table).map_err(|e| {
-            let msg = e.to_string();
-            if msg.starts_with("unknown field") {
-                let mut err = ConfigError::new(format!("{msg}\nknown keys: {KNOWN_KEYS}"));
-                err.key = msg
-                    .split('`')
-                    .nth(1)
-                    .map(str::to_owned)
-                    .into_iter()
+        // Keys this layer does not know are the directives' (or
+        // mistakes): kept apart for the book layer to check.
+        let mut others = std::collections::BTreeMap::new();
+        let table = match table {
+            Value::Object(mut map) => {
+                let ours = keys();
+                let theirs: Vec<String> = map
+                    .keys()
+                    .filter(|k| !ours.contains(&k.as_str()))
+                    .cloned()
                     .collect();
-                err
-            } else {
-                ConfigError::new(msg)
+                for key in theirs {
+                    if let Some(v) = map.remove(&key) {
+                        others.insert(key, v);
+                    }
+                }
+                Value::Object(map)
             }
-        })?;
+            other => other,
+        };
+        let raw: RawConfig =
+            serde_json::from_value(table).map_err(|e| ConfigError::new(e.to_string()))?;
         let src = book_config
             .pointer("/book/src")
             .and_then(Value::as_str)
@@ -354,11 +436,7 @@ impl Config {
             rust_compiler: compiler_id("rust-compiler", raw.rust_compiler, DEFAULT_RUST_COMPILER)?,
             c_compiler: compiler_id("c-compiler", raw.c_compiler, DEFAULT_C_COMPILER)?,
             cpp_compiler: compiler_id("cpp-compiler", raw.cpp_compiler, DEFAULT_CPP_COMPILER)?,
-            reading_list: PathBuf::from(
-                raw.reading_list
-                    .unwrap_or_else(|| "reading-list.toml".to_owned()),
-            ),
-            talks: PathBuf::from(raw.talks.unwrap_or_else(|| "talks.toml".to_owned())),
+            others,
             verify: raw.verify.unwrap_or(false),
             cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
@@ -552,9 +630,13 @@ mod tests {
         assert_eq!(c.edition, 2021);
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.c_hidden_prefix, "~ ");
-        assert_eq!(c.talks, PathBuf::from("talks.toml"));
+        let talks = DataKey {
+            key: "talks",
+            default: "talks.toml",
+        };
+        assert_eq!(c.data_file(&talks), PathBuf::from("talks.toml"));
         let c = cfg(json!({"talks": "data/talks.toml"})).unwrap();
-        assert_eq!(c.talks, PathBuf::from("data/talks.toml"));
+        assert_eq!(c.data_file(&talks), PathBuf::from("data/talks.toml"));
     }
 
     #[test]
@@ -588,13 +670,45 @@ mod tests {
 
     #[test]
     fn unknown_key_names_the_known_ones() {
-        let err = cfg(json!({"playground": false})).unwrap_err().to_string();
+        let data = [
+            Key::File(DataKey {
+                key: "reading-list",
+                default: "reading-list.toml",
+            }),
+            Key::File(DataKey {
+                key: "talks",
+                default: "talks.toml",
+            }),
+            Key::Flag("print-solutions"),
+        ];
+        let check = |table| cfg(table).and_then(|c| c.check_keys(&data));
+        assert!(check(json!({"talks": "t.toml", "verify": true})).is_ok());
+        let err = check(json!({"talks": 3})).unwrap_err();
+        assert_eq!(err.key, ["talks"]);
+        assert!(
+            err.to_string().contains(
+                "found `talks = 3`; expected a path relative to the book's source directory"
+            ),
+            "{err}"
+        );
+        let err = check(json!({"playground": false})).unwrap_err().to_string();
         assert!(
             err.starts_with("book.toml [preprocessor.companion]: unknown field `playground`"),
             "{err}"
         );
         assert!(
-            err.contains("known keys: reading-list, talks, playground-url"),
+            err.contains("known keys: reading-list, talks, print-solutions, playground-url"),
+            "{err}"
+        );
+        // A flag is true or false, false when absent.
+        assert!(!cfg(json!({})).unwrap().flag("print-solutions"));
+        let on = cfg(json!({"print-solutions": true})).unwrap();
+        assert!(on.check_keys(&data).is_ok() && on.flag("print-solutions"));
+        let err = check(json!({"print-solutions": "yes"})).unwrap_err();
+        assert_eq!(err.key, ["print-solutions"]);
+        assert!(
+            err.to_string()
+                .contains("found `print-solutions = \"yes\"`; expected true or false"),
             "{err}"
         );
     }
@@ -623,7 +737,9 @@ mod tests {
             err.locate(text).to_string(),
             "book.toml:2:10: [preprocessor.companion] dependencies.rand: version `one` is not a version requirement (unexpected character 'o' while parsing major version number); expected one such as \"0.8\" or \"=1.2.3\""
         );
-        let err = cfg(json!({"dependency": {}})).unwrap_err();
+        let err = cfg(json!({"dependency": {}}))
+            .and_then(|c| c.check_keys(&[]))
+            .unwrap_err();
         assert_eq!(err.key, ["dependency"]);
     }
 

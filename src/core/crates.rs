@@ -404,6 +404,37 @@ pub fn locate(text: &str, path: &[&str]) -> Option<std::ops::Range<usize>> {
     found
 }
 
+/// The entries of `deps` as a Cargo `[dependencies]` table (paths as
+/// they stand in the entries).
+pub fn entries(deps: &[Dependency]) -> toml::Table {
+    let mut entries = toml::Table::new();
+    for d in deps {
+        let mut e = toml::Table::new();
+        let text = [
+            ("version", d.version.clone()),
+            ("path", d.path.as_ref().map(|p| p.display().to_string())),
+            ("git", d.git.clone()),
+            ("branch", d.branch.clone()),
+            ("tag", d.tag.clone()),
+            ("rev", d.rev.clone()),
+            ("package", d.package.clone()),
+        ];
+        for (k, v) in text {
+            if let Some(v) = v {
+                e.insert(k.into(), v.into());
+            }
+        }
+        if !d.features.is_empty() {
+            e.insert("features".into(), d.features.clone().into());
+        }
+        if let Some(f) = d.default_features {
+            e.insert("default-features".into(), f.into());
+        }
+        entries.insert(d.key.clone(), e.into());
+    }
+    entries
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,13 @@ pub enum Expect {
     Compile,
     /// C/C++: under UBSan, the sanitizer reports.
     Ub,
+    /// Exercise: the starter compiles with the tests (`rustc --test`).
+    StarterCompiles,
+    /// Exercise: at least one test fails on the starter (the tests test
+    /// something).
+    StarterFails,
+    /// Exercise: every test passes on the solution.
+    SolutionPasses,
 }
 
 impl Expect {
@@ -48,12 +55,26 @@ impl Expect {
             Expect::NoRun => "no-run",
             Expect::Compile => "compile",
             Expect::Ub => "ub",
+            Expect::StarterCompiles => "starter-compiles",
+            Expect::StarterFails => "starter-fails",
+            Expect::SolutionPasses => "solution-passes",
         }
     }
 
-    /// Whether the program is run after compiling.
+    /// Whether the program is run after compiling (an exercise's test
+    /// harness always is: the starter's two claims share one build and
+    /// one run).
     pub fn runs(self) -> bool {
-        matches!(self, Expect::Run | Expect::Panic | Expect::Ub)
+        !matches!(self, Expect::CompileFail | Expect::NoRun | Expect::Compile)
+    }
+
+    /// Whether the claim is about an exercise's tests: the program is a
+    /// test crate (`rustc --test`) and its run is the test harness's.
+    pub fn tests(self) -> bool {
+        matches!(
+            self,
+            Expect::StarterCompiles | Expect::StarterFails | Expect::SolutionPasses
+        )
     }
 
     /// The words of the outcome badge.
@@ -64,13 +85,21 @@ impl Expect {
             Expect::CompileFail => "Does not compile",
             Expect::NoRun | Expect::Compile => "Compiles",
             Expect::Ub => "Undefined behaviour",
+            Expect::StarterCompiles => "Compiles with the tests",
+            Expect::StarterFails => "A test fails",
+            Expect::SolutionPasses => "Every test passes",
         }
     }
 
     /// The label above the output block.
     pub fn output_label(self) -> &'static str {
         match self {
-            Expect::Run | Expect::NoRun | Expect::Compile => "Output",
+            Expect::Run
+            | Expect::NoRun
+            | Expect::Compile
+            | Expect::StarterCompiles
+            | Expect::StarterFails
+            | Expect::SolutionPasses => "Output",
             Expect::Panic => "Panics with",
             Expect::CompileFail => "Compiler error",
             Expect::Ub => "Sanitizer reports",
@@ -83,7 +112,12 @@ impl Expect {
             Expect::Panic => Some("should_panic"),
             Expect::CompileFail => Some("compile_fail"),
             Expect::NoRun => Some("no_run"),
-            Expect::Run | Expect::Compile | Expect::Ub => None,
+            Expect::Run
+            | Expect::Compile
+            | Expect::Ub
+            | Expect::StarterCompiles
+            | Expect::StarterFails
+            | Expect::SolutionPasses => None,
         }
     }
 }
@@ -115,6 +149,14 @@ mod tests {
             (Expect::NoRun, "Compiles", "Output", Some("no_run")),
             (Expect::Compile, "Compiles", "Output", None),
             (Expect::Ub, "Undefined behaviour", "Sanitizer reports", None),
+            (
+                Expect::StarterCompiles,
+                "Compiles with the tests",
+                "Output",
+                None,
+            ),
+            (Expect::StarterFails, "A test fails", "Output", None),
+            (Expect::SolutionPasses, "Every test passes", "Output", None),
         ];
         for (e, badge, label, rustdoc) in table {
             assert_eq!(

@@ -405,7 +405,7 @@ mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
 
-    /// The three directives' patterns, as the registry has them.
+    /// The directives' patterns, as the registry has them.
     const PATTERNS: [Pattern; 3] = [
         Pattern {
             words: &["rust", "example"],

@@ -8,6 +8,7 @@ pub mod claim;
 pub mod code;
 pub mod config;
 pub mod crates;
+pub mod doctest;
 pub mod escape;
 pub mod expect;
 pub mod hash;

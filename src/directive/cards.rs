@@ -9,6 +9,27 @@ use super::xgettext::{self, Piece};
 use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 
+/// Why a selection of cards (`ids`, filters) failed, and where its
+/// message belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unselected {
+    /// At the `ids` attribute: an id unknown or named twice.
+    AtIds(String),
+    /// At the block: nothing selected.
+    AtBlock(String),
+}
+
+impl Unselected {
+    /// The located problem: at the `ids` attribute (`ids_at`, an offset of
+    /// the chapter) when the message belongs there, else at `block_at`.
+    pub fn locate(self, ids_at: Option<usize>, block_at: usize) -> Problem {
+        match (self, ids_at) {
+            (Unselected::AtIds(m), Some(at)) => Problem::at(at, m),
+            (Unselected::AtIds(m) | Unselected::AtBlock(m), _) => Problem::at(block_at, m),
+        }
+    }
+}
+
 /// Maps a byte offset of a fence body to the chapter.
 pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
     let body = &fence.body;

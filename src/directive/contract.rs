@@ -8,7 +8,7 @@ use super::facts::{Item, Topic};
 pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
 use crate::core::claim::Claim;
-use crate::core::config::Config;
+use crate::core::config::{Config, Key};
 use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
@@ -36,6 +36,10 @@ pub struct Kind {
     /// The references it resolves for other directives (a talk's
     /// moments): the book layer asks it, so no directive imports another.
     pub publishes: &'static [Publish],
+    /// Its keys of `[preprocessor.companion]`: its data file (the reading
+    /// list's `reading-list`), its flags (`print-solutions`). The
+    /// configuration accepts them, and the chapter memo watches the files.
+    pub keys: &'static [Key],
     /// Its rules of the stylesheet.
     pub stylesheet: &'static str,
     /// Its part of the script (empty when it needs none: every directive
@@ -93,6 +97,29 @@ impl Parsed {
 pub trait Model: std::fmt::Debug + Send + Sync {
     /// Renders the block for `env.target`, with the claims it makes.
     fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem>;
+
+    /// The Cargo package the block offers students, with the starter or,
+    /// with `solutions`, the solution (an exercise); `None` for blocks
+    /// that offer none. The `exercises` command writes these.
+    fn package(&self, _solutions: bool) -> Option<Package> {
+        None
+    }
+}
+
+/// A Cargo package a block offers students: one library crate whose
+/// `src/lib.rs` is `code` (an exercise's code with its tests).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Package {
+    /// The package's name (the exercise's `id`, else its title's words).
+    pub name: String,
+    /// The title, in the book's source language.
+    pub title: String,
+    /// The task as Markdown, for the crate's doc comment.
+    pub about: Option<String>,
+    /// The Rust edition.
+    pub edition: u16,
+    /// The crate's source: the code, then its tests in `mod tests`.
+    pub code: String,
 }
 
 /// See [`Parsed::direct`].

@@ -5,7 +5,7 @@
 use crate::core::config::Config;
 use crate::core::markdown;
 use crate::core::problem::{FileLocation, Problem};
-use std::path::{Component, Path};
+use std::path::{Component, PathBuf};
 
 /// Where a translatable string was written in a data file or a block's
 /// body: its byte offset and line there.
@@ -48,12 +48,12 @@ impl LoadError {
 }
 
 /// What a data file is, for its messages.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DataFile<'a> {
     /// Its key in `[preprocessor.companion]` (`reading-list`).
     pub key: &'a str,
     /// Its path relative to `src`, as configured.
-    pub rel: &'a Path,
+    pub rel: PathBuf,
     /// The tables it holds (`[[entry]]`).
     pub tables: &'a str,
     /// What it is, in words (`reading-list data file`).
@@ -65,7 +65,7 @@ impl DataFile<'_> {
     pub fn shown(&self, config: &Config) -> String {
         config
             .src
-            .join(self.rel)
+            .join(&self.rel)
             .to_string_lossy()
             .replace('\\', "/")
     }
@@ -78,7 +78,7 @@ impl DataFile<'_> {
         parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
     ) -> Result<T, LoadError> {
         let shown = self.shown(config);
-        let rel = self.rel;
+        let rel = &self.rel;
         if rel.as_os_str().is_empty()
             || rel
                 .components()

@@ -7,12 +7,14 @@
 //! turns them into `file:line:column`.
 
 pub mod assets;
+pub mod body;
 pub mod cards;
 pub mod claims;
 pub mod compare;
 pub mod contract;
 pub mod datafile;
 pub mod example;
+pub mod exercise;
 pub mod facts;
 pub mod frame;
 pub mod note;
@@ -30,23 +32,31 @@ pub use contract::{
 };
 pub use facts::{Facts, Need};
 
+use crate::core::config::Key;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 5] = [
+pub const KINDS: [Kind; 6] = [
     example::KIND,
     compare::KIND,
+    exercise::KIND,
     reading::KIND,
     talk::KIND,
     claims::KIND,
 ];
 
+/// The keys of `[preprocessor.companion]` the directives own, from
+/// [`KINDS`]' rows.
+pub fn keys() -> Vec<Key> {
+    KINDS.iter().flat_map(|k| k.keys).copied().collect()
+}
+
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 5] = {
-    let mut p = [KINDS[0].pattern; 5];
+pub const PATTERNS: [Pattern; 6] = {
+    let mut p = [KINDS[0].pattern; 6];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;

@@ -38,6 +38,7 @@ impl Numbers<'_> {
             n,
             digits,
             id: id.map_or(made, str::to_owned),
+            word: "Example",
         }
     }
 }
@@ -51,6 +52,9 @@ pub struct Number {
     pub digits: String,
     /// The element id.
     pub id: String,
+    /// The word before the digits (`Example`, `Exercise`; one of
+    /// [`super::ui::WORDS`]).
+    pub word: &'static str,
 }
 
 /// One numbered frame, as its directive describes it.
@@ -82,6 +86,9 @@ pub struct Row {
     pub section: Option<String>,
     /// `5.2`, as in `Example 5.2`.
     pub digits: String,
+    /// The word before the digits (`Example`, `Exercise`).
+    #[serde(default = "example_word")]
+    pub word: String,
     /// The anchor on the chapter's page.
     pub id: String,
     /// Where the author's `id=` stands (`line`, `column`), when given.
@@ -95,6 +102,11 @@ pub struct Row {
     /// The hash `companion.lock` files its verdict under (made only when
     /// the book has a claims page).
     pub hash: Option<String>,
+}
+
+/// The word of a row from before rows had one.
+fn example_word() -> String {
+    "Example".to_owned()
 }
 
 /// The `id=` of a block (a letter, then letters, digits, `-` or `_`)

@@ -379,6 +379,7 @@ impl Example {
             error: self.error.clone(),
             ignore: self.ignore,
             bless: None,
+            doctest: None,
         }
     }
 
@@ -553,7 +554,8 @@ fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem>
     }
 }
 
-fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
+/// The value of an `edition=` attribute, or the located error.
+pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
     let text = match &attr.value {
         Some(toml::Value::Integer(i)) => i.to_string(),
         Some(toml::Value::String(s)) => s.clone(),

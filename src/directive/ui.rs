@@ -62,6 +62,14 @@ pub const WORDS: &[&str] = &[
     "Paper",
     "Talk",
     "Tool",
+    // Exercises.
+    "Exercise",
+    "Tests",
+    "Hints",
+    "Solution",
+    "Compiles with the tests",
+    "A test fails",
+    "Every test passes",
 ];
 
 #[cfg(test)]
@@ -111,6 +119,9 @@ mod tests {
             Expect::NoRun,
             Expect::Compile,
             Expect::Ub,
+            Expect::StarterCompiles,
+            Expect::StarterFails,
+            Expect::SolutionPasses,
         ] {
             assert!(WORDS.contains(&e.badge()), "{}", e.badge());
             assert!(WORDS.contains(&e.output_label()), "{}", e.output_label());

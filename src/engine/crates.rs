@@ -220,32 +220,7 @@ fn manifest(deps: &[Dependency]) -> String {
     lib.insert("path".into(), "lib.rs".into());
     table.insert("lib".into(), lib.into());
     table.insert("workspace".into(), toml::Table::new().into());
-    let mut entries = toml::Table::new();
-    for d in deps {
-        let mut e = toml::Table::new();
-        let text = [
-            ("version", d.version.clone()),
-            ("path", d.path.as_ref().map(|p| p.display().to_string())),
-            ("git", d.git.clone()),
-            ("branch", d.branch.clone()),
-            ("tag", d.tag.clone()),
-            ("rev", d.rev.clone()),
-            ("package", d.package.clone()),
-        ];
-        for (k, v) in text {
-            if let Some(v) = v {
-                e.insert(k.into(), v.into());
-            }
-        }
-        if !d.features.is_empty() {
-            e.insert("features".into(), d.features.clone().into());
-        }
-        if let Some(f) = d.default_features {
-            e.insert("default-features".into(), f.into());
-        }
-        entries.insert(d.key.clone(), e.into());
-    }
-    table.insert("dependencies".into(), entries.into());
+    table.insert("dependencies".into(), crates::entries(deps).into());
     toml::to_string(&table).unwrap_or_default()
 }
 
@@ -260,6 +235,15 @@ impl Crates {
     /// The extern names of the declared crates (none when they are broken).
     pub fn names(&self) -> &[String] {
         self.declared.as_ref().map_or(&[], |d| &d.names)
+    }
+
+    /// The declared entries, paths resolved (from the root of the file
+    /// system), or why they cannot be used.
+    pub fn dependencies(&self) -> Result<&[Dependency], String> {
+        self.declared
+            .as_ref()
+            .map(|d| d.deps.as_slice())
+            .map_err(Clone::clone)
     }
 
     /// Why the declared crates cannot be used, if they cannot.

@@ -345,7 +345,7 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
         .expect("check");
     let report = String::from_utf8_lossy(&check.stdout).into_owned();
     assert!(check.status.success(), "{report}{}", stderr(&check));
-    assert!(report.contains("3 passed, 0 failed"), "{report}");
+    assert!(report.contains("6 passed, 0 failed"), "{report}");
     let starts = compiler_starts(book.path());
     assert!(starts > 0);
     // check in French: the same verdicts, from the same cache.
@@ -364,7 +364,7 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
         verdicts(&String::from_utf8_lossy(&fr_check.stdout)),
         verdicts(&report)
     );
-    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 3"));
+    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 6"));
     assert_eq!(compiler_starts(book.path()), starts);
     // The French build verifies every claim from check's cache: the
     // translated prose is in no claim's key, so no compiler runs again.
@@ -374,4 +374,52 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
     let fr = page(book.path(), "division.html");
     assert!(fr.all(".companion-verify").is_empty());
     assert_eq!(texts(&fr, ".companion-title")[0], "Diviser par <zéro> & co");
+}
+
+#[test]
+fn an_exercise_is_extracted_and_translated_as_every_directive() {
+    let book = fixture();
+    let out = mdbook(
+        book.path(),
+        &["build", "-d", "po-out"],
+        &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let catalog =
+        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+    let source = |id: &str| {
+        catalog
+            .find_message(None, id, None)
+            .unwrap_or_else(|| panic!("no message {id:?} in the template"))
+            .source()
+            .to_owned()
+    };
+    // The title, the task and the hints, each at its line; the code's
+    // comments as in any Rust block.
+    for (id, at) in [
+        ("Safe division", "src/exercise.md:3"),
+        (
+            "Write `divide`, which returns `None` for a zero divisor.",
+            "src/exercise.md:4",
+        ),
+        ("Look for a `checked_` method.", "src/exercise.md:20"),
+        ("// Your code here.\n", "src/exercise.md:8"),
+    ] {
+        assert_eq!(source(id), at, "{id}");
+    }
+    build(book.path(), Some("fr"));
+    let fr = page(book.path(), "exercise.html");
+    assert_eq!(texts(&fr, ".companion-title"), ["Division sûre"]);
+    assert_eq!(texts(&fr, ".companion-number"), ["Exercice 3.1"]);
+    assert_eq!(
+        texts(&fr, ".companion-exercise-task"),
+        ["Écrivez divide, qui rend None pour un diviseur nul."]
+    );
+    assert_eq!(
+        texts(&fr, ".companion-exercise-hints"),
+        ["Indices Cherchez une méthode checked_."]
+    );
+    // The code is the source's.
+    let code = texts(&fr, ".companion-exercise-solution code");
+    assert!(code[0].contains("a.checked_div(b)"), "{code:?}");
 }

@@ -4,6 +4,8 @@
 
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
+mod adopt;
+mod anybook;
 mod architecture;
 mod assets;
 mod browser;
@@ -11,6 +13,7 @@ mod catalogue;
 mod check;
 mod compare;
 mod example;
+mod exercise;
 mod i18n;
 mod injection;
 mod memo;

@@ -12,7 +12,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The info strings that open a directive.
-const DIRECTIVES: [&str; 5] = ["rust example", "compare", "reading-list", "talk", "claims"];
+const DIRECTIVES: [&str; 6] = [
+    "rust example",
+    "compare",
+    "exercise",
+    "reading-list",
+    "talk",
+    "claims",
+];
 
 /// A fence line's backticks and info string (`None` for other lines).
 fn fence(line: &str) -> Option<(&str, &str)> {
@@ -227,8 +234,11 @@ fn config_reference_lists_every_key() {
         .filter_map(|l| l.split('|').nth(1))
         .flat_map(|cell| cell.split('`').skip(1).step_by(2))
         .collect();
-    // When keys move into the directive registry, chain theirs here.
-    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys().into_iter().collect();
+    // The table's keys, and those the directives' rows declare.
+    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys()
+        .into_iter()
+        .chain(mdbook_companion::directive::keys().iter().map(|k| k.name()))
+        .collect();
     assert!(accepted.len() >= 10, "{accepted:?}");
     assert_eq!(
         documented, accepted,

@@ -3,10 +3,12 @@
 //! The book is loaded as mdBook loads it ([`crate::book::load`]), every
 //! directive's claims are collected from its rendering, and each claim is
 //! checked by the engine's [`Checker`] in parallel, from the cache when
-//! nothing changed. The [`report`] says what held; [`bless`] writes actual
+//! nothing changed. The [`report`] says what held ([`formats`]: for CI
+//! systems); [`bless`] writes actual
 //! outputs back into the chapters when asked.
 
 pub mod bless;
+pub mod formats;
 pub mod locking;
 pub mod partition;
 pub mod report;
@@ -14,8 +16,8 @@ pub mod report;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
-use crate::book::load;
 use crate::book::resolve::Run;
+use crate::book::{load, plain};
 use crate::core::config::OnFailure;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -90,8 +92,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     // unreadable directive (and hide its claims), as it does under `bail`.
     let mut render_config = loaded.config.clone();
     render_config.on_failure = OnFailure::Continue;
+    let triple = crate::core::doctest::host_triple();
     for chapter in &loaded.chapters {
-        let (c, problems) = load::claims(chapter, &render_config, &run, target);
+        let (mut c, problems) = load::claims(chapter, &render_config, &run, target);
+        c.extend(plain::claims(chapter, loaded.test_edition, &triple));
+        c.sort_by_key(|c| c.offset);
         claims.extend(c);
         invalid.extend(problems);
     }
@@ -124,7 +129,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let notes = loaded
+        .other_preprocessors
+        .iter()
+        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"))
+        .collect();
     let mut report = Report {
+        notes,
         checked: claims
             .into_iter()
             .zip(outcomes)

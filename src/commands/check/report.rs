@@ -37,6 +37,8 @@ pub struct Report {
     pub lock_errors: Vec<String>,
     /// The work done.
     pub counters: Counters,
+    /// Other notes (preprocessors `check` does not run), one line each.
+    pub notes: Vec<String>,
 }
 
 impl Report {
@@ -138,7 +140,7 @@ pub fn text(report: &Report) -> String {
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");
     }
-    for n in &report.lock_notes {
+    for n in report.lock_notes.iter().chain(&report.notes) {
         let _ = writeln!(s, "{n}");
     }
     for m in &report.missing {
@@ -181,6 +183,7 @@ struct JsonReport<'a> {
     bless: &'a [String],
     lock_errors: &'a [String],
     lock_notes: &'a [String],
+    notes: &'a [String],
     passed: usize,
     failed: usize,
     ignored: usize,
@@ -201,6 +204,9 @@ struct JsonResult<'a> {
     #[serde(flatten)]
     verdict: &'a Verdict,
     cached: bool,
+    /// A plain block: the line `mdbook test` names it by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test_line: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -231,6 +237,7 @@ pub fn json(report: &Report) -> String {
                 expect: c.claim.expect,
                 verdict: &c.outcome.verdict,
                 cached: c.outcome.cached,
+                test_line: c.claim.doctest.as_ref().map(|d| d.test_line),
             })
             .collect(),
         invalid: report
@@ -254,6 +261,7 @@ pub fn json(report: &Report) -> String {
         bless: &report.bless_notes,
         lock_errors: &report.lock_errors,
         lock_notes: &report.lock_notes,
+        notes: &report.notes,
         passed: report.passed(),
         failed: report.failed(),
         ignored: report.ignored(),
@@ -273,7 +281,7 @@ pub fn progress_bar(show: bool, len: usize) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(len as u64);
     if let Ok(style) =
-        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} examples")
+        indicatif::ProgressStyle::with_template("checking {bar:30} {pos}/{len} blocks")
     {
         bar.set_style(style);
     }

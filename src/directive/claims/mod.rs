@@ -30,6 +30,7 @@ pub const KIND: Kind = Kind {
     claims: false,
     lists_the_book: true,
     publishes: &[],
+    keys: &[],
     stylesheet: include_str!("claims.css"),
     script: "",
 };
@@ -212,7 +213,7 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
                     k += 1;
                     let (verdict, class) = status.verdict();
                     let verdict = escape(&env.ui(verdict));
-                    let label = format!("{} {}", env.ui("Example"), row.digits);
+                    let label = format!("{} {}", env.ui(&row.word), row.digits);
                     let (title, what) = match &row.title {
                         Some(t) => (
                             t.as_str(),
@@ -257,7 +258,7 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
                     };
                     out.line(format!(
                         "- {}: [{}](<{page}#{}>) — {} — {}{toolchain}",
-                        escape_markdown(&format!("{} {}", env.ui("Example"), row.digits)),
+                        escape_markdown(&format!("{} {}", env.ui(&row.word), row.digits)),
                         escape_markdown(title),
                         row.id,
                         escape_markdown(row.claims.as_deref().unwrap_or("shown")),
@@ -280,6 +281,7 @@ mod tests {
             chapter: Some("Ownership".into()),
             section: Some("5".into()),
             digits: digits.into(),
+            word: "Example".into(),
             id: "example-5-1".into(),
             id_at: None,
             title: None,

@@ -42,6 +42,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
+    keys: &[],
     stylesheet: include_str!("compare.css"),
     script: include_str!("tabs.js"),
 };
@@ -175,6 +176,7 @@ impl Side {
                 error: None,
                 ignore: self.ignore,
                 bless: None,
+                doctest: None,
             },
             (None, None) => return None,
         };

@@ -25,6 +25,7 @@ pub const KIND: Kind = Kind {
     claims: true,
     lists_the_book: false,
     publishes: &[],
+    keys: &[],
     stylesheet: include_str!("example.css"),
     script: "",
 };

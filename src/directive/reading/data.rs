@@ -2,7 +2,7 @@
 //! writes them, checked and located, and the book's data file read once
 //! per run.
 
-use crate::core::config::Config;
+use crate::core::config::{Config, DataKey};
 use crate::core::escape::check_url;
 use crate::core::markdown;
 use crate::directive::contract::Env;
@@ -325,7 +325,7 @@ fn toml_message(msg: &str) -> String {
 /// The book's data file, read and checked at most once per run and shared
 /// by every chapter (chapters are processed in parallel).
 pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Entry>>, LoadError> {
-    env.shared.data.get_or_load("reading-list", || {
+    env.shared.data.get_or_load(DATA.key, || {
         file(env.config).load(env.config, |text| {
             parse_entries(text)
                 .map(Arc::new)
@@ -334,11 +334,17 @@ pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Entry>>, LoadError> {
     })
 }
 
+/// The reading list's key and default file.
+pub const DATA: DataKey = DataKey {
+    key: "reading-list",
+    default: "reading-list.toml",
+};
+
 /// The reading list's data file.
 pub fn file(config: &Config) -> DataFile<'_> {
     DataFile {
-        key: "reading-list",
-        rel: &config.reading_list,
+        key: DATA.key,
+        rel: config.data_file(&DATA),
         tables: "[[entry]]",
         what: "reading-list data file",
     }

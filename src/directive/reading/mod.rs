@@ -24,6 +24,7 @@ pub use select::{KNOWN, Selection, Sort};
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
 use super::contract::{Env, Kind, Parsed, Rendered, Target};
 use super::note;
+use crate::core::config::Key;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ pub const KIND: Kind = Kind {
     claims: false,
     lists_the_book: false,
     publishes: &[],
+    keys: &[Key::File(data::DATA)],
     stylesheet: include_str!("reading.css"),
     script: "",
 };
@@ -85,10 +87,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     };
     let selected = sel
         .select(&entries, &from)
-        .map_err(|(on_ids, m)| match wh.ids {
-            Some(attr) if on_ids => Problem::at(fence.info_offset + attr.offset, m),
-            _ => Problem::at(at, m),
-        })?;
+        .map_err(|u| u.locate(wh.ids.map(|attr| fence.info_offset + attr.offset), at))?;
     if env.target == Target::Xgettext {
         let data_file = (!inline).then(|| data::file(env.config));
         let mut strings = Vec::new();

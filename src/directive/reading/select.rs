@@ -6,6 +6,7 @@ use crate::core::attrs::Attr;
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
+use crate::directive::cards::Unselected;
 
 /// The attributes a reading list knows, for messages.
 pub const KNOWN: &str = "tags, ids, kind, access, sort, title";
@@ -133,15 +134,14 @@ impl Selection {
     }
 
     /// The selected entries, in order. An unknown id or an empty result is
-    /// an error: `Err((true, message))` belongs at the `ids` attribute,
-    /// `Err((false, message))` at the block.
+    /// an error, with where its message belongs.
     ///
     /// `from` names where the entries came from, for messages.
     pub fn select<'e>(
         &self,
         entries: &'e [Entry],
         from: &str,
-    ) -> Result<Vec<&'e Entry>, (bool, String)> {
+    ) -> Result<Vec<&'e Entry>, Unselected> {
         let keep = |e: &Entry| {
             (self.tags.is_empty() || e.tags.iter().any(|t| self.tags.contains(t)))
                 && (self.kinds.is_empty() || e.kind.is_some_and(|k| self.kinds.contains(&k)))
@@ -152,10 +152,9 @@ impl Selection {
                 let mut v = Vec::with_capacity(ids.len());
                 for (i, id) in ids.iter().enumerate() {
                     if ids[..i].contains(id) {
-                        return Err((
-                            true,
-                            format!("found id `{id}` twice in `ids`; expected each id once"),
-                        ));
+                        return Err(Unselected::AtIds(format!(
+                            "found id `{id}` twice in `ids`; expected each id once"
+                        )));
                     }
                     match entries.iter().find(|e| e.id.as_deref() == Some(id)) {
                         Some(e) => v.push(e),
@@ -167,10 +166,9 @@ impl Selection {
                             } else {
                                 known.join(", ")
                             };
-                            return Err((
-                                true,
-                                format!("found unknown id `{id}`; expected one of {known}"),
-                            ));
+                            return Err(Unselected::AtIds(format!(
+                                "found unknown id `{id}`; expected one of {known}"
+                            )));
                         }
                     }
                 }
@@ -199,7 +197,7 @@ impl Selection {
             } else {
                 format!("found no [[entry]] tables in {from}; expected at least one entry")
             };
-            return Err((false, message));
+            return Err(Unselected::AtBlock(message));
         }
         if self.sort == Sort::Title {
             out.sort_by_cached_key(|e| e.title.to_lowercase());

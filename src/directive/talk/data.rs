@@ -7,7 +7,7 @@
 //! moment past the talk's `duration`, http(s) links, chapters the book
 //! has) are located through [`toml::Spanned`] fields.
 
-use crate::core::config::Config;
+use crate::core::config::{Config, DataKey};
 use crate::core::escape::check_url;
 use crate::core::markdown;
 use crate::directive::contract::Env;
@@ -459,11 +459,17 @@ pub fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
     })
 }
 
+/// The talks' key and default file.
+pub const DATA: DataKey = DataKey {
+    key: "talks",
+    default: "talks.toml",
+};
+
 /// The talks' data file.
 pub fn file(config: &Config) -> DataFile<'_> {
     DataFile {
-        key: "talks",
-        rel: &config.talks,
+        key: DATA.key,
+        rel: config.data_file(&DATA),
         tables: "[[talk]]",
         what: "talk data file",
     }

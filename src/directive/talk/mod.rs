@@ -18,10 +18,13 @@ pub use data::{Talk, parse_talks};
 use super::contract::{Env, Kind, Parsed, Publish, Rendered, Target};
 use super::facts::Topic;
 use crate::core::attrs::Attr;
+use crate::core::config::Key;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
-use crate::directive::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
+use crate::directive::cards::{
+    Unselected, body_offset_in_chapter, cards_for_xgettext, translated_prose,
+};
 use crate::directive::note::render_note;
 use std::sync::Arc;
 
@@ -39,6 +42,7 @@ pub const KIND: Kind = Kind {
         topic: Topic::Moment,
         resolve: at::publish,
     }],
+    keys: &[Key::File(data::DATA)],
     stylesheet: include_str!("talk.css"),
     script: "",
 };
@@ -91,13 +95,9 @@ impl Selection {
         Ok((sel, ids_attr))
     }
 
-    /// The selected talks. `Err((true, m))` belongs at `ids`, `Err((false,
-    /// m))` at the block; `from` names where the talks came from.
-    pub fn select<'t>(
-        &self,
-        talks: &'t [Talk],
-        from: &str,
-    ) -> Result<Vec<&'t Talk>, (bool, String)> {
+    /// The selected talks, or why none, with where the message belongs;
+    /// `from` names where the talks came from.
+    pub fn select<'t>(&self, talks: &'t [Talk], from: &str) -> Result<Vec<&'t Talk>, Unselected> {
         let keep = |t: &Talk| {
             self.event
                 .as_ref()
@@ -111,10 +111,9 @@ impl Selection {
                     match talks.iter().find(|t| t.id.as_deref() == Some(id)) {
                         Some(t) if !v.iter().any(|k: &&Talk| std::ptr::eq(*k, t)) => v.push(t),
                         Some(_) => {
-                            return Err((
-                                true,
-                                format!("found id `{id}` twice in `ids`; expected each id once"),
-                            ));
+                            return Err(Unselected::AtIds(format!(
+                                "found id `{id}` twice in `ids`; expected each id once"
+                            )));
                         }
                         None => {
                             let known: Vec<&str> =
@@ -124,10 +123,9 @@ impl Selection {
                             } else {
                                 known.join(", ")
                             };
-                            return Err((
-                                true,
-                                format!("found unknown talk id `{id}`; expected one of {known}"),
-                            ));
+                            return Err(Unselected::AtIds(format!(
+                                "found unknown talk id `{id}`; expected one of {known}"
+                            )));
                         }
                     }
                 }
@@ -144,7 +142,7 @@ impl Selection {
             } else {
                 format!("found no [[talk]] tables in {from}; expected at least one talk")
             };
-            return Err((false, message));
+            return Err(Unselected::AtBlock(message));
         }
         Ok(chosen)
     }
@@ -199,10 +197,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     };
     let chosen = sel
         .select(&talks, &from)
-        .map_err(|(on_ids, m)| match ids_attr {
-            Some(attr) if on_ids => Problem::at(at + attr.offset, m),
-            _ => Problem::at(at, m),
-        })?;
+        .map_err(|u| u.locate(ids_attr.map(|attr| at + attr.offset), at))?;
     if env.target == Target::Xgettext {
         let data_file = (!inline).then(|| data::file(env.config));
         let mut strings = Vec::new();

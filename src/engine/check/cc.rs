@@ -21,7 +21,11 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
     let source_file = if cpp { "main.cpp" } else { "main.c" };
     let mut args: Vec<String> = vec!["-Wall".into()];
     let run = match claim.expect {
-        Expect::Run | Expect::Panic => Some("prog"),
+        Expect::Run
+        | Expect::Panic
+        | Expect::StarterCompiles
+        | Expect::StarterFails
+        | Expect::SolutionPasses => Some("prog"),
         Expect::Ub => {
             args.extend(
                 ["-g", "-fsanitize=undefined", "-fno-sanitize-recover=all"].map(String::from),
@@ -76,7 +80,11 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
     }
     match claim.expect {
         Expect::Compile | Expect::NoRun | Expect::CompileFail => (Verdict::Passed, None),
-        Expect::Run | Expect::Panic => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+        Expect::Run
+        | Expect::Panic
+        | Expect::StarterCompiles
+        | Expect::StarterFails
+        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
             sanitizer_report(stderr).map(|r| format!("stopped with a sanitizer report: {r}"))
         }),
         Expect::Ub => stops_with_report(

@@ -1,4 +1,5 @@
-//! Cold Rust claims compiled together, as rustdoc's merged doctests are.
+//! Cold Rust claims compiled together, as rustdoc's merged doctests are
+//! (expected compile failures: [`super::merge_fail`]).
 //!
 //! One `rustc` start and one link per example is what a cold `check`
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
@@ -19,6 +20,11 @@
 //! compile of their own and the rest is built again. An error outside any
 //! example, a time-out or a third failure leaves the whole group to
 //! compiles of their own, so verdicts are always those of compiling alone.
+//! Exercises' test crates merge the same way, into a test crate
+//! (`--test`) whose modules are the exercises' code with their tests;
+//! each runs in its own process too, the harness filtered to its module,
+//! and its report is told as the test crate alone would tell it.
+//!
 //! Warnings are allowed in the merged build (`-A warnings`, as rustdoc's
 //! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
 //! and deny-by-default lints still fail the build, and so the example.
@@ -26,6 +32,7 @@
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
+use crate::core::code;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -42,8 +49,11 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 14] = [
+const UNMERGEABLE: [&str; 17] = [
     "#![",
+    "super::",
+    "global_allocator",
+    "panic_handler",
     "extern crate",
     "macro_export",
     "$crate",
@@ -66,9 +76,26 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
         && claim.edition >= 2018
         && matches!(
             claim.expect,
-            Expect::Run | Expect::Panic | Expect::NoRun | Expect::Ub
+            Expect::Run
+                | Expect::Panic
+                | Expect::NoRun
+                | Expect::Ub
+                | Expect::StarterCompiles
+                | Expect::StarterFails
+                | Expect::SolutionPasses
         )
-        && !UNMERGEABLE.iter().any(|w| claim.source.contains(w))
+        && match claim.expect.tests() {
+            // An exercise's `use super::*;` is ours, and inside a member's
+            // module it means what it means alone.
+            true => mergeable_code(&claim.source.replacen(code::TESTS_OPEN, "", 1)),
+            false => mergeable_code(&claim.source),
+        }
+}
+
+/// Whether a program's code may share a crate with others (no
+/// crate-level attribute, nothing that sees the crate's shape).
+pub(super) fn mergeable_code(source: &str) -> bool {
+    !UNMERGEABLE.iter().any(|w| source.contains(w))
 }
 
 /// One example of a group: its cache key, its claim and its job alone.
@@ -87,8 +114,10 @@ struct Merged {
     spans: Vec<(usize, usize, usize)>,
 }
 
-/// The merged crate of `members`.
+/// The merged crate of `members`: a binary with a selector, or, for
+/// exercises, a test crate (the harness is the selector).
 fn merged_source(members: &[Member<'_>]) -> Merged {
+    let tests = members.first().is_some_and(|m| m.claim.expect.tests());
     let mut source = String::new();
     let mut line = 1;
     let mut spans = Vec::new();
@@ -101,11 +130,19 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
         source.push_str(body);
         source.push('\n');
         line += body.lines().count().max(1);
-        source.push_str(
-            "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
-        );
-        line += 2;
+        if tests {
+            source.push_str("}\n");
+            line += 1;
+        } else {
+            source.push_str(
+                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
+            );
+            line += 2;
+        }
         spans.push((open, line - 1, first));
+    }
+    if tests {
+        return Merged { source, spans };
     }
     source.push_str(&format!(
         "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
@@ -138,7 +175,7 @@ fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSe
 
 /// `text` with every `main.rs:L:C` whose line lies in `open..=close`
 /// told as the line of the example alone (its source starts at `first`).
-fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
+pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
     const FILE: &str = "main.rs:";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -170,10 +207,10 @@ impl Checker {
             return;
         };
         let mut seen = HashSet::new();
-        // Edition, mode, emit, and whether the book's dependency set is
+        // Edition, mode, emit, test crate or binary, and whether the book's dependency set is
         // linked (a crate for those that use it, with the `--extern`s of
         // every crate its members use; one for those that use none).
-        let mut groups: BTreeMap<(u16, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
+        let mut groups: BTreeMap<(u16, bool, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
         for claim in claims.iter().filter(|c| mergeable(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
@@ -189,6 +226,7 @@ impl Checker {
                 claim.edition,
                 claim.mode == Mode::Release,
                 claim.expect == Expect::NoRun,
+                claim.expect.tests(),
                 !used.is_empty(),
             );
             groups.entry(group).or_default().push(Member {
@@ -208,7 +246,10 @@ impl Checker {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
             }
         }
-        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+        rayon::join(
+            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
+            || self.prepare_failures(claims, &tool, &version),
+        );
     }
 
     /// Builds one group, leaving culprits to compiles of their own.
@@ -290,15 +331,41 @@ impl Checker {
         };
         self.program_runs.fetch_add(1, Ordering::Relaxed);
         let mut cmd = Command::new(dir.join(program));
-        cmd.current_dir(dir)
-            .envs(member.job.env.iter().copied())
-            .env(SELECT, i.to_string());
+        cmd.current_dir(dir).envs(member.job.env.iter().copied());
+        let module = format!("__companion_ex_{i}::");
+        match member.claim.expect.tests() {
+            true => cmd.arg(&module),
+            false => cmd.env(SELECT, i.to_string()),
+        };
         let mut run = self.run_program(&mut cmd);
         run.stdout = remap(&run.stdout, span);
         run.stderr = remap(&run.stderr, span);
+        if member.claim.expect.tests() {
+            run.stdout = alone(&run.stdout, &module);
+            run.stderr = run.stderr.replace(&module, "");
+        }
         obs.run = Some(run);
         obs
     }
+}
+
+/// A merged test crate's report as the exercise's test crate alone
+/// gives it: test names without the module, and nothing filtered out.
+fn alone(report: &str, module: &str) -> String {
+    let mut out = String::with_capacity(report.len());
+    for line in report.split_inclusive('\n') {
+        let line = line.replace(module, "");
+        match (line.find("; "), line.find(" filtered out;")) {
+            (Some(_), Some(end)) if line.starts_with("test result: ") => {
+                let start = line[..end].rfind("; ").map_or(end, |s| s + 2);
+                out.push_str(&line[..start]);
+                out.push('0');
+                out.push_str(&line[end..]);
+            }
+            _ => out.push_str(&line),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -326,6 +393,19 @@ mod tests {
                 false,
             ),
             ("use crate::x;\nfn main() {}", Expect::Run, false),
+            ("use super::x;\nfn main() {}", Expect::Run, false),
+            // An exercise's own `use super::*;` keeps it mergeable; the
+            // author's `super::` does not.
+            (
+                &code::test_crate("pub fn f() {}", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                true,
+            ),
+            (
+                &code::test_crate("pub fn f() { super::g() }", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                false,
+            ),
         ] {
             assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
         }
@@ -344,6 +424,15 @@ mod tests {
                 span
             ),
             "panicked at main.rs:2:5:\nboom at main.rs:3:1 main.rs:"
+        );
+    }
+
+    #[test]
+    fn a_merged_test_report_reads_as_the_crate_alone() {
+        let merged = "running 1 test\ntest __companion_ex_3::tests::adds ... FAILED\n\n---- __companion_ex_3::tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 7 filtered out; finished in 0.00s\n";
+        assert_eq!(
+            alone(merged, "__companion_ex_3::"),
+            "running 1 test\ntest tests::adds ... FAILED\n\n---- tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
         );
     }
 

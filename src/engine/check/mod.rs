@@ -18,8 +18,11 @@
 //! ([`crate::book::chapter`]).
 
 pub mod cc;
+mod doctest;
+pub mod harness;
 mod judge;
 mod merge;
+mod merge_fail;
 pub mod pattern;
 mod recorded;
 pub mod rustc;
@@ -121,9 +124,10 @@ impl Checker {
     /// expected, but not the compiler's version (a machine without the
     /// compiler must find it).
     pub fn claim_key(&self, claim: &Claim) -> String {
-        let job = match claim.lang {
-            Lang::Rust => rustc::job(claim, "rustc"),
-            Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, "cc"),
+        let job = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::job(claim, d, "rustc"),
+            (Lang::Rust, None) => rustc::job(claim, "rustc"),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, "cc"),
         };
         let used = self.used(claim);
         let crates = match used.is_empty() {
@@ -147,6 +151,9 @@ impl Checker {
             claim.error.clone().unwrap_or_default(),
             claim.ignore.to_string(),
         ];
+        if let Some(d) = &claim.doctest {
+            parts.push(d.error_codes.join(","));
+        }
         if !crates.is_empty() {
             parts.push(crates);
         }
@@ -281,9 +288,10 @@ impl Checker {
         }
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        let (mut verdict, actual) = match claim.lang {
-            Lang::Rust => rustc::judge(claim, obs, self.timeout),
-            Lang::C | Lang::Cpp | Lang::Python => cc::judge(claim, obs, self.timeout),
+        let (mut verdict, actual) = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::judge(claim, d, obs, self.timeout),
+            (Lang::Rust, None) => rustc::judge(claim, obs, self.timeout),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::judge(claim, obs, self.timeout),
         };
         if claim.lang == Lang::Rust && verdict.is_failure() && !obs.compiled {
             verdict = self.undeclared(claim, obs).unwrap_or(verdict);
@@ -313,9 +321,10 @@ impl Checker {
         version: &str,
         used: &[String],
     ) -> Result<(Job, String), String> {
-        let job = match claim.lang {
-            Lang::Rust => rustc::job(claim, tool),
-            Lang::C | Lang::Cpp | Lang::Python => cc::job(claim, tool),
+        let job = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::job(claim, d, tool),
+            (Lang::Rust, None) => rustc::job(claim, tool),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
         };
         let key = job_key(&job, version, &claim.source);
         if used.is_empty() {
@@ -506,6 +515,7 @@ pub(crate) mod tests {
             error: None,
             ignore: false,
             bless: None,
+            doctest: None,
         }
     }
 

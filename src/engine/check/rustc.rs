@@ -18,37 +18,48 @@ use crate::core::expect::Expect;
 use crate::core::links::Mode;
 use std::time::Duration;
 
-/// The compile (and run) job of a Rust claim.
+/// The compile (and run) job of a Rust claim: an exercise's claims
+/// compile a test crate (`--test`) and run its harness one test at a time.
 pub fn job(claim: &Claim, rustc: &str) -> Job {
+    let crate_type: &[&str] = match claim.expect.tests() {
+        true => &["--test"],
+        false => &["--crate-type", "bin"],
+    };
     let (opt, checks) = match claim.mode {
         Mode::Debug => ("0", "on"),
         Mode::Release => ("3", "off"),
     };
-    let args = [
-        "--edition",
-        &claim.edition.to_string(),
-        "--crate-type",
-        "bin",
-        "--crate-name",
-        "main",
-        "-C",
-        &format!("opt-level={opt}"),
-        "-C",
-        &format!("debug-assertions={checks}"),
-        "-C",
-        &format!("overflow-checks={checks}"),
-        "-C",
-        "debuginfo=0",
-        "--color",
-        "never",
-        "-o",
-        "main",
-        "main.rs",
-    ]
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect::<Vec<String>>();
+    let edition = claim.edition.to_string();
+    let args = ["--edition", &edition]
+        .iter()
+        .chain(crate_type)
+        .chain(&[
+            "--crate-name",
+            "main",
+            "-C",
+            &format!("opt-level={opt}"),
+            "-C",
+            &format!("debug-assertions={checks}"),
+            "-C",
+            &format!("overflow-checks={checks}"),
+            "-C",
+            "debuginfo=0",
+            "--color",
+            "never",
+            "-o",
+            "main",
+            "main.rs",
+        ])
+        .map(|s| (*s).to_owned())
+        .collect::<Vec<String>>();
     let mut args = args;
+    // `#![crate_name = "..."]` must match `--crate-name`; the file's name
+    // gives the same `main` otherwise.
+    if claim.source.contains("crate_name")
+        && let Some(i) = args.iter().position(|a| a == "--crate-name")
+    {
+        args.drain(i..i + 2);
+    }
     if claim.expect == Expect::NoRun {
         // As rustdoc does for `no_run`: type-check and borrow-check the
         // program, skip code generation and linking.
@@ -59,7 +70,10 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         source_file: "main.rs",
         args,
         run: claim.expect.runs().then_some("main"),
-        env: vec![("RUST_BACKTRACE", "0")],
+        env: match claim.expect.tests() {
+            true => vec![("RUST_BACKTRACE", "0"), ("RUST_TEST_THREADS", "1")],
+            false => vec![("RUST_BACKTRACE", "0")],
+        },
     }
 }
 
@@ -100,6 +114,9 @@ pub fn error_codes(diagnostics: &str) -> Vec<String> {
 /// The verdict on a Rust claim from what happened, and the actual output
 /// in the output block's terms.
 pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+    if claim.expect.tests() {
+        return super::harness::judge(claim, obs, timeout);
+    }
     if obs.compile_timed_out {
         return (
             Verdict::fail("rustc did not finish within its time limit and was stopped"),
@@ -154,7 +171,11 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             None,
         ),
         Expect::NoRun | Expect::Compile => (Verdict::Passed, None),
-        Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+        Expect::Run
+        | Expect::Ub
+        | Expect::StarterCompiles
+        | Expect::StarterFails
+        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
             panic_message(stderr).map(|m| format!("panicked: {m}"))
         }),
         Expect::Panic => stops_with_report(

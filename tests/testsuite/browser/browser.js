@@ -6,8 +6,12 @@
   "use strict";
   const THEMES = ["light", "rust", "coal", "navy", "ayu"];
   const DIRECTIVES =
-    ".companion-example, .companion-compare, .companion-reading-list, .companion-talks, " +
-    ".companion-claims, .companion-error";
+    ".companion-example, .companion-compare, .companion-exercise, .companion-reading-list, " +
+    ".companion-talks, .companion-claims, .companion-error";
+  // What an exercise leaves off paper by design: its hints, and its
+  // solution unless the book prints solutions.
+  const UNPRINTED =
+    ".companion-exercise-hints, .companion-exercise-solution:not(.companion-exercise-printed)";
   const cfg = window.companionTest || { mode: "screen" };
 
   function rect(el) {
@@ -343,9 +347,10 @@
           ".companion-talk-speakers, .companion-talk-meta, .companion-talk-link, " +
           ".companion-talk-abstract, .companion-talk-moment, .companion-schedule-date, " +
           ".companion-number, .companion-claims-summary, .companion-claims-table td, " +
-          "pre > code",
+          ".companion-exercise-task, pre > code",
       );
       for (const p of parts) {
+        if (p.closest(UNPRINTED)) continue;
         let text;
         if (p.tagName === "CODE") {
           const copy = p.cloneNode(true);

@@ -190,7 +190,7 @@ fn links_have_text_and_directives_keep_the_heading_outline() {
     }
     // The case chapter's outline is its Markdown headings, in order.
     let m = measure(&case_page(), "screen", DESKTOP, Variant::AsBuilt);
-    assert_eq!(ints(&m["outline"]), [1, 2, 2, 2, 2, 2, 2]);
+    assert_eq!(ints(&m["outline"]), [1, 2, 2, 2, 2, 2, 2, 2]);
 }
 
 #[test]

@@ -139,6 +139,36 @@ at = "1:00"
 title = "The five superpowers of unsafe Rust"
 ```
 
+## An exercise
+
+`````exercise title="Halve without overflow" id=halve
+Write `halve`, which halves a number and rounds **up**, for every `u32`.
+
+```rust starter
+pub fn halve(n: u32) -> u32 {
+    todo!()
+}
+```
+
+```rust tests
+#[test]
+fn rounds_up() {
+    assert_eq!(halve(3), 2);
+    assert_eq!(halve(u32::MAX), 1 << 31);
+}
+```
+
+```hints
+`n.div_ceil(2)`, or `n / 2 + n % 2`.
+```
+
+```rust solution
+pub fn halve(n: u32) -> u32 {
+    n.div_ceil(2)
+}
+```
+`````
+
 ## A mistake, shown as an error box
 
 ```rust example colour=red

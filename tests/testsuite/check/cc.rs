@@ -20,6 +20,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         error: None,
         ignore: false,
         bless: None,
+        doctest: None,
     }
 }
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Any book, unchanged: `mdbook-companion check` against `mdbook test` on a
+# real book that never heard of us, verdict by verdict and in time.
+#
+#   benches/anybook.sh BOOK_DIR [--strip-preprocessors]
+#
+# The book is copied to a scratch directory (its own files are never
+# touched). In one run: `mdbook test` (mdBook 0.5.4) once, with a
+# `rustdoc` first on PATH that records rustdoc's test lines (mdBook prints
+# them only for failing chapters); `check --format json` cold (no cache)
+# and warm (cache kept); `check --no-merge` cold when NO_MERGE=1. The
+# verdict of every block rustdoc ran is compared with check's for the same
+# chapter and line (`test_line`, the line `mdbook test` names a block by).
+# The one intended difference: a `compile_fail,E0382` block failing with
+# another code fails `check` (codes are checked on stable) and passes
+# `mdbook test` on stable; it is counted apart.
+#
+# `--strip-preprocessors` removes the book's other `[preprocessor.*]`
+# tables from the copy for both runs (for a preprocessor that cannot run
+# here, such as the Reference's `cargo run` of mdbook-spec, which needs
+# the network); `check` never runs them either.
+#
+# Prints the comparison and the times; exits non-zero on a verdict that
+# differs, or when a target is missed (cold <= 0.25x mdbook test, warm
+# <= 1 s with no compiler run).
+set -euo pipefail
+book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
+strip=${2:-}
+source "$(dirname "$0")/common.sh"
+
+copy=$work/book
+mkdir -p "$copy"
+(cd "$book" && tar --exclude=./book --exclude=./.companion-cache --exclude=./companion.lock -cf - .) | tar -xf - -C "$copy"
+if [ "$strip" = --strip-preprocessors ]; then
+  python3 - "$copy/book.toml" <<'PY'
+import re, sys
+path = sys.argv[1]
+out, skip = [], False
+for line in open(path).read().splitlines(keepends=True):
+    head = re.match(r"\s*\[([^\]]+)\]", line)
+    if head:
+        skip = head.group(1).startswith("preprocessor.") and head.group(1) != "preprocessor.companion"
+    if not skip:
+        out.append(line)
+open(path, "w").write("".join(out))
+PY
+fi
+
+# rustdoc, recorded.
+shim=$work/shim
+mkdir -p "$shim"
+real_rustdoc=$(command -v rustdoc)
+cat > "$shim/rustdoc" <<SH
+#!/bin/sh
+out=\$(mktemp)
+"$real_rustdoc" "\$@" > "\$out"
+rc=\$?
+cat "\$out" >> "$work/rustdoc.log"
+cat "\$out"
+rm -f "\$out"
+exit \$rc
+SH
+chmod +x "$shim/rustdoc"
+: > "$work/rustdoc.log"
+
+t0=$(now)
+(cd "$copy" && PATH=$shim:$PATH mdbook test > "$work/mdbook-test.out" 2>&1) || true
+t1=$(now)
+rm -rf "$copy/.companion-cache" "$copy/companion.lock"
+t2=$(now)
+"$bin" check "$copy" --format json > "$work/cold.json" || true
+t3=$(now)
+"$bin" check "$copy" --format json > "$work/warm.json" || true
+t4=$(now)
+if [ "${NO_MERGE:-0}" = 1 ]; then
+  rm -rf "$copy/.companion-cache"
+  "$bin" check "$copy" --format json --no-merge > "$work/nomerge.json" || true
+else
+  cp "$work/cold.json" "$work/nomerge.json"
+fi
+
+python3 - "$work" "$(secs "$t0" "$t1")" "$(secs "$t2" "$t3")" "$(secs "$t3" "$t4")" "$(basename "$book")" <<'PY'
+import json, re, sys
+work, test_s, cold_s, warm_s, name = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+line_re = re.compile(r"^test (\S+) - .*\(line (\d+)\)(?: - (?:compile fail|compile|should panic))? \.\.\. (ok|FAILED|ignored)$")
+rustdoc = {}
+for line in open(f"{work}/rustdoc.log", errors="replace"):
+    m = line_re.match(line.rstrip("\n"))
+    if m:
+        rustdoc[(m.group(1), int(m.group(2)))] = m.group(3)
+cold = json.load(open(f"{work}/cold.json"))
+warm = json.load(open(f"{work}/warm.json"))
+nomerge = json.load(open(f"{work}/nomerge.json"))
+word = {"passed": "ok", "failed": "FAILED", "ignored": "ignored", "unchecked": "FAILED"}
+def key(r):
+    path = r["file"].split("/", 1)[1] if "/" in r["file"] else r["file"]
+    if path.endswith("README.md") and (path[:-9] + "index.md", r["test_line"]) in rustdoc:
+        path = path[:-9] + "index.md"
+    return (path, r["test_line"])
+ours = {key(r): r for r in cold["results"] if "test_line" in r}
+same = differ = codes = 0
+lines = []
+for k, verdict in sorted(rustdoc.items()):
+    r = ours.get(k)
+    if r is None:
+        differ += 1
+        lines.append(f"  only mdbook test: {k[0]}:{k[1]} {verdict}")
+        continue
+    mine = word[r["status"]]
+    if mine == verdict:
+        same += 1
+    elif verdict == "ok" and mine == "FAILED" and "only on nightly" in r.get("message", ""):
+        codes += 1
+        lines.append(f"  error code (intended): {r['file']}:{r['line']}: {r['message']}")
+    else:
+        differ += 1
+        lines.append(f"  differs: {r['file']}:{r['line']} (test line {k[1]}): mdbook test {verdict}, check {mine}: {r.get('message', '')[:160]}")
+for k, r in sorted(ours.items()):
+    if k not in rustdoc:
+        differ += 1
+        lines.append(f"  only check: {r['file']}:{r['line']} (test line {k[1]}) {r['status']}")
+merge_differs = [
+    (a["file"], a["line"], a["status"], b["status"])
+    for a, b in zip(cold["results"], nomerge["results"])
+    if a["status"] != b["status"]
+]
+if len(cold["results"]) != len(nomerge["results"]):
+    merge_differs.append(("count", len(cold["results"]), len(nomerge["results"]), ""))
+counts = {v: sum(1 for x in rustdoc.values() if x == v) for v in ("ok", "FAILED", "ignored")}
+cf = sum(1 for r in cold["results"] if r.get("expect") == "compile-fail" and r["status"] != "ignored")
+print(f"book: {name}")
+print(f"  mdbook test: {len(rustdoc)} blocks ({counts['ok']} ok, {counts['FAILED']} failed, {counts['ignored']} ignored), compile_fail checked: {cf}")
+print(f"  same verdict: {same}, differ: {differ}, error-code difference (intended): {codes}")
+for l in lines:
+    print(l)
+print(f"  merged vs --no-merge verdicts differing: {len(merge_differs)}" + ("" if nomerge is not cold else ""))
+for d in merge_differs:
+    print(f"    {d}")
+ratio = cold_s / test_s if test_s else 0
+print(f"  time: mdbook test {test_s:.2f} s; check cold {cold_s:.2f} s ({ratio:.3f}x, {cold['compiler_runs']} compiler runs); warm {warm_s:.2f} s ({warm['compiler_runs']} compiler runs)")
+ok = differ == 0 and not merge_differs and warm["compiler_runs"] == 0 and warm_s <= 1.0 and ratio <= 0.25
+print("  targets: " + ("met" if ok else "MISSED"))
+sys.exit(0 if ok else 1)
+PY

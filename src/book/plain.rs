@@ -1,0 +1,168 @@
+//! The plain code blocks of a chapter: every block `mdbook test` would
+//! hand to rustdoc that is not one of our directives, as a [`Claim`] with
+//! rustdoc's meaning ([`crate::core::doctest`]).
+//!
+//! rustdoc reads the chapter after mdBook's preprocessors, so the blocks
+//! are found in the expanded text; each is placed at its opening fence in
+//! the chapter file through the [`LineMap`] (a block inside an included
+//! file is placed at the `{{#include}}` line), and also keeps the line
+//! `mdbook test` names it by. Indented code blocks are Rust to rustdoc and
+//! are checked too.
+
+use super::load::{Chapter, LineMap};
+use crate::core::claim::Claim;
+use crate::core::doctest::{self, Doctest, LangString};
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
+use crate::core::markdown;
+use crate::directive;
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+
+/// A code block as rustdoc finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeBlock {
+    /// The info string (empty for an indented block).
+    pub info: String,
+    /// The code, container prefixes removed.
+    pub code: String,
+    /// The block's byte range in the text, fences included.
+    pub range: Range<usize>,
+}
+
+/// The Markdown extensions rustdoc enables for a Markdown file.
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_SMART_PUNCTUATION
+}
+
+/// Every code block of `text`, fenced or indented, in order.
+pub fn code_blocks(text: &str) -> Vec<CodeBlock> {
+    let mut out = Vec::new();
+    let mut parser = Parser::new_ext(text, options()).into_offset_iter();
+    while let Some((event, range)) = parser.next() {
+        let Event::Start(Tag::CodeBlock(kind)) = event else {
+            continue;
+        };
+        let info = match kind {
+            CodeBlockKind::Fenced(info) => info.to_string(),
+            CodeBlockKind::Indented => String::new(),
+        };
+        let mut code = String::new();
+        for (event, _) in parser.by_ref() {
+            match event {
+                Event::Text(t) => code.push_str(&t),
+                Event::End(TagEnd::CodeBlock) => break,
+                _ => {}
+            }
+        }
+        if code.contains('\r') {
+            code = code.replace("\r\n", "\n");
+        }
+        out.push(CodeBlock { info, code, range });
+    }
+    out
+}
+
+/// The claims of a chapter's plain Rust blocks; `edition` is the one
+/// `mdbook test` gives rustdoc, `triple` the target `ignore-TARGET` is
+/// matched against.
+pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
+    let text = &chapter.expanded;
+    let directives: Vec<Range<usize>> =
+        directive::scan(text).into_iter().map(|b| b.range).collect();
+    let mut map = None;
+    let mut out = Vec::new();
+    for block in code_blocks(text) {
+        if directives.iter().any(|d| d.contains(&block.range.start)) {
+            continue;
+        }
+        let lang = LangString::parse(&block.info);
+        if !lang.rust {
+            continue;
+        }
+        let test_line = markdown::line_col(text, block.range.start).0;
+        let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
+        let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
+        let flags = lang.flags();
+        out.push(Claim {
+            file: chapter.file.clone(),
+            line: map.file_line(test_line - 1),
+            offset: block.range.start,
+            what: if flags.is_empty() {
+                "rust block".to_owned()
+            } else {
+                format!("rust block ({flags})")
+            },
+            lang: Lang::Rust,
+            source: program.source,
+            wrapped: program.wrapped,
+            expect: lang.expect(),
+            output: None,
+            output_range: None,
+            edition: lang.edition.unwrap_or(edition),
+            mode: Mode::Debug,
+            error: lang.error_codes.first().cloned(),
+            ignore: lang.ignored_on(triple),
+            bless: None,
+            doctest: Some(Doctest {
+                test_harness: lang.test_harness,
+                error_codes: lang.error_codes,
+                test_line,
+            }),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::expect::Expect;
+    use pretty_assertions::assert_eq;
+    use std::path::PathBuf;
+
+    fn chapter(raw: &str, expanded: &str) -> Chapter {
+        Chapter {
+            file: "src/a.md".into(),
+            path: PathBuf::from("/b/src/a.md"),
+            raw: raw.into(),
+            expanded: expanded.into(),
+        }
+    }
+
+    #[test]
+    fn rust_blocks_are_found_as_rustdoc_finds_them() {
+        let text = "# T\n\n```\nlet a = 1;\n```\n\n```text\nnot rust\n```\n\n> ```rust,should_panic\n> panic!();\n> ```\n\n    let indented = 2;\n\n````compare\n```rust\nfn main() {}\n```\n````\n\n```rust example\nfn main() {}\n```\n\n~~~compile_fail,E0382\nlet v = vec![1];\n~~~\n";
+        let claims = claims(&chapter(text, text), 2021, "x86_64-unknown-linux-gnu");
+        let got: Vec<_> = claims
+            .iter()
+            .map(|c| (c.line, c.what.as_str(), c.expect))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (3, "rust block", Expect::Run),
+                (11, "rust block (should_panic)", Expect::Panic),
+                (15, "rust block", Expect::Run),
+                (27, "rust block (compile_fail,E0382)", Expect::CompileFail),
+            ]
+        );
+        assert_eq!(claims[1].source.lines().nth(1), Some("panic!();"));
+        assert_eq!(claims[3].doctest.as_ref().unwrap().error_codes, ["E0382"]);
+        assert_eq!(claims[0].edition, 2021);
+    }
+
+    #[test]
+    fn blocks_are_placed_in_the_file_the_author_edits() {
+        let raw = "# T\n\n{{#include intro.md}}\n\n```rust,edition2018\nfn main() {}\n```\n";
+        let expanded = "# T\n\nline one\nline two\n\n```rust,edition2018\nfn main() {}\n```\n";
+        let claims = claims(&chapter(raw, expanded), 2015, "x86_64-unknown-linux-gnu");
+        assert_eq!(claims.len(), 1);
+        assert_eq!((claims[0].line, claims[0].edition), (5, 2018));
+        assert_eq!(claims[0].doctest.as_ref().unwrap().test_line, 6);
+    }
+}

@@ -1,0 +1,367 @@
+//! `mdbook-companion adopt BOOK [--write]`: turn a book's runnable plain
+//! blocks into examples, from what they were seen to do.
+//!
+//! The book is checked as `check` checks it (same cache), and every plain
+//! Rust block that passed becomes an example: `example` joins its info
+//! string, rustdoc's flags become attributes (`should_panic` →
+//! `expect=panic`, `no_run` → `expect=no-run`, `compile_fail,E0308` →
+//! `expect=compile-fail error=E0308`, `edition2018` → `edition=2018`), and
+//! an ```` ```output ```` block with what it printed (a run's stdout, a
+//! panic's message) follows it. A `compile_fail` block names its error
+//! code instead. The changes are printed as a unified diff; `--write`
+//! writes each file atomically and registers the preprocessor as `install`
+//! does. Nothing else in a file changes: only the info string's line is
+//! rewritten and the output block inserted after the closing fence.
+//!
+//! Blocks left as they are, and listed: those from `{{#include}}` (their
+//! text is not in the chapter file), failing ones, ignored ones, and those
+//! an example would read differently (`test_harness`, several error codes,
+//! a flag examples do not take, a `fn main` rustdoc and mdBook would find
+//! differently). A second run finds nothing more to change.
+
+use super::check::{self, Checked, Options};
+use super::install;
+use crate::book::load::{self, LineMap};
+use crate::book::plain::CodeBlock;
+use crate::core::code;
+use crate::core::doctest::LangString;
+use crate::core::expect::Expect;
+use crate::core::markdown;
+use crate::engine::check::Verdict;
+use similar::TextDiff;
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// What `adopt` found and would change.
+#[derive(Debug, Default)]
+pub struct Adoption {
+    /// Per chapter file: (shown name, path, text before, text after).
+    pub files: Vec<(String, PathBuf, String, String)>,
+    /// Blocks made examples.
+    pub adopted: usize,
+    /// Blocks left as they are: `file:line: why`.
+    pub left: Vec<String>,
+}
+
+impl Adoption {
+    /// The unified diff of every change.
+    pub fn diff(&self) -> String {
+        let mut out = String::new();
+        for (file, _, before, after) in &self.files {
+            let diff = TextDiff::from_lines(before, after);
+            out.push_str(
+                &diff
+                    .unified_diff()
+                    .header(&format!("a/{file}"), &format!("b/{file}"))
+                    .to_string(),
+            );
+        }
+        out
+    }
+}
+
+/// An edit of a chapter file: the info line (0-based) rewritten, and text
+/// inserted after the closing fence's line.
+struct Edit {
+    line: usize,
+    info_line: String,
+    after_line: usize,
+    insert: String,
+}
+
+/// The example attributes for a plain block's info string, or why it
+/// stays plain.
+fn attributes(info: &str, test_edition: u16, book_edition: u16) -> Result<String, String> {
+    let lang = LangString::parse(info);
+    if lang.ignore || !lang.ignore_on.is_empty() {
+        return Err("ignored".to_owned());
+    }
+    if lang.test_harness {
+        return Err("test_harness (an example has no test harness)".to_owned());
+    }
+    if lang.error_codes.len() > 1 {
+        return Err("several error codes (an example names one)".to_owned());
+    }
+    let mut words = vec!["rust".to_owned(), "example".to_owned()];
+    match lang.expect() {
+        Expect::Panic => words.push("expect=panic".to_owned()),
+        Expect::NoRun => words.push("expect=no-run".to_owned()),
+        Expect::CompileFail => words.push("expect=compile-fail".to_owned()),
+        _ => {}
+    }
+    if let Some(code) = lang.error_codes.first() {
+        words.push(format!("error={code}"));
+    }
+    match lang.edition {
+        Some(e) => words.push(format!("edition={e}")),
+        None if test_edition != book_edition => words.push(format!("edition={test_edition}")),
+        None => {}
+    }
+    for word in info.split([' ', ',', '\t']).filter(|w| !w.is_empty()) {
+        match word {
+            "rust" | "should_panic" | "no_run" | "compile_fail" => {}
+            w if w.starts_with("edition") || (w.starts_with('E') && w.len() == 5) => {}
+            "editable" | "noplayground" | "noplaypen" | "mdbook-runnable" => {
+                words.push(word.to_owned())
+            }
+            other => return Err(format!("the flag `{other}`, which examples do not take")),
+        }
+    }
+    Ok(words.join(" "))
+}
+
+/// The block's output block, if it printed something.
+fn output_block(checked: &Checked, prefix: &str) -> Option<String> {
+    let text = match checked.claim.expect {
+        Expect::Run | Expect::Panic => checked.outcome.actual.clone()?,
+        _ => return None,
+    };
+    let text = text.trim_end_matches('\n');
+    if text.trim().is_empty() {
+        return None;
+    }
+    let mut fence = "```".to_owned();
+    while text.contains(fence.as_str()) {
+        fence.push('`');
+    }
+    let blank = prefix.trim_end();
+    let mut s = format!("{blank}\n{prefix}{fence}output\n");
+    for line in text.lines() {
+        if line.is_empty() {
+            s.push_str(blank);
+        } else {
+            s.push_str(prefix);
+            s.push_str(line);
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!("{prefix}{fence}\n"));
+    Some(s)
+}
+
+/// Finds what `adopt` would change in the book at `root` (checking its
+/// blocks, with the cache).
+pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
+    let loaded = load::load(root)?;
+    let options = Options {
+        jobs,
+        // Compared, never written: adopt leaves companion.lock alone.
+        locked: true,
+        ..Options::default()
+    };
+    let report = check::run(root, &options)?;
+    let mut by_file: BTreeMap<&str, Vec<&Checked>> = BTreeMap::new();
+    for c in report.checked.iter().filter(|c| c.claim.doctest.is_some()) {
+        by_file.entry(c.claim.file.as_str()).or_default().push(c);
+    }
+    let mut adoption = Adoption::default();
+    for chapter in &loaded.chapters {
+        let Some(blocks) = by_file.get(chapter.file.as_str()) else {
+            continue;
+        };
+        let map = LineMap::new(&chapter.raw, &chapter.expanded);
+        let found = crate::book::plain::code_blocks(&chapter.expanded);
+        let raw_lines: Vec<&str> = chapter.raw.split_inclusive('\n').collect();
+        let mut edits = Vec::new();
+        for c in blocks {
+            let at = format!("{}:{}", c.claim.file, c.claim.line);
+            match &c.outcome.verdict {
+                Verdict::Passed => {}
+                Verdict::Ignored => {
+                    adoption.left.push(format!("{at}: ignored"));
+                    continue;
+                }
+                Verdict::Failed { message, .. } => {
+                    let first = message.lines().next().unwrap_or_default();
+                    adoption.left.push(format!("{at}: fails ({first})"));
+                    continue;
+                }
+                Verdict::Unchecked { tool } => {
+                    adoption
+                        .left
+                        .push(format!("{at}: not checked (`{tool}` could not be run)"));
+                    continue;
+                }
+            }
+            let block = found.iter().find(|b| b.range.start == c.claim.offset);
+            match block
+                .ok_or_else(|| "not found again in the chapter".to_owned())
+                .and_then(|b| edit(c, b, chapter, &map, &raw_lines, &loaded))
+            {
+                Ok(e) => edits.push(e),
+                Err(why) => adoption.left.push(format!("{at}: {why}")),
+            }
+        }
+        if edits.is_empty() {
+            continue;
+        }
+        adoption.adopted += edits.len();
+        let mut after = String::with_capacity(chapter.raw.len() + 200);
+        for (i, line) in raw_lines.iter().enumerate() {
+            match edits.iter().find(|e| e.line == i) {
+                Some(e) => after.push_str(&e.info_line),
+                None => after.push_str(line),
+            }
+            for e in edits.iter().filter(|e| e.after_line == i) {
+                if !after.ends_with('\n') {
+                    after.push('\n');
+                }
+                after.push_str(&e.insert);
+            }
+        }
+        adoption.files.push((
+            chapter.file.clone(),
+            chapter.path.clone(),
+            chapter.raw.clone(),
+            after,
+        ));
+    }
+    Ok(adoption)
+}
+
+/// The edit that makes block `c` an example, or why it stays plain.
+fn edit(
+    c: &Checked,
+    block: &CodeBlock,
+    chapter: &load::Chapter,
+    map: &LineMap,
+    raw_lines: &[&str],
+    loaded: &load::Loaded,
+) -> Result<Edit, String> {
+    let text = &chapter.expanded;
+    let start = block.range.start;
+    let first = markdown::line_col(text, start).0 - 1;
+    let end = block.range.end;
+    let last = markdown::line_col(text, end.saturating_sub(1).max(start)).0 - 1;
+    let Some(line) = map.literal(first, last) else {
+        return Err("comes from {{#include}}; left as it is".to_owned());
+    };
+    let fence_line = *raw_lines.get(line).ok_or("outside the file")?;
+    let body = fence_line.trim_start_matches([' ', '\t', '>']);
+    let prefix = &fence_line[..fence_line.len() - body.len()];
+    let ticks = body
+        .chars()
+        .take_while(|&ch| ch == '`' || ch == '~')
+        .count();
+    if ticks < 3 {
+        return Err("an indented block (examples are fenced)".to_owned());
+    }
+    let mut words = attributes(&block.info, loaded.test_edition, loaded.config.edition)?;
+    let source = crate::core::doctest::unhidden(&block.code);
+    if c.claim.wrapped == code::has_main(&source) {
+        return Err("`fn main` is found differently by rustdoc and mdBook".to_owned());
+    }
+    if c.claim.wrapped && source.trim_end().ends_with("(())") {
+        return Err(
+            "ends in `Ok(())`, which rustdoc returns from a wrapped `main` and mdBook does not"
+                .to_owned(),
+        );
+    }
+    // A compile failure names the code it failed with.
+    if c.claim.expect == Expect::CompileFail
+        && !words.contains(" error=")
+        && let Some(code) = c
+            .outcome
+            .actual
+            .as_deref()
+            .and_then(|a| a.strip_prefix("error["))
+            .and_then(|a| a.split_once(']'))
+            .map(|(code, _)| code)
+    {
+        words.push_str(&format!(" error={code}"));
+    }
+    if c.claim.expect == Expect::Panic && c.outcome.actual.is_none() {
+        return Err(
+            "exits with a failure but does not panic (an example's `expect=panic` needs a panic)"
+                .to_owned(),
+        );
+    }
+    let newline = if fence_line.ends_with("\r\n") {
+        "\r\n"
+    } else if fence_line.ends_with('\n') {
+        "\n"
+    } else {
+        ""
+    };
+    let info_line = format!("{prefix}{}{words}{newline}", &body[..ticks]);
+    let mut insert = output_block(c, prefix).unwrap_or_default();
+    if newline == "\r\n" {
+        insert = insert.replace('\n', "\r\n");
+    }
+    Ok(Edit {
+        line,
+        info_line,
+        after_line: line + (last - first),
+        insert,
+    })
+}
+
+/// Writes the planned files (each atomically, only if unchanged since it
+/// was read) and registers the preprocessor; notes of what was done.
+pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    for (file, path, before, after) in &adoption.files {
+        let now = std::fs::read_to_string(path)?;
+        if &now != before {
+            notes.push(format!("{file} changed while adopting; left as it is"));
+            continue;
+        }
+        let dir = path.parent().unwrap_or(root);
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+        tmp.write_all(after.as_bytes())?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+        }
+        tmp.persist(path)?;
+        notes.push(format!("wrote {file}"));
+    }
+    let done = install::install(root, install::DEFAULT_CSS)?;
+    if done.book_toml {
+        notes.push("registered the preprocessor in book.toml".to_owned());
+    }
+    Ok(notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rustdoc_flags_become_example_attributes() {
+        for (info, want) in [
+            ("", Ok("rust example")),
+            ("rust", Ok("rust example")),
+            ("rust,should_panic", Ok("rust example expect=panic")),
+            ("no_run", Ok("rust example expect=no-run")),
+            (
+                "compile_fail,E0382",
+                Ok("rust example expect=compile-fail error=E0382"),
+            ),
+            (
+                "rust,edition2018,editable",
+                Ok("rust example edition=2018 editable"),
+            ),
+            ("rust,ignore", Err("ignored")),
+            (
+                "test_harness",
+                Err("test_harness (an example has no test harness)"),
+            ),
+            (
+                "rust,mystery",
+                Err("the flag `mystery`, which examples do not take"),
+            ),
+        ] {
+            assert_eq!(
+                attributes(info, 2021, 2021),
+                want.map(str::to_owned).map_err(str::to_owned),
+                "{info}"
+            );
+        }
+        // A book without `[rust] edition`: rustdoc's 2015 is kept.
+        assert_eq!(
+            attributes("rust", 2015, 2021).as_deref(),
+            Ok("rust example edition=2015")
+        );
+    }
+}

@@ -1,0 +1,257 @@
+//! Reports CI systems read: GitHub Actions workflow annotations (a failing
+//! block shows on the pull request's diff, at its line) and JUnit XML (one
+//! test case per block, as cargo-nextest writes it, the format CI
+//! dashboards read).
+
+use super::report::Report;
+use crate::engine::check::{Verdict, diff};
+use quick_xml::Writer;
+use quick_xml::events::{BytesDecl, BytesText, Event};
+use std::fmt::Write as _;
+
+/// Lines of detail an annotation or a failure carries at most.
+const DETAIL_LINES: usize = 40;
+
+/// What a failed verdict says, in full: its message, the diff of outputs
+/// and the first lines of its detail.
+fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
+    match verdict {
+        Verdict::Failed {
+            message,
+            expected,
+            actual,
+            detail,
+        } => {
+            let mut body = String::new();
+            if let (Some(e), Some(a)) = (expected, actual) {
+                body.push_str(&diff(e, a));
+            }
+            if let Some(d) = detail {
+                let lines: Vec<&str> = d.trim_end().lines().take(DETAIL_LINES).collect();
+                body.push_str(&lines.join("\n"));
+            }
+            Some((message.clone(), body))
+        }
+        Verdict::Unchecked { tool } => Some((
+            format!("not checked: `{tool}` could not be run"),
+            String::new(),
+        )),
+        Verdict::Passed | Verdict::Ignored => None,
+    }
+}
+
+/// A workflow command's data, escaped as the runner expects.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value, escaped.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// The report as GitHub Actions workflow commands: an `::error` at the
+/// file and line of every failing block, a `::notice` per note, and the
+/// summary line last.
+pub fn github(report: &Report) -> String {
+    let mut s = String::new();
+    for c in &report.checked {
+        let Some((message, body)) = failure_text(&c.outcome.verdict) else {
+            continue;
+        };
+        let text = if body.is_empty() {
+            message
+        } else {
+            format!("{message}\n{body}")
+        };
+        let _ = writeln!(
+            s,
+            "::error file={},line={},title={}::{}",
+            escape_property(&c.claim.file),
+            c.claim.line,
+            escape_property(&format!(
+                "{} (expect={})",
+                c.claim.what,
+                c.claim.expect.name()
+            )),
+            escape_data(&text)
+        );
+    }
+    for (file, line, message) in &report.invalid {
+        let _ = writeln!(
+            s,
+            "::error file={},line={line},title=invalid directive::{}",
+            escape_property(file),
+            escape_data(message)
+        );
+    }
+    for e in &report.lock_errors {
+        let _ = writeln!(s, "::error title=companion.lock::{}", escape_data(e));
+    }
+    for m in &report.missing {
+        let _ = writeln!(
+            s,
+            "::error title=missing compiler::{} ({}): {}",
+            escape_data(&m.cannot_run()),
+            escape_data(&m.remedy()),
+            escape_data(&m.at.join(", "))
+        );
+    }
+    for n in report.notes.iter().chain(&report.lock_notes) {
+        let _ = writeln!(s, "::notice::{}", escape_data(n));
+    }
+    s.push_str(&report.summary());
+    s.push('\n');
+    s
+}
+
+/// Text XML 1.0 can hold: control characters but tab and line ends
+/// dropped.
+fn xml_text(text: &str) -> String {
+    text.chars()
+        .filter(|&c| c >= ' ' || matches!(c, '\t' | '\n' | '\r'))
+        .collect()
+}
+
+/// One test case of the JUnit report.
+struct Case {
+    suite: String,
+    name: String,
+    failure: Option<(String, String)>,
+    skipped: bool,
+}
+
+/// The report as JUnit XML: a test suite per chapter file, a test case per
+/// block (failures with their message and detail, ignored blocks
+/// skipped), and the book's unreadable directives and lock differences as
+/// failing cases too.
+pub fn junit(report: &Report) -> String {
+    let mut cases: Vec<Case> = report
+        .checked
+        .iter()
+        .map(|c| Case {
+            suite: c.claim.file.clone(),
+            name: format!("{}:{} {}", c.claim.file, c.claim.line, c.claim.what),
+            failure: failure_text(&c.outcome.verdict),
+            skipped: c.outcome.verdict == Verdict::Ignored,
+        })
+        .collect();
+    for (file, line, message) in &report.invalid {
+        cases.push(Case {
+            suite: file.clone(),
+            name: format!("{file}:{line} invalid directive"),
+            failure: Some((message.clone(), String::new())),
+            skipped: false,
+        });
+    }
+    for e in &report.lock_errors {
+        cases.push(Case {
+            suite: "companion.lock".to_owned(),
+            name: "companion.lock".to_owned(),
+            failure: Some((e.clone(), String::new())),
+            skipped: false,
+        });
+    }
+    let mut suites: Vec<(String, Vec<&Case>)> = Vec::new();
+    for case in &cases {
+        match suites.iter_mut().find(|(name, _)| *name == case.suite) {
+            Some((_, list)) => list.push(case),
+            None => suites.push((case.suite.clone(), vec![case])),
+        }
+    }
+    let count = |list: &[&Case]| {
+        (
+            list.len().to_string(),
+            list.iter()
+                .filter(|c| c.failure.is_some())
+                .count()
+                .to_string(),
+            list.iter().filter(|c| c.skipped).count().to_string(),
+        )
+    };
+    let all: Vec<&Case> = cases.iter().collect();
+    let (tests, failures, skipped) = count(&all);
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let written = w
+        .write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+        .and_then(|()| {
+            w.create_element("testsuites")
+                .with_attributes([
+                    ("name", "mdbook-companion check"),
+                    ("tests", tests.as_str()),
+                    ("failures", failures.as_str()),
+                    ("errors", "0"),
+                    ("skipped", skipped.as_str()),
+                ])
+                .write_inner_content(|w| {
+                    for (name, list) in &suites {
+                        let (tests, failures, skipped) = count(list);
+                        w.create_element("testsuite")
+                            .with_attributes([
+                                ("name", xml_text(name).as_str()),
+                                ("tests", tests.as_str()),
+                                ("failures", failures.as_str()),
+                                ("errors", "0"),
+                                ("skipped", skipped.as_str()),
+                            ])
+                            .write_inner_content(|w| {
+                                for case in list {
+                                    write_case(w, case)?;
+                                }
+                                Ok(())
+                            })?;
+                    }
+                    Ok(())
+                })
+                .map(|_| ())
+        });
+    match written {
+        Ok(()) => {
+            let mut xml = String::from_utf8_lossy(&w.into_inner()).into_owned();
+            xml.push('\n');
+            xml
+        }
+        Err(e) => format!("<!-- cannot write the report: {e} -->\n"),
+    }
+}
+
+fn write_case(w: &mut Writer<Vec<u8>>, case: &Case) -> std::io::Result<()> {
+    let element = w.create_element("testcase").with_attributes([
+        ("name", xml_text(&case.name).as_str()),
+        ("classname", xml_text(&case.suite).as_str()),
+    ]);
+    if let Some((message, body)) = &case.failure {
+        element.write_inner_content(|w| {
+            w.create_element("failure")
+                .with_attribute(("message", xml_text(message).as_str()))
+                .write_text_content(BytesText::new(&xml_text(body)))?;
+            Ok(())
+        })?;
+    } else if case.skipped {
+        element.write_inner_content(|w| {
+            w.create_element("skipped").write_empty()?;
+            Ok(())
+        })?;
+    } else {
+        element.write_empty()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflow_commands_escape_their_data() {
+        assert_eq!(escape_data("50%\nnext\r"), "50%25%0Anext%0D");
+        assert_eq!(escape_property("src/a.md: x, y"), "src/a.md%3A x%2C y");
+    }
+
+    #[test]
+    fn xml_text_drops_control_characters() {
+        assert_eq!(xml_text("a\u{1b}[31mb\tc\n"), "a[31mb\tc\n");
+    }
+}

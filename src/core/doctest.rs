@@ -1,0 +1,720 @@
+//! rustdoc's meaning of a code block, for books that never heard of us.
+//!
+//! `mdbook test` hands each chapter to `rustdoc --test`, which decides
+//! from a block's info string whether it is Rust and what it claims
+//! ([`LangString`]: `ignore`, `should_panic`, `no_run`, `compile_fail`
+//! with error codes, `edition20xx`, `test_harness`), un-hides `# ` lines,
+//! and turns the code into a program ([`program`]): crate attributes and
+//! `extern crate` lines stay at the crate root, the rest goes inside `fn
+//! main` unless the code has one. This module follows rustdoc 1.95
+//! (`src/librustdoc/html/markdown.rs`, `LangString::parse`, and
+//! `src/librustdoc/doctest/make.rs`), without rustc's parser: `fn main`
+//! is found by a scan of the code's top-level items.
+//!
+//! One difference from rustdoc: the `#![allow(unused)]` rustdoc puts on
+//! top of every program is a command-line `-A unused` here ([`ALLOW`]), so
+//! that a block without crate attributes of its own can share a merged
+//! build with others. The two mean the same: a crate attribute of the
+//! block still overrides either.
+
+use crate::core::expect::Expect;
+
+/// The lint flag that stands for rustdoc's `#![allow(unused)]`.
+pub const ALLOW: [&str; 2] = ["-A", "unused"];
+
+/// What a plain block's claim carries beyond a directive's: what
+/// rustdoc's meaning needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doctest {
+    /// `test_harness`: compiled with `--test`.
+    pub test_harness: bool,
+    /// The error codes of `compile_fail,E0382` (checked on stable too).
+    pub error_codes: Vec<String>,
+    /// The line `mdbook test` names the block by: its fence's line in the
+    /// chapter after `{{#include}}` expansion.
+    pub test_line: usize,
+}
+
+/// What rustdoc reads from an info string.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LangString {
+    /// The block is Rust (tested at all).
+    pub rust: bool,
+    /// `should_panic`: the program must exit with a failure.
+    pub should_panic: bool,
+    /// `no_run` (also implied by `compile_fail`): compiled, not run.
+    pub no_run: bool,
+    /// `ignore`: never compiled.
+    pub ignore: bool,
+    /// `ignore-TARGET`: ignored on targets whose triple contains one.
+    pub ignore_on: Vec<String>,
+    /// `test_harness`: compiled with `--test`, its tests run.
+    pub test_harness: bool,
+    /// `compile_fail`: must not compile.
+    pub compile_fail: bool,
+    /// `E0382`-style codes the compile failure must carry.
+    pub error_codes: Vec<String>,
+    /// `edition2021` and friends.
+    pub edition: Option<u16>,
+}
+
+impl LangString {
+    /// Parses an info string as rustdoc does: words separated by spaces,
+    /// commas or tabs; `(comments)` and `{attribute blocks}` skipped; a
+    /// malformed string makes the block not Rust.
+    pub fn parse(info: &str) -> LangString {
+        let mut data = LangString {
+            rust: true,
+            ..LangString::default()
+        };
+        let mut seen_rust = false;
+        let mut seen_other = false;
+        let mut seen_custom = false;
+        let Some(tokens) = tokens(info) else {
+            data.rust = false;
+            return data;
+        };
+        for token in tokens {
+            match token {
+                "should_panic" => {
+                    data.should_panic = true;
+                    seen_rust = !seen_other;
+                }
+                "no_run" => {
+                    data.no_run = true;
+                    seen_rust = !seen_other;
+                }
+                "ignore" => {
+                    data.ignore = true;
+                    seen_rust = !seen_other;
+                }
+                t if t.starts_with("ignore-") => {
+                    data.ignore_on.push(t["ignore-".len()..].to_owned());
+                    seen_rust = !seen_other;
+                }
+                "rust" => seen_rust = true,
+                "custom" => seen_custom = true,
+                "test_harness" => {
+                    data.test_harness = true;
+                    seen_rust = !seen_other || seen_rust;
+                }
+                "compile_fail" => {
+                    data.compile_fail = true;
+                    data.no_run = true;
+                    seen_rust = !seen_other || seen_rust;
+                }
+                "standalone_crate" => seen_rust = !seen_other || seen_rust,
+                t if t.starts_with("edition") => {
+                    data.edition = t["edition".len()..]
+                        .parse()
+                        .ok()
+                        .filter(|e| [2015, 2018, 2021, 2024].contains(e));
+                }
+                t if t.starts_with('E') && t.len() == 5 => {
+                    if t[1..].bytes().all(|b| b.is_ascii_digit()) {
+                        data.error_codes.push(t.to_owned());
+                        seen_rust = !seen_other || seen_rust;
+                    } else {
+                        seen_other = true;
+                    }
+                }
+                _ => seen_other = true,
+            }
+        }
+        data.rust &= !seen_custom && (!seen_other || seen_rust);
+        data
+    }
+
+    /// Whether the block is ignored on the target `triple` (`ignore`, or
+    /// an `ignore-TARGET` the triple contains; the latter overrides the
+    /// former, as in rustdoc).
+    pub fn ignored_on(&self, triple: &str) -> bool {
+        if self.ignore_on.is_empty() {
+            self.ignore
+        } else {
+            self.ignore_on.iter().any(|t| triple.contains(t.as_str()))
+        }
+    }
+
+    /// The outcome the block claims.
+    pub fn expect(&self) -> Expect {
+        if self.compile_fail {
+            Expect::CompileFail
+        } else if self.no_run {
+            Expect::NoRun
+        } else if self.should_panic {
+            Expect::Panic
+        } else {
+            Expect::Run
+        }
+    }
+
+    /// The flags as `mdbook test` would name them, for messages:
+    /// `should_panic`, `compile_fail,E0382`.
+    pub fn flags(&self) -> String {
+        let mut words: Vec<String> = Vec::new();
+        let mut add = |on: bool, w: &str| {
+            if on {
+                words.push(w.to_owned());
+            }
+        };
+        add(self.ignore, "ignore");
+        add(self.compile_fail, "compile_fail");
+        add(self.no_run && !self.compile_fail, "no_run");
+        add(self.should_panic, "should_panic");
+        add(self.test_harness, "test_harness");
+        words.extend(self.error_codes.iter().cloned());
+        if let Some(e) = self.edition {
+            words.push(format!("edition{e}"));
+        }
+        words.join(",")
+    }
+}
+
+/// The words of an info string, or `None` when rustdoc would call it
+/// malformed (an unclosed `(`, `{` or `"`).
+fn tokens(info: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    let bytes = info.as_bytes();
+    let mut i = 0;
+    let is_sep = |b: u8| b == b' ' || b == b',' || b == b'\t';
+    while i < bytes.len() {
+        match bytes[i] {
+            b if is_sep(b) => i += 1,
+            b'(' => i += info[i..].find(')')? + 1,
+            b'{' => i += info[i..].find('}')? + 1,
+            b'"' => {
+                let len = info[i + 1..].find('"')?;
+                out.push(&info[i + 1..i + 1 + len]);
+                i += len + 2;
+            }
+            _ => {
+                let start = i;
+                while i < bytes.len() && !is_sep(bytes[i]) && !b"({\"".contains(&bytes[i]) {
+                    i += 1;
+                }
+                out.push(&info[start..i]);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The code rustdoc compiles from a block's text: `# ` lines un-hidden
+/// (their indentation dropped, as rustdoc does), `##` turned into `#`,
+/// lines joined with `\n` and no newline at the end.
+pub fn unhidden(code: &str) -> String {
+    let lines: Vec<&str> = code
+        .lines()
+        .map(|line| {
+            let trimmed = line.trim();
+            if trimmed.starts_with("##") {
+                // Written back below.
+                line
+            } else if let Some(rest) = trimmed
+                .strip_prefix("# ")
+                .or_else(|| trimmed.strip_prefix("#\t"))
+            {
+                rest
+            } else if trimmed == "#" {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect();
+    let mut out = String::with_capacity(code.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if line.trim_start().starts_with("##") {
+            out.push_str(&line.replacen("##", "#", 1));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// A block's program as rustdoc builds it (without its
+/// `#![allow(unused)]`, see [`ALLOW`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// The source to compile.
+    pub source: String,
+    /// Whether `fn main` was added around the code.
+    pub wrapped: bool,
+}
+
+/// The program rustdoc makes of `code` (already [`unhidden`]).
+pub fn program(code: &str, test_harness: bool) -> Program {
+    let parts = partition(code);
+    let mut source = String::with_capacity(code.len() + 120);
+    source.push_str(&parts.head);
+    source.push_str(&parts.crates);
+    let body = parts.rest.trim();
+    let main = has_main(&format!("{}{body}", parts.crates), code);
+    let wrapped = !(test_harness || main || source.contains("![no_std]"));
+    if wrapped {
+        let (pre, post) = if body.ends_with("(())") {
+            (
+                "fn main() { #[allow(non_snake_case)] fn _doctest_main() -> core::result::Result<(), impl core::fmt::Debug> {\n",
+                "\n} _doctest_main().unwrap() }",
+            )
+        } else {
+            (
+                "fn main() { #[allow(non_snake_case)] fn _doctest_main() {\n",
+                "\n} _doctest_main() }",
+            )
+        };
+        source.push_str(pre);
+        source.push_str(body);
+        source.push_str(post);
+    } else {
+        source.push_str(body);
+    }
+    source.push('\n');
+    Program { source, wrapped }
+}
+
+/// A block's lines as rustdoc sorts them: crate attributes (with the
+/// blank and comment lines among them), `extern crate` lines, the rest.
+#[derive(Debug, Default)]
+struct Parts {
+    head: String,
+    crates: String,
+    rest: String,
+}
+
+fn partition(code: &str) -> Parts {
+    #[derive(PartialEq)]
+    enum State {
+        Attrs,
+        Crates,
+        Other,
+    }
+    let mut parts = Parts::default();
+    let mut state = State::Attrs;
+    let mut pending = String::new();
+    let is_crate =
+        |t: &str| t.starts_with("extern crate") || t.starts_with("#[macro_use] extern crate");
+    let is_filler = |t: &str| t.is_empty() || (t.starts_with("//") && !t.starts_with("///"));
+    for line in code.lines() {
+        let t = line.trim();
+        if state == State::Attrs {
+            if !pending.is_empty() {
+                pending.push('\n');
+                pending.push_str(line);
+                if complete(&pending) {
+                    parts.head.push_str(&pending);
+                    parts.head.push('\n');
+                    pending.clear();
+                }
+                continue;
+            }
+            if t.starts_with("#![") {
+                if complete(line) {
+                    parts.head.push_str(line);
+                    parts.head.push('\n');
+                } else {
+                    pending.push_str(line);
+                }
+                continue;
+            }
+            state = if is_filler(t) {
+                State::Attrs
+            } else if is_crate(t) {
+                State::Crates
+            } else {
+                State::Other
+            };
+        } else if state == State::Crates && !(is_crate(t) || is_filler(t)) {
+            state = State::Other;
+        }
+        let to = match state {
+            State::Attrs => &mut parts.head,
+            State::Crates => &mut parts.crates,
+            State::Other => &mut parts.rest,
+        };
+        to.push_str(line);
+        to.push('\n');
+    }
+    if !pending.is_empty() {
+        // rustdoc passes code with an unfinished attribute through as it
+        // is; the compiler reports it.
+        parts.rest = code.to_owned();
+        parts.head.clear();
+        parts.crates.clear();
+    }
+    parts
+}
+
+/// Whether an inner attribute's text has its brackets closed.
+fn complete(attr: &str) -> bool {
+    let mut depth = 0i32;
+    for t in Tokens::new(attr) {
+        match t {
+            "[" | "(" | "{" => depth += 1,
+            "]" | ")" | "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether rustdoc would find a `fn main` in `items` (the code after its
+/// crate attributes): a top-level `fn main` before the first thing that is
+/// not an item, or, when a macro is called, `fn main` written anywhere
+/// outside a `//` comment of `original`.
+fn has_main(items: &str, original: &str) -> bool {
+    const QUALIFIERS: [&str; 7] = [
+        "pub", "unsafe", "async", "extern", "default", "safe", "auto",
+    ];
+    const ITEMS: [&str; 11] = [
+        "struct",
+        "enum",
+        "union",
+        "trait",
+        "impl",
+        "mod",
+        "use",
+        "static",
+        "type",
+        "const",
+        "macro_rules",
+    ];
+    let mut tokens = Tokens::new(items).peekable();
+    let mut depth = 0usize;
+    let mut at_item_start = true;
+    let mut found_macro = false;
+    let mut prev = "";
+    while let Some(t) = tokens.next() {
+        match t {
+            "{" | "(" | "[" => depth += 1,
+            "}" | ")" | "]" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && t == "}" {
+                    at_item_start = true;
+                    prev = t;
+                    continue;
+                }
+            }
+            ";" if depth == 0 => {
+                at_item_start = true;
+                prev = t;
+                continue;
+            }
+            "!" if is_ident(prev) && prev != "macro_rules" => found_macro = true,
+            _ => {}
+        }
+        if depth == 0 && at_item_start {
+            match t {
+                "#" | "]" | ")" => {
+                    // An outer attribute `#[...]` or `pub(...)`, brackets skipped.
+                    prev = t;
+                    continue;
+                }
+                "fn" => {
+                    if tokens.peek() == Some(&"main") {
+                        return true;
+                    }
+                    at_item_start = false;
+                }
+                "const"
+                    if matches!(tokens.peek(), Some(&("fn" | "unsafe" | "async" | "extern"))) => {}
+                w if QUALIFIERS.contains(&w) || w.starts_with('"') => {
+                    // Qualifiers, visibility and an ABI: the item goes on.
+                }
+                w if ITEMS.contains(&w) => at_item_start = false,
+                w if is_ident(w) && tokens.peek() == Some(&"!") => {
+                    found_macro = true;
+                    at_item_start = false;
+                }
+                _ => break,
+            }
+        }
+        prev = t;
+    }
+    found_macro
+        && original.lines().any(|line| {
+            let code = line.find("//").map_or(line, |at| &line[..at]);
+            code.contains("fn main")
+        })
+}
+
+fn is_ident(t: &str) -> bool {
+    t.chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_alphabetic())
+}
+
+/// Rust tokens, roughly: identifiers, string literals (as one token),
+/// single punctuation characters; comments, char literals, lifetimes,
+/// numbers and whitespace skipped. Enough to follow brackets and spot
+/// `fn main`.
+struct Tokens<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(text: &'a str) -> Tokens<'a> {
+        Tokens { text, at: 0 }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let rest = self.text.get(self.at..)?;
+            let c = rest.chars().next()?;
+            if c.is_whitespace() {
+                self.at += c.len_utf8();
+            } else if rest.starts_with("//") {
+                self.at += rest.find('\n').unwrap_or(rest.len());
+            } else if rest.starts_with("/*") {
+                let mut depth = 0usize;
+                let mut i = 0;
+                while i < rest.len() {
+                    if rest[i..].starts_with("/*") {
+                        depth += 1;
+                        i += 2;
+                    } else if rest[i..].starts_with("*/") {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += rest[i..].chars().next().map_or(1, char::len_utf8);
+                    }
+                }
+                self.at += i;
+            } else if let Some(len) = string_len(rest) {
+                self.at += len;
+                return Some(&rest[..len]);
+            } else if c == '\'' {
+                // A char literal ('a', '\n', '\'') or a lifetime ('a).
+                let body: Vec<char> = rest.chars().take(4).collect();
+                let len = match body.as_slice() {
+                    ['\'', '\\', _, ..] => rest[2..].find('\'').map_or(2, |e| e + 3),
+                    ['\'', x, '\'', ..] => 2 + x.len_utf8(),
+                    _ => 1,
+                };
+                self.at += len;
+            } else if c == '_' || c.is_alphanumeric() {
+                let len = rest
+                    .char_indices()
+                    .find(|(_, c)| !(*c == '_' || c.is_alphanumeric()))
+                    .map_or(rest.len(), |(i, _)| i);
+                self.at += len;
+                if c.is_ascii_digit() {
+                    continue;
+                }
+                return Some(&rest[..len]);
+            } else {
+                self.at += c.len_utf8();
+                return Some(&rest[..c.len_utf8()]);
+            }
+        }
+    }
+}
+
+/// The length of a string literal at the start of `rest` (`"…"`, `b"…"`,
+/// `r#"…"#`, `c"…"`), if one starts there.
+fn string_len(rest: &str) -> Option<usize> {
+    let prefix = rest
+        .find(|c: char| !(c == 'b' || c == 'r' || c == 'c'))
+        .unwrap_or(0);
+    let (head, tail) = rest.split_at(prefix.min(2));
+    if head.len() != prefix.min(2) || !head.chars().all(|c| "brc".contains(c)) {
+        return None;
+    }
+    if head.contains('r') {
+        let hashes = tail.bytes().take_while(|&b| b == b'#').count();
+        let open = &tail[hashes..];
+        if !open.starts_with('"') {
+            return None;
+        }
+        let close = format!("\"{}", "#".repeat(hashes));
+        let end = open[1..].find(&close)?;
+        return Some(head.len() + hashes + 1 + end + close.len());
+    }
+    if !tail.starts_with('"') {
+        return None;
+    }
+    let mut escaped = false;
+    for (i, c) in tail.char_indices().skip(1) {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some(head.len() + i + 1),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// The target triple the checked programs run on, as `ignore-TARGET`
+/// matches it (`x86_64-unknown-linux-gnu`).
+pub fn host_triple() -> String {
+    let os = std::env::consts::OS;
+    let (vendor, env) = match os {
+        "linux" => ("unknown", "-gnu"),
+        "macos" => ("apple", ""),
+        "windows" => ("pc", "-msvc"),
+        _ => ("unknown", ""),
+    };
+    let os = if os == "macos" { "darwin" } else { os };
+    format!("{}-{vendor}-{os}{env}", std::env::consts::ARCH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn rust_blocks_as_rustdoc_tells_them() {
+        for (info, rust) in [
+            ("", true),
+            ("rust", true),
+            ("ignore", true),
+            ("should_panic", true),
+            ("compile_fail,E0382", true),
+            ("rust,compile_fail,", true),
+            ("rust ignore", true),
+            ("rust, ignore", true),
+            ("rust,edition2024,compile_fail", true),
+            ("edition2021", true),
+            ("text", false),
+            ("grammar,expressions", false),
+            ("rust example", true),
+            ("sh", false),
+            ("console,ignore", false),
+            ("ignore,console", true),
+            ("rust,custom", false),
+            ("rust,ignore (not a test)", true),
+            ("rust,ignore(unclosed", false),
+            ("rust {.class}", true),
+            ("E12", false),
+        ] {
+            assert_eq!(LangString::parse(info).rust, rust, "{info:?}");
+        }
+    }
+
+    #[test]
+    fn flags_and_outcomes() {
+        let l = LangString::parse("rust,compile_fail,E0382,E0499,edition2018");
+        assert_eq!(
+            (l.compile_fail, l.no_run, l.error_codes.clone(), l.edition),
+            (
+                true,
+                true,
+                vec!["E0382".to_owned(), "E0499".to_owned()],
+                Some(2018)
+            )
+        );
+        assert_eq!(l.expect(), Expect::CompileFail);
+        assert_eq!(l.flags(), "compile_fail,E0382,E0499,edition2018");
+        assert_eq!(LangString::parse("should_panic").expect(), Expect::Panic);
+        assert_eq!(
+            LangString::parse("should_panic,no_run").expect(),
+            Expect::NoRun
+        );
+        assert_eq!(LangString::parse("rust").expect(), Expect::Run);
+        assert!(LangString::parse("test_harness").test_harness);
+        assert_eq!(LangString::parse("edition2019").edition, None);
+    }
+
+    #[test]
+    fn ignore_targets_override_ignore() {
+        let linux = "x86_64-unknown-linux-gnu";
+        assert!(LangString::parse("ignore").ignored_on(linux));
+        assert!(LangString::parse("ignore-x86_64").ignored_on(linux));
+        assert!(!LangString::parse("ignore-windows").ignored_on(linux));
+        assert!(!LangString::parse("ignore,ignore-windows").ignored_on(linux));
+        assert!(!LangString::parse("rust").ignored_on(linux));
+    }
+
+    #[test]
+    fn hidden_lines_as_rustdoc_hides_them() {
+        assert_eq!(
+            unhidden(
+                "# fn main() {\n    # let x = 1;\nlet y = 2;\n## not hidden\n#\n#[derive(Debug)]\n#\tz\n# }\n"
+            ),
+            "fn main() {\nlet x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\nz\n}"
+        );
+    }
+
+    #[test]
+    fn loose_code_is_wrapped_in_main() {
+        let p = program("let x = 1;\nassert_eq!(x, 1);", false);
+        assert!(p.wrapped);
+        assert_eq!(
+            p.source,
+            "fn main() { #[allow(non_snake_case)] fn _doctest_main() {\nlet x = 1;\nassert_eq!(x, 1);\n} _doctest_main() }\n"
+        );
+    }
+
+    #[test]
+    fn crate_attributes_and_extern_crates_stay_on_top() {
+        let code = "// a comment\n#![crate_name = \"foo\"]\n#![feature(\n    never_type,\n)]\n\nextern crate core;\nlet x = 1;";
+        let p = program(code, false);
+        assert_eq!(
+            p.source,
+            "// a comment\n#![crate_name = \"foo\"]\n#![feature(\n    never_type,\n)]\n\nextern crate core;\nfn main() { #[allow(non_snake_case)] fn _doctest_main() {\nlet x = 1;\n} _doctest_main() }\n"
+        );
+    }
+
+    #[test]
+    fn code_ending_in_ok_returns_a_result() {
+        let p = program(
+            "let n: i32 = \"1\".parse()?;\nOk::<(), std::num::ParseIntError>(())",
+            false,
+        );
+        assert!(
+            p.source
+                .contains("-> core::result::Result<(), impl core::fmt::Debug>")
+        );
+        assert!(p.source.ends_with("} _doctest_main().unwrap() }\n"));
+    }
+
+    #[test]
+    fn main_is_found_as_rustdoc_finds_it() {
+        for (code, has) in [
+            ("fn main() {}", true),
+            (
+                "use std::fmt;\n#[derive(Debug)]\nstruct S;\nfn main() {}",
+                true,
+            ),
+            ("pub(crate) async fn main() {}", true),
+            ("fn helper() { fn main() {} }", false),
+            ("let x = 1; fn main() {}", false),
+            ("// fn main\nlet x = 1;", false),
+            ("const S: &str = \"fn main() {}\";", false),
+            ("impl S { fn main() {} }", false),
+            ("macro_rules! m { () => { fn main() {} } }\nm!();", true),
+            ("println!(\"fn main\");", true),
+            (
+                "struct S { a: u8 }\nstatic X: S = S { a: 1 };\nfn main() {}",
+                true,
+            ),
+            ("/* fn main() {} */ let x = 1;", false),
+            ("let c = '{'; fn main() {}", false),
+            ("fn f<'a>(x: &'a str) {}\nfn main() {}", true),
+            ("extern \"C\" fn main() {}", true),
+        ] {
+            assert_eq!(program(code, false).wrapped, !has, "{code}");
+        }
+        assert!(!program("#[test]\nfn t() {}", true).wrapped);
+        assert!(!program("#![no_std]\nlet x = 1;", false).wrapped);
+    }
+}

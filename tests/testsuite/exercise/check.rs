@@ -1,0 +1,173 @@
+//! `check` on a book of exercises: each of the three claims at its own
+//! chapter:line with its own verdict in the text report, the JSON report
+//! and `companion.lock`; a failure names the tests and shows their output;
+//! `--locked` passes on the lock `check` wrote; warm: no compiler start;
+//! the claims page lists each claim under the exercise's number.
+
+use crate::support::{BIN, Page, TestBook};
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use std::process::Command;
+
+const VERDICTS: &str = include_str!("verdicts.md");
+
+fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(book.root())
+        .args(args)
+        .output()
+        .expect("run check");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The 1-based line of `fence` in the chapter, after the exercise titled
+/// `title`.
+fn line(title: &str, fence: &str) -> usize {
+    let start = VERDICTS
+        .find(&format!("title=\"{title}\""))
+        .expect("the exercise");
+    let at = start + VERDICTS[start..].find(fence).expect("the fence");
+    VERDICTS[..at].lines().count() + 1
+}
+
+#[test]
+fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
+    let book = TestBook::new()
+        .chapter("verdicts.md", VERDICTS)
+        .chapter("claims.md", "# Claims\n\n```claims\n```\n");
+    book.write();
+    let (text, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{text}");
+    let at = |title: &str, fence: &str| format!("src/verdicts.md:{}", line(title, fence));
+    for want in [
+        format!(
+            "ok      {}: exercise \"Safe division\" (starter) (expect=starter-compiles)",
+            at("Safe division", "```rust starter")
+        ),
+        format!(
+            "ok      {}: exercise \"Safe division\" (tests) (expect=starter-fails)",
+            at("Safe division", "```rust tests")
+        ),
+        format!(
+            "ok      {}: exercise \"Safe division\" (solution) (expect=solution-passes)",
+            at("Safe division", "```rust solution")
+        ),
+        format!(
+            "FAILED  {}: exercise \"Tests that test nothing\" (tests) (expect=starter-fails): every test passes on the starter (`tests::doubles`); the tests must fail on it, or they test nothing the reader writes",
+            at("Tests that test nothing", "```rust tests")
+        ),
+        format!(
+            "FAILED  {}: exercise \"A wrong solution\" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::negative`",
+            at("A wrong solution", "```rust solution")
+        ),
+        format!(
+            "FAILED  {}: exercise \"A starter the tests cannot use\" (starter) (expect=starter-compiles): the starter does not compile with the tests",
+            at("A starter the tests cannot use", "```rust starter")
+        ),
+    ] {
+        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    }
+    // The failing test's output, under the failure.
+    assert!(text.contains("    | ---- tests::negative ----"), "{text}");
+    assert!(text.contains("abs(-5)"), "{text}");
+    assert_eq!(text.lines().last(), Some("8 passed, 4 failed"));
+    // JSON: one result per claim, with its line and outcome.
+    let (json, _) = check(&book, &["--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let results: Vec<(u64, String, String)> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(3)
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["expect"].as_str().unwrap().to_owned(),
+                r["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            (
+                line("Safe division", "```rust starter") as u64,
+                "starter-compiles".into(),
+                "passed".into()
+            ),
+            (
+                line("Safe division", "```rust tests") as u64,
+                "starter-fails".into(),
+                "passed".into()
+            ),
+            (
+                line("Safe division", "```rust solution") as u64,
+                "solution-passes".into(),
+                "passed".into()
+            ),
+        ]
+    );
+    assert_eq!(json["compiler_runs"], 0, "warm: no compiler start");
+    // The lock: an entry per claim; --locked holds against it.
+    let lock = std::fs::read_to_string(book.root().join("companion.lock")).unwrap();
+    assert_eq!(
+        lock.matches("expect = \"starter-fails\"").count(),
+        4,
+        "{lock}"
+    );
+    let (locked, _) = check(&book, &["--locked"]);
+    assert!(!locked.contains("companion.lock"), "{locked}");
+    // The claims page: each claim a row under the exercise's number.
+    book.build().unwrap();
+    let page = book.page("claims.md");
+    let rows: Vec<String> = page
+        .all("tr.companion-claim")
+        .iter()
+        .take(3)
+        .map(|r| Page::text(*r))
+        .collect();
+    for (row, claim) in rows.iter().zip([
+        "Compiles with the tests",
+        "A test fails",
+        "Every test passes",
+    ]) {
+        assert!(
+            row.starts_with("Exercise 1.1Safe division Exercise"),
+            "{row}"
+        );
+        assert!(row.contains(claim) && row.contains("Holds"), "{row}");
+    }
+}
+
+#[test]
+fn parts_come_from_files_through_include() {
+    let chapter = "# Included\n\n````exercise title=\"Included\"\nThe task.\n\n```rust starter\n{{#include code/starter.rs}}\n```\n\n```rust tests\n{{#include code/tests.rs}}\n```\n\n```rust solution\n{{#include code/solution.rs}}\n```\n````\n";
+    let book = TestBook::new()
+        .chapter("included.md", chapter)
+        .file(
+            "src/code/starter.rs",
+            "pub fn one() -> u8 {\n    todo!()\n}\n",
+        )
+        .file(
+            "src/code/tests.rs",
+            "#[test]\nfn is_one() {\n    assert_eq!(one(), 1);\n}\n",
+        )
+        .file("src/code/solution.rs", "pub fn one() -> u8 {\n    1\n}\n");
+    book.write();
+    let (text, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{text}");
+    for want in [
+        "ok      src/included.md:6: exercise \"Included\" (starter) (expect=starter-compiles)",
+        "ok      src/included.md:10: exercise \"Included\" (tests) (expect=starter-fails)",
+        "ok      src/included.md:14: exercise \"Included\" (solution) (expect=solution-passes)",
+    ] {
+        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    }
+    let page = book.html("included.md");
+    let solution = Page::text(page.one(".companion-exercise-solution"));
+    assert!(solution.contains("1 }"), "{solution}");
+}
