@@ -98,7 +98,7 @@ pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &
     let claims: Vec<Claim> = needs
         .into_iter()
         .filter_map(|n| match n {
-            Need::Recorded(claim) => Some(claim.clone()),
+            Need::Recorded(claim) => Some(Claim::clone(claim)),
             _ => None,
         })
         .collect();

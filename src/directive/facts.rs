@@ -33,7 +33,7 @@ pub enum Need {
     Locked(String),
     /// What the build saw this claim's program do (the Run button's
     /// recorded run), from the cache or the lock; never a compiler run.
-    Recorded(Claim),
+    Recorded(Box<Claim>),
 }
 
 /// What to compile for an assembly panel (the engine's request, owned).
@@ -164,7 +164,7 @@ impl Facts {
 
     /// What the build saw `claim`'s program do (none when not resolved).
     pub fn recorded(&self, claim: &Claim) -> Option<&RecordedRun> {
-        match self.get(&Need::Recorded(claim.clone())) {
+        match self.get(&Need::Recorded(Box::new(claim.clone()))) {
             Some(Fact::Recorded(r)) => r.as_ref(),
             _ => None,
         }

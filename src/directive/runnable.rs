@@ -353,7 +353,7 @@ impl Example {
     /// The recorded run its Run button needs (its info string at `at`).
     pub fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
         self.takes_run_button(env)
-            .then(|| Need::Recorded(self.claim(env, at, None)))
+            .then(|| Need::Recorded(Box::new(self.claim(env, at, None))))
     }
 
     /// The claim of this example, whose info string is at `offset` of the
