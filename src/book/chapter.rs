@@ -3,7 +3,7 @@
 //! model from its facts, check the claims under `verify`, splice the
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
-use super::resolve::{Run, resolve};
+use super::resolve::{Run, prepare, resolve};
 use crate::core::config::{Config, OnFailure};
 use crate::core::markdown;
 use crate::core::problem::{Located, MissingTool, Problem, Purpose};
@@ -152,6 +152,7 @@ pub fn resolve_chapter(
     chapter: &ParsedChapter<'_>,
 ) -> Vec<directive::Facts> {
     let env = chapter.env(config, run, target);
+    prepare(run, config, chapter.needs().flat_map(|(_, needs)| needs));
     let mut facts = vec![directive::Facts::default(); chapter.blocks()];
     for (i, needs) in chapter.needs() {
         facts[i] = resolve(run, &env, needs);

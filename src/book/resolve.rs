@@ -6,15 +6,17 @@
 //! compiler), crates through [`crates::for_book`], references through
 //! the directive that publishes their topic.
 
+use crate::core::claim::Claim;
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{MissingTool, Problem, Purpose};
 use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference};
 use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
 use crate::engine::cache::Cache;
+use crate::engine::check::Checker;
 use crate::engine::crates;
 use crate::engine::lock;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// One run over a book: what directives see ([`Shared`]) and what only
 /// the book layer and the engine touch.
@@ -30,6 +32,9 @@ pub struct Run {
     /// Every assembly panel made in this run, when recorded (what
     /// `check` locks; builds record nothing).
     pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
+    /// The checker that answers recorded runs (made on first use; it
+    /// reads the cache and the lock and never compiles).
+    checker: OnceLock<Checker>,
 }
 
 impl Run {
@@ -40,7 +45,15 @@ impl Run {
             cache,
             lock: None,
             assembly: None,
+            checker: OnceLock::new(),
         }
+    }
+
+    /// The checker of this run's cache and lock, for recorded runs.
+    fn checker(&self, config: &Config) -> &Checker {
+        self.checker.get_or_init(|| {
+            Checker::with_cache(config, self.cache.handle()).with_lock(self.lock.clone())
+        })
     }
 
     /// A run without a cache.
@@ -75,6 +88,26 @@ impl Run {
     }
 }
 
+/// Under `verify`, compiles the cold recorded runs among `needs` together
+/// (one merged build, as `check` and the verify pass do), before
+/// [`resolve`] checks each: the first build shows what it checks without
+/// a compiler start per example.
+pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &'a Need>) {
+    if !config.verify {
+        return;
+    }
+    let claims: Vec<Claim> = needs
+        .into_iter()
+        .filter_map(|n| match n {
+            Need::Recorded(claim) => Some(Claim::clone(claim)),
+            _ => None,
+        })
+        .collect();
+    if !claims.is_empty() {
+        run.checker(config).prepare(&claims);
+    }
+}
+
 /// The facts that answer `needs`, for a block of the chapter `env` is in.
 pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
     Facts::new(
@@ -96,6 +129,17 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 toolchain: e.toolchain.clone(),
             })
         })),
+        Need::Recorded(claim) => {
+            let checker = run.checker(env.config);
+            if env.config.verify {
+                // The build checks it anyway: the first build shows what
+                // it saw, as later ones do (its observation is cached and
+                // the check after rendering finds it; [`prepare`] compiled
+                // the cold ones together).
+                checker.check(claim);
+            }
+            Fact::Recorded(checker.recorded(claim))
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
 use super::memo::Memo;
-use super::resolve::{Run, resolve};
+use super::resolve::{Run, prepare, resolve};
 use super::translate;
 use crate::core::config::Config;
 use crate::core::problem::{Located, MissingTool, Purpose, missing_compilers};
@@ -326,6 +326,7 @@ fn resolve_book(
         .filter_map(|(c, p)| Some((c, p.as_ref().ok()?)))
         .flat_map(|(c, p)| p.needs().map(move |(b, needs)| (c, b, p, needs)))
         .collect();
+    prepare(run, config, jobs.iter().flat_map(|j| j.3));
     let answers: Vec<Facts> = jobs
         .par_iter()
         .map(|(_, _, p, needs)| resolve(run, &p.env(config, run, target), needs))

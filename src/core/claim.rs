@@ -64,7 +64,7 @@ impl std::fmt::Display for Recorded {
 }
 
 /// One statement of the book to check.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
     /// The chapter file as shown to the author (`src/intro.md`).
     pub file: String,
@@ -116,7 +116,7 @@ pub struct Claim {
 
 /// A claim about a block's assembly (an ```` ```asm ```` block): the
 /// listing of the functions the reader sees matches its directives.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AsmClaim {
     /// The code the reader sees (its functions are the ones listed).
     pub shown: String,

@@ -63,6 +63,7 @@ pub struct RawConfig {
     playground_crates: Option<Vec<String>>,
     asm_syntax: Option<String>,
     asm_arch: Option<String>,
+    run: Option<Value>,
 }
 
 /// What a broken directive does to the build.
@@ -89,6 +90,59 @@ impl OnFailure {
             OnFailure::Bail => errors.extend(problems),
             OnFailure::Continue => warnings.extend(problems),
         }
+    }
+}
+
+/// What an example's Run button does (`run`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RunMode {
+    /// Unedited code shows the output the build recorded, with no
+    /// request; edited code (or code with nothing recorded) goes to the
+    /// book's Playground (`playground-url`).
+    #[default]
+    Auto,
+    /// Only recorded output: no request ever leaves the page.
+    Recorded,
+    /// mdBook's own play button, as without the preprocessor.
+    Playground,
+}
+
+impl RunMode {
+    /// The values `run` takes, as written.
+    pub const CHOICES: [(&'static str, RunMode); 3] = [
+        ("auto", RunMode::Auto),
+        ("recorded", RunMode::Recorded),
+        ("playground", RunMode::Playground),
+    ];
+
+    /// The value as written in book.toml (and on the page).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunMode::Auto => "auto",
+            RunMode::Recorded => "recorded",
+            RunMode::Playground => "playground",
+        }
+    }
+
+    /// Reads `run`: one of [`RunMode::CHOICES`], else an error at the key.
+    fn read(value: Option<&Value>) -> Result<RunMode, ConfigError> {
+        let found = match value {
+            None | Some(Value::Null) => return Ok(RunMode::default()),
+            Some(Value::String(s)) => {
+                if let Some((_, m)) = RunMode::CHOICES.iter().find(|(n, _)| n == s) {
+                    return Ok(*m);
+                }
+                format!("`{s}`")
+            }
+            Some(other) => format!("`{other}`"),
+        };
+        Err(ConfigError {
+            message: format!(
+                "run is {found}; expected \"auto\" (recorded output, edited code on the Playground), \"recorded\" (no request ever) or \"playground\" (mdBook's own button)"
+            ),
+            key: vec!["run".to_owned()],
+            at: None,
+        })
     }
 }
 
@@ -155,6 +209,8 @@ pub struct Config {
     /// Whether `[preprocessor.gettext]` is ordered before us (`None`: the
     /// book has no gettext preprocessor).
     pub gettext_first: Option<bool>,
+    /// What an example's Run button does.
+    pub run: RunMode,
 }
 
 /// One entry of `output-filters`: every match of `pattern` in a
@@ -186,7 +242,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -467,6 +523,7 @@ impl Config {
                     .unwrap_or("po"),
             ),
             gettext_first: gettext_first(book_config),
+            run: RunMode::read(raw.run.as_ref())?,
         })
     }
 }
@@ -755,6 +812,23 @@ mod tests {
         let err =
             Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2019"}})).unwrap_err();
         assert!(err.to_string().contains("expected one of 2015"), "{err}");
+    }
+
+    #[test]
+    fn run_takes_three_values_and_a_bad_one_is_located() {
+        assert_eq!(cfg(json!({})).unwrap().run, RunMode::Auto);
+        for (name, mode) in RunMode::CHOICES {
+            assert_eq!(cfg(json!({ "run": name })).unwrap().run, mode);
+            assert_eq!(mode.name(), name);
+        }
+        let text = "[book]\ntitle = \"T\"\n\n[preprocessor.companion]\nrun = \"offline\"\n";
+        let err = cfg(json!({"run": "offline"})).unwrap_err().locate(text);
+        assert_eq!(
+            err.to_string(),
+            "book.toml:5:1: [preprocessor.companion] run is `offline`; expected \"auto\" (recorded output, edited code on the Playground), \"recorded\" (no request ever) or \"playground\" (mdBook's own button)"
+        );
+        let err = cfg(json!({"run": true})).unwrap_err();
+        assert!(err.to_string().contains("run is `true`; expected"), "{err}");
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct Checks {
     pub directives: Vec<Directive>,
 }
 
+/// Equal when their directives are, as written: a total equivalence.
+impl Eq for Checks {}
+
 impl PartialEq for Checks {
     fn eq(&self, other: &Checks) -> bool {
         let key = |c: &Checks| -> Vec<(Kind, String, usize, usize)> {

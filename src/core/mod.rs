@@ -20,5 +20,6 @@ pub mod links;
 pub mod machine;
 pub mod markdown;
 pub mod problem;
+pub mod run;
 pub mod tie;
 pub mod values;

@@ -10,25 +10,33 @@ use std::sync::OnceLock;
 /// The rules every directive's frame shares.
 const BASE: &str = include_str!("base.css");
 
-/// The whole stylesheet, without the stamp: the shared rules, then each
-/// directive's in the order of [`KINDS`].
+/// The Run button of every frame whose code runs (examples and Rust
+/// comparison sides), and its output: the frame's, so no directive's own.
+const RUN_CSS: &str = include_str!("run.css");
+
+/// The Run button's script (see `run.js` for what it does).
+const RUN_JS: &str = include_str!("run.js");
+
+/// The whole stylesheet, without the stamp: the shared rules (the frame's,
+/// the Run button's), then each directive's in the order of [`KINDS`].
 pub fn stylesheet() -> &'static str {
     static CSS: OnceLock<String> = OnceLock::new();
     CSS.get_or_init(|| {
-        std::iter::once(BASE)
+        [BASE, RUN_CSS]
+            .into_iter()
             .chain(KINDS.iter().map(|k| k.stylesheet))
             .collect::<Vec<_>>()
             .join("\n")
     })
 }
 
-/// The whole script: each directive's part, in the order of [`KINDS`].
+/// The whole script: the Run button's, then each directive's part, in the
+/// order of [`KINDS`].
 pub fn script() -> &'static str {
     static JS: OnceLock<String> = OnceLock::new();
     JS.get_or_init(|| {
-        KINDS
-            .iter()
-            .map(|k| k.script)
+        std::iter::once(RUN_JS)
+            .chain(KINDS.iter().map(|k| k.script))
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
             .join("\n")

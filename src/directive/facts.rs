@@ -13,10 +13,11 @@
 //! [`Need`] variant, the [`Fact`] variant that answers it, and one arm in
 //! the book layer's resolver; nothing else changes shape.
 
-use crate::core::claim::Recorded;
+use crate::core::claim::{Claim, Recorded};
 use crate::core::lang::Lang;
 use crate::core::machine::Syntax;
 use crate::core::problem::{MissingTool, Problem};
+use crate::core::run::RecordedRun;
 
 /// Something a block needs resolved before it renders.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +32,9 @@ pub enum Need {
     Reference(Reference),
     /// What `companion.lock` records for the claim with this hash.
     Locked(String),
+    /// What the build saw this claim's program do (the Run button's
+    /// recorded run), from the cache or the lock; never a compiler run.
+    Recorded(Box<Claim>),
 }
 
 /// What to compile for an assembly panel (the engine's request, owned).
@@ -111,6 +115,8 @@ pub enum Fact {
     Item(Result<Item, Problem>),
     /// The lock's entry for a claim, when it has one.
     Locked(Option<Locked>),
+    /// The recorded run of a claim, when the build knows it.
+    Recorded(Option<RecordedRun>),
 }
 
 /// A claim's entry in `companion.lock`, as a page shows it.
@@ -158,6 +164,14 @@ impl Facts {
             Some(Fact::Item(Ok(Item::Moment(m)))) => Ok(Some(m.clone())),
             Some(Fact::Item(Err(p))) => Err(p.clone()),
             _ => Ok(None),
+        }
+    }
+
+    /// What the build saw `claim`'s program do (none when not resolved).
+    pub fn recorded(&self, claim: &Claim) -> Option<&RecordedRun> {
+        match self.get(&Need::Recorded(Box::new(claim.clone()))) {
+            Some(Fact::Recorded(r)) => r.as_ref(),
+            _ => None,
         }
     }
 

@@ -40,6 +40,9 @@ pub struct Frame<'a> {
     pub at: Option<&'a Moment>,
     /// Its number in the chapter and its anchor (`Example 5.2`).
     pub number: Option<&'a Number>,
+    /// The Run button's description (` data-companion-run="…"`), when
+    /// our Run button takes the block.
+    pub run: Option<&'a str>,
 }
 
 impl Frame<'_> {
@@ -51,8 +54,9 @@ impl Frame<'_> {
             .map(|n| format!(" id=\"{}\"", escape(&n.id)))
             .unwrap_or_default();
         out.line(format!(
-            "<div class=\"companion-example companion-expect-{}\"{id}>",
-            self.outcome
+            "<div class=\"companion-example companion-expect-{}\"{id}{}>",
+            self.outcome,
+            self.run.unwrap_or_default()
         ));
         let number = self
             .number

@@ -14,12 +14,13 @@ use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
 use crate::core::claim::{AsmClaim, Claim};
 use crate::core::code;
-use crate::core::config::{Config, EDITIONS};
+use crate::core::config::{Config, EDITIONS, RunMode};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Mode};
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
+use crate::core::run::RunButton;
 use crate::core::values::Attrs;
 use std::ops::Range;
 
@@ -349,7 +350,32 @@ impl Example {
             needs.push(Need::Crates(self.source()));
         }
         needs.extend(self.asm_request(env, at).map(Need::Assembly));
+        needs.extend(self.run_need(env, at));
         needs
+    }
+
+    /// Whether the frame gets our Run button: a page (HTML), a book that
+    /// did not keep mdBook's own (`run = "playground"`), and code that
+    /// runs as mdBook would run it (not `ignore`, `no-run` or
+    /// `noplayground`).
+    fn takes_run_button(&self, env: &Env<'_>) -> bool {
+        env.target == Target::Html
+            && env.config.run != RunMode::Playground
+            && !self.ignore
+            && matches!(
+                self.expect,
+                Expect::Run | Expect::Panic | Expect::CompileFail
+            )
+            && !self
+                .mdbook_flags
+                .iter()
+                .any(|f| f == "noplayground" || f == "noplaypen")
+    }
+
+    /// The recorded run its Run button needs (its info string at `at`).
+    pub fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
+        self.takes_run_button(env)
+            .then(|| Need::Recorded(Box::new(self.claim(env, at, None))))
     }
 
     /// The claim of this example, whose info string is at `offset` of the
@@ -428,10 +454,28 @@ impl Example {
             r.out.fence(&info, &crates.for_rustdoc(&self.code));
             return r;
         }
-        if crates.not_on_playground().is_some() && !self.ignore {
-            // mdBook's play button would send it to the Playground too.
+        let needs = crates.not_on_playground();
+        let button = self
+            .takes_run_button(env)
+            .then(|| {
+                RunButton::new(
+                    env.config.run,
+                    env.config.playground_url.as_deref(),
+                    needs.clone(),
+                    self.edition,
+                    self.mode == Mode::Release,
+                    facts.recorded(&self.claim(env, at, None)),
+                )
+            })
+            .flatten();
+        if button.is_some() || (needs.is_some() && !self.ignore) {
+            // Our Run button takes the block, or mdBook's play button
+            // would send it to a Playground that cannot run it: mdBook
+            // makes no button (and asks no server) for it.
+            info = info.replace(",mdbook-runnable", "");
             info.push_str(",noplayground");
         }
+        let run = button.map(|b| b.attribute());
         let mut notes = Vec::new();
         let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
         let badge = self.badge(env);
@@ -455,6 +499,7 @@ impl Example {
             notes: &notes,
             at: moment,
             number,
+            run: run.as_deref(),
         }
         .write(env, &mut r.out);
         r

@@ -35,6 +35,19 @@ impl Cache {
         }
     }
 
+    /// Another handle on the same directory (or another disabled cache).
+    pub fn handle(&self) -> Cache {
+        Cache {
+            dir: self.dir.clone(),
+            warned: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the cache's directory is there (something was ever stored).
+    pub fn exists(&self) -> bool {
+        self.dir.as_ref().is_some_and(|d| d.is_dir())
+    }
+
     /// A cache that stores nothing.
     pub fn disabled() -> Cache {
         Cache {

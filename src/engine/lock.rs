@@ -13,6 +13,7 @@
 //! the old lock or the new one, never half of one.
 
 use crate::core::claim::Recorded;
+use crate::core::run::RecordedRun;
 use crate::engine::cache::Cache;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -42,6 +43,10 @@ pub struct Entry {
     pub verdict: Recorded,
     /// The compiler's version that gave the verdict (empty when none ran).
     pub toolchain: String,
+    /// What the program did, for the reader's Run button (a passed Rust
+    /// claim whose program runs or fails to compile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RecordedRun>,
 }
 
 /// One assembly panel.
@@ -220,6 +225,7 @@ mod tests {
             expect: "run".into(),
             verdict: Recorded::Passed,
             toolchain: "rustc 1.95.0".into(),
+            run: None,
         }
     }
 
@@ -227,7 +233,18 @@ mod tests {
     fn text_is_sorted_and_round_trips() {
         let lock = Lock {
             version: VERSION,
-            blocks: vec![entry("src/b.md", 3, "22"), entry("src/a.md", 9, "11")],
+            blocks: vec![
+                Entry {
+                    run: Some(RecordedRun {
+                        compiled: true,
+                        stdout: "42\n\"quoted\"\n".into(),
+                        stderr: "thread 'main' panicked at main.rs:1:1:\nboom\n".into(),
+                        toolchain: "rustc 1.95.0".into(),
+                    }),
+                    ..entry("src/b.md", 3, "22")
+                },
+                entry("src/a.md", 9, "11"),
+            ],
             assembly: vec![Assembly {
                 hash: "33".into(),
                 toolchain: "cc 12".into(),

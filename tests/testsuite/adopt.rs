@@ -68,7 +68,10 @@ fn play_buttons(root: &Path) -> BTreeMap<String, usize> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let selector = scraper::Selector::parse("pre.playground").expect("selector");
+    // mdBook's play button, or ours (a frame with a recorded run: its
+    // fence is then noplayground, so mdBook leaves it to us).
+    let selector =
+        scraper::Selector::parse("pre.playground, [data-companion-run]").expect("selector");
     let mut counts = BTreeMap::new();
     for (file, bytes) in files(&root.join("book")) {
         if file.ends_with(".html") && !file.ends_with("print.html") {

@@ -100,8 +100,11 @@ fn columns_hold_real_mdbook_code_blocks_with_captions_and_notes() {
         "Rust: both cases panic"
     );
     assert_eq!(Page::text(inside(rust, ".companion-badge")[0]), "Panics");
-    let pre = inside(rust, "pre.playground");
-    assert_eq!(pre.len(), 1, "runnable block");
+    // Our Run button takes it: mdBook makes no playground of it.
+    assert_eq!(inside(rust, "[data-companion-run]").len(), 1);
+    assert!(inside(rust, "pre.playground").is_empty());
+    let pre = inside(rust, ".companion-example > pre");
+    assert_eq!(pre.len(), 1, "one code block");
     let code = inside(pre[0], "code.language-rust")[0];
     assert!(classes(code).contains(&"should_panic".to_owned()));
     assert_eq!(inside(code, ".boring").len(), 1, "the hidden main line");
@@ -342,7 +345,7 @@ fn asm_on_a_single_rust_example() {
         kids,
         [
             "companion-header",
-            "playground",
+            "pre",
             "companion-output",
             "companion-asm",
             "companion-links"

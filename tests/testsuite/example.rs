@@ -37,9 +37,12 @@ fn example_stays_a_runnable_mdbook_block_with_title_outcome_and_output() {
         "Dividing by zero"
     );
     assert_eq!(Page::text(inside(ex, ".companion-badge")[0]), "Panics");
-    // A real mdBook Rust block: runnable, edition class, hidden lines.
-    let pre = inside(ex, "pre.playground");
-    assert_eq!(pre.len(), 1, "runnable block");
+    // A real mdBook Rust block (edition class, hidden lines) that our
+    // Run button takes: mdBook makes no playground of it.
+    assert!(ex.value().attr("data-companion-run").is_some());
+    assert!(inside(ex, "pre.playground").is_empty());
+    let pre = inside(ex, ":scope > pre");
+    assert_eq!(pre.len(), 1, "one code block");
     let code = inside(pre[0], "code.language-rust")[0];
     let classes: Vec<&str> = code.value().classes().collect();
     assert!(

@@ -34,6 +34,10 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 expect: claim.expect.name().to_owned(),
                 verdict,
                 toolchain,
+                run: match c.outcome.verdict {
+                    Verdict::Passed => checker.recorded(claim),
+                    _ => None,
+                },
             }
         })
         .collect();
@@ -203,6 +207,7 @@ mod tests {
             expect: "asm".into(),
             verdict,
             toolchain: toolchain.into(),
+            run: None,
         }
     }
 

@@ -229,6 +229,9 @@ impl Compare {
                 push(Need::Crates(s.source.clone()));
                 if let Some(ex) = &s.example {
                     push(Need::Crates(ex.source()));
+                    if let Some(n) = ex.run_need(env, s.info_offset) {
+                        push(n);
+                    }
                 }
             }
             if let Some(req) = s.asm_request(env) {

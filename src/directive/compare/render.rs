@@ -362,6 +362,7 @@ fn c_side(
         notes: &[],
         at: None,
         number: Some(number),
+        run: None,
     }
     .write(env, out);
 }

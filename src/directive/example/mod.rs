@@ -117,6 +117,7 @@ mod tests {
     use crate::core::lang::Lang;
     use crate::core::links::Mode;
     use crate::core::markdown;
+    use crate::core::run::RecordedRun;
     use crate::directive::facts::{AsmRequest, Fact, Item, Moment, Need, Reference, Topic};
     use crate::directive::scan;
     use pretty_assertions::assert_eq;
@@ -298,8 +299,11 @@ mod tests {
             html.contains("<span class=\"companion-title\">&lt;b&gt;&amp;</span>"),
             "{html}"
         );
+        // Our Run button takes the block: mdBook makes none for it.
         assert!(
-            html.contains("```rust,should_panic,edition2021\nfn main() { panic!() }\n```"),
+            html.contains(
+                "```rust,should_panic,edition2021,noplayground\nfn main() { panic!() }\n```"
+            ),
             "{html}"
         );
         assert!(
@@ -425,12 +429,18 @@ mod tests {
             flags: Vec::new(),
             at: 3,
         };
+        let claim = match &parsed.needs[3] {
+            Need::Recorded(c) => c.clone(),
+            other => panic!("expected the recorded run's need, found {other:?}"),
+        };
+        assert_eq!(claim.source, source);
         assert_eq!(
             parsed.needs,
             [
                 Need::Reference(moment.clone()),
                 Need::Crates(source.into()),
                 Need::Assembly(req.clone()),
+                Need::Recorded(claim.clone()),
             ]
         );
         let facts = Facts::new(vec![
@@ -452,6 +462,15 @@ mod tests {
                     ..Listing::default()
                 })),
             ),
+            (
+                Need::Recorded(claim),
+                Fact::Recorded(Some(RecordedRun {
+                    compiled: true,
+                    stdout: "<made up>\n".into(),
+                    stderr: String::new(),
+                    toolchain: "rustc 1.0.0".into(),
+                })),
+            ),
         ]);
         let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();
         let html = r.out.lines().join("\n");
@@ -466,6 +485,12 @@ mod tests {
             "{html}"
         );
         assert!(html.contains(",noplayground"), "{html}");
+        // The Run button shows the made-up recorded run; edited code
+        // cannot go to a Playground that lacks `mylib`.
+        assert!(
+            html.contains("<div class=\"companion-example companion-expect-run\" id=\"example-1\" data-companion-run=\"{&quot;mode&quot;:&quot;auto&quot;,&quot;needs&quot;:&quot;`mylib`&quot;,&quot;edition&quot;:2021,&quot;release&quot;:false,&quot;recorded&quot;:{&quot;compiled&quot;:true,&quot;stdout&quot;:&quot;&lt;made up&gt;\\n&quot;,&quot;stderr&quot;:&quot;&quot;,&quot;toolchain&quot;:&quot;rustc 1.0.0&quot;}}\">"),
+            "{html}"
+        );
         assert_eq!(r.claims.len(), 1);
         assert!(r.warnings.is_empty() && r.missing.is_empty());
     }

@@ -25,6 +25,7 @@ mod judge;
 mod merge;
 mod merge_fail;
 pub mod pattern;
+mod recorded;
 pub mod rustc;
 pub mod verdict;
 

@@ -210,6 +210,7 @@
         language: code ? code.className : "",
         playground: !!(pre && pre.classList.contains("playground")),
         playButton: !!(pre && pre.querySelector(".buttons > button.play-button")),
+        runButton: !!ex.querySelector(":scope > .companion-header > button.companion-run-button"),
         badge: (ex.querySelector(".companion-badge") || {}).textContent || "",
       };
     });

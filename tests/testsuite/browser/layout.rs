@@ -4,31 +4,32 @@
 use super::*;
 
 #[test]
-fn runnable_examples_keep_mdbooks_play_button_markup() {
+fn runnable_examples_get_our_run_button_and_not_mdbooks() {
     let m = measure(&case_page(), "screen", DESKTOP, Variant::AsBuilt);
     let examples = array(&m, "examples");
-    let summary: Vec<(String, bool, bool)> = examples
+    let summary: Vec<(String, bool, bool, bool)> = examples
         .iter()
         .map(|e| {
             (
                 e["title"].as_str().expect("title").to_owned(),
                 e["playground"].as_bool().expect("bool"),
                 e["playButton"].as_bool().expect("bool"),
+                e["runButton"].as_bool().expect("bool"),
             )
         })
         .collect();
-    // Rust blocks are mdBook playgrounds whose play button book.js added
-    // (hidden until the Playground answers, which it never does offline);
-    // C sides are plain code.
-    let expected: Vec<(String, bool, bool)> = [
-        ("Prints a greeting", true, true),
-        ("C: undefined for b == 0", false, false),
-        ("Rust: panics instead", true, true),
-        ("C", false, false),
-        ("Rust", true, true),
+    // Rust blocks get our Run button (shown at once, offline too; the
+    // book sends their code to its Playground), and mdBook makes no
+    // playground of them, so it asks no server; C sides are plain code.
+    let expected: Vec<(String, bool, bool, bool)> = [
+        ("Prints a greeting", false, false, true),
+        ("C: undefined for b == 0", false, false, false),
+        ("Rust: panics instead", false, false, true),
+        ("C", false, false, false),
+        ("Rust", false, false, true),
     ]
     .into_iter()
-    .map(|(t, a, b)| (t.to_owned(), a, b))
+    .map(|(t, a, b, c)| (t.to_owned(), a, b, c))
     .collect();
     assert_eq!(summary, expected);
 }

@@ -13,6 +13,8 @@
 mod containers;
 mod layout;
 mod pages;
+mod run;
+mod standin;
 
 use serde_json::Value;
 use std::collections::HashMap;
@@ -436,18 +438,26 @@ enum Variant {
     NoCss,
     /// Without any of mdBook's scripts (a reader with JavaScript off).
     NoJs,
+    /// After a click on every Run button (recorded runs show at once).
+    Ran,
 }
 
 fn measure_now(page: &Path, mode: &str, size: (u32, u32), v: Variant) -> Value {
     let tag = format!("measure-{mode}-{}-{v:?}", size.0);
     let file = variant(page, &tag, |html| {
         let html = match v {
-            Variant::AsBuilt => html,
+            Variant::AsBuilt | Variant::Ran => html,
             Variant::NoCss => without_companion_css(html),
             Variant::NoJs => without_scripts(html),
         };
+        let clicks = match v {
+            Variant::Ran => {
+                "<script>document.querySelectorAll(\".companion-run-button:not(.companion-run-undo)\").forEach((b) => b.click());</script>\n"
+            }
+            _ => "",
+        };
         let script = format!(
-            "<script>window.companionTest = {{ mode: \"{mode}\" }};</script>\n<script>\n{MEASURE}\n</script>\n"
+            "{clicks}<script>window.companionTest = {{ mode: \"{mode}\" }};</script>\n<script>\n{MEASURE}\n</script>\n"
         );
         inject(html, "</body>", &script)
     });

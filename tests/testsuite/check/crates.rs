@@ -5,6 +5,7 @@
 
 use super::{check, check_json, line_of};
 use crate::support::{TestBook, inside};
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
@@ -228,7 +229,16 @@ fn playground_links_only_where_the_playground_has_the_crates() {
             .collect()
     };
     let playground = |i: usize| inside(frames[i], "pre.playground").len();
-    // mylib: no Playground link, a note, and no play button.
+    // Our Run button's description, when it takes the block (mdBook's
+    // play button never does).
+    let run = |frames: &[scraper::ElementRef<'_>], i: usize| -> Option<Value> {
+        frames[i]
+            .value()
+            .attr("data-companion-run")
+            .map(|a| serde_json::from_str(a).expect("JSON"))
+    };
+    // mylib: no Playground link, a note, and no Run button (nothing
+    // recorded, and the Playground cannot run it).
     assert_eq!(links(0), Vec::<String>::new());
     assert_eq!(
         notes(0),
@@ -238,16 +248,21 @@ fn playground_links_only_where_the_playground_has_the_crates() {
         ]
     );
     assert_eq!(playground(0), 0);
+    assert_eq!(run(&frames, 0), None);
     let code = inside(frames[0], "code.language-rust");
     assert!(
         code[0].value().classes().any(|c| c == "noplayground"),
         "{:?}",
         code[0].value()
     );
-    // rand is on the Playground's list: the link and the button stay.
+    // rand is on the Playground's list: the link stays, and our Run
+    // button sends the code there (nothing is recorded: never checked).
     assert_eq!(links(1), ["Playground"]);
     assert_eq!(notes(1), ["needs rand, not on Compiler Explorer"]);
-    assert_eq!(playground(1), 1);
+    assert_eq!(playground(1), 0);
+    let button = run(&frames, 1).expect("a Run button");
+    assert_eq!(button["playground"], "https://play.rust-lang.org/");
+    assert_eq!(button.get("recorded"), None);
     // Both: the one the Playground lacks is named.
     assert_eq!(notes(2)[0], "needs mylib, not on the Playground");
     // `playground-crates` replaces the list.
@@ -255,7 +270,8 @@ fn playground_links_only_where_the_playground_has_the_crates() {
     let page = book.html("crates.md");
     let frames = page.all(".companion-example");
     assert_eq!(inside(frames[0], ".companion-links a").len(), 1);
-    assert_eq!(inside(frames[1], "pre.playground").len(), 0);
+    assert!(run(&frames, 0).is_some());
+    assert_eq!(run(&frames, 1), None);
 }
 
 #[test]

@@ -293,3 +293,91 @@ fn code_that_does_not_compile_under_asm_is_a_failed_claim_not_a_lost_block() {
     );
     assert!(!stdout.contains("invalid directive"), "{stdout}");
 }
+
+/// Every kind of recorded run: output on both streams, a panic, a
+/// compile error; and blocks with no run to record.
+const RUNS: &str = r#"# Runs
+
+```rust example title="streams"
+fn main() { println!("out"); eprintln!("err"); }
+```
+
+```output
+out
+```
+
+```rust example title="panics" expect=panic
+fn main() { let d = std::env::args().count() - 1; println!("{}", 1 / d); }
+```
+
+```output
+attempt to divide by zero
+```
+
+```rust example title="mismatched" expect=compile-fail error=E0308
+fn main() { let x: i32 = "one"; }
+```
+
+```rust example title="compiles" expect=no-run
+fn main() { loop {} }
+```
+
+```rust example title="wrong" expect=run
+fn main() { println!("not what it says"); }
+```
+
+```output
+something else
+```
+"#;
+
+#[test]
+fn check_records_what_each_passing_rust_program_did_for_the_run_button() {
+    let book = TestBook::new()
+        .companion("on-failure = \"continue\"")
+        .chapter("runs.md", RUNS);
+    book.write();
+    let (_, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "the wrong example fails");
+    let lock: toml::Value = toml::from_str(&lock_text(&book)).unwrap();
+    let run = |what: &str| -> Option<toml::Value> {
+        let entry = lock["block"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["what"].as_str() == Some(&format!("rust example \"{what}\"")))
+            .unwrap_or_else(|| panic!("no entry for {what}"));
+        entry.get("run").cloned()
+    };
+    let streams = run("streams").expect("a run");
+    assert_eq!(streams["compiled"].as_bool(), Some(true));
+    assert_eq!(streams["stdout"].as_str(), Some("out\n"));
+    assert_eq!(streams["stderr"].as_str(), Some("err\n"));
+    assert!(
+        streams["toolchain"].as_str().unwrap().starts_with("rustc "),
+        "{streams}"
+    );
+    let panics = run("panics").expect("a run");
+    assert!(
+        panics["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("attempt to divide by zero"),
+        "{panics}"
+    );
+    let mismatched = run("mismatched").expect("a run");
+    assert_eq!(mismatched["compiled"].as_bool(), Some(false));
+    assert!(
+        mismatched["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("error[E0308]"),
+        "{mismatched}"
+    );
+    assert_eq!(run("compiles"), None, "no-run: nothing ran");
+    assert_eq!(run("wrong"), None, "only verified output is recorded");
+    // Deterministic: a second check writes the same lock.
+    let before = lock_text(&book);
+    check(&book, &[]);
+    assert_eq!(lock_text(&book), before);
+}

@@ -1,0 +1,112 @@
+//! The run a reader's Run button replays: what the build saw a Rust
+//! claim's program do, taken from this run's observations, the cache or
+//! `companion.lock`, never from a compiler run of its own. Only a claim
+//! that passed is recorded (the page shows verified output), and only
+//! one whose program runs or fails to compile (a `no-run` claim has no
+//! run to show).
+
+use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, rustc};
+use crate::core::claim::Claim;
+use crate::core::expect::Expect;
+use crate::core::run::RecordedRun;
+use crate::engine::exec;
+use crate::engine::lock;
+
+impl Checker {
+    /// The recorded run of `claim`, when the build knows it: an
+    /// observation of this run or of the cache (whose verdict is
+    /// `passed`), else the lock's entry for it. A run names the toolchain
+    /// that made it, so the lock's serves whatever compiler is at hand.
+    /// A book with no cache is never given one (the compiler's version,
+    /// which the cache's keys need, is not even asked).
+    pub fn recorded(&self, claim: &Claim) -> Option<RecordedRun> {
+        if claim.lang != Lang::Rust
+            || claim.ignore
+            || !matches!(
+                claim.expect,
+                Expect::Run | Expect::Panic | Expect::CompileFail
+            )
+        {
+            return None;
+        }
+        let tool = self.tool(claim.lang).to_owned();
+        let version = match self.cache.exists() {
+            true => exec::tool_version_cached(&tool, &self.cache),
+            false => None,
+        };
+        if let Some(version) = &version
+            && let Ok((_, key)) = self.job_and_key(claim, &tool, version, &self.used(claim))
+            && let Some(obs) = self.observed(&key)
+        {
+            let filtered = self.filtered(&obs);
+            let obs = filtered.as_ref().unwrap_or(&obs);
+            let (verdict, _) = rustc::judge(claim, obs, self.timeout);
+            return match verdict {
+                Verdict::Passed => of_observation(obs, lock::toolchain(version)),
+                _ => None,
+            };
+        }
+        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?;
+        entry.run.clone()
+    }
+
+    /// What this run, or the cache, saw the job with `key` do.
+    fn observed(&self, key: &str) -> Option<Observation> {
+        let memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(Some(obs)) = memo.get(key).and_then(|cell| cell.get()) {
+            return Some(obs.clone());
+        }
+        drop(memo);
+        self.cache
+            .get(CACHE_NAMESPACE, key)
+            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
+    }
+}
+
+/// The run as the page shows it: the program's streams, or the
+/// compiler's error when it did not compile.
+fn of_observation(obs: &Observation, toolchain: String) -> Option<RecordedRun> {
+    if !obs.compiled {
+        return Some(RecordedRun {
+            compiled: false,
+            stdout: String::new(),
+            stderr: obs.diagnostics.clone(),
+            toolchain,
+        });
+    }
+    let run = obs.run.as_ref()?;
+    Some(RecordedRun {
+        compiled: true,
+        stdout: run.stdout.clone(),
+        stderr: without_thread_ids(&run.stderr),
+        toolchain,
+    })
+}
+
+/// Panic messages without the thread's id (`thread 'main' (31897)
+/// panicked at`), which differs from run to run: the lock stays the
+/// same for the same book.
+fn without_thread_ids(stderr: &str) -> String {
+    static ID: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let id = ID.get_or_init(|| {
+        regex::Regex::new(r"(?m)^thread '([^'\n]*)' \(\d+\) panicked").expect("a valid pattern")
+    });
+    id.replace_all(stderr, "thread '$1' panicked").into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_ids_are_left_out_of_panic_messages() {
+        assert_eq!(
+            without_thread_ids("before\nthread 'main' (31897) panicked at main.rs:2:5:\nboom\n"),
+            "before\nthread 'main' panicked at main.rs:2:5:\nboom\n"
+        );
+        assert_eq!(
+            without_thread_ids("thread 'main' panicked at a.rs:1:1:\n"),
+            "thread 'main' panicked at a.rs:1:1:\n"
+        );
+    }
+}
