@@ -174,6 +174,10 @@ fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Pro
     match asm::made(&request, config, &run.cache, run.lock.as_deref()) {
         Ok(made) => {
             run.record_assembly(&made);
+            if req.graph {
+                listing.graphs = asm::graphs(&made.listing.text, &run.cache);
+            }
+            listing.lines = made.listing.lines;
             listing.text = Some(made.listing.text);
         }
         Err(AsmError::Missing { program, .. }) => listing.missing.push(MissingTool {

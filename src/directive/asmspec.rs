@@ -14,7 +14,7 @@ use crate::core::problem::Problem;
 use crate::core::values::Attrs;
 
 /// The panel a snippet shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Panel {
     /// No assembly panel.
     #[default]
@@ -59,26 +59,28 @@ pub const KEYS: &str = "asm, asm-syntax, warnings";
 /// The same for C and C++ sides, which also take `flags`.
 pub const C_KEYS: &str = "asm, asm-syntax, flags, warnings";
 
+/// The panel `asm` asks for: `asm` (or `asm=true`), `asm=false` or
+/// `asm=graph`.
+pub fn panel(a: &Attrs<'_>, attr: &Attr) -> Result<Panel, Problem> {
+    match &attr.value {
+        Some(toml::Value::String(s)) if s == "graph" => Ok(Panel::Graph),
+        _ => match a.boolean(attr) {
+            Ok(true) => Ok(Panel::Listing),
+            Ok(false) => Ok(Panel::None),
+            Err(_) => Err(a.problem(
+                attr,
+                "found a value for `asm` that is not `true`, `false` or `graph`; expected `asm`, `asm=false` or `asm=graph`",
+            )),
+        },
+    }
+}
+
 impl AsmSpec {
     /// Reads `attr` if it is one of ours (`flags` only when `c` is true):
     /// `Ok(false)` when it is not.
     pub fn attribute(&mut self, a: &Attrs<'_>, attr: &Attr, c: bool) -> Result<bool, Problem> {
         match attr.key.as_str() {
-            "asm" => {
-                self.panel = match &attr.value {
-                    Some(toml::Value::String(s)) if s == "graph" => Panel::Graph,
-                    _ => match a.boolean(attr) {
-                        Ok(true) => Panel::Listing,
-                        Ok(false) => Panel::None,
-                        Err(_) => {
-                            return Err(a.problem(
-                                attr,
-                                "found a value for `asm` that is not `true`, `false` or `graph`; expected `asm`, `asm=false` or `asm=graph`",
-                            ));
-                        }
-                    },
-                };
-            }
+            "asm" => self.panel = panel(a, attr)?,
             "asm-syntax" => {
                 let syntax = a.string(attr)?;
                 self.syntax = Some(Syntax::parse(&syntax).ok_or_else(|| {
@@ -118,6 +120,11 @@ impl AsmSpec {
     /// The syntax of its listing: its own, else the book's.
     pub fn syntax(&self, book: Syntax) -> Syntax {
         self.syntax.unwrap_or(book)
+    }
+
+    /// True when its panel draws control-flow graphs (`asm=graph`).
+    pub fn graph(&self) -> bool {
+        self.panel == Panel::Graph
     }
 
     /// True when a panel is shown: asked for, or implied by an `asm` block.

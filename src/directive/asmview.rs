@@ -20,31 +20,39 @@ pub fn tied(out: &mut Out, shown: &str, listing: &str, lines: &[u32], ui: &dyn F
         "<div class=\"companion-asm-tie\" role=\"group\" aria-label=\"{}\">",
         escape(&ui("Source and assembly"))
     ));
-    out.line(format!(
-        "<pre class=\"companion-asm-src\" aria-label=\"{}\">",
-        escape(&ui("Source"))
-    ));
+    // Each `pre` on one line: its lines are blocks, each ending in its own
+    // newline (the text reads and copies as lines), and a newline between
+    // them would be one more, empty, line.
     let shown_lines: Vec<&str> = shown.lines().collect();
     let width = shown_lines.len().to_string().len();
-    for (i, text) in shown_lines.iter().enumerate() {
-        let n = i as u32 + 1;
-        let number = format!("<span class=\"companion-lno\">{:>width$}</span>", n);
-        out.line(format!(
-            "{}{number}{}</span>",
-            open(n, used.contains(&n)),
-            escape(text)
-        ));
-    }
-    out.line("</pre>");
+    let source: String = shown_lines
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let n = i as u32 + 1;
+            format!(
+                "{}<span class=\"companion-lno\">{n:>width$}</span>{}\n</span>",
+                open(n, used.contains(&n)),
+                escape(text)
+            )
+        })
+        .collect();
     out.line(format!(
-        "<pre class=\"companion-asm-listing\" aria-label=\"{}\">",
+        "<pre class=\"companion-asm-src\" aria-label=\"{}\">{source}</pre>",
+        escape(&ui("Source"))
+    ));
+    let asm: String = listing
+        .lines()
+        .enumerate()
+        .map(|(i, text)| {
+            let n = lines.get(i).copied().unwrap_or(0);
+            format!("{}{}\n</span>", open(n, n > 0), escape(text))
+        })
+        .collect();
+    out.line(format!(
+        "<pre class=\"companion-asm-listing\" aria-label=\"{}\">{asm}</pre>",
         escape(&ui("Assembly"))
     ));
-    for (i, text) in listing.lines().enumerate() {
-        let n = lines.get(i).copied().unwrap_or(0);
-        out.line(format!("{}{}</span>", open(n, n > 0), escape(text)));
-    }
-    out.line("</pre>");
     out.line("</div>");
 }
 

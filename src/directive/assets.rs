@@ -17,12 +17,19 @@ const RUN_CSS: &str = include_str!("run.css");
 /// The Run button's script (see `run.js` for what it does).
 const RUN_JS: &str = include_str!("run.js");
 
+/// The assembly panel of every frame whose code compiles (examples and
+/// compiled comparison sides): the tied view, claims, graphs.
+const ASM_CSS: &str = include_str!("asm.css");
+
+/// Partners highlighted both ways in a tied view (see `asm.js`).
+const ASM_JS: &str = include_str!("asm.js");
+
 /// The whole stylesheet, without the stamp: the shared rules (the frame's,
-/// the Run button's), then each directive's in the order of [`KINDS`].
+/// the Run button's, the assembly panel's), then each directive's in the order of [`KINDS`].
 pub fn stylesheet() -> &'static str {
     static CSS: OnceLock<String> = OnceLock::new();
     CSS.get_or_init(|| {
-        [BASE, RUN_CSS]
+        [BASE, RUN_CSS, ASM_CSS]
             .into_iter()
             .chain(KINDS.iter().map(|k| k.stylesheet))
             .collect::<Vec<_>>()
@@ -30,12 +37,13 @@ pub fn stylesheet() -> &'static str {
     })
 }
 
-/// The whole script: the Run button's, then each directive's part, in the
+/// The whole script: the Run button's, the assembly panel's, then each directive's part, in the
 /// order of [`KINDS`].
 pub fn script() -> &'static str {
     static JS: OnceLock<String> = OnceLock::new();
     JS.get_or_init(|| {
-        std::iter::once(RUN_JS)
+        [RUN_JS, ASM_JS]
+            .into_iter()
             .chain(KINDS.iter().map(|k| k.script))
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()

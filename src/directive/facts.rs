@@ -13,6 +13,7 @@
 //! [`Need`] variant, the [`Fact`] variant that answers it, and one arm in
 //! the book layer's resolver; nothing else changes shape.
 
+use crate::core::cfg::Drawing;
 use crate::core::claim::{Claim, Recorded};
 use crate::core::lang::Lang;
 use crate::core::machine::Syntax;
@@ -52,6 +53,8 @@ pub struct AsmRequest {
     pub syntax: Option<Syntax>,
     /// A C or C++ side's own compiler flags, after ours.
     pub flags: Vec<String>,
+    /// Draw each function's control-flow graph too (`asm=graph`).
+    pub graph: bool,
     /// Where in the chapter a problem with it is reported.
     pub at: usize,
 }
@@ -97,6 +100,11 @@ pub struct Moment {
 pub struct Listing {
     /// The filtered listing, when one was made.
     pub text: Option<String>,
+    /// The program line (1-based; 0 for none) of each line of `text`,
+    /// from the compiler's line tables.
+    pub lines: Vec<u32>,
+    /// Each function's control-flow graph, when asked for (`asm=graph`).
+    pub graphs: Vec<Drawing>,
     /// Things to tell the author (a listing that could not be made under
     /// `on-failure = "continue"`).
     pub warnings: Vec<Problem>,
@@ -197,6 +205,7 @@ mod tests {
             edition: 2021,
             syntax: None,
             flags: Vec::new(),
+            graph: false,
             at: 3,
         };
         let moment = Reference {

@@ -5,10 +5,13 @@
 //! links (with the one "link too long" warning) are made here too. The
 //! assembly comes in as a fact: a frame never compiles.
 
+use super::asmview::{self, Standing};
 use super::contract::{Env, Target};
 use super::facts::Moment;
 use super::numbering::Number;
+use crate::core::cfg::Drawing;
 use crate::core::escape::{escape, escape_markdown};
+use crate::core::filecheck::Checks;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Session, TooLong};
 use crate::core::markdown::Out;
@@ -29,8 +32,8 @@ pub struct Frame<'a> {
     pub code: &'a str,
     /// The expected output: its label and text.
     pub output: Option<(&'a str, &'a str)>,
-    /// The assembly listing and how it was made (`cc -O2`).
-    pub assembly: Option<(&'a str, &'a str)>,
+    /// The assembly panel.
+    pub assembly: Option<&'a AsmPanel<'a>>,
     /// The links row: labels and addresses.
     pub links: &'a [(&'a str, String)],
     /// Notes in the links row, for links left out ("needs `mylib`, not
@@ -90,8 +93,8 @@ impl Frame<'_> {
             out.blank().fence("text", output).blank();
             out.line("</div>");
         }
-        if let Some((listing, how)) = self.assembly {
-            asm_panel(env, out, listing, how);
+        if let Some(panel) = self.assembly {
+            panel.html(env, out);
         }
         if !self.links.is_empty() || !self.notes.is_empty() {
             let anchors: Vec<String> = self
@@ -222,27 +225,61 @@ pub fn anchor(label: &str, url: &str) -> String {
     )
 }
 
-/// The collapsible assembly panel: a `<details>` around an assembly fence
-/// that mdBook's highlight.js colours.
-fn asm_panel(env: &Env<'_>, out: &mut Out, listing: &str, how: &str) {
-    out.line(format!(
-        "<details class=\"companion-asm\"><summary>{} <span class=\"companion-asm-how\">({})</span></summary>",
-        escape(&env.ui("Assembly")),
-        escape(how)
-    ));
-    if listing.trim().is_empty() {
+/// An assembly panel, ready to write: the listing (a fact) tied to the
+/// code the reader sees, its graphs, and the claims of the snippet's
+/// ```` ```asm ```` block with how they stand.
+#[derive(Debug, Clone)]
+pub struct AsmPanel<'a> {
+    /// The listing.
+    pub listing: &'a str,
+    /// How it was made (`cc -O2`).
+    pub how: &'a str,
+    /// The code the reader sees.
+    pub shown: &'a str,
+    /// The shown line (1-based; 0 for none) of each line of the
+    /// listing; none at all when the listing carries no line table.
+    pub lines: Vec<u32>,
+    /// The claims of its ```` ```asm ```` block: the directives, the
+    /// architecture they hold for, and how they stand.
+    pub claims: Option<(&'a Checks, &'a str, Standing<'a>)>,
+    /// Each function's control-flow graph (`asm=graph`).
+    pub graphs: &'a [Drawing],
+    /// What makes the graphs' ids unique on the page.
+    pub id: String,
+}
+
+impl AsmPanel<'_> {
+    /// The collapsible panel: a `<details>` around the source and listing
+    /// tied by colour (or, with no line table, an assembly fence that
+    /// mdBook's highlight.js colours) and the graphs; the claims in words
+    /// after it, seen without opening it.
+    fn html(&self, env: &Env<'_>, out: &mut Out) {
+        let ui = |w: &str| env.ui(w).into_owned();
         out.line(format!(
-            "<p class=\"companion-asm-empty\">{}</p>",
-            escape(&env.ui(
-                "No machine code for the functions shown (they are generic, inlined or empty)."
-            ))
+            "<details class=\"companion-asm\"><summary>{} <span class=\"companion-asm-how\">({})</span></summary>",
+            escape(&ui("Assembly")),
+            escape(self.how)
         ));
-    } else {
-        out.blank()
-            .fence(crate::core::code::asm_fence_language(), listing)
-            .blank();
+        if self.listing.trim().is_empty() {
+            out.line(format!(
+                "<p class=\"companion-asm-empty\">{}</p>",
+                escape(&ui(
+                    "No machine code for the functions shown (they are generic, inlined or empty)."
+                ))
+            ));
+        } else if self.lines.iter().any(|&l| l > 0) {
+            asmview::tied(out, self.shown, self.listing, &self.lines, &ui);
+        } else {
+            out.blank()
+                .fence(crate::core::code::asm_fence_language(), self.listing)
+                .blank();
+        }
+        asmview::graphs(out, self.graphs, &self.id, &ui);
+        out.line("</details>");
+        if let Some((checks, arch, standing)) = self.claims {
+            asmview::claims(out, checks, arch, standing, &ui);
+        }
     }
-    out.line("</details>");
 }
 
 /// A link that fell back to the bare site: the address, and a warning at

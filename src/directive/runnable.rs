@@ -7,9 +7,10 @@
 //! directive folder imports another.
 
 use super::asmspec::{AsmBlock, AsmSpec};
+use super::asmview::Standing;
 use super::contract::{Env, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Moment, Need, Reference, Topic};
-use super::frame::{self, Frame};
+use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
+use super::frame::{self, AsmPanel, Frame};
 use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
 use crate::core::claim::{AsmClaim, Claim};
@@ -18,9 +19,11 @@ use crate::core::config::{Config, EDITIONS, RunMode};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Mode};
+use crate::core::machine;
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
 use crate::core::run::RunButton;
+use crate::core::tie;
 use crate::core::values::Attrs;
 use std::ops::Range;
 
@@ -335,6 +338,7 @@ impl Example {
             edition: self.edition,
             syntax: self.spec.syntax,
             flags: Vec::new(),
+            graph: self.spec.graph(),
             at,
         })
     }
@@ -433,17 +437,16 @@ impl Example {
         }
     }
 
-    /// Renders the example for `env.target` as frame `number`, with an
-    /// assembly listing (HTML only) shown in a collapsible panel under the
-    /// code. The result carries no claim: the caller knows where the
-    /// output is.
-    #[allow(clippy::too_many_arguments)]
+    /// Renders the example for `env.target` as frame `number`, with its
+    /// assembly `listing` (HTML only, when one was made) shown in a
+    /// collapsible panel under the code. The result carries no claim: the
+    /// caller knows where the output is.
     pub fn render_with(
         &self,
         env: &Env<'_>,
         facts: &Facts,
         at: usize,
-        assembly: Option<&str>,
+        listing: &Listing,
         number: Option<&Number>,
         moment: Option<&Moment>,
     ) -> Rendered {
@@ -480,6 +483,15 @@ impl Example {
         let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
         let badge = self.badge(env);
         let title = env.text_opt(self.title.as_deref());
+        let shown = code::rust_shown(&self.code);
+        let panel = asm_panel(
+            listing,
+            "rustc -C opt-level=2",
+            &shown,
+            &tie::rust_lines(&self.code),
+            &self.spec,
+            number,
+        );
         Frame {
             outcome: if self.ignore {
                 "ignore"
@@ -494,7 +506,7 @@ impl Example {
                 .output
                 .as_deref()
                 .map(|o| (self.expect.output_label(), o)),
-            assembly: assembly.map(|a| (a, "rustc -C opt-level=2")),
+            assembly: panel.as_ref(),
             links: &links,
             notes: &notes,
             at: moment,
@@ -606,6 +618,53 @@ pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
 /// The `extra` of [`Example::parse`] for an example of its own: it takes
 /// `at`, the moment of the talk (a comparison takes it for all its sides).
 pub const STANDALONE: &str = ", at";
+
+/// A snippet's assembly panel from its `listing` (a fact), when one was
+/// made: the listing tied to `shown` through `program_lines` (the shown
+/// line of each line of the program compiled, [`tie`]), the claims of its
+/// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
+/// ids made unique by the frame's `number`.
+pub fn asm_panel<'a>(
+    listing: &'a Listing,
+    how: &'a str,
+    shown: &'a str,
+    program_lines: &[u32],
+    spec: &'a AsmSpec,
+    number: Option<&Number>,
+) -> Option<AsmPanel<'a>> {
+    let text = listing.text.as_deref()?;
+    let lines = listing
+        .lines
+        .iter()
+        .map(|&l| {
+            (l as usize)
+                .checked_sub(1)
+                .and_then(|i| program_lines.get(i))
+                .copied()
+                .unwrap_or(0)
+        })
+        .collect();
+    let claims = spec.block.as_ref().map(|b| {
+        let here = machine::host_arch();
+        let standing = if b.arch != here {
+            Standing::OtherArch(here)
+        } else if b.checks.run(text).is_ok() {
+            Standing::Holds
+        } else {
+            Standing::Fails
+        };
+        (&b.checks, b.arch.as_str(), standing)
+    });
+    Some(AsmPanel {
+        listing: text,
+        how,
+        shown,
+        lines,
+        claims,
+        graphs: &listing.graphs,
+        id: number.map_or_else(|| "companion-cfg".to_owned(), |n| format!("{}-cfg", n.id)),
+    })
+}
 
 /// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
 /// beside `claim`, the snippet's own: its listing is the one `program`

@@ -19,7 +19,7 @@
 mod parse;
 mod render;
 
-use super::asmspec::AsmSpec;
+use super::asmspec::{AsmSpec, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
@@ -115,8 +115,8 @@ pub struct Compare {
     pub at: Option<Reference>,
     /// Columns or tabs.
     pub layout: Layout,
-    /// Show every side's assembly.
-    pub asm: bool,
+    /// Show every side's assembly (`asm`), with graphs (`asm=graph`).
+    pub asm: Panel,
     /// The sides, in order.
     pub sides: Vec<Side>,
     /// `id=`: the whole comparison's anchor, with where it stands.
@@ -271,6 +271,7 @@ impl Side {
             edition: self.edition(env),
             syntax: self.spec().syntax,
             flags: self.spec().flags.clone(),
+            graph: self.spec().graph(),
             at: self.info_offset,
         })
     }
@@ -387,7 +388,7 @@ mod tests {
     fn sides_carry_captions_notes_outputs_and_sources() {
         let cmp = parse(DIVISION).unwrap();
         assert_eq!(cmp.title.as_deref(), Some("Integer division"));
-        assert_eq!((cmp.layout, cmp.asm), (Layout::Tabs, false));
+        assert_eq!((cmp.layout, cmp.asm), (Layout::Tabs, Panel::None));
         let langs: Vec<Lang> = cmp.sides.iter().map(|s| s.lang).collect();
         assert_eq!(langs, [Lang::C, Lang::Rust, Lang::Python]);
         let [c, rust, py] = &cmp.sides[..] else {

@@ -9,7 +9,7 @@ use crate::core::lang::Lang;
 use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
-use crate::directive::asmspec::{self, AsmBlock, AsmSpec};
+use crate::directive::asmspec::{self, AsmBlock, AsmSpec, Panel};
 use crate::directive::body::{self, Item, Mapper, closes, items};
 use crate::directive::contract::Env;
 use crate::directive::facts::{Reference, Topic};
@@ -27,7 +27,7 @@ impl Compare {
             title: None,
             at: None,
             layout: Layout::Columns,
-            asm: false,
+            asm: Panel::None,
             sides: Vec::new(),
             id: None,
         };
@@ -51,7 +51,7 @@ impl Compare {
                         &[("columns", Layout::Columns), ("tabs", Layout::Tabs)],
                     )?;
                 }
-                "asm" => cmp.asm = a.boolean(attr)?,
+                "asm" => cmp.asm = asmspec::panel(&a, attr)?,
                 _ => {
                     return Err(a.problem(
                         attr,
@@ -212,7 +212,7 @@ fn side(
     note: Option<(String, usize)>,
     output: Option<Fence>,
     asm: Option<AsmBlock>,
-    block_asm: bool,
+    block_asm: Panel,
     env: &Env<'_>,
 ) -> Result<Side, Problem> {
     let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::C);
@@ -258,7 +258,7 @@ fn side(
         output_range: output.as_ref().map(|o| o.range.clone()),
         note: note.as_ref().map(|(n, at)| safe_note(n, *at)).transpose()?,
         note_source: note,
-        asm: block_asm,
+        asm: block_asm != Panel::None,
         spec: AsmSpec::default(),
         ignore: false,
         offset: fence.range.start,
@@ -277,7 +277,8 @@ fn side(
                 ", and caption on a compare side",
             )?;
             ex.title = s.caption.clone().or(ex.title.take());
-            ex.asm |= block_asm;
+            ex.spec.panel = ex.spec.panel.max(block_asm);
+            ex.asm |= block_asm != Panel::None;
             s.asm = ex.asm;
             s.ignore = ex.ignore;
             s.expect = Some(ex.expect);
@@ -306,7 +307,8 @@ fn side(
                     }
                 }
             }
-            s.asm = s.spec.shows() || block_asm;
+            s.spec.panel = s.spec.panel.max(block_asm);
+            s.asm = s.spec.shows();
         }
         Lang::Python => {
             if let Some(b) = asm {

@@ -9,10 +9,12 @@ use crate::core::links::Session;
 use crate::core::markdown::Block;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
+use crate::core::tie;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::facts::{Facts, Listing, Moment};
 use crate::directive::frame::{self, Frame};
 use crate::directive::numbering::Number;
+use crate::directive::runnable;
 use crate::directive::xgettext::{self, Piece};
 
 /// A short id, unique on the page and on the print page (which joins
@@ -64,7 +66,7 @@ impl Compare {
                     r.out.blank();
                 }
                 r.out.append(
-                    ex.render_with(env, facts, s.info_offset, None, None, None)
+                    ex.render_with(env, facts, s.info_offset, &Listing::default(), None, None)
                         .out,
                 );
             }
@@ -132,22 +134,14 @@ impl Compare {
                 Some(req) => facts.assembly(&req)?,
                 None => Listing::default(),
             };
-            warnings.extend(listing.warnings);
-            r.missing.extend(listing.missing);
-            let listing = listing.text;
+            warnings.extend(listing.warnings.iter().cloned());
+            r.missing.extend(listing.missing.iter().cloned());
             if let Some(ex) = &s.example {
-                let side = ex.render_with(
-                    env,
-                    facts,
-                    s.info_offset,
-                    listing.as_deref(),
-                    Some(number),
-                    None,
-                );
+                let side = ex.render_with(env, facts, s.info_offset, &listing, Some(number), None);
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, listing.as_deref(), number, &mut warnings, out);
+                c_side(s, env, &listing, number, &mut warnings, out);
             }
             if let Some(note) = s.note(env)? {
                 out.line("<div class=\"companion-note\">");
@@ -225,11 +219,18 @@ impl Compare {
                 out.blank();
             }
             if let Some(ex) = &s.example {
-                let side = ex.render_with(env, facts, s.info_offset, None, Some(number), None);
+                let side = ex.render_with(
+                    env,
+                    facts,
+                    s.info_offset,
+                    &Listing::default(),
+                    Some(number),
+                    None,
+                );
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, None, number, &mut warnings, out);
+                c_side(s, env, &Listing::default(), number, &mut warnings, out);
             }
             if let Some(note) = s.note(env)? {
                 out.blank();
@@ -324,7 +325,7 @@ impl Compare {
 fn c_side(
     s: &Side,
     env: &Env<'_>,
-    listing: Option<&str>,
+    listing: &Listing,
     number: &Number,
     warnings: &mut Vec<Problem>,
     out: &mut Out,
@@ -342,6 +343,14 @@ fn c_side(
     };
     let heading = env.text(&s.heading()).into_owned();
     let badge = s.badge(env);
+    let panel = runnable::asm_panel(
+        listing,
+        "cc -O2",
+        &s.shown,
+        &tie::c_lines(&s.code, &env.config.c_hidden_prefix),
+        &s.spec,
+        Some(number),
+    );
     let outcome = match s.expect {
         _ if s.ignore => "ignore",
         Some(e) => e.name(),
@@ -357,7 +366,7 @@ fn c_side(
             .output
             .as_deref()
             .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
-        assembly: listing.map(|l| (l, "cc -O2")),
+        assembly: panel.as_ref(),
         links: &links,
         notes: &[],
         at: None,

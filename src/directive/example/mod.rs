@@ -87,14 +87,7 @@ impl Model for Example {
             None => Listing::default(),
         };
         let number = ex.number(env, 0);
-        let mut r = ex.render_with(
-            env,
-            facts,
-            at,
-            listing.text.as_deref(),
-            Some(&number),
-            moment.as_ref(),
-        );
+        let mut r = ex.render_with(env, facts, at, &listing, Some(&number), moment.as_ref());
         r.warnings.extend(listing.warnings);
         r.missing.extend(listing.missing);
         r.claims.push(claim);
@@ -427,6 +420,7 @@ mod tests {
             edition: 2021,
             syntax: None,
             flags: Vec::new(),
+            graph: false,
             at: 3,
         };
         let claim = match &parsed.needs[3] {
@@ -493,5 +487,80 @@ mod tests {
         );
         assert_eq!(r.claims.len(), 1);
         assert!(r.warnings.is_empty() && r.missing.is_empty());
+    }
+
+    #[test]
+    fn the_assembly_panel_ties_lines_tells_its_claims_and_draws_graphs_from_facts() {
+        // Line 1 of the shown code is program line 1 (it has a main); the
+        // listing's lines carry program lines, as the compiler's line
+        // tables give them.
+        let text = "```rust example asm=graph\n# #[inline(never)]\nfn f(x: u32) -> u32 { x + 1 }\nfn main() { f(1); }\n```\n\n```asm\nCHECK-LABEL: f:\nCHECK: lea\n```\n";
+        let cfg = config();
+        let block = scan(text).into_iter().next().unwrap();
+        let shared = crate::directive::Shared::disabled();
+        let env = Env {
+            config: &cfg,
+            target: Target::Html,
+            text,
+            file: "src/a.md",
+            shared: &shared,
+            numbers: Default::default(),
+        };
+        let parsed = crate::directive::parse(&block, &env).unwrap();
+        let req = parsed
+            .needs
+            .iter()
+            .find_map(|n| match n {
+                Need::Assembly(r) => Some(r.clone()),
+                _ => None,
+            })
+            .expect("an assembly need");
+        assert!(req.graph);
+        let render = |listing: &str, graphs: Vec<crate::core::cfg::Drawing>| {
+            let facts = Facts::new(vec![(
+                Need::Assembly(req.clone()),
+                Fact::Assembly(Ok(Listing {
+                    text: Some(listing.into()),
+                    lines: vec![0, 2, 2, 3],
+                    graphs,
+                    ..Listing::default()
+                })),
+            )]);
+            let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();
+            r.out.lines().join("\n")
+        };
+        let drawing = crate::core::cfg::Drawing {
+            function: "f".into(),
+            svg: format!("<svg id=\"{}\"></svg>", crate::core::cfg::ID_SLOT),
+        };
+        let html = render("f:\n    lea eax, [rdi + 1]\n    ret\nmain:", vec![drawing]);
+        // Shown line 1 (`fn f`, program line 2) and its two instructions
+        // share a colour; `main:` (program line 3) is shown line 2's.
+        assert!(html.contains("<div class=\"companion-asm-tie\""), "{html}");
+        assert_eq!(
+            html.matches("companion-ln companion-c0\" data-line=\"1\"")
+                .count(),
+            3,
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("companion-ln companion-c1\" data-line=\"2\"")
+                .count(),
+            2,
+            "{html}"
+        );
+        assert!(html.contains("Control-flow graph of f"), "{html}");
+        assert!(html.contains("<svg id=\"example-1-cfg-0\">"), "{html}");
+        let (_, claims) = html
+            .split_once("<div class=\"companion-asm-claims")
+            .expect("claims");
+        assert!(
+            claims.contains("Holds") && claims.contains("<code>lea</code>"),
+            "{html}"
+        );
+        // A listing the claim does not match: the page says so.
+        let html = render("f:\n    add eax, 1\n    ret\nmain:", Vec::new());
+        assert!(html.contains("companion-asm-fails"), "{html}");
+        assert!(!html.contains("companion-cfg"), "{html}");
     }
 }

@@ -409,7 +409,7 @@
       out.tabsShown = Array.from(main.querySelectorAll(".companion-tab")).filter(shown).length;
       out.linkAfter = printed(main);
       // A closed panel's body is laid out but not painted: ask the browser.
-      out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre")).map((p) =>
+      out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre, details.companion-asm > .companion-asm-tie > pre.companion-asm-listing")).map((p) =>
         p.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
       );
       out.contrast = contrast(main);
