@@ -3,10 +3,10 @@
 //! the badge a reader sees and the verdict `check` gives all read the same
 //! value.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An expected outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Expect {
     /// Compiles and runs successfully; stdout is the output block.

@@ -13,6 +13,7 @@
 //! the old lock or the new one, never half of one.
 
 use crate::core::claim::Recorded;
+use crate::core::expect::Expect;
 use crate::core::run::RecordedRun;
 use crate::engine::cache::Cache;
 use serde::{Deserialize, Serialize};
@@ -38,7 +39,7 @@ pub struct Entry {
     /// The hash of everything compiled and expected ([`crate::engine::check::Checker::claim_key`]).
     pub hash: String,
     /// The claimed outcome (`run`, `panic`, …).
-    pub expect: String,
+    pub expect: Expect,
     /// `passed`, `failed`, `ignored` or `unchecked`.
     pub verdict: Recorded,
     /// The compiler's version that gave the verdict (empty when none ran).
@@ -222,7 +223,7 @@ mod tests {
             line,
             what: "rust example \"a\"".into(),
             hash: hash.into(),
-            expect: "run".into(),
+            expect: Expect::Run,
             verdict: Recorded::Passed,
             toolchain: "rustc 1.95.0".into(),
             run: None,

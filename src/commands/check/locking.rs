@@ -31,7 +31,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 line: claim.line,
                 what: claim.what.clone(),
                 hash: checker.claim_key(claim),
-                expect: claim.expect.name().to_owned(),
+                expect: claim.expect,
                 verdict,
                 toolchain,
                 run: match c.outcome.verdict {
@@ -204,7 +204,7 @@ mod tests {
             line: 3,
             what: "asm of rust example".into(),
             hash: hash.into(),
-            expect: "asm".into(),
+            expect: crate::core::expect::Expect::Asm,
             verdict,
             toolchain: toolchain.into(),
             run: None,
