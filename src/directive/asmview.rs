@@ -182,11 +182,12 @@ mod tests {
             .collect();
         assert_eq!(
             partners,
+            // Each line ends in its own newline: the text reads as lines.
             [
-                "2    return a / b;",
-                "    mov eax, edi",
-                "    cdq",
-                "    idiv esi"
+                "2    return a / b;\n",
+                "    mov eax, edi\n",
+                "    cdq\n",
+                "    idiv esi\n"
             ]
         );
         assert_eq!(

@@ -11,17 +11,51 @@ use super::facts::Moment;
 use super::numbering::Number;
 use crate::core::cfg::Drawing;
 use crate::core::escape::{escape, escape_markdown};
+use crate::core::expect::Expect;
 use crate::core::filecheck::Checks;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Session, TooLong};
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 
+/// What a framed block claims, for its class: the stylesheet colours the
+/// frame by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// An expected outcome, checked.
+    Expect(Expect),
+    /// `ignore`: shown, never compiled or run.
+    Ignore,
+    /// A side that is only shown (Python).
+    Shown,
+}
+
+impl Outcome {
+    /// The outcome of a block that claims `expect` (none: shown only),
+    /// unless it is ignored.
+    pub fn of(expect: Option<Expect>, ignore: bool) -> Outcome {
+        match expect {
+            _ if ignore => Outcome::Ignore,
+            Some(e) => Outcome::Expect(e),
+            None => Outcome::Shown,
+        }
+    }
+
+    /// Its name in the frame's class.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Expect(e) => e.name(),
+            Outcome::Ignore => "ignore",
+            Outcome::Shown => "shown",
+        }
+    }
+}
+
 /// One framed code block, ready to write.
 #[derive(Debug, Clone, Copy)]
 pub struct Frame<'a> {
-    /// The CSS name of the outcome: `companion-expect-{outcome}`.
-    pub outcome: &'a str,
+    /// What the block claims, as its class (`companion-expect-run`).
+    pub outcome: Outcome,
     /// The title in the header.
     pub title: Option<&'a str>,
     /// The badge in the header.
@@ -58,7 +92,7 @@ impl Frame<'_> {
             .unwrap_or_default();
         out.line(format!(
             "<div class=\"companion-example companion-expect-{}\"{id}{}>",
-            self.outcome,
+            self.outcome.name(),
             self.run.unwrap_or_default()
         ));
         let number = self

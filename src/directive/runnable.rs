@@ -10,7 +10,7 @@ use super::asmspec::{AsmBlock, AsmSpec};
 use super::asmview::Standing;
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
-use super::frame::{self, AsmPanel, Frame};
+use super::frame::{self, AsmPanel, Frame, Outcome};
 use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
 use crate::core::claim::{AsmClaim, Claim};
@@ -493,11 +493,7 @@ impl Example {
             number,
         );
         Frame {
-            outcome: if self.ignore {
-                "ignore"
-            } else {
-                self.expect.name()
-            },
+            outcome: Outcome::of(Some(self.expect), self.ignore),
             title: title.as_deref(),
             badge: Some(&badge),
             info: &info,

@@ -12,7 +12,7 @@ use crate::core::problem::Problem;
 use crate::core::tie;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::facts::{Facts, Listing, Moment};
-use crate::directive::frame::{self, Frame};
+use crate::directive::frame::{self, Frame, Outcome};
 use crate::directive::numbering::Number;
 use crate::directive::runnable;
 use crate::directive::xgettext::{self, Piece};
@@ -351,13 +351,8 @@ fn c_side(
         &s.spec,
         Some(number),
     );
-    let outcome = match s.expect {
-        _ if s.ignore => "ignore",
-        Some(e) => e.name(),
-        None => "shown",
-    };
     Frame {
-        outcome,
+        outcome: Outcome::of(s.expect, s.ignore),
         title: Some(&heading),
         badge: (!badge.is_empty()).then_some(badge.as_str()),
         info: s.lang.fence(),
