@@ -27,8 +27,81 @@ use crate::core::tie;
 use crate::core::values::Attrs;
 use std::ops::Range;
 
-/// The attributes an example knows, for messages.
-pub const KNOWN: &str = "title, id, expect, error, edition, mode, asm, asm-syntax, warnings, playground, compiler-explorer, editable, ignore, noplayground, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024";
+/// What one of an example's attributes sets: the parser's dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Title,
+    Id,
+    /// The talk's moment (an example of its own: a comparison takes it
+    /// for all its sides).
+    At,
+    /// `expect`, or one of rustdoc's outcome flags.
+    Outcome,
+    Error,
+    Edition,
+    Mode,
+    /// The assembly attributes ([`AsmSpec::attribute`]).
+    Asm,
+    Playground,
+    CompilerExplorer,
+    Ignore,
+    /// mdBook's flags, passed through.
+    MdBook,
+    HideLines,
+}
+
+/// The attributes an example knows, in the order messages list them. The
+/// parser finds an attribute's meaning here, so the message names every
+/// attribute it accepts (besides the `edition2021` and `E0381` forms).
+const ATTRIBUTES: [(&str, Slot); 21] = [
+    ("title", Slot::Title),
+    ("id", Slot::Id),
+    ("expect", Slot::Outcome),
+    ("error", Slot::Error),
+    ("edition", Slot::Edition),
+    ("mode", Slot::Mode),
+    ("asm", Slot::Asm),
+    ("asm-syntax", Slot::Asm),
+    ("warnings", Slot::Asm),
+    ("playground", Slot::Playground),
+    ("compiler-explorer", Slot::CompilerExplorer),
+    ("editable", Slot::MdBook),
+    ("ignore", Slot::Ignore),
+    ("noplayground", Slot::MdBook),
+    ("noplaypen", Slot::MdBook),
+    ("mdbook-runnable", Slot::MdBook),
+    ("hidelines", Slot::HideLines),
+    ("should_panic", Slot::Outcome),
+    ("compile_fail", Slot::Outcome),
+    ("no_run", Slot::Outcome),
+    ("at", Slot::At),
+];
+
+/// Where an example stands: a block of its own, or a side of a
+/// comparison (which takes `at` for the whole block, and `caption`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// An ```` ```rust example ```` block.
+    Standalone,
+    /// The Rust side of a ```` ````compare ```` block.
+    Side,
+}
+
+impl Context {
+    /// The attributes an example takes here, for "expected one of".
+    pub fn known(self) -> String {
+        let names: Vec<&str> = ATTRIBUTES
+            .iter()
+            .filter(|(_, slot)| *slot != Slot::At)
+            .map(|(name, _)| *name)
+            .collect();
+        let here = match self {
+            Context::Standalone => ", at",
+            Context::Side => ", and caption on a compare side",
+        };
+        format!("{}, edition2015/2018/2021/2024{here}", names.join(", "))
+    }
+}
 
 /// A parsed example.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,16 +142,15 @@ pub struct Example {
 
 impl Example {
     /// Parses an example from its fence, the output block after it and
-    /// its ```` ```asm ```` block's claims. `extra` names attributes the
-    /// caller takes itself (a comparison side's `caption`), for the
-    /// unknown-attribute message.
+    /// its ```` ```asm ```` block's claims, as a block of its own or a
+    /// comparison's side (`context`: which attributes it takes).
     pub fn parse(
         fence: &Fence,
         attrs: &[Attr],
         output: Option<&Fence>,
         asm_block: Option<AsmBlock>,
         config: &Config,
-        extra: &str,
+        context: Context,
     ) -> Result<Example, Problem> {
         let mut ex = Example {
             title: None,
@@ -105,17 +177,21 @@ impl Example {
         let mut error_attr: Option<&Attr> = None;
         for attr in attrs {
             let key = attr.key.as_str();
-            match key {
-                "title" => {
+            let slot = ATTRIBUTES
+                .iter()
+                .find(|(name, _)| *name == key)
+                .map(|(_, slot)| *slot)
+                .filter(|slot| *slot != Slot::At || context == Context::Standalone);
+            match slot {
+                Some(Slot::Title) => {
                     a.once(attr, "title")?;
                     ex.title = Some(a.string(attr)?);
                 }
-                "id" => {
+                Some(Slot::Id) => {
                     a.once(attr, "id")?;
                     ex.id = Some(numbering::parse_id(&a, attr, fence)?);
                 }
-                // On a comparison, `at` belongs to the whole block.
-                "at" if extra == STANDALONE => {
+                Some(Slot::At) => {
                     a.once(attr, "at")?;
                     ex.at = Some(Reference {
                         topic: Topic::Moment,
@@ -123,7 +199,7 @@ impl Example {
                         at: fence.info_offset + attr.offset,
                     });
                 }
-                "expect" | "should_panic" | "compile_fail" | "no_run" => {
+                Some(Slot::Outcome) => {
                     if let Some(prev) = expect_attr {
                         return Err(a.problem(
                             attr,
@@ -141,48 +217,48 @@ impl Example {
                         _ => flag(&a, attr, Expect::NoRun)?,
                     };
                 }
-                "error" => {
+                Some(Slot::Error) => {
                     a.once(attr, "error")?;
                     ex.error = Some(error_code(&a, attr, &a.string(attr)?)?);
                     error_attr = Some(attr);
                 }
-                "edition" => {
+                Some(Slot::Edition) => {
                     a.once(attr, "edition")?;
                     ex.edition = edition(&a, attr)?;
                 }
-                "mode" => {
+                Some(Slot::Mode) => {
                     a.once(attr, "mode")?;
                     ex.mode =
                         a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
                 }
-                "asm" | "asm-syntax" | "warnings" => {
+                Some(Slot::Asm) => {
                     a.once(attr, key)?;
                     ex.spec.attribute(&a, attr, false)?;
                 }
-                "playground" => {
+                Some(Slot::Playground) => {
                     a.once(attr, key)?;
                     ex.playground = a.boolean(attr)?;
                 }
-                "compiler-explorer" => {
+                Some(Slot::CompilerExplorer) => {
                     a.once(attr, key)?;
                     ex.compiler_explorer = a.boolean(attr)?;
                 }
-                "ignore" => {
+                Some(Slot::Ignore) => {
                     a.once(attr, key)?;
                     ex.ignore = a.boolean(attr)?;
                 }
-                "editable" | "noplayground" | "noplaypen" | "mdbook-runnable" => {
+                Some(Slot::MdBook) => {
                     a.once(attr, key)?;
                     if a.boolean(attr)? {
                         ex.mdbook_flags.push(key.to_owned());
                     }
                 }
-                "hidelines" => {
+                Some(Slot::HideLines) => {
                     a.once(attr, key)?;
                     ex.mdbook_flags
                         .push(format!("hidelines={}", a.string(attr)?));
                 }
-                _ if key.starts_with("edition") && attr.value.is_none() => {
+                None if key.starts_with("edition") && attr.value.is_none() => {
                     a.once(attr, "edition")?;
                     ex.edition = key["edition".len()..]
                         .parse::<u16>()
@@ -190,15 +266,18 @@ impl Example {
                         .filter(|e| EDITIONS.contains(e))
                         .ok_or_else(|| a.problem(attr, format!("found `{key}`; expected edition2015, edition2018, edition2021 or edition2024")))?;
                 }
-                _ if is_error_code(key) && attr.value.is_none() => {
+                None if is_error_code(key) && attr.value.is_none() => {
                     a.once(attr, "error")?;
                     ex.error = Some(key.to_owned());
                     error_attr = Some(attr);
                 }
-                _ => {
+                None => {
                     return Err(a.problem(
                         attr,
-                        format!("found unknown attribute `{key}`; expected one of {KNOWN}{extra}"),
+                        format!(
+                            "found unknown attribute `{key}`; expected one of {}",
+                            context.known()
+                        ),
                     ));
                 }
             }
@@ -610,10 +689,6 @@ pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
             )
         })
 }
-
-/// The `extra` of [`Example::parse`] for an example of its own: it takes
-/// `at`, the moment of the talk (a comparison takes it for all its sides).
-pub const STANDALONE: &str = ", at";
 
 /// A snippet's assembly panel from its `listing` (a fact), when one was
 /// made: the listing tied to `shown` through `program_lines` (the shown

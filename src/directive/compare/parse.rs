@@ -14,7 +14,7 @@ use crate::directive::body::{self, Item, Mapper, closes, items};
 use crate::directive::contract::Env;
 use crate::directive::facts::{Reference, Topic};
 use crate::directive::numbering;
-use crate::directive::runnable::Example;
+use crate::directive::runnable::{Context, Example};
 
 const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python)";
 
@@ -274,7 +274,7 @@ fn side(
                 output.as_ref(),
                 asm,
                 env.config,
-                ", and caption on a compare side",
+                Context::Side,
             )?;
             ex.title = s.caption.clone().or(ex.title.take());
             ex.spec.panel = ex.spec.panel.max(block_asm);

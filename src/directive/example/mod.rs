@@ -10,7 +10,7 @@
 use super::asmspec;
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{Facts, Listing};
-pub use super::runnable::{Example, KNOWN, STANDALONE};
+pub use super::runnable::{Context, Example};
 use super::xgettext::{self, Piece};
 use crate::core::expect::Expect;
 use crate::core::markdown::{Block, Pattern};
@@ -46,7 +46,7 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
         block.output.as_ref(),
         asm,
         env.config,
-        STANDALONE,
+        Context::Standalone,
     )?;
     let needs = ex.needs(env, block.fence.info_offset);
     Ok(Parsed {
@@ -129,7 +129,7 @@ mod tests {
             block.output.as_ref(),
             None,
             &config(),
-            STANDALONE,
+            Context::Standalone,
         )
     }
 
