@@ -4,9 +4,18 @@
 //! -Wextra"`), the claim that the compiler prints no warning
 //! (`warnings=none`), and the claims of the ```` ```asm ```` block after
 //! it. Examples and sides read these attributes the same way through
-//! [`AsmSpec::attribute`].
+//! [`AsmSpec::attribute`]; and what they make of it: the panel a frame
+//! shows ([`asm_panel`]) and the claim of the ```` ```asm ```` block
+//! ([`asm_claim`]).
 
+use super::asmview::Standing;
+use super::contract::Env;
+use super::facts::{AsmRequest, Listing};
+use super::frame::AsmPanel;
+use super::numbering::Number;
 use crate::core::attrs::Attr;
+use crate::core::claim::{AsmClaim, Claim};
+use crate::core::expect::Expect;
 use crate::core::filecheck::{self, Checks};
 use crate::core::machine::{self, Syntax};
 use crate::core::markdown::Fence;
@@ -209,6 +218,83 @@ fn body_to_chapter(text: &str, fence: &Fence, at: usize) -> usize {
     let len = chapter_line.find('\n').unwrap_or(chapter_line.len());
     let len = chapter_line[..len].trim_end_matches('\r').len();
     (start + len.saturating_sub(body_line_len) + col).min(text.len())
+}
+
+/// A snippet's assembly panel from its `listing` (a fact), when one was
+/// made: the listing tied to `shown` through `program_lines` (the shown
+/// line of each line of the program compiled, [`tie`]), the claims of its
+/// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
+/// ids made unique by the frame's `number`.
+pub fn asm_panel<'a>(
+    listing: &'a Listing,
+    how: &'a str,
+    shown: &'a str,
+    program_lines: &[u32],
+    spec: &'a AsmSpec,
+    number: Option<&Number>,
+) -> Option<AsmPanel<'a>> {
+    let text = listing.text.as_deref()?;
+    let lines = listing
+        .lines
+        .iter()
+        .map(|&l| {
+            (l as usize)
+                .checked_sub(1)
+                .and_then(|i| program_lines.get(i))
+                .copied()
+                .unwrap_or(0)
+        })
+        .collect();
+    let claims = spec.block.as_ref().map(|b| {
+        let here = machine::host_arch();
+        let standing = if b.arch != here {
+            Standing::OtherArch(here)
+        } else if b.checks.run(text).is_ok() {
+            Standing::Holds
+        } else {
+            Standing::Fails
+        };
+        (&b.checks, b.arch.as_str(), standing)
+    });
+    Some(AsmPanel {
+        listing: text,
+        how,
+        shown,
+        lines,
+        claims,
+        graphs: &listing.graphs,
+        id: number.map_or_else(|| "companion-cfg".to_owned(), |n| format!("{}-cfg", n.id)),
+    })
+}
+
+/// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
+/// beside `claim`, the snippet's own: its listing is the one `program`
+/// makes, the panel's, matched against the block's directives.
+pub fn asm_claim(
+    env: &Env<'_>,
+    claim: &Claim,
+    spec: &AsmSpec,
+    program: AsmRequest,
+) -> Option<Claim> {
+    let block = spec.block.as_ref()?;
+    Some(Claim {
+        offset: block.info_offset,
+        what: format!("asm of {}", claim.what),
+        source: program.source,
+        expect: Expect::Asm,
+        output: None,
+        output_range: None,
+        bless: None,
+        flags: program.flags,
+        no_warnings: false,
+        asm: Some(AsmClaim {
+            shown: program.shown,
+            syntax: spec.syntax(env.config.asm_syntax),
+            arch: block.arch.clone(),
+            checks: block.checks.clone(),
+        }),
+        ..claim.clone()
+    })
 }
 
 #[cfg(test)]

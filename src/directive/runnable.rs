@@ -6,20 +6,18 @@
 //! its own: the directives that show a runnable snippet use it, so no
 //! directive folder imports another.
 
-use super::asmspec::{AsmBlock, AsmSpec};
-use super::asmview::Standing;
+use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
-use super::frame::{self, AsmPanel, Frame, Outcome};
+use super::frame::{self, Frame, Outcome};
 use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
-use crate::core::claim::{AsmClaim, Claim};
+use crate::core::claim::Claim;
 use crate::core::code;
 use crate::core::config::{Config, EDITIONS, RunMode};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Mode};
-use crate::core::machine;
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
 use crate::core::run::RunButton;
@@ -688,81 +686,4 @@ pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
                 format!("found `{text}` for `edition`; expected one of 2015, 2018, 2021, 2024"),
             )
         })
-}
-
-/// A snippet's assembly panel from its `listing` (a fact), when one was
-/// made: the listing tied to `shown` through `program_lines` (the shown
-/// line of each line of the program compiled, [`tie`]), the claims of its
-/// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
-/// ids made unique by the frame's `number`.
-pub fn asm_panel<'a>(
-    listing: &'a Listing,
-    how: &'a str,
-    shown: &'a str,
-    program_lines: &[u32],
-    spec: &'a AsmSpec,
-    number: Option<&Number>,
-) -> Option<AsmPanel<'a>> {
-    let text = listing.text.as_deref()?;
-    let lines = listing
-        .lines
-        .iter()
-        .map(|&l| {
-            (l as usize)
-                .checked_sub(1)
-                .and_then(|i| program_lines.get(i))
-                .copied()
-                .unwrap_or(0)
-        })
-        .collect();
-    let claims = spec.block.as_ref().map(|b| {
-        let here = machine::host_arch();
-        let standing = if b.arch != here {
-            Standing::OtherArch(here)
-        } else if b.checks.run(text).is_ok() {
-            Standing::Holds
-        } else {
-            Standing::Fails
-        };
-        (&b.checks, b.arch.as_str(), standing)
-    });
-    Some(AsmPanel {
-        listing: text,
-        how,
-        shown,
-        lines,
-        claims,
-        graphs: &listing.graphs,
-        id: number.map_or_else(|| "companion-cfg".to_owned(), |n| format!("{}-cfg", n.id)),
-    })
-}
-
-/// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
-/// beside `claim`, the snippet's own: its listing is the one `program`
-/// makes, the panel's, matched against the block's directives.
-pub fn asm_claim(
-    env: &Env<'_>,
-    claim: &Claim,
-    spec: &AsmSpec,
-    program: AsmRequest,
-) -> Option<Claim> {
-    let block = spec.block.as_ref()?;
-    Some(Claim {
-        offset: block.info_offset,
-        what: format!("asm of {}", claim.what),
-        source: program.source,
-        expect: Expect::Asm,
-        output: None,
-        output_range: None,
-        bless: None,
-        flags: program.flags,
-        no_warnings: false,
-        asm: Some(AsmClaim {
-            shown: program.shown,
-            syntax: spec.syntax(env.config.asm_syntax),
-            arch: block.arch.clone(),
-            checks: block.checks.clone(),
-        }),
-        ..claim.clone()
-    })
 }

@@ -19,12 +19,12 @@
 mod parse;
 mod render;
 
-use super::asmspec::{AsmSpec, Panel};
+use super::asmspec::{self, AsmSpec, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
 use super::numbering::{Entry, Number};
-use super::runnable::{self, Example};
+use super::runnable::Example;
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -200,7 +200,7 @@ impl Side {
     fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
         let mut program = self.asm_program(env)?;
         program.at = claim.offset;
-        runnable::asm_claim(env, claim, self.spec(), program)
+        asmspec::asm_claim(env, claim, self.spec(), program)
     }
 }
 

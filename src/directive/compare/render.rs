@@ -10,11 +10,11 @@ use crate::core::markdown::Block;
 use crate::core::markdown::Out;
 use crate::core::problem::Problem;
 use crate::core::tie;
+use crate::directive::asmspec;
 use crate::directive::contract::{Env, Rendered, Target};
 use crate::directive::facts::{Facts, Listing, Moment};
 use crate::directive::frame::{self, Frame, Outcome};
 use crate::directive::numbering::Number;
-use crate::directive::runnable;
 use crate::directive::xgettext::{self, Piece};
 
 /// A short id, unique on the page and on the print page (which joins
@@ -343,7 +343,7 @@ fn c_side(
     };
     let heading = env.text(&s.heading()).into_owned();
     let badge = s.badge(env);
-    let panel = runnable::asm_panel(
+    let panel = asmspec::asm_panel(
         listing,
         "cc -O2",
         &s.shown,
