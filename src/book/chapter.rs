@@ -239,7 +239,7 @@ pub fn render(
                         id_at: e.id_at.map(|at| markdown::line_col(text, at)),
                         title: e.title.clone(),
                         what: e.what.clone(),
-                        claims: e.claims.clone(),
+                        badge: e.badge.clone(),
                         hash: keys
                             .as_ref()
                             .zip(e.claim.and_then(|i| r.claims.get(i)))

@@ -216,7 +216,7 @@ pub fn claims(
     let mut invalid = Vec::new();
     for block in &blocks {
         let kind = directive::kind_of(block);
-        if !kind.claims {
+        if !kind.makes_claims {
             continue;
         }
         let rendered = directive::parse(block, &env).and_then(|parsed| {

@@ -222,7 +222,7 @@ fn body_to_chapter(text: &str, fence: &Fence, at: usize) -> usize {
 
 /// A snippet's assembly panel from its `listing` (a fact), when one was
 /// made: the listing tied to `shown` through `program_lines` (the shown
-/// line of each line of the program compiled, [`tie`]), the claims of its
+/// line of each line of the program compiled, [`tie`](crate::core::tie)), the claims of its
 /// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
 /// ids made unique by the frame's `number`.
 pub fn asm_panel<'a>(

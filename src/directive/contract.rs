@@ -29,7 +29,7 @@ pub struct Kind {
     /// resolved before it renders.
     pub parse: fn(&Block, &Env<'_>) -> Result<Parsed, Problem>,
     /// Whether its blocks make claims (`check` renders only those).
-    pub claims: bool,
+    pub makes_claims: bool,
     /// Whether its blocks list the whole book (the claims page): they
     /// render once more after every other chapter has given its rows.
     pub lists_the_book: bool,

@@ -71,7 +71,7 @@ pub struct Entry {
     pub what: String,
     /// What it claims, as its badge says (`Panics`); `None` when it is
     /// only shown.
-    pub claims: Option<String>,
+    pub badge: Option<String>,
     /// The index of its claim in the block's [`super::Rendered::claims`].
     pub claim: Option<usize>,
 }
@@ -85,7 +85,7 @@ impl Entry {
             id_at: None,
             title: self.title.clone(),
             what: format!("{}, assembly", self.what),
-            claims: Some(badge),
+            badge: Some(badge),
             claim: Some(claim),
         }
     }
@@ -113,8 +113,8 @@ pub struct Row {
     pub title: Option<String>,
     /// What it is.
     pub what: String,
-    /// What it claims; `None` when only shown.
-    pub claims: Option<String>,
+    /// What it claims, as its badge says; `None` when only shown.
+    pub badge: Option<String>,
     /// The hash `companion.lock` files its verdict under (made only when
     /// the book has a claims page).
     pub hash: Option<String>,

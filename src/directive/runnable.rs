@@ -509,7 +509,7 @@ impl Example {
             id_at: self.id.as_ref().map(|(_, at)| *at),
             title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
             what: what.to_owned(),
-            claims: Some(self.badge(env)),
+            badge: Some(self.badge(env)),
             claim: Some(claim),
         }
     }

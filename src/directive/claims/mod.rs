@@ -27,7 +27,7 @@ pub const KIND: Kind = Kind {
         takes_output: false,
     },
     parse,
-    claims: false,
+    makes_claims: false,
     lists_the_book: true,
     publishes: &[],
     keys: &[],
@@ -232,7 +232,7 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
                         escape(&page),
                         escape(&row.id),
                         escape(title),
-                        escape(row.claims.as_deref().unwrap_or("—")),
+                        escape(row.badge.as_deref().unwrap_or("—")),
                         escape(status.toolchain()),
                     ));
                 }
@@ -263,7 +263,7 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
                         escape_markdown(&format!("{} {}", env.ui(&row.word), row.digits)),
                         escape_markdown(title),
                         row.id,
-                        escape_markdown(row.claims.as_deref().unwrap_or("shown")),
+                        escape_markdown(row.badge.as_deref().unwrap_or("shown")),
                         escape_markdown(&env.ui(status.verdict().0)),
                     ));
                 }
@@ -288,7 +288,7 @@ mod tests {
             id_at: None,
             title: None,
             what: "Rust example".into(),
-            claims: Some("Runs".into()),
+            badge: Some("Runs".into()),
             hash: hash.map(str::to_owned),
         }
     }

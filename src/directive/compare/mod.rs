@@ -40,7 +40,7 @@ pub const KIND: Kind = Kind {
         takes_output: false,
     },
     parse,
-    claims: true,
+    makes_claims: true,
     lists_the_book: false,
     publishes: &[],
     keys: &[],
@@ -321,7 +321,7 @@ impl Model for Compare {
                     .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
                     .map(|t| t.into_owned()),
                 what: format!("{} side", s.lang.label()),
-                claims: claim.as_ref().map(|_| s.badge(env)),
+                badge: claim.as_ref().map(|_| s.badge(env)),
                 claim: claim.as_ref().map(|_| r.claims.len()),
             };
             r.claims.extend(claim);

@@ -24,7 +24,7 @@ pub const KIND: Kind = Kind {
         takes_output: true,
     },
     parse,
-    claims: true,
+    makes_claims: true,
     lists_the_book: false,
     publishes: &[],
     keys: &[],
@@ -380,7 +380,7 @@ mod tests {
             [Some(0), Some(1)]
         );
         assert_eq!(r.entries[1].number, r.entries[0].number);
-        assert_eq!(r.entries[1].claims.as_deref(), Some("Assembly as stated"));
+        assert_eq!(r.entries[1].badge.as_deref(), Some("Assembly as stated"));
         // The block's directives are checked when the chapter is read.
         let bad = "```rust example\nfn main() {}\n```\n```asm\nCHECK: ret\nret\n```\n";
         let block = scan(bad).into_iter().next().unwrap();

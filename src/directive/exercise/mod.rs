@@ -33,7 +33,7 @@ pub const KIND: Kind = Kind {
     name: "exercise",
     pattern: PATTERN,
     parse,
-    claims: true,
+    makes_claims: true,
     lists_the_book: false,
     publishes: &[],
     stylesheet: include_str!("exercise.css"),

@@ -40,7 +40,7 @@ impl Model for Exercise {
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: Some(title.clone()),
                 what: WHAT.to_owned(),
-                claims: Some(env.ui(c.expect.badge()).into_owned()),
+                badge: Some(env.ui(c.expect.badge()).into_owned()),
                 claim: Some(i),
             })
             .collect();

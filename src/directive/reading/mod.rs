@@ -37,7 +37,7 @@ pub const KIND: Kind = Kind {
         takes_output: false,
     },
     parse,
-    claims: false,
+    makes_claims: false,
     lists_the_book: false,
     publishes: &[],
     keys: &[Key::File(data::DATA)],
