@@ -74,9 +74,6 @@ pub struct Side {
     /// The full source for compiling, checking and links: hidden lines
     /// included, their markers stripped.
     pub source: String,
-    /// The expected outcome; `None` for a side that is only shown
-    /// (Python).
-    pub expect: Option<Expect>,
     /// The expected output, from an ```` ```output ```` block.
     pub output: Option<String>,
     /// Byte range in the chapter of that ```` ```output ```` block, fences
@@ -87,23 +84,39 @@ pub struct Side {
     /// The note as written, and where it starts in the chapter (what is
     /// translated: `note` made safe is for the source language).
     pub note_source: Option<(String, usize)>,
-    /// Show this side's assembly (the side's or the block's `asm`, or
-    /// an ```` ```asm ```` block's claims).
-    pub asm: bool,
-    /// A C or C++ side's assembly and compiler attributes and its
-    /// ```` ```asm ```` block (a Rust side's are its example's).
-    pub spec: AsmSpec,
-    /// `ignore`: shown with a "Not checked" marker, never compiled, run
-    /// or disassembled.
-    pub ignore: bool,
+    /// What it is, and so what it claims.
+    pub role: Role,
     /// Byte offset in the chapter of the side's fence.
     pub offset: usize,
     /// Byte offset in the chapter of the side's info string.
     pub info_offset: usize,
-    /// The Rust side's example model.
-    pub example: Option<Example>,
     /// `id=`: the side's anchor, with where it stands in the chapter.
     pub id: Option<(String, usize)>,
+}
+
+/// What a side is: each kind keeps its outcome, `ignore` and assembly
+/// attributes in one place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// A Rust side: an example (its outcome, assembly and `ignore`).
+    Rust(Example),
+    /// A C or C++ side: compiled, and run or not as `expect` says.
+    Compiled {
+        /// The expected outcome (`compile` unless the side says).
+        expect: Expect,
+        /// Its assembly and compiler attributes and its ```` ```asm ````
+        /// block.
+        spec: AsmSpec,
+        /// `ignore`: shown with a "Not checked" marker, never compiled,
+        /// run or disassembled.
+        ignore: bool,
+    },
+    /// A side that is only shown (Python), marked "Not checked" when
+    /// `ignore`.
+    Shown {
+        /// `ignore`.
+        ignore: bool,
+    },
 }
 
 /// A parsed comparison block.
@@ -124,11 +137,55 @@ pub struct Compare {
 }
 
 impl Side {
+    /// The Rust side's example model.
+    pub fn example(&self) -> Option<&Example> {
+        match &self.role {
+            Role::Rust(ex) => Some(ex),
+            _ => None,
+        }
+    }
+
+    /// The expected outcome; `None` for a side that is only shown.
+    pub fn expect(&self) -> Option<Expect> {
+        match &self.role {
+            Role::Rust(ex) => Some(ex.expect),
+            Role::Compiled { expect, .. } => Some(*expect),
+            Role::Shown { .. } => None,
+        }
+    }
+
+    /// `ignore`: shown with a "Not checked" marker, never compiled, run
+    /// or disassembled.
+    pub fn ignore(&self) -> bool {
+        match &self.role {
+            Role::Rust(ex) => ex.ignore,
+            Role::Compiled { ignore, .. } | Role::Shown { ignore } => *ignore,
+        }
+    }
+
+    /// Shows its assembly (the side's or the block's `asm`, or an
+    /// ```` ```asm ```` block's claims), unless ignored.
+    pub fn asm(&self) -> bool {
+        match &self.role {
+            Role::Rust(ex) => ex.asm && !ex.ignore,
+            Role::Compiled { spec, ignore, .. } => spec.shows() && !ignore,
+            Role::Shown { .. } => false,
+        }
+    }
+
+    /// Its assembly attributes: the Rust side's example's, a C or C++
+    /// side's own; none for a side that is only shown.
+    pub fn spec(&self) -> Option<&AsmSpec> {
+        match &self.role {
+            Role::Rust(ex) => Some(&ex.spec),
+            Role::Compiled { spec, .. } => Some(spec),
+            Role::Shown { .. } => None,
+        }
+    }
+
     /// The Rust edition of the side (the book's for C and C++).
     fn edition(&self, env: &Env<'_>) -> u16 {
-        self.example
-            .as_ref()
-            .map_or(env.config.edition, |e| e.edition)
+        self.example().map_or(env.config.edition, |e| e.edition)
     }
 
     /// This side's Compiler Explorer session (compiled sides only),
@@ -144,11 +201,11 @@ impl Side {
     /// The outcome badge of its header: "Not checked", "Undefined
     /// behaviour", … (empty for a side that is only shown).
     pub fn badge(&self, env: &Env<'_>) -> String {
-        match (&self.example, self.expect) {
-            (Some(ex), _) => ex.badge(env),
-            _ if self.ignore => env.ui("Not checked").into_owned(),
-            (None, Some(e)) => env.ui(e.badge()).into_owned(),
-            (None, None) => String::new(),
+        match &self.role {
+            Role::Rust(ex) => ex.badge(env),
+            _ if self.ignore() => env.ui("Not checked").into_owned(),
+            Role::Compiled { expect, .. } => env.ui(expect.badge()).into_owned(),
+            Role::Shown { .. } => String::new(),
         }
     }
 
@@ -163,9 +220,13 @@ impl Side {
     /// shown only.
     fn claim(&self, env: &Env<'_>) -> Option<Claim> {
         self.lang.compiler()?;
-        let mut claim = match (&self.example, self.expect) {
-            (Some(ex), _) => ex.claim(env, self.info_offset, self.output_range.clone()),
-            (None, Some(expect)) => Claim {
+        let mut claim = match &self.role {
+            Role::Rust(ex) => ex.claim(env, self.info_offset, self.output_range.clone()),
+            Role::Compiled {
+                expect,
+                spec,
+                ignore,
+            } => Claim {
                 file: env.file.to_owned(),
                 line: 0,
                 offset: self.info_offset,
@@ -173,20 +234,20 @@ impl Side {
                 lang: self.lang,
                 source: self.source.clone(),
                 wrapped: false,
-                expect,
+                expect: *expect,
                 output: self.output.clone(),
                 output_range: self.output_range.clone(),
                 edition: env.config.edition,
                 mode: Mode::Debug,
                 error: None,
-                ignore: self.ignore,
+                ignore: *ignore,
                 bless: None,
-                flags: self.spec.flags.clone(),
-                no_warnings: self.spec.no_warnings,
+                flags: spec.flags.clone(),
+                no_warnings: spec.no_warnings,
                 asm: None,
                 doctest: None,
             },
-            (None, None) => return None,
+            Role::Shown { .. } => return None,
         };
         claim.what = match &self.caption {
             Some(c) => format!("compare side \"{c}\""),
@@ -200,7 +261,7 @@ impl Side {
     fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
         let mut program = self.asm_program(env)?;
         program.at = claim.offset;
-        asmspec::asm_claim(env, claim, self.spec(), program)
+        asmspec::asm_claim(env, claim, self.spec()?, program)
     }
 }
 
@@ -227,7 +288,7 @@ impl Compare {
         for s in &self.sides {
             if env.target != Target::Xgettext && s.lang == Lang::Rust {
                 push(Need::Crates(s.source.clone()));
-                if let Some(ex) = &s.example {
+                if let Some(ex) = s.example() {
                     push(Need::Crates(ex.source()));
                     if let Some(n) = ex.run_need(env, s.info_offset) {
                         push(n);
@@ -255,30 +316,26 @@ impl Side {
     /// What its assembly is made of, on any target, when its panel is
     /// shown.
     fn asm_program(&self, env: &Env<'_>) -> Option<AsmRequest> {
-        if !self.asm {
+        if !self.asm() {
             return None;
         }
         self.lang.compiler()?;
-        let source = match &self.example {
-            Some(ex) if ex.wants_asm() => crate::core::code::rust_program(&self.source),
-            Some(_) => return None,
-            None => self.source.clone(),
+        let source = match &self.role {
+            Role::Rust(ex) if ex.wants_asm() => crate::core::code::rust_program(&self.source),
+            Role::Rust(_) | Role::Shown { .. } => return None,
+            Role::Compiled { .. } => self.source.clone(),
         };
+        let spec = self.spec()?;
         Some(AsmRequest {
             lang: self.lang,
             source,
             shown: self.shown.clone(),
             edition: self.edition(env),
-            syntax: self.spec().syntax,
-            flags: self.spec().flags.clone(),
-            graph: self.spec().graph(),
+            syntax: spec.syntax,
+            flags: spec.flags.clone(),
+            graph: spec.graph(),
             at: self.info_offset,
         })
-    }
-
-    /// Its assembly attributes: the Rust side's example's, else its own.
-    fn spec(&self) -> &AsmSpec {
-        self.example.as_ref().map_or(&self.spec, |e| &e.spec)
     }
 }
 
@@ -318,7 +375,7 @@ impl Model for Compare {
                 id_at: s.id.as_ref().map(|(_, at)| *at),
                 title: env
                     .text_opt(s.caption.as_deref())
-                    .or_else(|| env.text_opt(s.example.as_ref()?.title.as_deref()))
+                    .or_else(|| env.text_opt(s.example()?.title.as_deref()))
                     .map(|t| t.into_owned()),
                 what: format!("{} side", s.lang.label()),
                 badge: claim.as_ref().map(|_| s.badge(env)),
@@ -395,7 +452,7 @@ mod tests {
             panic!("three sides")
         };
         assert_eq!(c.caption.as_deref(), Some("C: undefined"));
-        assert_eq!(c.expect, Some(Expect::Ub));
+        assert_eq!(c.expect(), Some(Expect::Ub));
         assert_eq!(c.shown, "int divide(int a, int b) { return a / b; }\n");
         assert_eq!(
             c.source,
@@ -411,7 +468,7 @@ mod tests {
         );
         assert_eq!(markdown::line_col(DIVISION, c.offset), (4, 1));
         assert!(DIVISION[c.offset..].starts_with("```c caption"));
-        assert_eq!(rust.expect, Some(Expect::Panic));
+        assert_eq!(rust.expect(), Some(Expect::Panic));
         assert_eq!(
             rust.source,
             "pub fn divide(a: i32, b: i32) -> i32 { a / b }\nfn main() { divide(1, 0); }\n"
@@ -422,11 +479,11 @@ mod tests {
         );
         assert_eq!(rust.note.as_deref(), Some("Rust note."));
         assert_eq!(
-            rust.example.as_ref().and_then(|e| e.title.as_deref()),
+            rust.example().and_then(|e| e.title.as_deref()),
             Some("Rust: panics")
         );
         assert!(DIVISION[rust.offset..].starts_with("```rust caption"));
-        assert_eq!((py.expect, py.note.as_deref()), (None, None));
+        assert_eq!((py.expect(), py.note.as_deref()), (None, None));
         // The claims come from the same parse: the compiled sides only.
         let claims = with_env(DIVISION, Target::Html, render).unwrap().claims;
         let langs: Vec<Lang> = claims.iter().map(|c| c.lang).collect();
@@ -448,7 +505,7 @@ mod tests {
         );
         assert_eq!(cpp.output.as_deref(), Some("not a program\n"));
         assert!(
-            cpp.ignore && !cpp.asm,
+            cpp.ignore() && !cpp.asm(),
             "an ignored side is never disassembled"
         );
         assert_eq!(
@@ -456,7 +513,7 @@ mod tests {
             Some("Rust's own note.\n\nSecond *paragraph*.")
         );
         assert_eq!(rust.output.as_deref(), Some(""));
-        assert!(!rust.ignore);
+        assert!(!rust.ignore());
         // The ignored side's claim says so, so nothing compiles it.
         let claims = with_env(text, Target::Html, render).unwrap().claims;
         let ignored: Vec<(Lang, bool)> = claims.iter().map(|c| (c.lang, c.ignore)).collect();
@@ -549,10 +606,12 @@ mod tests {
     #[test]
     fn block_asm_reaches_compiled_sides() {
         let cmp = parse("````compare asm\n```c\nint f(void) { return 1; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n```python\nx = 1\n```\n````\n").unwrap();
-        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
-        assert_eq!(asm, [true, true, true]);
+        // The block's `asm` reaches the compiled sides; a Python side is
+        // only shown.
+        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm()).collect();
+        assert_eq!(asm, [true, true, false]);
         let cmp = parse("````compare\n```c asm\nint f(void) { return 1; }\n```\n```rust asm=false\npub fn f() -> i32 { 1 }\n```\n````\n").unwrap();
-        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm).collect();
+        let asm: Vec<bool> = cmp.sides.iter().map(|s| s.asm()).collect();
         assert_eq!(asm, [true, false]);
     }
 

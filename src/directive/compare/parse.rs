@@ -2,7 +2,7 @@
 //! piece by piece (fences, note paragraphs, output blocks), with every
 //! offset mapped back to the chapter.
 
-use super::{Compare, KIND, KNOWN, Layout, Side};
+use super::{Compare, KIND, KNOWN, Layout, Role, Side};
 use crate::core::attrs::{self, Attr};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -247,26 +247,7 @@ fn side(
             _ => id = Some(numbering::parse_id(&a, &attr, &fence)?),
         }
     }
-    let mut s = Side {
-        lang,
-        caption,
-        code: fence.body.clone(),
-        shown: String::new(),
-        source: String::new(),
-        expect: None,
-        output: output.as_ref().map(|o| o.body.clone()),
-        output_range: output.as_ref().map(|o| o.range.clone()),
-        note: note.as_ref().map(|(n, at)| safe_note(n, *at)).transpose()?,
-        note_source: note,
-        asm: block_asm != Panel::None,
-        spec: AsmSpec::default(),
-        ignore: false,
-        offset: fence.range.start,
-        info_offset: fence.info_offset,
-        example: None,
-        id,
-    };
-    match lang {
+    let role = match lang {
         Lang::Rust => {
             let mut ex = Example::parse(
                 &fence,
@@ -276,25 +257,26 @@ fn side(
                 env.config,
                 Context::Side,
             )?;
-            ex.title = s.caption.clone().or(ex.title.take());
+            ex.title = caption.clone().or(ex.title.take());
             ex.spec.panel = ex.spec.panel.max(block_asm);
             ex.asm |= block_asm != Panel::None;
-            s.asm = ex.asm;
-            s.ignore = ex.ignore;
-            s.expect = Some(ex.expect);
-            s.example = Some(ex);
+            Role::Rust(ex)
         }
         Lang::C | Lang::Cpp => {
             let mut a = Attrs::new(&fence);
-            s.expect = Some(Expect::Compile);
-            s.spec.block = asm;
+            let mut expect = Expect::Compile;
+            let mut ignore = false;
+            let mut spec = AsmSpec {
+                block: asm,
+                ..AsmSpec::default()
+            };
             for attr in &rest {
                 let key = attr.key.as_str();
                 a.once(attr, key)?;
                 match key {
-                    "expect" => s.expect = Some(a.choice(attr, &Expect::C_CHOICES)?),
-                    "ignore" => s.ignore = a.boolean(attr)?,
-                    _ if s.spec.attribute(&a, attr, true)? => {}
+                    "expect" => expect = a.choice(attr, &Expect::C_CHOICES)?,
+                    "ignore" => ignore = a.boolean(attr)?,
+                    _ if spec.attribute(&a, attr, true)? => {}
                     _ => {
                         return Err(a.problem(
                             attr,
@@ -307,8 +289,12 @@ fn side(
                     }
                 }
             }
-            s.spec.panel = s.spec.panel.max(block_asm);
-            s.asm = s.spec.shows();
+            spec.panel = spec.panel.max(block_asm);
+            Role::Compiled {
+                expect,
+                spec,
+                ignore,
+            }
         }
         Lang::Python => {
             if let Some(b) = asm {
@@ -318,6 +304,7 @@ fn side(
                 ));
             }
             let mut a = Attrs::new(&fence);
+            let mut ignore = false;
             for attr in &rest {
                 a.once(attr, &attr.key)?;
                 if attr.key != "ignore" {
@@ -329,13 +316,27 @@ fn side(
                         ),
                     ));
                 }
-                s.ignore = a.boolean(attr)?;
+                ignore = a.boolean(attr)?;
             }
+            Role::Shown { ignore }
         }
-    }
-    // An ignored side is shown only: never compiled, run or disassembled.
-    s.asm &= !s.ignore;
-    (s.shown, s.source) = lang.split_hidden(&fence.body, env.config);
+    };
+    let (shown, source) = lang.split_hidden(&fence.body, env.config);
+    let s = Side {
+        lang,
+        caption,
+        code: fence.body.clone(),
+        shown,
+        source,
+        output: output.as_ref().map(|o| o.body.clone()),
+        output_range: output.as_ref().map(|o| o.range.clone()),
+        note: note.as_ref().map(|(n, at)| safe_note(n, *at)).transpose()?,
+        note_source: note,
+        role,
+        offset: fence.range.start,
+        info_offset: fence.info_offset,
+        id,
+    };
     if s.shown.trim().is_empty() {
         return Err(Problem::at(
             fence.info_offset,

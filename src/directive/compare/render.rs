@@ -61,7 +61,7 @@ impl Compare {
     fn render_test(&self, env: &Env<'_>, facts: &Facts) -> Rendered {
         let mut r = Rendered::default();
         for (i, s) in self.sides.iter().enumerate() {
-            if let Some(ex) = &s.example {
+            if let Some(ex) = s.example() {
                 if i > 0 && !r.out.lines().is_empty() {
                     r.out.blank();
                 }
@@ -136,7 +136,7 @@ impl Compare {
             };
             warnings.extend(listing.warnings.iter().cloned());
             r.missing.extend(listing.missing.iter().cloned());
-            if let Some(ex) = &s.example {
+            if let Some(ex) = s.example() {
                 let side = ex.render_with(env, facts, s.info_offset, &listing, Some(number), None);
                 warnings.extend(side.warnings);
                 out.append(side.out);
@@ -218,7 +218,7 @@ impl Compare {
             if i > 0 {
                 out.blank();
             }
-            if let Some(ex) = &s.example {
+            if let Some(ex) = s.example() {
                 let side = ex.render_with(
                     env,
                     facts,
@@ -343,16 +343,18 @@ fn c_side(
     };
     let heading = env.text(&s.heading()).into_owned();
     let badge = s.badge(env);
-    let panel = asmspec::asm_panel(
-        listing,
-        "cc -O2",
-        &s.shown,
-        &tie::c_lines(&s.code, &env.config.c_hidden_prefix),
-        &s.spec,
-        Some(number),
-    );
+    let panel = s.spec().and_then(|spec| {
+        asmspec::asm_panel(
+            listing,
+            "cc -O2",
+            &s.shown,
+            &tie::c_lines(&s.code, &env.config.c_hidden_prefix),
+            spec,
+            Some(number),
+        )
+    });
     Frame {
-        outcome: Outcome::of(s.expect, s.ignore),
+        outcome: Outcome::of(s.expect(), s.ignore()),
         title: Some(&heading),
         badge: (!badge.is_empty()).then_some(badge.as_str()),
         info: s.lang.fence(),
@@ -360,7 +362,7 @@ fn c_side(
         output: s
             .output
             .as_deref()
-            .map(|o| (s.expect.map_or("Output", Expect::output_label), o)),
+            .map(|o| (s.expect().map_or("Output", Expect::output_label), o)),
         assembly: panel.as_ref(),
         links: &links,
         notes: &[],
