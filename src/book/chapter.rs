@@ -85,6 +85,7 @@ impl<'a> ParsedChapter<'a> {
                 section: self.page.section,
                 first: 0,
             },
+            place: &crate::directive::contract::Unplaced,
         }
     }
 
@@ -203,6 +204,7 @@ pub fn render(
             section: page.section,
             first: 0,
         },
+        place: &crate::directive::contract::Unplaced,
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());

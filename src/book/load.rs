@@ -23,7 +23,7 @@ use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
 use crate::core::markdown;
 use crate::core::problem::Located;
-use crate::directive::contract::Package;
+use crate::directive::contract::{Package, Place};
 use crate::directive::{self, Env, Shared, Target};
 use anyhow::Context as _;
 use mdbook_driver::MDBook;
@@ -202,8 +202,10 @@ pub fn claims(
         return (Vec::new(), Vec::new());
     }
     let map = LineMap::new(&chapter.raw, text);
+    let place = FilePlace { chapter, map: &map };
     // The claims are the same for every target; `Html` also makes the
-    // assembly panels (which `check` locks).
+    // assembly panels (which `check` locks). Each is built with its line
+    // in the chapter file and its `--bless` target.
     let env = Env {
         config,
         target,
@@ -211,6 +213,7 @@ pub fn claims(
         file: &chapter.file,
         shared: &run.shared,
         numbers: Default::default(),
+        place: &place,
     };
     let mut out = Vec::new();
     let mut invalid = Vec::new();
@@ -224,17 +227,9 @@ pub fn claims(
             parsed.model.render(block, &env, &facts)
         });
         match rendered {
-            Ok(rendered) => {
-                for mut claim in rendered.claims {
-                    claim.line = map.file_line(line0(text, claim.offset));
-                    claim.bless = claim.output_range.as_ref().and_then(|range| {
-                        bless_target(range, text, &map, &chapter.raw, &chapter.path)
-                    });
-                    out.push(claim);
-                }
-            }
+            Ok(rendered) => out.extend(rendered.claims),
             Err(p) => {
-                let line = map.file_line(line0(text, p.offset));
+                let line = place.line(p.offset);
                 invalid.push((chapter.file.clone(), line, p.message));
             }
         }
@@ -264,6 +259,7 @@ pub fn packages(
         file: &chapter.file,
         shared: &shared,
         numbers: Default::default(),
+        place: &crate::directive::contract::Unplaced,
     };
     let mut out = Vec::new();
     let mut invalid = Vec::new();
@@ -291,6 +287,25 @@ fn line0(text: &str, offset: usize) -> usize {
 
 /// Byte offset of the start of a 0-based line (the text's end past its
 /// last line).
+/// A chapter's offsets placed in its file: lines through the chapter's
+/// [`LineMap`], `--bless` targets where the output block is literal.
+#[derive(Debug)]
+struct FilePlace<'a> {
+    chapter: &'a Chapter,
+    map: &'a LineMap,
+}
+
+impl Place for FilePlace<'_> {
+    fn line(&self, offset: usize) -> usize {
+        self.map.file_line(line0(&self.chapter.expanded, offset))
+    }
+
+    fn bless(&self, range: &Range<usize>) -> Option<BlessTarget> {
+        let c = self.chapter;
+        bless_target(range, &c.expanded, self.map, &c.raw, &c.path)
+    }
+}
+
 fn line_start(text: &str, line: usize) -> usize {
     if line == 0 {
         return 0;

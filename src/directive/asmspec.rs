@@ -278,6 +278,7 @@ pub fn asm_claim(
 ) -> Option<Claim> {
     let block = spec.block.as_ref()?;
     Some(Claim {
+        line: env.place.line(block.info_offset),
         offset: block.info_offset,
         what: format!("asm of {}", claim.what),
         source: program.source,

@@ -7,7 +7,7 @@ pub use super::facts::{Facts, Need};
 use super::facts::{Item, Topic};
 pub use super::numbering::{Entry, Numbers, Row};
 use crate::core::attrs::Attr;
-use crate::core::claim::Claim;
+use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::{Config, Key};
 use crate::core::i18n::Translations;
 use crate::core::markdown::{self, Block, Out, Pattern};
@@ -234,6 +234,37 @@ pub struct Env<'a> {
     pub shared: &'a Shared,
     /// Where the block's frame numbers start.
     pub numbers: Numbers<'a>,
+    /// Where the chapter's offsets stand in the file the author edits:
+    /// claims are built with their line (and their `--bless` target)
+    /// through it.
+    pub place: &'a dyn Place,
+}
+
+/// Where a chapter's offsets stand in the file the author edits: the
+/// book layer knows (a block inside an `{{#include}}` stands at the
+/// include's line), directives ask.
+pub trait Place: std::fmt::Debug {
+    /// The 1-based line, in the chapter file, of the byte at `offset` of
+    /// the chapter's text.
+    fn line(&self, offset: usize) -> usize;
+    /// Where `--bless` may write over the output block at `range` of the
+    /// chapter's text: only where it stands literally in the file.
+    fn bless(&self, range: &std::ops::Range<usize>) -> Option<BlessTarget>;
+}
+
+/// No file behind the text: renders that report no line (a page build,
+/// a unit test) place everything at line 0 and bless nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Unplaced;
+
+impl Place for Unplaced {
+    fn line(&self, _: usize) -> usize {
+        0
+    }
+
+    fn bless(&self, _: &std::ops::Range<usize>) -> Option<BlessTarget> {
+        None
+    }
 }
 
 impl Env<'_> {

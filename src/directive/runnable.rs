@@ -466,9 +466,10 @@ impl Example {
             Some(t) => format!("rust example \"{t}\""),
             None => "rust example".to_owned(),
         };
+        let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
         Claim {
             file: env.file.to_owned(),
-            line: 0,
+            line: env.place.line(offset),
             offset,
             what,
             lang: Lang::Rust,
@@ -481,7 +482,7 @@ impl Example {
             mode: self.mode,
             error: self.error.clone(),
             ignore: self.ignore,
-            bless: None,
+            bless,
             flags: Vec::new(),
             no_warnings: self.spec.no_warnings,
             asm: None,

@@ -219,6 +219,7 @@ mod tests {
             file: "src/ch.md",
             shared: &Shared::disabled(),
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         crate::directive::scan(text)
             .iter()

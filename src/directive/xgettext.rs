@@ -163,6 +163,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let start = text.find("```").unwrap();
         let end = text.find("```\nAfter").unwrap() + 3;

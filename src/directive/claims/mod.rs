@@ -332,6 +332,7 @@ mod tests {
             file: "src/claims.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         assert_eq!(
             summary(&env, &statuses),

@@ -228,7 +228,7 @@ impl Side {
                 ignore,
             } => Claim {
                 file: env.file.to_owned(),
-                line: 0,
+                line: env.place.line(self.info_offset),
                 offset: self.info_offset,
                 what: String::new(),
                 lang: self.lang,
@@ -241,7 +241,7 @@ impl Side {
                 mode: Mode::Debug,
                 error: None,
                 ignore: *ignore,
-                bless: None,
+                bless: self.output_range.as_ref().and_then(|r| env.place.bless(r)),
                 flags: spec.flags.clone(),
                 no_warnings: spec.no_warnings,
                 asm: None,
@@ -425,6 +425,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         f(&block, &env)
     }
@@ -835,6 +836,7 @@ mod tests {
             file,
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let a = block_id(&env("src/a.md"), 10);
         assert_ne!(a, block_id(&env("src/b.md"), 10));

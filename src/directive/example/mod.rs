@@ -264,6 +264,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         r.out.lines().join("\n")
@@ -320,6 +321,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         let html = r.out.lines().join("\n");
@@ -361,6 +363,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &Facts::default())
@@ -405,6 +408,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let source = "use mylib::f;\nfn main() { f() }\n";
@@ -505,6 +509,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let req = parsed

@@ -173,10 +173,10 @@ impl Exercise {
     /// the tests (at the starter), a test fails on the starter (at the
     /// tests), every test passes on the solution (at the solution). The
     /// first two share one program, so one build and one run serve both.
-    pub fn claims(&self, file: &str) -> Vec<Claim> {
+    pub fn claims(&self, env: &Env<'_>) -> Vec<Claim> {
         let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
-            file: file.to_owned(),
-            line: 0,
+            file: env.file.to_owned(),
+            line: env.place.line(at.info_offset),
             offset: at.info_offset,
             what: format!("exercise \"{}\" ({part})", self.title),
             lang: Lang::Rust,

@@ -284,10 +284,40 @@ Look at `i32::checked_div`.
         assert_eq!(&GOOD[ex.tests.info_offset..][..10], "rust tests");
     }
 
+    /// Lines as the chapter text counts them (the book layer maps them
+    /// into the file the author edits).
+    #[derive(Debug)]
+    struct TextLines(&'static str);
+
+    impl crate::directive::contract::Place for TextLines {
+        fn line(&self, offset: usize) -> usize {
+            markdown::line_col(self.0, offset).0
+        }
+
+        fn bless(&self, _: &std::ops::Range<usize>) -> Option<crate::core::claim::BlessTarget> {
+            None
+        }
+    }
+
     #[test]
     fn three_claims_each_at_its_own_fence() {
         let ex = parsed(GOOD).unwrap();
-        let claims = ex.claims("src/a.md");
+        let cfg = config();
+        let shared = crate::directive::Shared::disabled();
+        let env = crate::directive::Env {
+            config: &cfg,
+            target: crate::directive::Target::Test,
+            text: GOOD,
+            file: "src/a.md",
+            shared: &shared,
+            numbers: Default::default(),
+            place: &TextLines(GOOD),
+        };
+        let claims = ex.claims(&env);
+        // Built whole: each claim carries its fence's line.
+        for c in &claims {
+            assert_eq!(c.line, markdown::line_col(GOOD, c.offset).0, "{}", c.what);
+        }
         let got: Vec<(Expect, &str, &str)> = claims
             .iter()
             .map(|c| (c.expect, &GOOD[c.offset..][..13], c.what.as_str()))

@@ -24,7 +24,7 @@ impl Model for Exercise {
     /// claim on the claims page (all under the exercise's one number).
     fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
         let mut r = Rendered {
-            claims: self.claims(env.file),
+            claims: self.claims(env),
             ..Rendered::default()
         };
         let id = self.id.as_ref();
@@ -292,6 +292,7 @@ mod tests {
             file: "src/a.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         let parsed = parse(&block, &env).expect("parses");
         let facts = facts(&parsed.needs);

@@ -173,6 +173,7 @@ mod tests {
             file: "src/intro.md",
             shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         render(&block, &env).map(|r| r.out.lines().join("\n"))
     }

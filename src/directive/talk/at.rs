@@ -102,6 +102,7 @@ mod tests {
             file: "src/e.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         resolve(&env, value, 7)
     }

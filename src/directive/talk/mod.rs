@@ -261,6 +261,7 @@ mod tests {
             file: "src/talk.md",
             shared: &shared,
             numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
         };
         render(&block, &env).map(|r| r.out.lines().join("\n"))
     }

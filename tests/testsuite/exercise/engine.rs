@@ -5,7 +5,9 @@
 
 use mdbook_companion::core::config::Config;
 use mdbook_companion::core::markdown;
+use mdbook_companion::directive::contract::Unplaced;
 use mdbook_companion::directive::exercise::{Exercise, PATTERN};
+use mdbook_companion::directive::{Env, Shared, Target};
 use mdbook_companion::engine::check::{Checker, Claim, Verdict};
 use pretty_assertions::assert_eq;
 use std::path::Path;
@@ -17,14 +19,28 @@ fn config(root: &Path) -> Config {
     Config::from_json(root.to_path_buf(), &serde_json::json!({})).expect("config")
 }
 
+/// The claims of `ex`, in the chapter `file` of `text`.
+fn claims_of(ex: &Exercise, file: &str, text: &str, config: &Config) -> Vec<Claim> {
+    let shared = Shared::disabled();
+    let env = Env {
+        config,
+        target: Target::Test,
+        text,
+        file,
+        shared: &shared,
+        numbers: Default::default(),
+        place: &Unplaced,
+    };
+    ex.claims(&env)
+}
+
 /// The claims of every exercise of `text`, as `check` collects them.
 pub(super) fn claims(text: &str, config: &Config) -> Vec<Claim> {
     markdown::scan(text, &[PATTERN])
         .iter()
         .flat_map(|b| {
-            Exercise::parse(b, text, config)
-                .expect("a valid exercise")
-                .claims("src/verdicts.md")
+            let ex = Exercise::parse(b, text, config).expect("a valid exercise");
+            claims_of(&ex, "src/verdicts.md", text, config)
         })
         .collect()
 }
@@ -136,7 +152,7 @@ fn the_run_button_program_runs_the_tests_as_libtest_would_report_them() {
     let checker = Checker::new(&cfg);
     for block in markdown::scan(&text, &[PATTERN]) {
         let ex = Exercise::parse(&block, &text, &cfg).unwrap();
-        let mut claim = ex.claims("src/course.md").remove(0);
+        let mut claim = claims_of(&ex, "src/course.md", &text, &cfg).remove(0);
         claim.expect = mdbook_companion::engine::check::Expect::Run;
         claim.source = runner_program(&ex.solution.source, &ex.tests.source);
         let solved = checker.check(&claim);
