@@ -209,7 +209,9 @@ pub fn render(
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
-    let keys = shared.claims_page.then(|| check::Checker::new(config));
+    let keys = shared
+        .claims_page
+        .then(|| check::Checker::new(config).with_crates(run.crates(config)));
     for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
         outcome.claims_page |= directive::is_claims_page(block);
         let rendered =
@@ -303,7 +305,9 @@ fn verify(
     if claims.is_empty() {
         return;
     }
-    let checker = check::Checker::new(config).with_lock(run.lock.clone());
+    let checker = check::Checker::new(config)
+        .with_lock(run.lock.clone())
+        .with_crates(run.crates(config));
     let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     // Cold claims compile together, as `check` does.
     checker.prepare(&only);

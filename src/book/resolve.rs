@@ -3,7 +3,7 @@
 //! what directives need ([`resolve`]). This is the only place where a
 //! directive's [`Need`] meets the engine or another directive: assembly
 //! through [`asm::made`] (cache, then `companion.lock`, then the
-//! compiler), crates through [`crates::for_book`], references through
+//! compiler), crates through the run's one [`Crates`], references through
 //! the directive that publishes their topic.
 
 use crate::core::claim::Claim;
@@ -14,7 +14,7 @@ use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
 use crate::engine::cache::Cache;
 use crate::engine::check::Checker;
-use crate::engine::crates;
+use crate::engine::crates::{self, Crates};
 use crate::engine::lock;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -35,6 +35,9 @@ pub struct Run {
     /// The checker that answers recorded runs (made on first use; it
     /// reads the cache and the lock and never compiles).
     checker: OnceLock<Checker>,
+    /// The book's crates, read on first use: one value for the run, shared
+    /// with its checkers (so they are read and built once).
+    crates: OnceLock<Arc<Crates>>,
 }
 
 impl Run {
@@ -46,14 +49,32 @@ impl Run {
             lock: None,
             assembly: None,
             checker: OnceLock::new(),
+            crates: OnceLock::new(),
         }
+    }
+
+    /// The run's crates of the book `config` describes.
+    pub fn crates(&self, config: &Config) -> Arc<Crates> {
+        Arc::clone(self.crates.get_or_init(|| crates::for_book(config)))
+    }
+
+    /// The same run, using `crates` (a command that also checks shares its
+    /// own with the run).
+    pub fn with_crates(self, crates: Arc<Crates>) -> Run {
+        let _ = self.crates.set(crates);
+        self
+    }
+
+    /// A checker of this run: its cache, its lock and its crates.
+    pub fn new_checker(&self, config: &Config) -> Checker {
+        Checker::with_cache(config, self.cache.handle())
+            .with_lock(self.lock.clone())
+            .with_crates(self.crates(config))
     }
 
     /// The checker of this run's cache and lock, for recorded runs.
     fn checker(&self, config: &Config) -> &Checker {
-        self.checker.get_or_init(|| {
-            Checker::with_cache(config, self.cache.handle()).with_lock(self.lock.clone())
-        })
+        self.checker.get_or_init(|| self.new_checker(config))
     }
 
     /// A run without a cache.
@@ -120,7 +141,7 @@ pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
 
 fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
     match need {
-        Need::Crates(source) => Fact::Crates(crates::for_book(env.config).used_by(source)),
+        Need::Crates(source) => Fact::Crates(run.crates(env.config).used_by(source)),
         Need::Assembly(req) => Fact::Assembly(assembly(run, env.config, req)),
         Need::Reference(r) => Fact::Item(reference(env, r)),
         Need::Locked(hash) => Fact::Locked(run.lock.as_ref().and_then(|l| {
@@ -171,7 +192,13 @@ fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Pro
         flags: &req.flags,
     };
     let mut listing = Listing::default();
-    match asm::made(&request, config, &run.cache, run.lock.as_deref()) {
+    match asm::made(
+        &request,
+        config,
+        &run.cache,
+        run.lock.as_deref(),
+        &run.crates(config),
+    ) {
         Ok(made) => {
             run.record_assembly(&made);
             if req.graph {

@@ -29,11 +29,10 @@ use crate::core::crates::{self, Dependency};
 use crate::core::links::Mode;
 use crate::engine::cache::{self, Cache};
 use crate::engine::exec::{self, Limits};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The Cargo.lock of the dependencies, at the book root.
@@ -45,14 +44,6 @@ const STAMP: &str = ".stamp";
 /// The time one `cargo build` of the dependencies gets.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(1800);
 
-/// Dependency builds started by this process (for reports and tests).
-static BUILDS: AtomicUsize = AtomicUsize::new(0);
-
-/// The dependency builds this process started.
-pub fn builds() -> usize {
-    BUILDS.load(Ordering::Relaxed)
-}
-
 /// The declared crates of one book, and their builds.
 #[derive(Debug)]
 pub struct Crates {
@@ -62,6 +53,8 @@ pub struct Crates {
     declared: Result<Declared, String>,
     fingerprint: OnceLock<Result<String, String>>,
     built: [OnceLock<Result<Arc<Externs>, String>>; 2],
+    /// The `cargo build`s this value started.
+    builds: AtomicUsize,
 }
 
 /// The library file of each declared crate, by extern name, in a lib
@@ -84,34 +77,21 @@ struct Declared {
     path_only: bool,
 }
 
-/// The crates of the book `config` describes, read once per process (per
-/// root and entries: one process may hold several configurations).
+/// The crates of the book `config` describes, read afresh. A run makes
+/// one and hands it to everything in it that compiles (the book layer's
+/// `Run`, its checkers, the assembly engine), so it reads the entries once
+/// and builds each mode at most once; nothing outlives the run.
 pub fn for_book(config: &Config) -> Arc<Crates> {
-    type Books = HashMap<(PathBuf, String), Arc<Crates>>;
-    static BOOKS: OnceLock<Mutex<Books>> = OnceLock::new();
-    let mut books = BOOKS
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let entries = format!(
-        "{:?}{:?}{}",
-        config.dependencies, config.cargo_manifest, config.rustc
-    );
-    Arc::clone(
-        books
-            .entry((config.root.clone(), entries))
-            .or_insert_with(|| {
-                let project = absolute(&config.root).join(cache::DIR).join("crates");
-                Arc::new(Crates {
-                    root: config.root.clone(),
-                    project,
-                    rustc: config.rustc.clone(),
-                    declared: declare(config),
-                    fingerprint: OnceLock::new(),
-                    built: [OnceLock::new(), OnceLock::new()],
-                })
-            }),
-    )
+    let project = absolute(&config.root).join(cache::DIR).join("crates");
+    Arc::new(Crates {
+        root: config.root.clone(),
+        project,
+        rustc: config.rustc.clone(),
+        declared: declare(config),
+        fingerprint: OnceLock::new(),
+        built: [OnceLock::new(), OnceLock::new()],
+        builds: AtomicUsize::new(0),
+    })
 }
 
 /// The book's entries and those of its `cargo-manifest`, resolved.
@@ -232,6 +212,12 @@ fn profile(mode: Mode) -> &'static str {
 }
 
 impl Crates {
+    /// The `cargo build`s of the dependencies this value started (for
+    /// reports and tests).
+    pub fn builds(&self) -> usize {
+        self.builds.load(Ordering::Relaxed)
+    }
+
     /// The extern names of the declared crates (none when they are broken).
     pub fn names(&self) -> &[String] {
         self.declared.as_ref().map_or(&[], |d| &d.names)
@@ -406,7 +392,7 @@ impl Crates {
         }
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
         let run = |offline: bool| {
-            BUILDS.fetch_add(1, Ordering::Relaxed);
+            self.builds.fetch_add(1, Ordering::Relaxed);
             let mut cmd = Command::new(&cargo);
             cmd.current_dir(&self.project)
                 .args(["build", "--lib", "--message-format=json-render-diagnostics"])

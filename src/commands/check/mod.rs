@@ -25,10 +25,11 @@ use crate::core::problem::{MissingTool, Purpose};
 use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
-use crate::engine::crates;
+use crate::engine::crates::{self, Crates};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// How `check` runs.
 #[derive(Debug, Clone, Default)]
@@ -50,8 +51,7 @@ pub struct Options {
 
 /// Where the libraries of the book's crates are, for `mdbook test -L`,
 /// when an example uses one.
-fn library_note(config: &crate::core::config::Config, report: &Report) -> Option<String> {
-    let crates = crates::for_book(config);
+fn library_note(crates: &Crates, report: &Report) -> Option<String> {
     report
         .checked
         .iter()
@@ -76,7 +76,12 @@ fn library_note(config: &crate::core::config::Config, report: &Report) -> Option
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
     // A cache for the assembly panels the lock records.
-    let mut run = Run::new(Cache::for_book(&loaded.root)).recording_assembly();
+    // One value of the book's crates for the run: rendering (assembly
+    // panels) and checking read and build them once.
+    let crates = crates::for_book(&loaded.config);
+    let mut run = Run::new(Cache::for_book(&loaded.root))
+        .recording_assembly()
+        .with_crates(Arc::clone(&crates));
     run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let mut claims = Vec::new();
     let mut invalid = Vec::new();
@@ -104,7 +109,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         claims.retain(|c| p.holds(&c.file, c.line));
         invalid.retain(|(file, line, _)| p.holds(file, *line));
     }
-    let checker = Checker::new(&loaded.config);
+    let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
         .jobs
         .filter(|&j| j > 0)
@@ -169,7 +174,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
     }
     report.counters = checker.counters();
-    if let Some(note) = library_note(&loaded.config, &report) {
+    if let Some(note) = library_note(&crates, &report) {
         report.lock_notes.push(note);
     }
     let assembly = run

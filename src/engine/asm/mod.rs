@@ -24,7 +24,7 @@ use crate::core::lang::{Compiler, Lang};
 use crate::core::links::Mode;
 use crate::core::machine::{self, Syntax};
 use crate::engine::cache::Cache;
-use crate::engine::crates;
+use crate::engine::crates::{self, Crates};
 use crate::engine::exec::{self, Limits};
 use std::fmt;
 
@@ -207,13 +207,14 @@ pub fn assembly(req: &Request<'_>, config: &Config, cache: &Cache) -> Result<Lis
     assembly_from(req, config, cache).map(|(listing, _)| listing)
 }
 
-/// [`assembly`], also telling whether a compiler ran.
+/// [`assembly`], also telling whether a compiler ran (a request alone: the
+/// book's crates read for it).
 pub fn assembly_from(
     req: &Request<'_>,
     config: &Config,
     cache: &Cache,
 ) -> Result<(Listing, Origin), AsmError> {
-    made(req, config, cache, None).map(|m| (m.listing, m.origin))
+    made(req, config, cache, None, &crates::for_book(config)).map(|m| (m.listing, m.origin))
 }
 
 /// The functions of the listing the reader wrote.
@@ -248,10 +249,10 @@ pub fn made(
     config: &Config,
     cache: &Cache,
     lock: Option<&crate::engine::lock::Index>,
+    crates: &Crates,
 ) -> Result<Made, AsmError> {
     let (program, mut args) = command(req, config, true);
     let keep = kept(req);
-    let crates = crates::for_book(config);
     let used = match req.compiler() {
         Compiler::Rustc => crates.used_by(req.source),
         Compiler::Cc => Vec::new(),

@@ -74,7 +74,13 @@ impl Checker {
             syntax: a.syntax,
             flags: &claim.flags,
         };
-        let made = match asm::made(&req, &self.config, &self.cache, self.lock.as_deref()) {
+        let made = match asm::made(
+            &req,
+            &self.config,
+            &self.cache,
+            self.lock.as_deref(),
+            &self.crates,
+        ) {
             Ok(m) => m,
             Err(AsmError::Missing { program, .. }) => {
                 return outcome(Verdict::Unchecked { tool: program });

@@ -198,13 +198,20 @@ impl Checker {
         })
     }
 
+    /// The same checker, using `crates`: the run's one value, so the
+    /// dependencies are read and built once for all who compile in it.
+    pub fn with_crates(mut self, crates: Arc<Crates>) -> Checker {
+        self.crates = crates;
+        self
+    }
+
     /// The work done so far.
     pub fn counters(&self) -> Counters {
         Counters {
             compiler_runs: self.compiler_runs.load(Ordering::Relaxed),
             program_runs: self.program_runs.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
-            dependency_builds: crates::builds(),
+            dependency_builds: self.crates.builds(),
         }
     }
 

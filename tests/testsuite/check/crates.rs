@@ -97,6 +97,26 @@ fn crates_are_built_once_and_a_warm_check_starts_no_tool() {
 }
 
 #[test]
+fn two_runs_in_one_process_count_their_own_dependency_builds() {
+    // The crates are per run: a second check in the same process finds
+    // the libraries the first built (and the cache its verdicts), and
+    // reports no build of its own.
+    let book = crates_book();
+    book.write();
+    let check_here =
+        || mdbook_companion::commands::check::run(book.root(), &Default::default()).expect("check");
+    let first = check_here();
+    assert_eq!(first.counters.dependency_builds, 1, "{:?}", first.counters);
+    let second = check_here();
+    assert_eq!(
+        second.counters.dependency_builds, 0,
+        "{:?}",
+        second.counters
+    );
+    assert_eq!(second.counters.compiler_runs, 0, "{:?}", second.counters);
+}
+
+#[test]
 fn editing_a_path_crate_checks_its_examples_again() {
     let book = crates_book();
     book.write();
