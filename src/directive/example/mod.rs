@@ -120,6 +120,24 @@ mod tests {
         Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
     }
 
+    /// The env of a block of `text` in `src/a.md`, placed nowhere.
+    fn env<'a>(
+        cfg: &'a Config,
+        shared: &'a crate::directive::Shared,
+        target: Target,
+        text: &'a str,
+    ) -> Env<'a> {
+        Env {
+            config: cfg,
+            target,
+            text,
+            file: "src/a.md",
+            shared,
+            numbers: Default::default(),
+            place: &crate::directive::contract::Unplaced,
+        }
+    }
+
     fn parse(text: &str) -> Result<Example, Problem> {
         let block = scan(text).into_iter().next().expect("a block");
         let attrs = KIND.attributes(&block)?;
@@ -257,15 +275,7 @@ mod tests {
         let cfg = config();
         let block = scan(text).into_iter().next().unwrap();
         let shared = crate::directive::Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target,
-            text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::directive::contract::Unplaced,
-        };
+        let env = env(&cfg, &shared, target, text);
         let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         r.out.lines().join("\n")
     }
@@ -314,15 +324,7 @@ mod tests {
         let cfg = config();
         let block = scan(&text).into_iter().next().unwrap();
         let shared = crate::directive::Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Html,
-            text: &text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::directive::contract::Unplaced,
-        };
+        let env = env(&cfg, &shared, Target::Html, &text);
         let r = crate::directive::render_block(&block, &env, &Facts::default()).unwrap();
         let html = r.out.lines().join("\n");
         assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
@@ -356,15 +358,7 @@ mod tests {
         let cfg = config();
         let block = scan(text).into_iter().next().unwrap();
         let shared = crate::directive::Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Test,
-            text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::directive::contract::Unplaced,
-        };
+        let env = env(&cfg, &shared, Target::Test, text);
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &Facts::default())
             .unwrap();
@@ -401,15 +395,7 @@ mod tests {
         cfg.rustc = "/nonexistent/rustc".into();
         let block = scan(text).into_iter().next().unwrap();
         let shared = crate::directive::Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Html,
-            text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::directive::contract::Unplaced,
-        };
+        let env = env(&cfg, &shared, Target::Html, text);
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let source = "use mylib::f;\nfn main() { f() }\n";
         let moment = Reference {
@@ -502,15 +488,7 @@ mod tests {
         let cfg = config();
         let block = scan(text).into_iter().next().unwrap();
         let shared = crate::directive::Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Html,
-            text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::directive::contract::Unplaced,
-        };
+        let env = env(&cfg, &shared, Target::Html, text);
         let parsed = crate::directive::parse(&block, &env).unwrap();
         let req = parsed
             .needs
