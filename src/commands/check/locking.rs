@@ -117,7 +117,16 @@ pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
 /// toolchain, recorded run, and its assembly panel's listing. An entry is
 /// the block's only when it stands at the block's place: one copied to a
 /// place where no block is, is stale.
-pub fn differences(root: &Path, new: &Lock, places: &[(String, String)]) -> Vec<String> {
+///
+/// `accepts(hash, run)` says whether the claim with `hash` accepts the
+/// lock's recorded `run` as what its program did (the same run, or one
+/// that differs only where the claim lets runs differ).
+pub fn differences(
+    root: &Path,
+    new: &Lock,
+    places: &[(String, String)],
+    accepts: impl Fn(&str, &RecordedRun) -> bool,
+) -> Vec<String> {
     let old = match Lock::read(root) {
         Read::Lock(old) => old,
         Read::Missing => {
@@ -161,7 +170,7 @@ pub fn differences(root: &Path, new: &Lock, places: &[(String, String)]) -> Vec<
     let mut told: BTreeSet<String> = BTreeSet::new();
     for (o, n) in &pairs.matched {
         let place = format!("{}:{}", n.chapter, n.line);
-        let mut faults = entry_differences(o, n);
+        let mut faults = entry_differences(o, n, &accepts);
         if let Some(p) = panel_faults.get(place.as_str()) {
             faults.extend(p.iter().cloned());
         }
@@ -259,7 +268,11 @@ fn pair<'a>(old: &'a [Entry], new: &'a [Entry]) -> Pairs<'a> {
 
 /// What differs between a block's entry in the lock (`o`) and this run's
 /// (`n`), in words.
-fn entry_differences(o: &Entry, n: &Entry) -> Vec<String> {
+fn entry_differences(
+    o: &Entry,
+    n: &Entry,
+    accepts: &impl Fn(&str, &RecordedRun) -> bool,
+) -> Vec<String> {
     let mut out = Vec::new();
     if o.line != n.line {
         out.push(format!("companion.lock records it at line {}", o.line));
@@ -303,7 +316,11 @@ fn entry_differences(o: &Entry, n: &Entry) -> Vec<String> {
     }
     // A recorded run is compared only where the rest agrees: a changed
     // block's run changes with it.
-    if out.is_empty() && o.run != n.run {
+    let accepted = match &o.run {
+        Some(run) => accepts(&n.hash, run),
+        None => n.run.is_none(),
+    };
+    if out.is_empty() && o.run != n.run && !accepted {
         out.push(run_difference(o.run.as_ref(), n.run.as_ref()));
     }
     out
@@ -436,6 +453,6 @@ mod tests {
             ]
         );
         // `b` changed and `c` is new; `a` agrees with the lock.
-        assert_eq!(differences(dir.path(), &kept, &[]).len(), 2);
+        assert_eq!(differences(dir.path(), &kept, &[], |_, _| false).len(), 2);
     }
 }

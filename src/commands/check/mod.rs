@@ -183,7 +183,17 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()),
         );
-        report.lock_errors = locking::differences(&loaded.root, &lock, &places);
+        let claims: std::collections::HashMap<String, &Claim> = report
+            .checked
+            .iter()
+            .map(|c| (checker.claim_key(&c.claim), &c.claim))
+            .collect();
+        let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
+            claims
+                .get(hash)
+                .is_some_and(|c| checker.accepts_recorded(c, run))
+        };
+        report.lock_errors = locking::differences(&loaded.root, &lock, &places, accepts);
     } else {
         locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
     }

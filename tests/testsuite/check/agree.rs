@@ -326,3 +326,38 @@ fn a_conflicted_or_garbage_lock_is_named_with_line_and_column() {
         )]
     );
 }
+
+#[test]
+fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
+    let chapter = "# Where\n\n```rust example title=\"where\"\nfn main() { let v = vec![1]; println!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
+    let book = TestBook::new().chapter("where.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let start = honest
+        .find("stdout = \"\"\"\nat ")
+        .expect("the recorded run");
+    let end = start + honest[start..].find("\n\"\"\"").unwrap();
+    let with = |line: &str| {
+        format!(
+            "{}stdout = \"\"\"\n{line}{}",
+            &honest[..start],
+            &honest[end..]
+        )
+    };
+    // Another address, as another run prints: the claim accepts it.
+    std::fs::write(book.root().join("companion.lock"), with("at 0x1234")).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 0, "{stdout}");
+    // Text the claim does not accept: forged.
+    std::fs::write(book.root().join("companion.lock"), with("FORGED")).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let failures = locked_failures(&stdout);
+    assert_eq!(failures.len(), 1, "{stdout}");
+    assert!(
+        failures[0].starts_with("FAILED  --locked: src/where.md:3: rust example \"where\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"at 0x"),
+        "{stdout}"
+    );
+}
