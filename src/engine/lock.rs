@@ -420,4 +420,65 @@ mod tests {
         };
         assert_eq!(Lock::parse(&lock.to_text()), Ok(lock));
     }
+
+    /// What the `lock` fuzz target holds, for every `cargo test`: a text
+    /// the reader refuses is refused at a line and column inside it; a
+    /// lock it accepts is written back as text that reads as the same
+    /// lock. The texts are a real lock cut, spliced and garbled.
+    fn holds_for(text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        match Lock::parse(text) {
+            Ok(lock) => {
+                let mut sorted = lock.clone();
+                sorted.normalize();
+                proptest::prop_assert_eq!(Lock::parse(&lock.to_text()), Ok(sorted));
+            }
+            Err(e) => {
+                let lines: Vec<&str> = text.split('\n').collect();
+                proptest::prop_assert!(e.line >= 1 && e.line <= lines.len(), "{e}");
+                let line = lines[e.line - 1];
+                proptest::prop_assert!(e.column >= 1 && e.column <= line.chars().count() + 1);
+                proptest::prop_assert!(!e.message.is_empty());
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn the_reader_places_every_refusal_and_round_trips_what_it_accepts(
+            cut in 0usize..2000,
+            at in 0usize..2000,
+            insert in "(<<<<<<< |=======\n|\"|\\[\\[block\\]\\]\n|line = |\u{feff}|é|\r\n|[a-z=\\[\\]\" \n]{0,8})",
+        ) {
+            let lock = Lock {
+                version: VERSION,
+                blocks: vec![
+                    Entry {
+                        run: Some(RecordedRun {
+                            compiled: true,
+                            stdout: "hi\n".into(),
+                            stderr: String::new(),
+                            toolchain: "rustc 1.95.0".into(),
+                        }),
+                        ..entry("src/a.md", 3, "aa")
+                    },
+                    entry("src/b.md", 9, "bb"),
+                ],
+                assembly: vec![Assembly {
+                    hash: "cc".into(),
+                    toolchain: "cc 12".into(),
+                    listing: "f:\n        ret\n".into(),
+                    lines: vec![0, 1],
+                }],
+            };
+            let text = lock.to_text();
+            let floor = |i: usize| (0..=i.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let (cut, at) = (floor(cut), floor(at));
+            holds_for(&text[..cut])?;
+            holds_for(&format!("{}{insert}{}", &text[..at], &text[at..]))?;
+            holds_for(&insert)?;
+        }
+    }
 }
