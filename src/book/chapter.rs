@@ -3,7 +3,7 @@
 //! model from its facts, check the claims under `verify`, splice the
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
-use super::resolve::{Run, prepare, resolve};
+use super::resolve::{Claimed, Run, prepare, resolve};
 use crate::core::config::{Config, OnFailure};
 use crate::core::markdown;
 use crate::core::problem::{Located, MissingTool, Problem, Purpose};
@@ -35,6 +35,10 @@ pub struct ChapterOutcome {
     pub claims_page: bool,
     /// For `mdbook-xgettext`: the data files' strings its blocks show.
     pub data: Vec<directive::DataMessage>,
+    /// Its claims as `companion.lock` names them, when the book has a
+    /// lock (or a file that should be one): the book layer tells the
+    /// author once when the lock does not vouch for them.
+    pub claimed: Vec<Claimed>,
 }
 
 /// A chapter as the book places it.
@@ -209,8 +213,9 @@ pub fn render(
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());
     let mut claims = Vec::new();
-    let keys = shared
-        .claims_page
+    // Hashes, for the claims page and the lock's warnings (a book with no
+    // lock file needs none).
+    let keys = (shared.claims_page || run.lock.is_some() || run.lock_invalid.is_some())
         .then(|| check::Checker::new(config).with_crates(run.crates(config)));
     for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
         outcome.claims_page |= directive::is_claims_page(block);
@@ -272,6 +277,18 @@ pub fn render(
             }
         };
         outs.push(out);
+    }
+    if let Some(k) = &keys
+        && (run.lock.is_some() || run.lock_invalid.is_some())
+    {
+        outcome.claimed = claims
+            .iter()
+            .map(|(_, c)| Claimed {
+                line: markdown::line_col(text, c.offset).0,
+                what: c.what.clone(),
+                hash: k.claim_key(c),
+            })
+            .collect();
     }
     if config.verify && target == Target::Html {
         verify(config, run, file, text, &claims, &mut outs, &mut outcome);

@@ -36,6 +36,8 @@ struct Stored {
     text: Option<String>,
     directives: usize,
     rows: Vec<Row>,
+    #[serde(default)]
+    claimed: Vec<super::resolve::Claimed>,
 }
 
 impl Memo {
@@ -117,6 +119,7 @@ impl Memo {
             text: stored.text,
             directives: stored.directives,
             rows: stored.rows,
+            claimed: stored.claimed,
             ..ChapterOutcome::default()
         })
     }
@@ -137,6 +140,7 @@ impl Memo {
             text: outcome.text.clone(),
             directives: outcome.directives,
             rows: outcome.rows.clone(),
+            claimed: outcome.claimed.clone(),
         };
         if let Ok(bytes) = serde_json::to_vec(&stored) {
             cache.put(NAMESPACE, &self.key(page, text), &bytes);

@@ -29,9 +29,15 @@ pub struct Run {
     /// The book's `companion.lock`, when it has a valid one: results for
     /// cache misses.
     pub lock: Option<Arc<lock::Index>>,
+    /// Why the book's `companion.lock` could not be read, when it is
+    /// there but is not a lock (builds say so once).
+    pub lock_invalid: Option<String>,
     /// Every assembly panel made in this run, when recorded (what
     /// `check` locks; builds record nothing).
     pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
+    /// Where each recorded panel stands (its hash, `src/a.md:3`), so that
+    /// `check --locked` names the block of a panel that differs.
+    pub assembly_places: Mutex<Vec<(String, String)>>,
     /// The checker that answers recorded runs (made on first use; it
     /// reads the cache and the lock and never compiles).
     checker: OnceLock<Checker>,
@@ -47,7 +53,9 @@ impl Run {
             shared: Shared::default(),
             cache,
             lock: None,
+            lock_invalid: None,
             assembly: None,
+            assembly_places: Mutex::default(),
             checker: OnceLock::new(),
             crates: OnceLock::new(),
         }
@@ -88,17 +96,36 @@ impl Run {
         self
     }
 
+    /// The same run, with the book's lock as [`lock::Lock::read`] found
+    /// it: a lock to read results from, or why the file is not one.
+    pub fn with_lock_read(self, read: lock::Read) -> Run {
+        match read {
+            lock::Read::Lock(l) => self.with_lock(Some(l)),
+            lock::Read::Missing => self,
+            lock::Read::Invalid(why) => Run {
+                lock_invalid: Some(why),
+                ..self
+            },
+        }
+    }
+
     /// The same run, keeping every assembly panel it makes.
     pub fn recording_assembly(mut self) -> Run {
         self.assembly = Some(Mutex::default());
         self
     }
 
-    /// Records an assembly panel made in this run, if it records them.
-    fn record_assembly(&self, made: &asm::Made) {
+    /// Records an assembly panel made in this run, and where its block
+    /// stands (`src/a.md:3`), if it records them.
+    fn record_assembly(&self, made: &asm::Made, place: String) {
         let Some(assembly) = &self.assembly else {
             return;
         };
+        (self
+            .assembly_places
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()))
+        .push((made.hash.clone(), place));
         let mut all = assembly.lock().unwrap_or_else(|e| e.into_inner());
         all.push(lock::Assembly {
             hash: made.hash.clone(),
@@ -142,7 +169,13 @@ pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
 fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
     match need {
         Need::Crates(source) => Fact::Crates(run.crates(env.config).used_by(source)),
-        Need::Assembly(req) => Fact::Assembly(assembly(run, env.config, req)),
+        Need::Assembly(req) => {
+            let place = match run.assembly {
+                Some(_) => format!("{}:{}", env.file, env.place.line(req.at)),
+                None => String::new(),
+            };
+            Fact::Assembly(assembly(run, env.config, req, place))
+        }
         Need::Reference(r) => Fact::Item(reference(env, r)),
         Need::Locked(hash) => Fact::Locked(run.lock.as_ref().and_then(|l| {
             l.block(hash).map(|e| Locked {
@@ -164,6 +197,74 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
     }
 }
 
+/// A claim of a chapter as the lock knows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Claimed {
+    /// The line of its block in the chapter's text.
+    pub line: usize,
+    /// What it is (`rust example "Dividing by zero"`).
+    pub what: String,
+    /// Its hash ([`Checker::claim_key`]).
+    pub hash: String,
+}
+
+/// What a build tells the author, once, when the lock does not vouch for
+/// the claims on its pages (`claimed`: each with its chapter file, in book
+/// order): a lock file that is not a lock, claims the lock records as
+/// failed, and claims it has no entry for (it is stale). Each names the
+/// count and the first block; nothing is compiled.
+pub fn lock_warnings(run: &Run, claimed: &[(String, Claimed)]) -> Vec<String> {
+    let Some((file, first)) = claimed.first() else {
+        return Vec::new();
+    };
+    let blocks = |n: usize| match n {
+        1 => "1 block".to_owned(),
+        n => format!("{n} blocks"),
+    };
+    let mut out = Vec::new();
+    if let Some(why) = &run.lock_invalid {
+        out.push(format!(
+            "{why}; it is not used, so the verdicts and recorded runs of {} are not shown from it (the first: {file}:{}: {}); run `mdbook-companion check` to rewrite it",
+            blocks(claimed.len()),
+            first.line,
+            first.what
+        ));
+    }
+    let Some(lock) = &run.lock else {
+        return out;
+    };
+    let failed: Vec<&(String, Claimed)> = claimed
+        .iter()
+        .filter(|(_, c)| {
+            lock.block(&c.hash)
+                .is_some_and(|e| e.verdict == crate::core::claim::Recorded::Failed)
+        })
+        .collect();
+    if let Some((file, c)) = failed.first() {
+        out.push(format!(
+            "companion.lock records {} failed claim{} (the first: {file}:{}: {}); run `mdbook-companion check` for the details",
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" },
+            c.line,
+            c.what
+        ));
+    }
+    let missing: Vec<&(String, Claimed)> = claimed
+        .iter()
+        .filter(|(_, c)| lock.block(&c.hash).is_none())
+        .collect();
+    if let Some((file, c)) = missing.first() {
+        out.push(format!(
+            "companion.lock is stale: {} {} no entry in it (the first: {file}:{}: {}); run `mdbook-companion check` and commit companion.lock",
+            blocks(missing.len()),
+            if missing.len() == 1 { "has" } else { "have" },
+            c.line,
+            c.what
+        ));
+    }
+    out
+}
+
 /// A reference, resolved by the directive that publishes its topic.
 fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
     match directive::publisher(r.topic) {
@@ -182,7 +283,12 @@ fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
 /// the missing compiler (told once for the book), a warning, or under
 /// `on-failure = "bail"` the problem that stops the block when its code
 /// does not compile.
-fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Problem> {
+fn assembly(
+    run: &Run,
+    config: &Config,
+    req: &AsmRequest,
+    place: String,
+) -> Result<Listing, Problem> {
     let request = asm::Request {
         lang: req.lang,
         source: &req.source,
@@ -200,7 +306,7 @@ fn assembly(run: &Run, config: &Config, req: &AsmRequest) -> Result<Listing, Pro
         &run.crates(config),
     ) {
         Ok(made) => {
-            run.record_assembly(&made);
+            run.record_assembly(&made, place);
             if req.graph {
                 listing.graphs = asm::graphs(&made.listing.text, &run.cache);
             }

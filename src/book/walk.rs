@@ -9,7 +9,7 @@
 
 use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
 use super::memo::Memo;
-use super::resolve::{Run, prepare, resolve};
+use super::resolve::{Run, lock_warnings, prepare, resolve};
 use super::translate;
 use crate::core::config::Config;
 use crate::core::problem::{Located, MissingTool, Purpose, missing_compilers};
@@ -192,7 +192,7 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let mut run = Run::new(Cache::for_book(&config.root)).with_lock(Lock::load(&config.root));
+    let mut run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
     let shared = &mut run.shared;
     shared.chapters = files;
     match translate::load(config, target) {
@@ -270,7 +270,9 @@ pub fn chapters_among(
         .extend(translate::order_warning(config, target));
     let mut directives = 0;
     let mut unchecked = Vec::new();
+    let mut claimed = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
+        claimed.extend(outcome.claimed.into_iter().map(|c| (slot.file.clone(), c)));
         if let Some(text) = outcome.text {
             *slot.content = text;
         }
@@ -288,6 +290,10 @@ pub fn chapters_among(
     let r = &mut result;
     (config.on_failure).route(missing_compilers(&checks), &mut r.errors, &mut r.warnings);
     result.warnings.extend(missing_compilers(&panels));
+    // What the lock does not vouch for, told once for the book.
+    if target == Target::Html {
+        result.notes.extend(lock_warnings(&run, &claimed));
+    }
     // The template offers translators our own words too, on a page of
     // their own.
     if directives > 0 && target == Target::Xgettext {

@@ -80,6 +80,47 @@ pub struct Lock {
     pub assembly: Vec<Assembly>,
 }
 
+/// Where and why a text is not a lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column, in characters.
+    pub column: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    /// `3:1: message`: a path goes before it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// Where the first line that opens, separates or closes a merge conflict
+/// (`<<<<<<<`, `=======`, `>>>>>>>`, `|||||||`) starts.
+fn conflict_marker(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let l = line.trim_end_matches(['\r', '\n']);
+        let marker = ["<<<<<<<", ">>>>>>>", "|||||||"]
+            .iter()
+            .any(|m| l.starts_with(m))
+            || l == "=======";
+        if marker {
+            return Some(at);
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// The 1-based line and column (in characters) of byte `offset`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    crate::core::markdown::line_col(text, offset)
+}
+
 /// Reading a lock: none there, one that does not parse, or one.
 #[derive(Debug)]
 pub enum Read {
@@ -105,14 +146,52 @@ impl Lock {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Read::Missing,
             Err(e) => return Read::Invalid(format!("{}: {e}", path.display())),
         };
-        match toml::from_str::<Lock>(&text) {
-            Ok(lock) if lock.version == VERSION => Read::Lock(lock),
-            Ok(lock) => Read::Invalid(format!(
-                "{}: format version {}; this mdbook-companion reads version {VERSION}",
-                path.display(),
-                lock.version
-            )),
-            Err(e) => Read::Invalid(format!("{}: {}", path.display(), e.message().trim_end())),
+        match Lock::parse(&text) {
+            Ok(lock) => Read::Lock(lock),
+            Err(e) => Read::Invalid(format!("{}:{e}", path.display())),
+        }
+    }
+
+    /// Reads a lock from its text: the lock, or where and why it is not
+    /// one (merge conflict markers, TOML that does not parse, fields
+    /// that are not a lock's, another format version).
+    pub fn parse(text: &str) -> Result<Lock, ParseError> {
+        match toml::from_str::<Lock>(text) {
+            Ok(lock) if lock.version == VERSION => Ok(lock),
+            Ok(lock) => {
+                let at = text.find("version").unwrap_or(0);
+                let (line, column) = line_col(text, at);
+                Err(ParseError {
+                    line,
+                    column,
+                    message: format!(
+                        "found format version {}; expected version {VERSION}, the one this mdbook-companion reads",
+                        lock.version
+                    ),
+                })
+            }
+            // A merge conflict is not TOML; its first marker says more
+            // than where the parser stumbled over one of them. (A lock
+            // that parses holds no marker, only text that may look like
+            // one in a program's output.)
+            Err(e) => Err(match conflict_marker(text) {
+                Some(at) => {
+                    let (line, column) = line_col(text, at);
+                    ParseError {
+                        line,
+                        column,
+                        message: "found a merge conflict marker; expected a lock whose conflict is resolved".to_owned(),
+                    }
+                }
+                None => {
+                    let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+                    ParseError {
+                        line,
+                        column,
+                        message: e.message().trim_end().to_owned(),
+                    }
+                }
+            }),
         }
     }
 
@@ -292,5 +371,114 @@ mod tests {
         assert!(matches!(Lock::read(dir.path()), Read::Invalid(m) if m.contains("companion.lock")));
         std::fs::write(Lock::path(dir.path()), "version = 9\n").unwrap();
         assert!(matches!(Lock::read(dir.path()), Read::Invalid(m) if m.contains("version 9")));
+    }
+
+    #[test]
+    fn parse_errors_name_line_and_column() {
+        for (text, want) in [
+            (
+                "version = 1\n[[block]]\nchapter = \"src/a.md\"\nline = \"x\"\n",
+                (4, 8, "invalid type: string \"x\", expected usize"),
+            ),
+            (
+                "version = 1\n<<<<<<< HEAD\n[[block]]\n=======\n>>>>>>> other\n",
+                (
+                    2,
+                    1,
+                    "found a merge conflict marker; expected a lock whose conflict is resolved",
+                ),
+            ),
+            (
+                "# c\nversion = 2\n",
+                (
+                    2,
+                    1,
+                    "found format version 2; expected version 1, the one this mdbook-companion reads",
+                ),
+            ),
+            ("nonsense", (1, 9, "key with no value, expected `=`")),
+        ] {
+            let e = Lock::parse(text).unwrap_err();
+            assert_eq!((e.line, e.column, e.message.as_str()), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn output_that_looks_like_a_conflict_marker_is_no_conflict() {
+        let lock = Lock {
+            version: VERSION,
+            blocks: vec![Entry {
+                run: Some(RecordedRun {
+                    compiled: true,
+                    stdout: "=======\n<<<<<<< x\n".into(),
+                    stderr: String::new(),
+                    toolchain: "rustc 1.95.0".into(),
+                }),
+                ..entry("src/a.md", 1, "aa")
+            }],
+            assembly: Vec::new(),
+        };
+        assert_eq!(Lock::parse(&lock.to_text()), Ok(lock));
+    }
+
+    /// What the `lock` fuzz target holds, for every `cargo test`: a text
+    /// the reader refuses is refused at a line and column inside it; a
+    /// lock it accepts is written back as text that reads as the same
+    /// lock. The texts are a real lock cut, spliced and garbled.
+    fn holds_for(text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        match Lock::parse(text) {
+            Ok(lock) => {
+                let mut sorted = lock.clone();
+                sorted.normalize();
+                proptest::prop_assert_eq!(Lock::parse(&lock.to_text()), Ok(sorted));
+            }
+            Err(e) => {
+                let lines: Vec<&str> = text.split('\n').collect();
+                proptest::prop_assert!(e.line >= 1 && e.line <= lines.len(), "{e}");
+                let line = lines[e.line - 1];
+                proptest::prop_assert!(e.column >= 1 && e.column <= line.chars().count() + 1);
+                proptest::prop_assert!(!e.message.is_empty());
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn the_reader_places_every_refusal_and_round_trips_what_it_accepts(
+            cut in 0usize..2000,
+            at in 0usize..2000,
+            insert in "(<<<<<<< |=======\n|\"|\\[\\[block\\]\\]\n|line = |\u{feff}|é|\r\n|[a-z=\\[\\]\" \n]{0,8})",
+        ) {
+            let lock = Lock {
+                version: VERSION,
+                blocks: vec![
+                    Entry {
+                        run: Some(RecordedRun {
+                            compiled: true,
+                            stdout: "hi\n".into(),
+                            stderr: String::new(),
+                            toolchain: "rustc 1.95.0".into(),
+                        }),
+                        ..entry("src/a.md", 3, "aa")
+                    },
+                    entry("src/b.md", 9, "bb"),
+                ],
+                assembly: vec![Assembly {
+                    hash: "cc".into(),
+                    toolchain: "cc 12".into(),
+                    listing: "f:\n        ret\n".into(),
+                    lines: vec![0, 1],
+                }],
+            };
+            let text = lock.to_text();
+            let floor = |i: usize| (0..=i.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let (cut, at) = (floor(cut), floor(at));
+            holds_for(&text[..cut])?;
+            holds_for(&format!("{}{insert}{}", &text[..at], &text[at..]))?;
+            holds_for(&insert)?;
+        }
     }
 }

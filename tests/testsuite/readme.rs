@@ -257,3 +257,81 @@ fn config_reference_lists_every_key() {
         );
     }
 }
+
+/// The getting-started page ends with the loop a newcomer runs after an
+/// intended change: bless, commit, `--locked`. Its commands are run as
+/// written (on a book whose example claims the wrong output) in a git
+/// repository, and each succeeds; nothing is left uncommitted.
+#[test]
+fn the_getting_started_loop_runs_as_written() {
+    let page = std::fs::read_to_string(guide().join("src/getting-started.md")).expect("page");
+    let last = page
+        .rfind("```sh\n")
+        .expect("a shell block on the getting-started page");
+    let body = &page[last + "```sh\n".len()..];
+    let end = body.find("```\n").expect("the block closes");
+    let (snippet, after) = (&body[..end], &body[end..]);
+    assert!(
+        !after.contains("\n## "),
+        "the loop is the page's last section"
+    );
+    let lines: Vec<&str> = snippet.lines().collect();
+    assert_eq!(lines.len(), 3, "{snippet}");
+    assert!(lines[0].starts_with("mdbook-companion check --bless "));
+    assert!(lines[1].starts_with("git "));
+    assert!(lines[2].starts_with("mdbook-companion check --locked "));
+    // A repository holding a book whose example claims the wrong output.
+    let repo = tempfile::tempdir().expect("tempdir");
+    let first = std::fs::read_to_string(guide().join("src/examples/first.md")).expect("first.md");
+    let wrong = first.replace("attempt to divide by zero", "attempt to divide by one");
+    assert_ne!(wrong, first);
+    let book = TestBook::new().chapter("first.md", &wrong);
+    book.write();
+    let target = repo.path().join("path/to/book");
+    std::fs::create_dir_all(&target).expect("mkdir");
+    copy_book(book.root(), &target);
+    let bin_dir = Path::new(BIN).parent().expect("the binary's folder");
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    let sh = |line: &str| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(repo.path())
+            .env("PATH", &path)
+            .env("GIT_AUTHOR_NAME", "Author")
+            .env("GIT_AUTHOR_EMAIL", "author@example.com")
+            .env("GIT_COMMITTER_NAME", "Author")
+            .env("GIT_COMMITTER_EMAIL", "author@example.com")
+            .output()
+            .expect("sh");
+        (
+            out.status.success(),
+            format!(
+                "{line}\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        )
+    };
+    let (ok, log) = sh(
+        "git init -q . && printf '.companion-cache/\\n/path/to/book/book/\\n' > .gitignore && git add .gitignore && git commit -qm start",
+    );
+    assert!(ok, "{log}");
+    // Before the loop, the book is wrong: --locked fails.
+    let (ok, log) = sh(lines[2]);
+    assert!(!ok, "{log}");
+    for line in &lines {
+        let (ok, log) = sh(line);
+        assert!(ok, "{log}");
+    }
+    let blessed = std::fs::read_to_string(target.join("src/first.md")).expect("chapter");
+    assert!(blessed.contains("attempt to divide by zero"), "{blessed}");
+    let (ok, log) = sh("git status --porcelain");
+    assert!(
+        ok && log.lines().count() == 1,
+        "nothing left uncommitted: {log}"
+    );
+}

@@ -3,9 +3,10 @@
 
 use super::report::Report;
 use crate::core::claim::Recorded;
+use crate::core::run::RecordedRun;
 use crate::engine::check::{Checker, Verdict};
 use crate::engine::lock::{self, Assembly, Entry, Lock, Read};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 /// The lock this run's results make.
@@ -103,9 +104,29 @@ fn toolchain_changes(old: &Lock, new: &Lock) -> Vec<String> {
         .collect()
 }
 
+/// What `--locked` tells the author to do about any difference.
+pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
+
 /// `check --locked`: every difference between the committed lock and the
-/// one this run makes, naming each block. Empty when they agree.
-pub fn differences(root: &Path, new: &Lock) -> Vec<String> {
+/// one this run makes, one line per block (where it is, what differs, what
+/// to do). `places` says where each assembly panel of this run stands
+/// (its hash, `src/a.md:3`). Empty when they agree.
+///
+/// Every fact the lock records is compared with what this run observed:
+/// where the block is, what it is, its hash, claimed outcome, verdict,
+/// toolchain, recorded run, and its assembly panel's listing. An entry is
+/// the block's only when it stands at the block's place: one copied to a
+/// place where no block is, is stale.
+///
+/// `accepts(hash, run)` says whether the claim with `hash` accepts the
+/// lock's recorded `run` as what its program did (the same run, or one
+/// that differs only where the claim lets runs differ).
+pub fn differences(
+    root: &Path,
+    new: &Lock,
+    places: &[(String, String)],
+    accepts: impl Fn(&str, &RecordedRun) -> bool,
+) -> Vec<String> {
     let old = match Lock::read(root) {
         Read::Lock(old) => old,
         Read::Missing => {
@@ -118,80 +139,265 @@ pub fn differences(root: &Path, new: &Lock) -> Vec<String> {
             return vec![format!("{why}; run `mdbook-companion check` to rewrite it")];
         }
     };
+    // The assembly panels: by hash, and where this run's stand.
+    let old_asm: HashMap<&str, &Assembly> =
+        old.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
+    let new_asm: HashMap<&str, &Assembly> =
+        new.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
+    let mut panel_faults: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (hash, place) in places {
+        let Some(a) = new_asm.get(hash.as_str()) else {
+            continue;
+        };
+        let fault = match old_asm.get(hash.as_str()) {
+            None => "its assembly panel has no entry in companion.lock".to_owned(),
+            Some(o) if o != a => panel_difference(o, a),
+            Some(_) => continue,
+        };
+        let faults = panel_faults.entry(place.as_str()).or_default();
+        if !faults.contains(&fault) {
+            faults.push(fault);
+        }
+    }
+    let stale_panels = old_asm.keys().filter(|h| !new_asm.contains_key(*h)).count();
+    let unplaced_panels = new_asm
+        .iter()
+        .filter(|(h, a)| old_asm.get(*h) != Some(*a) && !places.iter().any(|(ph, _)| ph == *h))
+        .count();
+
+    let pairs = pair(&old.blocks, &new.blocks);
     let mut out = Vec::new();
-    let old_blocks: HashMap<&str, &Entry> =
-        old.blocks.iter().map(|e| (e.hash.as_str(), e)).collect();
-    let new_hashes: BTreeSet<&str> = new.blocks.iter().map(|e| e.hash.as_str()).collect();
-    for e in &new.blocks {
-        match old_blocks.get(e.hash.as_str()) {
-            None => out.push(format!(
-                "{}:{}: {} has no entry in {} (new or changed since the lock was written)",
-                e.chapter,
-                e.line,
-                e.what,
-                lock::FILE
-            )),
-            Some(o) if o.verdict != e.verdict => out.push(format!(
-                "{}:{}: {} is {} in {} but {} now",
-                e.chapter,
-                e.line,
-                e.what,
-                o.verdict,
-                lock::FILE,
-                e.verdict
-            )),
-            Some(o) if o.toolchain != e.toolchain => out.push(format!(
-                "{}:{}: {} was verified with {} in {}, with {} now",
-                e.chapter,
-                e.line,
-                e.what,
-                if o.toolchain.is_empty() {
-                    "no compiler"
-                } else {
-                    &o.toolchain
-                },
-                lock::FILE,
-                if e.toolchain.is_empty() {
-                    "no compiler"
-                } else {
-                    &e.toolchain
-                },
-            )),
-            Some(_) => {}
+    let mut told: BTreeSet<String> = BTreeSet::new();
+    for (o, n) in &pairs.matched {
+        let place = format!("{}:{}", n.chapter, n.line);
+        let mut faults = entry_differences(o, n, &accepts);
+        if let Some(p) = panel_faults.get(place.as_str()) {
+            faults.extend(p.iter().cloned());
         }
-    }
-    for o in &old.blocks {
-        if !new_hashes.contains(o.hash.as_str()) {
+        if !faults.is_empty() {
             out.push(format!(
-                "{} holds a stale entry for {}:{}: {} (the block changed or is gone)",
-                lock::FILE,
-                o.chapter,
-                o.line,
-                o.what
+                "{place}: {}: {}; {HINT}",
+                n.what,
+                faults.join("; ")
             ));
+            told.insert(place);
         }
     }
-    let old_asm: BTreeSet<(&str, &str)> = old
-        .assembly
-        .iter()
-        .map(|a| (a.hash.as_str(), a.listing.as_str()))
-        .collect();
-    let new_asm: BTreeSet<(&str, &str)> = new
-        .assembly
-        .iter()
-        .map(|a| (a.hash.as_str(), a.listing.as_str()))
-        .collect();
-    let (missing, stale) = (
-        new_asm.difference(&old_asm).count(),
-        old_asm.difference(&new_asm).count(),
-    );
-    if missing + stale > 0 {
+    for n in &pairs.new {
+        let place = format!("{}:{}", n.chapter, n.line);
         out.push(format!(
-            "{}: {missing} assembly panel(s) missing or changed, {stale} stale",
+            "{place}: {} has no entry in {} (a new block); {HINT}",
+            n.what,
+            lock::FILE
+        ));
+        told.insert(place);
+    }
+    for o in &pairs.old {
+        out.push(format!(
+            "{} holds a stale entry for {}:{}: {} (no such block there: changed, moved or gone); {HINT}",
+            lock::FILE,
+            o.chapter,
+            o.line,
+            o.what
+        ));
+    }
+    // Panels of blocks whose entries agree (or that make no entry).
+    for (place, faults) in &panel_faults {
+        if !told.contains(*place) {
+            out.push(format!("{place}: {}; {HINT}", faults.join("; ")));
+            told.insert((*place).to_owned());
+        }
+    }
+    // A changed block's old panel is stale too: told with the block.
+    if out.is_empty() && stale_panels + unplaced_panels > 0 {
+        out.push(format!(
+            "{}: {unplaced_panels} assembly panel(s) missing or changed, {stale_panels} that no block shows; {HINT}",
             lock::FILE
         ));
     }
     out
+}
+
+/// The lock's entries and this run's, paired block by block.
+struct Pairs<'a> {
+    /// An entry of the lock and this run's for the same block.
+    matched: Vec<(&'a Entry, &'a Entry)>,
+    /// This run's entries the lock has none for.
+    new: Vec<&'a Entry>,
+    /// The lock's entries no block of this run is.
+    old: Vec<&'a Entry>,
+}
+
+/// Pairs the lock's entries with this run's: first those that stand at
+/// the same place with the same hash, then the same hash moved to another
+/// line of the chapter, then the same block (chapter and description) at
+/// its place whatever its hash, then the same block moved, nearest first.
+fn pair<'a>(old: &'a [Entry], new: &'a [Entry]) -> Pairs<'a> {
+    type Same = fn(&Entry, &Entry) -> bool;
+    let rules: [Same; 4] = [
+        |o, n| o.chapter == n.chapter && o.line == n.line && o.what == n.what && o.hash == n.hash,
+        |o, n| o.chapter == n.chapter && o.what == n.what && o.hash == n.hash,
+        |o, n| o.chapter == n.chapter && o.line == n.line && o.what == n.what,
+        |o, n| o.chapter == n.chapter && o.what == n.what,
+    ];
+    let mut old_left: Vec<Option<&Entry>> = old.iter().map(Some).collect();
+    let mut new_left: Vec<Option<&Entry>> = new.iter().map(Some).collect();
+    let mut matched = Vec::new();
+    for same in rules {
+        for slot in new_left.iter_mut() {
+            let Some(n) = *slot else { continue };
+            let found = old_left
+                .iter()
+                .enumerate()
+                .filter_map(|(i, o)| o.filter(|o| same(o, n)).map(|o| (i, o)))
+                .min_by_key(|(_, o)| o.line.abs_diff(n.line));
+            if let Some((i, o)) = found {
+                matched.push((o, n));
+                old_left[i] = None;
+                *slot = None;
+            }
+        }
+    }
+    matched.sort_by_key(|(_, n)| (&n.chapter, n.line));
+    Pairs {
+        matched,
+        new: new_left.into_iter().flatten().collect(),
+        old: old_left.into_iter().flatten().collect(),
+    }
+}
+
+/// What differs between a block's entry in the lock (`o`) and this run's
+/// (`n`), in words.
+fn entry_differences(
+    o: &Entry,
+    n: &Entry,
+    accepts: &impl Fn(&str, &RecordedRun) -> bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if o.line != n.line {
+        out.push(format!("companion.lock records it at line {}", o.line));
+    }
+    if o.hash != n.hash {
+        let ran = match (&o.run, &n.run) {
+            (Some(a), Some(b)) if a.stdout != b.stdout => format!(
+                " (it printed {} then, {} now)",
+                excerpt(&a.stdout),
+                excerpt(&b.stdout)
+            ),
+            _ => String::new(),
+        };
+        out.push(format!(
+            "its code or what it claims changed since companion.lock was written{ran}"
+        ));
+    }
+    if o.expect != n.expect {
+        out.push(format!(
+            "companion.lock records expect={}, the block says expect={}",
+            o.expect.name(),
+            n.expect.name()
+        ));
+    }
+    if o.verdict != n.verdict {
+        out.push(format!(
+            "companion.lock records {}, this check found it {}",
+            o.verdict, n.verdict
+        ));
+    }
+    let toolchain = |t: &str| match t {
+        "" => "no compiler".to_owned(),
+        t => t.to_owned(),
+    };
+    if o.toolchain != n.toolchain {
+        out.push(format!(
+            "companion.lock was verified with {}, this check with {}",
+            toolchain(&o.toolchain),
+            toolchain(&n.toolchain)
+        ));
+    }
+    // A recorded run is compared only where the rest agrees: a changed
+    // block's run changes with it.
+    let accepted = match &o.run {
+        Some(run) => accepts(&n.hash, run),
+        None => n.run.is_none(),
+    };
+    if out.is_empty() && o.run != n.run && !accepted {
+        out.push(run_difference(o.run.as_ref(), n.run.as_ref()));
+    }
+    out
+}
+
+/// How a recorded run differs from the one this check saw.
+fn run_difference(o: Option<&RecordedRun>, n: Option<&RecordedRun>) -> String {
+    let (o, n) = match (o, n) {
+        (Some(o), Some(n)) => (o, n),
+        (Some(_), None) => {
+            return "companion.lock records a run this check did not see".into();
+        }
+        (None, Some(_)) => return "companion.lock records no run of it".into(),
+        (None, None) => return String::new(),
+    };
+    let fact = if o.compiled != n.compiled {
+        format!(
+            "compiled: {} in companion.lock, {} now",
+            o.compiled, n.compiled
+        )
+    } else if o.stdout != n.stdout {
+        format!(
+            "stdout {} in companion.lock, {} now",
+            excerpt(&o.stdout),
+            excerpt(&n.stdout)
+        )
+    } else if o.stderr != n.stderr {
+        format!(
+            "stderr {} in companion.lock, {} now",
+            excerpt(&o.stderr),
+            excerpt(&n.stderr)
+        )
+    } else {
+        format!(
+            "made with {} in companion.lock, {} now",
+            o.toolchain, n.toolchain
+        )
+    };
+    format!("its recorded run differs from what the program did ({fact})")
+}
+
+/// How a panel in the lock differs from the one this check made.
+fn panel_difference(o: &Assembly, n: &Assembly) -> String {
+    if o.toolchain != n.toolchain {
+        format!(
+            "its assembly panel was made with {} in companion.lock, {} now",
+            o.toolchain, n.toolchain
+        )
+    } else if o.listing != n.listing {
+        let first = o
+            .listing
+            .lines()
+            .zip(n.listing.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| o.listing.lines().count().min(n.listing.lines().count()));
+        format!(
+            "its assembly listing differs from companion.lock's from line {} ({} in companion.lock, {} now)",
+            first + 1,
+            excerpt(o.listing.lines().nth(first).unwrap_or("")),
+            excerpt(n.listing.lines().nth(first).unwrap_or(""))
+        )
+    } else {
+        "its assembly panel's source lines differ from companion.lock's".into()
+    }
+}
+
+/// A stream or line as a report shows it: quoted with control characters
+/// escaped, cut at 60 characters.
+fn excerpt(text: &str) -> String {
+    const MAX: usize = 60;
+    let cut: String = text.chars().take(MAX).collect();
+    let more = if text.chars().nth(MAX).is_some() {
+        "…"
+    } else {
+        ""
+    };
+    format!("{cut:?}{more}")
 }
 
 #[cfg(test)]
@@ -247,6 +453,6 @@ mod tests {
             ]
         );
         // `b` changed and `c` is new; `a` agrees with the lock.
-        assert_eq!(differences(dir.path(), &kept).len(), 2);
+        assert_eq!(differences(dir.path(), &kept, &[], |_, _| false).len(), 2);
     }
 }

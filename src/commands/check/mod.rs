@@ -24,7 +24,7 @@ use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Purpose};
 use crate::directive::Target;
 use crate::engine::cache::Cache;
-use crate::engine::check::{Checker, Outcome, Verdict};
+use crate::engine::check::{Checker, Claim, Outcome, Verdict};
 use crate::engine::crates::{self, Crates};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -83,8 +83,6 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .recording_assembly()
         .with_crates(Arc::clone(&crates));
     run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
-    let mut claims = Vec::new();
-    let mut invalid = Vec::new();
     // A whole-book run renders as for a page, so the assembly panels the
     // lock keeps are made too; a share of the book makes none (it leaves
     // the lock alone and caches only its own blocks).
@@ -92,23 +90,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         None => Target::Html,
         Some(_) => Target::Test,
     };
-    // Code that does not compile is the claim's failure, told by its
-    // verdict: its assembly panel must not turn the block into an
-    // unreadable directive (and hide its claims), as it does under `bail`.
-    let mut render_config = loaded.config.clone();
-    render_config.on_failure = OnFailure::Continue;
-    let triple = crate::core::doctest::host_triple();
-    for chapter in &loaded.chapters {
-        let (mut c, problems) = load::claims(chapter, &render_config, &run, target);
-        c.extend(plain::claims(chapter, loaded.test_edition, &triple));
-        c.sort_by_key(|c| c.offset);
-        claims.extend(c);
-        invalid.extend(problems);
-    }
-    if let Some(p) = options.partition {
-        claims.retain(|c| p.holds(&c.file, c.line));
-        invalid.retain(|(file, line, _)| p.holds(file, *line));
-    }
+    let (claims, invalid) = book_claims(&loaded, &run, target, options.partition);
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
         .jobs
@@ -172,6 +154,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if options.bless {
         let src = loaded.root.join(&loaded.config.src);
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
+        // The lock describes the blessed book: its claims as read from
+        // the rewritten chapters (new outputs, and lines moved by them).
+        let reloaded = load::load(root)?;
+        let (again, _) = book_claims(&reloaded, &run, target, options.partition);
+        if let Some(note) = rebless(&mut report.checked, again) {
+            report.bless_notes.push(note);
+        }
     }
     report.counters = checker.counters();
     if let Some(note) = library_note(&crates, &report) {
@@ -189,9 +178,77 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());
     } else if options.locked {
-        report.lock_errors = locking::differences(&loaded.root, &lock);
+        let places = std::mem::take(
+            &mut *(run.assembly_places)
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        let claims: std::collections::HashMap<String, &Claim> = report
+            .checked
+            .iter()
+            .map(|c| (checker.claim_key(&c.claim), &c.claim))
+            .collect();
+        let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
+            claims
+                .get(hash)
+                .is_some_and(|c| checker.accepts_recorded(c, run))
+        };
+        report.lock_errors = locking::differences(&loaded.root, &lock, &places, accepts);
     } else {
         locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
     }
     Ok(report)
+}
+
+/// The claims of every chapter of `loaded` (directives and plain blocks,
+/// in book order) and the blocks that could not be read, within the
+/// partition if any.
+fn book_claims(
+    loaded: &load::Loaded,
+    run: &Run,
+    target: Target,
+    partition: Option<Partition>,
+) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+    // Code that does not compile is the claim's failure, told by its
+    // verdict: its assembly panel must not turn the block into an
+    // unreadable directive (and hide its claims), as it does under `bail`.
+    let mut render_config = loaded.config.clone();
+    render_config.on_failure = OnFailure::Continue;
+    let triple = crate::core::doctest::host_triple();
+    let mut claims = Vec::new();
+    let mut invalid = Vec::new();
+    for chapter in &loaded.chapters {
+        let (mut c, problems) = load::claims(chapter, &render_config, run, target);
+        c.extend(plain::claims(chapter, loaded.test_edition, &triple));
+        c.sort_by_key(|c| c.offset);
+        claims.extend(c);
+        invalid.extend(problems);
+    }
+    if let Some(p) = partition {
+        claims.retain(|c| p.holds(&c.file, c.line));
+        invalid.retain(|(file, line, _)| p.holds(file, *line));
+    }
+    (claims, invalid)
+}
+
+/// After `--bless`: each checked claim becomes the claim its block makes
+/// now (`again`, read from the rewritten chapters), keeping its outcome,
+/// so the lock holds the blessed text's entries at their lines. When the
+/// chapters no longer give the same blocks (one was edited meanwhile), a
+/// note says to check again.
+fn rebless(checked: &mut [Checked], again: Vec<Claim>) -> Option<String> {
+    let same = checked.len() == again.len()
+        && checked
+            .iter()
+            .zip(&again)
+            .all(|(c, a)| c.claim.file == a.file && c.claim.what == a.what);
+    if !same {
+        return Some(
+            "note: the chapters changed while blessing; run `mdbook-companion check` again before committing companion.lock".to_owned(),
+        );
+    }
+    for (c, a) in checked.iter_mut().zip(again) {
+        c.claim = a;
+    }
+    None
 }

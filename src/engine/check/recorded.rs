@@ -50,6 +50,42 @@ impl Checker {
         entry.run.clone()
     }
 
+    /// Whether `run`, a recorded run of `claim` (the lock's), is one the
+    /// claim accepts as this check's run of it: the run this check saw,
+    /// or one that differs from it only where the claim lets runs differ
+    /// (`[..]`, `...`, `unordered`: an address, a time). A run the claim
+    /// does not accept (a forged one) is not, nor one of another compiler.
+    pub fn accepts_recorded(&self, claim: &Claim, run: &RecordedRun) -> bool {
+        let seen = self.recorded(claim);
+        if seen.as_ref() == Some(run) {
+            return true;
+        }
+        if seen.is_none_or(|s| s.toolchain != run.toolchain || s.compiled != run.compiled) {
+            return false;
+        }
+        let tool = self.tool(claim.lang).to_owned();
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return false;
+        };
+        let Ok((_, key)) = self.job_and_key(claim, &tool, &version, &self.used(claim)) else {
+            return false;
+        };
+        let Some(mut obs) = self.observed(&key) else {
+            return false;
+        };
+        match (&mut obs.run, run.compiled) {
+            (_, false) => obs.diagnostics = run.stderr.clone(),
+            (Some(r), true) => {
+                r.stdout = run.stdout.clone();
+                r.stderr = run.stderr.clone();
+            }
+            (None, true) => return false,
+        }
+        let filtered = self.filtered(&obs);
+        let obs = filtered.as_ref().unwrap_or(&obs);
+        matches!(rustc::judge(claim, obs, self.timeout).0, Verdict::Passed)
+    }
+
     /// What this run, or the cache, saw the job with `key` do.
     fn observed(&self, key: &str) -> Option<Observation> {
         let memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());

@@ -3,6 +3,7 @@
 //! real mdBook builds. One module per part of the feature; the shared
 //! helpers and the book of every kind of claim are here.
 
+mod agree;
 mod authoring;
 mod bless;
 mod cc;

@@ -1,0 +1,363 @@
+//! `companion.lock` agrees with the book: `--bless` locks the blessed
+//! book, `--locked` compares every recorded fact and tells one line per
+//! block, and builds say when the lock does not vouch for their pages.
+
+use super::*;
+use pretty_assertions::assert_eq;
+
+/// A program that prints three lines under a block that claims one, and
+/// a block after it whose line moves when the first is blessed.
+const TWO: &str = r#"# Two
+
+```rust example title="hi"
+fn main() { println!("a\nb\nc"); }
+```
+
+```output
+bye
+```
+
+```rust example title="later"
+fn main() { println!("x"); }
+```
+
+```output
+x
+```
+"#;
+
+fn lock_text(book: &TestBook) -> String {
+    std::fs::read_to_string(book.root().join("companion.lock")).expect("companion.lock")
+}
+
+/// The `--locked` failure lines of a report.
+fn locked_failures(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("FAILED  --locked"))
+        .collect()
+}
+
+/// Runs `mdbook-companion build` (real mdBook, the preprocessor
+/// in-process) with no compiler on PATH; its lines about the lock.
+fn build_lock_warnings(book: &TestBook) -> Vec<String> {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(BIN)
+        .arg("build")
+        .arg(book.root())
+        .env("PATH", empty.path())
+        .output()
+        .expect("build");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("could not be run"), "{stderr}");
+    stderr
+        .lines()
+        .filter(|l| l.contains("companion.lock"))
+        .map(|l| l.trim_start_matches(" WARN ").to_owned())
+        .collect()
+}
+
+#[test]
+fn bless_then_locked_passes_and_the_lock_is_the_blessed_books() {
+    let book = TestBook::new().chapter("two.md", TWO);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let (stdout, _, code) = check(&book, &["--bless"]);
+    assert_eq!(code, 0, "{stdout}");
+    let blessed = std::fs::read_to_string(book.root().join("src/two.md")).unwrap();
+    assert!(blessed.contains("```output\na\nb\nc\n```"), "{blessed}");
+    // The lock --bless wrote is the one a check of the blessed book writes.
+    let after_bless = lock_text(&book);
+    let lock: toml::Value = toml::from_str(&after_bless).unwrap();
+    let places: Vec<(i64, &str)> = lock["block"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["line"].as_integer().unwrap(), b["what"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                line_of(&blessed, "title=\"hi\"") as i64,
+                "rust example \"hi\""
+            ),
+            (
+                line_of(&blessed, "title=\"later\"") as i64,
+                "rust example \"later\""
+            ),
+        ],
+        "no entry of the text before blessing, the later block at its new line"
+    );
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(locked_failures(&stdout), Vec::<&str>::new());
+    check(&book, &[]);
+    assert_eq!(lock_text(&book), after_bless);
+}
+
+#[test]
+fn locked_tells_one_line_per_block_with_what_to_do() {
+    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let chapter = book.root().join("src/two.md");
+    let text = std::fs::read_to_string(&chapter).unwrap();
+    // The later block changed; a new one after it.
+    let edited = text
+        .replace("println!(\"x\")", "println!(\"y\")")
+        .replace("\nx\n", "\ny\n")
+        + "\n```rust example title=\"new\"\nfn main() {}\n```\n";
+    std::fs::write(&chapter, &edited).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let later = line_of(&edited, "title=\"later\"");
+    let new = line_of(&edited, "title=\"new\"");
+    assert_eq!(
+        locked_failures(&stdout),
+        [
+            format!(
+                "FAILED  --locked: src/two.md:{later}: rust example \"later\": its code or what it claims changed since companion.lock was written (it printed \"x\\n\" then, \"y\\n\" now); run `mdbook-companion check` and commit companion.lock"
+            ),
+            format!(
+                "FAILED  --locked: src/two.md:{new}: rust example \"new\" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock"
+            ),
+        ],
+        "{stdout}"
+    );
+    // A block gone: its entry is stale.
+    std::fs::write(&chapter, &text).unwrap();
+    check(&book, &[]);
+    let first = text.find("```rust example title=\"later\"").unwrap();
+    std::fs::write(&chapter, &text[..first]).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        locked_failures(&stdout),
+        [format!(
+            "FAILED  --locked: companion.lock holds a stale entry for src/two.md:{}: rust example \"later\" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock",
+            line_of(&text, "title=\"later\"")
+        )],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_forged_run_or_a_copied_entry_fails_locked_naming_the_block() {
+    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let forged = honest.replacen(
+        "stdout = \"\"\"\na\nb\nc\n\"\"\"",
+        "stdout = \"\"\"\nFORGED\n\"\"\"",
+        1,
+    );
+    assert_ne!(forged, honest, "the run is in the lock: {honest}");
+    std::fs::write(book.root().join("companion.lock"), &forged).unwrap();
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let hi = line_of(TWO, "title=\"hi\"");
+    assert_eq!(
+        locked_failures(&stdout),
+        [format!(
+            "FAILED  --locked: src/two.md:{hi}: rust example \"hi\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"a\\nb\\nc\\n\" now); run `mdbook-companion check` and commit companion.lock"
+        )],
+        "{stdout}"
+    );
+    assert_eq!(lock_text(&book), forged, "--locked leaves the lock alone");
+    // An honest entry copied to a line where no block is: stale.
+    let start = honest.find("[[block]]").unwrap();
+    let end = honest[start + 1..].find("[[block]]").unwrap() + start + 1;
+    let copy = honest[start..end].replace(&format!("line = {hi}\n"), "line = 40\n");
+    assert!(copy.contains("line = 40"), "{copy}");
+    std::fs::write(
+        book.root().join("companion.lock"),
+        format!("{honest}\n{copy}"),
+    )
+    .unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        locked_failures(&stdout),
+        [
+            "FAILED  --locked: companion.lock holds a stale entry for src/two.md:40: rust example \"hi\" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock"
+        ],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn locked_names_the_block_of_a_changed_assembly_panel() {
+    let chapter = "# Asm\n\n```rust example title=\"twice\" asm\npub fn twice(x: u32) -> u32 { x * 2 }\nfn main() { println!(\"{}\", twice(21)); }\n```\n\n```output\n42\n```\n";
+    let book = TestBook::new().chapter("asm.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let lock: toml::Value = toml::from_str(&honest).unwrap();
+    let listing = lock["assembly"][0]["listing"].as_str().unwrap().to_owned();
+    let first = listing.lines().next().unwrap().to_owned();
+    let forged = honest.replacen(&first, "forged:", 1);
+    std::fs::write(book.root().join("companion.lock"), &forged).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let at = line_of(chapter, "title=\"twice\"");
+    assert_eq!(
+        locked_failures(&stdout),
+        [format!(
+            "FAILED  --locked: src/asm.md:{at}: rust example \"twice\": its assembly listing differs from companion.lock's from line 1 (\"forged:\" in companion.lock, {first:?} now); run `mdbook-companion check` and commit companion.lock"
+        )],
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_build_warns_once_when_the_lock_records_a_failure_or_is_stale() {
+    let book = TestBook::new()
+        .companion("on-failure = \"continue\"")
+        .chapter("two.md", TWO);
+    book.write();
+    // No lock: nothing to say.
+    assert_eq!(build_lock_warnings(&book), Vec::<String>::new());
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let hi = line_of(TWO, "title=\"hi\"");
+    let failed = vec![format!(
+        "companion.lock records 1 failed claim (the first: src/two.md:{hi}: rust example \"hi\"); run `mdbook-companion check` for the details"
+    )];
+    assert_eq!(build_lock_warnings(&book), failed);
+    // Again, with the chapter remembered from the first build.
+    assert_eq!(build_lock_warnings(&book), failed);
+    // Both blocks edited: the lock is stale for them.
+    let chapter = book.root().join("src/two.md");
+    std::fs::write(
+        &chapter,
+        TWO.replace("fn main() {", "fn main() { let _ = 1;"),
+    )
+    .unwrap();
+    assert_eq!(
+        build_lock_warnings(&book),
+        [format!(
+            "companion.lock is stale: 2 blocks have no entry in it (the first: src/two.md:{hi}: rust example \"hi\"); run `mdbook-companion check` and commit companion.lock"
+        )]
+    );
+    // Checked and passing: silent.
+    std::fs::write(&chapter, TWO.replace("bye", "a\nb\nc")).unwrap();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(build_lock_warnings(&book), Vec::<String>::new());
+}
+
+#[test]
+fn the_preprocessor_warns_about_a_failed_claim_in_the_lock() {
+    let book = TestBook::new()
+        .companion("on-failure = \"continue\"")
+        .chapter("two.md", TWO);
+    book.write();
+    check(&book, &[]);
+    let input = serde_json::json!([
+        {"root": book.root(), "renderer": "html", "mdbook_version": "0.5.4",
+         "config": {"book": {"title": "x", "src": "src"}, "preprocessor": {"companion": {"after": ["links"], "on-failure": "continue"}}}},
+        {"items": [{"Chapter": {"name": "Two", "content": TWO, "number": [1], "sub_items": [],
+            "path": "two.md", "source_path": "two.md", "parent_names": []}}]}
+    ]);
+    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let told: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("companion.lock"))
+        .collect();
+    assert_eq!(told.len(), 1, "{stderr}");
+    assert!(
+        told[0].contains(
+            "companion.lock records 1 failed claim (the first: src/two.md:3: rust example \"hi\")"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_conflicted_or_garbage_lock_is_named_with_line_and_column() {
+    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    book.write();
+    check(&book, &[]);
+    let honest = lock_text(&book);
+    let conflicted =
+        honest.replacen("[[block]]", "<<<<<<< HEAD\n[[block]]", 1) + "=======\n>>>>>>> theirs\n";
+    let marker = line_of(&conflicted, "<<<<<<<");
+    std::fs::write(book.root().join("companion.lock"), &conflicted).unwrap();
+    let lock = book.root().join("companion.lock");
+    let hi = line_of(TWO, "title=\"hi\"");
+    assert_eq!(
+        build_lock_warnings(&book),
+        [format!(
+            "{}:{marker}:1: found a merge conflict marker; expected a lock whose conflict is resolved; it is not used, so the verdicts and recorded runs of 2 blocks are not shown from it (the first: src/two.md:{hi}: rust example \"hi\"); run `mdbook-companion check` to rewrite it",
+            lock.display()
+        )]
+    );
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert_eq!(
+        locked_failures(&stdout),
+        [format!(
+            "FAILED  --locked: {}:{marker}:1: found a merge conflict marker; expected a lock whose conflict is resolved; run `mdbook-companion check` to rewrite it",
+            lock.display()
+        )]
+    );
+    // Garbage: the TOML parser's place.
+    std::fs::write(
+        &lock,
+        "version = 1\n[[block]]\nchapter = \"src/two.md\"\nline = \"x\"\n",
+    )
+    .unwrap();
+    let (stdout, _, _) = check(&book, &["--locked"]);
+    assert_eq!(
+        locked_failures(&stdout),
+        [format!(
+            "FAILED  --locked: {}:4:8: invalid type: string \"x\", expected usize; run `mdbook-companion check` to rewrite it",
+            lock.display()
+        )]
+    );
+}
+
+#[test]
+fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
+    let chapter = "# Where\n\n```rust example title=\"where\"\nfn main() { let v = vec![1]; println!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
+    let book = TestBook::new().chapter("where.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let start = honest
+        .find("stdout = \"\"\"\nat ")
+        .expect("the recorded run");
+    let end = start + honest[start..].find("\n\"\"\"").unwrap();
+    let with = |line: &str| {
+        format!(
+            "{}stdout = \"\"\"\n{line}{}",
+            &honest[..start],
+            &honest[end..]
+        )
+    };
+    // Another address, as another run prints: the claim accepts it.
+    std::fs::write(book.root().join("companion.lock"), with("at 0x1234")).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 0, "{stdout}");
+    // Text the claim does not accept: forged.
+    std::fs::write(book.root().join("companion.lock"), with("FORGED")).unwrap();
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let failures = locked_failures(&stdout);
+    assert_eq!(failures.len(), 1, "{stdout}");
+    assert!(
+        failures[0].starts_with("FAILED  --locked: src/where.md:3: rust example \"where\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"at 0x"),
+        "{stdout}"
+    );
+}
