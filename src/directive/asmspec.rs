@@ -110,6 +110,17 @@ impl AsmSpec {
                         ),
                     ));
                 }
+                for flag in &self.flags {
+                    if let Err(why) = crate::core::ccflags::check(flag) {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found `{flag}` in `flags`, which is refused: {why}; expected only flags that change how the code is generated or diagnosed: {}",
+                                crate::core::ccflags::ALLOWED
+                            ),
+                        ));
+                    }
+                }
             }
             "warnings" => {
                 let w = a.string(attr)?;

@@ -1,15 +1,25 @@
 //! Running compilers and compiled programs safely: in a directory of their
-//! own, with a time limit, with capped output, and leaving nothing behind.
+//! own, with a time limit, with capped output, with a memory limit for the
+//! book's programs, and leaving nothing behind.
 //!
-//! Each child gets its own process group, so on a timeout everything it
-//! started is killed with it. Output beyond the cap is read and dropped,
-//! so a program that floods its pipes can neither block nor fill memory.
+//! On Linux each child runs under a small supervisor: a process forked
+//! between us and the child that makes itself a child subreaper
+//! (`prctl(PR_SET_CHILD_SUBREAPER)`), so everything the child starts stays
+//! its descendant however it detaches (`setsid`, double forks): when the
+//! child exits or the time limit comes, the supervisor kills what is left of
+//! the tree (its own children, again and again, as the killed ones' children
+//! are handed to it) and only then exits; it reports a time-out to us on a
+//! pipe of its own. Elsewhere the child gets its own process group, killed
+//! at the limit. Reading the output stops at the limit too, even if
+//! something still holds the pipes open. Output beyond the cap is read and
+//! dropped, so a program that floods its pipes can neither block nor fill
+//! memory.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -20,14 +30,20 @@ pub struct Limits {
     pub timeout: Duration,
     /// Bytes kept of stdout and of stderr each.
     pub max_output: usize,
+    /// The address space the child may use (`RLIMIT_AS`), in bytes: set for
+    /// the book's programs, `None` for compilers (a large crate may need
+    /// more, and the compiler is not the book's to limit).
+    pub memory: Option<u64>,
 }
 
 impl Limits {
-    /// A time limit with the default output cap (1 MiB per stream).
+    /// A time limit with the default output cap (1 MiB per stream) and no
+    /// memory limit (for compilers).
     pub fn with_timeout(timeout: Duration) -> Limits {
         Limits {
             timeout,
             max_output: 1 << 20,
+            memory: None,
         }
     }
 }
@@ -41,7 +57,8 @@ pub struct Finished {
     pub stdout: String,
     /// Standard error (lossy UTF-8), capped.
     pub stderr: String,
-    /// The time limit was reached and the process group was killed.
+    /// The time limit was reached and everything the child started was
+    /// killed.
     pub timed_out: bool,
     /// Some output was dropped because of the cap.
     pub truncated: bool,
@@ -54,6 +71,14 @@ impl Finished {
     }
 }
 
+/// How long after the limit we wait for the supervisor (or the readers)
+/// before giving up on them.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// What one reader thread has read so far: the bytes kept, and whether some
+/// were dropped.
+type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
+
 /// Runs `cmd` to completion under `limits`, feeding it `stdin`.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
     cmd.stdin(Stdio::piped())
@@ -64,29 +89,78 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         use std::os::unix::process::CommandExt as _;
         cmd.process_group(0);
     }
-    let mut child = cmd.spawn()?;
+    #[cfg(target_os = "linux")]
+    let status_pipe = supervise(cmd, &limits)?;
+    let start = Instant::now();
+    let mut child = cmd.spawn();
+    #[cfg(target_os = "linux")]
+    let timed_out_flag = {
+        // Our copy of the write end goes; the supervisor holds its own.
+        // SAFETY: closing a descriptor we created and nobody else uses.
+        unsafe {
+            libc::close(status_pipe.1);
+        }
+        status_pipe.0
+    };
+    let mut child = match child.as_mut() {
+        Ok(_) => child?,
+        Err(_) => {
+            #[cfg(target_os = "linux")]
+            // SAFETY: as above.
+            unsafe {
+                libc::close(timed_out_flag);
+            }
+            return Err(child.err().unwrap_or_else(|| io::Error::other("spawn")));
+        }
+    };
     let cap = limits.max_output;
-    let out = child
-        .stdout
-        .take()
-        .map(|s| thread::spawn(move || read_capped(s, cap)));
-    let err = child
-        .stderr
-        .take()
-        .map(|s| thread::spawn(move || read_capped(s, cap)));
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let mut readers = 0;
+    let mut capture = |stream: Option<Box<dyn Read + Send>>| -> Captured {
+        let kept: Captured = Arc::default();
+        if let Some(s) = stream {
+            readers += 1;
+            let into = Arc::clone(&kept);
+            let done = done_tx.clone();
+            thread::spawn(move || {
+                read_capped(s, cap, &into);
+                let _ = done.send(());
+            });
+        }
+        kept
+    };
+    let out = capture(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = capture(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    drop(done_tx);
     if let Some(mut input) = child.stdin.take() {
         let data = stdin.to_vec();
         thread::spawn(move || {
             let _ = input.write_all(&data);
         });
     }
-    let start = Instant::now();
     let mut timed_out = false;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break Some(status);
         }
-        if start.elapsed() >= limits.timeout {
+        let elapsed = start.elapsed();
+        // Under the supervisor, the limit is its to enforce (it kills the
+        // whole tree first); we step in only if it does not.
+        #[cfg(target_os = "linux")]
+        let ours = elapsed >= limits.timeout + GRACE;
+        #[cfg(not(target_os = "linux"))]
+        let ours = elapsed >= limits.timeout;
+        if ours {
             timed_out = true;
             kill_group(&mut child);
             break child.wait().ok();
@@ -96,8 +170,24 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     // The group may hold the pipes open after the leader exits: kill it so
     // the readers finish and nothing is left running.
     kill_group(&mut child);
-    let (stdout, t1) = out.and_then(|h| h.join().ok()).unwrap_or_default();
-    let (stderr, t2) = err.and_then(|h| h.join().ok()).unwrap_or_default();
+    #[cfg(target_os = "linux")]
+    {
+        timed_out |= read_flag(timed_out_flag);
+    }
+    // Reading stops at the limit, even if something still holds a pipe.
+    let stop = start + limits.timeout + GRACE;
+    for _ in 0..readers {
+        let left = stop.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            break;
+        }
+    }
+    let take = |c: &Captured| {
+        let kept = c.lock().map(|g| g.clone()).unwrap_or_default();
+        (String::from_utf8_lossy(&kept.0).into_owned(), kept.1)
+    };
+    let (stdout, t1) = take(&out);
+    let (stderr, t2) = take(&err);
     Ok(Finished {
         code: if timed_out {
             None
@@ -125,23 +215,293 @@ fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
-fn read_capped(mut r: impl Read, cap: usize) -> (String, bool) {
-    let mut kept = Vec::new();
+fn read_capped(mut r: impl Read, cap: usize, into: &Mutex<(Vec<u8>, bool)>) {
     let mut buf = [0u8; 8192];
-    let mut truncated = false;
     loop {
         match r.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
+                let Ok(mut kept) = into.lock() else { break };
+                let room = cap.saturating_sub(kept.0.len());
                 if n > room {
-                    truncated = true;
+                    kept.1 = true;
                 }
-                kept.extend_from_slice(&buf[..n.min(room)]);
+                kept.0.extend_from_slice(&buf[..n.min(room)]);
             }
         }
     }
-    (String::from_utf8_lossy(&kept).into_owned(), truncated)
+}
+
+/// The byte the supervisor wrote on its status pipe: `T` when the time
+/// limit was reached. Closes the read end.
+#[cfg(target_os = "linux")]
+fn read_flag(fd: i32) -> bool {
+    let mut byte = 0u8;
+    // SAFETY: a non-blocking read of one byte into a local, from a pipe we
+    // own, then closing it.
+    unsafe {
+        let n = libc::read(fd, (&raw mut byte).cast(), 1);
+        libc::close(fd);
+        n == 1 && byte == b'T'
+    }
+}
+
+/// Puts the supervisor between us and the child `cmd` will start: a
+/// `pre_exec` hook that forks. The forked-off grandchild goes on to become
+/// the program (with its memory limit); the hook's own process never
+/// returns: it is the supervisor ([`supervisor`]). Returns the status
+/// pipe (read end, write end).
+#[cfg(target_os = "linux")]
+fn supervise(cmd: &mut Command, limits: &Limits) -> io::Result<(i32, i32)> {
+    use std::os::unix::process::CommandExt as _;
+    let mut fds = [0i32; 2];
+    // SAFETY: pipe2(2) writes two descriptors into the array we pass.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let (read_end, write_end) = (fds[0], fds[1]);
+    let limit = limits.timeout;
+    let memory = limits.memory;
+    // SAFETY: the hook runs in the forked child before exec and calls only
+    // async-signal-safe functions (prctl, fork, setrlimit, waitpid, kill,
+    // open, read, close, clock_gettime, nanosleep, sigaction, _exit); it
+    // allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::close(read_end);
+            if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 {
+                // No supervisor possible: run the program directly.
+                libc::close(write_end);
+                return limit_memory(memory);
+            }
+            match libc::fork() {
+                -1 => Err(io::Error::last_os_error()),
+                0 => {
+                    libc::close(write_end);
+                    // A group of its own, which the supervisor kills first.
+                    libc::setpgid(0, 0);
+                    limit_memory(memory)
+                }
+                program => supervisor(program, limit, write_end),
+            }
+        });
+    }
+    Ok((read_end, write_end))
+}
+
+/// Caps the address space of the process (the book's program).
+#[cfg(target_os = "linux")]
+fn limit_memory(memory: Option<u64>) -> io::Result<()> {
+    if let Some(bytes) = memory {
+        let limit = libc::rlimit {
+            rlim_cur: bytes,
+            rlim_max: bytes,
+        };
+        // SAFETY: setrlimit(2) reads the struct we pass.
+        if unsafe { libc::setrlimit(libc::RLIMIT_AS, &limit) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The supervisor: waits for `program` (reaping whatever else is handed
+/// to it), kills the rest of the tree when the program exits or `limit`
+/// passes, writes `T` on `status` for a time-out, and ends as the program
+/// did (its exit code, or its signal). Never returns.
+///
+/// # Safety
+/// Runs in a forked child of a multithreaded process: async-signal-safe
+/// calls only, no allocation.
+#[cfg(target_os = "linux")]
+unsafe fn supervisor(program: i32, limit: Duration, status: i32) -> ! {
+    // SAFETY: every call below is async-signal-safe and works on values
+    // and buffers local to this function.
+    unsafe {
+        // Nothing of our parent's is kept open here: not the pipes of the
+        // program (it has them), nor those of other programs our parent
+        // was starting at the same time, which would never see their end.
+        let closed = status > 0
+            && libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32) == 0
+            && libc::syscall(libc::SYS_close_range, (status + 1) as u32, u32::MAX, 0u32) == 0;
+        if !closed {
+            for fd in 0..4096 {
+                if fd != status {
+                    libc::close(fd);
+                }
+            }
+        }
+        let no_core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        let start = now();
+        let limit_ns = limit.as_nanos().min(i64::MAX as u128) as i64;
+        let mut how: Option<i32> = None;
+        let mut timed_out = false;
+        loop {
+            let mut st = 0;
+            let pid = libc::waitpid(-1, &mut st, libc::WNOHANG);
+            if pid == program {
+                how = Some(st);
+                break;
+            }
+            if pid > 0 {
+                continue;
+            }
+            if pid < 0 {
+                break;
+            }
+            if now() - start >= limit_ns {
+                timed_out = true;
+                break;
+            }
+            sleep_ms(2);
+        }
+        kill_tree(program);
+        if timed_out {
+            libc::write(status, b"T".as_ptr().cast(), 1);
+            libc::_exit(124);
+        }
+        match how {
+            Some(st) if libc::WIFEXITED(st) => libc::_exit(libc::WEXITSTATUS(st)),
+            Some(st) if libc::WIFSIGNALED(st) => {
+                let sig = libc::WTERMSIG(st);
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = libc::SIG_DFL;
+                libc::sigaction(sig, &action, std::ptr::null_mut());
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, sig);
+                libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+                libc::kill(libc::getpid(), sig);
+                libc::_exit(128 + sig)
+            }
+            _ => libc::_exit(125),
+        }
+    }
+}
+
+/// Monotonic nanoseconds.
+#[cfg(target_os = "linux")]
+fn now() -> i64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime(2) writes the struct we pass.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts);
+    }
+    ts.tv_sec
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec)
+}
+
+#[cfg(target_os = "linux")]
+fn sleep_ms(ms: i64) {
+    let ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: ms * 1_000_000,
+    };
+    // SAFETY: nanosleep(2) reads the struct we pass.
+    unsafe {
+        libc::nanosleep(&ts, std::ptr::null_mut());
+    }
+}
+
+/// Kills every process left under the supervisor: the program's group
+/// first, then, over and over, the supervisor's own children (a killed
+/// process's children become ours, as we are their subreaper) until none
+/// is left. Without `/proc/<pid>/task/<pid>/children` only the group is
+/// killed.
+///
+/// # Safety
+/// As [`supervisor`].
+#[cfg(target_os = "linux")]
+unsafe fn kill_tree(program: i32) {
+    // SAFETY: async-signal-safe calls on local buffers.
+    unsafe {
+        libc::kill(-program, libc::SIGKILL);
+        // "/proc/<pid>/task/<pid>/children", built without allocating.
+        let mut path = [0u8; 64];
+        let mut len = 0;
+        let me = libc::getpid();
+        for part in [
+            &b"/proc/"[..],
+            &digits(me).0[..digits(me).1],
+            b"/task/",
+            &digits(me).0[..digits(me).1],
+            b"/children\0",
+        ] {
+            path[len..len + part.len()].copy_from_slice(part);
+            len += part.len();
+        }
+        let give_up = now() + 5_000_000_000;
+        loop {
+            let mut st = 0;
+            while libc::waitpid(-1, &mut st, libc::WNOHANG) > 0 {}
+            let fd = libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
+            if fd < 0 {
+                // No children file: reap what the group kill ended, briefly.
+                if libc::waitpid(-1, &mut st, libc::WNOHANG) < 0 || now() > give_up {
+                    return;
+                }
+                sleep_ms(1);
+                continue;
+            }
+            let mut buf = [0u8; 4096];
+            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            libc::close(fd);
+            let mut any = false;
+            let mut pid: i32 = 0;
+            for &b in &buf[..n.max(0) as usize] {
+                if b.is_ascii_digit() {
+                    pid = pid.saturating_mul(10).saturating_add(i32::from(b - b'0'));
+                } else {
+                    if pid > 0 {
+                        libc::kill(pid, libc::SIGKILL);
+                        any = true;
+                    }
+                    pid = 0;
+                }
+            }
+            if pid > 0 {
+                libc::kill(pid, libc::SIGKILL);
+                any = true;
+            }
+            if !any {
+                // Nobody alive under us: reap the last ones and go.
+                if libc::waitpid(-1, &mut st, libc::WNOHANG) < 0 || now() > give_up {
+                    return;
+                }
+                sleep_ms(1);
+            } else if now() > give_up {
+                return;
+            }
+        }
+    }
+}
+
+/// The decimal digits of a pid, in a fixed buffer, and how many.
+#[cfg(target_os = "linux")]
+fn digits(mut n: i32) -> ([u8; 12], usize) {
+    let mut rev = [0u8; 12];
+    let mut len = 0;
+    loop {
+        rev[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 || len == rev.len() {
+            break;
+        }
+    }
+    let mut out = [0u8; 12];
+    for i in 0..len {
+        out[i] = rev[len - 1 - i];
+    }
+    (out, len)
 }
 
 /// A fresh, empty directory for one compiler run.
@@ -341,12 +701,93 @@ mod tests {
     }
 
     #[test]
+    fn a_detached_grandchild_is_killed_at_the_limit_and_reading_stops() {
+        // `setsid` leaves the process group; the sleeper also holds stdout.
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 3; echo alive > {path}' & sleep 30"),
+            Limits::with_timeout(Duration::from_millis(500)),
+        );
+        assert!(f.timed_out, "{f:?}");
+        assert_eq!(f.code, None);
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        thread::sleep(Duration::from_millis(3500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn what_a_program_leaves_running_is_ended_when_it_exits() {
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 2; echo alive > {path}' >/dev/null 2>&1 & echo done"),
+            Limits::with_timeout(Duration::from_secs(20)),
+        );
+        assert_eq!(
+            (f.code, f.stdout.as_str(), f.timed_out),
+            (Some(0), "done\n", false)
+        );
+        assert!(start.elapsed() < Duration::from_secs(2));
+        thread::sleep(Duration::from_millis(2500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn exit_codes_and_signals_come_through_the_supervisor() {
+        let limits = Limits::with_timeout(Duration::from_secs(10));
+        assert_eq!(sh("exit 42", limits).code, Some(42));
+        let killed = sh("kill -SEGV $$", limits);
+        assert_eq!((killed.code, killed.timed_out), (None, false));
+        let missing = run(&mut Command::new("/nonexistent/program"), b"", limits);
+        assert!(missing.is_err());
+        let fed = run(Command::new("cat").arg("-"), b"fed", limits).unwrap();
+        assert_eq!(fed.stdout, "fed");
+    }
+
+    #[test]
+    fn the_memory_limit_stops_a_program_that_grows() {
+        let limits = Limits {
+            memory: Some(64 << 20),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        // Allocate 256 MiB through the shell's memory: `head -c` into a
+        // variable would take long; python or perl may be missing; dd into
+        // a pipe does not grow. A program that maps more than it may:
+        let f = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_ne!(f.stdout.trim(), "200000000", "{f:?}");
+        let unlimited = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 2000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_eq!(unlimited.stdout.trim(), "2000000", "{unlimited:?}");
+    }
+
+    #[test]
     fn a_flood_is_capped() {
         let f = sh(
             "yes flood | head -c 5000000",
             Limits {
                 timeout: Duration::from_secs(20),
                 max_output: 1000,
+                memory: None,
             },
         );
         assert!(f.truncated);
