@@ -120,7 +120,7 @@ pub fn parse<'a>(
     };
     match directive::try_scan(text) {
         Ok(blocks) => {
-            let stray = markdown::stray_asm(text, &blocks);
+            let stray = crate::directive::asmspec::stray_asm(text, &blocks);
             (chapter.outcome.warnings)
                 .extend(stray.iter().map(|p| Located::new(page.file, text, p)));
             chapter.blocks = blocks;

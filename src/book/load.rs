@@ -196,7 +196,7 @@ pub fn warnings(chapter: &Chapter) -> Vec<String> {
     let Ok(blocks) = directive::try_scan(text) else {
         return Vec::new();
     };
-    let stray = crate::core::markdown::stray_asm(text, &blocks);
+    let stray = crate::directive::asmspec::stray_asm(text, &blocks);
     if stray.is_empty() {
         return Vec::new();
     }

@@ -10,7 +10,6 @@
 //! not a directive.
 
 use crate::core::attrs;
-use crate::core::problem::Problem;
 use memchr::memmem;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -199,41 +198,6 @@ pub fn scan(text: &str, patterns: &[Pattern]) -> Vec<Block> {
         });
     }
     blocks
-}
-
-/// The ```` ```asm ```` blocks of `text` that hold FileCheck directives
-/// but belong to no directive among `blocks` (only blank lines may stand
-/// between a snippet and its ```` ```asm ````): they claim nothing and are
-/// shown as plain code, so the author is warned, at the block's info
-/// string. A plain assembly listing (no `CHECK` line) is left alone.
-pub fn stray_asm(text: &str, blocks: &[Block]) -> Vec<Problem> {
-    if memmem::find(text.as_bytes(), b"CHECK").is_none() {
-        return Vec::new();
-    }
-    let Ok(fences) = std::panic::catch_unwind(|| fences(text)) else {
-        return Vec::new();
-    };
-    fences
-        .into_iter()
-        .filter(|f| first_word(&f.info) == "asm")
-        .filter(|f| {
-            f.body.lines().any(|l| {
-                let l = l.trim_start();
-                l.starts_with("CHECK:") || l.starts_with("CHECK-")
-            })
-        })
-        .filter(|f| {
-            !blocks
-                .iter()
-                .any(|b| b.range.start <= f.range.start && f.range.end <= b.range.end)
-        })
-        .map(|f| {
-            Problem::at(
-                f.info_offset,
-                "found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between",
-            )
-        })
-        .collect()
 }
 
 /// [`scan`], guarded against a panic inside the Markdown parser:

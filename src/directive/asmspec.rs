@@ -205,6 +205,41 @@ pub fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBloc
     })
 }
 
+/// The ```` ```asm ```` blocks of `text` that hold FileCheck directives
+/// but belong to no directive among `blocks` (only blank lines may stand
+/// between a snippet and its ```` ```asm ````): they claim nothing and are
+/// shown as plain code, so the author is warned, at the block's info
+/// string. A plain assembly listing (no `CHECK` line) is left alone.
+pub fn stray_asm(text: &str, blocks: &[crate::core::markdown::Block]) -> Vec<Problem> {
+    if memchr::memmem::find(text.as_bytes(), b"CHECK").is_none() {
+        return Vec::new();
+    }
+    let Ok(fences) = std::panic::catch_unwind(|| crate::core::markdown::fences(text)) else {
+        return Vec::new();
+    };
+    fences
+        .into_iter()
+        .filter(|f| crate::core::markdown::first_word(&f.info) == "asm")
+        .filter(|f| {
+            f.body.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("CHECK:") || l.starts_with("CHECK-")
+            })
+        })
+        .filter(|f| {
+            !blocks
+                .iter()
+                .any(|b| b.range.start <= f.range.start && f.range.end <= b.range.end)
+        })
+        .map(|f| {
+            Problem::at(
+                f.info_offset,
+                "found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between",
+            )
+        })
+        .collect()
+}
+
 /// Where a fence's body lines stand in the chapter: the body's lines lost
 /// their container prefix (list indentation, `> `), so they are matched
 /// from their ends, which the prefix does not change. Built in one pass
