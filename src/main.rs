@@ -109,18 +109,32 @@ fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Re
         }
     }
     if write {
-        for note in adopt::write(book, &plan)? {
+        let done = adopt::write(book, &plan)?;
+        for note in &done.notes {
             eprintln!("mdbook-companion adopt: {note}");
         }
+        eprintln!(
+            "mdbook-companion adopt: {} block(s) became examples; {} left as they are",
+            done.adopted,
+            plan.left.len()
+        );
+        if done.refused > 0 {
+            return Err(AdoptRefused(done.refused).into());
+        }
+        return Ok(());
     }
     eprintln!(
-        "mdbook-companion adopt: {} block(s) {} examples; {} left as they are",
+        "mdbook-companion adopt: {} block(s) would become examples; {} left as they are",
         plan.adopted,
-        if write { "became" } else { "would become" },
         plan.left.len()
     );
     Ok(())
 }
+
+/// `adopt --write` left files unwritten (the notes say which and why).
+#[derive(Debug, thiserror::Error)]
+#[error("{0} file(s) not written")]
+struct AdoptRefused(usize);
 
 /// `check` found false claims (the report says which).
 #[derive(Debug, thiserror::Error)]

@@ -123,7 +123,12 @@ pub fn parse<'a>(
         outcome: ChapterOutcome::default(),
     };
     match directive::try_scan(text) {
-        Ok(blocks) => chapter.blocks = blocks,
+        Ok(blocks) => {
+            let stray = crate::directive::asmspec::stray_asm(text, &blocks);
+            (chapter.outcome.warnings)
+                .extend(stray.iter().map(|p| Located::new(page.file, text, p)));
+            chapter.blocks = blocks;
+        }
         Err(message) => {
             let located = Located {
                 file: page.file.to_owned(),

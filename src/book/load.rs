@@ -188,6 +188,33 @@ impl LineMap {
     }
 }
 
+/// The chapter's warnings `check` tells (it renders for claims, not for a
+/// page): ```` ```asm ```` blocks of directives that belong to no snippet,
+/// as `warning: file:line: message`.
+pub fn warnings(chapter: &Chapter) -> Vec<String> {
+    let text = &chapter.expanded;
+    let Ok(blocks) = directive::try_scan(text) else {
+        return Vec::new();
+    };
+    let stray = crate::directive::asmspec::stray_asm(text, &blocks);
+    if stray.is_empty() {
+        return Vec::new();
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    let place = FilePlace { chapter, map: &map };
+    stray
+        .iter()
+        .map(|p| {
+            format!(
+                "warning: {}:{}: {}",
+                chapter.file,
+                place.line(p.offset),
+                p.message
+            )
+        })
+        .collect()
+}
+
 /// The claims of one chapter, and the directives that could not be read
 /// as `(file, line, message)`.
 pub fn claims(

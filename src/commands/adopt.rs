@@ -19,6 +19,7 @@
 //! a flag examples do not take, a `fn main` rustdoc and mdBook would find
 //! differently). A second run finds nothing more to change.
 
+use super::author;
 use super::check::{self, Checked, Options};
 use super::install;
 use crate::book::load::{self, LineMap};
@@ -30,7 +31,6 @@ use crate::core::markdown;
 use crate::engine::check::Verdict;
 use similar::TextDiff;
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// What `adopt` found and would change.
@@ -38,8 +38,12 @@ use std::path::{Path, PathBuf};
 pub struct Adoption {
     /// Per chapter file: (shown name, path, text before, text after).
     pub files: Vec<(String, PathBuf, String, String)>,
+    /// Blocks made examples, per entry of `files`.
+    pub per_file: Vec<usize>,
     /// Blocks made examples.
     pub adopted: usize,
+    /// The book's `src`, the only place `--write` writes in.
+    pub src: PathBuf,
     /// Blocks left as they are: `file:line: why`.
     pub left: Vec<String>,
 }
@@ -155,7 +159,10 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     for c in report.checked.iter().filter(|c| c.claim.doctest.is_some()) {
         by_file.entry(c.claim.file.as_str()).or_default().push(c);
     }
-    let mut adoption = Adoption::default();
+    let mut adoption = Adoption {
+        src: loaded.root.join(&loaded.config.src),
+        ..Adoption::default()
+    };
     for chapter in &loaded.chapters {
         let Some(blocks) = by_file.get(chapter.file.as_str()) else {
             continue;
@@ -201,6 +208,7 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
             continue;
         }
         adoption.adopted += edits.len();
+        adoption.per_file.push(edits.len());
         let mut after = String::with_capacity(chapter.raw.len() + 200);
         for (i, line) in raw_lines.iter().enumerate() {
             match edits.iter().find(|e| e.line == i) {
@@ -301,30 +309,61 @@ fn edit(
     })
 }
 
-/// Writes the planned files (each atomically, only if unchanged since it
-/// was read) and registers the preprocessor; notes of what was done.
-pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Vec<String>> {
-    let mut notes = Vec::new();
-    for (file, path, before, after) in &adoption.files {
-        let now = std::fs::read_to_string(path)?;
-        if &now != before {
-            notes.push(format!("{file} changed while adopting; left as it is"));
+/// What `--write` did.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// One note per file written or refused, and for book.toml.
+    pub notes: Vec<String>,
+    /// Blocks that became examples (in files that were written).
+    pub adopted: usize,
+    /// Files not written (refused, or changed since they were read).
+    pub refused: usize,
+}
+
+/// Writes the planned files (each through [`author`]'s guard: inside the
+/// book's `src`, a link written through to its target, a read-only file
+/// refused; atomically; only if unchanged since it was read; a
+/// byte-order mark kept) and registers the preprocessor when at least one
+/// file was written.
+pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
+    let mut done = Written::default();
+    for (n, (file, path, before, after)) in adoption.files.iter().enumerate() {
+        let blocks = adoption.per_file.get(n).copied().unwrap_or(0);
+        let real = match author::target(&adoption.src, "the book's src", path) {
+            Ok(real) => real,
+            Err(refused) => {
+                done.refused += 1;
+                done.notes
+                    .push(format!("{file}: not written: {}", refused.why));
+                continue;
+            }
+        };
+        let now = std::fs::read_to_string(&real)?;
+        // mdBook drops a byte-order mark before the chapter reaches us: the
+        // file keeps it.
+        let (bom, now) = match now.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest),
+            None => ("", now.as_str()),
+        };
+        if now != before {
+            done.refused += 1;
+            done.notes.push(format!(
+                "{file}: not written: it changed while adopting; run adopt again"
+            ));
             continue;
         }
-        let dir = path.parent().unwrap_or(root);
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(after.as_bytes())?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+        author::write(&real, format!("{bom}{after}").as_bytes())?;
+        done.adopted += blocks;
+        done.notes.push(format!("wrote {file}"));
+    }
+    if done.refused < adoption.files.len() {
+        let installed = install::install(root, install::DEFAULT_CSS)?;
+        if installed.book_toml {
+            done.notes
+                .push("registered the preprocessor in book.toml".to_owned());
         }
-        tmp.persist(path)?;
-        notes.push(format!("wrote {file}"));
     }
-    let done = install::install(root, install::DEFAULT_CSS)?;
-    if done.book_toml {
-        notes.push("registered the preprocessor in book.toml".to_owned());
-    }
-    Ok(notes)
+    Ok(done)
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! they are as it wrote them: a student's edited `src/lib.rs` is kept (and
 //! named), a file it never wrote is never replaced (the run stops before
 //! writing anything), and files of its own that the book no longer makes
-//! are left in place and named. Every file is written atomically.
+//! are left in place and named. Every file is written atomically, and only
+//! as a regular file under folders: a symbolic link (or a FIFO) already in
+//! `DIR` stops the run before anything is written, never followed.
 
 use crate::book::load;
 use crate::core::crates::{self, Dependency};
@@ -159,6 +161,22 @@ fn hash(text: &[u8]) -> String {
 /// we wrote them.
 fn write(out: &Path, files: &[(String, String)]) -> anyhow::Result<Written> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    // Nothing is written under a symbolic link or over something that is
+    // not a regular file: a link already in the folder would carry the
+    // files somewhere else.
+    let odd: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|(rel, _)| rel.as_str())
+        .chain([MANIFEST])
+        .filter_map(|rel| not_plain(out, rel))
+        .collect();
+    if !odd.is_empty() {
+        bail!(
+            "{} holds {}; expected only folders and regular files under it, which this command writes (nothing was written)",
+            out.display(),
+            odd.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
     let list = out.join(MANIFEST);
     let mut ours: BTreeMap<String, String> = BTreeMap::new();
     if let Ok(text) = std::fs::read_to_string(&list) {
@@ -222,6 +240,33 @@ fn write(out: &Path, files: &[(String, String)]) -> anyhow::Result<Written> {
     atomic_write(out, &list, text.as_bytes())
         .with_context(|| format!("writing {}", list.display()))?;
     Ok(done)
+}
+
+/// Why `rel` under `out` may not be written: one of its parts is a
+/// symbolic link, a folder on the way is not a folder, or the file is there
+/// and is not a regular file.
+fn not_plain(out: &Path, rel: &str) -> Option<String> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let mut at = out.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        let Ok(meta) = at.symlink_metadata() else {
+            return None;
+        };
+        let shown = parts[..=i].join("/");
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            return Some(format!("{shown}, a symbolic link"));
+        }
+        let last = i + 1 == parts.len();
+        if last && !kind.is_file() {
+            return Some(format!("{shown}, which is not a regular file"));
+        }
+        if !last && !kind.is_dir() {
+            return Some(format!("{shown}, which is not a folder"));
+        }
+    }
+    None
 }
 
 /// Writes `bytes` to `path` through a temporary file in `dir`, renamed

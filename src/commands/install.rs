@@ -9,6 +9,7 @@
 //! version that wrote it, which lets the preprocessor warn about a stale
 //! copy.
 
+use super::author;
 use crate::directive::assets;
 use std::path::{Component, Path};
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
@@ -59,6 +60,9 @@ pub enum InstallError {
         "the stylesheet path `{0}` must be relative and stay inside the book (no `..`, no symbolic link leading out)"
     )]
     Path(String),
+    /// The guard refused to write a file (outside the book, read-only...).
+    #[error("not written: {0}")]
+    Refused(#[from] super::author::Refused),
     /// Writing failed.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -79,7 +83,8 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
     {
         return Err(InstallError::Path(css.to_owned()));
     }
-    if !stays_inside(root, &root.join(css)) {
+    // No book there: reading book.toml reports that.
+    if root.is_dir() && author::target(root, "the book", &root.join(css)).is_err_and(|r| r.leaves) {
         return Err(InstallError::Path(css.to_owned()));
     }
     let toml_path = root.join("book.toml");
@@ -94,10 +99,7 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
     })?;
     let mut done = Installed::default();
     if new_text != text {
-        std::fs::write(&toml_path, &new_text).map_err(|source| InstallError::Write {
-            path: display,
-            source,
-        })?;
+        guarded_write(root, &toml_path, new_text.as_bytes())?;
         done.book_toml = true;
     }
     for (path, wanted, written) in [
@@ -115,40 +117,20 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
         if std::fs::read_to_string(&path).ok().as_deref() == Some(wanted.as_str()) {
             continue;
         }
-        let write = |p: &Path| -> std::io::Result<()> {
-            if let Some(parent) = p.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(p, &wanted)
-        };
-        write(&path).map_err(|source| InstallError::Write {
-            path: path.display().to_string(),
-            source,
-        })?;
+        guarded_write(root, &path, wanted.as_bytes())?;
         *written = true;
     }
     Ok(done)
 }
 
-/// Whether `path` (under `root`, made of plain components) resolves inside
-/// `root` once symbolic links are followed: its deepest existing ancestor
-/// (or itself) must canonicalize to a place under the canonical root. A
-/// dangling link counts as leaving.
-fn stays_inside(root: &Path, path: &Path) -> bool {
-    let Ok(real_root) = root.canonicalize() else {
-        // No book there: reading book.toml reports that.
-        return true;
-    };
-    let mut at = path;
-    loop {
-        if at.symlink_metadata().is_ok() {
-            return at.canonicalize().is_ok_and(|r| r.starts_with(&real_root));
-        }
-        match at.parent() {
-            Some(parent) => at = parent,
-            None => return false,
-        }
-    }
+/// Writes one of the book's files through the guard every command that
+/// writes an author's file goes through ([`author`]).
+fn guarded_write(root: &Path, path: &Path, bytes: &[u8]) -> Result<(), InstallError> {
+    let real = author::target(root, "the book", path).map_err(InstallError::Refused)?;
+    author::write(&real, bytes).map_err(|source| InstallError::Write {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 /// Adds `[preprocessor.companion]` (with `after = ["links"]`, and

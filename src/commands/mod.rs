@@ -1,8 +1,11 @@
 //! The commands: [`preprocess`] (mdBook's protocol on stdin and stdout),
-//! [`check`], [`adopt`], [`install`], [`build`] and [`exercises`]. `main.rs` only parses arguments
+//! [`check`], [`adopt`], [`install`], [`build`] and [`exercises`], and the
+//! guard every command that writes an author's file goes through
+//! ([`author`]). `main.rs` only parses arguments
 //! and calls these.
 
 pub mod adopt;
+pub mod author;
 pub mod build;
 pub mod check;
 pub mod exercises;

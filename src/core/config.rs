@@ -56,6 +56,7 @@ pub struct RawConfig {
     cc: Option<String>,
     rustc: Option<String>,
     timeout: Option<u64>,
+    memory: Option<Value>,
     c_hidden_prefix: Option<String>,
     output_filters: Option<std::collections::BTreeMap<String, String>>,
     dependencies: Option<Value>,
@@ -177,6 +178,9 @@ pub struct Config {
     pub rustc: String,
     /// Time limit for compiling or running one program.
     pub timeout: Duration,
+    /// `memory`: the address space one of the book's programs may use, in
+    /// bytes (`None`: no limit). Compilers are not limited.
+    pub memory: Option<u64>,
     /// The prefix of hidden lines in C and C++ code.
     pub c_hidden_prefix: String,
     /// The edition examples use unless they say otherwise (`[rust] edition`
@@ -242,7 +246,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -475,6 +479,7 @@ impl Config {
                 Some(t) => t,
                 None => 10,
             }),
+            memory: memory(raw.memory.as_ref())?,
             c_hidden_prefix: match raw.c_hidden_prefix {
                 Some(p) if p.trim().is_empty() => {
                     return Err(ConfigError::new(
@@ -633,6 +638,44 @@ pub fn keys() -> Vec<&'static str> {
     let mut fields = Fields(&[]);
     let _ = RawConfig::deserialize(&mut fields);
     fields.0.to_vec()
+}
+
+/// The default of `memory`: 2 GiB.
+pub const DEFAULT_MEMORY: u64 = 2 << 30;
+
+/// Reads `memory`: a whole number of MiB (`2048`), or a size with its unit
+/// (`"512 MiB"`, `"2 GiB"`), or `"unlimited"`; at least 16 MiB.
+fn memory(value: Option<&Value>) -> Result<Option<u64>, ConfigError> {
+    let expected = "expected a size such as \"2 GiB\" or \"512 MiB\" (a bare number is MiB), at least 16 MiB, or \"unlimited\"";
+    let bytes = match value {
+        None => return Ok(Some(DEFAULT_MEMORY)),
+        Some(Value::Number(mib)) => mib.as_u64().and_then(|m| m.checked_mul(1 << 20)),
+        Some(Value::String(s)) if s.trim() == "unlimited" => return Ok(None),
+        Some(Value::String(s)) => {
+            let s = s.trim();
+            let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            let (number, unit) = s.split_at(split);
+            let shift = match unit.trim() {
+                "" | "MiB" | "M" | "MB" => Some(20),
+                "GiB" | "G" | "GB" => Some(30),
+                "KiB" | "K" | "KB" => Some(10),
+                _ => None,
+            };
+            number
+                .parse::<u64>()
+                .ok()
+                .zip(shift)
+                .and_then(|(n, shift)| n.checked_mul(1 << shift))
+        }
+        Some(_) => None,
+    };
+    match bytes {
+        Some(b) if b >= 16 << 20 => Ok(Some(b)),
+        _ => Err(ConfigError::new(format!(
+            "memory is `{}`; {expected}",
+            value.map(ToString::to_string).unwrap_or_default()
+        ))),
+    }
 }
 
 #[cfg(test)]

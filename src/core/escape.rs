@@ -1,6 +1,9 @@
 //! Making author strings safe for the page: every string that reaches
 //! HTML is escaped, Markdown the page renders has its syntax neutralised
 //! where it must be shown literally, and links are http(s) or relative.
+//! Text a program printed is made harmless for a terminal ([`terminal`])
+//! and for XML ([`xml`]): what would act instead of showing is shown as
+//! an escape (`\u{1b}`).
 
 /// Escapes text for HTML, in element content and in quoted attributes.
 pub fn escape(text: &str) -> String {
@@ -60,6 +63,60 @@ pub fn check_url(url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `c` acts on a terminal (or is not a character at all) rather
+/// than showing: C0 and C1 controls, DEL, the bidirectional overrides and
+/// isolates (which reorder what follows them), and the non-characters
+/// U+FFFE and U+FFFF.
+fn acts(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{fffe}' | '\u{ffff}')
+}
+
+/// `text` with every character that would act on a terminal shown as
+/// `\u{…}` instead (tab and line ends are kept; a carriage return only
+/// before a line feed): a program's output can then neither colour,
+/// move the cursor, clear the screen, retitle the window nor reorder the
+/// report.
+pub fn terminal(text: &str) -> std::borrow::Cow<'_, str> {
+    visible(text, |c, next| match c {
+        '\t' | '\n' => true,
+        '\r' => next == Some('\n'),
+        c => !acts(c),
+    })
+}
+
+/// `text` as XML 1.0 can hold it: the characters it forbids (controls but
+/// tab and line ends, U+FFFE, U+FFFF) shown as `\u{…}`.
+pub fn xml(text: &str) -> std::borrow::Cow<'_, str> {
+    visible(text, |c, _| {
+        matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && !matches!(c, '\u{fffe}' | '\u{ffff}'))
+    })
+}
+
+/// `text` with each character `keep` refuses written as `\u{…}`.
+fn visible(text: &str, keep: impl Fn(char, Option<char>) -> bool) -> std::borrow::Cow<'_, str> {
+    let mut chars = text.chars().peekable();
+    let mut out: Option<String> = None;
+    let mut at = 0;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        if keep(c, next) {
+            if let Some(o) = &mut out {
+                o.push(c);
+            }
+        } else {
+            let o = out.get_or_insert_with(|| text[..at].to_owned());
+            o.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        }
+        at += c.len_utf8();
+    }
+    match out {
+        Some(o) => std::borrow::Cow::Owned(o),
+        None => std::borrow::Cow::Borrowed(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +145,18 @@ mod tests {
         assert!(check_url("https://example.org/a").is_ok());
         assert!(check_url("ftp://example.org/").is_err());
         assert!(check_url("https://exa mple.org/").is_err());
+    }
+
+    #[test]
+    fn program_text_is_made_harmless_for_terminals_and_xml() {
+        assert_eq!(
+            terminal("\u{1b}[2J\u{1b}]0;pwned\u{7}ok\tx\r\ny\rz\u{9b}\u{202e}\u{7f}é…"),
+            "\\u{1b}[2J\\u{1b}]0;pwned\\u{7}ok\tx\r\ny\\u{d}z\\u{9b}\\u{202e}\\u{7f}é…"
+        );
+        assert!(matches!(terminal("plain\n"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(
+            xml("a\u{fffe}b\u{ffff}\u{1b}c\t\r\n\u{202e}"),
+            "a\\u{fffe}b\\u{ffff}\\u{1b}c\t\r\n\u{202e}"
+        );
     }
 }

@@ -138,11 +138,27 @@ impl fmt::Display for Failure {
     }
 }
 
+/// Counts steps of work in tests, so that a test can tell linear from
+/// quadratic without a clock ([`WORK`]); nothing outside tests.
+pub(crate) fn work(_steps: usize) {
+    #[cfg(test)]
+    WORK.with(|w| w.set(w.get() + _steps));
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The steps [`work`] counted on this thread.
+    pub(crate) static WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Reads an `asm` block: one directive per line, blank lines allowed.
 pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
     let mut directives: Vec<Directive> = Vec::new();
     let mut start = 0;
+    // A directive that matches a line came before (not only `CHECK-NOT`s).
+    let mut matched = false;
     for (i, raw) in text.split_inclusive('\n').enumerate() {
+        work(1);
         let line_start = start;
         start += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
@@ -168,8 +184,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
                 ),
             });
         }
-        if matches!(kind, Kind::Next | Kind::Same) && directives.iter().all(|d| d.kind == Kind::Not)
-        {
+        if matches!(kind, Kind::Next | Kind::Same) && !matched {
             return Err(SyntaxError {
                 offset: at,
                 message: format!(
@@ -182,6 +197,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
             offset: pattern_offset + offset,
             message,
         })?;
+        matched |= kind != Kind::Not;
         directives.push(Directive {
             kind,
             pattern: pattern.to_owned(),
@@ -504,16 +520,28 @@ impl Checks {
         check_nots(&mut nots, pos, end)
     }
 
-    /// The claims in words, one step per directive, for the page.
+    /// The claims in words, one step per directive, for the page. Two
+    /// passes over the directives (linear in their number).
     pub fn describe(&self) -> Vec<Step> {
-        let mut steps = Vec::new();
+        let n = self.directives.len();
+        // For each directive: a positive one (not `CHECK-NOT`) follows it
+        // before the next label; a positive one precedes it since the last.
+        let mut positive_follows = vec![false; n];
+        let mut seen = false;
+        for (i, d) in self.directives.iter().enumerate().rev() {
+            work(1);
+            positive_follows[i] = seen;
+            match d.kind {
+                Kind::Label => seen = false,
+                Kind::Not => {}
+                _ => seen = true,
+            }
+        }
+        let mut steps = Vec::with_capacity(n);
+        let mut positive_before = false;
         for (i, d) in self.directives.iter().enumerate() {
-            let rest = &self.directives[i + 1..];
-            let first_in_region = self.directives[..i]
-                .iter()
-                .rev()
-                .take_while(|e| e.kind != Kind::Label)
-                .all(|e| e.kind == Kind::Not);
+            work(1);
+            let first_in_region = !positive_before;
             let phrase = match d.kind {
                 Kind::Label => Phrase::Label,
                 Kind::Check if first_in_region => Phrase::Appears,
@@ -521,18 +549,17 @@ impl Checks {
                 Kind::Next => Phrase::Next,
                 Kind::Same => Phrase::Same,
                 Kind::Count(_) => Phrase::Times,
-                Kind::Not => {
-                    let positive_follows = rest
-                        .iter()
-                        .take_while(|e| e.kind != Kind::Label)
-                        .any(|e| e.kind != Kind::Not);
-                    match (positive_follows, first_in_region) {
-                        (true, _) => Phrase::NotBefore,
-                        (false, false) => Phrase::NotAfter,
-                        (false, true) => Phrase::Nowhere,
-                    }
-                }
+                Kind::Not => match (positive_follows[i], first_in_region) {
+                    (true, _) => Phrase::NotBefore,
+                    (false, false) => Phrase::NotAfter,
+                    (false, true) => Phrase::Nowhere,
+                },
             };
+            match d.kind {
+                Kind::Label => positive_before = false,
+                Kind::Not => {}
+                _ => positive_before = true,
+            }
             steps.push(Step {
                 phrase,
                 pattern: d.pattern.clone(),

@@ -4,6 +4,7 @@
 //! escaping, and the checked configuration.
 
 pub mod attrs;
+pub mod ccflags;
 pub mod cfg;
 pub mod claim;
 pub mod code;

@@ -21,6 +21,31 @@ pub struct Cache {
     warned: AtomicBool,
 }
 
+/// The bytes of the regular file at `path`; `None` for anything else.
+///
+/// The file is opened without blocking and without following a symbolic
+/// link, and checked to be a regular file before it is read: a FIFO placed
+/// in the cache would otherwise hang the build on `open`, a device would
+/// be read forever. Such an entry is a miss, computed again and replaced.
+fn read_regular(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let mut file = options.open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 impl Cache {
     /// The cache of the book at `root` (created on first write).
     pub fn for_book(root: &Path) -> Cache {
@@ -74,7 +99,7 @@ impl Cache {
     /// it is computed again and overwritten, never shown.
     pub fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
         let path = self.path(namespace, key)?;
-        let stored = std::fs::read(&path).ok()?;
+        let stored = read_regular(&path)?;
         match unframe(&stored) {
             Some(bytes) => Some(bytes.to_vec()),
             None => {
@@ -89,7 +114,8 @@ impl Cache {
         }
     }
 
-    /// Stores `bytes` for `key`; failures are warned about once and
+    /// Stores `bytes` for `key` (replacing whatever was at its place, a
+    /// FIFO or a link included); failures are warned about once and
     /// otherwise ignored.
     pub fn put(&self, namespace: &str, key: &str, bytes: &[u8]) {
         let Some(path) = self.path(namespace, key) else {
@@ -219,6 +245,43 @@ mod tests {
             cache.get("asm", &key).as_deref(),
             Some(&b"divide:\n  ret\n"[..])
         );
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_fifo_or_a_link_in_place_of_an_entry_is_a_miss_and_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let outside = dir.path().join("outside");
+        std::fs::write(&outside, frame(b"forged")).unwrap();
+        for (key, make) in [
+            ("fifo0000", "fifo"),
+            ("link0000", "link"),
+            ("dir00000", "dir"),
+        ] {
+            let file = dir.path().join(DIR).join("asm").join(&key[..2]).join(key);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            match make {
+                "fifo" => {
+                    let c = std::ffi::CString::new(file.as_os_str().as_encoded_bytes()).unwrap();
+                    // SAFETY: mkfifo(3) reads a NUL-terminated path we own.
+                    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+                }
+                "link" => std::os::unix::fs::symlink(&outside, &file).unwrap(),
+                _ => std::fs::create_dir(&file).unwrap(),
+            }
+            // Would block forever on a FIFO opened for reading.
+            assert_eq!(cache.get("asm", key), None, "{make}");
+            if make != "dir" {
+                cache.put("asm", key, b"fresh");
+                assert_eq!(
+                    cache.get("asm", key).as_deref(),
+                    Some(&b"fresh"[..]),
+                    "{make}"
+                );
+            }
+        }
+        assert_eq!(std::fs::read(&outside).unwrap(), frame(b"forged"));
     }
 
     #[test]

@@ -411,6 +411,9 @@ impl Crates {
             let limits = Limits {
                 timeout: BUILD_TIMEOUT,
                 max_output: 64 << 20,
+                // Cargo and the compilers it runs are not the book's
+                // programs: no memory limit.
+                memory: None,
             };
             exec::run(&mut cmd, b"", limits).map_err(|e| {
                 format!("`{cargo}` could not be run ({e}); the book's dependencies need Cargo")

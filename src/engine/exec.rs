@@ -1,17 +1,30 @@
 //! Running compilers and compiled programs safely: in a directory of their
-//! own, with a time limit, with capped output, and leaving nothing behind.
+//! own, with a time limit, with capped output, with a memory limit for the
+//! book's programs, and leaving nothing behind.
 //!
-//! Each child gets its own process group, so on a timeout everything it
-//! started is killed with it. Output beyond the cap is read and dropped,
-//! so a program that floods its pipes can neither block nor fill memory.
+//! On Linux each child runs under a small supervisor: a process forked
+//! between us and the child that makes itself a child subreaper
+//! (`prctl(PR_SET_CHILD_SUBREAPER)`), so everything the child starts stays
+//! its descendant however it detaches (`setsid`, double forks): when the
+//! child exits or the time limit comes, the supervisor kills what is left of
+//! the tree (its own children, again and again, as the killed ones' children
+//! are handed to it) and only then exits; it reports a time-out to us on a
+//! pipe of its own. Elsewhere the child gets its own process group, killed
+//! at the limit. Reading the output stops at the limit too, even if
+//! something still holds the pipes open. Output beyond the cap is read and
+//! dropped, so a program that floods its pipes can neither block nor fill
+//! memory.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
+
+#[cfg(target_os = "linux")]
+use super::supervise;
 
 /// Limits for one child process.
 #[derive(Debug, Clone, Copy)]
@@ -20,14 +33,20 @@ pub struct Limits {
     pub timeout: Duration,
     /// Bytes kept of stdout and of stderr each.
     pub max_output: usize,
+    /// The address space the child may use (`RLIMIT_AS`), in bytes: set for
+    /// the book's programs, `None` for compilers (a large crate may need
+    /// more, and the compiler is not the book's to limit).
+    pub memory: Option<u64>,
 }
 
 impl Limits {
-    /// A time limit with the default output cap (1 MiB per stream).
+    /// A time limit with the default output cap (1 MiB per stream) and no
+    /// memory limit (for compilers).
     pub fn with_timeout(timeout: Duration) -> Limits {
         Limits {
             timeout,
             max_output: 1 << 20,
+            memory: None,
         }
     }
 }
@@ -41,7 +60,8 @@ pub struct Finished {
     pub stdout: String,
     /// Standard error (lossy UTF-8), capped.
     pub stderr: String,
-    /// The time limit was reached and the process group was killed.
+    /// The time limit was reached and everything the child started was
+    /// killed.
     pub timed_out: bool,
     /// Some output was dropped because of the cap.
     pub truncated: bool,
@@ -54,6 +74,14 @@ impl Finished {
     }
 }
 
+/// How long after the limit we wait for the supervisor (or the readers)
+/// before giving up on them.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// What one reader thread has read so far: the bytes kept, and whether some
+/// were dropped.
+type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
+
 /// Runs `cmd` to completion under `limits`, feeding it `stdin`.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
     cmd.stdin(Stdio::piped())
@@ -64,29 +92,78 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         use std::os::unix::process::CommandExt as _;
         cmd.process_group(0);
     }
-    let mut child = cmd.spawn()?;
+    #[cfg(target_os = "linux")]
+    let status_pipe = supervise::supervise(cmd, limits.timeout, limits.memory)?;
+    let start = Instant::now();
+    let mut child = cmd.spawn();
+    #[cfg(target_os = "linux")]
+    let timed_out_flag = {
+        // Our copy of the write end goes; the supervisor holds its own.
+        // SAFETY: closing a descriptor we created and nobody else uses.
+        unsafe {
+            libc::close(status_pipe.1);
+        }
+        status_pipe.0
+    };
+    let mut child = match child.as_mut() {
+        Ok(_) => child?,
+        Err(_) => {
+            #[cfg(target_os = "linux")]
+            // SAFETY: as above.
+            unsafe {
+                libc::close(timed_out_flag);
+            }
+            return Err(child.err().unwrap_or_else(|| io::Error::other("spawn")));
+        }
+    };
     let cap = limits.max_output;
-    let out = child
-        .stdout
-        .take()
-        .map(|s| thread::spawn(move || read_capped(s, cap)));
-    let err = child
-        .stderr
-        .take()
-        .map(|s| thread::spawn(move || read_capped(s, cap)));
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let mut readers = 0;
+    let mut capture = |stream: Option<Box<dyn Read + Send>>| -> Captured {
+        let kept: Captured = Arc::default();
+        if let Some(s) = stream {
+            readers += 1;
+            let into = Arc::clone(&kept);
+            let done = done_tx.clone();
+            thread::spawn(move || {
+                read_capped(s, cap, &into);
+                let _ = done.send(());
+            });
+        }
+        kept
+    };
+    let out = capture(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = capture(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    drop(done_tx);
     if let Some(mut input) = child.stdin.take() {
         let data = stdin.to_vec();
         thread::spawn(move || {
             let _ = input.write_all(&data);
         });
     }
-    let start = Instant::now();
     let mut timed_out = false;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break Some(status);
         }
-        if start.elapsed() >= limits.timeout {
+        let elapsed = start.elapsed();
+        // Under the supervisor, the limit is its to enforce (it kills the
+        // whole tree first); we step in only if it does not.
+        #[cfg(target_os = "linux")]
+        let ours = elapsed >= limits.timeout + GRACE;
+        #[cfg(not(target_os = "linux"))]
+        let ours = elapsed >= limits.timeout;
+        if ours {
             timed_out = true;
             kill_group(&mut child);
             break child.wait().ok();
@@ -96,8 +173,24 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     // The group may hold the pipes open after the leader exits: kill it so
     // the readers finish and nothing is left running.
     kill_group(&mut child);
-    let (stdout, t1) = out.and_then(|h| h.join().ok()).unwrap_or_default();
-    let (stderr, t2) = err.and_then(|h| h.join().ok()).unwrap_or_default();
+    #[cfg(target_os = "linux")]
+    {
+        timed_out |= supervise::read_flag(timed_out_flag);
+    }
+    // Reading stops at the limit, even if something still holds a pipe.
+    let stop = start + limits.timeout + GRACE;
+    for _ in 0..readers {
+        let left = stop.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            break;
+        }
+    }
+    let take = |c: &Captured| {
+        let kept = c.lock().map(|g| g.clone()).unwrap_or_default();
+        (String::from_utf8_lossy(&kept.0).into_owned(), kept.1)
+    };
+    let (stdout, t1) = take(&out);
+    let (stderr, t2) = take(&err);
     Ok(Finished {
         code: if timed_out {
             None
@@ -125,23 +218,21 @@ fn kill_group(child: &mut std::process::Child) {
     let _ = child.kill();
 }
 
-fn read_capped(mut r: impl Read, cap: usize) -> (String, bool) {
-    let mut kept = Vec::new();
+fn read_capped(mut r: impl Read, cap: usize, into: &Mutex<(Vec<u8>, bool)>) {
     let mut buf = [0u8; 8192];
-    let mut truncated = false;
     loop {
         match r.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => {
-                let room = cap.saturating_sub(kept.len());
+                let Ok(mut kept) = into.lock() else { break };
+                let room = cap.saturating_sub(kept.0.len());
                 if n > room {
-                    truncated = true;
+                    kept.1 = true;
                 }
-                kept.extend_from_slice(&buf[..n.min(room)]);
+                kept.0.extend_from_slice(&buf[..n.min(room)]);
             }
         }
     }
-    (String::from_utf8_lossy(&kept).into_owned(), truncated)
 }
 
 /// A fresh, empty directory for one compiler run.
@@ -341,12 +432,93 @@ mod tests {
     }
 
     #[test]
+    fn a_detached_grandchild_is_killed_at_the_limit_and_reading_stops() {
+        // `setsid` leaves the process group; the sleeper also holds stdout.
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 3; echo alive > {path}' & sleep 30"),
+            Limits::with_timeout(Duration::from_millis(500)),
+        );
+        assert!(f.timed_out, "{f:?}");
+        assert_eq!(f.code, None);
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        thread::sleep(Duration::from_millis(3500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn what_a_program_leaves_running_is_ended_when_it_exits() {
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 2; echo alive > {path}' >/dev/null 2>&1 & echo done"),
+            Limits::with_timeout(Duration::from_secs(20)),
+        );
+        assert_eq!(
+            (f.code, f.stdout.as_str(), f.timed_out),
+            (Some(0), "done\n", false)
+        );
+        assert!(start.elapsed() < Duration::from_secs(2));
+        thread::sleep(Duration::from_millis(2500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn exit_codes_and_signals_come_through_the_supervisor() {
+        let limits = Limits::with_timeout(Duration::from_secs(10));
+        assert_eq!(sh("exit 42", limits).code, Some(42));
+        let killed = sh("kill -SEGV $$", limits);
+        assert_eq!((killed.code, killed.timed_out), (None, false));
+        let missing = run(&mut Command::new("/nonexistent/program"), b"", limits);
+        assert!(missing.is_err());
+        let fed = run(Command::new("cat").arg("-"), b"fed", limits).unwrap();
+        assert_eq!(fed.stdout, "fed");
+    }
+
+    #[test]
+    fn the_memory_limit_stops_a_program_that_grows() {
+        let limits = Limits {
+            memory: Some(64 << 20),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        // Allocate 256 MiB through the shell's memory: `head -c` into a
+        // variable would take long; python or perl may be missing; dd into
+        // a pipe does not grow. A program that maps more than it may:
+        let f = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_ne!(f.stdout.trim(), "200000000", "{f:?}");
+        let unlimited = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 2000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_eq!(unlimited.stdout.trim(), "2000000", "{unlimited:?}");
+    }
+
+    #[test]
     fn a_flood_is_capped() {
         let f = sh(
             "yes flood | head -c 5000000",
             Limits {
                 timeout: Duration::from_secs(20),
                 max_output: 1000,
+                memory: None,
             },
         );
         assert!(f.truncated);

@@ -1,4 +1,5 @@
-//! The engine: running tools safely ([`exec`]), the content-addressed
+//! The engine: running tools safely ([`exec`], under a supervisor that
+//! kills what they leave behind), the content-addressed
 //! [`cache`], build-time assembly ([`asm`]) and checking one claim
 //! ([`check`]). It knows claims and languages, never directives or pages.
 
@@ -8,3 +9,5 @@ pub mod check;
 pub mod crates;
 pub mod exec;
 pub mod lock;
+#[cfg(target_os = "linux")]
+mod supervise;

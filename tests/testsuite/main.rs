@@ -14,6 +14,7 @@ mod check;
 mod compare;
 mod example;
 mod exercise;
+mod hostile;
 mod i18n;
 mod injection;
 mod memo;

@@ -5,8 +5,10 @@
 //! when the ```` ```output ```` block is literally in a chapter file (an
 //! output that came through `{{#include}}` is reported, not rewritten).
 //! Only the lines between the block's fences change; every other byte of
-//! the file stays as it was. Files are written only inside the book's
-//! `src`, after resolving symlinks.
+//! the file stays as it was. Files are written through the one guard of
+//! [`author`](crate::commands::author): only inside the book's `src`
+//! after resolving symlinks (a linked chapter is written through to its
+//! target), never a read-only one, atomically.
 //!
 //! This holds for an example's output block and for one nested in a
 //! comparison alike. For a comparison's C or C++ side, "only the text is
@@ -19,6 +21,7 @@
 //! stays failed and its block is left alone. A new output line must close
 //! neither its own block nor the comparison around it.
 
+use super::super::author;
 use super::report::Checked;
 use crate::core::claim::BlessTarget;
 use crate::core::markdown;
@@ -56,26 +59,20 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                 .push((t.clone(), actual.clone(), i)),
         }
     }
-    let src = src
-        .canonicalize()
-        .with_context(|| format!("resolving the book's src {}", src.display()))?;
     for (path, mut edits) in by_file {
-        let real = path
-            .canonicalize()
-            .with_context(|| format!("resolving {}", path.display()))?;
-        if !real.starts_with(&src) {
-            for (_, _, i) in &edits {
-                let c = &checked[*i];
-                notes.push(format!(
-                    "{}:{}: not blessed: {} resolves to {}, outside the book's src",
-                    c.claim.file,
-                    c.claim.line,
-                    path.display(),
-                    real.display()
-                ));
+        let real = match author::target(src, "the book's src", &path) {
+            Ok(real) => real,
+            Err(refused) => {
+                for (_, _, i) in &edits {
+                    let c = &checked[*i];
+                    notes.push(format!(
+                        "{}:{}: not blessed: {refused}",
+                        c.claim.file, c.claim.line
+                    ));
+                }
+                continue;
             }
-            continue;
-        }
+        };
         let file = std::fs::read_to_string(&real)
             .with_context(|| format!("reading {}", real.display()))?;
         // mdBook drops a byte-order mark before the chapter's offsets count.
@@ -124,7 +121,8 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
             continue;
         }
         let new_text = format!("{bom}{}", markdown::splice(text, &reps));
-        std::fs::write(&real, new_text).with_context(|| format!("writing {}", real.display()))?;
+        author::write(&real, new_text.as_bytes())
+            .with_context(|| format!("writing {}", real.display()))?;
         for i in blessed {
             checked[i].outcome.verdict = Verdict::Passed;
         }

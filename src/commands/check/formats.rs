@@ -107,12 +107,10 @@ pub fn github(report: &Report) -> String {
     s
 }
 
-/// Text XML 1.0 can hold: control characters but tab and line ends
-/// dropped.
+/// Text XML 1.0 can hold: what it forbids (control characters but tab
+/// and line ends, U+FFFE, U+FFFF) shown as `\u{…}`.
 fn xml_text(text: &str) -> String {
-    text.chars()
-        .filter(|&c| c >= ' ' || matches!(c, '\t' | '\n' | '\r'))
-        .collect()
+    crate::core::escape::xml(text).into_owned()
 }
 
 /// One test case of the JUnit report.
@@ -254,7 +252,10 @@ mod tests {
     }
 
     #[test]
-    fn xml_text_drops_control_characters() {
-        assert_eq!(xml_text("a\u{1b}[31mb\tc\n"), "a[31mb\tc\n");
+    fn xml_text_shows_what_xml_forbids_as_escapes() {
+        assert_eq!(
+            xml_text("a\u{1b}[31mb\tc\n\u{fffe}"),
+            "a\\u{1b}[31mb\tc\n\\u{fffe}"
+        );
     }
 }

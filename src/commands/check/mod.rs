@@ -120,6 +120,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .other_preprocessors
         .iter()
         .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"))
+        .chain(loaded.chapters.iter().flat_map(load::warnings))
         .collect();
     let mut report = Report {
         notes,

@@ -107,7 +107,9 @@ fn indent(text: &str, by: &str) -> String {
 /// Detail text beyond this many lines is cut in the text report.
 const DETAIL_LINES: usize = 30;
 
-/// The text report; its last line is the summary.
+/// The text report; its last line is the summary. Characters that would
+/// act on a terminal (escape sequences a program printed) are shown as
+/// `\u{…}`.
 pub fn text(report: &Report) -> String {
     let mut s = String::new();
     for c in &report.checked {
@@ -194,7 +196,8 @@ pub fn text(report: &Report) -> String {
     s.push('\n');
     s.push_str(&report.summary());
     s.push('\n');
-    s
+    // What programs printed is shown, never obeyed by the terminal.
+    crate::core::escape::terminal(&s).into_owned()
 }
 
 #[derive(Serialize)]

@@ -458,11 +458,13 @@ impl Checker {
         Some(obs)
     }
 
-    /// Runs a compiled program with the time limit and the output cap.
+    /// Runs a compiled program with the time limit, the output cap and the
+    /// memory limit (`memory`; compilers get none).
     fn run_program(&self, cmd: &mut Command) -> RunResult {
         let limits = Limits {
             timeout: self.timeout,
             max_output: MAX_OUTPUT,
+            memory: self.config.memory,
         };
         match exec::run(cmd, b"", limits) {
             Ok(f) => RunResult {
