@@ -119,7 +119,14 @@ pub fn parse<'a>(
         outcome: ChapterOutcome::default(),
     };
     match directive::try_scan(text) {
-        Ok(blocks) => chapter.blocks = blocks,
+        Ok(blocks) => {
+            let hints = directive::hint::hints(text, &blocks);
+            chapter
+                .outcome
+                .warnings
+                .extend(hints.iter().map(|p| Located::new(page.file, text, p)));
+            chapter.blocks = blocks;
+        }
         Err(message) => {
             let located = Located {
                 file: page.file.to_owned(),

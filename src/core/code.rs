@@ -247,6 +247,96 @@ pub fn asm_fence_language() -> &'static str {
     }
 }
 
+/// `text` (a compiler's or a program's words) with every `FILE:L:C`
+/// whose line `to` places elsewhere told as `to(L, C)`: `main.rs:4:12`
+/// becomes the line of an example alone, or `src/c.md:6:12`.
+pub fn relocate(text: &str, file: &str, to: impl Fn(usize, usize) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(file) {
+        let (head, tail) = rest.split_at(at + file.len());
+        let number = |s: &str| {
+            let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+            Some((s[..digits].parse::<usize>().ok()?, digits))
+        };
+        let whole_name = !head[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '/' || c == '.');
+        let place = number(tail).and_then(|(line, n)| {
+            let after = tail[n..].strip_prefix(':')?;
+            let (column, m) = number(after)?;
+            Some((line, column, n + 1 + m))
+        });
+        match place.filter(|_| whole_name) {
+            Some((line, column, len)) => match to(line, column) {
+                Some(new) => {
+                    out.push_str(&head[..at]);
+                    out.push_str(&new);
+                    rest = &tail[len..];
+                }
+                None => {
+                    out.push_str(head);
+                    rest = tail;
+                }
+            },
+            None => {
+                out.push_str(head);
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with the line numbers of rustc's source snippets (`12 | code`)
+/// that `to` places elsewhere renumbered, the gutter widened when a new
+/// number needs it.
+pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> String {
+    // A snippet line: blanks, a number, ` |`.
+    let numbered = |line: &str| {
+        let at = line.len() - line.trim_start().len();
+        let digits = line[at..].bytes().take_while(u8::is_ascii_digit).count();
+        let n = line[at..at + digits].parse::<usize>().ok()?;
+        line[at + digits..]
+            .starts_with(" |")
+            .then_some((at + digits, n))
+    };
+    let width = text
+        .lines()
+        .filter_map(numbered)
+        .map(|(w, _)| w)
+        .max()
+        .unwrap_or(0);
+    let wanted = text
+        .lines()
+        .filter_map(numbered)
+        .filter_map(|(_, n)| to(n))
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(width);
+    let grow = wanted - width;
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if let Some((end, n)) = numbered(line) {
+            let n = to(n).unwrap_or(n);
+            out.push_str(&format!("{n:>wanted$}"));
+            out.push_str(&line[end..]);
+            continue;
+        }
+        // The gutter's other lines (`  |`, `  = note`, ` --> `) widen
+        // with it.
+        let t = line.trim_start();
+        if grow > 0 && (t.starts_with('|') || t.starts_with("= ") || t.starts_with("-->")) {
+            out.push_str(&" ".repeat(grow));
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,6 +411,32 @@ mod tests {
         assert_eq!(
             full,
             "#include <stdio.h>\nint f(void) { return 1; }\n  int g;\n\n"
+        );
+    }
+
+    #[test]
+    fn relocate_rewrites_only_whole_places_it_knows() {
+        let to = |l: usize, c: usize| (l < 10).then(|| format!("src/c.md:{}:{c}", l + 2));
+        assert_eq!(
+            relocate(
+                " --> main.rs:4:12\nat main.rs:40:1 xmain.rs:1:1 main.rs:2 main.rs:",
+                "main.rs:",
+                to
+            ),
+            " --> src/c.md:6:12\nat main.rs:40:1 xmain.rs:1:1 main.rs:2 main.rs:"
+        );
+    }
+
+    #[test]
+    fn renumbered_gutter_widens_when_it_must() {
+        let text = " --> x:2:5\n  |\n2 | let x;\n  |     ^\n  = note: n\n";
+        assert_eq!(
+            renumber_gutter(text, |n| Some(n + 100)),
+            "   --> x:2:5\n    |\n102 | let x;\n    |     ^\n    = note: n\n"
+        );
+        assert_eq!(
+            renumber_gutter("13 | a\n40 | b\n", |n| (n < 20).then(|| n - 11)),
+            " 2 | a\n40 | b\n"
         );
     }
 }

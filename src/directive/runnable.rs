@@ -75,6 +75,14 @@ const ATTRIBUTES: [(&str, Slot); 21] = [
     ("at", Slot::At),
 ];
 
+/// Whether `key=value` is one of an example's own attributes (not one
+/// of mdBook's flags): what a fence that is almost an example holds.
+pub fn takes_value(key: &str) -> bool {
+    ATTRIBUTES.iter().any(|(name, slot)| {
+        *name == key && !matches!(slot, Slot::MdBook | Slot::HideLines | Slot::Ignore)
+    }) && !["should_panic", "compile_fail", "no_run"].contains(&key)
+}
+
 /// Where an example stands: a block of its own, or a side of a
 /// comparison (which takes `at` for the whole block, and `caption`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

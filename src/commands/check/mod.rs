@@ -11,6 +11,7 @@ pub mod bless;
 pub mod formats;
 pub mod locking;
 pub mod partition;
+pub mod places;
 pub mod report;
 
 pub use partition::Partition;
@@ -98,7 +99,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut render_config = loaded.config.clone();
     render_config.on_failure = OnFailure::Continue;
     let triple = crate::core::doctest::host_triple();
+    let mut hints = Vec::new();
     for chapter in &loaded.chapters {
+        hints.extend(
+            load::hints(chapter)
+                .into_iter()
+                .map(|h| format!("warning: {h}")),
+        );
         let (mut c, problems) = load::claims(chapter, &render_config, &run, target);
         c.extend(plain::claims(chapter, loaded.test_edition, &triple));
         c.sort_by_key(|c| c.offset);
@@ -134,18 +141,37 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let notes = loaded
+    let unregistered = (!loaded.registered).then(|| {
+        let near = loaded
+            .other_preprocessors
+            .iter()
+            .find(|n| strsim::osa_distance(n, "companion") <= 2);
+        let directives = claims.iter().any(|c| c.doctest.is_none());
+        (near.is_some() || directives).then(|| {
+            let spelled = near.map_or(String::new(), |n| {
+                format!(" (it lists `[preprocessor.{n}]`: a misspelling?)")
+            });
+            format!("note: book.toml does not register [preprocessor.companion]{spelled}, so `mdbook build` will not expand the examples; `mdbook-companion install` adds it")
+        })
+    });
+    let notes = hints
+        .into_iter()
+        .chain(unregistered.flatten())
+        .chain(loaded
         .other_preprocessors
         .iter()
-        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"))
+        .filter(|name| loaded.registered || strsim::osa_distance(name, "companion") > 2)
+        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them")))
         .collect();
+    let mut checked: Vec<Checked> = claims
+        .into_iter()
+        .zip(outcomes)
+        .map(|(claim, outcome)| Checked { claim, outcome })
+        .collect();
+    places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
         notes,
-        checked: claims
-            .into_iter()
-            .zip(outcomes)
-            .map(|(claim, outcome)| Checked { claim, outcome })
-            .collect(),
+        checked,
         invalid,
         ..Report::default()
     };

@@ -104,6 +104,23 @@ fn indent(text: &str, by: &str) -> String {
     s
 }
 
+/// What an example printed that no output block claims: a passing
+/// `expect=run` directive (not a plain block, which claims no output)
+/// without an output block whose program wrote to stdout.
+pub fn unclaimed_output(c: &Checked) -> Option<&str> {
+    let claim = &c.claim;
+    let unclaimed = c.outcome.verdict == Verdict::Passed
+        && claim.expect == crate::core::expect::Expect::Run
+        && claim.output.is_none()
+        && claim.output_range.is_none()
+        && claim.doctest.is_none()
+        && !claim.ignore;
+    if !unclaimed {
+        return None;
+    }
+    c.outcome.actual.as_deref().filter(|a| !a.trim().is_empty())
+}
+
 /// Detail text beyond this many lines is cut in the text report.
 const DETAIL_LINES: usize = 30;
 
@@ -121,7 +138,16 @@ pub fn text(report: &Report) -> String {
         );
         match &c.outcome.verdict {
             Verdict::Passed => {
-                let _ = writeln!(s, "ok      {head}");
+                let _ = write!(s, "ok      {head}");
+                if unclaimed_output(c).is_some() {
+                    let bless = if claim.bless.is_some() {
+                        ", or --bless adds it"
+                    } else {
+                        ""
+                    };
+                    let _ = write!(s, " (output not claimed: add an output block{bless})");
+                }
+                s.push('\n');
             }
             Verdict::Ignored => {
                 let _ = writeln!(s, "ignored {head}: not checked");
