@@ -557,10 +557,12 @@ impl Example {
                 )
             })
             .flatten();
-        if button.is_some() || (needs.is_some() && !self.ignore) {
-            // Our Run button takes the block, or mdBook's play button
-            // would send it to a Playground that cannot run it: mdBook
-            // makes no button (and asks no server) for it.
+        if self.takes_run_button(env) || (needs.is_some() && !self.ignore) {
+            // Our Run button takes the block (or would, and has nothing
+            // to do: nothing recorded and no Playground to ask), or
+            // mdBook's play button would send it to a Playground that
+            // cannot run it: mdBook makes no button (and asks no server)
+            // for it.
             info = info.replace(",mdbook-runnable", "");
             info.push_str(",noplayground");
         }
