@@ -86,6 +86,87 @@ pub fn test_crate(code: &str, tests: &str) -> String {
     format!("{code}{}\n{TESTS_OPEN}\n{tests}{}}}\n", nl(code), nl(tests))
 }
 
+/// [`test_crate`] as a student's `src/lib.rs` holds it: the tests
+/// indented inside their module (unless a string literal of theirs spans
+/// lines, which indenting would change), and a starter's unfinished code
+/// (`todo!()`, arguments not yet used) free of `unused` warnings.
+pub fn student_crate(code: &str, tests: &str, starter: bool) -> String {
+    let allow = if starter {
+        "// The starter is yours to finish: its unused names are not warned about.\n#![allow(unused)]\n\n"
+    } else {
+        ""
+    };
+    if spans_lines(tests) {
+        return format!("{allow}{}", test_crate(code, tests));
+    }
+    let mut indented = String::with_capacity(tests.len() + tests.lines().count() * 4);
+    for line in tests.lines() {
+        if !line.trim().is_empty() {
+            indented.push_str("    ");
+            indented.push_str(line);
+        }
+        indented.push('\n');
+    }
+    format!("{allow}{}", test_crate(code, &indented))
+}
+
+/// Whether a string literal of Rust `code` spans lines (a scan of
+/// strings, raw strings, character literals and comments, not a parser).
+fn spans_lines(code: &str) -> bool {
+    let b = code.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'\'' => {
+                // 'x', '\n', '\'' are characters; 'a without a close is a
+                // lifetime.
+                if b.get(i + 1) == Some(&b'\\') {
+                    i = code[i + 2..].find('\'').map_or(b.len(), |n| i + 3 + n);
+                } else if let Some(c) = code[i + 1..].chars().next()
+                    && code[i + 1 + c.len_utf8()..].starts_with('\'')
+                {
+                    i += 2 + c.len_utf8();
+                } else {
+                    i += 1;
+                }
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                let start = i + 2 + hashes;
+                let Some(n) = code[start..].find(&close) else {
+                    return true;
+                };
+                if code[start..start + n].contains('\n') {
+                    return true;
+                }
+                i = start + n + close.len();
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    if b[j] == b'\n' {
+                        return true;
+                    }
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
 /// How [`test_crate`] opens the tests' module (its `super::` is ours, not
 /// the author's).
 pub const TESTS_OPEN: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n";
@@ -438,5 +519,28 @@ mod tests {
             renumber_gutter("13 | a\n40 | b\n", |n| (n < 20).then(|| n - 11)),
             " 2 | a\n40 | b\n"
         );
+    }
+
+    #[test]
+    fn a_students_tests_are_indented_unless_a_string_spans_lines() {
+        assert_eq!(
+            student_crate(
+                "pub fn f() {}",
+                "#[test]\nfn t() {\n    f();\n}\n\nfn g() {}",
+                true
+            ),
+            "// The starter is yours to finish: its unused names are not warned about.\n#![allow(unused)]\n\npub fn f() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn t() {\n        f();\n    }\n\n    fn g() {}\n}\n"
+        );
+        let raw = "#[test]\nfn t() {\n    let s = r#\"a\nb\"#;\n}\n";
+        assert_eq!(student_crate("", raw, false), test_crate("", raw));
+        for (code, spans) in [
+            ("let s = \"a\\\"b\"; // \"\nlet c = '\"';", false),
+            ("let c = '\\''; let s = \"x\";", false),
+            ("fn f<'a>(x: &'a str) {}\nlet s = \"x\";", false),
+            ("let s = \"a\nb\";", true),
+            ("let s = br\"a\nb\";", true),
+        ] {
+            assert_eq!(spans_lines(code), spans, "{code}");
+        }
     }
 }
