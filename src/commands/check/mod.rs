@@ -173,6 +173,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         notes,
         checked,
         invalid,
+        chapters: loaded.chapters.iter().map(|c| c.file.clone()).collect(),
         ..Report::default()
     };
     let mut missing: BTreeMap<(String, &'static str), Vec<String>> = BTreeMap::new();

@@ -39,6 +39,9 @@ pub struct Report {
     pub counters: Counters,
     /// Other notes (preprocessors `check` does not run), one line each.
     pub notes: Vec<String>,
+    /// The chapter files in book order, so that unreadable directives
+    /// are told among the claims of their chapter.
+    pub chapters: Vec<String>,
 }
 
 impl Report {
@@ -127,8 +130,23 @@ const DETAIL_LINES: usize = 30;
 /// The text report; its last line is the summary.
 pub fn text(report: &Report) -> String {
     let mut s = String::new();
+    // Unreadable directives stand where they are in the book, among the
+    // claims.
+    let order = |file: &str, line: usize| {
+        let chapter = report.chapters.iter().position(|f| f == file);
+        (chapter.unwrap_or(usize::MAX), line)
+    };
+    let mut invalid = report.invalid.iter().peekable();
+    let invalid_line = |s: &mut String, (file, line, message): &(String, usize, String)| {
+        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    };
     for c in &report.checked {
         let claim = &c.claim;
+        while let Some(i) =
+            invalid.next_if(|(f, l, _)| order(f, *l) < order(&claim.file, claim.line))
+        {
+            invalid_line(&mut s, i);
+        }
         let head = format!(
             "{}:{}: {} (expect={})",
             claim.file,
@@ -150,7 +168,12 @@ pub fn text(report: &Report) -> String {
                 s.push('\n');
             }
             Verdict::Ignored => {
-                let _ = writeln!(s, "ignored {head}: not checked");
+                // An ignored block claims nothing: no `(expect=…)`.
+                let _ = writeln!(
+                    s,
+                    "ignored {}:{}: {}: not checked",
+                    claim.file, claim.line, claim.what
+                );
             }
             Verdict::Unchecked { tool } => {
                 let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
@@ -182,8 +205,8 @@ pub fn text(report: &Report) -> String {
             }
         }
     }
-    for (file, line, message) in &report.invalid {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    for i in invalid {
+        invalid_line(&mut s, i);
     }
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");

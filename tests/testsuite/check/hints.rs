@@ -239,3 +239,31 @@ fn compiler_diagnostics_point_into_the_chapter() {
     );
     assert!(!stdout.contains("main.rs"), "{stdout}");
 }
+
+/// The report is in book order: an unreadable directive stands among its
+/// chapter's lines, not after later chapters'; an ignored block's line
+/// claims nothing (`(ignore)` with no `(expect=run)`).
+#[test]
+fn report_is_in_book_order_and_ignored_lines_read_plainly() {
+    let a = "# A\n\n```rust example colour=red\nfn main() {}\n```\n\n```rust example title=\"Fine\"\nfn main() {}\n```\n";
+    let b = "# B\n\n```rust example title=\"Later\"\nfn main() {}\n```\n\n```rust,ignore\nfn main() {}\n```\n";
+    let book = TestBook::new().chapter("a.md", a).chapter("b.md", b);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| ["ok", "FAILED", "ignored"].iter().any(|w| l.starts_with(w)))
+        .map(|l| l.split(": found").next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "FAILED  src/a.md:3: invalid directive",
+            "ok      src/a.md:7: rust example \"Fine\" (expect=run)",
+            "ok      src/b.md:3: rust example \"Later\" (expect=run)",
+            "ignored src/b.md:7: rust block (ignore): not checked",
+        ],
+        "{stdout}"
+    );
+}

@@ -191,7 +191,7 @@ fn case_book_reports_every_kind_with_locations_and_fails() {
     assert!(
         stdout.lines().any(|l| l
             == format!(
-                "ignored {}: rust example \"ignored\" (expect=run): not checked",
+                "ignored {}: rust example \"ignored\": not checked",
                 at("ignored")
             )),
         "{stdout}"
