@@ -113,12 +113,13 @@ pub fn hint(info: &str) -> Option<(usize, String)> {
         }
     }
     let seconds: Vec<&str> = second_words(first_key).collect();
-    if seconds.is_empty() {
+    // Not ours to hint at, or already a directive.
+    if seconds.is_empty() || words.get(1).is_some_and(|(_, w)| seconds.contains(w)) {
         return None;
     }
     let unknown = words.iter().skip(1).find(|(_, w)| {
         !known_to_rustdoc(w)
-            && !seconds.contains(w)
+            && !super::runnable::is_attribute(w)
             && !w.contains('=')
             && !w.starts_with(['{', '(', '"'])
     })?;
@@ -238,6 +239,8 @@ mod tests {
             "rust ignore-wasm32",
             "rust test_harness",
             "rust example title=\"Fine\"",
+            "rust example title=\"Fine\" asm mode=release",
+            "rust asm",
             "rust {.class}",
             "rust (a comment)",
             "rust unknownword",

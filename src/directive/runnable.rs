@@ -83,6 +83,11 @@ pub fn takes_value(key: &str) -> bool {
     }) && !["should_panic", "compile_fail", "no_run"].contains(&key)
 }
 
+/// Whether `word` names one of an example's attributes (`asm`, `title`).
+pub fn is_attribute(word: &str) -> bool {
+    ATTRIBUTES.iter().any(|(name, _)| *name == word)
+}
+
 /// Where an example stands: a block of its own, or a side of a
 /// comparison (which takes `at` for the whole block, and `caption`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! `check --bless`: write the actual outputs into the chapters' output
-//! blocks.
+//! blocks, and add one after an `expect=run` example that printed with
+//! none ([`super::report::unclaimed_output`]).
 //!
 //! Only claims whose sole fault is their output text are blessed, and only
 //! when the ```` ```output ```` block is literally in a chapter file (an
