@@ -20,6 +20,11 @@ fn main() -> ExitCode {
         .init();
     let cli = cli::Cli::parse();
     let result = match cli.command {
+        // On a terminal, the preprocessor would wait for JSON nobody
+        // types: say what to do instead.
+        None if std::io::stdin().is_terminal() => Err(anyhow::anyhow!(
+            mdbook_companion::book::protocol::terminal_input()
+        )),
         None => mdbook_companion::commands::preprocess::run(
             std::io::stdin().lock(),
             std::io::stdout().lock(),

@@ -125,8 +125,13 @@ pub fn parse<'a>(
     match directive::try_scan(text) {
         Ok(blocks) => {
             let stray = crate::directive::asmspec::stray_asm(text, &blocks);
-            (chapter.outcome.warnings)
-                .extend(stray.iter().map(|p| Located::new(page.file, text, p)));
+            let hints = directive::hint::hints(text, &blocks);
+            (chapter.outcome.warnings).extend(
+                stray
+                    .iter()
+                    .chain(&hints)
+                    .map(|p| Located::new(page.file, text, p)),
+            );
             chapter.blocks = blocks;
         }
         Err(message) => {

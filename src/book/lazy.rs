@@ -344,7 +344,8 @@ fn files_of(items: &Node<'_>, src: &str, out: &mut Vec<String>) {
 /// with JSON's tab escape undone; a `\u` escape (which mdBook never writes
 /// for these characters, but another producer might) always decodes.
 fn may_hold_directive(raw: &str) -> bool {
-    if raw.contains("\\u") {
+    // A near miss of a directive gets a hint (directive::hint).
+    if raw.contains("\\u") || crate::directive::hint::may_hold_typo(raw) {
         return true;
     }
     if raw.contains("\\t") {

@@ -62,10 +62,109 @@ pub struct Loaded {
     /// The preprocessors book.toml lists besides ours and mdBook's own
     /// (`check` does not run them, see [`load`]).
     pub other_preprocessors: Vec<String>,
+    /// Whether book.toml registers `[preprocessor.companion]` (without
+    /// it, `mdbook build` leaves the directives as plain code blocks).
+    pub registered: bool,
+}
+
+/// Why `root` is not a book's root directory, and what to pass instead:
+/// a path that does not exist (with a near name beside it that holds a
+/// book), a file, a book's `src` directory, a directory with neither
+/// book.toml nor `src/SUMMARY.md` (with the books below it). `None` when
+/// it may be a book.
+pub fn not_a_book(root: &Path) -> Option<String> {
+    let shown = root.display();
+    let is_book = |d: &Path| d.join("book.toml").is_file() || d.join("src/SUMMARY.md").is_file();
+    let parent = match root.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !root.exists() {
+        let name = root.file_name().map(|n| n.to_string_lossy().into_owned());
+        let near = name.and_then(|name| {
+            std::fs::read_dir(&parent)
+                .ok()?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| is_book(p))
+                .filter_map(|p| {
+                    let other = p.file_name()?.to_string_lossy().into_owned();
+                    let d = strsim::osa_distance(&name.to_lowercase(), &other.to_lowercase());
+                    (d <= 2).then(|| (d, root.with_file_name(other)))
+                })
+                .min()
+                .map(|(_, p)| p)
+        });
+        return Some(match near {
+            Some(p) => format!(
+                "found no directory {shown}; did you mean {}? (pass the book's root directory, the one that holds book.toml)",
+                p.display()
+            ),
+            None => format!(
+                "found no directory {shown}; expected the book's root directory (the one that holds book.toml)"
+            ),
+        });
+    }
+    // The book a file or a source directory lies in.
+    let above = || {
+        root.ancestors()
+            .skip(1)
+            .map(|p| {
+                if p.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    p
+                }
+            })
+            .find(|p| p.join("book.toml").is_file())
+            .map(|p| p.display().to_string())
+    };
+    if root.is_file() {
+        return Some(match above() {
+            Some(book) => {
+                format!("found the file {shown}; expected the book's root directory: pass {book}")
+            }
+            None => format!(
+                "found the file {shown}; expected the book's root directory (the one that holds book.toml)"
+            ),
+        });
+    }
+    if is_book(root) {
+        return None;
+    }
+    if root.join("SUMMARY.md").is_file() {
+        let book = above().unwrap_or_else(|| parent.display().to_string());
+        return Some(format!(
+            "found SUMMARY.md but no book.toml in {shown}: it is the book's source directory; pass the book's root directory, {book}"
+        ));
+    }
+    let mut below: Vec<String> = std::fs::read_dir(root)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("book.toml").is_file())
+                .map(|p| p.display().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    below.sort();
+    Some(if below.is_empty() {
+        format!(
+            "found no book.toml (and no src/SUMMARY.md) in {shown}; run it in a book's root directory, or pass that directory (the one that holds book.toml)"
+        )
+    } else {
+        format!(
+            "found no book.toml (and no src/SUMMARY.md) in {shown}; pass the book's root directory: {}",
+            below.join(" or ")
+        )
+    })
 }
 
 /// Loads the book at `root` and expands its links.
 pub fn load(root: &Path) -> anyhow::Result<Loaded> {
+    if let Some(why) = not_a_book(root) {
+        anyhow::bail!("{why}");
+    }
     let toml = root.join("book.toml");
     let mut md_config = if toml.exists() {
         mdbook_driver::config::Config::from_disk(&toml)?
@@ -106,21 +205,23 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
         Some(mdbook_driver::config::RustEdition::E2024) => 2024,
         _ => 2015,
     };
-    let other_preprocessors = md
+    let listed: Vec<String> = md
         .config
         .preprocessors::<toml::Value>()
-        .map(|all| {
-            all.into_keys()
-                .filter(|name| !["links", "index", "companion"].contains(&name.as_str()))
-                .collect()
-        })
+        .map(|all| all.into_keys().collect())
         .unwrap_or_default();
+    let registered = listed.iter().any(|name| name == "companion");
+    let other_preprocessors = listed
+        .into_iter()
+        .filter(|name| !["links", "index", "companion"].contains(&name.as_str()))
+        .collect();
     Ok(Loaded {
         root: root.to_path_buf(),
         config,
         chapters,
         test_edition,
         other_preprocessors,
+        registered,
     })
 }
 
@@ -262,6 +363,25 @@ pub fn claims(
         }
     }
     (out, invalid)
+}
+
+/// The hints for fences of a chapter that are almost directives
+/// ([`directive::hint`]), as `file:line:column: message` in the chapter
+/// file.
+pub fn hints(chapter: &Chapter) -> Vec<String> {
+    let text = &chapter.expanded;
+    if !directive::hint::may_hold_typo(text) {
+        return Vec::new();
+    }
+    let map = LineMap::new(&chapter.raw, text);
+    directive::hint::hints(text, &directive::scan(text))
+        .into_iter()
+        .map(|p| {
+            let (_, column) = markdown::line_col(text, p.offset);
+            let line = map.file_line(line0(text, p.offset));
+            format!("{}:{line}:{column}: {}", chapter.file, p.message)
+        })
+        .collect()
 }
 
 /// The Cargo packages a chapter's blocks offer students (its exercises),

@@ -66,11 +66,22 @@ pub struct Context {
     pub config: Config,
 }
 
+/// What to do instead of giving the preprocessor its input by hand.
+pub const HOW_TO_RUN: &str = "run mdbook-companion through mdBook, or use `mdbook-companion build`";
+
+/// The message for a standard input that is a terminal: the preprocessor
+/// would wait for JSON nobody types.
+pub fn terminal_input() -> String {
+    format!(
+        "expected mdBook's JSON `[context, book]` on standard input, but it is a terminal; {HOW_TO_RUN} (`mdbook-companion --help` lists the commands)"
+    )
+}
+
 /// Reads `[context, book]` from JSON text.
 pub fn parse_input(input: &str) -> Result<(Context, Value), Error> {
     let value: Value = serde_json::from_str(input).map_err(|e| {
         Error::Input(format!(
-            "expected mdBook's JSON `[context, book]` on standard input, but it is not JSON ({e}); run mdbook-companion through mdBook, or use `mdbook-companion build`"
+            "expected mdBook's JSON `[context, book]` on standard input, but it is not JSON ({e}); {HOW_TO_RUN}"
         ))
     })?;
     let Value::Array(mut parts) = value else {

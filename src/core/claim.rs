@@ -13,7 +13,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 
 /// Where `--bless` may write a claim's actual output: a literal
-/// ```` ```output ```` block of a chapter file.
+/// ```` ```output ```` block of a chapter file, or, for an example that
+/// has no output block, its literal code block, after which `--bless`
+/// adds one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlessTarget {
     /// The chapter file on disk.

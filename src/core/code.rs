@@ -86,6 +86,87 @@ pub fn test_crate(code: &str, tests: &str) -> String {
     format!("{code}{}\n{TESTS_OPEN}\n{tests}{}}}\n", nl(code), nl(tests))
 }
 
+/// [`test_crate`] as a student's `src/lib.rs` holds it: the tests
+/// indented inside their module (unless a string literal of theirs spans
+/// lines, which indenting would change), and a starter's unfinished code
+/// (`todo!()`, arguments not yet used) free of `unused` warnings.
+pub fn student_crate(code: &str, tests: &str, starter: bool) -> String {
+    let allow = if starter {
+        "// The starter is yours to finish: its unused names are not warned about.\n#![allow(unused)]\n\n"
+    } else {
+        ""
+    };
+    if spans_lines(tests) {
+        return format!("{allow}{}", test_crate(code, tests));
+    }
+    let mut indented = String::with_capacity(tests.len() + tests.lines().count() * 4);
+    for line in tests.lines() {
+        if !line.trim().is_empty() {
+            indented.push_str("    ");
+            indented.push_str(line);
+        }
+        indented.push('\n');
+    }
+    format!("{allow}{}", test_crate(code, &indented))
+}
+
+/// Whether a string literal of Rust `code` spans lines (a scan of
+/// strings, raw strings, character literals and comments, not a parser).
+fn spans_lines(code: &str) -> bool {
+    let b = code.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(b.len(), |n| i + n);
+            }
+            b'\'' => {
+                // 'x', '\n', '\'' are characters; 'a without a close is a
+                // lifetime.
+                if b.get(i + 1) == Some(&b'\\') {
+                    i = code[i + 2..].find('\'').map_or(b.len(), |n| i + 3 + n);
+                } else if let Some(c) = code[i + 1..].chars().next()
+                    && code[i + 1 + c.len_utf8()..].starts_with('\'')
+                {
+                    i += 2 + c.len_utf8();
+                } else {
+                    i += 1;
+                }
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#'))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                let start = i + 2 + hashes;
+                let Some(n) = code[start..].find(&close) else {
+                    return true;
+                };
+                if code[start..start + n].contains('\n') {
+                    return true;
+                }
+                i = start + n + close.len();
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    if b[j] == b'\n' {
+                        return true;
+                    }
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                i = j + 1;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
 /// How [`test_crate`] opens the tests' module (its `super::` is ours, not
 /// the author's).
 pub const TESTS_OPEN: &str = "#[cfg(test)]\nmod tests {\n    use super::*;\n";
@@ -247,6 +328,96 @@ pub fn asm_fence_language() -> &'static str {
     }
 }
 
+/// `text` (a compiler's or a program's words) with every `FILE:L:C`
+/// whose line `to` places elsewhere told as `to(L, C)`: `main.rs:4:12`
+/// becomes the line of an example alone, or `src/c.md:6:12`.
+pub fn relocate(text: &str, file: &str, to: impl Fn(usize, usize) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(file) {
+        let (head, tail) = rest.split_at(at + file.len());
+        let number = |s: &str| {
+            let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+            Some((s[..digits].parse::<usize>().ok()?, digits))
+        };
+        let whole_name = !head[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '/' || c == '.');
+        let place = number(tail).and_then(|(line, n)| {
+            let after = tail[n..].strip_prefix(':')?;
+            let (column, m) = number(after)?;
+            Some((line, column, n + 1 + m))
+        });
+        match place.filter(|_| whole_name) {
+            Some((line, column, len)) => match to(line, column) {
+                Some(new) => {
+                    out.push_str(&head[..at]);
+                    out.push_str(&new);
+                    rest = &tail[len..];
+                }
+                None => {
+                    out.push_str(head);
+                    rest = tail;
+                }
+            },
+            None => {
+                out.push_str(head);
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with the line numbers of rustc's source snippets (`12 | code`)
+/// that `to` places elsewhere renumbered, the gutter widened when a new
+/// number needs it.
+pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> String {
+    // A snippet line: blanks, a number, ` |`.
+    let numbered = |line: &str| {
+        let at = line.len() - line.trim_start().len();
+        let digits = line[at..].bytes().take_while(u8::is_ascii_digit).count();
+        let n = line[at..at + digits].parse::<usize>().ok()?;
+        line[at + digits..]
+            .starts_with(" |")
+            .then_some((at + digits, n))
+    };
+    let width = text
+        .lines()
+        .filter_map(numbered)
+        .map(|(w, _)| w)
+        .max()
+        .unwrap_or(0);
+    let wanted = text
+        .lines()
+        .filter_map(numbered)
+        .filter_map(|(_, n)| to(n))
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(width);
+    let grow = wanted - width;
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if let Some((end, n)) = numbered(line) {
+            let n = to(n).unwrap_or(n);
+            out.push_str(&format!("{n:>wanted$}"));
+            out.push_str(&line[end..]);
+            continue;
+        }
+        // The gutter's other lines (`  |`, `  = note`, ` --> `) widen
+        // with it.
+        let t = line.trim_start();
+        if grow > 0 && (t.starts_with('|') || t.starts_with("= ") || t.starts_with("-->")) {
+            out.push_str(&" ".repeat(grow));
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +493,54 @@ mod tests {
             full,
             "#include <stdio.h>\nint f(void) { return 1; }\n  int g;\n\n"
         );
+    }
+
+    #[test]
+    fn relocate_rewrites_only_whole_places_it_knows() {
+        let to = |l: usize, c: usize| (l < 10).then(|| format!("src/c.md:{}:{c}", l + 2));
+        assert_eq!(
+            relocate(
+                " --> main.rs:4:12\nat main.rs:40:1 xmain.rs:1:1 main.rs:2 main.rs:",
+                "main.rs:",
+                to
+            ),
+            " --> src/c.md:6:12\nat main.rs:40:1 xmain.rs:1:1 main.rs:2 main.rs:"
+        );
+    }
+
+    #[test]
+    fn renumbered_gutter_widens_when_it_must() {
+        let text = " --> x:2:5\n  |\n2 | let x;\n  |     ^\n  = note: n\n";
+        assert_eq!(
+            renumber_gutter(text, |n| Some(n + 100)),
+            "   --> x:2:5\n    |\n102 | let x;\n    |     ^\n    = note: n\n"
+        );
+        assert_eq!(
+            renumber_gutter("13 | a\n40 | b\n", |n| (n < 20).then(|| n - 11)),
+            " 2 | a\n40 | b\n"
+        );
+    }
+
+    #[test]
+    fn a_students_tests_are_indented_unless_a_string_spans_lines() {
+        assert_eq!(
+            student_crate(
+                "pub fn f() {}",
+                "#[test]\nfn t() {\n    f();\n}\n\nfn g() {}",
+                true
+            ),
+            "// The starter is yours to finish: its unused names are not warned about.\n#![allow(unused)]\n\npub fn f() {}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn t() {\n        f();\n    }\n\n    fn g() {}\n}\n"
+        );
+        let raw = "#[test]\nfn t() {\n    let s = r#\"a\nb\"#;\n}\n";
+        assert_eq!(student_crate("", raw, false), test_crate("", raw));
+        for (code, spans) in [
+            ("let s = \"a\\\"b\"; // \"\nlet c = '\"';", false),
+            ("let c = '\\''; let s = \"x\";", false),
+            ("fn f<'a>(x: &'a str) {}\nlet s = \"x\";", false),
+            ("let s = \"a\nb\";", true),
+            ("let s = br\"a\nb\";", true),
+        ] {
+            assert_eq!(spans_lines(code), spans, "{code}");
+        }
     }
 }

@@ -19,6 +19,7 @@ pub mod example;
 pub mod exercise;
 pub mod facts;
 pub mod frame;
+pub mod hint;
 pub mod note;
 pub mod numbering;
 pub mod pages;

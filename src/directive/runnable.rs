@@ -75,6 +75,19 @@ const ATTRIBUTES: [(&str, Slot); 21] = [
     ("at", Slot::At),
 ];
 
+/// Whether `key=value` is one of an example's own attributes (not one
+/// of mdBook's flags): what a fence that is almost an example holds.
+pub fn takes_value(key: &str) -> bool {
+    ATTRIBUTES.iter().any(|(name, slot)| {
+        *name == key && !matches!(slot, Slot::MdBook | Slot::HideLines | Slot::Ignore)
+    }) && !["should_panic", "compile_fail", "no_run"].contains(&key)
+}
+
+/// Whether `word` names one of an example's attributes (`asm`, `title`).
+pub fn is_attribute(word: &str) -> bool {
+    ATTRIBUTES.iter().any(|(name, _)| *name == word)
+}
+
 /// Where an example stands: a block of its own, or a side of a
 /// comparison (which takes `at` for the whole block, and `caption`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -549,10 +562,12 @@ impl Example {
                 )
             })
             .flatten();
-        if button.is_some() || (needs.is_some() && !self.ignore) {
-            // Our Run button takes the block, or mdBook's play button
-            // would send it to a Playground that cannot run it: mdBook
-            // makes no button (and asks no server) for it.
+        if self.takes_run_button(env) || (needs.is_some() && !self.ignore) {
+            // Our Run button takes the block (or would, and has nothing
+            // to do: nothing recorded and no Playground to ask), or
+            // mdBook's play button would send it to a Playground that
+            // cannot run it: mdBook makes no button (and asks no server)
+            // for it.
             info = info.replace(",mdbook-runnable", "");
             info.push_str(",noplayground");
         }

@@ -262,3 +262,57 @@ fn parts_drafts_and_plain_chapters_survive() {
         "Plain text."
     );
 }
+
+/// The Run button as the guide's run-button page tells it: a never-checked
+/// book shows Run, which goes to the Playground (`run = "auto"`); with
+/// `run = "recorded"` a block with nothing recorded has no button at all,
+/// neither ours nor mdBook's (which would ask play.rust-lang.org); once
+/// `check` has verified it, the button carries the recorded output.
+#[test]
+fn run_button_follows_the_guide_with_and_without_a_recorded_run() {
+    let chapter = "# R\n\n```rust example title=\"Greets\"\nfn main() { println!(\"hi\"); }\n```\n\n```output\nhi\n```\n\n```rust example title=\"Ignored\" ignore\nfn main() {}\n```\n";
+    let spec = |page: &Page, title: &str| {
+        let frame = page
+            .all("main div.companion-example")
+            .into_iter()
+            .find(|f| Page::text(inside(*f, ".companion-title")[0]) == title)
+            .expect("frame");
+        assert!(
+            inside(frame, "pre.playground").is_empty(),
+            "no mdBook button"
+        );
+        frame
+            .value()
+            .attr("data-companion-run")
+            .map(|j| serde_json::from_str::<serde_json::Value>(j).expect("json"))
+    };
+    let never = TestBook::new().chapter("r.md", chapter);
+    let page = never.html("r.md");
+    let run = spec(&page, "Greets").expect("a never-checked book shows Run");
+    assert_eq!(run["mode"], "auto");
+    assert_eq!(run["playground"], "https://play.rust-lang.org/");
+    assert!(run.get("recorded").is_none(), "{run}");
+    assert_eq!(spec(&page, "Ignored"), None);
+
+    let recorded = TestBook::new()
+        .companion("run = \"recorded\"")
+        .chapter("r.md", chapter);
+    let page = recorded.html("r.md");
+    assert_eq!(spec(&page, "Greets"), None, "nothing recorded: no button");
+    assert_eq!(spec(&page, "Ignored"), None);
+
+    let out = std::process::Command::new(crate::support::BIN)
+        .arg("check")
+        .arg(recorded.root())
+        .output()
+        .expect("check");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let page = recorded.html("r.md");
+    let run = spec(&page, "Greets").expect("checked: Run shows the recorded output");
+    assert_eq!(run["mode"], "recorded");
+    assert_eq!(run["recorded"]["stdout"], "hi\n");
+}

@@ -197,3 +197,56 @@ fn decoding_only_flagged_chapters_answers_as_decoding_all() {
     }
     assert_eq!(lazy["items"][0], book["items"][0]);
 }
+
+/// With no arguments on a terminal (a pseudo-terminal here) the binary
+/// does not wait for JSON nobody types: it says what to do, at once.
+#[test]
+fn no_arguments_on_a_terminal_says_what_to_do_instead_of_waiting() {
+    use std::os::fd::{FromRawFd as _, OwnedFd};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty writes two descriptors into the given integers; the
+    // other arguments may be null.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors are fresh and owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut child = Command::new(crate::support::BIN)
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            child.kill().ok();
+            panic!("still waiting on a terminal after 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    drop(master);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "mdbook-companion: error: {}\n",
+            mdbook_companion::book::protocol::terminal_input()
+        )
+    );
+    assert!(
+        mdbook_companion::book::protocol::terminal_input()
+            .contains("run mdbook-companion through mdBook, or use `mdbook-companion build`")
+    );
+}

@@ -335,3 +335,26 @@ fn the_getting_started_loop_runs_as_written() {
         "nothing left uncommitted: {log}"
     );
 }
+
+/// `check -h`'s report formats, every one, are listed where the guide
+/// gives `check`'s synopsis (check.md and the commands reference).
+#[test]
+fn guide_lists_every_check_format() {
+    let help = Command::new(BIN)
+        .args(["check", "-h"])
+        .output()
+        .expect("check -h");
+    let help = String::from_utf8_lossy(&help.stdout);
+    let values = help
+        .split("[possible values: ")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_else(|| panic!("no format values in {help}"));
+    let formats: Vec<&str> = values.split(", ").collect();
+    assert!(formats.len() >= 4, "{formats:?}");
+    for (page, bar) in [("src/check.md", "|"), ("src/reference/commands.md", "\\|")] {
+        let text = std::fs::read_to_string(guide().join(page)).expect(page);
+        let want = format!("--format {}]", formats.join(bar));
+        assert!(text.contains(&want), "{page} does not give {want}");
+    }
+}

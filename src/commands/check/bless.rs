@@ -1,5 +1,6 @@
 //! `check --bless`: write the actual outputs into the chapters' output
-//! blocks.
+//! blocks, and add one after an `expect=run` example that printed with
+//! none ([`super::report::unclaimed_output`]).
 //!
 //! Only claims whose sole fault is their output text are blessed, and only
 //! when the ```` ```output ```` block is literally in a chapter file (an
@@ -37,6 +38,14 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
     let mut notes = Vec::new();
     let mut by_file: BTreeMap<PathBuf, Vec<(BlessTarget, String, usize)>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
+        // An example that prints with no output block: one is added.
+        if let (Some(actual), Some(t)) = (super::report::unclaimed_output(c), &c.claim.bless) {
+            by_file
+                .entry(t.path.clone())
+                .or_default()
+                .push((t.clone(), actual.to_owned(), i));
+            continue;
+        }
         let Verdict::Failed {
             expected: Some(_),
             actual: Some(_),
@@ -108,11 +117,21 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                 })
                 .and_then(|f| text.get(f.range.clone()))
                 .map(fence_of);
-            match rewrite(text, &range, &actual, outer.as_deref()) {
+            let adds = c.claim.output_range.is_none();
+            let new = if adds {
+                Ok(add(text, &range, &actual))
+            } else {
+                rewrite(text, &range, &actual, outer.as_deref())
+            };
+            match new {
                 Ok(new) => {
                     reps.push((range, new));
                     blessed.push(i);
-                    notes.push(format!("{at}: blessed the output block"));
+                    notes.push(if adds {
+                        format!("{at}: added an output block")
+                    } else {
+                        format!("{at}: blessed the output block")
+                    });
                 }
                 Err(why) => notes.push(format!("{at}: not blessed: {why}")),
             }
@@ -124,7 +143,12 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         author::write(&real, new_text.as_bytes())
             .with_context(|| format!("writing {}", real.display()))?;
         for i in blessed {
-            checked[i].outcome.verdict = Verdict::Passed;
+            let c = &mut checked[i];
+            c.outcome.verdict = Verdict::Passed;
+            if c.claim.output_range.is_none() {
+                // The book now claims what the program printed.
+                c.claim.output = c.outcome.actual.clone();
+            }
         }
     }
     Ok(notes)
@@ -138,6 +162,56 @@ fn fence_of(block: &str) -> String {
     fence_char.to_string().repeat(fence_len)
 }
 
+/// The prefix that continues a block's container (block quotes, list
+/// indentation) on the lines after the one it starts on, at `start`.
+fn container_prefix(text: &str, start: usize) -> String {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..start]
+        .chars()
+        .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
+        .collect()
+}
+
+/// The code block at `range` followed by a new output block holding
+/// `actual`, in the same container, fenced longer than any fence in it.
+fn add(text: &str, range: &Range<usize>, actual: &str) -> String {
+    let block = &text[range.clone()];
+    let prefix = container_prefix(text, range.start);
+    let longest = actual
+        .lines()
+        .map(|l| l.trim_start().chars().take_while(|&c| c == '`').count())
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let eol = if block.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut s = block.to_owned();
+    let ended = block.ends_with('\n');
+    if !ended {
+        s.push_str(eol);
+    }
+    s.push_str(prefix.trim_end());
+    s.push_str(eol);
+    s.push_str(&prefix);
+    s.push_str(&fence);
+    s.push_str("output");
+    s.push_str(eol);
+    for line in actual.lines() {
+        if line.is_empty() {
+            s.push_str(prefix.trim_end());
+        } else {
+            s.push_str(&prefix);
+            s.push_str(line);
+        }
+        s.push_str(eol);
+    }
+    s.push_str(&prefix);
+    s.push_str(&fence);
+    if ended {
+        s.push_str(eol);
+    }
+    s
+}
+
 /// The output block at `range` with `actual` between its fences. `outer`
 /// is the fence of a block around it (a comparison's), which the new
 /// lines must not close either.
@@ -148,11 +222,7 @@ fn rewrite(
     outer: Option<&str>,
 ) -> Result<String, String> {
     let block = &text[range.clone()];
-    let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-    let prefix: String = text[line_start..range.start]
-        .chars()
-        .map(|c| if c == '>' || c == '\t' { c } else { ' ' })
-        .collect();
+    let prefix = container_prefix(text, range.start);
     let (Some(open_end), Some(close_start)) = (block.find('\n'), block.rfind('\n')) else {
         return Err("the output block has no closing fence".into());
     };
@@ -256,6 +326,19 @@ mod tests {
         assert_eq!(
             rewrite(text, &r, "a\n~~~ b", Some(&outer)).unwrap(),
             "```output\na\n~~~ b\n```"
+        );
+    }
+
+    #[test]
+    fn adds_an_output_block_in_the_same_container() {
+        let text = "> ```rust example\n> fn main() {}\n> ```\n";
+        let r = range_of(text, "rust example");
+        assert_eq!(
+            add(text, &r, "hi\n\n```"),
+            format!(
+                "{}\n>\n> ````output\n> hi\n>\n> ```\n> ````",
+                &text[r.clone()]
+            )
         );
     }
 

@@ -11,6 +11,7 @@ pub mod bless;
 pub mod formats;
 pub mod locking;
 pub mod partition;
+pub mod places;
 pub mod report;
 
 pub use partition::Partition;
@@ -91,6 +92,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         Some(_) => Target::Test,
     };
     let (claims, invalid) = book_claims(&loaded, &run, target, options.partition);
+    let hints: Vec<String> = loaded
+        .chapters
+        .iter()
+        .flat_map(load::hints)
+        .map(|h| format!("warning: {h}"))
+        .collect();
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
         .jobs
@@ -116,20 +123,40 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let notes = loaded
+    let unregistered = (!loaded.registered).then(|| {
+        let near = loaded
+            .other_preprocessors
+            .iter()
+            .find(|n| strsim::osa_distance(n, "companion") <= 2);
+        let directives = claims.iter().any(|c| c.doctest.is_none());
+        (near.is_some() || directives).then(|| {
+            let spelled = near.map_or(String::new(), |n| {
+                format!(" (it lists `[preprocessor.{n}]`: a misspelling?)")
+            });
+            format!("note: book.toml does not register [preprocessor.companion]{spelled}, so `mdbook build` will not expand the examples; `mdbook-companion install` adds it")
+        })
+    });
+    let notes = hints
+        .into_iter()
+        .chain(unregistered.flatten())
+        .chain(loaded
         .other_preprocessors
         .iter()
-        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"))
+        .filter(|name| loaded.registered || strsim::osa_distance(name, "companion") > 2)
+        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them")))
         .chain(loaded.chapters.iter().flat_map(load::warnings))
         .collect();
+    let mut checked: Vec<Checked> = claims
+        .into_iter()
+        .zip(outcomes)
+        .map(|(claim, outcome)| Checked { claim, outcome })
+        .collect();
+    places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
         notes,
-        checked: claims
-            .into_iter()
-            .zip(outcomes)
-            .map(|(claim, outcome)| Checked { claim, outcome })
-            .collect(),
+        checked,
         invalid,
+        chapters: loaded.chapters.iter().map(|c| c.file.clone()).collect(),
         ..Report::default()
     };
     let mut missing: BTreeMap<(String, &'static str), Vec<String>> = BTreeMap::new();

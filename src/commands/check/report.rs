@@ -39,6 +39,9 @@ pub struct Report {
     pub counters: Counters,
     /// Other notes (preprocessors `check` does not run), one line each.
     pub notes: Vec<String>,
+    /// The chapter files in book order, so that unreadable directives
+    /// are told among the claims of their chapter.
+    pub chapters: Vec<String>,
 }
 
 impl Report {
@@ -104,6 +107,23 @@ fn indent(text: &str, by: &str) -> String {
     s
 }
 
+/// What an example printed that no output block claims: a passing
+/// `expect=run` directive (not a plain block, which claims no output)
+/// without an output block whose program wrote to stdout.
+pub fn unclaimed_output(c: &Checked) -> Option<&str> {
+    let claim = &c.claim;
+    let unclaimed = c.outcome.verdict == Verdict::Passed
+        && claim.expect == crate::core::expect::Expect::Run
+        && claim.output.is_none()
+        && claim.output_range.is_none()
+        && claim.doctest.is_none()
+        && !claim.ignore;
+    if !unclaimed {
+        return None;
+    }
+    c.outcome.actual.as_deref().filter(|a| !a.trim().is_empty())
+}
+
 /// Detail text beyond this many lines is cut in the text report.
 const DETAIL_LINES: usize = 30;
 
@@ -112,8 +132,23 @@ const DETAIL_LINES: usize = 30;
 /// `\u{…}`.
 pub fn text(report: &Report) -> String {
     let mut s = String::new();
+    // Unreadable directives stand where they are in the book, among the
+    // claims.
+    let order = |file: &str, line: usize| {
+        let chapter = report.chapters.iter().position(|f| f == file);
+        (chapter.unwrap_or(usize::MAX), line)
+    };
+    let mut invalid = report.invalid.iter().peekable();
+    let invalid_line = |s: &mut String, (file, line, message): &(String, usize, String)| {
+        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    };
     for c in &report.checked {
         let claim = &c.claim;
+        while let Some(i) =
+            invalid.next_if(|(f, l, _)| order(f, *l) < order(&claim.file, claim.line))
+        {
+            invalid_line(&mut s, i);
+        }
         let head = format!(
             "{}:{}: {} (expect={})",
             claim.file,
@@ -123,10 +158,24 @@ pub fn text(report: &Report) -> String {
         );
         match &c.outcome.verdict {
             Verdict::Passed => {
-                let _ = writeln!(s, "ok      {head}");
+                let _ = write!(s, "ok      {head}");
+                if unclaimed_output(c).is_some() {
+                    let bless = if claim.bless.is_some() {
+                        ", or --bless adds it"
+                    } else {
+                        ""
+                    };
+                    let _ = write!(s, " (output not claimed: add an output block{bless})");
+                }
+                s.push('\n');
             }
             Verdict::Ignored => {
-                let _ = writeln!(s, "ignored {head}: not checked");
+                // An ignored block claims nothing: no `(expect=…)`.
+                let _ = writeln!(
+                    s,
+                    "ignored {}:{}: {}: not checked",
+                    claim.file, claim.line, claim.what
+                );
             }
             Verdict::Unchecked { tool } => {
                 let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
@@ -158,8 +207,8 @@ pub fn text(report: &Report) -> String {
             }
         }
     }
-    for (file, line, message) in &report.invalid {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    for i in invalid {
+        invalid_line(&mut s, i);
     }
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");

@@ -64,7 +64,11 @@ impl Model for Example {
             None => None,
         };
         let at = block.fence.info_offset;
-        let claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+        let mut claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
+        if block.output.is_none() && claim.expect == crate::core::expect::Expect::Run {
+            // No output block: `--bless` adds one after the code block.
+            claim.bless = env.place.bless(&block.fence.range);
+        }
         let asm_claim = ex.asm_claim(env, &claim);
         if env.target == Target::Xgettext {
             let mut pieces = Vec::new();

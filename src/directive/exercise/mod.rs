@@ -165,7 +165,13 @@ impl Exercise {
             title: self.title.clone(),
             about: self.task.as_ref().map(|t| t.text.clone()),
             edition: self.edition,
-            code: self.test_crate(solutions),
+            code: {
+                let code = match solutions {
+                    true => &self.solution.source,
+                    false => &self.starter.source,
+                };
+                code::student_crate(code, &self.tests.source, !solutions)
+            },
         }
     }
 

@@ -177,24 +177,11 @@ fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSe
 /// `text` with every `main.rs:L:C` whose line lies in `open..=close`
 /// told as the line of the example alone (its source starts at `first`).
 pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
-    const FILE: &str = "main.rs:";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(FILE) {
-        let (head, tail) = rest.split_at(at + FILE.len());
-        out.push_str(head);
-        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-        let line = tail[..digits].parse::<usize>().ok();
-        match line {
-            Some(l) if (open..=close).contains(&l) && tail[digits..].starts_with(':') => {
-                out.push_str(&(l + 1).saturating_sub(first).to_string());
-            }
-            _ => out.push_str(&tail[..digits]),
-        }
-        rest = &tail[digits..];
-    }
-    out.push_str(rest);
-    out
+    crate::core::code::relocate(text, "main.rs:", |l, c| {
+        (open..=close)
+            .contains(&l)
+            .then(|| format!("main.rs:{}:{c}", (l + 1).saturating_sub(first)))
+    })
 }
 
 impl Checker {

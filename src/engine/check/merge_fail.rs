@@ -105,26 +105,7 @@ fn messages(stderr: &str) -> Vec<(bool, Option<usize>, String)> {
 /// `text` with the line numbers of rustc's source snippets (`12 | code`)
 /// in `first..=last` told as lines of the block alone.
 fn gutter(text: &str, first: usize, last: usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let digits_at = line.len() - line.trim_start().len();
-        let digits = line[digits_at..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        let n = line[digits_at..digits_at + digits].parse::<usize>().ok();
-        match n {
-            Some(n)
-                if (first..=last).contains(&n) && line[digits_at + digits..].starts_with(" |") =>
-            {
-                let width = digits_at + digits;
-                out.push_str(&format!("{:>width$}", n + 1 - first));
-                out.push_str(&line[width..]);
-            }
-            _ => out.push_str(line),
-        }
-    }
-    out
+    crate::core::code::renumber_gutter(text, |n| (first..=last).contains(&n).then(|| n + 1 - first))
 }
 
 impl Checker {

@@ -47,9 +47,9 @@ fn ignored_sides_and_examples_are_reported_as_ignored_never_passed() {
     assert_eq!(
         ignored,
         [
-            "ignored src/ignored.md:4: compare side \"Not a whole program\" (expect=compile): not checked",
-            "ignored src/ignored.md:10: compare side C (expect=compile): not checked",
-            "ignored src/ignored.md:16: compare side Rust (expect=run): not checked",
+            "ignored src/ignored.md:4: compare side \"Not a whole program\": not checked",
+            "ignored src/ignored.md:10: compare side C: not checked",
+            "ignored src/ignored.md:16: compare side Rust: not checked",
         ],
         "{stdout}"
     );

@@ -10,6 +10,7 @@ mod cc;
 mod claims;
 mod compare;
 mod crates;
+mod hints;
 mod lock;
 mod merge;
 mod toolchain;
@@ -191,7 +192,7 @@ fn case_book_reports_every_kind_with_locations_and_fails() {
     assert!(
         stdout.lines().any(|l| l
             == format!(
-                "ignored {}: rust example \"ignored\" (expect=run): not checked",
+                "ignored {}: rust example \"ignored\": not checked",
                 at("ignored")
             )),
         "{stdout}"

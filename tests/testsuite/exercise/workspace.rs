@@ -76,6 +76,12 @@ fn starters_fail_their_tests_and_solutions_pass() {
         lib.contains("todo!()") && lib.contains("fn doubles_both()"),
         "{lib}"
     );
+    // The tests stand indented in their module; the starter's unused
+    // argument is not warned about.
+    assert!(
+        lib.contains("mod tests {\n    use super::*;\n\n    #[test]\n    fn doubles_both() {\n        assert_eq!("),
+        "{lib}"
+    );
     let manifest = std::fs::read_to_string(out.join("double-point/Cargo.toml")).unwrap();
     assert!(
         manifest.contains("[dependencies]\n\"mylib\" = { workspace = true }"),
@@ -84,6 +90,7 @@ fn starters_fail_their_tests_and_solutions_pass() {
     let (output, passed) = cargo_test(&out);
     assert!(!passed, "the starters pass their tests:\n{output}");
     assert!(output.contains("not yet implemented"), "{output}");
+    assert!(!output.contains("warning"), "{output}");
     // A file of the student's own, beside ours, survives every run.
     let notes = out.join("safe-division/src/notes.rs");
     std::fs::write(&notes, "// mine\n").unwrap();
