@@ -74,6 +74,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
     claim.lang == Lang::Rust
         && !claim.ignore
         && !claim.no_warnings
+        && claim.sanitize.is_empty()
         && claim.edition >= 2018
         && matches!(
             claim.expect,

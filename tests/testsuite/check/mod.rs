@@ -11,6 +11,7 @@ mod compare;
 mod crates;
 mod lock;
 mod merge;
+mod sanitize;
 mod toolchain;
 mod verify;
 
