@@ -266,3 +266,83 @@ fn sanitize_on_a_rust_example_takes_memcheck_only() {
         "{stdout}"
     );
 }
+
+const NAMED: &str = r#"# Named
+
+`````compare title="Freeing"
+```c caption="use after free" expect=ub sanitize=address
+~ #include <stdlib.h>
+int main(void) { int *p = malloc(sizeof *p); *p = 1; free(p); return *p; }
+```
+
+```output
+AddressSanitizer: heap-use-after-free
+```
+
+```c caption="plain ub" expect=ub
+~ #include <limits.h>
+int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
+```
+
+```rust caption="Rust" sanitize=memcheck
+fn main() { println!("{}", 6 * 7); }
+```
+
+```output
+42
+```
+`````
+"#;
+
+#[test]
+fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_link() {
+    let book = TestBook::new()
+        .chapter("n.md", NAMED)
+        .chapter("claims.md", "# Claims\n\n```claims\n```\n");
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    book.build().expect("build");
+    let page = book.page("n.md");
+    let badges: Vec<String> = page
+        .all(".companion-side .companion-badge")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert_eq!(
+        badges,
+        [
+            "Undefined behaviour · AddressSanitizer",
+            "Undefined behaviour",
+            "Runs · Memcheck"
+        ]
+    );
+    // The C side's Compiler Explorer link builds what the checker ran.
+    let sides = page.all(".companion-side");
+    let link = inside(sides[0], ".companion-links a")
+        .into_iter()
+        .find(|a| Page::text(*a) == "Compiler Explorer")
+        .and_then(|a| a.value().attr("href").map(str::to_owned))
+        .expect("a Compiler Explorer link");
+    let state = crate::support::client_state(&link);
+    assert_eq!(
+        state["sessions"][0]["compilers"][0]["options"],
+        "-O2 -g -fsanitize=address"
+    );
+    // The claims page's rows name the checker, with the lock's verdict.
+    let claims = book.page("claims.md");
+    let rows: Vec<String> = claims
+        .all(".companion-claims-table tbody tr")
+        .into_iter()
+        .map(Page::text)
+        .collect();
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("Undefined behaviour · AddressSanitizer")),
+        "{rows:?}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("Runs · Memcheck")),
+        "{rows:?}"
+    );
+}
