@@ -125,9 +125,9 @@ impl Sanitize {
         names.join(" and ")
     }
 
-    /// Parses a value: checker words separated by commas or `+`; `None`
-    /// names the first word that is no checker, or says why the set
-    /// cannot be (`Err` with the message's "found" part).
+    /// Parses a value: checker words separated by commas or `+`. The
+    /// error is the "found" part of the message: the first word that is
+    /// no checker, a word given twice, or why the set cannot be.
     pub fn parse(text: &str) -> Result<Sanitize, String> {
         let mut set = Sanitize::NONE;
         let words: Vec<&str> = text.split([',', '+']).map(str::trim).collect();
