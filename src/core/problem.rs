@@ -154,7 +154,7 @@ impl<At> MissingTool<At> {
         }
         if is_runtime(&self.tool) {
             return format!(
-                "install it for the C compiler (gcc's package is named after it, such as {}-dev), or set `{}` in [preprocessor.companion] to a compiler that has it",
+                "install `{}` for the C compiler, or set `{}` in [preprocessor.companion] to a compiler that has it",
                 self.tool, self.key
             );
         }

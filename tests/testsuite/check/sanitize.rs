@@ -346,3 +346,61 @@ fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_li
         "{rows:?}"
     );
 }
+
+/// A program that behaves as ThreadSanitizer does on a kernel whose
+/// address-space layout defeats it: the mapping error while the layout is
+/// randomised, a clean run once it is not (`setarch -R`).
+const MAPPING: &str = r#"# Mapping
+
+`````compare
+```c caption="needs a fixed layout" expect=run sanitize=thread
+~ #include <stdio.h>
+~ #include <sys/personality.h>
+int main(void)
+{
+    if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE)) {
+        fprintf(stderr, "FATAL: ThreadSanitizer: unexpected memory mapping 0x1-0x2\n");
+        return 66;
+    }
+    puts("ran without randomisation");
+    return 0;
+}
+```
+
+```output
+ran without randomisation
+```
+
+```python
+pass
+```
+`````
+"#;
+
+#[test]
+fn thread_sanitizer_runs_again_without_address_space_randomisation() {
+    let book = TestBook::new().chapter("m.md", MAPPING);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
+
+    // When the layout defeats it even then, ThreadSanitizer could not be
+    // run: one message naming its runtime, no verdict on the code.
+    let always = MAPPING.replace(
+        "if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE))",
+        "if (personality(0xffffffff) != -1)",
+    );
+    let book = TestBook::new().chapter("m.md", &always);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    let errors: Vec<&str> = stdout.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error: the sanitizer runtime `libtsan` could not be run (install `libtsan` for the C compiler, or set `cc` in [preprocessor.companion] to a compiler that has it); 1 block not checked: src/m.md:4"
+        ]
+    );
+    assert!(!stdout.contains("the output differs"), "{stdout}");
+}
