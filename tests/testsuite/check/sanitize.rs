@@ -98,6 +98,16 @@ int main(void) { return 0; }
 ~ #include <stdio.h>
 int main(void) { int x; if (x > 0) puts("positive"); return 0; }
 ```
+
+```cpp caption="a pointer into a vector that grew" expect=ub sanitize=address
+~ #include <iostream>
+~ #include <vector>
+int main() { std::vector<int> v(3); int *p = v.data(); v.push_back(1); v.push_back(2); std::cout << p[0] << std::endl; }
+```
+
+```output
+AddressSanitizer: heap-use-after-free
+```
 `````
 "#;
 
@@ -163,6 +173,10 @@ fn each_checker_proves_its_claims_and_fails_the_false_ones() {
             "FAILED  {} under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)",
             side("said to be clean")
         ),
+        format!(
+            "ok      {} under AddressSanitizer (expect=ub)",
+            side("a pointer into a vector that grew")
+        ),
     ];
     assert_eq!(got, want, "{stdout}");
     // The report that names another bug shows what the checker said.
@@ -170,7 +184,7 @@ fn each_checker_proves_its_claims_and_fails_the_false_ones() {
         stdout.contains("+AddressSanitizer: attempting double-free"),
         "{stdout}"
     );
-    assert!(stdout.ends_with("6 passed, 5 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("7 passed, 5 failed\n"), "{stdout}");
 }
 
 fn side(caption: &str) -> String {
@@ -208,7 +222,7 @@ fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
     );
     // Warm: every verdict from the cache, no compiler and no program.
     let (stdout, _, _) = check(&book, &[]);
-    assert!(stdout.ends_with("6 passed, 5 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("7 passed, 5 failed\n"), "{stdout}");
     let (json, _) = check_json(&book, &[]);
     assert_eq!(json["compiler_runs"], 0, "{json}");
     assert_eq!(json["program_runs"], 0, "{json}");
