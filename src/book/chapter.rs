@@ -356,9 +356,9 @@ fn verify(
         let located = Located::new(file, text, &problem);
         // A missing compiler is reported once for the book, not per block.
         let missing = match (&result.verdict, claim.lang.compiler()) {
-            (check::Verdict::Unchecked { tool }, Some(compiler)) => Some(MissingTool {
+            (check::Verdict::Unchecked { tool, key }, Some(compiler)) => Some(MissingTool {
                 tool: tool.clone(),
-                key: compiler.key(),
+                key: key.unwrap_or(compiler.key()),
                 purpose: Purpose::Check,
                 at: located.clone(),
             }),

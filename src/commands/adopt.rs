@@ -184,7 +184,7 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                     adoption.left.push(format!("{at}: fails ({first})"));
                     continue;
                 }
-                Verdict::Unchecked { tool } => {
+                Verdict::Unchecked { tool, .. } => {
                     adoption
                         .left
                         .push(format!("{at}: not checked (`{tool}` could not be run)"));

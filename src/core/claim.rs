@@ -9,6 +9,7 @@ use crate::core::filecheck::Checks;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
 use crate::core::machine::Syntax;
+use crate::core::sanitize::Sanitize;
 use std::ops::Range;
 use std::path::PathBuf;
 
@@ -112,6 +113,9 @@ pub struct Claim {
     pub flags: Vec<String>,
     /// `warnings=none`: the compiler prints no warning.
     pub no_warnings: bool,
+    /// `sanitize=`: the checkers that watch the run (none: UBSan for
+    /// `expect=ub`, nothing otherwise).
+    pub sanitize: Sanitize,
     /// For [`Expect::Asm`]: what the listing must hold.
     pub asm: Option<AsmClaim>,
 }

@@ -55,6 +55,7 @@ pub struct RawConfig {
     verify: Option<bool>,
     cc: Option<String>,
     rustc: Option<String>,
+    valgrind: Option<String>,
     timeout: Option<u64>,
     memory: Option<Value>,
     c_hidden_prefix: Option<String>,
@@ -176,6 +177,8 @@ pub struct Config {
     pub cc: String,
     /// The Rust compiler command.
     pub rustc: String,
+    /// Valgrind, which runs `sanitize=memcheck` claims.
+    pub valgrind: String,
     /// Time limit for compiling or running one program.
     pub timeout: Duration,
     /// `memory`: the address space one of the book's programs may use, in
@@ -246,7 +249,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, valgrind, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -470,6 +473,7 @@ impl Config {
             },
             cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
+            valgrind: raw.valgrind.unwrap_or_else(|| "valgrind".to_owned()),
             timeout: Duration::from_secs(match raw.timeout {
                 Some(0) => {
                     return Err(ConfigError::new(

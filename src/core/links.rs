@@ -179,6 +179,16 @@ pub fn compiler_explorer(base: &str, sessions: &[Session]) -> Result<String, Too
     })
 }
 
+/// The options Compiler Explorer gets for a C or C++ session: `-O2`, and
+/// the sanitizers the side runs under (`-fsanitize=address`), so the
+/// link shows what the checker saw.
+pub fn c_options(sanitize: crate::core::sanitize::Sanitize) -> String {
+    match sanitize.fsanitize() {
+        s if s.is_empty() => "-O2".to_owned(),
+        s => format!("-O2 -g -fsanitize={s}"),
+    }
+}
+
 /// The rustc options Compiler Explorer gets for a Rust session.
 pub fn rust_options(edition: u16, opt_level: u8) -> String {
     format!("-C opt-level={opt_level} --edition={edition}")

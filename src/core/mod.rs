@@ -22,5 +22,6 @@ pub mod machine;
 pub mod markdown;
 pub mod problem;
 pub mod run;
+pub mod sanitize;
 pub mod tie;
 pub mod values;

@@ -144,16 +144,43 @@ impl<At> MissingTool<At> {
 
     /// "the compiler `cc` could not be run"
     pub fn cannot_run(&self) -> String {
-        format!("the compiler `{}` could not be run", self.tool)
+        cannot_run(&self.tool, self.key)
     }
 
     /// What to do about it: the one key to set.
     pub fn remedy(&self) -> String {
+        if self.key == "valgrind" {
+            return "install Valgrind (`apt-get install valgrind`), or set `valgrind` in [preprocessor.companion] to its path".to_owned();
+        }
+        if is_runtime(&self.tool) {
+            return format!(
+                "install `{}` for the C compiler, or set `{}` in [preprocessor.companion] to a compiler that has it",
+                self.tool, self.key
+            );
+        }
         format!(
             "set `{}` in [preprocessor.companion] to a compiler that runs",
             self.key
         )
     }
+}
+
+/// A sanitizer's runtime library (`libtsan`), as a missing tool names it.
+fn is_runtime(tool: &str) -> bool {
+    ["libasan", "libtsan", "libubsan", "liblsan"].contains(&tool)
+}
+
+/// What could not be run, in words: "the compiler `cc` could not be run",
+/// "the checker `valgrind` could not be run", "the sanitizer runtime
+/// `libtsan` could not be run"; `key` is the `[preprocessor.companion]` key
+/// that names it.
+pub fn cannot_run(tool: &str, key: &str) -> String {
+    let what = match key {
+        "valgrind" => "the checker",
+        _ if is_runtime(tool) => "the sanitizer runtime",
+        _ => "the compiler",
+    };
+    format!("{what} `{tool}` could not be run")
 }
 
 /// "1 block" / "3 blocks".

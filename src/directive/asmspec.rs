@@ -370,6 +370,7 @@ pub fn asm_claim(
         bless: None,
         flags: program.flags,
         no_warnings: false,
+        sanitize: crate::core::sanitize::Sanitize::NONE,
         asm: Some(AsmClaim {
             shown: program.shown,
             syntax: spec.syntax(env.config.asm_syntax),

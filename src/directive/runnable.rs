@@ -21,6 +21,7 @@ use crate::core::links::{self, Mode};
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
 use crate::core::run::RunButton;
+use crate::core::sanitize::Sanitize;
 use crate::core::tie;
 use crate::core::values::Attrs;
 use std::ops::Range;
@@ -46,12 +47,14 @@ enum Slot {
     /// mdBook's flags, passed through.
     MdBook,
     HideLines,
+    /// `sanitize=memcheck` ([`Sanitize`]).
+    Sanitize,
 }
 
 /// The attributes an example knows, in the order messages list them. The
 /// parser finds an attribute's meaning here, so the message names every
 /// attribute it accepts (besides the `edition2021` and `E0381` forms).
-const ATTRIBUTES: [(&str, Slot); 21] = [
+const ATTRIBUTES: [(&str, Slot); 22] = [
     ("title", Slot::Title),
     ("id", Slot::Id),
     ("expect", Slot::Outcome),
@@ -72,6 +75,7 @@ const ATTRIBUTES: [(&str, Slot); 21] = [
     ("should_panic", Slot::Outcome),
     ("compile_fail", Slot::Outcome),
     ("no_run", Slot::Outcome),
+    ("sanitize", Slot::Sanitize),
     ("at", Slot::At),
 ];
 
@@ -149,6 +153,8 @@ pub struct Example {
     pub at: Option<Reference>,
     /// `id=`: its anchor, with where it stands in the chapter.
     pub id: Option<(String, usize)>,
+    /// `sanitize=memcheck`: the run is watched by Memcheck.
+    pub sanitize: Sanitize,
 }
 
 impl Example {
@@ -182,8 +188,10 @@ impl Example {
             output: output.map(|o| o.body.clone()),
             at: None,
             id: None,
+            sanitize: Sanitize::NONE,
         };
         let mut a = Attrs::new(fence);
+        let mut sanitize_at = fence.info_offset;
         let mut expect_attr: Option<&Attr> = None;
         let mut error_attr: Option<&Attr> = None;
         for attr in attrs {
@@ -264,6 +272,11 @@ impl Example {
                         ex.mdbook_flags.push(key.to_owned());
                     }
                 }
+                Some(Slot::Sanitize) => {
+                    a.once(attr, key)?;
+                    ex.sanitize = Sanitize::read(&a, attr, Lang::Rust)?;
+                    sanitize_at = fence.info_offset + attr.offset;
+                }
                 Some(Slot::HideLines) => {
                     a.once(attr, key)?;
                     ex.mdbook_flags
@@ -304,6 +317,7 @@ impl Example {
                 ),
             ));
         }
+        ex.sanitize.fits(ex.expect, sanitize_at)?;
         ex.asm = ex.spec.shows();
         if ex.code.trim().is_empty() {
             let what = match ex.expect {
@@ -349,7 +363,7 @@ impl Example {
         let badge = env.ui(self.expect.badge());
         match (&self.expect, &self.error) {
             (Expect::CompileFail, Some(code)) => format!("{badge} · {code}"),
-            _ => badge.into_owned(),
+            _ => self.sanitize.badge(&badge),
         }
     }
 
@@ -479,6 +493,7 @@ impl Example {
             Some(t) => format!("rust example \"{t}\""),
             None => "rust example".to_owned(),
         };
+        let what = under(what, self.sanitize);
         let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
         Claim {
             file: env.file.to_owned(),
@@ -498,6 +513,7 @@ impl Example {
             bless,
             flags: Vec::new(),
             no_warnings: self.spec.no_warnings,
+            sanitize: self.sanitize,
             asm: None,
             doctest: None,
         }
@@ -660,6 +676,16 @@ impl<'a> Crates<'a> {
             out.push_str(&externs.concat());
         }
         out
+    }
+}
+
+/// What a claim is, with the checkers that watch its run
+/// (`compare side "C" under AddressSanitizer`): how `check`'s reports and
+/// the lock name them.
+pub fn under(what: String, sanitize: Sanitize) -> String {
+    match sanitize.is_empty() {
+        true => what,
+        false => format!("{what} under {}", sanitize.names()),
     }
 }
 

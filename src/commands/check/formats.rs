@@ -32,7 +32,7 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
             }
             Some((message.clone(), body))
         }
-        Verdict::Unchecked { tool } => Some((
+        Verdict::Unchecked { tool, .. } => Some((
             format!("not checked: `{tool}` could not be run"),
             String::new(),
         )),

@@ -161,11 +161,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     };
     let mut missing: BTreeMap<(String, &'static str), Vec<String>> = BTreeMap::new();
     for c in &report.checked {
-        if let (Verdict::Unchecked { tool }, Some(compiler)) =
+        if let (Verdict::Unchecked { tool, key }, Some(compiler)) =
             (&c.outcome.verdict, c.claim.lang.compiler())
         {
             missing
-                .entry((tool.clone(), compiler.key()))
+                .entry((tool.clone(), key.unwrap_or(compiler.key())))
                 .or_default()
                 .push(format!("{}:{}", c.claim.file, c.claim.line));
         }

@@ -177,7 +177,7 @@ pub fn text(report: &Report) -> String {
                     claim.file, claim.line, claim.what
                 );
             }
-            Verdict::Unchecked { tool } => {
+            Verdict::Unchecked { tool, .. } => {
                 let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
             }
             Verdict::OtherArch { claimed, here } => {
@@ -275,6 +275,9 @@ struct JsonResult<'a> {
     what: &'a str,
     lang: crate::core::lang::Lang,
     expect: crate::core::expect::Expect,
+    /// `sanitize=`: the checkers that watched the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sanitize: Option<String>,
     #[serde(flatten)]
     verdict: &'a Verdict,
     cached: bool,
@@ -309,6 +312,7 @@ pub fn json(report: &Report) -> String {
                 what: &c.claim.what,
                 lang: c.claim.lang,
                 expect: c.claim.expect,
+                sanitize: (!c.claim.sanitize.is_empty()).then(|| c.claim.sanitize.value()),
                 verdict: &c.outcome.verdict,
                 cached: c.outcome.cached,
                 test_line: c.claim.doctest.as_ref().map(|d| d.test_line),

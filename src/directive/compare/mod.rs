@@ -24,13 +24,14 @@ use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
 use super::numbering::{Entry, Number};
-use super::runnable::Example;
+use super::runnable::{self, Example};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::{self, Mode, Session};
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
+use crate::core::sanitize::Sanitize;
 
 /// The comparison's row of the registry.
 pub const KIND: Kind = Kind {
@@ -110,6 +111,8 @@ pub enum Role {
         /// `ignore`: shown with a "Not checked" marker, never compiled,
         /// run or disassembled.
         ignore: bool,
+        /// `sanitize=`: the checkers that watch its run.
+        sanitize: Sanitize,
     },
     /// A side that is only shown (Python), marked "Not checked" when
     /// `ignore`.
@@ -191,8 +194,9 @@ impl Side {
     /// This side's Compiler Explorer session (compiled sides only),
     /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
     pub fn session(&self, env: &Env<'_>) -> Option<Session> {
-        let options = match self.lang {
-            Lang::Rust => links::rust_options(self.edition(env), 2),
+        let options = match (&self.role, self.lang) {
+            (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
+            (Role::Compiled { sanitize, .. }, _) => links::c_options(*sanitize),
             _ => "-O2".to_owned(),
         };
         frame::session(env, self.lang, &self.source, options)
@@ -204,7 +208,9 @@ impl Side {
         match &self.role {
             Role::Rust(ex) => ex.badge(env),
             _ if self.ignore() => env.ui("Not checked").into_owned(),
-            Role::Compiled { expect, .. } => env.ui(expect.badge()).into_owned(),
+            Role::Compiled {
+                expect, sanitize, ..
+            } => sanitize.badge(&env.ui(expect.badge())),
             Role::Shown { .. } => String::new(),
         }
     }
@@ -226,6 +232,7 @@ impl Side {
                 expect,
                 spec,
                 ignore,
+                sanitize,
             } => Claim {
                 file: env.file.to_owned(),
                 line: env.place.line(self.info_offset),
@@ -244,15 +251,17 @@ impl Side {
                 bless: self.output_range.as_ref().and_then(|r| env.place.bless(r)),
                 flags: spec.flags.clone(),
                 no_warnings: spec.no_warnings,
+                sanitize: *sanitize,
                 asm: None,
                 doctest: None,
             },
             Role::Shown { .. } => return None,
         };
-        claim.what = match &self.caption {
+        let what = match &self.caption {
             Some(c) => format!("compare side \"{c}\""),
             None => format!("compare side {}", self.lang.label()),
         };
+        claim.what = runnable::under(what, claim.sanitize);
         Some(claim)
     }
 
@@ -658,7 +667,39 @@ mod tests {
                 (
                     2,
                     6,
-                    "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, ignore, asm, asm-syntax, flags, warnings",
+                    "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, ignore, sanitize, asm, asm-syntax, flags, warnings",
+                ),
+            ),
+            (
+                "````compare\n```c expect=ub sanitize=leak\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    16,
+                    "found `leak` for `sanitize`; expected one of address, thread, undefined, memcheck (combined: \"address,undefined\", \"thread,undefined\")",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```cpp expect=ub sanitize=\"address,thread\"\nint y;\n```\n````\n",
+                (
+                    5,
+                    18,
+                    "found `sanitize=\"address,thread\"`, but AddressSanitizer and ThreadSanitizer cannot watch one program; expected one of address, thread",
+                ),
+            ),
+            (
+                "````compare\n```c sanitize=address\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    6,
+                    "found `sanitize=address` with expect=compile; expected an outcome that runs the program",
+                ),
+            ),
+            (
+                "````compare\n```c\nint x;\n```\n```rust sanitize=thread\nfn main() {}\n```\n````\n",
+                (
+                    5,
+                    9,
+                    "found `sanitize=thread` on Rust code; expected `memcheck`",
                 ),
             ),
             (

@@ -8,6 +8,7 @@ use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
+use crate::core::sanitize::Sanitize;
 use crate::core::values::Attrs;
 use crate::directive::asmspec::{self, AsmBlock, AsmSpec, Panel};
 use crate::directive::body::{self, Item, Mapper, closes, items};
@@ -266,6 +267,8 @@ fn side(
             let mut a = Attrs::new(&fence);
             let mut expect = Expect::Compile;
             let mut ignore = false;
+            let mut sanitize = Sanitize::NONE;
+            let mut sanitize_at = fence.info_offset;
             let mut spec = AsmSpec {
                 block: asm,
                 ..AsmSpec::default()
@@ -276,12 +279,16 @@ fn side(
                 match key {
                     "expect" => expect = a.choice(attr, &Expect::C_CHOICES)?,
                     "ignore" => ignore = a.boolean(attr)?,
+                    "sanitize" => {
+                        sanitize = Sanitize::read(&a, attr, lang)?;
+                        sanitize_at = fence.info_offset + attr.offset;
+                    }
                     _ if spec.attribute(&a, attr, true)? => {}
                     _ => {
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, ignore, {}",
+                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, ignore, sanitize, {}",
                                 lang.fence(),
                                 asmspec::C_KEYS
                             ),
@@ -290,10 +297,12 @@ fn side(
                 }
             }
             spec.panel = spec.panel.max(block_asm);
+            sanitize.fits(expect, sanitize_at)?;
             Role::Compiled {
                 expect,
                 spec,
                 ignore,
+                sanitize,
             }
         }
         Lang::Python => {

@@ -198,6 +198,7 @@ impl Exercise {
             bless: None,
             flags: Vec::new(),
             no_warnings: false,
+            sanitize: crate::core::sanitize::Sanitize::NONE,
             asm: None,
             doctest: None,
         };

@@ -83,7 +83,10 @@ impl Checker {
         ) {
             Ok(m) => m,
             Err(AsmError::Missing { program, .. }) => {
-                return outcome(Verdict::Unchecked { tool: program });
+                return outcome(Verdict::Unchecked {
+                    tool: program,
+                    key: None,
+                });
             }
             Err(e) => {
                 return outcome(Verdict::fail(format!(

@@ -3,12 +3,13 @@
 //!
 //! Every side compiles with `-Wall`, then the side's own `flags=`. `compile` stops at an object file (a
 //! side need not have `main`); `run` links and runs; `ub` adds
-//! `-fsanitize=undefined -fno-sanitize-recover=all`, so the first
-//! undefined behaviour UBSan sees stops the program with a `runtime error:`
-//! report. C++ goes through the same `cc` driver as `main.cpp`, linked with
+//! `-fsanitize=undefined -fno-sanitize-recover=all` (or the side's
+//! `sanitize=` checkers, [`super::sanitizer`]), so the first undefined
+//! behaviour the checker sees stops the program with its report. C++ goes through the same `cc` driver as `main.cpp`, linked with
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
 use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::sanitizer;
 use super::verdict::{Job, Observation, Verdict};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
@@ -27,17 +28,16 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         | Expect::StarterCompiles
         | Expect::StarterFails
         | Expect::SolutionPasses => Some("prog"),
-        Expect::Ub => {
-            args.extend(
-                ["-g", "-fsanitize=undefined", "-fno-sanitize-recover=all"].map(String::from),
-            );
-            Some("prog")
-        }
+        Expect::Ub => Some("prog"),
         Expect::Compile | Expect::NoRun | Expect::CompileFail | Expect::Asm => {
             args.push("-c".into());
             None
         }
     };
+    let sanitize = claim.sanitize.effective(claim.expect);
+    if run.is_some() {
+        args.extend(sanitizer::compile_args(sanitize));
+    }
     let output = if run.is_some() { "prog" } else { "prog.o" };
     args.extend(["-o", output, source_file].map(String::from));
     if run.is_some() {
@@ -51,7 +51,8 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         source_file,
         args,
         run,
-        env: vec![("UBSAN_OPTIONS", "print_stacktrace=0")],
+        env: sanitizer::env(sanitize),
+        memcheck: run.is_some() && sanitize.has(crate::core::sanitize::Checker::Memcheck),
     }
 }
 
@@ -79,6 +80,8 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             None,
         );
     }
+    let sanitize = claim.sanitize.effective(claim.expect);
+    let names = sanitize.names();
     match claim.expect {
         Expect::Compile | Expect::NoRun | Expect::CompileFail | Expect::Asm => {
             (Verdict::Passed, None)
@@ -88,7 +91,12 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
         | Expect::StarterCompiles
         | Expect::StarterFails
         | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
-            sanitizer_report(stderr).map(|r| format!("stopped with a sanitizer report: {r}"))
+            match sanitize.is_empty() {
+                true => sanitizer_report(stderr)
+                    .map(|r| format!("stopped with a sanitizer report: {r}")),
+                false => sanitizer::report(stderr, sanitize)
+                    .map(|(r, _)| format!("stopped with a report of {names}: {r}")),
+            }
         }),
         Expect::Ub => stops_with_report(
             claim,
@@ -96,16 +104,13 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             timeout,
             &Report {
                 // Shown and blessed as the book writes it: `runtime error: …`.
-                find: &|run| {
-                    sanitizer_report(&run.stderr)
-                        .map(|r| (format!("runtime error: {r}"), run.stderr.clone()))
-                },
+                find: &|run| sanitizer::report(&run.stderr, sanitize),
                 missing: &|how| {
                     format!(
-                        "the undefined behaviour sanitizer reported nothing (the program {how}); the side says `expect=ub`"
+                        "{names} reported nothing (the program {how}); the side says `expect=ub`"
                     )
                 },
-                mismatch: "the sanitizer's report does not contain the output block",
+                mismatch: &format!("the report of {names} does not contain the output block"),
             },
         ),
     }

@@ -74,6 +74,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
     claim.lang == Lang::Rust
         && !claim.ignore
         && !claim.no_warnings
+        && claim.sanitize.is_empty()
         && claim.edition >= 2018
         && matches!(
             claim.expect,
@@ -325,7 +326,7 @@ impl Checker {
             true => cmd.arg(&module),
             false => cmd.env(SELECT, i.to_string()),
         };
-        let mut run = self.run_program(&mut cmd);
+        let mut run = self.run_program(&mut cmd, self.config.memory);
         run.stdout = remap(&run.stdout, span);
         run.stderr = remap(&run.stderr, span);
         if member.claim.expect.tests() {

@@ -27,6 +27,7 @@ mod merge_fail;
 pub mod pattern;
 mod recorded;
 pub mod rustc;
+pub mod sanitizer;
 pub mod verdict;
 
 pub use verdict::{
@@ -41,6 +42,7 @@ use crate::core::claim::Recorded;
 use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
 use crate::core::links::Mode;
+use crate::core::sanitize::Checker as Watcher;
 use crate::engine::cache::Cache;
 use crate::engine::crates::{self, Crates};
 use crate::engine::exec::{self, Limits};
@@ -158,6 +160,9 @@ impl Checker {
         if claim.no_warnings {
             parts.push("warnings=none".into());
         }
+        if !claim.sanitize.is_empty() {
+            parts.push(format!("sanitize={}", claim.sanitize.value()));
+        }
         if let Some(a) = &claim.asm {
             parts.push(self.asm_key(a));
         }
@@ -242,7 +247,10 @@ impl Checker {
         }
         let tool = self.tool(claim.lang).to_owned();
         let unchecked = || Outcome {
-            verdict: Verdict::Unchecked { tool: tool.clone() },
+            verdict: Verdict::Unchecked {
+                tool: tool.clone(),
+                key: None,
+            },
             actual: None,
             cached: false,
         };
@@ -250,6 +258,19 @@ impl Checker {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
         let used = self.used(claim);
+        if claim.sanitize.has(Watcher::Memcheck)
+            && claim.expect.runs()
+            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
+        {
+            return self.locked_outcome(claim, None).unwrap_or(Outcome {
+                verdict: Verdict::Unchecked {
+                    tool: self.config.valgrind.clone(),
+                    key: Some("valgrind"),
+                },
+                actual: None,
+                cached: false,
+            });
+        }
         let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
             Ok(jk) => jk,
             Err(e) => {
@@ -294,7 +315,13 @@ impl Checker {
                 None => self.execute(&job, &claim.source)?,
             };
             let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
-            if !timed_out && let Ok(bytes) = serde_json::to_vec(&obs) {
+            let sanitize = claim.sanitize.effective(claim.expect);
+            let unavailable =
+                sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_some();
+            if !timed_out
+                && !unavailable
+                && let Ok(bytes) = serde_json::to_vec(&obs)
+            {
                 self.cache.put(CACHE_NAMESPACE, &key, &bytes);
             }
             Some(obs)
@@ -305,6 +332,14 @@ impl Checker {
         let cached = !computed;
         if cached {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        let sanitize = claim.sanitize.effective(claim.expect);
+        if let Some(verdict) = sanitizer::unavailable(obs, sanitize, &self.config.valgrind) {
+            return Outcome {
+                verdict,
+                actual: None,
+                cached,
+            };
         }
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
@@ -318,6 +353,22 @@ impl Checker {
         }
         if claim.no_warnings && obs.compiled && !verdict.is_failure() {
             verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
+        }
+        // Any other outcome under a checker: the claim holds *and* the
+        // checker is silent.
+        if !claim.sanitize.is_empty()
+            && claim.expect != Expect::Ub
+            && !verdict.is_failure()
+            && let Some(run) = &obs.run
+            && let Some((report, _)) = sanitizer::report(&run.stderr, claim.sanitize)
+        {
+            verdict = Verdict::fail_with(
+                format!(
+                    "{} reported: {report}; the block says the program is clean under it",
+                    claim.sanitize.names()
+                ),
+                &run.stderr,
+            );
         }
         Outcome {
             verdict,
@@ -349,7 +400,15 @@ impl Checker {
             (Lang::Rust, None) => rustc::job(claim, tool),
             (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
         };
-        let key = job_key(&job, version, &claim.source);
+        // Memcheck's version is part of what decides the observation.
+        let key = match job.memcheck {
+            false => job_key(&job, version, &claim.source),
+            true => {
+                let valgrind = exec::tool_version_cached(&self.config.valgrind, &self.cache)
+                    .unwrap_or_default();
+                job_key(&job, &format!("{version}\u{0}{valgrind}"), &claim.source)
+            }
+        };
         if used.is_empty() {
             return Ok((job, key));
         }
@@ -451,20 +510,42 @@ impl Checker {
         };
         if let (true, Some(program)) = (obs.compiled, job.run) {
             self.program_runs.fetch_add(1, Ordering::Relaxed);
-            let mut cmd = Command::new(dir.path().join(program));
+            let path = dir.path().join(program);
+            let mut cmd = match job.memcheck {
+                true => {
+                    let mut c = Command::new(&self.config.valgrind);
+                    c.args(sanitizer::MEMCHECK_ARGS).arg(&path);
+                    c
+                }
+                false => Command::new(&path),
+            };
             cmd.current_dir(dir.path()).envs(job.env.iter().copied());
-            obs.run = Some(self.run_program(&mut cmd));
+            let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
+            let mut run = self.run_program(&mut cmd, memory);
+            // ThreadSanitizer cannot work with some kernels' randomised
+            // layout: once more without randomisation, as its docs advise.
+            if sanitizer::tsan_mapping(&run) {
+                let mut cmd = Command::new("setarch");
+                cmd.arg("-R")
+                    .arg(&path)
+                    .current_dir(dir.path())
+                    .envs(job.env.iter().copied());
+                let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
+                run = self.run_program(&mut cmd, memory);
+            }
+            obs.run = Some(run);
         }
         Some(obs)
     }
 
-    /// Runs a compiled program with the time limit, the output cap and the
-    /// memory limit (`memory`; compilers get none).
-    fn run_program(&self, cmd: &mut Command) -> RunResult {
+    /// Runs a compiled program with the time limit, the output cap and an
+    /// address-space limit (`memory`, or none for a sanitizer that limits
+    /// its own: [`sanitizer::limit_memory`]; compilers get none).
+    fn run_program(&self, cmd: &mut Command, memory: Option<u64>) -> RunResult {
         let limits = Limits {
             timeout: self.timeout,
             max_output: MAX_OUTPUT,
-            memory: self.config.memory,
+            memory,
         };
         match exec::run(cmd, b"", limits) {
             Ok(f) => RunResult {
@@ -542,6 +623,7 @@ pub(crate) mod tests {
             bless: None,
             flags: Vec::new(),
             no_warnings: false,
+            sanitize: crate::core::sanitize::Sanitize::NONE,
             asm: None,
             doctest: None,
         }
@@ -577,6 +659,7 @@ pub(crate) mod tests {
             args: vec!["--edition".into(), "2021".into()],
             run: Some("main"),
             env: vec![("RUST_BACKTRACE", "0")],
+            memcheck: false,
         };
         let base = job_key(&job, "rustc 1.95", "fn main() {}");
         assert_ne!(base, job_key(&job, "rustc 1.96", "fn main() {}"));

@@ -74,6 +74,8 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
             true => vec![("RUST_BACKTRACE", "0"), ("RUST_TEST_THREADS", "1")],
             false => vec![("RUST_BACKTRACE", "0")],
         },
+        memcheck: claim.expect.runs()
+            && claim.sanitize.has(crate::core::sanitize::Checker::Memcheck),
     }
 }
 

@@ -22,6 +22,8 @@ pub struct Job {
     pub run: Option<&'static str>,
     /// Environment of the run.
     pub env: Vec<(&'static str, &'static str)>,
+    /// The program runs under Valgrind's Memcheck (`sanitize=memcheck`).
+    pub memcheck: bool,
 }
 
 impl Job {
@@ -29,13 +31,18 @@ impl Job {
     /// string (part of a claim's lock hash).
     pub fn key_parts(&self) -> String {
         let env: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!(
+        let mut parts = format!(
             "{}\u{0}{}\u{0}{}\u{0}{}",
             self.source_file,
             self.args.join("\u{1}"),
             self.run.unwrap_or(""),
             env.join("\u{1}")
-        )
+        );
+        // Absent for a job without Memcheck, so older keys stay the same.
+        if self.memcheck {
+            parts.push_str("\u{0}memcheck");
+        }
+        parts
     }
 }
 
@@ -90,6 +97,11 @@ pub enum Verdict {
     Unchecked {
         /// The compiler command that is missing.
         tool: String,
+        /// The `[preprocessor.companion]` key that names it, when it is no
+        /// compiler (`valgrind`), or the compiler's key when what is
+        /// missing is a part of it (a sanitizer's runtime).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key: Option<&'static str>,
     },
     /// A claim about another architecture's machine code, on this
     /// machine: neither passed nor failed.
@@ -146,7 +158,9 @@ impl fmt::Display for Verdict {
         match self {
             Verdict::Passed => f.write_str("ok"),
             Verdict::Ignored => f.write_str("ignored (not checked)"),
-            Verdict::Unchecked { tool } => write!(f, "the compiler `{tool}` could not be run"),
+            Verdict::Unchecked { tool, key } => {
+                f.write_str(&crate::core::problem::cannot_run(tool, key.unwrap_or("")))
+            }
             Verdict::OtherArch { here, .. } => write!(f, "not checked on {here}"),
             Verdict::Failed {
                 message,

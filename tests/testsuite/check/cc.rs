@@ -22,6 +22,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         bless: None,
         flags: Vec::new(),
         no_warnings: false,
+        sanitize: mdbook_companion::core::sanitize::Sanitize::NONE,
         asm: None,
         doctest: None,
     }
@@ -40,7 +41,7 @@ fn status(v: &Verdict) -> String {
         Verdict::Passed => "passed".into(),
         Verdict::Failed { message, .. } => format!("failed: {message}"),
         Verdict::Ignored => "ignored".into(),
-        Verdict::Unchecked { tool } => format!("unchecked: {tool}"),
+        Verdict::Unchecked { tool, .. } => format!("unchecked: {tool}"),
         Verdict::OtherArch { here, .. } => format!("other-arch: {here}"),
     }
 }
@@ -104,7 +105,7 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
             "passed",
             "failed: the output differs from the output block",
             "passed",
-            "failed: the undefined behaviour sanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
+            "failed: UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
             "passed",
             "failed: does not compile",
         ]
@@ -157,7 +158,8 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
         assert_eq!(
             o.verdict,
             Verdict::Unchecked {
-                tool: "/nonexistent/cc".into()
+                tool: "/nonexistent/cc".into(),
+                key: None,
             }
         );
         assert!(o.verdict.is_failure());

@@ -64,7 +64,7 @@ fn comparison_sides_are_checked_with_locations() {
     let want = [
         format!("ok      {} (expect=ub)", at("C: UB")),
         format!(
-            "FAILED  {} (expect=ub): the undefined behaviour sanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
+            "FAILED  {} (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
             at("C: no UB after all")
         ),
         format!(

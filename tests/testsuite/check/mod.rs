@@ -13,6 +13,7 @@ mod crates;
 mod hints;
 mod lock;
 mod merge;
+mod sanitize;
 mod toolchain;
 mod verify;
 
