@@ -141,6 +141,8 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
         no_merge: args.no_merge,
         partition,
+        library_path: args.library_path.clone(),
+        chapter: args.chapter.clone(),
     };
     let report = check::run(&args.book, &options)?;
     match args.format {

@@ -130,6 +130,7 @@ mod tests {
 
     fn chapter(raw: &str, expanded: &str) -> Chapter {
         Chapter {
+            name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: raw.into(),

@@ -47,6 +47,41 @@ pub struct Options {
     pub no_merge: bool,
     /// Check only this share of the blocks (and report and cache only it).
     pub partition: Option<Partition>,
+    /// Directories of compiled crates (`mdbook test -L`): a crate a Rust
+    /// block names that is found there is passed with `--extern`.
+    pub library_path: Vec<std::path::PathBuf>,
+    /// Check only this chapter, by its title or its path under `src`
+    /// (`mdbook test --chapter`).
+    pub chapter: Option<String>,
+}
+
+/// The files of the chapters `wanted` names (by title, by path under the
+/// book's source directory, or as `check` shows it), or an error listing
+/// the chapters.
+fn chosen_chapter(loaded: &load::Loaded, wanted: &str) -> anyhow::Result<Vec<String>> {
+    let src = loaded.config.src.to_string_lossy().replace('\\', "/");
+    let wanted_path = wanted.replace('\\', "/");
+    let files: Vec<String> = loaded
+        .chapters
+        .iter()
+        .filter(|c| {
+            let rel = c.file.strip_prefix(&format!("{src}/")).unwrap_or(&c.file);
+            c.name == wanted || rel == wanted_path || c.file == wanted_path
+        })
+        .map(|c| c.file.clone())
+        .collect();
+    if files.is_empty() {
+        let list: Vec<String> = loaded
+            .chapters
+            .iter()
+            .map(|c| format!("  {} ({})", c.name, c.file))
+            .collect();
+        anyhow::bail!(
+            "--chapter {wanted:?}: no chapter has this title or path; expected one of the book's chapters:\n{}",
+            list.join("\n")
+        );
+    }
+    Ok(files)
 }
 
 /// Where the libraries of the book's crates are, for `mdbook test -L`,
@@ -75,10 +110,15 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
-    // A cache for the assembly panels the lock records.
+    let only = options
+        .chapter
+        .as_deref()
+        .map(|c| chosen_chapter(&loaded, c))
+        .transpose()?;
+    let libraries = crates::Libraries::scan(&options.library_path).map_err(anyhow::Error::msg)?;
     // One value of the book's crates for the run: rendering (assembly
     // panels) and checking read and build them once.
-    let crates = crates::for_book(&loaded.config);
+    let crates = crates::for_check(&loaded.config, libraries);
     let mut run = Run::new(Cache::for_book(&loaded.root))
         .recording_assembly()
         .with_crates(Arc::clone(&crates));
@@ -88,9 +128,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     // A whole-book run renders as for a page, so the assembly panels the
     // lock keeps are made too; a share of the book makes none (it leaves
     // the lock alone and caches only its own blocks).
-    let target = match options.partition {
-        None => Target::Html,
-        Some(_) => Target::Test,
+    let partial = options.partition.is_some() || only.is_some();
+    let target = match partial {
+        false => Target::Html,
+        true => Target::Test,
     };
     // Code that does not compile is the claim's failure, told by its
     // verdict: its assembly panel must not turn the block into an
@@ -108,6 +149,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(p) = options.partition {
         claims.retain(|c| p.holds(&c.file, c.line));
         invalid.retain(|(file, line, _)| p.holds(file, *line));
+    }
+    if let Some(files) = &only {
+        claims.retain(|c| files.contains(&c.file));
+        invalid.retain(|(file, _, _)| files.contains(file));
     }
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
@@ -188,6 +233,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());
+    } else if only.is_some() {
+        report
+            .lock_notes
+            .push("note: a run of one chapter leaves companion.lock alone".to_owned());
     } else if options.locked {
         report.lock_errors = locking::differences(&loaded.root, &lock);
     } else {

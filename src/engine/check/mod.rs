@@ -135,7 +135,7 @@ impl Checker {
         let used = self.used(claim);
         let crates = match used.is_empty() {
             true => String::new(),
-            false => match self.crates.fingerprint() {
+            false => match self.crates.link_key(&used, true) {
                 Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
                 Err(_) => used.join(","),
             },
@@ -329,7 +329,7 @@ impl Checker {
     /// The declared crates a Rust claim uses.
     fn used(&self, claim: &Claim) -> Vec<String> {
         match claim.lang {
-            Lang::Rust => self.crates.used_by(&claim.source),
+            Lang::Rust => self.crates.used_with_libraries(&claim.source),
             Lang::C | Lang::Cpp | Lang::Python => Vec::new(),
         }
     }
@@ -353,7 +353,7 @@ impl Checker {
         if used.is_empty() {
             return Ok((job, key));
         }
-        let fp = self.crates.fingerprint()?;
+        let fp = self.crates.link_key(used, false)?;
         Ok((job, Cache::key(&[key.as_bytes(), b"crates", fp.as_bytes()])))
     }
 

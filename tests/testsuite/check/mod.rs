@@ -9,6 +9,7 @@ mod cc;
 mod claims;
 mod compare;
 mod crates;
+mod dropin;
 mod lock;
 mod merge;
 mod toolchain;
