@@ -108,6 +108,12 @@ fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Re
             eprintln!("  {l}");
         }
     }
+    if !plan.varying.is_empty() {
+        eprintln!("output that varies between runs (each program was run twice):");
+        for l in &plan.varying {
+            eprintln!("  {l}");
+        }
+    }
     if write {
         for note in adopt::write(book, &plan)? {
             eprintln!("mdbook-companion adopt: {note}");
@@ -143,6 +149,7 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         partition,
         library_path: args.library_path.clone(),
         chapter: args.chapter.clone(),
+        second_runs: false,
     };
     let report = check::run(&args.book, &options)?;
     match args.format {

@@ -110,6 +110,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             bless: None,
             flags: Vec::new(),
             no_warnings: false,
+            unordered: false,
             asm: None,
             doctest: Some(Doctest {
                 test_harness: lang.test_harness,

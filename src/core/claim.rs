@@ -63,6 +63,10 @@ impl std::fmt::Display for Recorded {
     }
 }
 
+/// The word of an output block's info string that lets its lines come in
+/// any order: ```` ```output unordered ````.
+pub const UNORDERED: &str = "unordered";
+
 /// One statement of the book to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
@@ -110,6 +114,9 @@ pub struct Claim {
     pub flags: Vec<String>,
     /// `warnings=none`: the compiler prints no warning.
     pub no_warnings: bool,
+    /// ```` ```output unordered ````: the output's lines may come in any
+    /// order (threads).
+    pub unordered: bool,
     /// For [`Expect::Asm`]: what the listing must hold.
     pub asm: Option<AsmClaim>,
 }

@@ -288,6 +288,7 @@ pub fn asm_claim(
         bless: None,
         flags: program.flags,
         no_warnings: false,
+        unordered: false,
         asm: Some(AsmClaim {
             shown: program.shown,
             syntax: spec.syntax(env.config.asm_syntax),

@@ -19,6 +19,7 @@ pub use report::{Checked, Report};
 use crate::book::resolve::Run;
 use crate::book::{load, plain};
 use crate::core::config::OnFailure;
+use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Purpose};
@@ -53,6 +54,9 @@ pub struct Options {
     /// Check only this chapter, by its title or its path under `src`
     /// (`mdbook test --chapter`).
     pub chapter: Option<String>,
+    /// Run each passing plain block that printed something once more, and
+    /// keep what it printed in [`Checked::second`] (for `adopt`).
+    pub second_runs: bool,
 }
 
 /// The files of the chapters `wanted` names (by title, by path under the
@@ -179,6 +183,21 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let seconds: Vec<Option<String>> = pool.install(|| {
+        claims
+            .par_iter()
+            .zip(&outcomes)
+            .map(|(c, o)| {
+                let printed = c.doctest.is_some()
+                    && o.verdict == Verdict::Passed
+                    && matches!(c.expect, Expect::Run | Expect::Panic)
+                    && o.actual.is_some();
+                (options.second_runs && printed)
+                    .then(|| checker.second_actual(c))
+                    .flatten()
+            })
+            .collect()
+    });
     let notes = loaded
         .other_preprocessors
         .iter()
@@ -189,7 +208,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         checked: claims
             .into_iter()
             .zip(outcomes)
-            .map(|(claim, outcome)| Checked { claim, outcome })
+            .zip(seconds)
+            .map(|((claim, outcome), second)| Checked {
+                claim,
+                outcome,
+                second,
+            })
             .collect(),
         invalid,
         ..Report::default()

@@ -244,6 +244,7 @@ impl Side {
                 bless: self.output_range.as_ref().and_then(|r| env.place.bless(r)),
                 flags: spec.flags.clone(),
                 no_warnings: spec.no_warnings,
+                unordered: false,
                 asm: None,
                 doctest: None,
             },

@@ -192,6 +192,7 @@ impl Exercise {
             bless: None,
             flags: Vec::new(),
             no_warnings: false,
+            unordered: false,
             asm: None,
             doctest: None,
         };

@@ -22,6 +22,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         bless: None,
         flags: Vec::new(),
         no_warnings: false,
+        unordered: false,
         asm: None,
         doctest: None,
     }

@@ -266,3 +266,72 @@ fn a_path_crate_with_a_registry_dependency_builds_with_a_fresh_cargo_home() {
          `check` says so. Run it with the network to prove the online build. !!!!!!!!!!\n"
     );
 }
+
+#[test]
+fn output_unordered_takes_the_lines_in_any_order() {
+    let program = "```rust example title=\"THREADS\"\nfor line in [\"c\", \"a\", \"b\"] {\n    println!(\"{line}\");\n}\n```\n\n```output OUTPUT\na\nb\nc\n```\n";
+    let book = TestBook::new()
+        .chapter(
+            "any.md",
+            &program
+                .replace("THREADS", "any order")
+                .replace("OUTPUT", "output unordered"),
+        )
+        .chapter(
+            "strict.md",
+            &program
+                .replace("THREADS", "in order")
+                .replace("OUTPUT", "output"),
+        );
+    book.write();
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(
+        statuses(&json),
+        [("src/any.md", "passed"), ("src/strict.md", "failed")]
+            .map(|(f, s)| (f.to_owned(), s.to_owned()))
+    );
+    // The same output on both runs: an ordinary difference.
+    assert_eq!(
+        json["results"][1]["message"], "the output differs from the output block",
+        "{json:#}"
+    );
+}
+
+#[test]
+fn output_that_varies_between_runs_is_run_twice_and_said() {
+    let book = TestBook::new().chapter(
+        "pid.md",
+        "```rust example title=\"pid\"\nprintln!(\"pid {}\", std::process::id());\n```\n\n```output\npid 1\n```\n",
+    );
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED  src/pid.md:1: rust example \"pid\" (expect=run): the output varies between runs (it was run twice)"),
+        "{stdout}"
+    );
+    let first = stdout
+        .find("| first run:\n    | pid ")
+        .unwrap_or_else(|| panic!("the first run shown: {stdout}"));
+    let second = stdout
+        .find("| second run:\n    | pid ")
+        .unwrap_or_else(|| panic!("the second run shown: {stdout}"));
+    assert!(first < second, "{stdout}");
+    // Warm: both runs come from the cache.
+    let (warm, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        (
+            warm["compiler_runs"].as_u64(),
+            warm["program_runs"].as_u64()
+        ),
+        (Some(0), Some(0)),
+        "{warm:#}"
+    );
+    let message = warm["results"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("the output varies between runs"),
+        "{warm:#}"
+    );
+}
