@@ -335,3 +335,43 @@ fn output_that_varies_between_runs_is_run_twice_and_said() {
         "{warm:#}"
     );
 }
+
+#[test]
+fn edition_2015_blocks_are_merged_unless_a_module_would_change_their_paths() {
+    // No `[rust] edition`: `mdbook test` gives rustdoc 2015.
+    let mut book = TestBook::new();
+    for i in 0..6 {
+        book = book.chapter(
+            &format!("c{i}.md"),
+            &format!("# C{i}\n\n```rust\nlet v = vec![{i}];\nassert_eq!(v.len(), 1);\nprintln!(\"{{}}\", std::cmp::max(v[0], {i}));\n```\n"),
+        );
+    }
+    book = book
+        .chapter(
+            "uses.md",
+            "# Uses\n\n```rust\nmod m { pub fn f() -> u8 { 2 } }\nuse m::f;\nfn main() { assert_eq!(f(), 2); }\n```\n",
+        )
+        .chapter(
+            "fails.md",
+            "# Fails\n\n```rust\nlet x: u8 = 1;\nassert_eq!(x, 2);\n```\n",
+        );
+    book.write();
+    let (merged, code) = check_json(&book, &[]);
+    assert_eq!(code, 1, "{merged:#}");
+    let want: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("src/c{i}.md"), "passed".to_owned()))
+        .chain([
+            ("src/uses.md".to_owned(), "passed".to_owned()),
+            ("src/fails.md".to_owned(), "failed".to_owned()),
+        ])
+        .collect();
+    assert_eq!(statuses(&merged), want);
+    // Seven mergeable blocks in one or two builds (one per worker), and
+    // the block with `use` alone.
+    let runs = merged["compiler_runs"].as_u64().unwrap_or(99);
+    assert!(runs <= 3, "{merged:#}");
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("rm cache");
+    let (alone, _) = check_json(&book, &["--no-merge"]);
+    assert_eq!(statuses(&alone), want);
+    assert_eq!(alone["compiler_runs"], 8, "{alone:#}");
+}
