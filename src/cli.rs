@@ -98,6 +98,15 @@ pub(crate) struct CheckArgs {
     /// stable hash of each block, as cargo-nextest partitions tests.
     #[arg(long, value_name = "hash:K/N")]
     pub(crate) partition: Option<String>,
+    /// A directory of compiled crates, as `mdbook test -L` (repeatable or
+    /// comma-separated): a crate a Rust block names that is found there is
+    /// passed with `--extern`, its most recent build.
+    #[arg(short = 'L', long, value_name = "DIR", value_delimiter = ',')]
+    pub(crate) library_path: Vec<PathBuf>,
+    /// Check only this chapter: its title in SUMMARY.md or its path under
+    /// `src`, as `mdbook test --chapter`.
+    #[arg(short = 'c', long, value_name = "NAME|PATH")]
+    pub(crate) chapter: Option<String>,
 }
 
 /// The report formats of `check`.

@@ -113,6 +113,12 @@ fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Re
             eprintln!("  {l}");
         }
     }
+    if !plan.varying.is_empty() {
+        eprintln!("output that varies between runs (each program was run twice):");
+        for l in &plan.varying {
+            eprintln!("  {l}");
+        }
+    }
     if write {
         let done = adopt::write(book, &plan)?;
         for note in &done.notes {
@@ -160,6 +166,9 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
         no_merge: args.no_merge,
         partition,
+        library_path: args.library_path.clone(),
+        chapter: args.chapter.clone(),
+        second_runs: false,
     };
     let report = check::run(&args.book, &options)?;
     match args.format {

@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 /// A chapter as written and as mdBook's `links` preprocessor leaves it.
 #[derive(Debug, Clone)]
 pub struct Chapter {
+    /// Its title in SUMMARY.md (what `mdbook test --chapter` takes).
+    pub name: String,
     /// The file as shown to the author: `src/intro.md`.
     pub file: String,
     /// The file on disk.
@@ -193,6 +195,7 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
             continue;
         };
         chapters.push(Chapter {
+            name: orig.name.clone(),
             file: format!("{shown_src}/{}", rel.to_string_lossy().replace('\\', "/")),
             path: src.join(rel),
             raw: orig.content.clone(),
@@ -520,6 +523,7 @@ mod tests {
     /// `included`.
     fn included(raw: &str, included: &str) -> Chapter {
         Chapter {
+            name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: raw.into(),
@@ -574,6 +578,7 @@ mod tests {
     fn example_becomes_a_wrapped_program() {
         let text = "```rust example expect=panic edition=2024 mode=release\n# let x = 1;\nassert_eq!(x, 2);\n```\n\n```output\nassertion\n```\n";
         let chapter = Chapter {
+            name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: text.into(),
@@ -590,6 +595,7 @@ mod tests {
     #[test]
     fn bad_directive_is_a_located_problem() {
         let chapter = Chapter {
+            name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),

@@ -111,6 +111,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             flags: Vec::new(),
             no_warnings: false,
             sanitize: crate::core::sanitize::Sanitize::NONE,
+            unordered: false,
             asm: None,
             doctest: Some(Doctest {
                 test_harness: lang.test_harness,
@@ -131,6 +132,7 @@ mod tests {
 
     fn chapter(raw: &str, expanded: &str) -> Chapter {
         Chapter {
+            name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
             raw: raw.into(),

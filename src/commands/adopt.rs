@@ -28,7 +28,7 @@ use crate::core::code;
 use crate::core::doctest::LangString;
 use crate::core::expect::Expect;
 use crate::core::markdown;
-use crate::engine::check::Verdict;
+use crate::engine::check::{Verdict, pattern};
 use similar::TextDiff;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,6 +46,9 @@ pub struct Adoption {
     pub src: PathBuf,
     /// Blocks left as they are: `file:line: why`.
     pub left: Vec<String>,
+    /// Blocks whose output varies between runs, and what was recorded of
+    /// it: `file:line: what`.
+    pub varying: Vec<String>,
 }
 
 impl Adoption {
@@ -115,12 +118,88 @@ fn attributes(info: &str, test_edition: u16, book_edition: u16) -> Result<String
     Ok(words.join(" "))
 }
 
-/// The block's output block, if it printed something.
-fn output_block(checked: &Checked, prefix: &str) -> Option<String> {
-    let text = match checked.claim.expect {
-        Expect::Run | Expect::Panic => checked.outcome.actual.clone()?,
-        _ => return None,
+/// What of a program's output two runs agree on.
+#[derive(Debug, PartialEq)]
+enum Stable {
+    /// The same text both times.
+    Same(String),
+    /// The same lines in another order: ```` ```output unordered ````.
+    Unordered(String),
+    /// The same lines but for spans (a path, a time, an address), each
+    /// written `[..]`.
+    Spans(String),
+    /// Nothing an output block can say.
+    Varies,
+}
+
+/// What of `first` a second run (`second`) printed too.
+fn stable(first: &str, second: Option<&str>, may_reorder: bool) -> Stable {
+    let Some(second) = second.filter(|s| *s != first) else {
+        return Stable::Same(first.to_owned());
     };
+    let a: Vec<&str> = first.lines().collect();
+    let b: Vec<&str> = second.lines().collect();
+    let mut sorted_a = a.clone();
+    let mut sorted_b = b.clone();
+    sorted_a.sort_unstable();
+    sorted_b.sort_unstable();
+    if may_reorder && sorted_a == sorted_b {
+        return Stable::Unordered(first.to_owned());
+    }
+    // A pattern token the program printed itself could not be told apart.
+    if a.len() != b.len() || pattern::has_pattern(first) || pattern::has_pattern(second) {
+        return Stable::Varies;
+    }
+    let mut lines = Vec::with_capacity(a.len());
+    for (x, y) in a.iter().zip(&b) {
+        if x == y {
+            lines.push((*x).to_owned());
+            continue;
+        }
+        let line = span_pattern(x, y);
+        // A line that varies as a whole says nothing.
+        if line.trim() == "[..]" || !(pattern::matches(&line, x) && pattern::matches(&line, y)) {
+            return Stable::Varies;
+        }
+        lines.push(line);
+    }
+    Stable::Spans(lines.join("\n"))
+}
+
+/// Two versions of a line as one with `[..]` where they differ: what
+/// they share before and after, cut back to a word's edge (so a part of a
+/// varying word that both runs happened to share is not kept).
+fn span_pattern(x: &str, y: &str) -> String {
+    let edge = |c: char| !c.is_alphanumeric();
+    let mut pre = x
+        .char_indices()
+        .zip(y.chars())
+        .find(|((_, a), b)| a != b)
+        .map_or(x.len().min(y.len()), |((i, _), _)| i);
+    if !x[..pre].ends_with(edge) {
+        pre = x[..pre]
+            .rfind(edge)
+            .map_or(0, |i| i + x[i..].chars().next().map_or(1, char::len_utf8));
+    }
+    let common_suffix = x
+        .chars()
+        .rev()
+        .zip(y.chars().rev())
+        .take_while(|(a, b)| a == b)
+        .map(|(a, _)| a.len_utf8())
+        .sum::<usize>();
+    let max_suffix = (x.len() - pre).min(y.len() - pre);
+    let mut suf = common_suffix.min(max_suffix);
+    // Cut forward to a word's edge.
+    let tail = &x[x.len() - suf..];
+    if suf < max_suffix || !tail.starts_with(edge) {
+        suf = tail.find(edge).map_or(0, |i| suf - i);
+    }
+    format!("{}[..]{}", &x[..pre], &x[x.len() - suf..])
+}
+
+/// The block's output block, if it printed something.
+fn output_block(text: &str, unordered: bool, prefix: &str) -> Option<String> {
     let text = text.trim_end_matches('\n');
     if text.trim().is_empty() {
         return None;
@@ -130,7 +209,12 @@ fn output_block(checked: &Checked, prefix: &str) -> Option<String> {
         fence.push('`');
     }
     let blank = prefix.trim_end();
-    let mut s = format!("{blank}\n{prefix}{fence}output\n");
+    let info = if unordered {
+        "output unordered"
+    } else {
+        "output"
+    };
+    let mut s = format!("{blank}\n{prefix}{fence}{info}\n");
     for line in text.lines() {
         if line.is_empty() {
             s.push_str(blank);
@@ -152,6 +236,8 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
         jobs,
         // Compared, never written: adopt leaves companion.lock alone.
         locked: true,
+        // Each program run at least twice: only what is stable is kept.
+        second_runs: true,
         ..Options::default()
     };
     let report = check::run(root, &options)?;
@@ -200,7 +286,12 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                 .ok_or_else(|| "not found again in the chapter".to_owned())
                 .and_then(|b| edit(c, b, chapter, &map, &raw_lines, &loaded))
             {
-                Ok(e) => edits.push(e),
+                Ok((e, varying)) => {
+                    if let Some(v) = varying {
+                        adoption.varying.push(format!("{at}: {v}"));
+                    }
+                    edits.push(e)
+                }
                 Err(why) => adoption.left.push(format!("{at}: {why}")),
             }
         }
@@ -240,7 +331,7 @@ fn edit(
     map: &LineMap,
     raw_lines: &[&str],
     loaded: &load::Loaded,
-) -> Result<Edit, String> {
+) -> Result<(Edit, Option<&'static str>), String> {
     let text = &chapter.expanded;
     let start = block.range.start;
     let first = markdown::line_col(text, start).0 - 1;
@@ -297,16 +388,39 @@ fn edit(
         ""
     };
     let info_line = format!("{prefix}{}{words}{newline}", &body[..ticks]);
-    let mut insert = output_block(c, prefix).unwrap_or_default();
+    let printed = match c.claim.expect {
+        Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
+        _ => None,
+    };
+    let (kept, varying) =
+        match printed.map(|p| stable(p, c.second.as_deref(), c.claim.expect == Expect::Run)) {
+            None => (None, None),
+            Some(Stable::Same(text)) => (Some((text, false)), None),
+            Some(Stable::Unordered(text)) => (
+                Some((text, true)),
+                Some("its lines come in another order: recorded as ```output unordered"),
+            ),
+            Some(Stable::Spans(text)) => (
+                Some((text, false)),
+                Some("parts of its lines change: recorded with [..] for them"),
+            ),
+            Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
+        };
+    let mut insert = kept
+        .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
+        .unwrap_or_default();
     if newline == "\r\n" {
         insert = insert.replace('\n', "\r\n");
     }
-    Ok(Edit {
-        line,
-        info_line,
-        after_line: line + (last - first),
-        insert,
-    })
+    Ok((
+        Edit {
+            line,
+            info_line,
+            after_line: line + (last - first),
+            insert,
+        },
+        varying,
+    ))
 }
 
 /// What `--write` did.
@@ -369,6 +483,35 @@ pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_two_runs_agree_on_is_recorded() {
+        assert_eq!(
+            stable("a\nb", Some("a\nb"), true),
+            Stable::Same("a\nb".into())
+        );
+        assert_eq!(stable("a\nb", None, true), Stable::Same("a\nb".into()));
+        assert_eq!(
+            stable("thread 1\nthread 2", Some("thread 2\nthread 1"), true),
+            Stable::Unordered("thread 1\nthread 2".into())
+        );
+        // A panic message is one text: no reordering.
+        assert_eq!(stable("x\ny", Some("y\nx"), false), Stable::Varies);
+        assert_eq!(
+            stable(
+                "path: /tmp/.tmpAb3x/main\nok",
+                Some("path: /tmp/.tmpAbQ7/main\nok"),
+                true
+            ),
+            Stable::Spans("path: /tmp/.[..]/main\nok".into())
+        );
+        assert_eq!(
+            stable("took 12ms", Some("took 9ms"), true),
+            Stable::Spans("took [..]".into())
+        );
+        assert_eq!(stable("a\nb", Some("a"), true), Stable::Varies);
+        assert_eq!(stable("x [..]", Some("y [..]"), true), Stable::Varies);
+    }
 
     #[test]
     fn rustdoc_flags_become_example_attributes() {

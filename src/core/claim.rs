@@ -66,6 +66,10 @@ impl std::fmt::Display for Recorded {
     }
 }
 
+/// The word of an output block's info string that lets its lines come in
+/// any order: ```` ```output unordered ````.
+pub const UNORDERED: &str = "unordered";
+
 /// One statement of the book to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
@@ -116,6 +120,9 @@ pub struct Claim {
     /// `sanitize=`: the checkers that watch the run (none: UBSan for
     /// `expect=ub`, nothing otherwise).
     pub sanitize: Sanitize,
+    /// ```` ```output unordered ````: the output's lines may come in any
+    /// order (threads).
+    pub unordered: bool,
     /// For [`Expect::Asm`]: what the listing must hold.
     pub asm: Option<AsmClaim>,
 }

@@ -8,14 +8,24 @@
 //! `extern crate` lines stay at the crate root, the rest goes inside `fn
 //! main` unless the code has one. This module follows rustdoc 1.95
 //! (`src/librustdoc/html/markdown.rs`, `LangString::parse`, and
-//! `src/librustdoc/doctest/make.rs`), without rustc's parser: `fn main`
-//! is found by a scan of the code's top-level items.
+//! `src/librustdoc/doctest/make.rs`), without rustc's parser: the code is
+//! read as rustdoc reads it, as the statements of a function, by a scan of
+//! its tokens ([`program`] says when the code keeps its own `main`).
 //!
-//! One difference from rustdoc: the `#![allow(unused)]` rustdoc puts on
-//! top of every program is a command-line `-A unused` here ([`ALLOW`]), so
-//! that a block without crate attributes of its own can share a merged
-//! build with others. The two mean the same: a crate attribute of the
-//! block still overrides either.
+//! Differences from rustdoc, kept on purpose (the guide lists them too):
+//!
+//! - The `#![allow(unused)]` rustdoc puts on top of every program is a
+//!   command-line `-A unused` here ([`ALLOW`]), so that a block without
+//!   crate attributes of its own can share a merged build with others.
+//!   The two mean the same: a crate attribute of the block still overrides
+//!   either.
+//! - Code rustc cannot parse at all is wrapped like any other here;
+//!   rustdoc passes it through unchanged. Either way it does not compile,
+//!   so the verdict is the same; only the error's wording may differ.
+//! - Only the `extern crate` lines at the top (after the crate
+//!   attributes) move to the crate root; rustdoc also moves those written
+//!   further down, which matters only for a 2015-edition block that
+//!   `use`s such a crate after other statements.
 
 use crate::core::expect::Expect;
 
@@ -254,7 +264,7 @@ pub fn program(code: &str, test_harness: bool) -> Program {
     source.push_str(&parts.head);
     source.push_str(&parts.crates);
     let body = parts.rest.trim();
-    let main = has_main(&format!("{}{body}", parts.crates), code);
+    let main = has_main(&format!("{}{body}", parts.crates));
     let wrapped = !(test_harness || main || source.contains("![no_std]"));
     if wrapped {
         let (pre, post) = if body.ends_with("(())") {
@@ -368,84 +378,160 @@ fn complete(attr: &str) -> bool {
     false
 }
 
-/// Whether rustdoc would find a `fn main` in `items` (the code after its
-/// crate attributes): a top-level `fn main` before the first thing that is
-/// not an item, or, when a macro is called, `fn main` written anywhere
-/// outside a `//` comment of `original`.
-fn has_main(items: &str, original: &str) -> bool {
-    const QUALIFIERS: [&str; 7] = [
-        "pub", "unsafe", "async", "extern", "default", "safe", "auto",
-    ];
-    const ITEMS: [&str; 11] = [
-        "struct",
-        "enum",
-        "union",
-        "trait",
-        "impl",
-        "mod",
-        "use",
-        "static",
-        "type",
-        "const",
-        "macro_rules",
-    ];
-    let mut tokens = Tokens::new(items).peekable();
-    let mut depth = 0usize;
-    let mut at_item_start = true;
-    let mut found_macro = false;
-    let mut prev = "";
-    while let Some(t) = tokens.next() {
-        match t {
-            "{" | "(" | "[" => depth += 1,
-            "}" | ")" | "]" => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 && t == "}" {
-                    at_item_start = true;
-                    prev = t;
-                    continue;
+/// Whether rustdoc would leave `items` (the code after its crate
+/// attributes) unwrapped. rustdoc parses the code as the statements of a
+/// function: it has its own `main` when one of them is a `fn main` item,
+/// or a macro call with the tokens `fn main (` in it, and every statement
+/// is an item or a macro call. Anything else (a `let`, an expression, a
+/// stray `;` after an item such as `struct S { … };`) gets the whole code
+/// wrapped in `fn main`, its own `main` then being an unused inner item.
+fn has_main(items: &str) -> bool {
+    let tokens: Vec<&str> = Tokens::new(items).collect();
+    let mut at = 0;
+    let mut main = false;
+    while at < tokens.len() {
+        // Outer attributes (and inner ones left in the middle).
+        while tokens.get(at) == Some(&"#") {
+            at += 1;
+            if tokens.get(at) == Some(&"!") {
+                at += 1;
+            }
+            if tokens.get(at) != Some(&"[") {
+                return false;
+            }
+            at = group_end(&tokens, at);
+        }
+        if at >= tokens.len() {
+            break;
+        }
+        match statement(&tokens, at) {
+            Some((next, is_main)) => {
+                main |= is_main;
+                at = next;
+            }
+            None => return false,
+        }
+    }
+    main
+}
+
+/// The item or macro call starting at `tokens[at]`: where the next
+/// statement starts and whether it is (or holds) `fn main`; `None` when
+/// the statement is not an item.
+fn statement(tokens: &[&str], mut at: usize) -> Option<(usize, bool)> {
+    let next = |i: usize| tokens.get(i + 1).copied().unwrap_or("");
+    let mut abi = false;
+    let mut external = false;
+    loop {
+        match *tokens.get(at)? {
+            "pub" => {
+                at += 1;
+                if tokens.get(at) == Some(&"(") {
+                    at = group_end(tokens, at);
                 }
             }
-            ";" if depth == 0 => {
-                at_item_start = true;
-                prev = t;
-                continue;
+            // A block (`unsafe { … }`, `async move { … }`) is an expression.
+            "unsafe" | "async" if matches!(next(at), "{" | "move") => return None,
+            "const" if next(at) == "{" => return None,
+            "unsafe" | "async" | "safe" => at += 1,
+            "default" | "auto"
+                if matches!(
+                    next(at),
+                    "fn" | "impl" | "unsafe" | "trait" | "type" | "const" | "async"
+                ) =>
+            {
+                at += 1
             }
-            "!" if is_ident(prev) && prev != "macro_rules" => found_macro = true,
+            "const" if matches!(next(at), "fn" | "unsafe" | "async" | "extern") => at += 1,
+            "extern" => {
+                at += 1;
+                external = true;
+                if tokens.get(at).is_some_and(|t| t.starts_with('"')) {
+                    at += 1;
+                    abi = true;
+                }
+            }
+            _ => break,
+        }
+    }
+    let t = *tokens.get(at)?;
+    match t {
+        // `extern "C" { … }`
+        "{" if abi => Some((group_end(tokens, at), false)),
+        "fn" => Some((item_end(tokens, at, true), next(at) == "main")),
+        "struct" | "enum" | "trait" | "impl" | "mod" | "macro_rules" => {
+            Some((item_end(tokens, at, true), false))
+        }
+        "union" if is_ident(next(at)) => Some((item_end(tokens, at, true), false)),
+        "use" | "static" | "const" | "type" => Some((item_end(tokens, at, false), false)),
+        "crate" if external => Some((item_end(tokens, at, false), false)),
+        w if is_ident(w) && next(at) == "!" => {
+            let mut open = at + 2;
+            // `name! other { … }`
+            if tokens.get(open).is_some_and(|t| is_ident(t)) {
+                open += 1;
+            }
+            let brace = *tokens.get(open)?;
+            if !matches!(brace, "(" | "[" | "{") {
+                return None;
+            }
+            let close = group_end(tokens, open);
+            let mut depth = 0usize;
+            let mut main = false;
+            for (i, t) in tokens.iter().enumerate().take(close).skip(open) {
+                match *t {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => depth = depth.saturating_sub(1),
+                    "fn" if depth == 1 => {
+                        main |=
+                            tokens.get(i + 1) == Some(&"main") && tokens.get(i + 2) == Some(&"(");
+                    }
+                    _ => {}
+                }
+            }
+            match tokens.get(close).copied() {
+                Some(";") => Some((close + 1, main)),
+                None => Some((close, main)),
+                Some(_) if brace == "{" => Some((close, main)),
+                // `vec![1].len()`: an expression.
+                Some(_) => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The index after the bracket group opening at `tokens[open]`.
+fn group_end(tokens: &[&str], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate().skip(open) {
+        match *t {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
             _ => {}
         }
-        if depth == 0 && at_item_start {
-            match t {
-                "#" | "]" | ")" => {
-                    // An outer attribute `#[...]` or `pub(...)`, brackets skipped.
-                    prev = t;
-                    continue;
-                }
-                "fn" => {
-                    if tokens.peek() == Some(&"main") {
-                        return true;
-                    }
-                    at_item_start = false;
-                }
-                "const"
-                    if matches!(tokens.peek(), Some(&("fn" | "unsafe" | "async" | "extern"))) => {}
-                w if QUALIFIERS.contains(&w) || w.starts_with('"') => {
-                    // Qualifiers, visibility and an ABI: the item goes on.
-                }
-                w if ITEMS.contains(&w) => at_item_start = false,
-                w if is_ident(w) && tokens.peek() == Some(&"!") => {
-                    found_macro = true;
-                    at_item_start = false;
-                }
-                _ => break,
-            }
-        }
-        prev = t;
     }
-    found_macro
-        && original.lines().any(|line| {
-            let code = line.find("//").map_or(line, |at| &line[..at]);
-            code.contains("fn main")
-        })
+    tokens.len()
+}
+
+/// The index after the item starting at `tokens[at]`: its `;`, or, when
+/// `braced` (a `fn`, `struct`, `impl` …), the end of its first `{ … }`.
+fn item_end(tokens: &[&str], at: usize, braced: bool) -> usize {
+    let mut i = at;
+    while i < tokens.len() {
+        match tokens[i] {
+            ";" => return i + 1,
+            "{" if braced => return group_end(tokens, i),
+            "(" | "[" | "{" => i = group_end(tokens, i),
+            _ => i += 1,
+        }
+    }
+    tokens.len()
 }
 
 fn is_ident(t: &str) -> bool {
@@ -701,8 +787,25 @@ mod tests {
             ("// fn main\nlet x = 1;", false),
             ("const S: &str = \"fn main() {}\";", false),
             ("impl S { fn main() {} }", false),
-            ("macro_rules! m { () => { fn main() {} } }\nm!();", true),
-            ("println!(\"fn main\");", true),
+            // A macro's own tokens `fn main (` count, not its expansion
+            // nor a string (rustdoc 1.95).
+            ("macro_rules! m { () => { fn main() {} } }\nm!();", false),
+            ("println!(\"fn main\");", false),
+            ("m! { fn main() {} }", true),
+            ("fn main() {}\nprintln!(\"x\");", true),
+            // A statement that is not an item wraps the whole code, even
+            // after `fn main` or as a stray `;` after an item.
+            ("struct S { a: i32 };\npub fn main() {}", false),
+            ("fn main() {}\nlet x = 1;", false),
+            ("fn main() {};", false),
+            ("unsafe { f() }\nfn main() {}", false),
+            ("crate::f();\nfn main() {}", false),
+            ("extern crate core;\nfn main() {}", true),
+            ("extern \"C\" { fn f(); }\nfn main() {}", true),
+            (
+                "struct T(u8);\nconst X: [u8; 2] = [1, 2];\n#[derive(Debug)]\nenum E { A }\nfn main() {}",
+                true,
+            ),
             (
                 "struct S { a: u8 }\nstatic X: S = S { a: 1 };\nfn main() {}",
                 true,

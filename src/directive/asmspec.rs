@@ -371,6 +371,7 @@ pub fn asm_claim(
         flags: program.flags,
         no_warnings: false,
         sanitize: crate::core::sanitize::Sanitize::NONE,
+        unordered: false,
         asm: Some(AsmClaim {
             shown: program.shown,
             syntax: spec.syntax(env.config.asm_syntax),

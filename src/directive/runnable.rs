@@ -12,7 +12,7 @@ use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
 use super::frame::{self, Frame, Outcome};
 use super::numbering::{self, Entry, Number};
 use crate::core::attrs::Attr;
-use crate::core::claim::Claim;
+use crate::core::claim::{Claim, UNORDERED};
 use crate::core::code;
 use crate::core::config::{Config, EDITIONS, RunMode};
 use crate::core::expect::Expect;
@@ -149,6 +149,8 @@ pub struct Example {
     pub code: String,
     /// The expected output, if an output block follows.
     pub output: Option<String>,
+    /// ```` ```output unordered ````: its lines in any order.
+    pub unordered: bool,
     /// `at="12:30"`: the talk's moment the example comes from.
     pub at: Option<Reference>,
     /// `id=`: its anchor, with where it stands in the chapter.
@@ -186,6 +188,8 @@ impl Example {
             mdbook_flags: Vec::new(),
             code: fence.body.clone(),
             output: output.map(|o| o.body.clone()),
+            unordered: output
+                .is_some_and(|o| o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED)),
             at: None,
             id: None,
             sanitize: Sanitize::NONE,
@@ -514,6 +518,7 @@ impl Example {
             flags: Vec::new(),
             no_warnings: self.spec.no_warnings,
             sanitize: self.sanitize,
+            unordered: self.unordered,
             asm: None,
             doctest: None,
         }

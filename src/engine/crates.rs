@@ -21,8 +21,10 @@
 //!   a path crate checks its examples again, and a warm run starts neither
 //!   Cargo nor rustc. It is portable (no absolute path), so it also names
 //!   the examples in `companion.lock`.
-//! - Cargo runs `--offline` first; only when that fails for want of the
-//!   network, and some crate is not a path crate, does it run online.
+//! - Cargo runs `--offline` first; when that fails for want of packages
+//!   (a registry crate, or a path crate's own registry dependencies, not
+//!   in Cargo's cache yet), it runs online, and a failure then says when
+//!   the network is unreachable.
 
 use crate::core::config::Config;
 use crate::core::crates::{self, Dependency};
@@ -55,6 +57,97 @@ pub struct Crates {
     built: [OnceLock<Result<Arc<Externs>, String>>; 2],
     /// The `cargo build`s this value started.
     builds: AtomicUsize,
+    /// The libraries of `check --library-path` (`mdbook test -L`).
+    libraries: Libraries,
+}
+
+/// The crates found in `check --library-path` directories, as `mdbook
+/// test -L DIR` offers them to rustdoc: each passed by `--extern` to the
+/// blocks that name it, the most recently built file when a directory
+/// holds several builds of one crate (so rustc never sees two candidates,
+/// rustdoc's E0464).
+#[derive(Debug, Default)]
+pub struct Libraries {
+    /// The directories, from the root of the file system, in the order given.
+    dirs: Vec<PathBuf>,
+    /// The file chosen for each crate name.
+    chosen: std::collections::BTreeMap<String, Library>,
+}
+
+/// One crate's chosen library file.
+#[derive(Debug, Clone)]
+struct Library {
+    file: PathBuf,
+    modified: std::time::SystemTime,
+    len: u64,
+}
+
+impl Libraries {
+    /// Scans `dirs` (each made absolute from the working directory): an
+    /// error names a directory that does not exist.
+    pub fn scan(dirs: &[PathBuf]) -> Result<Libraries, String> {
+        let mut out = Libraries::default();
+        for dir in dirs {
+            let abs = absolute(dir);
+            let entries = std::fs::read_dir(&abs).map_err(|e| {
+                format!(
+                    "--library-path {}: {e}; expected a directory of compiled crates (such as target/debug/deps)",
+                    dir.display()
+                )
+            })?;
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Some((name, rank)) = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(library_name)
+                else {
+                    continue;
+                };
+                let Ok(meta) = entry.metadata() else { continue };
+                let lib = Library {
+                    file: path.clone(),
+                    modified: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
+                    len: meta.len(),
+                };
+                // A linkable file beats metadata alone; then the newest.
+                let better = out.chosen.get(&name).is_none_or(|old| {
+                    let old_rank = old
+                        .file
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .and_then(library_name)
+                        .map_or(0, |(_, r)| r);
+                    (rank, lib.modified) > (old_rank, old.modified)
+                });
+                if better {
+                    out.chosen.insert(name, lib);
+                }
+            }
+            out.dirs.push(abs);
+        }
+        Ok(out)
+    }
+
+    /// The crate names found.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.chosen.keys().map(String::as_str)
+    }
+}
+
+/// The crate name of a library file (`libfoo-1a2b.rlib` → `foo`) and how
+/// usable the file is (2: linkable, 1: metadata only).
+fn library_name(file: &str) -> Option<(String, u8)> {
+    let stem = file.strip_prefix("lib")?;
+    let (stem, rank) = [(".rlib", 2), (".so", 2), (".dylib", 2), (".rmeta", 1)]
+        .into_iter()
+        .find_map(|(ext, rank)| stem.strip_suffix(ext).map(|s| (s, rank)))?;
+    let name = match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.bytes().all(|b| b.is_ascii_hexdigit()) => name,
+        _ => stem,
+    };
+    (!name.is_empty() && name.chars().all(|c| c == '_' || c.is_alphanumeric()))
+        .then(|| (name.to_owned(), rank))
 }
 
 /// The library file of each declared crate, by extern name, in a lib
@@ -73,8 +166,6 @@ struct Declared {
     written: String,
     /// The path crates' directories, with the names shown for them.
     path_dirs: Vec<(String, PathBuf)>,
-    /// Whether every crate is a path crate.
-    path_only: bool,
 }
 
 /// The crates of the book `config` describes, read afresh. A run makes
@@ -82,6 +173,11 @@ struct Declared {
 /// `Run`, its checkers, the assembly engine), so it reads the entries once
 /// and builds each mode at most once; nothing outlives the run.
 pub fn for_book(config: &Config) -> Arc<Crates> {
+    for_check(config, Libraries::default())
+}
+
+/// [`for_book`] with the libraries of `check --library-path`.
+pub fn for_check(config: &Config, libraries: Libraries) -> Arc<Crates> {
     let project = absolute(&config.root).join(cache::DIR).join("crates");
     Arc::new(Crates {
         root: config.root.clone(),
@@ -91,6 +187,7 @@ pub fn for_book(config: &Config) -> Arc<Crates> {
         fingerprint: OnceLock::new(),
         built: [OnceLock::new(), OnceLock::new()],
         builds: AtomicUsize::new(0),
+        libraries,
     })
 }
 
@@ -174,7 +271,6 @@ fn declare(config: &Config) -> Result<Declared, String> {
             .iter()
             .filter_map(|d| Some((d.key.clone(), d.path.clone()?)))
             .collect(),
-        path_only: deps.iter().all(|d| d.path.is_some()),
     })
 }
 
@@ -242,6 +338,53 @@ impl Crates {
         crates::used(source, self.names().iter().map(String::as_str))
     }
 
+    /// The crates `source` uses: the declared ones, then those of the
+    /// `--library-path` directories the book does not declare.
+    pub fn used_with_libraries(&self, source: &str) -> Vec<String> {
+        let mut used = self.used_by(source);
+        let names = self.names();
+        let extra = self
+            .libraries
+            .names()
+            .filter(|n| !names.iter().any(|d| d == n));
+        used.extend(crates::used(source, extra));
+        used
+    }
+
+    /// What names the crates `used` for a key: the declared set's
+    /// fingerprint when one of them is declared, and each library file's
+    /// name (with, unless `portable`, its path, time and size, so a
+    /// rebuilt library checks its blocks again).
+    pub fn link_key(&self, used: &[String], portable: bool) -> Result<String, String> {
+        let mut parts = Vec::new();
+        if used.iter().any(|u| self.names().contains(u)) {
+            parts.push(self.fingerprint()?.to_owned());
+        }
+        for name in used {
+            if let Some(lib) = self.library(name) {
+                let file = lib.file.file_name().unwrap_or_default().to_string_lossy();
+                parts.push(match portable {
+                    true => format!("{name}={file}"),
+                    false => format!(
+                        "{name}={}:{:?}:{}",
+                        lib.file.display(),
+                        lib.modified,
+                        lib.len
+                    ),
+                });
+            }
+        }
+        Ok(parts.join("\u{0}"))
+    }
+
+    /// The `--library-path` file of `name`, unless the book declares it.
+    fn library(&self, name: &str) -> Option<&Library> {
+        if self.names().iter().any(|n| n == name) {
+            return None;
+        }
+        self.libraries.chosen.get(name)
+    }
+
     /// The directory of the libraries of `mode`: what `-L` takes.
     pub fn lib_dir(&self, mode: Mode) -> PathBuf {
         self.project.join(format!("lib-{}", profile(mode)))
@@ -250,9 +393,29 @@ impl Crates {
     /// rustc's arguments that make `used` available, the libraries of
     /// `mode` built first unless they are built already.
     pub fn args(&self, mode: Mode, used: &[String]) -> Result<Vec<String>, String> {
+        let (libs, used): (Vec<&String>, Vec<&String>) =
+            used.iter().partition(|u| self.library(u).is_some());
+        let mut args = Vec::new();
+        if !libs.is_empty() {
+            // As `mdbook test -L DIR`: every directory searched, and each
+            // named crate pinned to its chosen file.
+            for dir in &self.libraries.dirs {
+                args.push("-L".to_owned());
+                args.push(dir.display().to_string());
+            }
+            for name in libs {
+                if let Some(lib) = self.library(name) {
+                    args.push("--extern".into());
+                    args.push(format!("{name}={}", lib.file.display()));
+                }
+            }
+        }
+        if used.is_empty() {
+            return Ok(args);
+        }
         let externs = self.ensure_built(mode)?;
         let dir = self.lib_dir(mode);
-        let mut args = vec!["-L".to_owned(), format!("dependency={}", dir.display())];
+        args.extend(["-L".to_owned(), format!("dependency={}", dir.display())]);
         for name in used {
             let file = externs.get(name).ok_or_else(|| {
                 format!(
@@ -419,13 +582,20 @@ impl Crates {
                 format!("`{cargo}` could not be run ({e}); the book's dependencies need Cargo")
             })
         };
+        // Offline first; online whenever that fails for want of packages,
+        // whatever the kind of the declared crates (a path crate's own
+        // dependencies may come from the registry).
         let mut done = run(true)?;
-        if !done.success() && !declared.path_only && needs_network(&done.stderr) {
+        let mut online = false;
+        if !done.success() && needs_network(&done.stderr) {
             done = run(false)?;
+            online = true;
         }
         if done.timed_out || !done.success() {
             let how = if done.timed_out {
                 format!("did not finish within {} s", BUILD_TIMEOUT.as_secs())
+            } else if online && unreachable(&done.stderr) {
+                "failed: the network is unreachable, and the packages the offline attempt lacked could not be downloaded (build once with the network, or fill Cargo's cache with `cargo fetch`)".to_owned()
             } else {
                 "failed".to_owned()
             };
@@ -481,9 +651,26 @@ impl Crates {
     }
 }
 
-/// Whether Cargo's `--offline` failure is for want of the network.
+/// Whether Cargo's `--offline` failure is for want of packages it has
+/// not downloaded (its messages then name the offline mode).
 fn needs_network(stderr: &str) -> bool {
     stderr.contains("offline")
+}
+
+/// Whether Cargo's online failure is the network's: no host, no
+/// connection, no answer.
+fn unreachable(stderr: &str) -> bool {
+    const SIGNS: [&str; 8] = [
+        "Couldn't resolve host",
+        "Could not resolve host",
+        "failed to connect",
+        "Connection refused",
+        "network failure",
+        "spurious network error",
+        "Timeout was reached",
+        "failed to query replaced source registry",
+    ];
+    SIGNS.iter().any(|s| stderr.contains(s))
 }
 
 /// A library Cargo made.

@@ -112,7 +112,8 @@ fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
         "src/harness.md:3: test_harness",
         "src/ignore.md:3: ignored",
         "src/indented.md:5: an indented block",
-        "11 block(s) would become examples; 10 left as they are",
+        "11 block(s) would become examples; 12 left as they are",
+        "src/stray_semicolon.md:3: `fn main` is found differently by rustdoc and mdBook",
     ] {
         assert!(left.contains(want), "{want}\nnot in\n{left}");
     }
@@ -200,5 +201,88 @@ fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
             now.get(page).copied().unwrap_or(0) >= *n,
             "{page}: {n} before, {now:?} after"
         );
+    }
+}
+
+/// A plain block whose run N (counted in a file under `dir`) prints `body`
+/// (Rust code that may read `n`).
+fn counting_block(dir: &Path, name: &str, body: &str) -> String {
+    let file = dir.join(format!("runs-{name}"));
+    format!(
+        "```rust\nuse std::io::Write;\nlet path = {path:?};\nlet mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();\nwriteln!(f, \"run\").unwrap();\nlet n = std::fs::read_to_string(path).unwrap().lines().count();\n{body}\n```\n",
+        path = file.display().to_string()
+    )
+}
+
+#[test]
+fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
+    let counts = tempfile::tempdir().expect("tempdir");
+    let dir = counts.path();
+    let book = crate::support::TestBook::new()
+        .chapter(
+            "order.md",
+            &format!(
+                "# Order\n\n{}",
+                counting_block(
+                    dir,
+                    "order",
+                    "let words = [\"alpha\", \"beta\", \"gamma\"];\nfor i in 0..3 {\n    println!(\"{}\", words[(i + n) % 3]);\n}"
+                )
+            ),
+        )
+        .chapter(
+            "span.md",
+            &format!(
+                "# Span\n\n{}",
+                counting_block(dir, "span", "println!(\"run {n} of the program\");\nprintln!(\"done\");")
+            ),
+        )
+        .chapter(
+            "lines.md",
+            &format!(
+                "# Lines\n\n{}",
+                counting_block(dir, "lines", "for _ in 0..n {\n    println!(\"tick\");\n}")
+            ),
+        )
+        .chapter(
+            "steady.md",
+            "# Steady\n\n```rust\nprintln!(\"always\");\n```\n",
+        );
+    book.write();
+    let root = book.root();
+    let (_, said) = adopt(root, &["--write"]);
+    for want in [
+        "output that varies between runs (each program was run twice):",
+        "src/order.md:3: its lines come in another order: recorded as ```output unordered",
+        "src/span.md:3: parts of its lines change: recorded with [..] for them",
+        "src/lines.md:3: it changes otherwise: no output block recorded",
+        "4 block(s) became examples; 0 left as they are",
+    ] {
+        assert!(said.contains(want), "{want}\nnot in\n{said}");
+    }
+    let chapter = |f: &str| std::fs::read_to_string(root.join("src").join(f)).expect("chapter");
+    assert!(
+        chapter("order.md").contains("```output unordered\nbeta\ngamma\nalpha\n```"),
+        "{}",
+        chapter("order.md")
+    );
+    assert!(
+        chapter("span.md").contains("```output\nrun [..] of the program\ndone\n```"),
+        "{}",
+        chapter("span.md")
+    );
+    assert!(
+        !chapter("lines.md").contains("```output"),
+        "{}",
+        chapter("lines.md")
+    );
+    assert!(chapter("steady.md").contains("```output\nalways\n```"));
+    // check then passes, cold, run after run (each run counts on).
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(root.join(".companion-cache"));
+        let (json, code) = check_json(root, &[]);
+        assert_eq!(code, 0, "{json:#}");
+        let statuses: Vec<String> = verdicts(&json).into_iter().map(|v| v.2).collect();
+        assert_eq!(statuses, ["passed"; 4], "{json:#}");
     }
 }

@@ -70,7 +70,7 @@ pub fn verdicts(json: &Value) -> Vec<(String, u64, String)> {
 
 /// What the case book's blocks must give: chapter name, file, line of
 /// the fence in the file, and check's verdict.
-const PLAIN: [(&str, &str, u64, &str); 22] = [
+const PLAIN: [(&str, &str, u64, &str); 24] = [
     ("run", "run.md", 3, "passed"),
     ("loose", "loose.md", 5, "passed"),
     ("hidden", "hidden.md", 3, "passed"),
@@ -95,6 +95,10 @@ const PLAIN: [(&str, &str, u64, &str); 22] = [
     ("include", "include.md", 5, "passed"),
     ("indented", "indented.md", 5, "passed"),
     ("not rust", "not_rust.md", 0, "none"),
+    // Code that is not only items is wrapped in `fn main`, its own `main`
+    // then unused (rustdoc reads the code as a function's statements).
+    ("stray semicolon", "stray_semicolon.md", 3, "passed"),
+    ("main then code", "main_then_code.md", 3, "passed"),
     ("nested", "sub/nested.md", 3, "passed"),
 ];
 
@@ -273,7 +277,7 @@ fn github_annotations_and_junit_xml_name_every_failing_block() {
             _ => {}
         }
     }
-    assert_eq!(cases.len(), 21);
+    assert_eq!(cases.len(), 23);
     assert_eq!(skipped, 1);
     let failed_cases: Vec<String> = failures.iter().map(|f| f.0.clone()).collect();
     let want: Vec<String> = failing
@@ -293,6 +297,6 @@ fn github_annotations_and_junit_xml_name_every_failing_block() {
     assert!(failures[0].1.contains("should_panic"), "{failures:?}");
     assert_eq!(
         totals,
-        Some((Some("21".into()), Some("5".into()), Some("1".into())))
+        Some((Some("23".into()), Some("5".into()), Some("1".into())))
     );
 }

@@ -20,6 +20,7 @@ pub use report::{Checked, Report};
 use crate::book::resolve::Run;
 use crate::book::{load, plain};
 use crate::core::config::OnFailure;
+use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Purpose};
@@ -48,6 +49,44 @@ pub struct Options {
     pub no_merge: bool,
     /// Check only this share of the blocks (and report and cache only it).
     pub partition: Option<Partition>,
+    /// Directories of compiled crates (`mdbook test -L`): a crate a Rust
+    /// block names that is found there is passed with `--extern`.
+    pub library_path: Vec<std::path::PathBuf>,
+    /// Check only this chapter, by its title or its path under `src`
+    /// (`mdbook test --chapter`).
+    pub chapter: Option<String>,
+    /// Run each passing plain block that printed something once more, and
+    /// keep what it printed in [`Checked::second`] (for `adopt`).
+    pub second_runs: bool,
+}
+
+/// The files of the chapters `wanted` names (by title, by path under the
+/// book's source directory, or as `check` shows it), or an error listing
+/// the chapters.
+fn chosen_chapter(loaded: &load::Loaded, wanted: &str) -> anyhow::Result<Vec<String>> {
+    let src = loaded.config.src.to_string_lossy().replace('\\', "/");
+    let wanted_path = wanted.replace('\\', "/");
+    let files: Vec<String> = loaded
+        .chapters
+        .iter()
+        .filter(|c| {
+            let rel = c.file.strip_prefix(&format!("{src}/")).unwrap_or(&c.file);
+            c.name == wanted || rel == wanted_path || c.file == wanted_path
+        })
+        .map(|c| c.file.clone())
+        .collect();
+    if files.is_empty() {
+        let list: Vec<String> = loaded
+            .chapters
+            .iter()
+            .map(|c| format!("  {} ({})", c.name, c.file))
+            .collect();
+        anyhow::bail!(
+            "--chapter {wanted:?}: no chapter has this title or path; expected one of the book's chapters:\n{}",
+            list.join("\n")
+        );
+    }
+    Ok(files)
 }
 
 /// Where the libraries of the book's crates are, for `mdbook test -L`,
@@ -76,10 +115,15 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let loaded = load::load(root)?;
-    // A cache for the assembly panels the lock records.
+    let only = options
+        .chapter
+        .as_deref()
+        .map(|c| chosen_chapter(&loaded, c))
+        .transpose()?;
+    let libraries = crates::Libraries::scan(&options.library_path).map_err(anyhow::Error::msg)?;
     // One value of the book's crates for the run: rendering (assembly
     // panels) and checking read and build them once.
-    let crates = crates::for_book(&loaded.config);
+    let crates = crates::for_check(&loaded.config, libraries);
     let mut run = Run::new(Cache::for_book(&loaded.root))
         .recording_assembly()
         .with_crates(Arc::clone(&crates));
@@ -87,11 +131,16 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     // A whole-book run renders as for a page, so the assembly panels the
     // lock keeps are made too; a share of the book makes none (it leaves
     // the lock alone and caches only its own blocks).
-    let target = match options.partition {
-        None => Target::Html,
-        Some(_) => Target::Test,
+    let partial = options.partition.is_some() || only.is_some();
+    let target = match partial {
+        false => Target::Html,
+        true => Target::Test,
     };
-    let (claims, invalid) = book_claims(&loaded, &run, target, options.partition);
+    let (mut claims, mut invalid) = book_claims(&loaded, &run, target, options.partition);
+    if let Some(files) = &only {
+        claims.retain(|c| files.contains(&c.file));
+        invalid.retain(|(file, _, _)| files.contains(file));
+    }
     let hints: Vec<String> = loaded
         .chapters
         .iter()
@@ -123,6 +172,21 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let seconds: Vec<Option<String>> = pool.install(|| {
+        claims
+            .par_iter()
+            .zip(&outcomes)
+            .map(|(c, o)| {
+                let printed = c.doctest.is_some()
+                    && o.verdict == Verdict::Passed
+                    && matches!(c.expect, Expect::Run | Expect::Panic)
+                    && o.actual.is_some();
+                (options.second_runs && printed)
+                    .then(|| checker.second_actual(c))
+                    .flatten()
+            })
+            .collect()
+    });
     let unregistered = (!loaded.registered).then(|| {
         let near = loaded
             .other_preprocessors
@@ -149,7 +213,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut checked: Vec<Checked> = claims
         .into_iter()
         .zip(outcomes)
-        .map(|(claim, outcome)| Checked { claim, outcome })
+        .zip(seconds)
+        .map(|((claim, outcome), second)| Checked {
+            claim,
+            outcome,
+            second,
+        })
         .collect();
     places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
@@ -205,6 +274,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         report
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());
+    } else if only.is_some() {
+        report
+            .lock_notes
+            .push("note: a run of one chapter leaves companion.lock alone".to_owned());
     } else if options.locked {
         let places = std::mem::take(
             &mut *(run.assembly_places)

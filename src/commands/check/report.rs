@@ -15,6 +15,9 @@ pub struct Checked {
     pub claim: Claim,
     /// What checking it gave.
     pub outcome: Outcome,
+    /// What the program printed on a second run, when asked for
+    /// ([`super::Options::second_runs`]).
+    pub second: Option<String>,
 }
 
 /// The whole result of `check`.

@@ -252,6 +252,7 @@ impl Side {
                 flags: spec.flags.clone(),
                 no_warnings: spec.no_warnings,
                 sanitize: *sanitize,
+                unordered: false,
                 asm: None,
                 doctest: None,
             },

@@ -199,6 +199,7 @@ impl Exercise {
             flags: Vec::new(),
             no_warnings: false,
             sanitize: crate::core::sanitize::Sanitize::NONE,
+            unordered: false,
             asm: None,
             doctest: None,
         };

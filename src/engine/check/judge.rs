@@ -43,7 +43,7 @@ pub(super) fn fitted(expected: Option<&str>, actual: String) -> String {
 pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
     match expected {
         Some(e) if normalize(e) != actual => Verdict::Failed {
-            message: "the output differs from the output block".into(),
+            message: super::OUTPUT_DIFFERS.into(),
             expected: Some(normalize(e)),
             actual: Some(actual.to_owned()),
             detail: None,
@@ -83,11 +83,38 @@ pub(super) fn exits_cleanly(
             Some(actual),
         );
     }
-    let actual = fitted(claim.output.as_deref(), actual);
+    let actual = match claim.output.as_deref() {
+        Some(expected) if claim.unordered => in_any_order(expected, actual),
+        expected => fitted(expected, actual),
+    };
     (
         output_verdict(claim.output.as_deref(), &actual),
         Some(actual),
     )
+}
+
+/// `actual` as the output block writes it when it has the block's lines
+/// in some order (each line equal, or matching the line's `[..]`
+/// patterns); else `actual` as it is.
+pub(super) fn in_any_order(expected: &str, actual: String) -> String {
+    let expected = normalize(expected);
+    let want: Vec<&str> = expected.lines().collect();
+    let mut got: Vec<Option<&str>> = actual.lines().map(Some).collect();
+    if want.len() != got.len() {
+        return actual;
+    }
+    for line in &want {
+        let found = got.iter_mut().find(|g| {
+            g.is_some_and(|g| {
+                g == *line || (pattern::has_pattern(line) && pattern::matches(line, g))
+            })
+        });
+        match found {
+            Some(slot) => *slot = None,
+            None => return actual,
+        }
+    }
+    expected
 }
 
 /// What a run that should stop with a report is looking for.
@@ -155,6 +182,22 @@ pub(super) fn warned(diagnostics: &str) -> Option<Verdict> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unordered_lines_match_in_any_order() {
+        let a = "thread 2\nthread 1\nmain\n";
+        assert_eq!(
+            in_any_order("thread 1\nthread 2\nmain\n", a.into()),
+            "thread 1\nthread 2\nmain"
+        );
+        assert_eq!(
+            in_any_order("thread [..]\nthread [..]\nmain", a.into()),
+            "thread [..]\nthread [..]\nmain"
+        );
+        // A line missing or repeated is a difference.
+        assert_eq!(in_any_order("thread 1\nthread 1\nmain", a.into()), a);
+        assert_eq!(in_any_order("thread 1\nmain", a.into()), a);
+    }
 
     #[test]
     fn warnings_are_quoted() {

@@ -5,7 +5,9 @@
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
 //! takes the Rust claims that are not in the cache and can share a crate
 //! (same edition, mode and emit; no crate-level attribute, not
-//! `compile-fail`, nothing that sees the crate's shape), puts each inside a
+//! `compile-fail`, nothing that sees the crate's shape; 2015-edition code
+//! only without `use` and paths from the crate root, which a module
+//! would change), puts each inside a
 //! module of its own next to a wrapper that calls its `main`, and compiles
 //! one binary per group. Each example then runs in its own process, chosen
 //! by an environment variable the selector removes before the example
@@ -75,7 +77,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
         && !claim.ignore
         && !claim.no_warnings
         && claim.sanitize.is_empty()
-        && claim.edition >= 2018
+        && (claim.edition >= 2018 || mergeable_2015(&claim.source))
         && matches!(
             claim.expect,
             Expect::Run
@@ -98,6 +100,16 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
+}
+
+/// Whether 2015-edition code means the same inside a module: in 2015 a
+/// `use` path and a path starting with `::` are read from the crate root,
+/// which a module would change (`extern crate` is never merged).
+fn mergeable_2015(source: &str) -> bool {
+    static CRATE_ROOT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\buse\b|(?:^|[^\w>)\]\s]\s*|\s)::").expect("a valid pattern")
+    });
+    !CRATE_ROOT.is_match(source)
 }
 
 /// One example of a group: its cache key, its claim and its job alone.
@@ -398,9 +410,28 @@ mod tests {
         ] {
             assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
         }
-        let mut old = claim(Expect::Run, "fn main() {}");
-        old.edition = 2015;
-        assert!(!mergeable(&old));
+        // 2015: only code whose paths a module does not change.
+        for (source, merge) in [
+            (
+                "fn main() { let v = vec![1]; println!(\"{:?}\", v); }",
+                true,
+            ),
+            ("fn main() { std::process::exit(0) }", true),
+            ("fn main() { let v = Vec::<u8>::new(); }", true),
+            (
+                "mod m { pub fn f() {} }\nuse m::f;\nfn main() { f() }",
+                false,
+            ),
+            ("fn main() { ::std::process::exit(0) }", false),
+            (
+                "fn main() { let x = <::std::string::String>::new(); }",
+                false,
+            ),
+        ] {
+            let mut old = claim(Expect::Run, source);
+            old.edition = 2015;
+            assert_eq!(mergeable(&old), merge, "{source}");
+        }
     }
 
     #[test]

@@ -137,7 +137,7 @@ impl Checker {
         let used = self.used(claim);
         let crates = match used.is_empty() {
             true => String::new(),
-            false => match self.crates.fingerprint() {
+            false => match self.crates.link_key(&used, true) {
                 Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
                 Err(_) => used.join(","),
             },
@@ -162,6 +162,9 @@ impl Checker {
         }
         if !claim.sanitize.is_empty() {
             parts.push(format!("sanitize={}", claim.sanitize.value()));
+        }
+        if claim.unordered {
+            parts.push(crate::core::claim::UNORDERED.into());
         }
         if let Some(a) = &claim.asm {
             parts.push(self.asm_key(a));
@@ -301,11 +304,7 @@ impl Checker {
         };
         let mut computed = false;
         let obs = cell.get_or_init(|| {
-            if let Some(obs) = self
-                .cache
-                .get(CACHE_NAMESPACE, &key)
-                .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
-            {
+            if let Some(obs) = self.cached(&key) {
                 return Some(obs);
             }
             computed = true;
@@ -314,15 +313,9 @@ impl Checker {
                 Some(obs) => obs,
                 None => self.execute(&job, &claim.source)?,
             };
-            let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
             let sanitize = claim.sanitize.effective(claim.expect);
-            let unavailable =
-                sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_some();
-            if !timed_out
-                && !unavailable
-                && let Ok(bytes) = serde_json::to_vec(&obs)
-            {
-                self.cache.put(CACHE_NAMESPACE, &key, &bytes);
+            if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
+                self.store(&key, &obs);
             }
             Some(obs)
         });
@@ -341,6 +334,27 @@ impl Checker {
                 cached,
             };
         }
+        let (mut verdict, actual) = self.judge(claim, obs);
+        // An output that differs may differ from run to run: run once more
+        // (once per program: the second run is cached too), and say so.
+        if is_output_mismatch(&verdict)
+            && let Some(second) = self.again(claim)
+        {
+            let (_, again) = self.judge(claim, &second);
+            if again != actual {
+                verdict = varies(claim, actual.as_deref(), again.as_deref());
+            }
+        }
+        Outcome {
+            verdict,
+            actual,
+            cached,
+        }
+    }
+
+    /// The verdict on `claim` from what its program did (`output-filters`
+    /// applied), and what it printed.
+    fn judge(&self, claim: &Claim, obs: &Observation) -> (Verdict, Option<String>) {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
         let (mut verdict, actual) = match (claim.lang, &claim.doctest) {
@@ -370,17 +384,82 @@ impl Checker {
                 &run.stderr,
             );
         }
-        Outcome {
-            verdict,
-            actual,
-            cached,
+        (verdict, actual)
+    }
+
+    /// The observation cached under `key`. One that hit a time limit
+    /// counts only while the limits are those it ran with (a raised
+    /// `timeout` runs the program again).
+    fn cached(&self, key: &str) -> Option<Observation> {
+        let obs = self
+            .cache
+            .get(CACHE_NAMESPACE, key)
+            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())?;
+        let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
+        (!timed_out
+            || self
+                .cache
+                .get(CACHE_NAMESPACE, &self.limit_key(key))
+                .is_some())
+        .then_some(obs)
+    }
+
+    /// Caches `obs` under `key`, a time-out too (with the limits it ran
+    /// with), so that a warm check runs nothing.
+    fn store(&self, key: &str, obs: &Observation) {
+        let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
+        if let Ok(bytes) = serde_json::to_vec(obs) {
+            self.cache.put(CACHE_NAMESPACE, key, &bytes);
+            if timed_out {
+                self.cache
+                    .put(CACHE_NAMESPACE, &self.limit_key(key), b"timed out");
+            }
         }
+    }
+
+    /// The key that records the limits a timed-out observation of `key`
+    /// ran with.
+    fn limit_key(&self, key: &str) -> String {
+        let limits = format!(
+            "{}/{}",
+            self.timeout.as_millis(),
+            COMPILE_TIMEOUT.as_millis()
+        );
+        Cache::key(&[key.as_bytes(), b"time-limits", limits.as_bytes()])
+    }
+
+    /// A second observation of `claim`'s program, compiled and run again
+    /// (from the cache when it was made before); `None` when the claim
+    /// cannot be compiled here.
+    pub fn again(&self, claim: &Claim) -> Option<Observation> {
+        let tool = self.tool(claim.lang).to_owned();
+        let version = exec::tool_version_cached(&tool, &self.cache)?;
+        let used = self.used(claim);
+        let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
+        let key = Cache::key(&[key.as_bytes(), b"second-run"]);
+        if let Some(obs) = self.cached(&key) {
+            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+            return Some(obs);
+        }
+        if !used.is_empty() {
+            self.link_crates(&mut job, claim.mode, &used).ok()?;
+        }
+        let obs = self.execute(&job, &claim.source)?;
+        self.store(&key, &obs);
+        Some(obs)
+    }
+
+    /// What `claim`'s program printed on a second run, in the terms of
+    /// its verdict's `actual` (for `adopt`, which keeps only what is the
+    /// same on both).
+    pub fn second_actual(&self, claim: &Claim) -> Option<String> {
+        self.again(claim).and_then(|obs| self.judge(claim, &obs).1)
     }
 
     /// The declared crates a Rust claim uses.
     fn used(&self, claim: &Claim) -> Vec<String> {
         match claim.lang {
-            Lang::Rust => self.crates.used_by(&claim.source),
+            Lang::Rust => self.crates.used_with_libraries(&claim.source),
             Lang::C | Lang::Cpp | Lang::Python => Vec::new(),
         }
     }
@@ -412,7 +491,7 @@ impl Checker {
         if used.is_empty() {
             return Ok((job, key));
         }
-        let fp = self.crates.fingerprint()?;
+        let fp = self.crates.link_key(used, false)?;
         Ok((job, Cache::key(&[key.as_bytes(), b"crates", fp.as_bytes()])))
     }
 
@@ -566,6 +645,29 @@ impl Checker {
     }
 }
 
+/// The message of an output block the program's output does not match.
+const OUTPUT_DIFFERS: &str = "the output differs from the output block";
+
+/// Whether `verdict` is an output block's mismatch (what a second run
+/// may tell apart from output that varies).
+fn is_output_mismatch(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Failed { message, .. } if message == OUTPUT_DIFFERS)
+}
+
+/// The failure of a program whose two runs printed different things.
+fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
+    let first = first.unwrap_or_default();
+    let second = second.unwrap_or_default();
+    Verdict::Failed {
+        message: "the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]".into(),
+        expected: claim.output.as_deref().map(normalize),
+        actual: Some(first.to_owned()),
+        detail: Some(format!(
+            "first run:\n{first}\n\nsecond run:\n{second}"
+        )),
+    }
+}
+
 /// The outcome of a claim whose crates could not be built.
 fn dependency_failure(message: String) -> Outcome {
     Outcome {
@@ -624,6 +726,7 @@ pub(crate) mod tests {
             flags: Vec::new(),
             no_warnings: false,
             sanitize: crate::core::sanitize::Sanitize::NONE,
+            unordered: false,
             asm: None,
             doctest: None,
         }

@@ -11,6 +11,7 @@ mod claims;
 mod compare;
 mod crates;
 mod hints;
+mod dropin;
 mod lock;
 mod merge;
 mod sanitize;
@@ -373,9 +374,24 @@ fn a_loop_times_out_and_leaves_nothing_running() {
             "process {pid} still running: {stat}"
         );
     }
-    // A time-out is not cached: the next check runs the program again.
+    // A time-out is cached like any other verdict: the next check runs
+    // nothing and says the same (issue 35).
     let (json, _) = check_json(&book, &[]);
-    assert_eq!(json["program_runs"], 1);
+    assert_eq!(
+        (
+            json["compiler_runs"].as_u64(),
+            json["program_runs"].as_u64()
+        ),
+        (Some(0), Some(0)),
+        "{json:#}"
+    );
+    assert_eq!(json["results"][0]["status"], "failed", "{json:#}");
+    // A raised limit runs it again.
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).expect("book.toml");
+    std::fs::write(&toml, text.replace("timeout = 1", "timeout = 2")).expect("book.toml");
+    let (json, _) = check_json(&book, &[]);
+    assert_eq!(json["program_runs"], 1, "{json:#}");
 }
 
 #[test]
