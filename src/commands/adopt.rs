@@ -11,7 +11,11 @@
 //! code instead. The changes are printed as a unified diff; `--write`
 //! writes each file atomically and registers the preprocessor as `install`
 //! does. Nothing else in a file changes: only the info string's line is
-//! rewritten and the output block inserted after the closing fence.
+//! rewritten and the output block inserted after the closing fence (a
+//! byte-order mark and CRLF line ends are kept). Files go through the
+//! guard of [`author`]: a chapter outside the book's `src`, behind a link
+//! leading out, or read-only is named and left alone, and the command then
+//! fails.
 //!
 //! Blocks left as they are, and listed: those from `{{#include}}` (their
 //! text is not in the chapter file), failing ones, ignored ones, and those
@@ -437,8 +441,8 @@ pub struct Written {
 /// Writes the planned files (each through [`author`]'s guard: inside the
 /// book's `src`, a link written through to its target, a read-only file
 /// refused; atomically; only if unchanged since it was read; a
-/// byte-order mark kept) and registers the preprocessor when at least one
-/// file was written.
+/// byte-order mark kept) and registers the preprocessor unless every file
+/// was refused.
 pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
     let mut done = Written::default();
     for (n, (file, path, before, after)) in adoption.files.iter().enumerate() {
@@ -470,7 +474,8 @@ pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
         done.adopted += blocks;
         done.notes.push(format!("wrote {file}"));
     }
-    if done.refused < adoption.files.len() {
+    // As before: registered unless every file was refused.
+    if adoption.files.is_empty() || done.refused < adoption.files.len() {
         let installed = install::install(root, install::DEFAULT_CSS)?;
         if installed.book_toml {
             done.notes

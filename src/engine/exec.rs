@@ -82,7 +82,8 @@ const GRACE: Duration = Duration::from_secs(2);
 /// were dropped.
 type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
 
-/// Runs `cmd` to completion under `limits`, feeding it `stdin`.
+/// Runs `cmd` to completion under `limits`, feeding it `stdin`. A
+/// command is run once: this adds its supervisor hook to `cmd`.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -95,27 +96,18 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     #[cfg(target_os = "linux")]
     let status_pipe = supervise::supervise(cmd, limits.timeout, limits.memory)?;
     let start = Instant::now();
-    let mut child = cmd.spawn();
+    let spawned = cmd.spawn();
+    // Our copy of the status pipe's write end goes (the supervisor holds
+    // its own); the read end goes too if nothing started.
     #[cfg(target_os = "linux")]
-    let timed_out_flag = {
-        // Our copy of the write end goes; the supervisor holds its own.
-        // SAFETY: closing a descriptor we created and nobody else uses.
-        unsafe {
-            libc::close(status_pipe.1);
+    // SAFETY: closing descriptors we created and nobody else uses.
+    unsafe {
+        libc::close(status_pipe.1);
+        if spawned.is_err() {
+            libc::close(status_pipe.0);
         }
-        status_pipe.0
-    };
-    let mut child = match child.as_mut() {
-        Ok(_) => child?,
-        Err(_) => {
-            #[cfg(target_os = "linux")]
-            // SAFETY: as above.
-            unsafe {
-                libc::close(timed_out_flag);
-            }
-            return Err(child.err().unwrap_or_else(|| io::Error::other("spawn")));
-        }
-    };
+    }
+    let mut child = spawned?;
     let cap = limits.max_output;
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let mut readers = 0;
@@ -175,7 +167,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     kill_group(&mut child);
     #[cfg(target_os = "linux")]
     {
-        timed_out |= supervise::read_flag(timed_out_flag);
+        timed_out |= supervise::read_flag(status_pipe.0);
     }
     // Reading stops at the limit, even if something still holds a pipe.
     let stop = start + limits.timeout + GRACE;

@@ -7,7 +7,7 @@
 //! output that came through `{{#include}}` is reported, not rewritten).
 //! Only the lines between the block's fences change; every other byte of
 //! the file stays as it was. Files are written through the one guard of
-//! [`author`](crate::commands::author): only inside the book's `src`
+//! [`commands::author`](crate::commands::author): only inside the book's `src`
 //! after resolving symlinks (a linked chapter is written through to its
 //! target), never a read-only one, atomically.
 //!
