@@ -208,14 +208,17 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
         Some(mdbook_driver::config::RustEdition::E2024) => 2024,
         _ => 2015,
     };
-    let listed: Vec<String> = md
-        .config
-        .preprocessors::<toml::Value>()
-        .map(|all| all.into_keys().collect())
-        .unwrap_or_default();
-    let registered = listed.iter().any(|name| name == "companion");
+    let listed = md.config.preprocessors::<toml::Value>().unwrap_or_default();
+    // Ours by name, or under another name with our binary as its command.
+    let registered = listed.iter().any(|(name, table)| {
+        name == "companion"
+            || table
+                .get("command")
+                .and_then(toml::Value::as_str)
+                .is_some_and(|c| c.contains("mdbook-companion"))
+    });
     let other_preprocessors = listed
-        .into_iter()
+        .into_keys()
         .filter(|name| !["links", "index", "companion"].contains(&name.as_str()))
         .collect();
     Ok(Loaded {

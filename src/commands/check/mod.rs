@@ -19,6 +19,7 @@ pub use report::{Checked, Report};
 
 use crate::book::resolve::Run;
 use crate::book::{load, plain};
+use crate::core::claim::Claim;
 use crate::core::config::OnFailure;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
@@ -111,6 +112,33 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
     ))
 }
 
+/// The notes about book.toml's preprocessors: a book with directives (or
+/// a table whose name is a misspelling of ours) that does not register
+/// `[preprocessor.companion]`, which `mdbook build` then does not run;
+/// other preprocessors, which `check` does not run.
+fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> Vec<String> {
+    let misspelled = |name: &str| strsim::osa_distance(name, "companion") <= 2;
+    let mut notes = Vec::new();
+    if !loaded.registered {
+        let near = loaded.other_preprocessors.iter().find(|n| misspelled(n));
+        let directives = claims.iter().any(|c| c.doctest.is_none());
+        if near.is_some() || directives {
+            let spelled = near.map_or(String::new(), |n| {
+                format!(" (it lists `[preprocessor.{n}]`: a misspelling?)")
+            });
+            notes.push(format!("note: book.toml does not register [preprocessor.companion]{spelled}, so `mdbook build` will not expand the examples; `mdbook-companion install` adds it"));
+        }
+    }
+    notes.extend(
+        loaded
+            .other_preprocessors
+            .iter()
+            .filter(|name| loaded.registered || !misspelled(name))
+            .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them")),
+    );
+    notes
+}
+
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
@@ -187,27 +215,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             })
             .collect()
     });
-    let unregistered = (!loaded.registered).then(|| {
-        let near = loaded
-            .other_preprocessors
-            .iter()
-            .find(|n| strsim::osa_distance(n, "companion") <= 2);
-        let directives = claims.iter().any(|c| c.doctest.is_none());
-        (near.is_some() || directives).then(|| {
-            let spelled = near.map_or(String::new(), |n| {
-                format!(" (it lists `[preprocessor.{n}]`: a misspelling?)")
-            });
-            format!("note: book.toml does not register [preprocessor.companion]{spelled}, so `mdbook build` will not expand the examples; `mdbook-companion install` adds it")
-        })
-    });
     let notes = hints
         .into_iter()
-        .chain(unregistered.flatten())
-        .chain(loaded
-        .other_preprocessors
-        .iter()
-        .filter(|name| loaded.registered || strsim::osa_distance(name, "companion") > 2)
-        .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them")))
+        .chain(preprocessor_notes(&loaded, &claims))
         .chain(loaded.chapters.iter().flat_map(load::warnings))
         .collect();
     let mut checked: Vec<Checked> = claims

@@ -206,9 +206,14 @@ fn a_misspelled_preprocessor_table_is_noted() {
     let book = TestBook::new().chapter("c.md", "# C\n\n```rust example\nfn main() {}\n```\n");
     book.write();
     let toml = std::fs::read_to_string(book.root().join("book.toml")).unwrap();
+    // The table as a newcomer types it: no `command` (one naming our
+    // binary would register it under any name).
+    let command = format!("command = {BIN:?}\n");
+    assert!(toml.contains(&command), "{toml}");
     std::fs::write(
         book.root().join("book.toml"),
-        toml.replace("[preprocessor.companion]", "[preprocessor.compaion]"),
+        toml.replace("[preprocessor.companion]", "[preprocessor.compaion]")
+            .replace(&command, ""),
     )
     .unwrap();
     let (stdout, _, code) = check(&book, &[]);
