@@ -27,7 +27,7 @@ use crate::core::links::Mode;
 use crate::core::problem::{MissingTool, Purpose};
 use crate::directive::Target;
 use crate::engine::cache::Cache;
-use crate::engine::check::{Checker, Claim, Outcome, Verdict};
+use crate::engine::check::{Checker, Outcome, Verdict};
 use crate::engine::crates::{self, Crates};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
