@@ -5,6 +5,7 @@
 pub mod adopt;
 pub mod build;
 pub mod check;
+pub mod drift;
 pub mod exercises;
 pub mod install;
 pub mod preprocess;

@@ -8,3 +8,4 @@ pub mod check;
 pub mod crates;
 pub mod exec;
 pub mod lock;
+pub mod toolchain;

@@ -10,9 +10,11 @@
 pub mod bless;
 pub mod formats;
 pub mod locking;
+pub mod observed;
 pub mod partition;
 pub mod report;
 
+pub use observed::Observed;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
@@ -26,6 +28,7 @@ use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
 use crate::engine::crates::{self, Crates};
+use crate::engine::toolchain::Toolchain;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -47,6 +50,12 @@ pub struct Options {
     pub no_merge: bool,
     /// Check only this share of the blocks (and report and cache only it).
     pub partition: Option<Partition>,
+    /// Compile and run every Rust claim with this toolchain instead of
+    /// the book's `rustc` (`--toolchain`).
+    pub toolchain: Option<Toolchain>,
+    /// Leave `companion.lock` alone and keep what the run observed in
+    /// [`Report::observed`] (`drift`).
+    pub observe: bool,
 }
 
 /// Where the libraries of the book's crates are, for `mdbook test -L`,
@@ -74,7 +83,11 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
-    let loaded = load::load(root)?;
+    let mut loaded = load::load(root)?;
+    let book_rustc = loaded.config.rustc.clone();
+    if let Some(t) = &options.toolchain {
+        loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
+    }
     // A cache for the assembly panels the lock records.
     // One value of the book's crates for the run: rendering (assembly
     // panels) and checking read and build them once.
@@ -184,7 +197,15 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .unwrap_or_default();
     let lock = locking::of_run(&report, &checker, assembly);
     let lock = locking::keep_other_arch(&loaded.root, lock);
-    if options.partition.is_some() {
+    if options.observe {
+        report.observed = Some(Arc::new(Observed {
+            placed: std::mem::take(&mut *run.placed.lock().unwrap_or_else(|e| e.into_inner())),
+            lock,
+            checker,
+            config: loaded.config,
+            book_rustc,
+        }));
+    } else if options.partition.is_some() {
         report
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());

@@ -39,6 +39,8 @@ pub struct Report {
     pub counters: Counters,
     /// Other notes (preprocessors `check` does not run), one line each.
     pub notes: Vec<String>,
+    /// What the run observed, kept for `drift` (the `observe` option).
+    pub observed: Option<std::sync::Arc<super::observed::Observed>>,
 }
 
 impl Report {
