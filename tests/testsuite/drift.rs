@@ -407,3 +407,59 @@ fn an_unknown_toolchain_is_an_error_listing_the_installed_ones() {
     assert_eq!(code, 1);
     assert!(err.contains("no compiler at ./no/such/rustc"), "{err}");
 }
+
+/// The fixture book whose examples use path crates (`tests/crates-book`),
+/// copied into a case book.
+fn crates_book() -> TestBook {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crates-book");
+    let read = |p: &str| std::fs::read_to_string(fixture.join(p)).expect("fixture file");
+    let mut book = TestBook::new().chapter("crates.md", &read("src/crates.md")).toml(
+        "[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\nrand = { path = \"crates/rand\", features = [\"small\"] }\n",
+    );
+    for file in [
+        "crates/mylib/Cargo.toml",
+        "crates/mylib/src/lib.rs",
+        "crates/rand/Cargo.toml",
+        "crates/rand/src/lib.rs",
+    ] {
+        book = book.file(file, read(file));
+    }
+    book.write();
+    book
+}
+
+#[test]
+fn the_books_crates_are_built_by_the_toolchain_beside_the_books_own() {
+    let book = crates_book();
+    let dir = tempfile::tempdir().expect("tmp");
+    let rustc = stand_in(dir.path()).display().to_string();
+    let root = book.root().display().to_string();
+    let check = |args: &[&str]| {
+        let mut all = vec!["check", root.as_str(), "--format", "json"];
+        all.extend_from_slice(args);
+        let (out, err, code) = run(&all);
+        let j = json(&out, &err);
+        assert_eq!(code, 0, "{out}{err}");
+        (
+            j["compiler_runs"].as_u64().expect("runs"),
+            j["dependency_builds"].as_u64().expect("builds"),
+        )
+    };
+    let (_, builds) = check(&["--toolchain", &rustc]);
+    assert!(builds > 0);
+    let compiles = std::fs::read_to_string(dir.path().join("compiles.log")).expect("log");
+    assert!(
+        compiles.contains("--crate-name mylib"),
+        "cargo built the crates with the toolchain's rustc: {compiles}"
+    );
+    let crates = book.root().join(".companion-cache/crates");
+    assert!(
+        !crates.join("lib-debug").exists(),
+        "the libraries `mdbook test -L` reads are not the toolchain's"
+    );
+    // The book's own compiler builds its own; neither replaces the other.
+    assert!(check(&[]).1 > 0);
+    assert!(crates.join("lib-debug").is_dir());
+    assert_eq!(check(&["--toolchain", &rustc]), (0, 0), "back: warm");
+    assert_eq!(check(&[]), (0, 0), "and back again: warm");
+}
