@@ -242,7 +242,12 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         };
         drift.claims += 1;
         let mut changes = verdict_change(was, new, &c.outcome.verdict);
-        let flipped = !changes.is_empty();
+        // Held, now fails, or the reverse (not checked here is a change,
+        // not a flip: the machine's, not the compiler's).
+        let flipped = matches!(
+            (was.verdict, new.verdict),
+            (Recorded::Passed, Recorded::Failed) | (Recorded::Failed, Recorded::Passed)
+        );
         if let (Recorded::Passed, Recorded::Passed, Some(a), Some(b)) =
             (was.verdict, new.verdict, &was.run, &new.run)
         {
@@ -292,6 +297,12 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         ));
     }
     drift.report = report;
+    // The work of the whole comparison: the check, and the warnings
+    // asked of both compilers.
+    let (mut counters, asked) = (checker.counters(), book.counters());
+    counters.compiler_runs += asked.compiler_runs;
+    counters.cache_hits += asked.cache_hits;
+    drift.report.counters = counters;
     drift
 }
 
