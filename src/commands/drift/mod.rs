@@ -22,6 +22,7 @@ use crate::engine::check::{Checker, Verdict, rustc};
 use crate::engine::crates;
 use crate::engine::lock::{self, Lock, Read};
 use crate::engine::toolchain::Toolchain;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -197,7 +198,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Drift> {
         .observed
         .clone()
         .ok_or_else(|| anyhow::anyhow!("the check kept no observations"))?;
-    Ok(compare(&old, report, &observed))
+    let jobs = options
+        .jobs
+        .filter(|&j| j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    Ok(pool.install(|| compare(&old, report, &observed)))
 }
 
 /// The claims of `report` compared with the lock `old`.
@@ -229,8 +235,23 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         to,
         ..Drift::default()
     };
+    // The warnings first, in parallel: each is a compile of its own.
+    let warned: Vec<Option<Change>> = report
+        .checked
+        .par_iter()
+        .map(|c| {
+            let hash = checker.claim_key(&c.claim);
+            let passes = new_blocks
+                .get(hash.as_str())
+                .is_some_and(|e| e.verdict == Recorded::Passed);
+            match passes && old_blocks.contains_key(hash.as_str()) {
+                true => warnings_change(checker, &book, &c.claim),
+                false => None,
+            }
+        })
+        .collect();
     let mut by_place: BTreeMap<(String, usize), usize> = BTreeMap::new();
-    for c in &report.checked {
+    for (c, warned) in report.checked.iter().zip(warned) {
         let hash = checker.claim_key(&c.claim);
         let (Some(new), Some(was)) = (new_blocks.get(hash.as_str()), old_blocks.get(hash.as_str()))
         else {
@@ -253,9 +274,7 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         {
             changes.extend(run_changes(a, b));
         }
-        if new.verdict == Recorded::Passed {
-            changes.extend(warnings_change(checker, &book, &c.claim));
-        }
+        changes.extend(warned);
         let entry = Drifted {
             file: c.claim.file.clone(),
             line: c.claim.line,
