@@ -131,6 +131,13 @@ fn main() { println!("{}", 7); }
 7
 ```
 ````
+
+A plain block, as `mdbook test` tests it:
+
+```rust
+let v = vec![1, 2, 3];
+assert_eq!(v.len(), 3);
+```
 "#;
 
 fn book() -> TestBook {
@@ -175,6 +182,8 @@ fn locked(root: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn check_with_a_toolchain_compiles_every_rust_claim_with_it_and_c_with_cc() {
+    // Examples, Rust sides, plain blocks and assembly panels: the
+    // stand-in's; the C side: cc's.
     let book = book();
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path());
@@ -186,7 +195,7 @@ fn check_with_a_toolchain_compiles_every_rust_claim_with_it_and_c_with_cc() {
         out.contains("FAILED  src/drift.md:19: rust example \"Needs a nightly\""),
         "{out}"
     );
-    assert!(out.ends_with("6 passed, 1 failed\n"), "{out}");
+    assert!(out.ends_with("7 passed, 1 failed\n"), "{out}");
     let compiles = std::fs::read_to_string(dir.path().join("compiles.log")).expect("it compiled");
     assert!(
         compiles.contains("--emit asm"),
@@ -223,8 +232,8 @@ fn results_are_kept_per_toolchain_so_switching_back_is_warm() {
         "cold with the stand-in"
     );
     assert!(runs(&[]).0 > 0, "another toolchain: cold again");
-    assert_eq!(runs(&["--toolchain", &rustc]), (0, 7), "back: warm");
-    assert_eq!(runs(&[]), (0, 7), "and back again: warm");
+    assert_eq!(runs(&["--toolchain", &rustc]), (0, 8), "back: warm");
+    assert_eq!(runs(&[]), (0, 8), "and back again: warm");
 }
 
 #[test]
@@ -260,7 +269,7 @@ fn drift_reports_each_changed_claim_and_leaves_the_files_alone() {
             format!(
                 "changed src/drift.md:29: rust example \"Doubling\" (expect=run) {via}: assembly listing: the assembly listing differs"
             ),
-            format!("7 claims: 3 the same, 4 changed, 1 of them flipped {via}"),
+            format!("8 claims: 4 the same, 4 changed, 1 of them flipped {via}"),
         ]
     );
     // A diff where there is text, headed by both toolchains.
@@ -295,8 +304,8 @@ fn drift_speaks_json_github_and_junit() {
     assert_eq!(
         (&j["claims"], &j["same"], &j["changed"], &j["flipped"]),
         (
-            &Value::from(7),
-            &Value::from(3),
+            &Value::from(8),
+            &Value::from(4),
             &Value::from(4),
             &Value::from(1)
         )
@@ -335,7 +344,7 @@ fn drift_speaks_json_github_and_junit() {
     let (out, _, code) = drift("junit");
     assert_eq!(code, 1);
     assert!(
-        out.contains(r#"<testsuites name="mdbook-companion drift: 7 claims: 3 the same, 4 changed, 1 of them flipped"#),
+        out.contains(r#"<testsuites name="mdbook-companion drift: 8 claims: 4 the same, 4 changed, 1 of them flipped"#),
         "{out}"
     );
     assert_eq!(out.matches("<testcase ").count(), 4, "{out}");
@@ -358,7 +367,7 @@ fn drift_with_the_lock_toolchain_finds_nothing_and_exits_zero() {
     let short = short_version();
     assert!(
         out.ends_with(&format!(
-            "7 claims: 7 the same, 0 changed ({short} → {short})\n"
+            "8 claims: 8 the same, 0 changed ({short} → {short})\n"
         )),
         "{out}"
     );
