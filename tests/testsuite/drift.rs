@@ -472,3 +472,29 @@ fn the_books_crates_are_built_by_the_toolchain_beside_the_books_own() {
     assert_eq!(check(&["--toolchain", &rustc]), (0, 0), "back: warm");
     assert_eq!(check(&[]), (0, 0), "and back again: warm");
 }
+
+#[test]
+fn a_flip_back_counts_and_warnings_name_the_compiler_they_are_compared_with() {
+    let book = book();
+    let root = book.root().display().to_string();
+    let dir = tempfile::tempdir().expect("tmp");
+    let rustc = stand_in(dir.path()).display().to_string();
+    // The lock as the stand-in sees the book: its nightly claim fails.
+    assert_eq!(run(&["check", &root, "--toolchain", &rustc]).2, 1);
+    let real = real_rustc().display().to_string();
+    let (out, err, code) = run(&["drift", &root, "--toolchain", &real]);
+    assert_eq!(code, 1, "failed, now holds: a flip too: {out}{err}");
+    let short = short_version();
+    assert!(
+        out.contains(&format!(
+            "FLIPPED src/drift.md:19: rust example \"Needs a nightly\" (expect=compile-fail) (rustc 9.99.0-nightly → {short}): verdict: failed with rustc 9.99.0-nightly, passed with {short}\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "note: warnings are compared with the book's compiler here ({short}), not with rustc 9.99.0-nightly that the lock names\n"
+        )),
+        "{out}"
+    );
+}
