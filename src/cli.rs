@@ -70,6 +70,29 @@ pub(crate) enum Command {
     /// Compile and run every example and compiled comparison side, and
     /// check what the book claims about each.
     Check(CheckArgs),
+    /// Check the book with another Rust toolchain and report every claim
+    /// whose observation differs from companion.lock (which is not
+    /// written): verdicts that flip, outputs, panic messages, error codes,
+    /// assembly listings, new warnings. Fails when a verdict flips.
+    Drift(DriftArgs),
+}
+
+/// What `drift` is given.
+#[derive(Debug, Args)]
+pub(crate) struct DriftArgs {
+    /// The book's root directory.
+    #[arg(default_value = ".")]
+    pub(crate) book: PathBuf,
+    /// The toolchain to compare with the lock: a rustup toolchain
+    /// (`beta`, `nightly`, `1.95.0`) or the path of a `rustc`.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) toolchain: String,
+    /// Checks run at once (default: one per core).
+    #[arg(long, short)]
+    pub(crate) jobs: Option<usize>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
 }
 
 /// What `check` is given.
@@ -107,6 +130,10 @@ pub(crate) struct CheckArgs {
     /// `src`, as `mdbook test --chapter`.
     #[arg(short = 'c', long, value_name = "NAME|PATH")]
     pub(crate) chapter: Option<String>,
+    /// Compile and run every Rust claim with this toolchain: a rustup
+    /// toolchain (`beta`, `nightly`, `1.95.0`) or the path of a `rustc`.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) toolchain: Option<String>,
 }
 
 /// The report formats of `check`.

@@ -40,10 +40,11 @@ fn main() -> ExitCode {
         }) => exercises(&book, &out, solutions),
         Some(cli::Command::Adopt { book, write, jobs }) => adopt(&book, write, jobs),
         Some(cli::Command::Check(args)) => check(&args),
+        Some(cli::Command::Drift(args)) => drift(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.is::<ChecksFailed>() => ExitCode::FAILURE,
+        Err(e) if e.is::<ChecksFailed>() || e.is::<VerdictsFlip>() => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("mdbook-companion: error: {e:#}");
             ExitCode::FAILURE
@@ -169,6 +170,12 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         library_path: args.library_path.clone(),
         chapter: args.chapter.clone(),
         second_runs: false,
+        toolchain: args
+            .toolchain
+            .as_deref()
+            .map(mdbook_companion::engine::toolchain::resolve)
+            .transpose()?,
+        observe: false,
     };
     let report = check::run(&args.book, &options)?;
     match args.format {
@@ -179,6 +186,31 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
     }
     if report.failed() > 0 {
         return Err(ChecksFailed.into());
+    }
+    Ok(())
+}
+
+/// `drift` found a claim whose verdict flips (the report says which).
+#[derive(Debug, thiserror::Error)]
+#[error("some verdicts flip")]
+struct VerdictsFlip;
+
+fn drift(args: &cli::DriftArgs) -> anyhow::Result<()> {
+    use mdbook_companion::commands::drift;
+    let options = drift::Options {
+        toolchain: mdbook_companion::engine::toolchain::resolve(&args.toolchain)?,
+        jobs: args.jobs,
+        progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
+    };
+    let result = drift::run(&args.book, &options)?;
+    match args.format {
+        cli::Format::Text => print!("{}", drift::report::text(&result)),
+        cli::Format::Json => println!("{}", drift::report::json(&result)),
+        cli::Format::Github => print!("{}", drift::report::github(&result)),
+        cli::Format::Junit => print!("{}", drift::report::junit(&result)),
+    }
+    if result.flipped() > 0 {
+        return Err(VerdictsFlip.into());
     }
     Ok(())
 }

@@ -35,9 +35,9 @@ pub struct Run {
     /// Every assembly panel made in this run, when recorded (what
     /// `check` locks; builds record nothing).
     pub assembly: Option<Mutex<Vec<lock::Assembly>>>,
-    /// Where each recorded panel stands (its hash, `src/a.md:3`), so that
-    /// `check --locked` names the block of a panel that differs.
-    pub assembly_places: Mutex<Vec<(String, String)>>,
+    /// Where each recorded panel stands (`drift` names the block whose
+    /// listing changed), when recorded.
+    pub placed: Mutex<Vec<Placed>>,
     /// The checker that answers recorded runs (made on first use; it
     /// reads the cache and the lock and never compiles).
     checker: OnceLock<Checker>,
@@ -55,7 +55,7 @@ impl Run {
             lock: None,
             lock_invalid: None,
             assembly: None,
-            assembly_places: Mutex::default(),
+            placed: Mutex::default(),
             checker: OnceLock::new(),
             crates: OnceLock::new(),
         }
@@ -115,17 +115,17 @@ impl Run {
         self
     }
 
-    /// Records an assembly panel made in this run, and where its block
-    /// stands (`src/a.md:3`), if it records them.
-    fn record_assembly(&self, made: &asm::Made, place: String) {
+    /// Records an assembly panel made in this run, and where it stands,
+    /// if it records them.
+    fn record_assembly(&self, made: &asm::Made, file: &str, line: usize) {
         let Some(assembly) = &self.assembly else {
             return;
         };
-        (self
-            .assembly_places
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()))
-        .push((made.hash.clone(), place));
+        (self.placed.lock().unwrap_or_else(|e| e.into_inner())).push(Placed {
+            hash: made.hash.clone(),
+            file: file.to_owned(),
+            line,
+        });
         let mut all = assembly.lock().unwrap_or_else(|e| e.into_inner());
         all.push(lock::Assembly {
             hash: made.hash.clone(),
@@ -134,6 +134,17 @@ impl Run {
             lines: made.listing.lines.clone(),
         });
     }
+}
+
+/// Where a recorded assembly panel stands in the book.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    /// The panel's hash in the lock.
+    pub hash: String,
+    /// The chapter file.
+    pub file: String,
+    /// The line of its block in the chapter file.
+    pub line: usize,
 }
 
 /// Under `verify`, compiles the cold recorded runs among `needs` together
@@ -169,13 +180,7 @@ pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
 fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
     match need {
         Need::Crates(source) => Fact::Crates(run.crates(env.config).used_by(source)),
-        Need::Assembly(req) => {
-            let place = match run.assembly {
-                Some(_) => format!("{}:{}", env.file, env.place.line(req.at)),
-                None => String::new(),
-            };
-            Fact::Assembly(assembly(run, env.config, req, place))
-        }
+        Need::Assembly(req) => Fact::Assembly(assembly(run, env, req)),
         Need::Reference(r) => Fact::Item(reference(env, r)),
         Need::Locked(hash) => Fact::Locked(run.lock.as_ref().and_then(|l| {
             l.block(hash).map(|e| Locked {
@@ -283,12 +288,8 @@ fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
 /// the missing compiler (told once for the book), a warning, or under
 /// `on-failure = "bail"` the problem that stops the block when its code
 /// does not compile.
-fn assembly(
-    run: &Run,
-    config: &Config,
-    req: &AsmRequest,
-    place: String,
-) -> Result<Listing, Problem> {
+fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Problem> {
+    let config = env.config;
     let request = asm::Request {
         lang: req.lang,
         source: &req.source,
@@ -306,7 +307,9 @@ fn assembly(
         &run.crates(config),
     ) {
         Ok(made) => {
-            run.record_assembly(&made, place);
+            if run.assembly.is_some() {
+                run.record_assembly(&made, env.file, env.place.line(req.at));
+            }
             if req.graph {
                 listing.graphs = asm::graphs(&made.listing.text, &run.cache);
             }

@@ -8,6 +8,7 @@ pub mod adopt;
 pub mod author;
 pub mod build;
 pub mod check;
+pub mod drift;
 pub mod exercises;
 pub mod install;
 pub mod preprocess;

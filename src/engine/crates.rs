@@ -52,6 +52,11 @@ pub struct Crates {
     root: PathBuf,
     project: PathBuf,
     rustc: String,
+    /// What names the compiler in the lib directories' names: empty for
+    /// the plain `rustc`, else a short hash of the compiler's command, so
+    /// a run with another toolchain (`--toolchain`) never replaces the
+    /// libraries `mdbook test -L` reads with ones it cannot load.
+    tag: String,
     declared: Result<Declared, String>,
     fingerprint: OnceLock<Result<String, String>>,
     built: [OnceLock<Result<Arc<Externs>, String>>; 2],
@@ -183,6 +188,13 @@ pub fn for_check(config: &Config, libraries: Libraries) -> Arc<Crates> {
         root: config.root.clone(),
         project,
         rustc: config.rustc.clone(),
+        tag: match config.rustc.as_str() {
+            "rustc" => String::new(),
+            other => {
+                let key: String = Cache::key(&[other.as_bytes()]).chars().take(12).collect();
+                format!("-{key}")
+            }
+        },
         declared: declare(config),
         fingerprint: OnceLock::new(),
         built: [OnceLock::new(), OnceLock::new()],
@@ -387,7 +399,8 @@ impl Crates {
 
     /// The directory of the libraries of `mode`: what `-L` takes.
     pub fn lib_dir(&self, mode: Mode) -> PathBuf {
-        self.project.join(format!("lib-{}", profile(mode)))
+        self.project
+            .join(format!("lib-{}{}", profile(mode), self.tag))
     }
 
     /// rustc's arguments that make `used` available, the libraries of

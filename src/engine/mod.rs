@@ -11,3 +11,4 @@ pub mod exec;
 pub mod lock;
 #[cfg(target_os = "linux")]
 mod supervise;
+pub mod toolchain;

@@ -12,6 +12,7 @@ mod browser;
 mod catalogue;
 mod check;
 mod compare;
+mod drift;
 mod example;
 mod exercise;
 mod hostile;

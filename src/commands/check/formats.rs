@@ -41,14 +41,14 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
 }
 
 /// A workflow command's data, escaped as the runner expects.
-fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// A workflow command's property value, escaped.
-fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -114,11 +114,17 @@ fn xml_text(text: &str) -> String {
 }
 
 /// One test case of the JUnit report.
-struct Case {
-    suite: String,
-    name: String,
-    failure: Option<(String, String)>,
-    skipped: bool,
+pub(crate) struct Case {
+    /// The test suite (a chapter file).
+    pub(crate) suite: String,
+    /// The case's name.
+    pub(crate) name: String,
+    /// Its failure: message and body.
+    pub(crate) failure: Option<(String, String)>,
+    /// Skipped (ignored, another architecture).
+    pub(crate) skipped: bool,
+    /// Text for `<system-out>` (what changed, for a case that passes).
+    pub(crate) out: Option<String>,
 }
 
 /// The report as JUnit XML: a test suite per chapter file, a test case per
@@ -137,6 +143,7 @@ pub fn junit(report: &Report) -> String {
                 c.outcome.verdict,
                 Verdict::Ignored | Verdict::OtherArch { .. }
             ),
+            out: None,
         })
         .collect();
     for (file, line, message) in &report.invalid {
@@ -145,6 +152,7 @@ pub fn junit(report: &Report) -> String {
             name: format!("{file}:{line} invalid directive"),
             failure: Some((message.clone(), String::new())),
             skipped: false,
+            out: None,
         });
     }
     for e in &report.lock_errors {
@@ -153,10 +161,17 @@ pub fn junit(report: &Report) -> String {
             name: "companion.lock".to_owned(),
             failure: Some((e.clone(), String::new())),
             skipped: false,
+            out: None,
         });
     }
+    junit_of("mdbook-companion check", &cases)
+}
+
+/// JUnit XML of `cases` under the name `title`: a test suite per
+/// chapter file, in the order the cases come.
+pub(crate) fn junit_of(title: &str, cases: &[Case]) -> String {
     let mut suites: Vec<(String, Vec<&Case>)> = Vec::new();
-    for case in &cases {
+    for case in cases {
         match suites.iter_mut().find(|(name, _)| *name == case.suite) {
             Some((_, list)) => list.push(case),
             None => suites.push((case.suite.clone(), vec![case])),
@@ -180,7 +195,7 @@ pub fn junit(report: &Report) -> String {
         .and_then(|()| {
             w.create_element("testsuites")
                 .with_attributes([
-                    ("name", "mdbook-companion check"),
+                    ("name", title),
                     ("tests", tests.as_str()),
                     ("failures", failures.as_str()),
                     ("errors", "0"),
@@ -228,6 +243,12 @@ fn write_case(w: &mut Writer<Vec<u8>>, case: &Case) -> std::io::Result<()> {
             w.create_element("failure")
                 .with_attribute(("message", xml_text(message).as_str()))
                 .write_text_content(BytesText::new(&xml_text(body)))?;
+            Ok(())
+        })?;
+    } else if let Some(out) = &case.out {
+        element.write_inner_content(|w| {
+            w.create_element("system-out")
+                .write_text_content(BytesText::new(&xml_text(out)))?;
             Ok(())
         })?;
     } else if case.skipped {

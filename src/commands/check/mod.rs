@@ -10,10 +10,12 @@
 pub mod bless;
 pub mod formats;
 pub mod locking;
+pub mod observed;
 pub mod partition;
 pub mod places;
 pub mod report;
 
+pub use observed::Observed;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
@@ -29,6 +31,7 @@ use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
 use crate::engine::crates::{self, Crates};
+use crate::engine::toolchain::Toolchain;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,6 +62,12 @@ pub struct Options {
     /// Run each passing plain block that printed something once more, and
     /// keep what it printed in [`Checked::second`] (for `adopt`).
     pub second_runs: bool,
+    /// Compile and run every Rust claim with this toolchain instead of
+    /// the book's `rustc` (`--toolchain`).
+    pub toolchain: Option<Toolchain>,
+    /// Leave `companion.lock` alone and keep what the run observed in
+    /// [`Report::observed`] (`drift`).
+    pub observe: bool,
 }
 
 /// The files of the chapters `wanted` names (by title, by path under the
@@ -142,7 +151,11 @@ fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> Vec<String> {
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
 /// check them in parallel, bless if asked.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
-    let loaded = load::load(root)?;
+    let mut loaded = load::load(root)?;
+    let book_rustc = loaded.config.rustc.clone();
+    if let Some(t) = &options.toolchain {
+        loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
+    }
     let only = options
         .chapter
         .as_deref()
@@ -280,7 +293,15 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .unwrap_or_default();
     let lock = locking::of_run(&report, &checker, assembly);
     let lock = locking::keep_other_arch(&loaded.root, lock);
-    if options.partition.is_some() {
+    if options.observe {
+        report.observed = Some(Arc::new(Observed {
+            placed: std::mem::take(&mut *run.placed.lock().unwrap_or_else(|e| e.into_inner())),
+            lock,
+            checker,
+            config: loaded.config,
+            book_rustc,
+        }));
+    } else if options.partition.is_some() {
         report
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());
@@ -289,11 +310,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .lock_notes
             .push("note: a run of one chapter leaves companion.lock alone".to_owned());
     } else if options.locked {
-        let places = std::mem::take(
-            &mut *(run.assembly_places)
-                .lock()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
+        let places: Vec<(String, String)> = (run.placed.lock())
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|p| (p.hash.clone(), format!("{}:{}", p.file, p.line)))
+            .collect();
         let claims: std::collections::HashMap<String, &Claim> = report
             .checked
             .iter()

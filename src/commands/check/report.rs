@@ -45,6 +45,8 @@ pub struct Report {
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
+    /// What the run observed, kept for `drift` (the `observe` option).
+    pub observed: Option<std::sync::Arc<super::observed::Observed>>,
 }
 
 impl Report {

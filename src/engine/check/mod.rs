@@ -24,6 +24,7 @@ pub mod harness;
 mod judge;
 mod merge;
 mod merge_fail;
+mod observe;
 pub mod pattern;
 mod recorded;
 pub mod rustc;

@@ -1,0 +1,158 @@
+//! `--toolchain NAME`: the Rust compiler a run uses instead of the book's.
+//!
+//! A name is a rustup toolchain (`beta`, `nightly`, `1.95.0`), resolved
+//! to its compiler's file with `rustup which rustc --toolchain NAME`, or a
+//! path to a `rustc` (anything with a `/` in it). The result is an
+//! absolute path: compiles run in scratch directories, and a rustup proxy
+//! there would pick its toolchain from the directory, not from the name.
+//! Every Rust claim, assembly panel and dependency build of the run then
+//! uses that file (the cache keys already hold the compiler's version, so
+//! results are kept per toolchain).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A resolved toolchain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Toolchain {
+    /// The name as given (`nightly`, `./bin/rustc`).
+    pub name: String,
+    /// The compiler's file, absolute.
+    pub rustc: PathBuf,
+}
+
+/// Why a name does not resolve.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A path that is not a file.
+    #[error("--toolchain {name}: no compiler at {}; expected a rustup toolchain name (`beta`, `nightly`, `1.95.0`) or the path of a `rustc`", path.display())]
+    NoFile {
+        /// The name as given.
+        name: String,
+        /// The path looked at.
+        path: PathBuf,
+    },
+    /// rustup knows no such toolchain.
+    #[error("--toolchain {name}: rustup has no toolchain `{name}` installed; installed: {}; install it with `rustup toolchain install {name}`, or pass the path of a `rustc`", if installed.is_empty() { "none".to_owned() } else { installed.join(", ") })]
+    Unknown {
+        /// The name as given.
+        name: String,
+        /// The installed toolchains, as `rustup toolchain list` names them.
+        installed: Vec<String>,
+    },
+    /// rustup could not be run.
+    #[error(
+        "--toolchain {name}: `rustup` could not be run ({why}); pass the path of a `rustc` instead"
+    )]
+    NoRustup {
+        /// The name as given.
+        name: String,
+        /// The operating system's message.
+        why: String,
+    },
+}
+
+/// Resolves `name` to a compiler.
+pub fn resolve(name: &str) -> Result<Toolchain, Error> {
+    if name.contains('/') || name.contains(std::path::MAIN_SEPARATOR) {
+        return from_path(name);
+    }
+    let out = rustup()
+        .args(["which", "rustc", "--toolchain", name])
+        .output()
+        .map_err(|e| Error::NoRustup {
+            name: name.to_owned(),
+            why: e.to_string(),
+        })?;
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    if !out.status.success() || path.is_empty() || !Path::new(&path).is_file() {
+        return Err(Error::Unknown {
+            name: name.to_owned(),
+            installed: installed(),
+        });
+    }
+    Ok(Toolchain {
+        name: name.to_owned(),
+        rustc: PathBuf::from(path),
+    })
+}
+
+/// A path given as the toolchain: the compiler's file, made absolute.
+fn from_path(name: &str) -> Result<Toolchain, Error> {
+    let given = Path::new(name);
+    let no_file = || Error::NoFile {
+        name: name.to_owned(),
+        path: given.to_path_buf(),
+    };
+    if !given.is_file() {
+        return Err(no_file());
+    }
+    let rustc = std::path::absolute(given).map_err(|_| no_file())?;
+    Ok(Toolchain {
+        name: name.to_owned(),
+        rustc,
+    })
+}
+
+/// `rustup`, never installing a toolchain on its own.
+fn rustup() -> Command {
+    let mut cmd = Command::new("rustup");
+    cmd.env("RUSTUP_AUTO_INSTALL", "0")
+        .env("RUST_BACKTRACE", "0");
+    cmd
+}
+
+/// The installed toolchains, as `rustup toolchain list` names them
+/// (`stable-x86_64-unknown-linux-gnu (default)`).
+pub fn installed() -> Vec<String> {
+    rustup()
+        .args(["toolchain", "list"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_made_absolute_and_a_missing_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let rustc = dir.path().join("rustc");
+        std::fs::write(&rustc, "").unwrap();
+        let t = resolve(&rustc.display().to_string()).unwrap();
+        assert_eq!(t.rustc, rustc);
+        let e = resolve("./no/such/rustc").unwrap_err().to_string();
+        assert!(e.contains("no compiler at ./no/such/rustc"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_name_lists_the_installed_toolchains() {
+        let e = resolve("no-such-toolchain-0.0.1").unwrap_err();
+        let Error::Unknown {
+            installed: list, ..
+        } = &e
+        else {
+            panic!("{e}");
+        };
+        assert_eq!(list, &installed());
+        let text = e.to_string();
+        assert!(
+            text.contains("rustup has no toolchain `no-such-toolchain-0.0.1` installed"),
+            "{text}"
+        );
+        for t in list {
+            assert!(text.contains(t.as_str()), "{text}");
+        }
+    }
+}
