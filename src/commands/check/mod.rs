@@ -173,6 +173,16 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .unwrap_or_default();
     let lock = locking::of_run(&report, &checker, assembly);
     let lock = locking::keep_other_arch(&loaded.root, lock);
+    let claims: std::collections::HashMap<String, &Claim> = report
+        .checked
+        .iter()
+        .map(|c| (checker.claim_key(&c.claim), &c.claim))
+        .collect();
+    let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
+        claims
+            .get(hash)
+            .is_some_and(|c| checker.accepts_recorded(c, run))
+    };
     if options.partition.is_some() {
         report
             .lock_notes
@@ -183,18 +193,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()),
         );
-        let claims: std::collections::HashMap<String, &Claim> = report
-            .checked
-            .iter()
-            .map(|c| (checker.claim_key(&c.claim), &c.claim))
-            .collect();
-        let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
-            claims
-                .get(hash)
-                .is_some_and(|c| checker.accepts_recorded(c, run))
-        };
         report.lock_errors = locking::differences(&loaded.root, &lock, &places, accepts);
     } else {
+        let lock = locking::keep_accepted_runs(&loaded.root, lock, accepts);
         locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
     }
     Ok(report)
