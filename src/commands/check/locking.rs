@@ -70,6 +70,41 @@ pub fn keep_other_arch(root: &Path, mut new: Lock) -> Lock {
     new
 }
 
+/// `new` with the committed lock's recorded runs kept where this run's
+/// differ only where the claim lets runs differ (`accepts`: an address
+/// under `[..]`, lines in another order under `unordered`): the same book
+/// keeps the same lock, and `check` leaves nothing to commit.
+pub fn keep_accepted_runs(
+    root: &Path,
+    mut new: Lock,
+    accepts: impl Fn(&str, &RecordedRun) -> bool,
+) -> Lock {
+    let Some(old) = Lock::load(root) else {
+        return new;
+    };
+    let recorded: HashMap<(&str, &str, usize), &RecordedRun> = old
+        .blocks
+        .iter()
+        .filter_map(|e| {
+            Some((
+                (e.hash.as_str(), e.chapter.as_str(), e.line),
+                e.run.as_ref()?,
+            ))
+        })
+        .collect();
+    for e in &mut new.blocks {
+        let Some(run) = &e.run else { continue };
+        if let Some(kept) = recorded.get(&(e.hash.as_str(), e.chapter.as_str(), e.line))
+            && *kept != run
+            && e.toolchain == kept.toolchain
+            && accepts(&e.hash, kept)
+        {
+            e.run = Some((*kept).clone());
+        }
+    }
+    new
+}
+
 /// Writes `new` at `root`; notes say what happened to an unreadable or
 /// other-toolchain lock.
 pub fn write(root: &Path, new: &Lock, notes: &mut Vec<String>) -> anyhow::Result<()> {

@@ -301,7 +301,19 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             config: loaded.config,
             book_rustc,
         }));
-    } else if options.partition.is_some() {
+        return Ok(report);
+    }
+    let claims: std::collections::HashMap<String, &Claim> = report
+        .checked
+        .iter()
+        .map(|c| (checker.claim_key(&c.claim), &c.claim))
+        .collect();
+    let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
+        claims
+            .get(hash)
+            .is_some_and(|c| checker.accepts_recorded(c, run))
+    };
+    if options.partition.is_some() {
         report
             .lock_notes
             .push("note: a partitioned run leaves companion.lock alone".to_owned());
@@ -315,18 +327,9 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .iter()
             .map(|p| (p.hash.clone(), format!("{}:{}", p.file, p.line)))
             .collect();
-        let claims: std::collections::HashMap<String, &Claim> = report
-            .checked
-            .iter()
-            .map(|c| (checker.claim_key(&c.claim), &c.claim))
-            .collect();
-        let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
-            claims
-                .get(hash)
-                .is_some_and(|c| checker.accepts_recorded(c, run))
-        };
         report.lock_errors = locking::differences(&loaded.root, &lock, &places, accepts);
     } else {
+        let lock = locking::keep_accepted_runs(&loaded.root, lock, accepts);
         locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
     }
     Ok(report)

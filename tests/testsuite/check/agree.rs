@@ -350,6 +350,10 @@ fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
     std::fs::write(book.root().join("companion.lock"), with("at 0x1234")).unwrap();
     let (stdout, _, code) = check(&book, &["--locked"]);
     assert_eq!(code, 0, "{stdout}");
+    // And `check` keeps it: the same book, the same lock.
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(lock_text(&book), with("at 0x1234"));
     // Text the claim does not accept: forged.
     std::fs::write(book.root().join("companion.lock"), with("FORGED")).unwrap();
     let (stdout, _, code) = check(&book, &["--locked"]);
@@ -360,4 +364,7 @@ fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
         failures[0].starts_with("FAILED  --locked: src/where.md:3: rust example \"where\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"at 0x"),
         "{stdout}"
     );
+    // `check` replaces a run the claim does not accept.
+    check(&book, &[]);
+    assert!(!lock_text(&book).contains("FORGED"));
 }
