@@ -31,6 +31,8 @@ use crate::core::crates::{self, Dependency};
 use crate::core::links::Mode;
 use crate::engine::cache::{self, Cache};
 use crate::engine::exec::{self, Limits};
+pub use crate::engine::libraries::Libraries;
+use crate::engine::libraries::{Library, absolute};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -64,95 +66,6 @@ pub struct Crates {
     builds: AtomicUsize,
     /// The libraries of `check --library-path` (`mdbook test -L`).
     libraries: Libraries,
-}
-
-/// The crates found in `check --library-path` directories, as `mdbook
-/// test -L DIR` offers them to rustdoc: each passed by `--extern` to the
-/// blocks that name it, the most recently built file when a directory
-/// holds several builds of one crate (so rustc never sees two candidates,
-/// rustdoc's E0464).
-#[derive(Debug, Default)]
-pub struct Libraries {
-    /// The directories, from the root of the file system, in the order given.
-    dirs: Vec<PathBuf>,
-    /// The file chosen for each crate name.
-    chosen: std::collections::BTreeMap<String, Library>,
-}
-
-/// One crate's chosen library file.
-#[derive(Debug, Clone)]
-struct Library {
-    file: PathBuf,
-    modified: std::time::SystemTime,
-    len: u64,
-}
-
-impl Libraries {
-    /// Scans `dirs` (each made absolute from the working directory): an
-    /// error names a directory that does not exist.
-    pub fn scan(dirs: &[PathBuf]) -> Result<Libraries, String> {
-        let mut out = Libraries::default();
-        for dir in dirs {
-            let abs = absolute(dir);
-            let entries = std::fs::read_dir(&abs).map_err(|e| {
-                format!(
-                    "--library-path {}: {e}; expected a directory of compiled crates (such as target/debug/deps)",
-                    dir.display()
-                )
-            })?;
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let Some((name, rank)) = path
-                    .file_name()
-                    .and_then(|n| n.to_str())
-                    .and_then(library_name)
-                else {
-                    continue;
-                };
-                let Ok(meta) = entry.metadata() else { continue };
-                let lib = Library {
-                    file: path.clone(),
-                    modified: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
-                    len: meta.len(),
-                };
-                // A linkable file beats metadata alone; then the newest.
-                let better = out.chosen.get(&name).is_none_or(|old| {
-                    let old_rank = old
-                        .file
-                        .file_name()
-                        .and_then(|n| n.to_str())
-                        .and_then(library_name)
-                        .map_or(0, |(_, r)| r);
-                    (rank, lib.modified) > (old_rank, old.modified)
-                });
-                if better {
-                    out.chosen.insert(name, lib);
-                }
-            }
-            out.dirs.push(abs);
-        }
-        Ok(out)
-    }
-
-    /// The crate names found.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.chosen.keys().map(String::as_str)
-    }
-}
-
-/// The crate name of a library file (`libfoo-1a2b.rlib` → `foo`) and how
-/// usable the file is (2: linkable, 1: metadata only).
-fn library_name(file: &str) -> Option<(String, u8)> {
-    let stem = file.strip_prefix("lib")?;
-    let (stem, rank) = [(".rlib", 2), (".so", 2), (".dylib", 2), (".rmeta", 1)]
-        .into_iter()
-        .find_map(|(ext, rank)| stem.strip_suffix(ext).map(|s| (s, rank)))?;
-    let name = match stem.rsplit_once('-') {
-        Some((name, hash)) if hash.bytes().all(|b| b.is_ascii_hexdigit()) => name,
-        _ => stem,
-    };
-    (!name.is_empty() && name.chars().all(|c| c == '_' || c.is_alphanumeric()))
-        .then(|| (name.to_owned(), rank))
 }
 
 /// The library file of each declared crate, by extern name, in a lib
@@ -286,11 +199,6 @@ fn declare(config: &Config) -> Result<Declared, String> {
     })
 }
 
-/// `path` from the root of the file system (Cargo runs elsewhere).
-fn absolute(path: &Path) -> PathBuf {
-    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
 /// The Cargo.toml of the project that builds `deps`.
 fn manifest(deps: &[Dependency]) -> String {
     let mut table = toml::Table::new();
@@ -394,7 +302,7 @@ impl Crates {
         if self.names().iter().any(|n| n == name) {
             return None;
         }
-        self.libraries.chosen.get(name)
+        self.libraries.get(name)
     }
 
     /// The directory of the libraries of `mode`: what `-L` takes.
@@ -412,7 +320,7 @@ impl Crates {
         if !libs.is_empty() {
             // As `mdbook test -L DIR`: every directory searched, and each
             // named crate pinned to its chosen file.
-            for dir in &self.libraries.dirs {
+            for dir in self.libraries.dirs() {
                 args.push("-L".to_owned());
                 args.push(dir.display().to_string());
             }

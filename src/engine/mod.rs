@@ -8,6 +8,7 @@ pub mod cache;
 pub mod check;
 pub mod crates;
 pub mod exec;
+pub mod libraries;
 pub mod lock;
 #[cfg(target_os = "linux")]
 mod supervise;

@@ -5,6 +5,10 @@
 
 use super::pattern;
 use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
+
+/// The message of an output block the program's output does not match
+/// (which a second run may tell apart from output that varies).
+pub(super) const OUTPUT_DIFFERS: &str = "the output differs from the output block";
 use crate::core::claim::Claim;
 use std::time::Duration;
 
@@ -43,7 +47,7 @@ pub(super) fn fitted(expected: Option<&str>, actual: String) -> String {
 pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
     match expected {
         Some(e) if normalize(e) != actual => Verdict::Failed {
-            message: super::OUTPUT_DIFFERS.into(),
+            message: OUTPUT_DIFFERS.into(),
             expected: Some(normalize(e)),
             actual: Some(actual.to_owned()),
             detail: None,

@@ -646,13 +646,10 @@ impl Checker {
     }
 }
 
-/// The message of an output block the program's output does not match.
-const OUTPUT_DIFFERS: &str = "the output differs from the output block";
-
 /// Whether `verdict` is an output block's mismatch (what a second run
 /// may tell apart from output that varies).
 fn is_output_mismatch(verdict: &Verdict) -> bool {
-    matches!(verdict, Verdict::Failed { message, .. } if message == OUTPUT_DIFFERS)
+    matches!(verdict, Verdict::Failed { message, .. } if message == judge::OUTPUT_DIFFERS)
 }
 
 /// The failure of a program whose two runs printed different things.

@@ -277,7 +277,10 @@ mod tests {
         };
         let mut cmd = std::process::Command::new("prog");
         let memory = Some(2 << 30);
-        assert_eq!(limit_memory(&mut cmd, &env(set("undefined")), memory), memory);
+        assert_eq!(
+            limit_memory(&mut cmd, &env(set("undefined")), memory),
+            memory
+        );
         assert_eq!(options(&cmd, "UBSAN_OPTIONS"), None);
         for (checker, key) in [("address", "ASAN_OPTIONS"), ("thread", "TSAN_OPTIONS")] {
             let mut cmd = std::process::Command::new("prog");
