@@ -482,17 +482,20 @@ fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
     let book = kinds_book();
     book.write();
     let (cold, _) = check_json(&book, &[]);
-    let cache = book.root().join(".companion-cache/check");
-    // Flip the content of every cached observation: a checksum mismatch.
+    // Flip the content of every cached observation (and second run of a
+    // wrong output): a checksum mismatch.
     let mut corrupted = 0;
-    for shard in std::fs::read_dir(&cache).unwrap() {
-        for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
-            let path = entry.unwrap().path();
-            let mut bytes = std::fs::read(&path).unwrap();
-            let last = bytes.len() - 2;
-            bytes[last] ^= 0x55;
-            std::fs::write(&path, bytes).unwrap();
-            corrupted += 1;
+    for namespace in ["check", "check-again"] {
+        let cache = book.root().join(".companion-cache").join(namespace);
+        for shard in std::fs::read_dir(&cache).unwrap() {
+            for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
+                let path = entry.unwrap().path();
+                let mut bytes = std::fs::read(&path).unwrap();
+                let last = bytes.len() - 2;
+                bytes[last] ^= 0x55;
+                std::fs::write(&path, bytes).unwrap();
+                corrupted += 1;
+            }
         }
     }
     assert!(corrupted > 0);
