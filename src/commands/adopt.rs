@@ -202,6 +202,19 @@ fn span_pattern(x: &str, y: &str) -> String {
     format!("{}[..]{}", &x[..pre], &x[x.len() - suf..])
 }
 
+/// Whether a program starts threads (whose output may come in another
+/// order on another run, even when two runs agreed).
+fn starts_threads(source: &str) -> bool {
+    [
+        "thread::spawn",
+        "thread::scope",
+        "thread::Builder",
+        "spawn_scoped",
+    ]
+    .iter()
+    .any(|w| source.contains(w))
+}
+
 /// The block's output block, if it printed something.
 fn output_block(text: &str, unordered: bool, prefix: &str) -> Option<String> {
     let text = text.trim_end_matches('\n');
@@ -396,20 +409,35 @@ fn edit(
         Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
         _ => None,
     };
-    let (kept, varying) =
-        match printed.map(|p| stable(p, c.second.as_deref(), c.claim.expect == Expect::Run)) {
-            None => (None, None),
-            Some(Stable::Same(text)) => (Some((text, false)), None),
-            Some(Stable::Unordered(text)) => (
+    let (kept, varying) = match printed
+        .map(|p| stable(p, c.second.as_deref(), c.claim.expect == Expect::Run))
+    {
+        None => (None, None),
+        // Threads print in the order they run, which two runs may
+        // happen to share: their lines are taken in any order.
+        Some(Stable::Same(text))
+            if c.claim.expect == Expect::Run
+                && text.lines().count() > 1
+                && starts_threads(&source) =>
+        {
+            (
                 Some((text, true)),
-                Some("its lines come in another order: recorded as ```output unordered"),
-            ),
-            Some(Stable::Spans(text)) => (
-                Some((text, false)),
-                Some("parts of its lines change: recorded with [..] for them"),
-            ),
-            Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
-        };
+                Some(
+                    "it starts threads, whose lines may come in any order: recorded as ```output unordered",
+                ),
+            )
+        }
+        Some(Stable::Same(text)) => (Some((text, false)), None),
+        Some(Stable::Unordered(text)) => (
+            Some((text, true)),
+            Some("its lines come in another order: recorded as ```output unordered"),
+        ),
+        Some(Stable::Spans(text)) => (
+            Some((text, false)),
+            Some("parts of its lines change: recorded with [..] for them"),
+        ),
+        Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
+    };
     let mut insert = kept
         .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
         .unwrap_or_default();

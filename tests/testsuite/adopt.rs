@@ -247,6 +247,10 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
         .chapter(
             "steady.md",
             "# Steady\n\n```rust\nprintln!(\"always\");\n```\n",
+        )
+        .chapter(
+            "threads.md",
+            "# Threads\n\n```rust\nfor i in 0..2 {\n    std::thread::spawn(move || println!(\"thread {i}\")).join().unwrap();\n}\n```\n",
         );
     book.write();
     let root = book.root();
@@ -256,7 +260,8 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
         "src/order.md:3: its lines come in another order: recorded as ```output unordered",
         "src/span.md:3: parts of its lines change: recorded with [..] for them",
         "src/lines.md:3: it changes otherwise: no output block recorded",
-        "4 block(s) became examples; 0 left as they are",
+        "src/threads.md:3: it starts threads, whose lines may come in any order: recorded as ```output unordered",
+        "5 block(s) became examples; 0 left as they are",
     ] {
         assert!(said.contains(want), "{want}\nnot in\n{said}");
     }
@@ -277,12 +282,13 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
         chapter("lines.md")
     );
     assert!(chapter("steady.md").contains("```output\nalways\n```"));
+    assert!(chapter("threads.md").contains("```output unordered\nthread 0\nthread 1\n```"));
     // check then passes, cold, run after run (each run counts on).
     for _ in 0..3 {
         let _ = std::fs::remove_dir_all(root.join(".companion-cache"));
         let (json, code) = check_json(root, &[]);
         assert_eq!(code, 0, "{json:#}");
         let statuses: Vec<String> = verdicts(&json).into_iter().map(|v| v.2).collect();
-        assert_eq!(statuses, ["passed"; 4], "{json:#}");
+        assert_eq!(statuses, ["passed"; 5], "{json:#}");
     }
 }

@@ -59,6 +59,14 @@ use std::time::Duration;
 /// The cache namespace of observations.
 pub const CACHE_NAMESPACE: &str = "check";
 
+/// The cache namespace of second runs (output that may vary), by the
+/// first run's key.
+const AGAIN_NAMESPACE: &str = "check-again";
+
+/// The cache namespace that records the time limits a timed-out
+/// observation ran with.
+const LIMITS_NAMESPACE: &str = "check-limits";
+
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
 pub struct Checker {
@@ -305,7 +313,7 @@ impl Checker {
         };
         let mut computed = false;
         let obs = cell.get_or_init(|| {
-            if let Some(obs) = self.cached(&key) {
+            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key) {
                 return Some(obs);
             }
             computed = true;
@@ -316,7 +324,7 @@ impl Checker {
             };
             let sanitize = claim.sanitize.effective(claim.expect);
             if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
-                self.store(&key, &obs);
+                self.store(CACHE_NAMESPACE, &key, &obs);
             }
             Some(obs)
         });
@@ -391,29 +399,29 @@ impl Checker {
     /// The observation cached under `key`. One that hit a time limit
     /// counts only while the limits are those it ran with (a raised
     /// `timeout` runs the program again).
-    fn cached(&self, key: &str) -> Option<Observation> {
+    fn cached(&self, namespace: &str, key: &str) -> Option<Observation> {
         let obs = self
             .cache
-            .get(CACHE_NAMESPACE, key)
+            .get(namespace, key)
             .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())?;
         let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
         (!timed_out
             || self
                 .cache
-                .get(CACHE_NAMESPACE, &self.limit_key(key))
+                .get(LIMITS_NAMESPACE, &self.limit_key(key))
                 .is_some())
         .then_some(obs)
     }
 
     /// Caches `obs` under `key`, a time-out too (with the limits it ran
     /// with), so that a warm check runs nothing.
-    fn store(&self, key: &str, obs: &Observation) {
+    fn store(&self, namespace: &str, key: &str, obs: &Observation) {
         let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
         if let Ok(bytes) = serde_json::to_vec(obs) {
-            self.cache.put(CACHE_NAMESPACE, key, &bytes);
+            self.cache.put(namespace, key, &bytes);
             if timed_out {
                 self.cache
-                    .put(CACHE_NAMESPACE, &self.limit_key(key), b"timed out");
+                    .put(LIMITS_NAMESPACE, &self.limit_key(key), b"timed out");
             }
         }
     }
@@ -437,16 +445,14 @@ impl Checker {
         let version = exec::tool_version_cached(&tool, &self.cache)?;
         let used = self.used(claim);
         let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
-        let key = Cache::key(&[key.as_bytes(), b"second-run"]);
-        if let Some(obs) = self.cached(&key) {
-            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        if let Some(obs) = self.cached(AGAIN_NAMESPACE, &key) {
             return Some(obs);
         }
         if !used.is_empty() {
             self.link_crates(&mut job, claim.mode, &used).ok()?;
         }
         let obs = self.execute(&job, &claim.source)?;
-        self.store(&key, &obs);
+        self.store(AGAIN_NAMESPACE, &key, &obs);
         Some(obs)
     }
 
