@@ -111,6 +111,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             flags: Vec::new(),
             no_warnings: false,
             asm: None,
+            error_line: None,
             doctest: Some(Doctest {
                 test_harness: lang.test_harness,
                 error_codes: lang.error_codes,

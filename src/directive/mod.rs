@@ -22,6 +22,7 @@ pub mod frame;
 pub mod note;
 pub mod numbering;
 pub mod pages;
+pub mod quiz;
 pub mod reading;
 pub mod runnable;
 pub mod talk;
@@ -40,10 +41,11 @@ use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 6] = [
+pub const KINDS: [Kind; 7] = [
     example::KIND,
     compare::KIND,
     exercise::KIND,
+    quiz::KIND,
     reading::KIND,
     talk::KIND,
     claims::KIND,
@@ -57,8 +59,8 @@ pub fn keys() -> Vec<Key> {
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 6] = {
-    let mut p = [KINDS[0].pattern; 6];
+pub const PATTERNS: [Pattern; 7] = {
+    let mut p = [KINDS[0].pattern; 7];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;

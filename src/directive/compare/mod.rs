@@ -246,6 +246,7 @@ impl Side {
                 no_warnings: spec.no_warnings,
                 asm: None,
                 doctest: None,
+                error_line: None,
             },
             Role::Shown { .. } => return None,
         };

@@ -194,6 +194,7 @@ impl Exercise {
             no_warnings: false,
             asm: None,
             doctest: None,
+            error_line: None,
         };
         vec![
             claim(Expect::StarterCompiles, &self.starter, "starter", false),

@@ -164,6 +164,9 @@ impl Checker {
         if let Some(d) = &claim.doctest {
             parts.push(d.error_codes.join(","));
         }
+        if let Some(e) = &claim.error_line {
+            parts.push(format!("error-line={}", e.line));
+        }
         if !crates.is_empty() {
             parts.push(crates);
         }
@@ -542,6 +545,7 @@ pub(crate) mod tests {
             no_warnings: false,
             asm: None,
             doctest: None,
+            error_line: None,
         }
     }
 

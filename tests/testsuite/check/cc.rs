@@ -24,6 +24,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         no_warnings: false,
         asm: None,
         doctest: None,
+        error_line: None,
     }
 }
 
