@@ -16,7 +16,9 @@
 //! answers out of its visible text until the reader checks (`quiz.js`).
 
 mod parse;
+mod program;
 mod render;
+mod toml;
 
 use super::asmspec::AsmSpec;
 use super::contract::{Env, Kind, Parsed, Target};
@@ -58,7 +60,7 @@ pub const PATTERN: Pattern = Pattern {
 };
 
 /// The container attributes, for messages.
-pub const KNOWN: &str = "title, id";
+pub const KNOWN: &str = "title, id, src";
 
 /// Parses a quiz block into its model; its Rust programs need the book's
 /// crates they use known (as an example's do).
@@ -174,9 +176,18 @@ pub struct Program {
     pub shown_lines: Vec<usize>,
     /// The offset in the chapter of its info string.
     pub info_offset: usize,
+    /// Where its claim is told when it was written in another file (a
+    /// quiz file's `Tracing` question): that file and line.
+    pub placed: Option<(String, usize)>,
 }
 
 impl Program {
+    /// The same program, its claim told at `line` of `file`.
+    pub fn placed(mut self, file: &str, line: usize) -> Program {
+        self.placed = Some((file.to_owned(), line));
+        self
+    }
+
     /// The expected outcome.
     pub fn expect(&self) -> Expect {
         match &self.role {
@@ -217,6 +228,11 @@ impl Program {
                 error_line: None,
             },
         };
+        if let Some((file, line)) = &self.placed {
+            claim.file = file.clone();
+            claim.line = *line;
+            claim.bless = None;
+        }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),
             None => format!("quiz (question {n})"),

@@ -5,39 +5,20 @@
 //! `>` quote after the answer explains it. Every offset is mapped back to
 //! the chapter, so an author's mistake is located at its line and column.
 
-use super::{Answer, Choice, KNOWN, PATTERN, Program, Prose, Question, Quiz, Role};
-use crate::core::attrs::{self, Attr};
-use crate::core::code;
+use super::{Answer, Choice, KNOWN, PATTERN, Prose, Question, Quiz};
 use crate::core::config::Config;
-use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::markdown::{self, Block, Fence};
 use crate::core::problem::Problem;
 use crate::core::values::Attrs;
-use crate::directive::asmspec::{self, AsmSpec};
 use crate::directive::body::{Item, Mapper, closes, items};
 use crate::directive::contract::Env;
 use crate::directive::numbering;
-use crate::directive::runnable::{Context, Example};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::ops::Range;
 
 /// What a question may be answered with, for messages.
 const ANSWERS: &str = "a task list (`- [x]` right, `- [ ]` wrong), an `answer:` line, or a ```rust, ```c or ```cpp program with its ```output";
-
-/// The values `expect=` takes on a quiz's Rust program.
-const RUST_OUTCOMES: [(&str, Expect); 3] = [
-    ("run", Expect::Run),
-    ("panic", Expect::Panic),
-    ("compile-fail", Expect::CompileFail),
-];
-
-/// The values `expect=` takes on a quiz's C or C++ program.
-const C_OUTCOMES: [(&str, Expect); 3] = [
-    ("run", Expect::Run),
-    ("ub", Expect::Ub),
-    ("compile-fail", Expect::CompileFail),
-];
 
 /// A top-level piece of a question, as met.
 enum Part {
@@ -84,24 +65,47 @@ struct Pending {
 }
 
 impl Quiz {
-    /// Parses a quiz block of the chapter.
+    /// Parses a quiz block of the chapter; with `src="FILE"` its
+    /// questions come from an mdbook-quiz file (FILE relative to the
+    /// chapter's file, inside the book's source directory).
     pub fn parse(block: &Block, env: &Env<'_>) -> Result<Quiz, Problem> {
-        parse(block, env.text, env.config)
+        let (mut quiz, src) = parse_with_src(block, env.text, env.config)?;
+        if let Some((path, at)) = src {
+            quiz.questions = super::toml::read_file(env, &path, at, block.fence.info_offset)?;
+            quiz.hash =
+                crate::core::hash::key(&[b"quiz-file", format!("{:?}", quiz.questions).as_bytes()])
+                    [..16]
+                    .to_owned();
+        }
+        Ok(quiz)
     }
 }
 
-/// [`Quiz::parse`].
+/// [`Quiz::parse`] of a block whose questions are in its body.
+#[cfg(test)]
 pub(super) fn parse(block: &Block, text: &str, config: &Config) -> Result<Quiz, Problem> {
+    parse_with_src(block, text, config).map(|(q, _)| q)
+}
+
+/// A quiz block's attributes and the questions of its body, with its
+/// `src=` (the file its questions are in instead, and where it stands).
+#[allow(clippy::type_complexity)]
+fn parse_with_src(
+    block: &Block,
+    text: &str,
+    config: &Config,
+) -> Result<(Quiz, Option<(String, usize)>), Problem> {
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;
     let mut a = Attrs::new(fence);
-    let (mut title, mut id) = (None, None);
+    let (mut title, mut id, mut src) = (None, None, None);
     for attr in &list {
         let key = attr.key.as_str();
         a.once(attr, key)?;
         match key {
             "title" => title = Some(a.string(attr)?),
+            "src" => src = Some((a.string(attr)?, fence.info_offset + attr.offset)),
             "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
             _ => {
                 return Err(a.problem(
@@ -112,6 +116,22 @@ pub(super) fn parse(block: &Block, text: &str, config: &Config) -> Result<Quiz, 
         }
     }
     let body = &fence.body;
+    if let Some(src) = src {
+        if !body.trim().is_empty() {
+            return Err(Problem::at(
+                fence.body_offset,
+                "found questions in a quiz with `src`; expected its questions in the file, or in the block without `src`",
+            ));
+        }
+        let quiz = Quiz {
+            title,
+            id,
+            questions: Vec::new(),
+            hash: String::new(),
+            info_offset: fence.info_offset,
+        };
+        return Ok((quiz, Some(src)));
+    }
     let mapper = Mapper::for_block(text, fence);
     let mut pending: Vec<Pending> = Vec::new();
     for item in items(body) {
@@ -189,13 +209,14 @@ pub(super) fn parse(block: &Block, text: &str, config: &Config) -> Result<Quiz, 
         .map(|q| question(q, body, &mapper, config))
         .collect::<Result<Vec<_>, _>>()?;
     let hash = crate::core::hash::key(&[b"quiz", fence.info.as_bytes(), body.as_bytes()]);
-    Ok(Quiz {
+    let quiz = Quiz {
         title,
         id,
         questions,
         hash: hash[..16].to_owned(),
         info_offset: fence.info_offset,
-    })
+    };
+    Ok((quiz, None))
 }
 
 /// A question from its parts: its answer, the prose before it, the quote
@@ -260,7 +281,9 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
             accepted,
             at: mapper.map(r.start),
         },
-        Some(Part::Fence(_, mapped)) => Answer::Program(Box::new(program(mapped, output, config)?)),
+        Some(Part::Fence(_, mapped)) => {
+            Answer::Program(Box::new(super::program::program(mapped, output, config)?))
+        }
         _ => {
             return Err(Problem::at(
                 q.heading_at,
@@ -418,172 +441,6 @@ fn choices(body: &str, r: Range<usize>, mapper: &Mapper) -> Result<Option<Vec<Ch
         ));
     }
     Ok(Some(out))
-}
-
-/// A program question from its (chapter-mapped) fence and output block.
-fn program(fence: Fence, output: Option<Fence>, config: &Config) -> Result<Program, Problem> {
-    let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::Rust);
-    let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
-    let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
-        .map_err(|e| Problem::from_attr(&fence, e))?;
-    let mut a = Attrs::new(&fence);
-    let mut line: Option<(usize, &Attr)> = None;
-    let mut rest: Vec<Attr> = Vec::new();
-    for attr in &list {
-        if attr.key == "line" {
-            a.once(attr, "line")?;
-            let n = match &attr.value {
-                Some(toml::Value::Integer(i)) => usize::try_from(*i).ok().filter(|n| *n > 0),
-                _ => None,
-            };
-            let n = n.ok_or_else(|| {
-                a.problem(
-                    attr,
-                    "found a `line` that is not a line number; expected `line=3`, the line (from 1, as the reader sees the code) of the first error",
-                )
-            })?;
-            line = Some((n, attr));
-        } else {
-            rest.push(attr.clone());
-        }
-    }
-    let (shown, full) = lang.split_hidden(&fence.body, config);
-    let role = match lang {
-        Lang::Rust => {
-            let ex = Example::parse(&fence, &rest, output.as_ref(), None, config, Context::Quiz)?;
-            if !RUST_OUTCOMES.iter().any(|(_, e)| *e == ex.expect) || ex.ignore {
-                let found = rest
-                    .iter()
-                    .find(|at| matches!(at.key.as_str(), "expect" | "no_run" | "ignore"));
-                let message = |key: &str| {
-                    format!(
-                        "found `{key}` on a quiz's program; expected expect=run, expect=panic or expect=compile-fail (what the reader predicts, and the build proves)"
-                    )
-                };
-                return Err(match found {
-                    Some(attr) => a.problem(attr, message(&attr.key)),
-                    None => Problem::at(fence.info_offset, message("no_run")),
-                });
-            }
-            Role::Rust(Box::new(ex))
-        }
-        _ => {
-            let mut a = Attrs::new(&fence);
-            let mut expect = Expect::Run;
-            let mut spec = AsmSpec::default();
-            for attr in &rest {
-                let key = attr.key.as_str();
-                a.once(attr, key)?;
-                match key {
-                    "expect" => expect = a.choice(attr, &C_OUTCOMES)?,
-                    _ if spec.attribute(&a, attr, true)? => {}
-                    _ => {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of expect, line, {}",
-                                lang.fence(),
-                                asmspec::C_KEYS
-                            ),
-                        ));
-                    }
-                }
-            }
-            Role::Compiled { expect, spec }
-        }
-    };
-    let expect = match &role {
-        Role::Rust(ex) => ex.expect,
-        Role::Compiled { expect, .. } => *expect,
-    };
-    if shown.trim().is_empty() {
-        return Err(Problem::at(
-            fence.info_offset,
-            "found a program with no code the reader can see; expected the program the question asks about",
-        ));
-    }
-    if expect == Expect::Run && output.is_none() {
-        return Err(Problem::at(
-            fence.info_offset,
-            "found a program question with no ```output block; expected what the program prints right after it (the reader's answer is compared with it, and the build proves it)",
-        ));
-    }
-    let shown_lines = shown_lines(lang, &fence.body, &config.c_hidden_prefix);
-    match (expect, line) {
-        (Expect::CompileFail, None) => {
-            return Err(Problem::at(
-                fence.info_offset,
-                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
-            ));
-        }
-        (Expect::CompileFail, Some((n, attr))) if n > shown_lines.len() => {
-            return Err(a.problem(
-                attr,
-                format!(
-                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
-                    shown_lines.len()
-                ),
-            ));
-        }
-        (Expect::CompileFail, _) => {}
-        (_, Some((_, attr))) => {
-            return Err(a.problem(
-                attr,
-                "found `line` on a program that compiles; expected it only with expect=compile-fail",
-            ));
-        }
-        (_, None) => {}
-    }
-    let source = match lang {
-        Lang::Rust => code::rust_source(&fence.body),
-        _ => full,
-    };
-    Ok(Program {
-        lang,
-        role,
-        code: fence.body.clone(),
-        shown,
-        source,
-        output: output.as_ref().map(|o| o.body.clone()),
-        output_range: output.as_ref().map(|o| o.range.clone()),
-        line: line.map(|(n, _)| n),
-        shown_lines,
-        info_offset: fence.info_offset,
-    })
-}
-
-/// For each line the reader sees, its 1-based line in the program the
-/// compiler gets (Rust: wrapped in `fn main` when it has none, after its
-/// inner attributes).
-fn shown_lines(lang: Lang, code: &str, c_prefix: &str) -> Vec<usize> {
-    let hidden = |line: &str| {
-        let rest = line.trim_start();
-        match lang {
-            Lang::Rust => {
-                !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
-            }
-            _ => rest.starts_with(c_prefix) || rest.trim_end() == c_prefix.trim_end(),
-        }
-    };
-    let (wrapped, head) = match lang {
-        Lang::Rust => {
-            let source = code::rust_source(code);
-            let head = source
-                .lines()
-                .take_while(|l| l.trim_start().starts_with("#!["))
-                .count();
-            (!code::has_main(&source), head)
-        }
-        _ => (false, 0),
-    };
-    code.lines()
-        .enumerate()
-        .filter(|(_, l)| !hidden(l))
-        .map(|(i, _)| match wrapped && i >= head {
-            true => i + 2,
-            false => i + 1,
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -3,4 +3,5 @@
 //! page and every report format), and the page through real mdBook.
 
 mod check;
+mod file;
 mod page;
