@@ -83,6 +83,27 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     })
 }
 
+/// Parses every quiz block of a chapter `text` (what the fuzz target
+/// drives): each block's model, or its problem at an offset of `text`.
+pub fn parse_chapter(
+    text: &str,
+    config: &crate::core::config::Config,
+) -> Vec<Result<Quiz, Problem>> {
+    crate::core::markdown::scan(text, &[PATTERN])
+        .iter()
+        .map(|b| parse::parse_body(b, text, config))
+        .collect()
+}
+
+/// Reads the text of an mdbook-quiz file (what the fuzz target drives):
+/// its questions, or a fault at a byte offset of `text`.
+pub fn read_quiz_file(
+    text: &str,
+    config: &crate::core::config::Config,
+) -> Result<Vec<Question>, (usize, String)> {
+    toml::questions(text, "quiz.toml", 0, config)
+}
+
 /// Some of the author's Markdown and where it starts in the chapter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prose {

@@ -81,9 +81,9 @@ impl Quiz {
     }
 }
 
-/// [`Quiz::parse`] of a block whose questions are in its body.
-#[cfg(test)]
-pub(super) fn parse(block: &Block, text: &str, config: &Config) -> Result<Quiz, Problem> {
+/// [`Quiz::parse`] of a block whose questions are in its body (a block
+/// with `src` reads no file here: its questions stay empty).
+pub(super) fn parse_body(block: &Block, text: &str, config: &Config) -> Result<Quiz, Problem> {
     parse_with_src(block, text, config).map(|(q, _)| q)
 }
 
@@ -515,7 +515,7 @@ signed integer overflow
     fn parsed(text: &str) -> Result<Quiz, String> {
         let blocks = markdown::scan(text, &[PATTERN]);
         let block = blocks.first().expect("a quiz block");
-        parse(block, text, &config()).map_err(|p| {
+        parse_body(block, text, &config()).map_err(|p| {
             let l = Located::new("src/a.md", text, &p);
             format!("{}: {}", l.place(), l.message)
         })
@@ -707,5 +707,36 @@ signed integer overflow
                 .unwrap_err()
                 .starts_with("src/a.md:37:31: found line=9")
         );
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    /// Every prefix of a chapter with a quiz, and the chapter with Markdown
+    /// dropped in at every line start: no panic, every problem inside the
+    /// text (the fuzz target's property, on a fixed corpus).
+    #[test]
+    fn mangled_quizzes_fail_inside_the_text_without_panicking() {
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let chapter = include_str!("../../../tests/testsuite/quiz/claims.md");
+        let mut cases: Vec<String> = (0..=chapter.len())
+            .filter(|i| chapter.is_char_boundary(*i))
+            .map(|i| format!("{}\n`````\n", &chapter[..i]))
+            .collect();
+        for (i, _) in chapter.match_indices('\n') {
+            for junk in ["> ", "- [x] ", "## ", "```\n", "answer:", "  - [ ] "] {
+                cases.push(format!("{}{junk}{}", &chapter[..=i], &chapter[i + 1..]));
+            }
+        }
+        for text in &cases {
+            for r in super::super::parse_chapter(text, &config) {
+                if let Err(p) = r {
+                    assert!(p.offset <= text.len(), "{}\n{text}", p.message);
+                    assert!(p.message.starts_with("found "), "{}", p.message);
+                }
+            }
+        }
     }
 }
