@@ -184,7 +184,7 @@ impl Quiz {
         out.line(format!(
             "<legend><span class=\"companion-quiz-n\">{} {n}</span> {}</legend>",
             escape(&env.ui("Question")),
-            inline(env, &q.prompt, true)?
+            inline(env, &q.prompt, false)?
         ));
         for prose in &q.body {
             let text = body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")?;
@@ -335,8 +335,8 @@ impl Quiz {
         out.line(head);
         let answers = env.config.flag(PRINT_ANSWERS);
         for (i, q) in self.questions.iter().enumerate() {
-            let (_, prompt) =
-                render_note(&env.text(&q.prompt.text)).map_err(|m| Problem::at(q.prompt.at, m))?;
+            let (_, prompt) = render_note(&env.markdown(&q.prompt.text))
+                .map_err(|m| Problem::at(q.prompt.at, m))?;
             out.blank().line(format!(
                 "**{} {}.** {prompt}",
                 escape_markdown(&env.ui("Question")),
@@ -434,10 +434,13 @@ impl Quiz {
             });
         }
         for q in &self.questions {
-            pieces.push(Piece::Text {
-                at: q.prompt.at,
-                text: &q.prompt.text,
-            });
+            // The question is inline Markdown: a message as written.
+            if !q.prompt.text.is_empty() {
+                pieces.push(Piece::Markdown {
+                    at: q.prompt.at,
+                    text: &q.prompt.text,
+                });
+            }
             for p in &q.body {
                 pieces.push(Piece::Markdown {
                     at: p.at,
