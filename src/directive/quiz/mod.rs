@@ -59,6 +59,10 @@ pub const PATTERN: Pattern = Pattern {
     takes_output: false,
 };
 
+/// mdbook-quiz's link: a line `{{#quiz FILE}}` is a quiz block that reads
+/// FILE (as ```` ```quiz src="FILE" ````).
+pub const LINK: &str = "quiz";
+
 /// The container attributes, for messages.
 pub const KNOWN: &str = "title, id, src";
 

@@ -110,3 +110,30 @@ fn faults_of_the_file_are_located_in_it_and_paths_stay_in_the_book() {
         assert!(err.contains(want), "{want}\n{err}");
     }
 }
+
+#[test]
+fn an_mdbook_quiz_link_reads_the_same_file() {
+    let chapter = "# Linked\n\nBefore.\n\n{{#quiz ../quizzes/talk.toml}}\n\n```text\n{{#quiz ../quizzes/talk.toml}}\n```\n\nAfter.\n";
+    let b = TestBook::new()
+        .chapter("ch/linked.md", chapter)
+        .file("src/quizzes/talk.toml", TALK);
+    b.write();
+    let (text, code) = check(&b);
+    assert_eq!(code, 0, "{text}");
+    let want = format!(
+        "ok      src/quizzes/talk.toml:{}: quiz (question 3) (expect=compile-fail)",
+        line_of(TALK, "answer.doesCompile", 0)
+    );
+    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    assert_eq!(text.lines().last(), Some("2 passed, 0 failed"), "{text}");
+    let page = b.html("ch/linked.md");
+    assert_eq!(page.all("div.companion-quiz").len(), 1);
+    assert_eq!(page.all("fieldset.companion-quiz-question").len(), 4);
+    // The link shown in a code block stays as written; the text around
+    // the quiz too.
+    let code = crate::support::Page::text(page.one("code.language-text"));
+    assert_eq!(code, "{{#quiz ../quizzes/talk.toml}}");
+    let main = crate::support::Page::text(page.one("main"));
+    assert!(main.starts_with("Linked Before."), "{main}");
+    assert!(main.ends_with("After."), "{main}");
+}
