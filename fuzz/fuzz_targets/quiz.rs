@@ -10,7 +10,7 @@ fuzz_target!(|text: &str| {
     let Ok(config) = Config::from_json("/b".into(), &serde_json::json!({})) else {
         return;
     };
-    for r in quiz::parse_chapter(text, &config) {
+    for r in quiz::Quiz::parse_chapter(text, &config) {
         if let Err(p) = r {
             assert!(p.offset <= text.len());
         }

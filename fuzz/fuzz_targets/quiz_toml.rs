@@ -10,7 +10,7 @@ fuzz_target!(|text: &str| {
     let Ok(config) = Config::from_json("/b".into(), &serde_json::json!({})) else {
         return;
     };
-    if let Err((offset, _)) = quiz::read_quiz_file(text, &config) {
+    if let Err((offset, _)) = quiz::Quiz::read_quiz_file(text, &config) {
         assert!(offset <= text.len());
     }
 });

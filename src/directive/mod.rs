@@ -106,6 +106,12 @@ pub fn may_contain(text: &str) -> bool {
             .any(|(_, link)| text.contains(&format!("{{{{#{link} ")))
 }
 
+/// Whether a chapter's directives may read a file the chapter memo does
+/// not watch (a quiz's `src=`).
+pub fn reads_files(text: &str) -> bool {
+    quiz::reads_a_file(text)
+}
+
 /// The directives of a chapter, and the links they stand for, in order.
 pub fn scan(text: &str) -> Vec<Block> {
     with_links(text, markdown::scan(text, &PATTERNS))

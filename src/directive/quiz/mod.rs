@@ -87,25 +87,17 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
     })
 }
 
-/// Parses every quiz block of a chapter `text` (what the fuzz target
-/// drives): each block's model, or its problem at an offset of `text`.
-pub fn parse_chapter(
-    text: &str,
-    config: &crate::core::config::Config,
-) -> Vec<Result<Quiz, Problem>> {
-    crate::core::markdown::scan(text, &[PATTERN])
-        .iter()
-        .map(|b| parse::parse_body(b, text, config))
-        .collect()
-}
-
-/// Reads the text of an mdbook-quiz file (what the fuzz target drives):
-/// its questions, or a fault at a byte offset of `text`.
-pub fn read_quiz_file(
-    text: &str,
-    config: &crate::core::config::Config,
-) -> Result<Vec<Question>, (usize, String)> {
-    toml::questions(text, "quiz.toml", 0, config)
+/// Whether a chapter may hold a quiz that reads a file (```` ```quiz
+/// src="…" ````): the chapter memo, which watches only the configured
+/// data files, must not remember such a chapter.
+pub fn reads_a_file(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l
+            .trim_start_matches([' ', '\t', '>', '-', '*'])
+            .trim_start();
+        let rest = t.trim_start_matches(['`', '~']);
+        rest.len() + 3 <= t.len() && rest.trim_start().starts_with("quiz") && rest.contains("src=")
+    })
 }
 
 /// Some of the author's Markdown and where it starts in the chapter.
@@ -340,5 +332,21 @@ impl Quiz {
                 _ => None,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_a_file;
+
+    #[test]
+    fn a_quiz_reading_a_file_is_seen_in_any_container() {
+        assert!(reads_a_file("# A\n\n```quiz src=\"q.toml\"\n```\n"));
+        assert!(reads_a_file(
+            "- ````quiz title=\"T\" src=\"q.toml\"\n  ````\n"
+        ));
+        assert!(reads_a_file("> ~~~quiz src=q.toml\n> ~~~\n"));
+        assert!(!reads_a_file("````quiz\n## Q\n\nanswer: a\n````\n"));
+        assert!(!reads_a_file("<img src=\"quiz.png\">\n"));
     }
 }

@@ -65,6 +65,16 @@ struct Pending {
 }
 
 impl Quiz {
+    /// Parses every quiz block of a chapter `text` (what the fuzz target
+    /// drives; a block with `src` reads no file here): each block's model,
+    /// or its problem at an offset of `text`.
+    pub fn parse_chapter(text: &str, config: &Config) -> Vec<Result<Quiz, Problem>> {
+        markdown::scan(text, &[PATTERN])
+            .iter()
+            .map(|b| parse_body(b, text, config))
+            .collect()
+    }
+
     /// Parses a quiz block of the chapter; with `src="FILE"` its
     /// questions come from an mdbook-quiz file (FILE relative to the
     /// chapter's file, inside the book's source directory).
@@ -731,7 +741,7 @@ mod robustness {
             }
         }
         for text in &cases {
-            for r in super::super::parse_chapter(text, &config) {
+            for r in Quiz::parse_chapter(text, &config) {
                 if let Err(p) = r {
                     assert!(p.offset <= text.len(), "{}\n{text}", p.message);
                     assert!(p.message.starts_with("found "), "{}", p.message);

@@ -110,6 +110,14 @@ struct TracingAnswer {
 /// A fault of the file: a byte offset in it and a message.
 pub(super) type Fault = (usize, String);
 
+impl super::Quiz {
+    /// Reads the text of an mdbook-quiz file (what the fuzz target
+    /// drives): its questions, or a fault at a byte offset of `text`.
+    pub fn read_quiz_file(text: &str, config: &Config) -> Result<Vec<Question>, Fault> {
+        questions(text, "quiz.toml", 0, config)
+    }
+}
+
 /// The questions of a quiz file's `text`, shown as `shown` (its path from
 /// the book root) in claims; `at` is the chapter offset of the block that
 /// reads it (where prose problems are told).
