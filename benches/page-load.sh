@@ -18,14 +18,19 @@
 # the script file itself) or the script without the Run button does not,
 # or shows no Run button.
 #
+# With PART=quiz the same for quizzes: the chapter with the most quiz
+# questions, and the script without quiz.js as the middle form.
+#
 #   benches/page-load.sh             # debug build of mdbook-companion
 #   PROFILE=release ROUNDS=31 benches/page-load.sh
+#   PART=quiz PROFILE=release benches/page-load.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 profile=${PROFILE:-debug}
 rounds=${ROUNDS:-15}
 chromium=${CHROMIUM:-chromium}
+part=${PART:-run}
 if [ "$profile" = release ]; then
   cargo build --quiet --release --bin mdbook-companion
 else
@@ -40,10 +45,16 @@ rm -rf "$work/book/book"
 "$bin" check "$work/book" >/dev/null
 "$bin" build "$work/book" >/dev/null 2>&1
 
-python3 - "$work/book/book" "$rounds" "$chromium" "$root" <<'EOF'
+python3 - "$work/book/book" "$rounds" "$chromium" "$root" "$part" <<'EOF'
 import glob, http.server, json, os, re, statistics, subprocess, sys, tempfile, threading
 
-out, rounds, chromium, root = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+out, rounds, chromium, root, part = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+# What is measured: the Run button (run.js, frames with a recorded run)
+# or quizzes (quiz.js, their questions).
+MARK, PART_JS, WIDGET, WORD = {
+    "run": ("data-companion-run=", "src/directive/run.js", ".companion-run-button", "Run button"),
+    "quiz": ("companion-quiz-question", "src/directive/quiz/quiz.js", ".companion-quiz-check:not([hidden])", "quiz"),
+}[part]
 served = []
 
 class Logged(http.server.SimpleHTTPRequestHandler):
@@ -64,9 +75,9 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 origin = "http://127.0.0.1:%d/" % server.server_address[1]
 pages = sorted(glob.glob(os.path.join(out, "*.html")))
 pages = [p for p in pages if not p.endswith(("print.html", "index.html", "toc.html", "404.html"))]
-page = max(pages, key=lambda p: open(p).read().count("data-companion-run="))
+page = max(pages, key=lambda p: open(p).read().count(MARK))
 html = open(page).read()
-frames = html.count("data-companion-run=")
+frames = html.count(MARK)
 tag = re.search(r'<script src="[^"]*companion[-0-9a-f]*\.js"></script>', html)
 assert tag, "no companion.js on the page"
 
@@ -82,6 +93,7 @@ window.__requests = [];
 T0 = "<script>window.__t0 = performance.now();</script>"
 T1 = "<script>window.__t1 = performance.now();</script>"
 END = """<script>
+var WIDGET = WIDGET_SELECTOR;
 window.__body = performance.now();
 window.addEventListener("load", function () {
   var p = document.createElement("pre");
@@ -91,18 +103,19 @@ window.addEventListener("load", function () {
     body_ms: window.__body,
     load_ms: performance.now(),
     requests: window.__requests,
-    buttons: document.querySelectorAll(".companion-run-button").length,
+    buttons: document.querySelectorAll(WIDGET).length,
   });
   document.body.appendChild(p);
 });
 </script>"""
 
+END = END.replace("WIDGET_SELECTOR", json.dumps(WIDGET))
 script = re.search(r'src="([^"]*)"', tag.group(0)).group(1)
 # The same script without the Run button (run.js taken out): the
 # companion script as it was before, for the comparison tabs.
 full = open(os.path.join(out, script)).read()
-run_js = open(os.path.join(root, "src/directive/run.js")).read()
-assert run_js in full, "run.js is not in " + script
+run_js = open(os.path.join(root, PART_JS)).read()
+assert run_js in full, PART_JS + " is not in " + script
 norun = script[:-3] + "-norun.js"
 open(os.path.join(out, norun), "w").write(full.replace(run_js, ""))
 
@@ -117,8 +130,8 @@ def variant(name, src):
 
 NAMES = {
     "without": "no companion script (baseline)",
-    "norun": "companion script without the Run button",
-    "with": "companion script with the Run button",
+    "norun": "companion script without the " + WORD,
+    "with": "companion script with the " + WORD,
 }
 paths = {"without": variant("without", None), "norun": variant("norun", norun), "with": variant("with", script)}
 
@@ -161,7 +174,7 @@ def requests(name):
     return set(q for r in runs[name] for q in r["served"] + r["requests"])
 
 buttons = runs["with"][0]["buttons"]
-print(f"page: {os.path.basename(page)} ({frames} frames with data-companion-run, {buttons} Run buttons), "
+print(f"page: {os.path.basename(page)} ({frames} × {MARK}, {buttons} × {WIDGET}), "
       f"{rounds} loads of each, in turn; served from 127.0.0.1, every other host blocked")
 print("| page | requests served | requests by scripts | ms to end of <body>, median (quartiles) | ratio | ms to load event | ratio | ms running the script |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -177,12 +190,12 @@ if extra:
     print("FAIL: the page with the script made requests the baseline does not:", sorted(extra))
     fail = True
 if requests("with") != requests("norun"):
-    print("FAIL: the Run button changes the requests:", sorted(requests("with") ^ requests("norun")))
+    print("FAIL: the " + WORD + " changes the requests:", sorted(requests("with") ^ requests("norun")))
     fail = True
 if buttons == 0 or runs["norun"][0]["buttons"] != 0:
-    print("FAIL: no Run button on the page, or one without run.js")
+    print("FAIL: no " + WORD + " on the page, or one without " + PART_JS)
     fail = True
-print(f"Run button alone (with / without the Run button): {med('with', 'body_ms') / med('norun', 'body_ms'):.3f} "
+print(f"{WORD} alone (with / without it): {med('with', 'body_ms') / med('norun', 'body_ms'):.3f} "
       f"to end of <body>, {med('with', 'script_ms') - med('norun', 'script_ms'):+.2f} ms running the script")
 sys.exit(1 if fail else 0)
 EOF

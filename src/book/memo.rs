@@ -92,7 +92,7 @@ impl Memo {
     /// Whether a chapter is worth remembering and safe to: it may hold a
     /// directive, and nothing in it reads files beyond the key.
     fn applies(text: &str) -> bool {
-        directive::may_contain(text) && !text.contains("{{")
+        directive::may_contain(text) && !text.contains("{{") && !directive::reads_files(text)
     }
 
     fn key(&self, page: &Page<'_>, text: &str) -> String {

@@ -113,6 +113,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             sanitize: crate::core::sanitize::Sanitize::NONE,
             unordered: false,
             asm: None,
+            error_line: None,
             doctest: Some(Doctest {
                 test_harness: lang.test_harness,
                 error_codes: lang.error_codes,

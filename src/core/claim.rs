@@ -125,6 +125,31 @@ pub struct Claim {
     pub unordered: bool,
     /// For [`Expect::Asm`]: what the listing must hold.
     pub asm: Option<AsmClaim>,
+    /// The line the compiler's first error must stand on (a quiz's key
+    /// "does not compile, on line 3"), when the block says.
+    pub error_line: Option<ErrorLine>,
+}
+
+/// Where a compile failure's first error must be: a line of the program
+/// the compiler gets, told to the author as a line the reader sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorLine {
+    /// The 1-based line in [`Claim::source`].
+    pub line: usize,
+    /// For each line the reader sees (1-based, in order), its line in
+    /// [`Claim::source`] (hidden lines and a wrapping `fn main` shift them).
+    pub shown: Vec<usize>,
+}
+
+impl ErrorLine {
+    /// A line of the source as the reader counts it: `line 3`, or `a
+    /// hidden line (line 5 of the program)`.
+    pub fn told(&self, source_line: usize) -> String {
+        match self.shown.iter().position(|&l| l == source_line) {
+            Some(i) => format!("line {}", i + 1),
+            None => format!("a hidden line (line {source_line} of the program)"),
+        }
+    }
 }
 
 /// A claim about a block's assembly (an ```` ```asm ```` block): the

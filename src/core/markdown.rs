@@ -200,6 +200,53 @@ pub fn scan(text: &str, patterns: &[Pattern]) -> Vec<Block> {
     blocks
 }
 
+/// The lines of `text` that are a `{{#NAME FILE}}` link and nothing else
+/// (mdbook-quiz's `{{#quiz FILE}}`), outside fenced code, as blocks of
+/// `kind`: each stands for an empty fence whose info string is `words`
+/// followed by `src="FILE"`, placed at the link.
+pub fn link_blocks(text: &str, name: &str, words: &[&str], kind: usize) -> Vec<Block> {
+    let open = format!("{{{{#{name} ");
+    if !text.contains(&open) {
+        return Vec::new();
+    }
+    let code: Vec<Range<usize>> = fences(text).into_iter().map(|f| f.range).collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let at = start;
+        start += line.len();
+        let bare = line.trim_end();
+        let indent = bare.len() - bare.trim_start().len();
+        let Some(file) = bare
+            .trim_start()
+            .strip_prefix(&open)
+            .and_then(|r| r.strip_suffix("}}"))
+            .map(str::trim)
+        else {
+            continue;
+        };
+        let from = at + indent;
+        if file.is_empty() || code.iter().any(|r| r.contains(&from)) {
+            continue;
+        }
+        let range = from..at + bare.len();
+        out.push(Block {
+            kind,
+            fence: Fence {
+                info: format!("{} src={:?}", words.join(" "), file),
+                info_offset: from,
+                body: String::new(),
+                body_offset: range.end,
+                range: range.clone(),
+            },
+            output: None,
+            asm: None,
+            range,
+        });
+    }
+    out
+}
+
 /// [`scan`], guarded against a panic inside the Markdown parser:
 /// pulldown-cmark 0.13.6 panics on some odd nestings of block quotes, lists
 /// and fences (found by `fuzz/`); such a chapter is reported, not fatal.

@@ -23,6 +23,7 @@ pub mod hint;
 pub mod note;
 pub mod numbering;
 pub mod pages;
+pub mod quiz;
 pub mod reading;
 pub mod runnable;
 pub mod talk;
@@ -41,10 +42,11 @@ use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::Problem;
 
 /// Every directive, in the order the scanner tries them.
-pub const KINDS: [Kind; 6] = [
+pub const KINDS: [Kind; 7] = [
     example::KIND,
     compare::KIND,
     exercise::KIND,
+    quiz::KIND,
     reading::KIND,
     talk::KIND,
     claims::KIND,
@@ -58,8 +60,8 @@ pub fn keys() -> Vec<Key> {
 
 /// The patterns of [`KINDS`], in the same order (a block's `kind` is an
 /// index into both).
-pub const PATTERNS: [Pattern; 6] = {
-    let mut p = [KINDS[0].pattern; 6];
+pub const PATTERNS: [Pattern; 7] = {
+    let mut p = [KINDS[0].pattern; 7];
     let mut i = 0;
     while i < KINDS.len() {
         p[i] = KINDS[i].pattern;
@@ -92,20 +94,52 @@ pub fn has_claims_page(text: &str) -> bool {
     })
 }
 
+/// The `{{#NAME FILE}}` links a directive also stands for: mdbook-quiz's
+/// `{{#quiz FILE}}` is a quiz block reading FILE (`src="FILE"`).
+const LINKS: [(&str, &str); 1] = [("quiz", quiz::LINK)];
+
 /// A cheap test that a chapter may hold a directive (see
-/// [`markdown::may_contain_directive`]).
+/// [`markdown::may_contain_directive`]), or a link one stands for.
 pub fn may_contain(text: &str) -> bool {
     markdown::may_contain_directive(text, &PATTERNS)
+        || LINKS
+            .iter()
+            .any(|(_, link)| text.contains(&format!("{{{{#{link} ")))
 }
 
-/// The directives of a chapter.
+/// Whether a chapter's directives may read a file the chapter memo does
+/// not watch (a quiz's `src=`).
+pub fn reads_files(text: &str) -> bool {
+    quiz::reads_a_file(text)
+}
+
+/// The directives of a chapter, and the links they stand for, in order.
 pub fn scan(text: &str) -> Vec<Block> {
-    markdown::scan(text, &PATTERNS)
+    with_links(text, markdown::scan(text, &PATTERNS))
 }
 
 /// [`scan`], guarded against a panic inside the Markdown parser.
 pub fn try_scan(text: &str) -> Result<Vec<Block>, String> {
-    markdown::try_scan(text, &PATTERNS)
+    let blocks = markdown::try_scan(text, &PATTERNS)?;
+    std::panic::catch_unwind(|| with_links(text, blocks))
+        .map_err(|_| "found Markdown the Markdown parser (pulldown-cmark) cannot read; the chapter's directives were left as written".to_owned())
+}
+
+/// `blocks` with the `{{#NAME FILE}}` links of [`LINKS`] among them.
+fn with_links(text: &str, mut blocks: Vec<Block>) -> Vec<Block> {
+    for (name, link) in LINKS {
+        let Some(kind) = KINDS.iter().position(|k| k.name == name) else {
+            continue;
+        };
+        blocks.extend(markdown::link_blocks(
+            text,
+            link,
+            KINDS[kind].pattern.words,
+            kind,
+        ));
+    }
+    blocks.sort_by_key(|b| b.range.start);
+    blocks
 }
 
 /// The attributes of a directive's info string, after the words naming it.

@@ -100,6 +100,9 @@ pub enum Context {
     Standalone,
     /// The Rust side of a ```` ````compare ```` block.
     Side,
+    /// A quiz's program question (which takes `line`, the line of the
+    /// first error the reader predicts).
+    Quiz,
 }
 
 impl Context {
@@ -113,6 +116,7 @@ impl Context {
         let here = match self {
             Context::Standalone => ", at",
             Context::Side => ", and caption on a compare side",
+            Context::Quiz => ", and line on a quiz's program",
         };
         format!("{}, edition2015/2018/2021/2024{here}", names.join(", "))
     }
@@ -521,6 +525,7 @@ impl Example {
             unordered: self.unordered,
             asm: None,
             doctest: None,
+            error_line: None,
         }
     }
 

@@ -345,7 +345,7 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
         .expect("check");
     let report = String::from_utf8_lossy(&check.stdout).into_owned();
     assert!(check.status.success(), "{report}{}", stderr(&check));
-    assert!(report.contains("6 passed, 0 failed"), "{report}");
+    assert!(report.contains("7 passed, 0 failed"), "{report}");
     let starts = compiler_starts(book.path());
     assert!(starts > 0);
     // check in French: the same verdicts, from the same cache.
@@ -364,7 +364,7 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
         verdicts(&String::from_utf8_lossy(&fr_check.stdout)),
         verdicts(&report)
     );
-    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 6"));
+    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 7"));
     assert_eq!(compiler_starts(book.path()), starts);
     // The French build verifies every claim from check's cache: the
     // translated prose is in no claim's key, so no compiler runs again.
@@ -422,4 +422,74 @@ fn an_exercise_is_extracted_and_translated_as_every_directive() {
     // The code is the source's.
     let code = texts(&fr, ".companion-exercise-solution code");
     assert!(code[0].contains("a.checked_div(b)"), "{code:?}");
+}
+
+#[test]
+fn a_quiz_is_extracted_and_translated_code_untouched() {
+    let book = fixture();
+    let out = mdbook(
+        book.path(),
+        &["build", "-d", "po-out"],
+        &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let catalog =
+        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+    let source = |id: &str| {
+        catalog
+            .find_message(None, id, None)
+            .unwrap_or_else(|| panic!("no message {id:?} in the template"))
+            .source()
+            .to_owned()
+    };
+    // The title, each question, option, accepted answer and explanation
+    // at its line; the program's comment as in any Rust block.
+    for (id, at) in [
+        ("Halves", "src/quiz.md:3"),
+        ("What does `7 / 2` evaluate to?", "src/quiz.md:4"),
+        ("\\`3.5\\`", "src/quiz.md:6"),
+        ("Integer division truncates.", "src/quiz.md:8"),
+        ("Which keyword declares a variable?", "src/quiz.md:10"),
+        ("let", "src/quiz.md:12"),
+        ("A binding is immutable by default.", "src/quiz.md:14"),
+        ("What does this program print?", "src/quiz.md:16"),
+        ("// Seven halves.\n", "src/quiz.md:20"),
+    ] {
+        assert_eq!(source(id), at, "{id}");
+    }
+    build(book.path(), Some("fr"));
+    let fr = page(book.path(), "quiz.html");
+    assert_eq!(texts(&fr, ".companion-quiz .companion-title"), ["Moitiés"]);
+    let legends: Vec<String> = texts(&fr, ".companion-quiz-question legend")
+        .iter()
+        .map(|l| l.replace('\u{2019}', "'"))
+        .collect();
+    assert_eq!(
+        legends,
+        [
+            "Question 1 Que vaut 7 / 2 ?",
+            "Question 2 Quel mot-clé déclare une variable ?",
+            "Question 3 Qu'affiche ce programme ?",
+        ]
+    );
+    let why = texts(&fr, ".companion-quiz-why");
+    assert!(
+        why.iter()
+            .any(|w| w.contains("La division entière tronque.")),
+        "{why:?}"
+    );
+    assert!(
+        why.iter()
+            .any(|w| w.contains("Une liaison est immuable par défaut.")),
+        "{why:?}"
+    );
+    assert_eq!(texts(&fr, ".companion-quiz-check"), ["Vérifier"]);
+    // The code and its output are the source's.
+    let code = texts(&fr, ".companion-quiz pre code");
+    assert!(
+        code.iter().any(|c| c.contains("println!(\"{}\", 7 / 2);")),
+        "{code:?}"
+    );
+    let keys = texts(&fr, ".companion-quiz-key");
+    assert!(keys.iter().any(|k| k == "Il affiche : 3"), "{keys:?}");
 }

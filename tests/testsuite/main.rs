@@ -20,6 +20,7 @@ mod i18n;
 mod injection;
 mod memo;
 mod protocol;
+mod quiz;
 mod reading;
 mod readme;
 mod robust;

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The info strings that open a directive.
-const DIRECTIVES: [&str; 6] = [
+const DIRECTIVES: [&str; 7] = [
     "rust example",
     "compare",
     "exercise",
+    "quiz",
     "reading-list",
     "talk",
     "claims",

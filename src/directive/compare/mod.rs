@@ -255,6 +255,7 @@ impl Side {
                 unordered: false,
                 asm: None,
                 doctest: None,
+                error_line: None,
             },
             Role::Shown { .. } => return None,
         };

@@ -202,6 +202,7 @@ impl Exercise {
             unordered: false,
             asm: None,
             doctest: None,
+            error_line: None,
         };
         vec![
             claim(Expect::StarterCompiles, &self.starter, "starter", false),

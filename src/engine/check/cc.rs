@@ -74,11 +74,37 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             None,
         );
     }
-    if !obs.compiled {
-        return (
-            Verdict::fail_with("does not compile", &obs.diagnostics),
-            None,
-        );
+    let source_file = if claim.lang == Lang::Cpp {
+        "main.cpp"
+    } else {
+        "main.c"
+    };
+    match (claim.expect, obs.compiled) {
+        // A quiz's C question may say the program does not compile.
+        (Expect::CompileFail, false) => {
+            let first = obs
+                .diagnostics
+                .lines()
+                .find(|l| l.contains(": error:") || l.contains(": fatal error:"))
+                .map(str::to_owned);
+            return match super::judge::wrong_error_line(claim, &obs.diagnostics, source_file) {
+                Some(v) => (v, first),
+                None => (Verdict::Passed, first),
+            };
+        }
+        (Expect::CompileFail, true) => {
+            return (
+                Verdict::fail("compiled, but the block says it does not compile"),
+                None,
+            );
+        }
+        (_, false) => {
+            return (
+                Verdict::fail_with("does not compile", &obs.diagnostics),
+                None,
+            );
+        }
+        (_, true) => {}
     }
     let sanitize = claim.sanitize.effective(claim.expect);
     let names = sanitize.names();

@@ -183,6 +183,53 @@ pub(super) fn warned(diagnostics: &str) -> Option<Verdict> {
     ))
 }
 
+/// The line of `source_file` the compiler's first error stands on: rustc's
+/// `--> main.rs:3:5` under its first `error`, gcc's and clang's
+/// `main.c:3:5: error:`.
+pub(super) fn first_error_line(diagnostics: &str, source_file: &str) -> Option<usize> {
+    let mut lines = diagnostics.lines();
+    let located = format!("{source_file}:");
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix(&located)
+            && (rest.contains(": error:") || rest.contains(": fatal error:"))
+        {
+            return rest.split(':').next()?.parse().ok();
+        }
+        if line.starts_with("error") {
+            return lines
+                .take_while(|l| !l.starts_with("error") && !l.starts_with("warning"))
+                .find_map(|l| l.trim_start().strip_prefix(&format!("--> {located}")))
+                .and_then(|at| at.split(':').next()?.parse().ok());
+        }
+    }
+    None
+}
+
+/// The verdict on a claim that its compile fails with the first error on
+/// a given line, when it says so and the error stands elsewhere.
+pub(super) fn wrong_error_line(
+    claim: &Claim,
+    diagnostics: &str,
+    source_file: &str,
+) -> Option<Verdict> {
+    let want = claim.error_line.as_ref()?;
+    let found = first_error_line(diagnostics, source_file);
+    if found == Some(want.line) {
+        return None;
+    }
+    let found = match found {
+        Some(l) => format!("its first error is on {}", want.told(l)),
+        None => "the compiler named no line for its first error".to_owned(),
+    };
+    Some(Verdict::fail_with(
+        format!(
+            "does not compile, but {found}; the block says {}",
+            want.told(want.line)
+        ),
+        diagnostics,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +269,14 @@ mod tests {
         assert!(warned(rustc).is_some_and(|v| v.to_string().contains("unused variable: `x`")));
         assert_eq!(warned(""), None);
         assert_eq!(warned("note: something\n"), None);
+    }
+
+    #[test]
+    fn the_first_errors_line_is_read_from_rustc_and_cc() {
+        let rustc = "warning: unused\n --> main.rs:1:5\n\nerror[E0382]: borrow of moved value: `v`\n --> main.rs:4:20\n  |\nerror: aborting\n";
+        assert_eq!(first_error_line(rustc, "main.rs"), Some(4));
+        let gcc = "main.c: In function 'main':\nmain.c:2:9: warning: unused\nmain.c:5:3: error: expected ';' before '}' token\n";
+        assert_eq!(first_error_line(gcc, "main.c"), Some(5));
+        assert_eq!(first_error_line("error: linking failed\n", "main.rs"), None);
     }
 }

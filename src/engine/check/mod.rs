@@ -181,6 +181,9 @@ impl Checker {
         if let Some(d) = &claim.doctest {
             parts.push(d.error_codes.join(","));
         }
+        if let Some(e) = &claim.error_line {
+            parts.push(format!("error-line={}", e.line));
+        }
         if !crates.is_empty() {
             parts.push(crates);
         }
@@ -733,6 +736,7 @@ pub(crate) mod tests {
             unordered: false,
             asm: None,
             doctest: None,
+            error_line: None,
         }
     }
 

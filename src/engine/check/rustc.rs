@@ -11,7 +11,7 @@
 //! does for `no_run`; `compile-fail` compiles fully, so an error that only
 //! code generation finds still counts.
 
-use super::judge::{Report, exits_cleanly, fitted, stops_with_report};
+use super::judge::{Report, exits_cleanly, fitted, stops_with_report, wrong_error_line};
 use super::verdict::{Job, Observation, Verdict, contains_normalized, normalize};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
@@ -150,6 +150,9 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                         actual,
                     );
                 }
+            }
+            if let Some(v) = wrong_error_line(claim, &obs.diagnostics, "main.rs") {
+                return (v, actual);
             }
             if let Some(expected) = &claim.output
                 && !contains_normalized(&obs.diagnostics, expected)

@@ -93,7 +93,7 @@ fn asm_measure(size: (u32, u32), v: Variant, partners: bool, print: bool) -> Val
     let tag = format!("asm-{}-{v:?}-{partners}-{print}", size.0);
     let file = variant(&page, &tag, |html| {
         let html = match v {
-            Variant::AsBuilt | Variant::Ran => html,
+            Variant::AsBuilt | Variant::Ran | Variant::Answered => html,
             Variant::NoCss => without_companion_css(html),
             Variant::NoJs => without_scripts(html),
         };

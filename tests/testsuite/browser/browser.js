@@ -7,11 +7,12 @@
   const THEMES = ["light", "rust", "coal", "navy", "ayu"];
   const DIRECTIVES =
     ".companion-example, .companion-compare, .companion-exercise, .companion-reading-list, " +
-    ".companion-talks, .companion-claims, .companion-error";
+    ".companion-talks, .companion-claims, .companion-quiz, .companion-error";
   // What an exercise leaves off paper by design: its hints, and its
   // solution unless the book prints solutions.
   const UNPRINTED =
-    ".companion-exercise-hints, .companion-exercise-solution:not(.companion-exercise-printed)";
+    ".companion-exercise-hints, .companion-exercise-solution:not(.companion-exercise-printed), " +
+    ".companion-quiz:not(.companion-quiz-printed) .companion-quiz-answer";
   const cfg = window.companionTest || { mode: "screen" };
 
   function rect(el) {
@@ -412,6 +413,14 @@
       out.asm = Array.from(main.querySelectorAll("details.companion-asm > pre, details.companion-asm > .companion-asm-tie > pre.companion-asm-listing")).map((p) =>
         p.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
       );
+      // A quiz prints its questions; its answers only where printed.
+      out.quizzes = Array.from(main.querySelectorAll(".companion-quiz")).map((q) => ({
+        questions: Array.from(q.querySelectorAll(".companion-quiz-question legend")).filter(shown).length,
+        keys: Array.from(q.querySelectorAll(".companion-quiz-key")).filter((k) =>
+          k.checkVisibility({ contentVisibilityAuto: true, visibilityProperty: true }),
+        ).length,
+        buttons: Array.from(q.querySelectorAll("button")).filter(shown).length,
+      }));
       out.contrast = contrast(main);
     } else {
       // Open the author's <details> so what stands inside is measured.

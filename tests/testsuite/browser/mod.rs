@@ -14,6 +14,7 @@ mod asm;
 mod containers;
 mod layout;
 mod pages;
+mod quiz;
 mod run;
 mod standin;
 
@@ -441,19 +442,25 @@ enum Variant {
     NoJs,
     /// After a click on every Run button (recorded runs show at once).
     Ran,
+    /// After a reader chose the first option of every quiz question and
+    /// pressed Check (verdicts, explanations and right answers shown).
+    Answered,
 }
 
 fn measure_now(page: &Path, mode: &str, size: (u32, u32), v: Variant) -> Value {
     let tag = format!("measure-{mode}-{}-{v:?}", size.0);
     let file = variant(page, &tag, |html| {
         let html = match v {
-            Variant::AsBuilt | Variant::Ran => html,
+            Variant::AsBuilt | Variant::Ran | Variant::Answered => html,
             Variant::NoCss => without_companion_css(html),
             Variant::NoJs => without_scripts(html),
         };
         let clicks = match v {
             Variant::Ran => {
                 "<script>document.querySelectorAll(\".companion-run-button:not(.companion-run-undo)\").forEach((b) => b.click());</script>\n"
+            }
+            Variant::Answered => {
+                "<script>window.addEventListener(\"load\", () => { document.querySelectorAll(\".companion-quiz-question\").forEach((q) => { const i = q.querySelector(\"input\"); if (i && i.type !== \"text\") i.checked = true; else if (i) i.value = \"a wrong answer\"; }); document.querySelectorAll(\".companion-quiz-check\").forEach((b) => b.click()); });</script>\n"
             }
             _ => "",
         };

@@ -72,6 +72,13 @@ impl StandIn {
     /// runs `scenario` (JSON for `run-scenario.js`) and returns the
     /// report.
     pub(super) fn drive(&self, page: &Path, scenario: &Value) -> Value {
+        self.drive_with(page, scenario, SCENARIO)
+    }
+
+    /// [`StandIn::drive`] with another scenario script (`script` reads
+    /// `window.companionScenario` and reports through
+    /// `window.companionRecorder.send`).
+    pub(super) fn drive_with(&self, page: &Path, scenario: &Value, script: &str) -> Value {
         *self.report.lock().expect("report") = None;
         let recorder = RECORDER.replace("REPORT_URL", &format!("{}report", self.url()));
         let file = super::variant(page, "run", |html| {
@@ -84,7 +91,7 @@ impl StandIn {
                 html,
                 "</body>",
                 &format!(
-                    "<script>window.companionScenario = {scenario};</script>\n<script>\n{SCENARIO}\n</script>\n"
+                    "<script>window.companionScenario = {scenario};</script>\n<script>\n{script}\n</script>\n"
                 ),
             )
         });

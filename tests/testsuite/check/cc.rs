@@ -26,6 +26,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         unordered: false,
         asm: None,
         doctest: None,
+        error_line: None,
     }
 }
 
