@@ -57,9 +57,46 @@ fn known_to_rustdoc(word: &str) -> bool {
         || (key.len() == 5 && key.starts_with('E') && key[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether `word` is one edit from `ours` (and not `ours` itself).
+/// Whether `word` is one edit from `ours` (and not `ours` itself): one
+/// character changed, added, dropped, or two neighbours swapped (the
+/// optimal string alignment distance is 1), without allocating: the
+/// pre-filter asks it of every fence of a book.
 fn near(word: &str, ours: &str) -> bool {
-    word != ours && word.len() >= 3 && strsim::osa_distance(word, ours) == 1
+    let (a, b) = (word.as_bytes(), ours.as_bytes());
+    if a == b || a.len() < 3 || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if a.len() == b.len() {
+        let suffix = a[prefix..]
+            .iter()
+            .rev()
+            .zip(b[prefix..].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count();
+        let differ = a.len() - prefix - suffix;
+        differ == 1 || (differ == 2 && a[prefix] == b[prefix + 1] && a[prefix + 1] == b[prefix])
+    } else {
+        let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+        long[prefix + 1..] == short[prefix..]
+    }
+}
+
+/// Whether an info string may get a hint, without allocating: its first
+/// word is near one of ours, or it is a Rust fence with a word rustdoc
+/// does not know.
+fn worth_a_look(info: &str) -> bool {
+    let mut words = info.split([' ', ',', '\t']).filter(|w| !w.is_empty());
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.split('=').next().unwrap_or(first);
+    super::PATTERNS.iter().any(|p| match p.words {
+        [one] => near(first, one),
+        [lead, ..] if *lead == first => words.clone().any(|w| !known_to_rustdoc(w)),
+        [lead, ..] => near(first, lead),
+        [] => false,
+    }) || near(first, "output")
 }
 
 /// The words of an info string with their byte offsets, `=value` kept.
@@ -91,6 +128,9 @@ fn words(info: &str) -> Vec<(usize, &str)> {
 /// The hint for one info string: the offset of the word it is about, in
 /// the info string, and the message.
 pub fn hint(info: &str) -> Option<(usize, String)> {
+    if !worth_a_look(info) {
+        return None;
+    }
     let words = words(info);
     let (first_at, first) = *words.first()?;
     let first_key = first.split('=').next().unwrap_or(first);
@@ -152,10 +192,20 @@ pub fn may_hold_typo(text: &str) -> bool {
     memchr::memmem::find_iter(bytes, b"```")
         .chain(memchr::memmem::find_iter(bytes, b"~~~"))
         .any(|at| {
-            // The raw JSON of a chapter (the lazy decoder's pre-filter)
-            // writes its line ends as `\n`.
-            let line = text[at..].lines().next().unwrap_or("");
-            let line = line.split("\\n").next().unwrap_or(line);
+            // The opening line, up to a line end, or a backslash: the raw
+            // JSON of a chapter (the lazy decoder's pre-filter) writes its
+            // line ends as `\n`; an info string is short, so no further
+            // than 256 bytes.
+            let rest = &bytes[at..(at + 256).min(bytes.len())];
+            let end = rest
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\\')
+                .unwrap_or(rest.len());
+            // Cut inside a character at the limit: the valid part.
+            let line = match std::str::from_utf8(&rest[..end]) {
+                Ok(line) => line,
+                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+            };
             let info = line.trim_start_matches(['`', '~']).trim();
             !info.is_empty() && hint(info).is_some()
         })
@@ -257,6 +307,28 @@ mod tests {
             "",
         ] {
             assert_eq!(hint(info), None, "{info}");
+        }
+    }
+
+    #[test]
+    fn near_is_one_edit() {
+        for (a, b, want) in [
+            ("exmaple", "example", true),
+            ("examle", "example", true),
+            ("examplee", "example", true),
+            ("exbmple", "example", true),
+            ("example", "example", false),
+            ("exmapel", "example", false),
+            ("exa", "example", false),
+            ("rsut", "rust", true),
+            ("rst", "rust", true),
+            ("toml", "talk", false),
+            ("nasm", "asm", true),
+        ] {
+            assert_eq!(near(a, b), want, "{a} {b}");
+            if a.len() >= 3 && b.len() >= 3 && a != b {
+                assert_eq!(want, strsim::osa_distance(a, b) == 1, "{a} {b}");
+            }
         }
     }
 
