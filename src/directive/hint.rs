@@ -159,7 +159,7 @@ pub fn hint(info: &str) -> Option<(usize, String)> {
     }
     let unknown = words.iter().skip(1).find(|(_, w)| {
         !known_to_rustdoc(w)
-            && !super::runnable::is_attribute(w)
+            && !super::attributes::is_attribute(w)
             && !w.contains('=')
             && !w.starts_with(['{', '(', '"'])
     })?;
@@ -172,7 +172,7 @@ pub fn hint(info: &str) -> Option<(usize, String)> {
         .iter()
         .filter(|(a, _)| *a > at)
         .filter_map(|(_, w)| w.split_once('=').map(|(k, _)| k))
-        .filter(|k| super::runnable::takes_value(k))
+        .filter(|k| super::attributes::takes_value(k))
         .collect();
     let attr = ours.first()?;
     Some((

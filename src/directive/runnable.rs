@@ -7,6 +7,7 @@
 //! directive folder imports another.
 
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
+use super::attributes::{ATTRIBUTES, Slot};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
 use super::frame::{self, Frame, Outcome};
@@ -25,72 +26,6 @@ use crate::core::sanitize::Sanitize;
 use crate::core::tie;
 use crate::core::values::Attrs;
 use std::ops::Range;
-
-/// What one of an example's attributes sets: the parser's dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Slot {
-    Title,
-    Id,
-    /// The talk's moment (an example of its own: a comparison takes it
-    /// for all its sides).
-    At,
-    /// `expect`, or one of rustdoc's outcome flags.
-    Outcome,
-    Error,
-    Edition,
-    Mode,
-    /// The assembly attributes ([`AsmSpec::attribute`]).
-    Asm,
-    Playground,
-    CompilerExplorer,
-    Ignore,
-    /// mdBook's flags, passed through.
-    MdBook,
-    HideLines,
-    /// `sanitize=memcheck` ([`Sanitize`]).
-    Sanitize,
-}
-
-/// The attributes an example knows, in the order messages list them. The
-/// parser finds an attribute's meaning here, so the message names every
-/// attribute it accepts (besides the `edition2021` and `E0381` forms).
-const ATTRIBUTES: [(&str, Slot); 22] = [
-    ("title", Slot::Title),
-    ("id", Slot::Id),
-    ("expect", Slot::Outcome),
-    ("error", Slot::Error),
-    ("edition", Slot::Edition),
-    ("mode", Slot::Mode),
-    ("asm", Slot::Asm),
-    ("asm-syntax", Slot::Asm),
-    ("warnings", Slot::Asm),
-    ("playground", Slot::Playground),
-    ("compiler-explorer", Slot::CompilerExplorer),
-    ("editable", Slot::MdBook),
-    ("ignore", Slot::Ignore),
-    ("noplayground", Slot::MdBook),
-    ("noplaypen", Slot::MdBook),
-    ("mdbook-runnable", Slot::MdBook),
-    ("hidelines", Slot::HideLines),
-    ("should_panic", Slot::Outcome),
-    ("compile_fail", Slot::Outcome),
-    ("no_run", Slot::Outcome),
-    ("sanitize", Slot::Sanitize),
-    ("at", Slot::At),
-];
-
-/// Whether `key=value` is one of an example's own attributes (not one
-/// of mdBook's flags): what a fence that is almost an example holds.
-pub fn takes_value(key: &str) -> bool {
-    ATTRIBUTES.iter().any(|(name, slot)| {
-        *name == key && !matches!(slot, Slot::MdBook | Slot::HideLines | Slot::Ignore)
-    }) && !["should_panic", "compile_fail", "no_run"].contains(&key)
-}
-
-/// Whether `word` names one of an example's attributes (`asm`, `title`).
-pub fn is_attribute(word: &str) -> bool {
-    ATTRIBUTES.iter().any(|(name, _)| *name == word)
-}
 
 /// Where an example stands: a block of its own, or a side of a
 /// comparison (which takes `at` for the whole block, and `caption`).

@@ -35,7 +35,7 @@ fn unknown_directive_attribute() {
         )),
         // Spelled out: every attribute the parser accepts, `noplaypen`
         // included (the list is the parser's own table).
-        "src/ch.md:3:17: found unknown attribute `colour`; expected one of title, id, expect, error, edition, mode, asm, asm-syntax, warnings, playground, compiler-explorer, editable, ignore, noplayground, noplaypen, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, edition2015/2018/2021/2024, at"
+        "src/ch.md:3:17: found unknown attribute `colour`; expected one of title, id, expect, error, edition, mode, asm, asm-syntax, warnings, playground, compiler-explorer, editable, ignore, noplayground, noplaypen, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, sanitize, edition2015/2018/2021/2024, at"
     );
 }
 
