@@ -7,7 +7,6 @@
 //! corrupt, means "compute it again", with a warning, never a wrong result.
 //! The directory holds a `.gitignore` of `*`, so git ignores it.
 
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -162,7 +161,7 @@ const MAGIC: &[u8] = b"companion-cache 1 sha256:";
 /// An entry as stored: `MAGIC`, the hex checksum of `bytes`, a newline,
 /// then `bytes`.
 fn frame(bytes: &[u8]) -> Vec<u8> {
-    let sum = format!("{:x}", Sha256::digest(bytes));
+    let sum = crate::core::hash::sha256(bytes);
     let mut out = Vec::with_capacity(MAGIC.len() + sum.len() + 1 + bytes.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(sum.as_bytes());
@@ -178,7 +177,7 @@ fn unframe(stored: &[u8]) -> Option<&[u8]> {
     if rest.get(64) != Some(&b'\n') {
         return None;
     }
-    (format!("{:x}", Sha256::digest(bytes)).as_bytes() == sum).then_some(bytes)
+    (crate::core::hash::sha256(bytes).as_bytes() == sum).then_some(bytes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Benchmark: what installing mdbook-companion costs an author, against
+# installing mdBook itself, in one run on the same machine.
+#
+# Both are installed as users get them from the registry: mdBook with
+# `cargo install mdbook --version 0.5.4 --locked`, ours from the `.crate`
+# that `cargo package` makes (unpacked, then `cargo install --path` on it
+# with `--locked`, so the packaged Cargo.lock is used as the registry's
+# copy would be). Each gets a fresh, empty CARGO_TARGET_DIR and its own
+# install root; the shared registry cache (~/.cargo/registry) is warmed
+# first for both (`cargo fetch`), so neither pays for downloads.
+#
+# Prints each install's wall time and binary size, and the two ratios the
+# issue sets as limits: time ≤ 1.00× mdBook's, size ≤ 2.00× mdBook's.
+# Exits non-zero when a limit is exceeded.
+#
+#   benches/install.sh              # mdBook first, then ours
+#   ORDER=ours-first benches/install.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# Our crate as the registry would hand it out.
+cargo package --quiet --allow-dirty --no-verify --target-dir "$work/pkg-target" >/dev/null
+crate=$(ls "$work"/pkg-target/package/mdbook-companion-*.crate)
+mkdir "$work/ours-src"
+tar -xzf "$crate" -C "$work/ours-src" --strip-components=1
+echo "packaged: $(basename "$crate"), $(du -h "$crate" | cut -f1), $(tar -tzf "$crate" | wc -l) files"
+
+# Warm the registry cache for both, so the timed installs only build.
+(cd "$work/ours-src" && cargo fetch --locked --quiet)
+# mdBook's own Cargo.lock (what `--locked` installs) from its packaged
+# crate: fetched through a throwaway manifest, unpacked, then fetched.
+mkdir -p "$work/mdbook-fetch/src"
+printf '[package]\nname = "fetch-mdbook"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nmdbook = "=0.5.4"\n' \
+  > "$work/mdbook-fetch/Cargo.toml"
+touch "$work/mdbook-fetch/src/lib.rs"
+(cd "$work/mdbook-fetch" && cargo fetch --quiet)
+mdbook_crate=$(ls "$HOME"/.cargo/registry/cache/*/mdbook-0.5.4.crate | head -1)
+mkdir "$work/mdbook-src"
+tar -xzf "$mdbook_crate" -C "$work/mdbook-src" --strip-components=1
+(cd "$work/mdbook-src" && cargo fetch --locked --quiet)
+
+install_mdbook() {
+  local t0 t1
+  t0=$(now)
+  cargo install mdbook --version 0.5.4 --locked --quiet --root "$work/mdbook" \
+    --target-dir "$work/mdbook-target" >/dev/null
+  t1=$(now)
+  mdbook_secs=$(secs "$t0" "$t1")
+  mdbook_size=$(stat -c %s "$work/mdbook/bin/mdbook")
+}
+install_ours() {
+  local t0 t1
+  t0=$(now)
+  cargo install --path "$work/ours-src" --locked --quiet --root "$work/ours" \
+    --target-dir "$work/ours-target" >/dev/null
+  t1=$(now)
+  ours_secs=$(secs "$t0" "$t1")
+  ours_size=$(stat -c %s "$work/ours/bin/mdbook-companion")
+}
+if [ "${ORDER:-mdbook-first}" = ours-first ]; then
+  install_ours
+  install_mdbook
+else
+  install_mdbook
+  install_ours
+fi
+
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
+time_ratio=$(awk -v a="$ours_secs" -v b="$mdbook_secs" 'BEGIN { printf "%.2f", a / b }')
+size_ratio=$(awk -v a="$ours_size" -v b="$mdbook_size" 'BEGIN { printf "%.2f", a / b }')
+echo "cargo install mdbook 0.5.4:     ${mdbook_secs} s, binary $(mb "$mdbook_size")"
+echo "cargo install mdbook-companion: ${ours_secs} s, binary $(mb "$ours_size")"
+echo "ratio (ours / mdBook): time ${time_ratio}x (limit 1.00x), size ${size_ratio}x (limit 2.00x)"
+status=0
+awk -v r="$time_ratio" 'BEGIN { exit !(r > 1.0) }' && { echo "install takes longer than mdBook's"; status=1; }
+awk -v r="$size_ratio" 'BEGIN { exit !(r > 2.0) }' && { echo "binary is more than twice mdBook's size"; status=1; }
+exit $status
