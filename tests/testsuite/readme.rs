@@ -171,6 +171,7 @@ fn pages(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
 
 #[test]
 fn every_directive_in_the_guide_builds_and_checks() {
+    crate::tools::valgrind();
     let src = guide().join("src");
     let mut all = Vec::new();
     pages(&src, &mut all);

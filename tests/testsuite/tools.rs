@@ -146,3 +146,53 @@ fn pinned_tools_report_their_pinned_versions() {
         );
     }
 }
+
+/// The Debian tool `bin` (from `package`): found on `PATH` or, when the
+/// tests run as root where `apt-get` exists, installed once with it (as
+/// `.ci/run` does); `None` when neither gives it. Callers fail loudly.
+pub fn debian(bin: &str, package: &str) -> Option<PathBuf> {
+    let find = || {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(bin))
+            .find(|exe| exe.is_file())
+    };
+    if let Some(exe) = find() {
+        return Some(exe);
+    }
+    static TRIED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut tried = TRIED.lock().unwrap_or_else(|e| e.into_inner());
+    if !tried.iter().any(|p| p == package) {
+        tried.push(package.to_owned());
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.starts_with(b"0"));
+        if root && Path::new("/usr/bin/apt-get").exists() {
+            eprintln!("tests: installing Debian's {package} (apt-get)");
+            let ok = Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq {package}"
+                ))
+                .status()
+                .is_ok_and(|s| s.success());
+            eprintln!(
+                "tests: apt-get install {package} {}",
+                if ok { "done" } else { "failed" }
+            );
+        }
+    }
+    find()
+}
+
+/// Valgrind, which `sanitize=memcheck` claims (and the example book) run
+/// under: found or installed, or the test fails saying how to get it.
+pub fn valgrind() -> PathBuf {
+    debian("valgrind", "valgrind").unwrap_or_else(|| {
+        panic!(
+            "these tests need Valgrind and found none on PATH: install it \
+             (`apt-get install valgrind`, as .ci/run does)"
+        )
+    })
+}

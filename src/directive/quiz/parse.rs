@@ -664,7 +664,7 @@ signed integer overflow
             ),
             (
                 GOOD.replace("```c expect=ub", "```c expect=ub colour=red"),
-                "src/a.md:47:16: found unknown attribute `colour` on a quiz's `c` program; expected one of expect, line, asm, asm-syntax, flags, warnings",
+                "src/a.md:47:16: found unknown attribute `colour` on a quiz's `c` program; expected one of expect, line, sanitize, asm, asm-syntax, flags, warnings",
             ),
             (
                 GOOD.replace("```output\nsignal", "x")

@@ -301,37 +301,10 @@ fn chromium() -> PathBuf {
     if let Some(p) = std::env::var_os("CHROMIUM") {
         return PathBuf::from(p);
     }
-    let find = || {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&path)
-            .flat_map(|dir| ["chromium", "chromium-browser"].map(|n| dir.join(n)))
-            .find(|exe| exe.is_file())
-    };
-    if let Some(exe) = find() {
-        return exe;
-    }
-    static INSTALL: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
-    let mut tried = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    if !*tried {
-        *tried = true;
-        let root = Command::new("id")
-            .arg("-u")
-            .output()
-            .is_ok_and(|o| o.stdout.starts_with(b"0"));
-        if root && Path::new("/usr/bin/apt-get").exists() {
-            eprintln!("browser tests: installing Debian's chromium (apt-get)");
-            let ok = Command::new("sh")
-                .arg("-c")
-                .arg("apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium")
-                .status()
-                .is_ok_and(|s| s.success());
-            eprintln!(
-                "browser tests: apt-get install chromium {}",
-                if ok { "done" } else { "failed" }
-            );
-        }
-    }
-    if let Some(exe) = find() {
+    let found = ["chromium", "chromium-browser"]
+        .into_iter()
+        .find_map(|bin| crate::tools::debian(bin, "chromium"));
+    if let Some(exe) = found {
         return exe;
     }
     panic!(

@@ -215,6 +215,7 @@ fn examples_that_break_a_merged_build_are_judged_as_alone() {
 
 /// A copy of the example book with no cache.
 fn example_book_copy(to: &Path) {
+    crate::tools::valgrind();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
     let status = std::process::Command::new("cp")
         .arg("-r")

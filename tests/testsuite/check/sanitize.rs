@@ -120,6 +120,7 @@ fn at(caption: &str) -> String {
 
 #[test]
 fn each_checker_proves_its_claims_and_fails_the_false_ones() {
+    crate::tools::valgrind();
     let book = TestBook::new().chapter("s.md", SANITIZED);
     book.write();
     let (stdout, stderr, code) = check(&book, &[]);
@@ -193,6 +194,7 @@ fn side(caption: &str) -> String {
 
 #[test]
 fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
+    crate::tools::valgrind();
     let book = TestBook::new().chapter("s.md", SANITIZED);
     book.write();
     let (json, _) = check_json(&book, &[]);
@@ -310,6 +312,7 @@ fn main() { println!("{}", 6 * 7); }
 
 #[test]
 fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_link() {
+    crate::tools::valgrind();
     let book = TestBook::new()
         .chapter("n.md", NAMED)
         .chapter("claims.md", "# Claims\n\n```claims\n```\n");
