@@ -295,32 +295,36 @@ impl LineMap {
     }
 }
 
-/// The chapter's warnings `check` tells (it renders for claims, not for a
-/// page): ```` ```asm ```` blocks of directives that belong to no snippet,
-/// as `warning: file:line: message`.
+/// What `check` warns about a chapter's fences, as a build does, in the
+/// chapter's order: an ```` ```asm ```` block of directives that follows no
+/// example (it claims nothing), and a fence whose word is one edit away
+/// from one of ours (`exmaple`). Each line is `warning: file:line:column:`
+/// and the message, the line and column the author's.
 pub fn warnings(chapter: &Chapter) -> Vec<String> {
     let text = &chapter.expanded;
-    if !text.contains("CHECK") {
+    let stray = text.contains("CHECK");
+    let typo = directive::hint::may_hold_typo(text);
+    if !stray && !typo {
         return Vec::new();
     }
     let Ok(blocks) = directive::try_scan(text) else {
         return Vec::new();
     };
-    let stray = crate::directive::asmspec::stray_asm(text, &blocks);
-    if stray.is_empty() {
-        return Vec::new();
+    let mut found = Vec::new();
+    if stray {
+        found.extend(crate::directive::asmspec::stray_asm(text, &blocks));
     }
+    if typo {
+        found.extend(directive::hint::hints(text, &blocks));
+    }
+    found.sort_by_key(|p| p.offset);
     let map = LineMap::new(&chapter.raw, text);
-    let place = FilePlace { chapter, map: &map };
-    stray
+    found
         .iter()
         .map(|p| {
-            format!(
-                "warning: {}:{}: {}",
-                chapter.file,
-                place.line(p.offset),
-                p.message
-            )
+            let (_, column) = markdown::line_col(text, p.offset);
+            let line = map.file_line(line0(text, p.offset));
+            format!("warning: {}:{line}:{column}: {}", chapter.file, p.message)
         })
         .collect()
 }
@@ -372,25 +376,6 @@ pub fn claims(
         }
     }
     (out, invalid)
-}
-
-/// The hints for fences of a chapter that are almost directives
-/// ([`directive::hint`]), as `file:line:column: message` in the chapter
-/// file.
-pub fn hints(chapter: &Chapter) -> Vec<String> {
-    let text = &chapter.expanded;
-    if !directive::hint::may_hold_typo(text) {
-        return Vec::new();
-    }
-    let map = LineMap::new(&chapter.raw, text);
-    directive::hint::hints(text, &directive::scan(text))
-        .into_iter()
-        .map(|p| {
-            let (_, column) = markdown::line_col(text, p.offset);
-            let line = map.file_line(line0(text, p.offset));
-            format!("{}:{line}:{column}: {}", chapter.file, p.message)
-        })
-        .collect()
 }
 
 /// The Cargo packages a chapter's blocks offer students (its exercises),

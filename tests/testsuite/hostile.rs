@@ -230,7 +230,7 @@ fn a_stray_asm_block_is_a_located_warning() {
     let (out, _, ok) = run(&[&"check", &book.root()]);
     assert!(ok, "{out}");
     assert!(
-        out.contains(&format!("warning: src/ch.md:10: {warning}")),
+        out.contains(&format!("warning: src/ch.md:10:4: {warning}")),
         "{out}"
     );
 }

@@ -182,12 +182,6 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         claims.retain(|c| files.contains(&c.file));
         invalid.retain(|(file, _, _)| files.contains(file));
     }
-    let hints: Vec<String> = loaded
-        .chapters
-        .iter()
-        .flat_map(load::hints)
-        .map(|h| format!("warning: {h}"))
-        .collect();
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
         .jobs
@@ -228,10 +222,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             })
             .collect()
     });
-    let notes = hints
-        .into_iter()
+    let notes = loaded
+        .chapters
+        .iter()
+        .flat_map(load::warnings)
         .chain(preprocessor_notes(&loaded, &claims))
-        .chain(loaded.chapters.iter().flat_map(load::warnings))
         .collect();
     let mut checked: Vec<Checked> = claims
         .into_iter()
