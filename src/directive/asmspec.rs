@@ -17,10 +17,14 @@ use crate::core::attrs::Attr;
 use crate::core::claim::{AsmClaim, Claim};
 use crate::core::expect::Expect;
 use crate::core::filecheck::{self, Checks};
+use crate::core::lang::Lang;
+use crate::core::links::Mode;
 use crate::core::machine::{self, Syntax};
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
+use crate::core::sanitize::Sanitize;
 use crate::core::values::Attrs;
+use std::ops::Range;
 
 /// The panel a snippet shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -486,6 +490,58 @@ mod tests {
                 large <= small * 16 + 16 && large >= 16_000,
                 "{kind}: {small} steps for 1,000 lines, {large} for 16,000"
             );
+        }
+    }
+}
+
+/// A compiled C or C++ snippet where it stands in a chapter: a comparison's
+/// side or a quiz's program.
+#[derive(Debug, Clone, Copy)]
+pub struct CSnippet<'a> {
+    /// C or C++.
+    pub lang: Lang,
+    /// Where its info string starts in the chapter.
+    pub info_offset: usize,
+    /// The program the compiler gets (hidden lines included).
+    pub source: &'a str,
+    /// Its output block, and where that stands.
+    pub output: Option<(&'a str, &'a Range<usize>)>,
+}
+
+impl AsmSpec {
+    /// The claim of a compiled C or C++ snippet with these compiler
+    /// attributes: it does `expect`, watched by `sanitize`.
+    pub fn c_claim(
+        &self,
+        env: &Env<'_>,
+        snippet: CSnippet<'_>,
+        expect: Expect,
+        sanitize: Sanitize,
+    ) -> Claim {
+        let output_range = snippet.output.map(|(_, r)| r.clone());
+        Claim {
+            file: env.file.to_owned(),
+            line: env.place.line(snippet.info_offset),
+            offset: snippet.info_offset,
+            what: String::new(),
+            lang: snippet.lang,
+            source: snippet.source.to_owned(),
+            wrapped: false,
+            expect,
+            output: snippet.output.map(|(o, _)| o.to_owned()),
+            bless: output_range.as_ref().and_then(|r| env.place.bless(r)),
+            output_range,
+            edition: env.config.edition,
+            mode: Mode::Debug,
+            error: None,
+            ignore: false,
+            flags: self.flags.clone(),
+            no_warnings: self.no_warnings,
+            sanitize,
+            unordered: false,
+            asm: None,
+            doctest: None,
+            error_line: None,
         }
     }
 }

@@ -19,7 +19,7 @@
 mod parse;
 mod render;
 
-use super::asmspec::{self, AsmSpec, Panel};
+use super::asmspec::{self, AsmSpec, CSnippet, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference};
 use super::frame;
@@ -28,7 +28,7 @@ use super::runnable::{self, Example};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
-use crate::core::links::{self, Mode, Session};
+use crate::core::links::{self, Session};
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use crate::core::sanitize::Sanitize;
@@ -222,6 +222,16 @@ impl Side {
             .unwrap_or_else(|| self.lang.label().to_owned())
     }
 
+    /// The side as a compiled snippet.
+    fn snippet(&self) -> CSnippet<'_> {
+        CSnippet {
+            lang: self.lang,
+            info_offset: self.info_offset,
+            source: &self.source,
+            output: self.output.as_deref().zip(self.output_range.as_ref()),
+        }
+    }
+
     /// The claim of a compiled side (C, C++, Rust); Python sides are
     /// shown only.
     fn claim(&self, env: &Env<'_>) -> Option<Claim> {
@@ -234,28 +244,8 @@ impl Side {
                 ignore,
                 sanitize,
             } => Claim {
-                file: env.file.to_owned(),
-                line: env.place.line(self.info_offset),
-                offset: self.info_offset,
-                what: String::new(),
-                lang: self.lang,
-                source: self.source.clone(),
-                wrapped: false,
-                expect: *expect,
-                output: self.output.clone(),
-                output_range: self.output_range.clone(),
-                edition: env.config.edition,
-                mode: Mode::Debug,
-                error: None,
                 ignore: *ignore,
-                bless: self.output_range.as_ref().and_then(|r| env.place.bless(r)),
-                flags: spec.flags.clone(),
-                no_warnings: spec.no_warnings,
-                sanitize: *sanitize,
-                unordered: false,
-                asm: None,
-                doctest: None,
-                error_line: None,
+                ..spec.c_claim(env, self.snippet(), *expect, *sanitize)
             },
             Role::Shown { .. } => return None,
         };

@@ -20,7 +20,7 @@ mod program;
 mod render;
 mod toml;
 
-use super::asmspec::AsmSpec;
+use super::asmspec::{AsmSpec, CSnippet};
 use super::contract::{Env, Kind, Parsed, Target};
 use super::facts::Need;
 use super::runnable::Example;
@@ -28,7 +28,6 @@ use crate::core::claim::{Claim, ErrorLine};
 use crate::core::config::Key;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
-use crate::core::links::Mode;
 use crate::core::markdown::{Block, Pattern};
 use crate::core::problem::Problem;
 use std::ops::Range;
@@ -228,30 +227,17 @@ impl Program {
                 expect,
                 spec,
                 sanitize,
-            } => Claim {
-                file: env.file.to_owned(),
-                line: env.place.line(self.info_offset),
-                offset: self.info_offset,
-                what: String::new(),
-                lang: self.lang,
-                source: self.source.clone(),
-                wrapped: false,
-                expect: *expect,
-                output: self.output.clone(),
-                output_range: self.output_range.clone(),
-                edition: env.config.edition,
-                mode: Mode::Debug,
-                error: None,
-                ignore: false,
-                bless: self.output_range.as_ref().and_then(|r| env.place.bless(r)),
-                flags: spec.flags.clone(),
-                no_warnings: spec.no_warnings,
-                sanitize: *sanitize,
-                unordered: false,
-                asm: None,
-                doctest: None,
-                error_line: None,
-            },
+            } => spec.c_claim(
+                env,
+                CSnippet {
+                    lang: self.lang,
+                    info_offset: self.info_offset,
+                    source: &self.source,
+                    output: self.output.as_deref().zip(self.output_range.as_ref()),
+                },
+                *expect,
+                *sanitize,
+            ),
         };
         if let Some((file, line)) = &self.placed {
             claim.file = file.clone();
