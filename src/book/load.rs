@@ -21,6 +21,7 @@
 use super::resolve::{Run, resolve};
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::Config;
+use crate::core::diff;
 use crate::core::markdown;
 use crate::core::problem::Located;
 use crate::directive::contract::{Package, Place};
@@ -30,7 +31,6 @@ use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
 use mdbook_preprocessor::{Preprocessor as _, PreprocessorContext};
-use similar::{DiffTag, TextDiff};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -256,12 +256,11 @@ impl LineMap {
                 lines: (0..n).map(|i| (i, true)).collect(),
             };
         }
-        let diff = TextDiff::from_lines(raw, expanded);
-        for op in diff.ops() {
-            let (tag, old, new) = op.as_tag_tuple();
+        for op in diff::lines(raw, expanded) {
+            let (old, new) = (op.old, op.new);
             for (i, _) in new.clone().enumerate() {
-                let entry = match tag {
-                    DiffTag::Equal => (old.start + i, true),
+                let entry = match op.equal {
+                    true => (old.start + i, true),
                     // A link's expansion: it stands on the line of the link.
                     _ if old.is_empty() => (old.start.saturating_sub(1), false),
                     _ => (old.start + i.min(old.len() - 1), false),

@@ -378,6 +378,19 @@ fn complete(attr: &str) -> bool {
     false
 }
 
+/// Whether a program starts threads (whose output may come in another
+/// order, or with other values, on another run, even when runs agreed).
+pub fn starts_threads(source: &str) -> bool {
+    [
+        "thread::spawn",
+        "thread::scope",
+        "thread::Builder",
+        "spawn_scoped",
+    ]
+    .iter()
+    .any(|w| source.contains(w))
+}
+
 /// Whether rustdoc would leave `items` (the code after its crate
 /// attributes) unwrapped. rustdoc parses the code as the statements of a
 /// function: it has its own `main` when one of them is a `fn main` item,

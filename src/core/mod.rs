@@ -10,6 +10,7 @@ pub mod claim;
 pub mod code;
 pub mod config;
 pub mod crates;
+pub mod diff;
 pub mod doctest;
 pub mod escape;
 pub mod expect;

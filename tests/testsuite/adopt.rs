@@ -215,7 +215,7 @@ fn counting_block(dir: &Path, name: &str, body: &str) -> String {
 }
 
 #[test]
-fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
+fn adopt_runs_each_program_again_and_records_only_what_is_stable() {
     let counts = tempfile::tempdir().expect("tempdir");
     let dir = counts.path();
     let book = crate::support::TestBook::new()
@@ -249,6 +249,17 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
             "# Steady\n\n```rust\nprintln!(\"always\");\n```\n",
         )
         .chapter(
+            "channel.md",
+            &format!(
+                "# Channel\n\n{}",
+                counting_block(
+                    dir,
+                    "channel",
+                    "// The fourth run sends in another order.\nlet n = std::thread::spawn(move || n).join().unwrap();\nlet ids = if n <= 3 { [0, 1] } else { [1, 0] };\nprintln!(\"sent\");\nprintln!(\"{:?}\", ids.map(Ok::<i32, ()>));"
+                )
+            ),
+        )
+        .chapter(
             "threads.md",
             "# Threads\n\n```rust\nfor i in 0..2 {\n    std::thread::spawn(move || println!(\"thread {i}\")).join().unwrap();\n}\n```\n",
         );
@@ -256,12 +267,13 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
     let root = book.root();
     let (_, said) = adopt(root, &["--write"]);
     for want in [
-        "output that varies between runs (each program was run twice):",
+        "output that varies between runs (each program was run twice, one that starts threads up to 24 times):",
         "src/order.md:3: its lines come in another order: recorded as ```output unordered",
         "src/span.md:3: parts of its lines change: recorded with [..] for them",
         "src/lines.md:3: it changes otherwise: no output block recorded",
         "src/threads.md:3: it starts threads, whose lines may come in any order: recorded as ```output unordered",
-        "5 block(s) became examples; 0 left as they are",
+        "src/channel.md:3: parts of its lines change: recorded with [..] for them",
+        "6 block(s) became examples; 0 left as they are",
     ] {
         assert!(said.contains(want), "{want}\nnot in\n{said}");
     }
@@ -283,12 +295,19 @@ fn adopt_runs_each_program_twice_and_records_only_what_is_stable() {
     );
     assert!(chapter("steady.md").contains("```output\nalways\n```"));
     assert!(chapter("threads.md").contains("```output unordered\nthread 0\nthread 1\n```"));
+    // Two runs agreed; the fourth did not, and a program that starts
+    // threads is run until it shows.
+    assert!(
+        chapter("channel.md").contains("```output\nsent\n[Ok([..])]\n```"),
+        "{}",
+        chapter("channel.md")
+    );
     // check then passes, cold, run after run (each run counts on).
     for _ in 0..3 {
         let _ = std::fs::remove_dir_all(root.join(".companion-cache"));
         let (json, code) = check_json(root, &[]);
         assert_eq!(code, 0, "{json:#}");
         let statuses: Vec<String> = verdicts(&json).into_iter().map(|v| v.2).collect();
-        assert_eq!(statuses, ["passed"; 5], "{json:#}");
+        assert_eq!(statuses, ["passed"; 6], "{json:#}");
     }
 }

@@ -59,8 +59,9 @@ pub struct Options {
     /// Check only this chapter, by its title or its path under `src`
     /// (`mdbook test --chapter`).
     pub chapter: Option<String>,
-    /// Run each passing plain block that printed something once more, and
-    /// keep what it printed in [`Checked::second`] (for `adopt`).
+    /// Run each passing plain block that printed something again (once,
+    /// or many times when it starts threads), and keep what it printed in
+    /// [`Checked::others`] (for `adopt`).
     pub second_runs: bool,
     /// Compile and run every Rust claim with this toolchain instead of
     /// the book's `rustc` (`--toolchain`).
@@ -207,7 +208,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let seconds: Vec<Option<String>> = pool.install(|| {
+    let others: Vec<Vec<String>> = pool.install(|| {
         claims
             .par_iter()
             .zip(&outcomes)
@@ -216,9 +217,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
                     && o.verdict == Verdict::Passed
                     && matches!(c.expect, Expect::Run | Expect::Panic)
                     && o.actual.is_some();
-                (options.second_runs && printed)
-                    .then(|| checker.second_actual(c))
-                    .flatten()
+                match options.second_runs && printed {
+                    true => checker.other_actuals(c),
+                    false => Vec::new(),
+                }
             })
             .collect()
     });
@@ -231,11 +233,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut checked: Vec<Checked> = claims
         .into_iter()
         .zip(outcomes)
-        .zip(seconds)
-        .map(|((claim, outcome), second)| Checked {
+        .zip(others)
+        .map(|((claim, outcome), others)| Checked {
             claim,
             outcome,
-            second,
+            others,
         })
         .collect();
     places::in_chapters(&mut checked, &loaded.chapters);

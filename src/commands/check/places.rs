@@ -16,9 +16,9 @@
 use super::report::Checked;
 use crate::book::load::Chapter;
 use crate::core::code::{relocate, renumber_gutter};
+use crate::core::diff;
 use crate::core::lang::Lang;
 use crate::engine::check::Verdict;
-use similar::{Algorithm, DiffTag, capture_diff_slices};
 
 /// Lines the wrapping of a block adds to its program at most
 /// (`fn main() {` and its `}`).
@@ -65,12 +65,11 @@ pub fn program_lines(
     let prog: Vec<&str> = program.lines().collect();
     let mut out = vec![None; prog.len()];
     let mut matched = 0;
-    for op in capture_diff_slices(Algorithm::Myers, &code, &prog) {
-        let (tag, old, new) = op.as_tag_tuple();
-        if tag != DiffTag::Equal {
+    for op in diff::items(&code, &prog) {
+        if !op.equal {
             continue;
         }
-        for (o, n) in old.zip(new) {
+        for (o, n) in op.old.zip(op.new) {
             out[n] = Some((block[o].1, block[o].2));
             matched += 1;
         }

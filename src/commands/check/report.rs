@@ -15,9 +15,9 @@ pub struct Checked {
     pub claim: Claim,
     /// What checking it gave.
     pub outcome: Outcome,
-    /// What the program printed on a second run, when asked for
+    /// What the program printed on further runs, when asked for
     /// ([`super::Options::second_runs`]).
-    pub second: Option<String>,
+    pub others: Vec<String>,
 }
 
 /// The whole result of `check`.

@@ -25,11 +25,7 @@ fn diff(d: &Drifted, before: &str, after: &str) -> String {
         t => format!("{t}\n"),
     };
     let (a, b) = (lines(before), lines(after));
-    let text = similar::TextDiff::from_lines(&a, &b)
-        .unified_diff()
-        .context_radius(3)
-        .header(&from, &to)
-        .to_string();
+    let text = crate::core::diff::unified(&a, &b, &from, &to);
     let lines: Vec<&str> = text.lines().collect();
     let mut out = lines[..lines.len().min(DIFF_LINES)].join("\n");
     if lines.len() > DIFF_LINES {

@@ -27,6 +27,7 @@ mod merge_fail;
 mod observe;
 pub mod pattern;
 mod recorded;
+mod run;
 pub mod rustc;
 pub mod sanitizer;
 pub mod verdict;
@@ -41,17 +42,17 @@ pub use crate::core::lang::Lang;
 
 use crate::core::claim::Recorded;
 use crate::core::config::{Config, OutputFilter};
+use crate::core::doctest::starts_threads;
 use crate::core::lang::Compiler;
 use crate::core::links::Mode;
 use crate::core::sanitize::Checker as Watcher;
 use crate::engine::cache::Cache;
 use crate::engine::crates::{self, Crates};
-use crate::engine::exec::{self, Limits};
+use crate::engine::exec;
 use crate::engine::lock;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -62,6 +63,21 @@ pub const CACHE_NAMESPACE: &str = "check";
 /// The cache namespace of second runs (output that may vary), by the
 /// first run's key.
 const AGAIN_NAMESPACE: &str = "check-again";
+
+/// The cache namespace of the further runs of a program that starts
+/// threads ([`THREAD_RUNS`]), by the first run's key.
+const RUNS_NAMESPACE: &str = "check-runs";
+
+/// How many times `adopt` runs a program that starts threads: their
+/// output can change from run to run while two runs agree (Rust by
+/// Example's `std_misc/channels.md` prints its channel's messages in
+/// another order on about one run in five), so one compile is run this
+/// many times, or for [`THREAD_RUNS_TIME`] if that comes first.
+pub const THREAD_RUNS: usize = 24;
+
+/// How long the further runs of a program that starts threads may take
+/// together before no more are started.
+const THREAD_RUNS_TIME: Duration = Duration::from_secs(5);
 
 /// The cache namespace that records the time limits a timed-out
 /// observation ran with.
@@ -459,11 +475,47 @@ impl Checker {
         Some(obs)
     }
 
-    /// What `claim`'s program printed on a second run, in the terms of
+    /// What `claim`'s program printed on further runs, in the terms of
     /// its verdict's `actual` (for `adopt`, which keeps only what is the
-    /// same on both).
-    pub fn second_actual(&self, claim: &Claim) -> Option<String> {
-        self.again(claim).and_then(|obs| self.judge(claim, &obs).1)
+    /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
+    /// program that starts threads.
+    pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
+        let runs = match claim.lang == Lang::Rust && starts_threads(&claim.source) {
+            true => self.runs(claim, THREAD_RUNS),
+            false => self.again(claim).into_iter().collect(),
+        };
+        runs.iter()
+            .filter_map(|obs| self.judge(claim, obs).1)
+            .collect()
+    }
+
+    /// `runs` observations of `claim`'s program, compiled once (from the
+    /// cache when they were made before).
+    fn runs(&self, claim: &Claim, runs: usize) -> Vec<Observation> {
+        let tool = self.tool(claim.lang).to_owned();
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return Vec::new();
+        };
+        let used = self.used(claim);
+        let Ok((mut job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
+            return Vec::new();
+        };
+        let key = Cache::key(&[key.as_bytes(), b"runs", runs.to_string().as_bytes()]);
+        if let Some(cached) = self
+            .cache
+            .get(RUNS_NAMESPACE, &key)
+            .and_then(|b| serde_json::from_slice::<Vec<Observation>>(&b).ok())
+        {
+            return cached;
+        }
+        if !used.is_empty() && self.link_crates(&mut job, claim.mode, &used).is_err() {
+            return Vec::new();
+        }
+        let observed = self.execute_runs(&job, &claim.source, runs, THREAD_RUNS_TIME);
+        if let Ok(bytes) = serde_json::to_vec(&observed) {
+            self.cache.put(RUNS_NAMESPACE, &key, &bytes);
+        }
+        observed
     }
 
     /// The declared crates a Rust claim uses.
@@ -561,97 +613,6 @@ impl Checker {
     /// Checks claims in parallel on the current rayon pool, in order.
     pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
         claims.par_iter().map(|c| self.check(c)).collect()
-    }
-
-    /// Compiles (and runs) a job in a fresh temporary directory; `None`
-    /// when the compiler cannot be started at all.
-    fn execute(&self, job: &Job, source: &str) -> Option<Observation> {
-        let dir = match exec::scratch_dir() {
-            Ok(d) => d,
-            Err(e) => {
-                return Some(Observation {
-                    compiled: false,
-                    diagnostics: format!("cannot create a temporary directory: {e}"),
-                    compile_timed_out: false,
-                    run: None,
-                });
-            }
-        };
-        if let Err(e) = std::fs::write(dir.path().join(job.source_file), source) {
-            return Some(Observation {
-                compiled: false,
-                diagnostics: format!("cannot write the program: {e}"),
-                compile_timed_out: false,
-                run: None,
-            });
-        }
-        let compile_limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT));
-        self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-        // Where and how the version in the cache key was asked.
-        let mut cmd = exec::compiler_command(&job.tool, dir.path());
-        cmd.args(&job.args);
-        let compiled = exec::run(&mut cmd, b"", compile_limit).ok()?;
-        let mut obs = Observation {
-            compiled: compiled.success(),
-            diagnostics: compiled.stderr,
-            compile_timed_out: compiled.timed_out,
-            run: None,
-        };
-        if let (true, Some(program)) = (obs.compiled, job.run) {
-            self.program_runs.fetch_add(1, Ordering::Relaxed);
-            let path = dir.path().join(program);
-            let mut cmd = match job.memcheck {
-                true => {
-                    let mut c = Command::new(&self.config.valgrind);
-                    c.args(sanitizer::MEMCHECK_ARGS).arg(&path);
-                    c
-                }
-                false => Command::new(&path),
-            };
-            cmd.current_dir(dir.path()).envs(job.env.iter().copied());
-            let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
-            let mut run = self.run_program(&mut cmd, memory);
-            // ThreadSanitizer cannot work with some kernels' randomised
-            // layout: once more without randomisation, as its docs advise.
-            if sanitizer::tsan_mapping(&run) {
-                let mut cmd = Command::new("setarch");
-                cmd.arg("-R")
-                    .arg(&path)
-                    .current_dir(dir.path())
-                    .envs(job.env.iter().copied());
-                let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
-                run = self.run_program(&mut cmd, memory);
-            }
-            obs.run = Some(run);
-        }
-        Some(obs)
-    }
-
-    /// Runs a compiled program with the time limit, the output cap and an
-    /// address-space limit (`memory`, or none for a sanitizer that limits
-    /// its own: [`sanitizer::limit_memory`]; compilers get none).
-    fn run_program(&self, cmd: &mut Command, memory: Option<u64>) -> RunResult {
-        let limits = Limits {
-            timeout: self.timeout,
-            max_output: MAX_OUTPUT,
-            memory,
-        };
-        match exec::run(cmd, b"", limits) {
-            Ok(f) => RunResult {
-                code: f.code,
-                stdout: f.stdout,
-                stderr: f.stderr,
-                timed_out: f.timed_out,
-                truncated: f.truncated,
-            },
-            Err(e) => RunResult {
-                code: None,
-                stdout: String::new(),
-                stderr: format!("cannot start the compiled program: {e}"),
-                timed_out: false,
-                truncated: false,
-            },
-        }
     }
 }
 

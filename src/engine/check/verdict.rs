@@ -196,11 +196,7 @@ pub fn diff(expected: &str, actual: &str) -> String {
     e.push('\n');
     let mut a = actual.to_owned();
     a.push('\n');
-    similar::TextDiff::from_lines(&e, &a)
-        .unified_diff()
-        .context_radius(3)
-        .header("expected", "actual")
-        .to_string()
+    crate::core::diff::unified(&e, &a, "expected", "actual")
 }
 
 /// Output as compared: trailing whitespace of each line and trailing blank

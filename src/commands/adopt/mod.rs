@@ -29,13 +29,16 @@ use super::install;
 use crate::book::load::{self, LineMap};
 use crate::book::plain::CodeBlock;
 use crate::core::code;
-use crate::core::doctest::LangString;
+use crate::core::diff;
+use crate::core::doctest::{LangString, starts_threads};
 use crate::core::expect::Expect;
 use crate::core::markdown;
-use crate::engine::check::{Verdict, pattern};
-use similar::TextDiff;
+use crate::engine::check::Verdict;
+use stable::{Stable, stable};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+mod stable;
 
 /// What `adopt` found and would change.
 #[derive(Debug, Default)]
@@ -60,13 +63,12 @@ impl Adoption {
     pub fn diff(&self) -> String {
         let mut out = String::new();
         for (file, _, before, after) in &self.files {
-            let diff = TextDiff::from_lines(before, after);
-            out.push_str(
-                &diff
-                    .unified_diff()
-                    .header(&format!("a/{file}"), &format!("b/{file}"))
-                    .to_string(),
-            );
+            out.push_str(&diff::unified(
+                before,
+                after,
+                &format!("a/{file}"),
+                &format!("b/{file}"),
+            ));
         }
         out
     }
@@ -120,99 +122,6 @@ fn attributes(info: &str, test_edition: u16, book_edition: u16) -> Result<String
         }
     }
     Ok(words.join(" "))
-}
-
-/// What of a program's output two runs agree on.
-#[derive(Debug, PartialEq)]
-enum Stable {
-    /// The same text both times.
-    Same(String),
-    /// The same lines in another order: ```` ```output unordered ````.
-    Unordered(String),
-    /// The same lines but for spans (a path, a time, an address), each
-    /// written `[..]`.
-    Spans(String),
-    /// Nothing an output block can say.
-    Varies,
-}
-
-/// What of `first` a second run (`second`) printed too.
-fn stable(first: &str, second: Option<&str>, may_reorder: bool) -> Stable {
-    let Some(second) = second.filter(|s| *s != first) else {
-        return Stable::Same(first.to_owned());
-    };
-    let a: Vec<&str> = first.lines().collect();
-    let b: Vec<&str> = second.lines().collect();
-    let mut sorted_a = a.clone();
-    let mut sorted_b = b.clone();
-    sorted_a.sort_unstable();
-    sorted_b.sort_unstable();
-    if may_reorder && sorted_a == sorted_b {
-        return Stable::Unordered(first.to_owned());
-    }
-    // A pattern token the program printed itself could not be told apart.
-    if a.len() != b.len() || pattern::has_pattern(first) || pattern::has_pattern(second) {
-        return Stable::Varies;
-    }
-    let mut lines = Vec::with_capacity(a.len());
-    for (x, y) in a.iter().zip(&b) {
-        if x == y {
-            lines.push((*x).to_owned());
-            continue;
-        }
-        let line = span_pattern(x, y);
-        // A line that varies as a whole says nothing.
-        if line.trim() == "[..]" || !(pattern::matches(&line, x) && pattern::matches(&line, y)) {
-            return Stable::Varies;
-        }
-        lines.push(line);
-    }
-    Stable::Spans(lines.join("\n"))
-}
-
-/// Two versions of a line as one with `[..]` where they differ: what
-/// they share before and after, cut back to a word's edge (so a part of a
-/// varying word that both runs happened to share is not kept).
-fn span_pattern(x: &str, y: &str) -> String {
-    let edge = |c: char| !c.is_alphanumeric();
-    let mut pre = x
-        .char_indices()
-        .zip(y.chars())
-        .find(|((_, a), b)| a != b)
-        .map_or(x.len().min(y.len()), |((i, _), _)| i);
-    if !x[..pre].ends_with(edge) {
-        pre = x[..pre]
-            .rfind(edge)
-            .map_or(0, |i| i + x[i..].chars().next().map_or(1, char::len_utf8));
-    }
-    let common_suffix = x
-        .chars()
-        .rev()
-        .zip(y.chars().rev())
-        .take_while(|(a, b)| a == b)
-        .map(|(a, _)| a.len_utf8())
-        .sum::<usize>();
-    let max_suffix = (x.len() - pre).min(y.len() - pre);
-    let mut suf = common_suffix.min(max_suffix);
-    // Cut forward to a word's edge.
-    let tail = &x[x.len() - suf..];
-    if suf < max_suffix || !tail.starts_with(edge) {
-        suf = tail.find(edge).map_or(0, |i| suf - i);
-    }
-    format!("{}[..]{}", &x[..pre], &x[x.len() - suf..])
-}
-
-/// Whether a program starts threads (whose output may come in another
-/// order on another run, even when two runs agreed).
-fn starts_threads(source: &str) -> bool {
-    [
-        "thread::spawn",
-        "thread::scope",
-        "thread::Builder",
-        "spawn_scoped",
-    ]
-    .iter()
-    .any(|w| source.contains(w))
 }
 
 /// The block's output block, if it printed something.
@@ -409,8 +318,7 @@ fn edit(
         Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
         _ => None,
     };
-    let (kept, varying) = match printed
-        .map(|p| stable(p, c.second.as_deref(), c.claim.expect == Expect::Run))
+    let (kept, varying) = match printed.map(|p| stable(p, &c.others, c.claim.expect == Expect::Run))
     {
         None => (None, None),
         // Threads print in the order they run, which two runs may
@@ -435,6 +343,12 @@ fn edit(
         Some(Stable::Spans(text)) => (
             Some((text, false)),
             Some("parts of its lines change: recorded with [..] for them"),
+        ),
+        Some(Stable::UnorderedSpans(text)) => (
+            Some((text, true)),
+            Some(
+                "its lines come in another order and parts of them change: recorded as ```output unordered with [..] for them",
+            ),
         ),
         Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
     };
@@ -516,35 +430,6 @@ pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_what_two_runs_agree_on_is_recorded() {
-        assert_eq!(
-            stable("a\nb", Some("a\nb"), true),
-            Stable::Same("a\nb".into())
-        );
-        assert_eq!(stable("a\nb", None, true), Stable::Same("a\nb".into()));
-        assert_eq!(
-            stable("thread 1\nthread 2", Some("thread 2\nthread 1"), true),
-            Stable::Unordered("thread 1\nthread 2".into())
-        );
-        // A panic message is one text: no reordering.
-        assert_eq!(stable("x\ny", Some("y\nx"), false), Stable::Varies);
-        assert_eq!(
-            stable(
-                "path: /tmp/.tmpAb3x/main\nok",
-                Some("path: /tmp/.tmpAbQ7/main\nok"),
-                true
-            ),
-            Stable::Spans("path: /tmp/.[..]/main\nok".into())
-        );
-        assert_eq!(
-            stable("took 12ms", Some("took 9ms"), true),
-            Stable::Spans("took [..]".into())
-        );
-        assert_eq!(stable("a\nb", Some("a"), true), Stable::Varies);
-        assert_eq!(stable("x [..]", Some("y [..]"), true), Stable::Varies);
-    }
 
     #[test]
     fn rustdoc_flags_become_example_attributes() {

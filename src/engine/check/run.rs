@@ -1,0 +1,130 @@
+//! Compiling a job and running its program: once for a verdict, or
+//! several times from one compile (`adopt`'s runs of a program that
+//! starts threads), under the time, output and memory limits.
+
+use super::{COMPILE_TIMEOUT, Checker, Job, MAX_OUTPUT, Observation, RunResult, sanitizer};
+use crate::engine::exec::{self, Limits};
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl Checker {
+    /// Compiles (and runs) a job in a fresh temporary directory; `None`
+    /// when the compiler cannot be started at all.
+    pub(super) fn execute(&self, job: &Job, source: &str) -> Option<Observation> {
+        self.execute_runs(job, source, 1, Duration::ZERO)
+            .into_iter()
+            .next()
+    }
+
+    /// Compiles `job` once and runs the program up to `runs` times (the
+    /// first always, the others while they have taken less than `time`
+    /// together): an observation per run, all with the same compile.
+    pub(super) fn execute_runs(
+        &self,
+        job: &Job,
+        source: &str,
+        runs: usize,
+        time: Duration,
+    ) -> Vec<Observation> {
+        let failed = |diagnostics: String| {
+            vec![Observation {
+                compiled: false,
+                diagnostics,
+                compile_timed_out: false,
+                run: None,
+            }]
+        };
+        let dir = match exec::scratch_dir() {
+            Ok(d) => d,
+            Err(e) => return failed(format!("cannot create a temporary directory: {e}")),
+        };
+        if let Err(e) = std::fs::write(dir.path().join(job.source_file), source) {
+            return failed(format!("cannot write the program: {e}"));
+        }
+        let compile_limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT));
+        self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+        // Where and how the version in the cache key was asked.
+        let mut cmd = exec::compiler_command(&job.tool, dir.path());
+        cmd.args(&job.args);
+        let Ok(compiled) = exec::run(&mut cmd, b"", compile_limit) else {
+            return Vec::new();
+        };
+        let obs = Observation {
+            compiled: compiled.success(),
+            diagnostics: compiled.stderr,
+            compile_timed_out: compiled.timed_out,
+            run: None,
+        };
+        let program = match (obs.compiled, job.run) {
+            (true, Some(program)) => dir.path().join(program),
+            _ => return vec![obs],
+        };
+        let started = std::time::Instant::now();
+        let mut observed = Vec::with_capacity(runs);
+        while observed.is_empty() || (observed.len() < runs && started.elapsed() < time) {
+            observed.push(Observation {
+                run: Some(self.run_compiled(job, &program, dir.path())),
+                ..obs.clone()
+            });
+        }
+        observed
+    }
+
+    /// One run of a compiled program, under the job's checker.
+    fn run_compiled(&self, job: &Job, path: &Path, dir: &Path) -> RunResult {
+        self.program_runs.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = match job.memcheck {
+            true => {
+                let mut c = Command::new(&self.config.valgrind);
+                c.args(sanitizer::MEMCHECK_ARGS).arg(path);
+                c
+            }
+            false => Command::new(path),
+        };
+        cmd.current_dir(dir).envs(job.env.iter().copied());
+        let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
+        let run = self.run_program(&mut cmd, memory);
+        // ThreadSanitizer cannot work with some kernels' randomised
+        // layout: once more without randomisation, as its docs advise.
+        if !sanitizer::tsan_mapping(&run) {
+            return run;
+        }
+        let mut cmd = Command::new("setarch");
+        cmd.arg("-R")
+            .arg(path)
+            .current_dir(dir)
+            .envs(job.env.iter().copied());
+        let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
+        self.run_program(&mut cmd, memory)
+    }
+
+    /// Runs a compiled program with the time limit, the output cap and an
+    /// address-space limit (`memory`, or none for a sanitizer that limits
+    /// its own: [`sanitizer::limit_memory`]; compilers get none).
+    pub(super) fn run_program(&self, cmd: &mut Command, memory: Option<u64>) -> RunResult {
+        let limits = Limits {
+            timeout: self.timeout,
+            max_output: MAX_OUTPUT,
+            memory,
+        };
+        match exec::run(cmd, b"", limits) {
+            Ok(f) => RunResult {
+                code: f.code,
+                stdout: f.stdout,
+                stderr: f.stderr,
+                timed_out: f.timed_out,
+                truncated: f.truncated,
+            },
+            Err(e) => RunResult {
+                code: None,
+                stdout: String::new(),
+                stderr: format!("cannot start the compiled program: {e}"),
+                timed_out: false,
+                truncated: false,
+            },
+        }
+    }
+}
