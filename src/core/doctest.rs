@@ -467,6 +467,28 @@ fn statement(tokens: &[&str], mut at: usize) -> Option<(usize, bool)> {
             _ => break,
         }
     }
+    // A macro called by its path (`core::arch::global_asm!`, `::m!`):
+    // read from the path's last name.
+    let mut path = at;
+    while tokens.get(path) == Some(&":") && tokens.get(path + 1) == Some(&":") {
+        path += 2;
+        match tokens.get(path) {
+            Some(t) if is_ident(t) => path += 1,
+            _ => return None,
+        }
+    }
+    if path == at && tokens.get(at).is_some_and(|t| is_ident(t)) {
+        path = at + 1;
+        while tokens.get(path) == Some(&":") && tokens.get(path + 1) == Some(&":") {
+            match tokens.get(path + 2) {
+                Some(t) if is_ident(t) => path += 3,
+                _ => return None,
+            }
+        }
+    }
+    if path > at + 1 && tokens.get(path) == Some(&"!") {
+        at = path - 1;
+    }
     let t = *tokens.get(at)?;
     match t {
         // `extern "C" { … }`
@@ -805,6 +827,14 @@ mod tests {
             ("macro_rules! m { () => { fn main() {} } }\nm!();", false),
             ("println!(\"fn main\");", false),
             ("m! { fn main() {} }", true),
+            // A macro called by its path is an item too (the Reference's
+            // `core::arch::global_asm!` next to `fn main`).
+            (
+                "fn main() {}\n#[cfg(target_arch = \"x86_64\")]\ncore::arch::global_asm!(\"/* {} */\", const 0);",
+                true,
+            ),
+            ("fn main() {}\n::m!();", true),
+            ("fn main() {}\na::b::c;", false),
             ("fn main() {}\nprintln!(\"x\");", true),
             // A statement that is not an item wraps the whole code, even
             // after `fn main` or as a stray `;` after an item.

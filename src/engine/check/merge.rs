@@ -286,6 +286,12 @@ impl Checker {
             if compiled.timed_out {
                 return;
             }
+            tracing::debug!(
+                "merged build of {} examples (edition {}): {}",
+                members.len(),
+                members[0].claim.edition,
+                if compiled.success() { "built" } else { "failed" }
+            );
             if compiled.success() {
                 let observed: Vec<(String, Observation)> = members
                     .par_iter()
@@ -302,8 +308,13 @@ impl Checker {
                 return;
             }
             let Some(bad) = culprits(&compiled.stderr, &merged.spans) else {
+                tracing::debug!(
+                    "merged build failed outside its examples: each compiled alone\n{}",
+                    compiled.stderr
+                );
                 return;
             };
+            tracing::debug!("{} culprits left to compiles of their own", bad.len());
             members = members
                 .into_iter()
                 .enumerate()

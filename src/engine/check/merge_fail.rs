@@ -176,6 +176,11 @@ impl Checker {
             let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
                 return;
             };
+            tracing::debug!(
+                "merged build of {} expected failures: {}",
+                members.len(),
+                if compiled.success() { "built" } else { "failed" }
+            );
             if compiled.timed_out || compiled.success() {
                 return;
             }
@@ -210,6 +215,7 @@ impl Checker {
                 }
                 // Other codes than the block names: left to its own compile.
             }
+            tracing::debug!("{} decided, {} left", decided.len(), rest.len());
             if decided.is_empty() {
                 return;
             }

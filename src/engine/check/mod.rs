@@ -339,7 +339,10 @@ impl Checker {
             let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
             let obs = match merged {
                 Some(obs) => obs,
-                None => self.execute(&job, &claim.source)?,
+                None => {
+                    tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
+                    self.execute(&job, &claim.source)?
+                }
             };
             let sanitize = claim.sanitize.effective(claim.expect);
             if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
