@@ -378,6 +378,35 @@ fn complete(attr: &str) -> bool {
     false
 }
 
+/// The crate-level inner attributes of a program (`#![…]` outside any
+/// braces), each as its tokens inside the brackets, joined
+/// (`allow(unused_mut)`, `feature(never_type)`); those inside a function
+/// or a module are not the crate's.
+pub fn crate_attributes(source: &str) -> Vec<String> {
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < tokens.len() {
+        match tokens[i] {
+            "#" if depth == 0
+                && tokens.get(i + 1) == Some(&"!")
+                && tokens.get(i + 2) == Some(&"[") =>
+            {
+                let end = group_end(&tokens, i + 2);
+                out.push(tokens[i + 3..end.saturating_sub(1).max(i + 3)].concat());
+                i = end;
+                continue;
+            }
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Whether a program starts threads (whose output may come in another
 /// order, or with other values, on another run, even when runs agreed).
 pub fn starts_threads(source: &str) -> bool {

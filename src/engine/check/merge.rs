@@ -35,6 +35,7 @@ use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
 use crate::core::code;
+use crate::core::doctest::crate_attributes;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
@@ -51,8 +52,7 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 17] = [
-    "#![",
+const UNMERGEABLE: [&str; 16] = [
     "super::",
     "global_allocator",
     "panic_handler",
@@ -100,6 +100,25 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
+        && crate_attributes(source).iter().all(|a| module_lint(a))
+}
+
+/// Whether a crate-level attribute means the same as the first inner
+/// attribute of the example's module: a lint level (`allow`, `warn`,
+/// `deny`, `forbid`, `expect`) for lints that look at items, not at the
+/// crate itself (its docs, its dependencies). Anything else (`feature`,
+/// `no_std`, `crate_name`, `recursion_limit` …) belongs to a crate.
+fn module_lint(attribute: &str) -> bool {
+    const CRATE_LINTS: [&str; 4] = [
+        "missing_docs",
+        "unused_crate_dependencies",
+        "unused_extern_crates",
+        "missing_crate_level_docs",
+    ];
+    ["allow(", "warn(", "deny(", "forbid(", "expect("]
+        .iter()
+        .any(|l| attribute.starts_with(l))
+        && !CRATE_LINTS.iter().any(|c| attribute.contains(c))
 }
 
 /// Whether 2015-edition code means the same inside a module: in 2015 a
@@ -290,7 +309,11 @@ impl Checker {
                 "merged build of {} examples (edition {}): {}",
                 members.len(),
                 members[0].claim.edition,
-                if compiled.success() { "built" } else { "failed" }
+                if compiled.success() {
+                    "built"
+                } else {
+                    "failed"
+                }
             );
             if compiled.success() {
                 let observed: Vec<(String, Observation)> = members
@@ -392,7 +415,20 @@ mod tests {
             ("fn main() {}", Expect::Run, true),
             ("fn main() {}", Expect::NoRun, true),
             ("fn main() {}", Expect::CompileFail, false),
-            ("#![allow(unused)]\nfn main() {}", Expect::Run, false),
+            // A lint level is the module's as well as the crate's; other
+            // crate attributes, or lints about the crate itself, are not.
+            ("#![allow(unused)]\nfn main() {}", Expect::Run, true),
+            (
+                "// lints\n#![deny(unused_must_use)]\n#![warn(clippy::pedantic)]\nfn main() {}",
+                Expect::Run,
+                true,
+            ),
+            ("#![deny(missing_docs)]\nfn main() {}", Expect::Run, false),
+            ("#![feature(never_type)]\nfn main() {}", Expect::Run, false),
+            ("#![crate_name = \"x\"]\nfn main() {}", Expect::Run, false),
+            ("#![no_std]\nfn main() {}", Expect::Run, false),
+            // An inner attribute of a function is not the crate's.
+            ("fn main() {\n    #![doc = \"x\"]\n}", Expect::Run, true),
             (
                 "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() {}",
                 Expect::Run,

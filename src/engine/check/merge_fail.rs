@@ -179,7 +179,11 @@ impl Checker {
             tracing::debug!(
                 "merged build of {} expected failures: {}",
                 members.len(),
-                if compiled.success() { "built" } else { "failed" }
+                if compiled.success() {
+                    "built"
+                } else {
+                    "failed"
+                }
             );
             if compiled.timed_out || compiled.success() {
                 return;
@@ -294,7 +298,12 @@ mod tests {
         assert!(!candidate(&plain(Expect::Run, "fn main() {}")));
         assert!(!candidate(&plain(
             Expect::CompileFail,
-            "#![deny(warnings)]\nfn main() {}"
+            "#![recursion_limit = \"4\"]\nfn main() {}"
+        )));
+        // A lint level is the block's module's too.
+        assert!(candidate(&plain(
+            Expect::CompileFail,
+            "#![deny(unused_must_use)]\nfn main() { let x: i32 = \"a\"; }"
         )));
         let mut old = plain(Expect::CompileFail, wrong);
         old.edition = 2015;
