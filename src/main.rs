@@ -8,15 +8,26 @@ use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::stderr().is_terminal())
-        .without_time()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("MDBOOK_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+    // `MDBOOK_LOG` as mdBook reads it (`debug`, `mdbook_companion=debug,
+    // mdbook_driver=warn`); one that does not parse leaves `info`.
+    let filter = std::env::var("MDBOOK_LOG")
+        .ok()
+        .and_then(|v| v.parse::<tracing_subscriber::filter::Targets>().ok())
+        .unwrap_or_else(|| {
+            tracing_subscriber::filter::Targets::new()
+                .with_default(tracing_subscriber::filter::LevelFilter::INFO)
+        });
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_target(false)
+                .with_ansi(std::io::stderr().is_terminal())
+                .without_time(),
         )
+        .with(filter)
         .init();
     let cli = cli::Cli::parse();
     let result = match cli.command {

@@ -27,7 +27,11 @@ pub struct Op {
 /// ends (so a last line without one differs from the same line with one).
 pub fn lines(old: &str, new: &str) -> Vec<Op> {
     let input = InternedInput::new(old, new);
-    let diff = Diff::compute(Algorithm::Myers, &input);
+    let mut diff = Diff::compute(Algorithm::Myers, &input);
+    // Equal lines (blank ones above all) could line up either side of a
+    // change: slid as git slides them, an `{{#include}}` line is replaced
+    // by the text it brings, rather than text inserted before it.
+    diff.postprocess_lines(&input);
     ops(&diff, input.before.len(), input.after.len())
 }
 
@@ -36,7 +40,8 @@ pub fn items(old: &[&str], new: &[&str]) -> Vec<Op> {
     let mut input = InternedInput::default();
     input.update_before(old.iter().copied());
     input.update_after(new.iter().copied());
-    let diff = Diff::compute(Algorithm::Myers, &input);
+    let mut diff = Diff::compute(Algorithm::Myers, &input);
+    diff.postprocess_lines(&input);
     ops(&diff, old.len(), new.len())
 }
 
@@ -195,6 +200,33 @@ mod tests {
             }]
         );
         assert!(lines("", "").is_empty());
+    }
+
+    #[test]
+    fn an_included_text_replaces_the_line_that_includes_it() {
+        // The same text included twice; blank lines around both.
+        let part = "```rust\nlet v = 1;\n```\n\n```output\n1\n```\n";
+        let raw = "Before.\n\n````md\n{{#include p.md}}\n````\n\nOn the page:\n\n{{#include p.md}}\n\nMore.\n";
+        let expanded = raw.replace("{{#include p.md}}\n", part);
+        let changed: Vec<Op> = lines(raw, &expanded)
+            .into_iter()
+            .filter(|op| !op.equal)
+            .collect();
+        assert_eq!(
+            changed,
+            vec![
+                Op {
+                    equal: false,
+                    old: 3..4,
+                    new: 3..10
+                },
+                Op {
+                    equal: false,
+                    old: 8..9,
+                    new: 14..21
+                },
+            ]
+        );
     }
 
     #[test]
