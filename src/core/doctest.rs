@@ -28,6 +28,7 @@
 //!   `use`s such a crate after other statements.
 
 use crate::core::expect::Expect;
+use crate::core::tokens::{Tokens, group_end, is_ident};
 
 /// The lint flag that stands for rustdoc's `#![allow(unused)]`.
 pub const ALLOW: [&str; 2] = ["-A", "unused"];
@@ -378,48 +379,6 @@ fn complete(attr: &str) -> bool {
     false
 }
 
-/// The crate-level inner attributes of a program (`#![…]` outside any
-/// braces), each as its tokens inside the brackets, joined
-/// (`allow(unused_mut)`, `feature(never_type)`); those inside a function
-/// or a module are not the crate's.
-pub fn crate_attributes(source: &str) -> Vec<String> {
-    let tokens: Vec<&str> = Tokens::new(source).collect();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < tokens.len() {
-        match tokens[i] {
-            "#" if depth == 0
-                && tokens.get(i + 1) == Some(&"!")
-                && tokens.get(i + 2) == Some(&"[") =>
-            {
-                let end = group_end(&tokens, i + 2);
-                out.push(tokens[i + 3..end.saturating_sub(1).max(i + 3)].concat());
-                i = end;
-                continue;
-            }
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Whether a program starts threads (whose output may come in another
-/// order, or with other values, on another run, even when runs agreed).
-pub fn starts_threads(source: &str) -> bool {
-    [
-        "thread::spawn",
-        "thread::scope",
-        "thread::Builder",
-        "spawn_scoped",
-    ]
-    .iter()
-    .any(|w| source.contains(w))
-}
-
 /// Whether rustdoc would leave `items` (the code after its crate
 /// attributes) unwrapped. rustdoc parses the code as the statements of a
 /// function: it has its own `main` when one of them is a `fn main` item,
@@ -565,24 +524,6 @@ fn statement(tokens: &[&str], mut at: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// The index after the bracket group opening at `tokens[open]`.
-fn group_end(tokens: &[&str], open: usize) -> usize {
-    let mut depth = 0usize;
-    for (i, t) in tokens.iter().enumerate().skip(open) {
-        match *t {
-            "(" | "[" | "{" => depth += 1,
-            ")" | "]" | "}" => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return i + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    tokens.len()
-}
-
 /// The index after the item starting at `tokens[at]`: its `;`, or, when
 /// `braced` (a `fn`, `struct`, `impl` …), the end of its first `{ … }`.
 fn item_end(tokens: &[&str], at: usize, braced: bool) -> usize {
@@ -596,120 +537,6 @@ fn item_end(tokens: &[&str], at: usize, braced: bool) -> usize {
         }
     }
     tokens.len()
-}
-
-fn is_ident(t: &str) -> bool {
-    t.chars()
-        .next()
-        .is_some_and(|c| c == '_' || c.is_alphabetic())
-}
-
-/// Rust tokens, roughly: identifiers, string literals (as one token),
-/// single punctuation characters; comments, char literals, lifetimes,
-/// numbers and whitespace skipped. Enough to follow brackets and spot
-/// `fn main`.
-struct Tokens<'a> {
-    text: &'a str,
-    at: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(text: &'a str) -> Tokens<'a> {
-        Tokens { text, at: 0 }
-    }
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        loop {
-            let rest = self.text.get(self.at..)?;
-            let c = rest.chars().next()?;
-            if c.is_whitespace() {
-                self.at += c.len_utf8();
-            } else if rest.starts_with("//") {
-                self.at += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                let mut depth = 0usize;
-                let mut i = 0;
-                while i < rest.len() {
-                    if rest[i..].starts_with("/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if rest[i..].starts_with("*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += rest[i..].chars().next().map_or(1, char::len_utf8);
-                    }
-                }
-                self.at += i;
-            } else if let Some(len) = string_len(rest) {
-                self.at += len;
-                return Some(&rest[..len]);
-            } else if c == '\'' {
-                // A char literal ('a', '\n', '\'') or a lifetime ('a).
-                let body: Vec<char> = rest.chars().take(4).collect();
-                let len = match body.as_slice() {
-                    ['\'', '\\', _, ..] => rest[2..].find('\'').map_or(2, |e| e + 3),
-                    ['\'', x, '\'', ..] => 2 + x.len_utf8(),
-                    _ => 1,
-                };
-                self.at += len;
-            } else if c == '_' || c.is_alphanumeric() {
-                let len = rest
-                    .char_indices()
-                    .find(|(_, c)| !(*c == '_' || c.is_alphanumeric()))
-                    .map_or(rest.len(), |(i, _)| i);
-                self.at += len;
-                if c.is_ascii_digit() {
-                    continue;
-                }
-                return Some(&rest[..len]);
-            } else {
-                self.at += c.len_utf8();
-                return Some(&rest[..c.len_utf8()]);
-            }
-        }
-    }
-}
-
-/// The length of a string literal at the start of `rest` (`"…"`, `b"…"`,
-/// `r#"…"#`, `c"…"`), if one starts there.
-fn string_len(rest: &str) -> Option<usize> {
-    let prefix = rest
-        .find(|c: char| !(c == 'b' || c == 'r' || c == 'c'))
-        .unwrap_or(0);
-    let (head, tail) = rest.split_at(prefix.min(2));
-    if head.len() != prefix.min(2) || !head.chars().all(|c| "brc".contains(c)) {
-        return None;
-    }
-    if head.contains('r') {
-        let hashes = tail.bytes().take_while(|&b| b == b'#').count();
-        let open = &tail[hashes..];
-        if !open.starts_with('"') {
-            return None;
-        }
-        let close = format!("\"{}", "#".repeat(hashes));
-        let end = open[1..].find(&close)?;
-        return Some(head.len() + hashes + 1 + end + close.len());
-    }
-    if !tail.starts_with('"') {
-        return None;
-    }
-    let mut escaped = false;
-    for (i, c) in tail.char_indices().skip(1) {
-        match c {
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => return Some(head.len() + i + 1),
-            _ => escaped = false,
-        }
-    }
-    None
 }
 
 /// The target triple the checked programs run on, as `ignore-TARGET`

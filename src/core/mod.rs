@@ -25,4 +25,5 @@ pub mod problem;
 pub mod run;
 pub mod sanitize;
 pub mod tie;
+pub mod tokens;
 pub mod values;

@@ -23,7 +23,6 @@ use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-#[cfg(target_os = "linux")]
 use super::supervise;
 
 /// Limits for one child process.
@@ -144,6 +143,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         });
     }
     let mut timed_out = false;
+    let mut pause = supervise::FIRST_PAUSE;
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break Some(status);
@@ -160,7 +160,8 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
             kill_group(&mut child);
             break child.wait().ok();
         }
-        thread::sleep(Duration::from_millis(2));
+        thread::sleep(pause);
+        pause = (pause * 2).min(supervise::LONGEST_PAUSE);
     };
     // The group may hold the pipes open after the leader exits: kill it so
     // the readers finish and nothing is left running.
@@ -251,6 +252,29 @@ pub fn compiler_command(program: &str, dir: &Path) -> Command {
     };
     cmd.current_dir(dir);
     cmd
+}
+
+/// The directory of a `rustc`'s own target libraries (`rustc --print
+/// target-libdir`, where `libstd-*.so` is), asked once per process in a
+/// scratch directory like a compile; `None` when it cannot be asked.
+pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
+    static FOUND: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::HashMap<String, Option<std::path::PathBuf>>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    found
+        .entry(program.to_owned())
+        .or_insert_with(|| {
+            let dir = scratch_dir().ok()?;
+            let mut cmd = compiler_command(program, dir.path());
+            cmd.args(["--print", "target-libdir"]);
+            let out = run(&mut cmd, b"", Limits::with_timeout(Duration::from_secs(30)))
+                .ok()
+                .filter(Finished::success)?;
+            let libdir = std::path::PathBuf::from(out.stdout.trim());
+            libdir.is_dir().then_some(libdir)
+        })
+        .clone()
 }
 
 /// The compiler a rustup proxy `rustc` starts in a scratch directory (its

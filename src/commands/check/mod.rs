@@ -190,19 +190,32 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     let bar = report::progress_bar(options.progress, claims.len());
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        if !options.no_merge {
-            checker.prepare(&claims);
+    let check = |c: &Claim| {
+        let o = checker.check(c);
+        if let Some(bar) = &bar {
+            bar.inc(1);
         }
+        o
+    };
+    let outcomes: Vec<Outcome> = pool.install(|| {
+        if options.no_merge {
+            return claims.par_iter().map(check).collect();
+        }
+        // What no merged build takes is checked while they are built, so
+        // that no worker waits for the last of them.
+        let (alone, ()) = rayon::join(
+            || {
+                claims
+                    .par_iter()
+                    .map(|c| (!checker.merges(c)).then(|| check(c)))
+                    .collect::<Vec<Option<Outcome>>>()
+            },
+            || checker.prepare(&claims),
+        );
         claims
             .par_iter()
-            .map(|c| {
-                let o = checker.check(c);
-                if let Some(bar) = &bar {
-                    bar.inc(1);
-                }
-                o
-            })
+            .zip(alone)
+            .map(|(c, o)| o.unwrap_or_else(|| check(c)))
             .collect()
     });
     if let Some(bar) = bar {

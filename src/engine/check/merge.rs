@@ -35,10 +35,10 @@ use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
 use crate::core::code;
-use crate::core::doctest::crate_attributes;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
+use crate::core::tokens::{crate_attributes, super_outside_modules};
 use crate::engine::exec::{self, Limits};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -52,8 +52,7 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 16] = [
-    "super::",
+const UNMERGEABLE: [&str; 15] = [
     "global_allocator",
     "panic_handler",
     "extern crate",
@@ -101,6 +100,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
         && crate_attributes(source).iter().all(|a| module_lint(a))
+        && !super_outside_modules(source)
 }
 
 /// Whether a crate-level attribute means the same as the first inner
@@ -442,6 +442,13 @@ mod tests {
             ),
             ("use crate::x;\nfn main() {}", Expect::Run, false),
             ("use super::x;\nfn main() {}", Expect::Run, false),
+            ("fn f() { super::g() }\nfn main() {}", Expect::Run, false),
+            // Inside the example's own modules, `super` is the example's.
+            (
+                "mod a {\n    pub fn f() {}\n    pub mod b {\n        pub fn g() { super::f() }\n    }\n}\nfn main() { a::b::g() }",
+                Expect::Run,
+                true,
+            ),
             // An exercise's own `use super::*;` keeps it mergeable; the
             // author's `super::` does not.
             (

@@ -16,7 +16,7 @@
 //! names, or a merged build that compiled — is left to a compile of its
 //! own, so the verdicts are those of compiling alone (`--no-merge`).
 
-use super::merge::{mergeable_code, remap};
+use super::merge::{mergeable, mergeable_code, remap};
 use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{CACHE_NAMESPACE, COMPILE_TIMEOUT, Checker};
@@ -109,6 +109,12 @@ fn gutter(text: &str, first: usize, last: usize) -> String {
 }
 
 impl Checker {
+    /// Whether [`Checker::prepare`] may take `claim` into a merged build
+    /// (a claim it takes is best checked after it).
+    pub fn merges(&self, claim: &Claim) -> bool {
+        mergeable(claim) || candidate(claim)
+    }
+
     /// Compiles the cold expected failures of `claims` together (see the
     /// module's comment); called by [`Checker::prepare`].
     pub(super) fn prepare_failures(&self, claims: &[Claim], tool: &str, version: &str) {

