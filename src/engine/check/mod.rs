@@ -72,7 +72,7 @@ const RUNS_NAMESPACE: &str = "check-runs";
 /// output can change from run to run while two runs agree (Rust by
 /// Example's `std_misc/channels.md` prints its channel's messages in
 /// another order on about one run in five), so one compile is run this
-/// many times, or for [`THREAD_RUNS_TIME`] if that comes first.
+/// many times, or for 5 seconds if that comes first.
 pub const THREAD_RUNS: usize = 24;
 
 /// How long the further runs of a program that starts threads may take
