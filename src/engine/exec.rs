@@ -256,7 +256,8 @@ pub fn compiler_command(program: &str, dir: &Path) -> Command {
 
 /// The directory of a `rustc`'s own target libraries (`rustc --print
 /// target-libdir`, where `libstd-*.so` is), asked once per process in a
-/// scratch directory like a compile; `None` when it cannot be asked.
+/// scratch directory like a compile; `None` when it cannot be asked or
+/// holds no shared standard library.
 pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
     static FOUND: std::sync::LazyLock<
         std::sync::Mutex<std::collections::HashMap<String, Option<std::path::PathBuf>>>,
@@ -272,7 +273,14 @@ pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
                 .ok()
                 .filter(Finished::success)?;
             let libdir = std::path::PathBuf::from(out.stdout.trim());
-            libdir.is_dir().then_some(libdir)
+            // A toolchain without its shared standard library (some
+            // distributions ship only the rlibs) links statically.
+            let shared_std = std::fs::read_dir(&libdir).ok()?.flatten().any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with("libstd-") && name.ends_with(std::env::consts::DLL_SUFFIX)
+            });
+            shared_std.then_some(libdir)
         })
         .clone()
 }
