@@ -127,7 +127,7 @@ fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Re
     }
     if !plan.varying.is_empty() {
         eprintln!(
-            "output that varies between runs (each program was run twice, one that starts threads up to 24 times):"
+            "output that varies between runs (each program was run twice, one that starts threads or hashes with a random key up to 24 times):"
         );
         for l in &plan.varying {
             eprintln!("  {l}");

@@ -52,6 +52,13 @@ pub fn super_outside_modules(source: &str) -> bool {
     false
 }
 
+/// Whether a program iterates something std hashes with a random key
+/// per process (`HashMap`, `HashSet`): its order can change from run to
+/// run, and with a few entries two runs often agree.
+pub fn hashes_randomly(source: &str) -> bool {
+    source.contains("HashMap") || source.contains("HashSet")
+}
+
 /// Whether a program starts threads (whose output may come in another
 /// order, or with other values, on another run, even when runs agreed).
 pub fn starts_threads(source: &str) -> bool {
@@ -228,5 +235,7 @@ mod tests {
         assert!(starts_threads("std::thread::spawn(|| {})"));
         assert!(starts_threads("thread::scope(|s| {})"));
         assert!(!starts_threads("let spawn = 1;"));
+        assert!(hashes_randomly("use std::collections::HashMap;"));
+        assert!(!hashes_randomly("use std::collections::BTreeMap;"));
     }
 }

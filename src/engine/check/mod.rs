@@ -45,7 +45,7 @@ use crate::core::config::{Config, OutputFilter};
 use crate::core::lang::Compiler;
 use crate::core::links::Mode;
 use crate::core::sanitize::Checker as Watcher;
-use crate::core::tokens::starts_threads;
+use crate::core::tokens::{hashes_randomly, starts_threads};
 use crate::engine::cache::Cache;
 use crate::engine::crates::{self, Crates};
 use crate::engine::exec;
@@ -68,11 +68,13 @@ const AGAIN_NAMESPACE: &str = "check-again";
 /// threads ([`THREAD_RUNS`]), by the first run's key.
 const RUNS_NAMESPACE: &str = "check-runs";
 
-/// How many times `adopt` runs a program that starts threads: their
-/// output can change from run to run while two runs agree (Rust by
-/// Example's `std_misc/channels.md` prints its channel's messages in
-/// another order on about one run in five), so one compile is run this
-/// many times, or for 5 seconds if that comes first.
+/// How many times `adopt` runs a program that starts threads or hashes
+/// with a random key: their output can change from run to run while two
+/// runs agree (Rust by Example's `std_misc/channels.md` prints its
+/// channel's messages in another order on about one run in five, and
+/// `std/hash.md` its three `HashMap` entries in the same order on one
+/// pair of runs in six), so one compile is run this many times, or for 5
+/// seconds if that comes first.
 pub const THREAD_RUNS: usize = 24;
 
 /// How long the further runs of a program that starts threads may take
@@ -481,9 +483,10 @@ impl Checker {
     /// What `claim`'s program printed on further runs, in the terms of
     /// its verdict's `actual` (for `adopt`, which keeps only what is the
     /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
-    /// program that starts threads.
+    /// program that starts threads or hashes with a random key.
     pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
-        let runs = match claim.lang == Lang::Rust && starts_threads(&claim.source) {
+        let may_differ = starts_threads(&claim.source) || hashes_randomly(&claim.source);
+        let runs = match claim.lang == Lang::Rust && may_differ {
             true => self.runs(claim, THREAD_RUNS),
             false => self.again(claim).into_iter().collect(),
         };
