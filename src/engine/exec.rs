@@ -254,35 +254,53 @@ pub fn compiler_command(program: &str, dir: &Path) -> Command {
     cmd
 }
 
+/// What a compiler says of itself (`rustc --print WHAT`), asked through
+/// `cmd` in a scratch directory like a compile; `None` when it cannot be
+/// asked.
+fn print(mut cmd: Command, dir: &Path, what: &str) -> Option<std::path::PathBuf> {
+    cmd.current_dir(dir).args(["--print", what]);
+    let out = run(&mut cmd, b"", Limits::with_timeout(Duration::from_secs(30)))
+        .ok()
+        .filter(Finished::success)?;
+    Some(std::path::PathBuf::from(out.stdout.trim()))
+}
+
+/// Paths found once per process, by the program they are about.
+type Found = std::sync::LazyLock<Mutex<HashMap<String, Option<std::path::PathBuf>>>>;
+
+/// `find()` for `program`, asked the first time only (the answer kept in
+/// `found`).
+fn remembered(
+    found: &Found,
+    program: &str,
+    find: impl FnOnce() -> Option<std::path::PathBuf>,
+) -> Option<std::path::PathBuf> {
+    let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+    found.entry(program.to_owned()).or_insert_with(find).clone()
+}
+
 /// The directory of a `rustc`'s own target libraries (`rustc --print
 /// target-libdir`, where `libstd-*.so` is), asked once per process in a
 /// scratch directory like a compile; `None` when it cannot be asked or
 /// holds no shared standard library.
 pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
-    static FOUND: std::sync::LazyLock<
-        std::sync::Mutex<std::collections::HashMap<String, Option<std::path::PathBuf>>>,
-    > = std::sync::LazyLock::new(Default::default);
-    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
-    found
-        .entry(program.to_owned())
-        .or_insert_with(|| {
-            let dir = scratch_dir().ok()?;
-            let mut cmd = compiler_command(program, dir.path());
-            cmd.args(["--print", "target-libdir"]);
-            let out = run(&mut cmd, b"", Limits::with_timeout(Duration::from_secs(30)))
-                .ok()
-                .filter(Finished::success)?;
-            let libdir = std::path::PathBuf::from(out.stdout.trim());
-            // A toolchain without its shared standard library (some
-            // distributions ship only the rlibs) links statically.
-            let shared_std = std::fs::read_dir(&libdir).ok()?.flatten().any(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with("libstd-") && name.ends_with(std::env::consts::DLL_SUFFIX)
-            });
-            shared_std.then_some(libdir)
-        })
-        .clone()
+    static FOUND: Found = std::sync::LazyLock::new(Default::default);
+    remembered(&FOUND, program, || {
+        let dir = scratch_dir().ok()?;
+        let libdir = print(
+            compiler_command(program, dir.path()),
+            dir.path(),
+            "target-libdir",
+        )?;
+        // A toolchain without its shared standard library (some
+        // distributions ship only the rlibs) links statically.
+        let shared_std = std::fs::read_dir(&libdir).ok()?.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("libstd-") && name.ends_with(std::env::consts::DLL_SUFFIX)
+        });
+        shared_std.then_some(libdir)
+    })
 }
 
 /// The compiler a rustup proxy `rustc` starts in a scratch directory (its
@@ -292,29 +310,19 @@ pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
 /// proxy's own start (8 ms of the 22 ms of `rustc -vV` here), paid on
 /// each of a cold check's compiler starts (92 on the Reference).
 fn unproxied(program: &str) -> Option<std::path::PathBuf> {
-    static FOUND: std::sync::LazyLock<
-        std::sync::Mutex<std::collections::HashMap<String, Option<std::path::PathBuf>>>,
-    > = std::sync::LazyLock::new(Default::default);
-    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
-    found
-        .entry(program.to_owned())
-        .or_insert_with(|| {
-            let path = resolve(program)?;
-            let real = std::fs::canonicalize(&path).ok()?;
-            let proxy = real.file_name().is_some_and(|n| n == "rustup");
-            if !proxy || path.file_name().is_none_or(|n| n != "rustc") {
-                return None;
-            }
-            let dir = scratch_dir().ok()?;
-            let mut cmd = Command::new(&path);
-            cmd.current_dir(dir.path()).args(["--print", "sysroot"]);
-            let out = run(&mut cmd, b"", Limits::with_timeout(Duration::from_secs(30)))
-                .ok()
-                .filter(Finished::success)?;
-            let file = Path::new(out.stdout.trim()).join("bin").join("rustc");
-            file.is_file().then_some(file)
-        })
-        .clone()
+    static FOUND: Found = std::sync::LazyLock::new(Default::default);
+    remembered(&FOUND, program, || {
+        let path = resolve(program)?;
+        let real = std::fs::canonicalize(&path).ok()?;
+        let proxy = real.file_name().is_some_and(|n| n == "rustup");
+        if !proxy || path.file_name().is_none_or(|n| n != "rustc") {
+            return None;
+        }
+        let dir = scratch_dir().ok()?;
+        let sysroot = print(Command::new(&path), dir.path(), "sysroot")?;
+        let file = sysroot.join("bin").join("rustc");
+        file.is_file().then_some(file)
+    })
 }
 
 /// The version line of a compiler (`rustc -vV`, `cc --version`), asked once
