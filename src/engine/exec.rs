@@ -461,6 +461,38 @@ fn resolve(program: &str) -> Option<std::path::PathBuf> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_rustup_proxy_is_skipped_for_the_compiler_it_would_start() {
+        let Some(real) = resolve("rustc").and_then(|p| std::fs::canonicalize(p).ok()) else {
+            panic!("rustc is not on PATH");
+        };
+        let direct = unproxied("rustc");
+        match real.file_name().is_some_and(|n| n == "rustup") {
+            // The toolchain's own file, which says what the proxy says.
+            true => {
+                let direct = direct.expect("the proxy's toolchain");
+                assert!(
+                    !direct.ends_with(".cargo/bin/rustc"),
+                    "{}",
+                    direct.display()
+                );
+                let dir = scratch_dir().expect("scratch");
+                let version = |mut cmd: Command| {
+                    cmd.current_dir(dir.path()).arg("-vV");
+                    run(&mut cmd, b"", Limits::with_timeout(Duration::from_secs(30)))
+                        .expect("rustc -vV")
+                        .stdout
+                };
+                assert_eq!(
+                    version(Command::new(&direct)),
+                    version(Command::new("rustc"))
+                );
+            }
+            false => assert_eq!(direct, None),
+        }
+        assert_eq!(unproxied("cc"), None);
+    }
+
     fn sh(script: &str, limits: Limits) -> Finished {
         run(Command::new("sh").arg("-c").arg(script), b"", limits).unwrap()
     }

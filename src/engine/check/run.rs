@@ -163,3 +163,51 @@ fn dynamic_std(job: &Job) -> Option<std::path::PathBuf> {
             .any(|a| a == "--extern" || a.starts_with("--emit") || a == "-L");
     plain.then(|| exec::target_libdir(&job.tool)).flatten()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(
+        args: &[&str],
+        source_file: &'static str,
+        run: Option<&'static str>,
+        memcheck: bool,
+    ) -> Job {
+        Job {
+            tool: "rustc".to_owned(),
+            source_file,
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            run,
+            env: Vec::new(),
+            memcheck,
+        }
+    }
+
+    #[test]
+    fn only_plain_rust_programs_link_the_standard_library_dynamically() {
+        let bin = ["--crate-type", "bin", "-o", "main", "main.rs"];
+        let libdir = dynamic_std(&job(&bin, "main.rs", Some("main"), false))
+            .expect("rustup's toolchains ship libstd-*.so");
+        let shared = std::fs::read_dir(&libdir)
+            .expect("the target libdir")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("libstd-"));
+        assert!(shared, "{}", libdir.display());
+        // Under Memcheck, with the book's crates, not linked, not run, or
+        // not Rust: statically, as rustdoc links.
+        assert_eq!(dynamic_std(&job(&bin, "main.rs", Some("main"), true)), None);
+        let with_crates = ["--extern", "mylib=libmylib.rlib", "-o", "main", "main.rs"];
+        assert_eq!(
+            dynamic_std(&job(&with_crates, "main.rs", Some("main"), false)),
+            None
+        );
+        let metadata = ["--emit=metadata", "-o", "main", "main.rs"];
+        assert_eq!(
+            dynamic_std(&job(&metadata, "main.rs", Some("main"), false)),
+            None
+        );
+        assert_eq!(dynamic_std(&job(&bin, "main.rs", None, false)), None);
+        assert_eq!(dynamic_std(&job(&bin, "main.c", Some("main"), false)), None);
+    }
+}
