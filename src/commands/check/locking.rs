@@ -463,4 +463,134 @@ mod tests {
         // `b` changed and `c` is new; `a` agrees with the lock.
         assert_eq!(differences(dir.path(), &kept, &[], |_, _| false).len(), 2);
     }
+
+    /// A lock with every field of an entry, its run and a panel filled.
+    fn full() -> Lock {
+        Lock {
+            version: lock::VERSION,
+            blocks: vec![Entry {
+                expect: crate::core::expect::Expect::Run,
+                run: Some(RecordedRun {
+                    compiled: true,
+                    stdout: "42\nmore\n".into(),
+                    stderr: "err\n".into(),
+                    toolchain: "rustc 1.95.0".into(),
+                }),
+                ..entry("a1", Recorded::Passed, "rustc 1.95.0")
+            }],
+            assembly: vec![Assembly {
+                hash: "b2".into(),
+                toolchain: "rustc 1.95.0".into(),
+                listing: "twice:\n        lea eax, [rdi + rdi]\n        ret\n".into(),
+                lines: vec![0, 1, 1],
+            }],
+        }
+    }
+
+    /// Another value of the same kind that still makes a lock: text with
+    /// a line more, or another name of an enum; a number plus one; a
+    /// flag flipped; a list one longer.
+    fn forgeries(v: &toml::Value) -> Vec<toml::Value> {
+        use toml::Value as V;
+        match v {
+            V::String(s) => std::iter::once(format!("{s}FORGED\n"))
+                .chain(["panic", "failed"].map(str::to_owned))
+                .filter(|f| f != s)
+                .map(V::String)
+                .collect(),
+            V::Integer(i) => vec![V::Integer(i + 1)],
+            V::Boolean(b) => vec![V::Boolean(!b)],
+            V::Array(a) => vec![V::Array([a.clone(), vec![V::Integer(7)]].concat())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every field a lock entry, its recorded run and an assembly panel
+    /// hold, walked from the lock as serde writes it (a field added to
+    /// any of them is walked too), is forged in turn: `--locked` fails
+    /// naming the field, and the field is a fact the lock vouches for.
+    #[test]
+    fn locked_fails_naming_every_field_forged_in_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let honest = full();
+        let places = [("b2".to_owned(), "src/a.md:3".to_owned())];
+        let vouched: BTreeSet<&str> = honest.blocks[0]
+            .facts()
+            .into_iter()
+            .chain(honest.assembly[0].facts())
+            .map(|(f, _)| f)
+            .collect();
+        let locked = |forged: &Lock| {
+            std::fs::write(Lock::path(dir.path()), forged.to_text()).unwrap();
+            differences(dir.path(), &honest, &places, |_, _| false)
+        };
+        assert_eq!(locked(&honest), Vec::<String>::new());
+        let value = toml::Value::try_from(&honest).unwrap();
+        // (field as the lock names it, where it is in the TOML)
+        let mut fields: Vec<(String, Vec<&str>)> = Vec::new();
+        let tables = [("", vec!["block"]), ("assembly.", vec!["assembly"])];
+        for (prefix, at) in &tables {
+            let table = value[at[0]][0].as_table().unwrap();
+            for (key, v) in table {
+                let key = key.as_str();
+                let name = format!("{prefix}{key}");
+                let path = [at[0], key].to_vec();
+                fields.push((name.clone(), path.clone()));
+                if let Some(inner) = v.as_table() {
+                    for k in inner.keys() {
+                        let path = [path.clone(), vec![k.as_str()]].concat();
+                        fields.push((format!("{name}.{k}"), path));
+                    }
+                }
+            }
+        }
+        let walked: BTreeSet<&str> = fields.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(
+            walked, vouched,
+            "every field of the lock is a fact it vouches for"
+        );
+        for (name, path) in &fields {
+            let mut forged_values = Vec::new();
+            let (parent, last) = path.split_at(path.len() - 1);
+            let get = |v: &toml::Value| -> toml::Value {
+                let mut at = &v[parent[0]][0];
+                for k in &parent[1..] {
+                    at = &at[*k];
+                }
+                at[last[0]].clone()
+            };
+            let old = get(&value);
+            let mut candidates = forgeries(&old);
+            if old.is_table() {
+                candidates.push(toml::Value::String("removed".into()));
+            }
+            for candidate in candidates {
+                let mut v = value.clone();
+                let mut at = &mut v[parent[0]][0];
+                for k in &parent[1..] {
+                    at = &mut at[*k];
+                }
+                let table = at.as_table_mut().unwrap();
+                match candidate.as_str() {
+                    Some("removed") if old.is_table() => drop(table.remove(last[0])),
+                    _ => drop(table.insert(last[0].to_owned(), candidate)),
+                }
+                if let Ok(lock) = v.try_into::<Lock>() {
+                    forged_values.push(lock);
+                    break;
+                }
+            }
+            let forged = forged_values
+                .pop()
+                .unwrap_or_else(|| panic!("no forgery of {name} makes a lock: add one"));
+            assert_ne!(forged, honest, "{name}");
+            let out = locked(&forged);
+            assert!(
+                out.iter()
+                    .any(|l| l.contains(&format!("{name}: "))
+                        || l.contains(&format!("{name} line "))),
+                "{name} forged: {out:?}"
+            );
+        }
+    }
 }

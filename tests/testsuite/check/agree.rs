@@ -453,3 +453,48 @@ fn a_forged_stdout_of_a_program_that_panics_fails_locked_on_a_cold_cache() {
     assert_eq!(code, 0, "{stdout}");
     assert!(!lock_text(&book).contains("FORGED"), "{}", lock_text(&book));
 }
+
+#[test]
+fn a_panic_message_may_differ_only_where_its_output_block_says() {
+    let chapter = "# Where\n\n```rust example title=\"where\" expect=panic\nfn main() { let v = vec![1]; panic!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
+    let book = TestBook::new().chapter("where.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let mut doc: toml_edit::DocumentMut = honest.parse().unwrap();
+    let stderr = doc["block"][0]["run"]["stderr"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let address = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("at "))
+        .unwrap_or_else(|| panic!("the panic message: {stderr:?}"))
+        .to_owned();
+    let locked_with = |stderr: &str| {
+        let mut doc = doc.clone();
+        doc["block"][0]["run"]["stderr"] = toml_edit::value(stderr);
+        std::fs::write(book.root().join("companion.lock"), doc.to_string()).unwrap();
+        std::fs::remove_dir_all(book.root().join(".companion-cache")).ok();
+        let (stdout, _, code) = check(&book, &["--locked"]);
+        (code, stdout)
+    };
+    // Another address, as another run prints: the claim accepts it.
+    let (code, stdout) = locked_with(&stderr.replace(&address, "0x1234"));
+    assert_eq!(code, 0, "{stdout}");
+    // A line the output block says nothing of: forged.
+    let (code, stdout) = locked_with(&format!("{stderr}FORGED\n"));
+    assert_eq!(code, 1, "{stdout}");
+    let failures = locked_failures(&stdout);
+    assert_eq!(failures.len(), 1, "{stdout}");
+    // Its first line that differs is told: here the address, which
+    // another run prints otherwise.
+    assert!(
+        failures[0].starts_with(&format!(
+            "FAILED  --locked: src/where.md:3: rust example \"where\": run.stderr line {}: \"at {address}\\n\" in companion.lock, \"at 0x",
+            stderr.lines().position(|l| l.starts_with("at ")).unwrap() + 1
+        )),
+        "{stdout}"
+    );
+}
