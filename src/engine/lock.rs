@@ -11,6 +11,10 @@
 //! book gives the same lock byte for byte, and it is written to a
 //! temporary file and renamed, so a `check` killed at any moment leaves
 //! the old lock or the new one, never half of one.
+//!
+//! The lock vouches for every fact a page shows: [`Entry::facts`] and
+//! [`Assembly::facts`] name each field, and `check --locked` compares
+//! each with what the check observed ([`changes`]).
 
 use crate::core::claim::Recorded;
 use crate::core::expect::Expect;
@@ -26,7 +30,10 @@ pub const FILE: &str = "companion.lock";
 /// The format this binary writes and reads.
 pub const VERSION: u32 = 1;
 
-/// One checked block.
+/// One checked block. Everything a page takes from the lock for a block
+/// is a field here (its verdict, the run its Run button replays), and
+/// [`Entry::facts`] names every field: the lock vouches for each, and
+/// `check --locked` compares each.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
@@ -50,7 +57,7 @@ pub struct Entry {
     pub run: Option<RecordedRun>,
 }
 
-/// One assembly panel.
+/// One assembly panel, every field of it named by [`Assembly::facts`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Assembly {

@@ -400,19 +400,22 @@ fn forge_run(field: &str, title: &str, value: &str) -> (TestBook, Vec<String>, S
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
     let honest = lock_text(&book);
-    let mut doc: toml_edit::DocumentMut = honest.parse().unwrap();
-    let blocks = doc["block"].as_array_of_tables_mut().unwrap();
+    let mut doc: toml_edit::DocumentMut = honest.parse().expect("the lock is TOML");
+    let blocks = doc["block"].as_array_of_tables_mut().expect("blocks");
     let what = format!("rust example \"{title}\"");
     let entry = blocks
         .iter_mut()
         .find(|b| b["what"].as_str() == Some(what.as_str()))
         .unwrap_or_else(|| panic!("no entry for {title}: {honest}"));
-    let old = entry["run"][field].as_str().unwrap().to_owned();
+    let old = entry["run"][field]
+        .as_str()
+        .expect("a recorded stream")
+        .to_owned();
     assert_ne!(old, value, "a forgery changes the field");
     entry["run"][field] = toml_edit::value(value);
     let forged = doc.to_string();
-    std::fs::write(book.root().join("companion.lock"), &forged).unwrap();
-    std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
+    std::fs::write(book.root().join("companion.lock"), &forged).expect("write the lock");
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("a cache to remove");
     let (stdout, _, code) = check(&book, &["--locked"]);
     assert_eq!(code, 1, "{stdout}");
     let failures = locked_failures(&stdout)
@@ -462,7 +465,7 @@ fn a_panic_message_may_differ_only_where_its_output_block_says() {
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
     let honest = lock_text(&book);
-    let mut doc: toml_edit::DocumentMut = honest.parse().unwrap();
+    let doc: toml_edit::DocumentMut = honest.parse().unwrap();
     let stderr = doc["block"][0]["run"]["stderr"]
         .as_str()
         .unwrap()
