@@ -593,4 +593,48 @@ mod tests {
             );
         }
     }
+
+    /// A changed field is told at its first line that differs, a long
+    /// line cut around its first character that differs: the difference
+    /// is in sight, however far into the value it is.
+    #[test]
+    fn a_change_is_told_at_its_first_differing_line_and_character() {
+        let long = "x".repeat(90);
+        let change = |locked: String, now: String| {
+            difference(&lock::Change {
+                field: "run.stdout",
+                locked,
+                now,
+            })
+        };
+        assert_eq!(
+            change(format!("a\nb\n{long}1\n"), format!("a\nb\n{long}2\n")),
+            format!(
+                "run.stdout line 3: …\"{}1\\n\" in companion.lock, …\"{}2\\n\" now",
+                "x".repeat(58),
+                "x".repeat(58)
+            )
+        );
+        assert_eq!(
+            change(format!("{long}\n"), format!("{long}\nmore\n")),
+            "run.stdout line 2: nothing in companion.lock, \"more\\n\" now"
+        );
+        assert_eq!(
+            change("FORGED\n".into(), "42\n".into()),
+            "run.stdout: \"FORGED\\n\" in companion.lock, \"42\\n\" now"
+        );
+        let middle = format!("{long}{long}");
+        let mut other = middle.clone();
+        other.replace_range(100..101, "y");
+        let x = |n| "x".repeat(n);
+        assert_eq!(
+            change(middle, other),
+            format!(
+                "run.stdout: …\"{}\"… in companion.lock, …\"{}y{}\"… now",
+                x(60),
+                x(20),
+                x(39)
+            )
+        );
+    }
 }
