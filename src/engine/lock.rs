@@ -11,6 +11,10 @@
 //! book gives the same lock byte for byte, and it is written to a
 //! temporary file and renamed, so a `check` killed at any moment leaves
 //! the old lock or the new one, never half of one.
+//!
+//! The lock vouches for every fact a page shows: [`Entry::facts`] and
+//! [`Assembly::facts`] name each field, and `check --locked` compares
+//! each with what the check observed ([`changes`]).
 
 use crate::core::claim::Recorded;
 use crate::core::expect::Expect;
@@ -26,7 +30,10 @@ pub const FILE: &str = "companion.lock";
 /// The format this binary writes and reads.
 pub const VERSION: u32 = 1;
 
-/// One checked block.
+/// One checked block. Everything a page takes from the lock for a block
+/// is a field here (its verdict, the run its Run button replays), and
+/// [`Entry::facts`] names every field: the lock vouches for each, and
+/// `check --locked` compares each.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
@@ -50,7 +57,7 @@ pub struct Entry {
     pub run: Option<RecordedRun>,
 }
 
-/// One assembly panel.
+/// One assembly panel, every field of it named by [`Assembly::facts`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Assembly {
@@ -78,6 +85,106 @@ pub struct Lock {
     /// The assembly panels, sorted by hash.
     #[serde(default, rename = "assembly")]
     pub assembly: Vec<Assembly>,
+}
+
+/// One fact of the lock: a field as the lock names it (`run.stderr`,
+/// `assembly.listing`) and its value as text.
+pub type Fact = (&'static str, String);
+
+impl Entry {
+    /// Every fact the entry records, each named by its field: what a page
+    /// may take from the lock (its verdict, its recorded run) and what
+    /// `check --locked` compares, field by field. Every field is named
+    /// below (no `..`), so a field added to the entry or to its run does
+    /// not compile until it is listed here, and so vouched for.
+    pub fn facts(&self) -> Vec<Fact> {
+        let Entry {
+            chapter,
+            line,
+            what,
+            hash,
+            expect,
+            verdict,
+            toolchain,
+            run,
+        } = self;
+        let mut facts = vec![
+            ("chapter", chapter.clone()),
+            ("line", line.to_string()),
+            ("what", what.clone()),
+            ("hash", hash.clone()),
+            ("expect", expect.name().to_owned()),
+            ("verdict", verdict.to_string()),
+            ("toolchain", toolchain.clone()),
+        ];
+        match run {
+            None => facts.push(("run", "none".to_owned())),
+            Some(run) => {
+                let RecordedRun {
+                    compiled,
+                    stdout,
+                    stderr,
+                    toolchain,
+                } = run;
+                facts.extend([
+                    ("run", "recorded".to_owned()),
+                    ("run.compiled", compiled.to_string()),
+                    ("run.stdout", stdout.clone()),
+                    ("run.stderr", stderr.clone()),
+                    ("run.toolchain", toolchain.clone()),
+                ]);
+            }
+        }
+        facts
+    }
+}
+
+impl Assembly {
+    /// Every fact the panel records, each named by its field
+    /// (`assembly.listing`), as [`Entry::facts`] names an entry's.
+    pub fn facts(&self) -> Vec<Fact> {
+        let Assembly {
+            hash,
+            toolchain,
+            listing,
+            lines,
+        } = self;
+        let lines: Vec<String> = lines.iter().map(u32::to_string).collect();
+        vec![
+            ("assembly.hash", hash.clone()),
+            ("assembly.toolchain", toolchain.clone()),
+            ("assembly.listing", listing.clone()),
+            ("assembly.lines", lines.join(" ")),
+        ]
+    }
+}
+
+/// A fact the lock records otherwise than this check found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The field (`run.stderr`).
+    pub field: &'static str,
+    /// Its value in the lock.
+    pub locked: String,
+    /// Its value now.
+    pub now: String,
+}
+
+/// The facts of `locked` whose value `now` differs, in `locked`'s order.
+/// A fact only one side has (the fields of a run the other side lacks)
+/// is not one: the fact that says whether there is one (`run`) differs.
+pub fn changes(locked: &[Fact], now: &[Fact]) -> Vec<Change> {
+    locked
+        .iter()
+        .filter_map(|(field, old)| {
+            let (_, new) = now.iter().find(|(f, _)| f == field)?;
+            (old != new).then(|| Change {
+                field,
+                locked: old.clone(),
+                now: new.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Where and why a text is not a lock.

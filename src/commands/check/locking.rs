@@ -147,11 +147,13 @@ pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
 /// to do). `places` says where each assembly panel of this run stands
 /// (its hash, `src/a.md:3`). Empty when they agree.
 ///
-/// Every fact the lock records is compared with what this run observed:
+/// Every fact the lock records ([`Entry::facts`], [`Assembly::facts`]:
 /// where the block is, what it is, its hash, claimed outcome, verdict,
-/// toolchain, recorded run, and its assembly panel's listing. An entry is
-/// the block's only when it stands at the block's place: one copied to a
-/// place where no block is, is stale.
+/// toolchain, each field of its recorded run, each field of its assembly
+/// panel) is compared with what this run observed, and each that differs
+/// is named with its first differing line. An entry is the block's only
+/// when it stands at the block's place: one copied to a place where no
+/// block is, is stale.
 ///
 /// `accepts(hash, run)` says whether the claim with `hash` accepts the
 /// lock's recorded `run` as what its program did (the same run, or one
@@ -184,14 +186,21 @@ pub fn differences(
         let Some(a) = new_asm.get(hash.as_str()) else {
             continue;
         };
-        let fault = match old_asm.get(hash.as_str()) {
-            None => "its assembly panel has no entry in companion.lock".to_owned(),
-            Some(o) if o != a => panel_difference(o, a),
-            Some(_) => continue,
+        let found = match old_asm.get(hash.as_str()) {
+            None => {
+                vec!["assembly.hash: its assembly panel has no entry in companion.lock".to_owned()]
+            }
+            Some(o) if o == a => continue,
+            Some(o) => lock::changes(&o.facts(), &a.facts())
+                .iter()
+                .map(difference)
+                .collect(),
         };
         let faults = panel_faults.entry(place.as_str()).or_default();
-        if !faults.contains(&fault) {
-            faults.push(fault);
+        for fault in found {
+            if !faults.contains(&fault) {
+                faults.push(fault);
+            }
         }
     }
     let stale_panels = old_asm.keys().filter(|h| !new_asm.contains_key(*h)).count();
@@ -266,14 +275,18 @@ struct Pairs<'a> {
 /// Pairs the lock's entries with this run's: first those that stand at
 /// the same place with the same hash, then the same hash moved to another
 /// line of the chapter, then the same block (chapter and description) at
-/// its place whatever its hash, then the same block moved, nearest first.
+/// its place whatever its hash, then the same block moved, nearest first;
+/// last, an entry that differs from a block only in its description or
+/// only in its chapter (edited in the lock: the field is named).
 fn pair<'a>(old: &'a [Entry], new: &'a [Entry]) -> Pairs<'a> {
     type Same = fn(&Entry, &Entry) -> bool;
-    let rules: [Same; 4] = [
+    let rules: [Same; 6] = [
         |o, n| o.chapter == n.chapter && o.line == n.line && o.what == n.what && o.hash == n.hash,
         |o, n| o.chapter == n.chapter && o.what == n.what && o.hash == n.hash,
         |o, n| o.chapter == n.chapter && o.line == n.line && o.what == n.what,
         |o, n| o.chapter == n.chapter && o.what == n.what,
+        |o, n| o.chapter == n.chapter && o.line == n.line && o.hash == n.hash,
+        |o, n| o.line == n.line && o.what == n.what && o.hash == n.hash,
     ];
     let mut old_left: Vec<Option<&Entry>> = old.iter().map(Some).collect();
     let mut new_left: Vec<Option<&Entry>> = new.iter().map(Some).collect();
@@ -302,137 +315,97 @@ fn pair<'a>(old: &'a [Entry], new: &'a [Entry]) -> Pairs<'a> {
 }
 
 /// What differs between a block's entry in the lock (`o`) and this run's
-/// (`n`), in words.
+/// (`n`): one phrase per field ([`Entry::facts`]), naming it.
 fn entry_differences(
     o: &Entry,
     n: &Entry,
     accepts: &impl Fn(&str, &RecordedRun) -> bool,
 ) -> Vec<String> {
-    let mut out = Vec::new();
-    if o.line != n.line {
-        out.push(format!("companion.lock records it at line {}", o.line));
-    }
-    if o.hash != n.hash {
-        let ran = match (&o.run, &n.run) {
-            (Some(a), Some(b)) if a.stdout != b.stdout => format!(
-                " (it printed {} then, {} now)",
-                excerpt(&a.stdout),
-                excerpt(&b.stdout)
-            ),
-            _ => String::new(),
-        };
-        out.push(format!(
-            "its code or what it claims changed since companion.lock was written{ran}"
-        ));
-    }
-    if o.expect != n.expect {
-        out.push(format!(
-            "companion.lock records expect={}, the block says expect={}",
-            o.expect.name(),
-            n.expect.name()
-        ));
-    }
-    if o.verdict != n.verdict {
-        out.push(format!(
-            "companion.lock records {}, this check found it {}",
-            o.verdict, n.verdict
-        ));
-    }
-    let toolchain = |t: &str| match t {
-        "" => "no compiler".to_owned(),
-        t => t.to_owned(),
-    };
-    if o.toolchain != n.toolchain {
-        out.push(format!(
-            "companion.lock was verified with {}, this check with {}",
-            toolchain(&o.toolchain),
-            toolchain(&n.toolchain)
-        ));
-    }
+    let (run, rest): (Vec<_>, Vec<_>) = lock::changes(&o.facts(), &n.facts())
+        .into_iter()
+        .partition(|c| c.field == "run" || c.field.starts_with("run."));
+    let mut out: Vec<String> = rest.iter().map(|c| change(c, o, n)).collect();
     // A recorded run is compared only where the rest agrees: a changed
-    // block's run changes with it.
-    let accepted = match &o.run {
-        Some(run) => accepts(&n.hash, run),
-        None => n.run.is_none(),
-    };
-    if out.is_empty() && o.run != n.run && !accepted {
-        out.push(run_difference(o.run.as_ref(), n.run.as_ref()));
+    // block's run changes with it. One the claim accepts (an address
+    // under `[..]`) is the same run.
+    let accepted = o.run.as_ref().is_some_and(|run| accepts(&n.hash, run));
+    if out.is_empty() && !accepted {
+        out.extend(run.iter().map(|c| change(c, o, n)));
     }
     out
 }
 
-/// How a recorded run differs from the one this check saw.
-fn run_difference(o: Option<&RecordedRun>, n: Option<&RecordedRun>) -> String {
-    let (o, n) = match (o, n) {
-        (Some(o), Some(n)) => (o, n),
-        (Some(_), None) => {
-            return "companion.lock records a run this check did not see".into();
-        }
-        (None, Some(_)) => return "companion.lock records no run of it".into(),
-        (None, None) => return String::new(),
-    };
-    let fact = if o.compiled != n.compiled {
-        format!(
-            "compiled: {} in companion.lock, {} now",
-            o.compiled, n.compiled
-        )
-    } else if o.stdout != n.stdout {
-        format!(
-            "stdout {} in companion.lock, {} now",
-            excerpt(&o.stdout),
-            excerpt(&n.stdout)
-        )
-    } else if o.stderr != n.stderr {
-        format!(
-            "stderr {} in companion.lock, {} now",
-            excerpt(&o.stderr),
-            excerpt(&n.stderr)
-        )
-    } else {
-        format!(
-            "made with {} in companion.lock, {} now",
-            o.toolchain, n.toolchain
-        )
-    };
-    format!("its recorded run differs from what the program did ({fact})")
-}
-
-/// How a panel in the lock differs from the one this check made.
-fn panel_difference(o: &Assembly, n: &Assembly) -> String {
-    if o.toolchain != n.toolchain {
-        format!(
-            "its assembly panel was made with {} in companion.lock, {} now",
-            o.toolchain, n.toolchain
-        )
-    } else if o.listing != n.listing {
-        let first = o
-            .listing
-            .lines()
-            .zip(n.listing.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| o.listing.lines().count().min(n.listing.lines().count()));
-        format!(
-            "its assembly listing differs from companion.lock's from line {} ({} in companion.lock, {} now)",
-            first + 1,
-            excerpt(o.listing.lines().nth(first).unwrap_or("")),
-            excerpt(n.listing.lines().nth(first).unwrap_or(""))
-        )
-    } else {
-        "its assembly panel's source lines differ from companion.lock's".into()
+/// A changed fact in words: its field, and its first line that differs
+/// as the lock has it and as this check found it.
+fn change(c: &lock::Change, o: &Entry, n: &Entry) -> String {
+    if c.field == "hash" {
+        let ran = match (&o.run, &n.run) {
+            (Some(a), Some(b)) if a.stdout != b.stdout => {
+                let (a, b) = first_difference(&a.stdout, &b.stdout);
+                format!(" (it printed {a} then, {b} now)")
+            }
+            _ => String::new(),
+        };
+        return format!(
+            "hash: its code or what it claims changed since companion.lock was written{ran}"
+        );
     }
+    difference(c)
 }
 
-/// A stream or line as a report shows it: quoted with control characters
-/// escaped, cut at 60 characters.
-fn excerpt(text: &str) -> String {
-    const MAX: usize = 60;
-    let cut: String = text.chars().take(MAX).collect();
-    let more = if text.chars().nth(MAX).is_some() {
-        "…"
-    } else {
-        ""
+/// `field: "locked" in companion.lock, "now" now`, at the first line
+/// that differs (`field line 3: …`) when either value has more than one.
+fn difference(c: &lock::Change) -> String {
+    let (old, new) = first_difference(&c.locked, &c.now);
+    let lines = |t: &str| t.split_inclusive('\n').count();
+    let field = match lines(&c.locked).max(lines(&c.now)) {
+        0 | 1 => c.field.to_owned(),
+        _ => {
+            let at = c
+                .locked
+                .split_inclusive('\n')
+                .zip(c.now.split_inclusive('\n'))
+                .take_while(|(a, b)| a == b)
+                .count();
+            format!("{} line {}", c.field, at + 1)
+        }
     };
-    format!("{cut:?}{more}")
+    format!("{field}: {old} in companion.lock, {new} now")
+}
+
+/// The first line that differs between `a` and `b`, each as a report
+/// shows it: quoted with control characters escaped (its newline too),
+/// `nothing` where one has no such line, and a long line cut to a
+/// stretch that holds the first character that differs.
+fn first_difference(a: &str, b: &str) -> (String, String) {
+    let (mut la, mut lb) = (a.split_inclusive('\n'), b.split_inclusive('\n'));
+    let (la, lb) = loop {
+        match (la.next(), lb.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            pair => break pair,
+        }
+    };
+    let at = match (la, lb) {
+        (Some(x), Some(y)) => x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count(),
+        _ => 0,
+    };
+    let show = |l: Option<&str>| l.map_or_else(|| "nothing".to_owned(), |l| excerpt(l, at));
+    (show(la), show(lb))
+}
+
+/// A line as a report shows it: quoted, control characters escaped, at
+/// most 60 characters, the cut keeping the character at `at` in sight.
+fn excerpt(line: &str, at: usize) -> String {
+    const MAX: usize = 60;
+    let len = line.chars().count();
+    let start = match len > MAX {
+        true => at.saturating_sub(MAX / 3).min(len - MAX),
+        false => 0,
+    };
+    let cut: String = line.chars().skip(start).take(MAX).collect();
+    let before = if start > 0 { "…" } else { "" };
+    let after = if start + MAX < len { "…" } else { "" };
+    format!("{before}{cut:?}{after}")
 }
 
 #[cfg(test)]
@@ -489,5 +462,179 @@ mod tests {
         );
         // `b` changed and `c` is new; `a` agrees with the lock.
         assert_eq!(differences(dir.path(), &kept, &[], |_, _| false).len(), 2);
+    }
+
+    /// A lock with every field of an entry, its run and a panel filled.
+    fn full() -> Lock {
+        Lock {
+            version: lock::VERSION,
+            blocks: vec![Entry {
+                expect: crate::core::expect::Expect::Run,
+                run: Some(RecordedRun {
+                    compiled: true,
+                    stdout: "42\nmore\n".into(),
+                    stderr: "err\n".into(),
+                    toolchain: "rustc 1.95.0".into(),
+                }),
+                ..entry("a1", Recorded::Passed, "rustc 1.95.0")
+            }],
+            assembly: vec![Assembly {
+                hash: "b2".into(),
+                toolchain: "rustc 1.95.0".into(),
+                listing: "twice:\n        lea eax, [rdi + rdi]\n        ret\n".into(),
+                lines: vec![0, 1, 1],
+            }],
+        }
+    }
+
+    /// Another value of the same kind that still makes a lock: text with
+    /// a line more, or another name of an enum; a number plus one; a
+    /// flag flipped; a list one longer.
+    fn forgeries(v: &toml::Value) -> Vec<toml::Value> {
+        use toml::Value as V;
+        match v {
+            V::String(s) => std::iter::once(format!("{s}FORGED\n"))
+                .chain(["panic", "failed"].map(str::to_owned))
+                .filter(|f| f != s)
+                .map(V::String)
+                .collect(),
+            V::Integer(i) => vec![V::Integer(i + 1)],
+            V::Boolean(b) => vec![V::Boolean(!b)],
+            V::Array(a) => vec![V::Array([a.clone(), vec![V::Integer(7)]].concat())],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every field a lock entry, its recorded run and an assembly panel
+    /// hold, walked from the lock as serde writes it (a field added to
+    /// any of them is walked too), is forged in turn: `--locked` fails
+    /// naming the field, and the field is a fact the lock vouches for.
+    #[test]
+    fn locked_fails_naming_every_field_forged_in_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let honest = full();
+        let places = [("b2".to_owned(), "src/a.md:3".to_owned())];
+        let vouched: BTreeSet<&str> = honest.blocks[0]
+            .facts()
+            .into_iter()
+            .chain(honest.assembly[0].facts())
+            .map(|(f, _)| f)
+            .collect();
+        let locked = |forged: &Lock| {
+            std::fs::write(Lock::path(dir.path()), forged.to_text()).unwrap();
+            differences(dir.path(), &honest, &places, |_, _| false)
+        };
+        assert_eq!(locked(&honest), Vec::<String>::new());
+        let value = toml::Value::try_from(&honest).unwrap();
+        // (field as the lock names it, where it is in the TOML)
+        let mut fields: Vec<(String, Vec<&str>)> = Vec::new();
+        let tables = [("", vec!["block"]), ("assembly.", vec!["assembly"])];
+        for (prefix, at) in &tables {
+            let table = value[at[0]][0].as_table().unwrap();
+            for (key, v) in table {
+                let key = key.as_str();
+                let name = format!("{prefix}{key}");
+                let path = [at[0], key].to_vec();
+                fields.push((name.clone(), path.clone()));
+                if let Some(inner) = v.as_table() {
+                    for k in inner.keys() {
+                        let path = [path.clone(), vec![k.as_str()]].concat();
+                        fields.push((format!("{name}.{k}"), path));
+                    }
+                }
+            }
+        }
+        let walked: BTreeSet<&str> = fields.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(
+            walked, vouched,
+            "every field of the lock is a fact it vouches for"
+        );
+        for (name, path) in &fields {
+            let mut forged_values = Vec::new();
+            let (parent, last) = path.split_at(path.len() - 1);
+            let get = |v: &toml::Value| -> toml::Value {
+                let mut at = &v[parent[0]][0];
+                for k in &parent[1..] {
+                    at = &at[*k];
+                }
+                at[last[0]].clone()
+            };
+            let old = get(&value);
+            let mut candidates = forgeries(&old);
+            if old.is_table() {
+                candidates.push(toml::Value::String("removed".into()));
+            }
+            for candidate in candidates {
+                let mut v = value.clone();
+                let mut at = &mut v[parent[0]][0];
+                for k in &parent[1..] {
+                    at = &mut at[*k];
+                }
+                let table = at.as_table_mut().unwrap();
+                match candidate.as_str() {
+                    Some("removed") if old.is_table() => drop(table.remove(last[0])),
+                    _ => drop(table.insert(last[0].to_owned(), candidate)),
+                }
+                if let Ok(lock) = v.try_into::<Lock>() {
+                    forged_values.push(lock);
+                    break;
+                }
+            }
+            let forged = forged_values
+                .pop()
+                .unwrap_or_else(|| panic!("no forgery of {name} makes a lock: add one"));
+            assert_ne!(forged, honest, "{name}");
+            let out = locked(&forged);
+            assert!(
+                out.iter()
+                    .any(|l| l.contains(&format!("{name}: "))
+                        || l.contains(&format!("{name} line "))),
+                "{name} forged: {out:?}"
+            );
+        }
+    }
+
+    /// A changed field is told at its first line that differs, a long
+    /// line cut around its first character that differs: the difference
+    /// is in sight, however far into the value it is.
+    #[test]
+    fn a_change_is_told_at_its_first_differing_line_and_character() {
+        let long = "x".repeat(90);
+        let change = |locked: String, now: String| {
+            difference(&lock::Change {
+                field: "run.stdout",
+                locked,
+                now,
+            })
+        };
+        assert_eq!(
+            change(format!("a\nb\n{long}1\n"), format!("a\nb\n{long}2\n")),
+            format!(
+                "run.stdout line 3: …\"{}1\\n\" in companion.lock, …\"{}2\\n\" now",
+                "x".repeat(58),
+                "x".repeat(58)
+            )
+        );
+        assert_eq!(
+            change(format!("{long}\n"), format!("{long}\nmore\n")),
+            "run.stdout line 2: nothing in companion.lock, \"more\\n\" now"
+        );
+        assert_eq!(
+            change("FORGED\n".into(), "42\n".into()),
+            "run.stdout: \"FORGED\\n\" in companion.lock, \"42\\n\" now"
+        );
+        let middle = format!("{long}{long}");
+        let mut other = middle.clone();
+        other.replace_range(100..101, "y");
+        let x = |n| "x".repeat(n);
+        assert_eq!(
+            change(middle, other),
+            format!(
+                "run.stdout: …\"{}\"… in companion.lock, …\"{}y{}\"… now",
+                x(60),
+                x(20),
+                x(39)
+            )
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! one whose program runs or fails to compile (a `no-run` claim has no
 //! run to show).
 
-use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, rustc};
+use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, pattern, rustc};
 use crate::core::claim::Claim;
 use crate::core::expect::Expect;
 use crate::core::run::RecordedRun;
@@ -54,13 +54,17 @@ impl Checker {
     /// claim accepts as this check's run of it: the run this check saw,
     /// or one that differs from it only where the claim lets runs differ
     /// (`[..]`, `...`, `unordered`: an address, a time). A run the claim
-    /// does not accept (a forged one) is not, nor one of another compiler.
+    /// does not accept (a forged one) is not, nor one of another compiler,
+    /// nor one that differs in anything the output block does not judge
+    /// (the stderr of a program that runs, the stdout of one that panics).
     pub fn accepts_recorded(&self, claim: &Claim, run: &RecordedRun) -> bool {
-        let seen = self.recorded(claim);
-        if seen.as_ref() == Some(run) {
+        let Some(seen) = self.recorded(claim) else {
+            return false;
+        };
+        if seen == *run {
             return true;
         }
-        if seen.is_none_or(|s| s.toolchain != run.toolchain || s.compiled != run.compiled) {
+        if !varies_only_where_claimed(claim, &seen, run) {
             return false;
         }
         let tool = self.tool(claim.lang).to_owned();
@@ -97,6 +101,58 @@ impl Checker {
             .get(CACHE_NAMESPACE, key)
             .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
     }
+}
+
+/// Whether the lock's `run` differs from the `seen` one only where the
+/// claim lets runs differ: in the one stream its output block judges, when
+/// the block lets text vary (`[..]`, `...`, `unordered`). The judge then
+/// holds the stream to the whole block (a program's output); a stream the
+/// block need only be found in (a panic message, the compiler's
+/// diagnostics) may differ only in lines that a `[..]` line of the block
+/// matches whole, both as locked and as seen. Every other fact of the run
+/// is the one this check saw.
+fn varies_only_where_claimed(claim: &Claim, seen: &RecordedRun, run: &RecordedRun) -> bool {
+    let RecordedRun {
+        compiled,
+        stdout,
+        stderr,
+        toolchain,
+    } = run;
+    if *compiled != seen.compiled || *toolchain != seen.toolchain {
+        return false;
+    }
+    let Some(output) = claim
+        .output
+        .as_deref()
+        .filter(|o| claim.unordered || pattern::has_pattern(o))
+    else {
+        return false;
+    };
+    match (claim.expect, compiled) {
+        (Expect::Run, true) => *stderr == seen.stderr,
+        (Expect::Panic, true) | (Expect::CompileFail, false) => {
+            *stdout == seen.stdout && lines_vary_within(output, stderr, &seen.stderr)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `locked` and `seen` have the same lines but where a `[..]`
+/// line of `output` matches both whole.
+fn lines_vary_within(output: &str, locked: &str, seen: &str) -> bool {
+    let patterns: Vec<&str> = output
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| l.contains("[..]"))
+        .collect();
+    let (a, b): (Vec<&str>, Vec<&str>) = (locked.split('\n').collect(), seen.split('\n').collect());
+    a.len() == b.len()
+        && a.iter().zip(&b).all(|(x, y)| {
+            x == y
+                || patterns
+                    .iter()
+                    .any(|p| pattern::matches(p, x.trim_end()) && pattern::matches(p, y.trim_end()))
+        })
 }
 
 /// The run as the page shows it: the program's streams, or the

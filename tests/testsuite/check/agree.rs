@@ -120,7 +120,7 @@ fn locked_tells_one_line_per_block_with_what_to_do() {
         locked_failures(&stdout),
         [
             format!(
-                "FAILED  --locked: src/two.md:{later}: rust example \"later\": its code or what it claims changed since companion.lock was written (it printed \"x\\n\" then, \"y\\n\" now); run `mdbook-companion check` and commit companion.lock"
+                "FAILED  --locked: src/two.md:{later}: rust example \"later\": hash: its code or what it claims changed since companion.lock was written (it printed \"x\\n\" then, \"y\\n\" now); run `mdbook-companion check` and commit companion.lock"
             ),
             format!(
                 "FAILED  --locked: src/two.md:{new}: rust example \"new\" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock"
@@ -166,7 +166,7 @@ fn a_forged_run_or_a_copied_entry_fails_locked_naming_the_block() {
     assert_eq!(
         locked_failures(&stdout),
         [format!(
-            "FAILED  --locked: src/two.md:{hi}: rust example \"hi\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"a\\nb\\nc\\n\" now); run `mdbook-companion check` and commit companion.lock"
+            "FAILED  --locked: src/two.md:{hi}: rust example \"hi\": run.stdout line 1: \"FORGED\\n\" in companion.lock, \"a\\n\" now; run `mdbook-companion check` and commit companion.lock"
         )],
         "{stdout}"
     );
@@ -211,7 +211,8 @@ fn locked_names_the_block_of_a_changed_assembly_panel() {
     assert_eq!(
         locked_failures(&stdout),
         [format!(
-            "FAILED  --locked: src/asm.md:{at}: rust example \"twice\": its assembly listing differs from companion.lock's from line 1 (\"forged:\" in companion.lock, {first:?} now); run `mdbook-companion check` and commit companion.lock"
+            "FAILED  --locked: src/asm.md:{at}: rust example \"twice\": assembly.listing line 1: \"forged:\\n\" in companion.lock, {:?} now; run `mdbook-companion check` and commit companion.lock",
+            format!("{first}\n")
         )],
         "{stdout}"
     );
@@ -361,10 +362,142 @@ fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
     let failures = locked_failures(&stdout);
     assert_eq!(failures.len(), 1, "{stdout}");
     assert!(
-        failures[0].starts_with("FAILED  --locked: src/where.md:3: rust example \"where\": its recorded run differs from what the program did (stdout \"FORGED\\n\" in companion.lock, \"at 0x"),
+        failures[0].starts_with("FAILED  --locked: src/where.md:3: rust example \"where\": run.stdout: \"FORGED\\n\" in companion.lock, \"at 0x"),
         "{stdout}"
     );
     // `check` replaces a run the claim does not accept.
     check(&book, &[]);
     assert!(!lock_text(&book).contains("FORGED"));
+}
+
+/// A program that writes to both streams, and one that panics after
+/// writing to stdout: each stream is a fact the page shows.
+const STREAMS: &str = r#"# Streams
+
+```rust example title="streams"
+fn main() { println!("out"); eprintln!("err"); }
+```
+
+```output
+out
+```
+
+```rust example title="panics" expect=panic
+fn main() { println!("before"); let d = std::env::args().count() - 1; println!("{}", 1 / d); }
+```
+
+```output
+attempt to divide by zero
+```
+"#;
+
+/// Checks `STREAMS`, sets `field` of the named block's recorded run to
+/// `value` in the lock, and runs `check --locked` on a cold cache: its
+/// `--locked` failures, and the forged lock's text.
+fn forge_run(field: &str, title: &str, value: &str) -> (TestBook, Vec<String>, String) {
+    let book = TestBook::new().chapter("streams.md", STREAMS);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let mut doc: toml_edit::DocumentMut = honest.parse().expect("the lock is TOML");
+    let blocks = doc["block"].as_array_of_tables_mut().expect("blocks");
+    let what = format!("rust example \"{title}\"");
+    let entry = blocks
+        .iter_mut()
+        .find(|b| b["what"].as_str() == Some(what.as_str()))
+        .unwrap_or_else(|| panic!("no entry for {title}: {honest}"));
+    let old = entry["run"][field]
+        .as_str()
+        .expect("a recorded stream")
+        .to_owned();
+    assert_ne!(old, value, "a forgery changes the field");
+    entry["run"][field] = toml_edit::value(value);
+    let forged = doc.to_string();
+    std::fs::write(book.root().join("companion.lock"), &forged).expect("write the lock");
+    std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("a cache to remove");
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 1, "{stdout}");
+    let failures = locked_failures(&stdout)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    (book, failures, forged)
+}
+
+#[test]
+fn a_forged_stderr_of_a_program_that_runs_fails_locked_on_a_cold_cache() {
+    let (book, failures, forged) = forge_run("stderr", "streams", "FORGED\n");
+    let at = line_of(STREAMS, "title=\"streams\"");
+    assert_eq!(
+        failures,
+        [format!(
+            "FAILED  --locked: src/streams.md:{at}: rust example \"streams\": run.stderr: \"FORGED\\n\" in companion.lock, \"err\\n\" now; run `mdbook-companion check` and commit companion.lock"
+        )]
+    );
+    assert_eq!(lock_text(&book), forged, "--locked leaves the lock alone");
+    // A plain check records what the program wrote, not the forgery.
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(!lock_text(&book).contains("FORGED"), "{}", lock_text(&book));
+}
+
+#[test]
+fn a_forged_stdout_of_a_program_that_panics_fails_locked_on_a_cold_cache() {
+    let (book, failures, _) = forge_run("stdout", "panics", "before\nFORGED\n");
+    let at = line_of(STREAMS, "title=\"panics\"");
+    assert_eq!(
+        failures,
+        [format!(
+            "FAILED  --locked: src/streams.md:{at}: rust example \"panics\": run.stdout line 2: \"FORGED\\n\" in companion.lock, nothing now; run `mdbook-companion check` and commit companion.lock"
+        )]
+    );
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(!lock_text(&book).contains("FORGED"), "{}", lock_text(&book));
+}
+
+#[test]
+fn a_panic_message_may_differ_only_where_its_output_block_says() {
+    let chapter = "# Where\n\n```rust example title=\"where\" expect=panic\nfn main() { let v = vec![1]; panic!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
+    let book = TestBook::new().chapter("where.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let honest = lock_text(&book);
+    let doc: toml_edit::DocumentMut = honest.parse().unwrap();
+    let stderr = doc["block"][0]["run"]["stderr"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let address = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("at "))
+        .unwrap_or_else(|| panic!("the panic message: {stderr:?}"))
+        .to_owned();
+    let locked_with = |stderr: &str| {
+        let mut doc = doc.clone();
+        doc["block"][0]["run"]["stderr"] = toml_edit::value(stderr);
+        std::fs::write(book.root().join("companion.lock"), doc.to_string()).unwrap();
+        std::fs::remove_dir_all(book.root().join(".companion-cache")).ok();
+        let (stdout, _, code) = check(&book, &["--locked"]);
+        (code, stdout)
+    };
+    // Another address, as another run prints: the claim accepts it.
+    let (code, stdout) = locked_with(&stderr.replace(&address, "0x1234"));
+    assert_eq!(code, 0, "{stdout}");
+    // A line the output block says nothing of: forged.
+    let (code, stdout) = locked_with(&format!("{stderr}FORGED\n"));
+    assert_eq!(code, 1, "{stdout}");
+    let failures = locked_failures(&stdout);
+    assert_eq!(failures.len(), 1, "{stdout}");
+    // Its first line that differs is told: here the address, which
+    // another run prints otherwise.
+    assert!(
+        failures[0].starts_with(&format!(
+            "FAILED  --locked: src/where.md:3: rust example \"where\": run.stderr line {}: \"at {address}\\n\" in companion.lock, \"at 0x",
+            stderr.lines().position(|l| l.starts_with("at ")).unwrap() + 1
+        )),
+        "{stdout}"
+    );
 }

@@ -141,7 +141,7 @@ fn locked_fails_naming_each_block_when_the_lock_is_missing_or_stale() {
     assert_eq!(
         failures,
         [format!(
-            "FAILED  --locked: src/locked.md:{line}: rust example \"prints\": its code or what it claims changed since companion.lock was written (it printed \"42\\n\" then, \"40\\n\" now); its assembly panel has no entry in companion.lock; run `mdbook-companion check` and commit companion.lock"
+            "FAILED  --locked: src/locked.md:{line}: rust example \"prints\": hash: its code or what it claims changed since companion.lock was written (it printed \"42\\n\" then, \"40\\n\" now); assembly.hash: its assembly panel has no entry in companion.lock; run `mdbook-companion check` and commit companion.lock"
         )],
         "{stdout}"
     );
