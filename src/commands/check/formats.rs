@@ -79,12 +79,14 @@ pub fn github(report: &Report) -> String {
             escape_data(&text)
         );
     }
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         let _ = writeln!(
             s,
-            "::error file={},line={line},title=invalid directive::{}",
-            escape_property(file),
-            escape_data(message)
+            "::error file={},line={},col={},title=the build fails::{}",
+            escape_property(&i.file),
+            i.line,
+            i.column,
+            escape_data(&i.message)
         );
     }
     for e in &report.lock_errors {
@@ -146,11 +148,11 @@ pub fn junit(report: &Report) -> String {
             out: None,
         })
         .collect();
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         cases.push(Case {
-            suite: file.clone(),
-            name: format!("{file}:{line} invalid directive"),
-            failure: Some((message.clone(), String::new())),
+            suite: i.file.clone(),
+            name: format!("{}:{}:{} the build fails", i.file, i.line, i.column),
+            failure: Some((i.message.clone(), String::new())),
             skipped: false,
             out: None,
         });

@@ -178,10 +178,19 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         false => Target::Html,
         true => Target::Test,
     };
-    let (mut claims, mut invalid) = book_claims(&loaded, &run, target, options.partition);
+    let mut claims = book_claims(&loaded, &run, target, options.partition);
+    // What `mdbook build` fails with, found by the build's own walk (after
+    // the claims' render, so that their assembly is in the cache).
+    let build_run = Run::new(Cache::for_book(&loaded.root))
+        .with_lock_read(crate::engine::lock::Lock::read(&loaded.root))
+        .with_crates(Arc::clone(&crates));
+    let mut invalid = load::build_errors(&loaded, build_run, target);
+    if let Some(p) = options.partition {
+        invalid.retain(|i| p.holds(&i.file, i.line));
+    }
     if let Some(files) = &only {
         claims.retain(|c| files.contains(&c.file));
-        invalid.retain(|(file, _, _)| files.contains(file));
+        invalid.retain(|i| files.contains(&i.file));
     }
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
@@ -287,7 +296,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         // The lock describes the blessed book: its claims as read from
         // the rewritten chapters (new outputs, and lines moved by them).
         let reloaded = load::load(root)?;
-        let (again, _) = book_claims(&reloaded, &run, target, options.partition);
+        let again = book_claims(&reloaded, &run, target, options.partition);
         if let Some(note) = rebless(&mut report.checked, again) {
             report.bless_notes.push(note);
         }
@@ -346,14 +355,14 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
 }
 
 /// The claims of every chapter of `loaded` (directives and plain blocks,
-/// in book order) and the blocks that could not be read, within the
-/// partition if any.
+/// in book order), within the partition if any. The blocks that cannot
+/// be read are the build's errors ([`load::build_errors`]).
 fn book_claims(
     loaded: &load::Loaded,
     run: &Run,
     target: Target,
     partition: Option<Partition>,
-) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+) -> Vec<Claim> {
     // Code that does not compile is the claim's failure, told by its
     // verdict: its assembly panel must not turn the block into an
     // unreadable directive (and hide its claims), as it does under `bail`.
@@ -361,19 +370,16 @@ fn book_claims(
     render_config.on_failure = OnFailure::Continue;
     let triple = crate::core::doctest::host_triple();
     let mut claims = Vec::new();
-    let mut invalid = Vec::new();
     for chapter in &loaded.chapters {
-        let (mut c, problems) = load::claims(chapter, &render_config, run, target);
+        let mut c = load::claims(chapter, &render_config, run, target);
         c.extend(plain::claims(chapter, loaded.test_edition, &triple));
         c.sort_by_key(|c| c.offset);
         claims.extend(c);
-        invalid.extend(problems);
     }
     if let Some(p) = partition {
         claims.retain(|c| p.holds(&c.file, c.line));
-        invalid.retain(|(file, line, _)| p.holds(file, *line));
     }
-    (claims, invalid)
+    claims
 }
 
 /// After `--bless`: each checked claim becomes the claim its block makes

@@ -3,7 +3,7 @@
 //! and the progress bar shown meanwhile on a terminal.
 
 use crate::core::claim::Claim;
-use crate::core::problem::{MissingTool, blocks};
+use crate::core::problem::{Located, MissingTool, blocks};
 use crate::engine::check::{Counters, Outcome, Verdict, diff};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -25,8 +25,10 @@ pub struct Checked {
 pub struct Report {
     /// Every claim with its outcome, in book order.
     pub checked: Vec<Checked>,
-    /// Directives that could not be read: `(file, line, message)`.
-    pub invalid: Vec<(String, usize, String)>,
+    /// What `mdbook build` fails with (directives that could not be
+    /// read, ids used twice, data files…), located as the build locates
+    /// it.
+    pub invalid: Vec<Located>,
     /// Compilers that could not be run (the command and the config key that
     /// names it), with the blocks they left unchecked.
     /// Each is placed at the list of its blocks (`file:line`), sorted by
@@ -144,13 +146,13 @@ pub fn text(report: &Report) -> String {
         (chapter.unwrap_or(usize::MAX), line)
     };
     let mut invalid = report.invalid.iter().peekable();
-    let invalid_line = |s: &mut String, (file, line, message): &(String, usize, String)| {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    let invalid_line = |s: &mut String, located: &Located| {
+        let _ = writeln!(s, "FAILED  {located}");
     };
     for c in &report.checked {
         let claim = &c.claim;
         while let Some(i) =
-            invalid.next_if(|(f, l, _)| order(f, *l) < order(&claim.file, claim.line))
+            invalid.next_if(|i| order(&i.file, i.line) < order(&claim.file, claim.line))
         {
             invalid_line(&mut s, i);
         }
@@ -295,6 +297,7 @@ struct JsonResult<'a> {
 struct JsonInvalid<'a> {
     file: &'a str,
     line: usize,
+    column: usize,
     message: &'a str,
 }
 
@@ -326,10 +329,11 @@ pub fn json(report: &Report) -> String {
         invalid: report
             .invalid
             .iter()
-            .map(|(file, line, message)| JsonInvalid {
-                file,
-                line: *line,
-                message,
+            .map(|i| JsonInvalid {
+                file: &i.file,
+                line: i.line,
+                column: i.column,
+                message: &i.message,
             })
             .collect(),
         missing_compilers: report
