@@ -294,42 +294,25 @@ impl LineMap {
     }
 }
 
-/// What `check` warns about a chapter's fences, as a build does, in the
-/// chapter's order: an ```` ```asm ```` block of directives that follows no
-/// example (it claims nothing), and a fence whose word is one edit away
-/// from one of ours (`exmaple`). Each line is `warning: file:line:column:`
-/// and the message, the line and column the author's.
-pub fn warnings(chapter: &Chapter) -> Vec<String> {
+/// The fences of a chapter whose word is one edit away from one of ours
+/// (`rust exmaple`): plain blocks whose claims nobody checks. Each is
+/// located as the build's hint is (the build warns; `check` fails).
+pub fn typos(chapter: &Chapter) -> Vec<Located> {
     let text = &chapter.expanded;
-    let stray = text.contains("CHECK");
-    let typo = directive::hint::may_hold_typo(text);
-    if !stray && !typo {
+    if !directive::hint::may_hold_typo(text) {
         return Vec::new();
     }
     let Ok(blocks) = directive::try_scan(text) else {
         return Vec::new();
     };
-    let mut found = Vec::new();
-    if stray {
-        found.extend(crate::directive::asmspec::stray_asm(text, &blocks));
-    }
-    if typo {
-        found.extend(directive::hint::hints(text, &blocks));
-    }
-    found.sort_by_key(|p| p.offset);
-    let map = LineMap::new(&chapter.raw, text);
-    found
+    directive::hint::hints(text, &blocks)
         .iter()
-        .map(|p| {
-            let (_, column) = markdown::line_col(text, p.offset);
-            let line = map.file_line(line0(text, p.offset));
-            format!("warning: {}:{line}:{column}: {}", chapter.file, p.message)
-        })
+        .map(|p| Located::new(&chapter.file, text, p))
         .collect()
 }
 
 /// The claims of one chapter. A directive that cannot be read makes
-/// none; the build's walk tells it ([`build_errors`]).
+/// none; the build's walk tells it ([`build_says`]).
 pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> Vec<Claim> {
     let text = &chapter.expanded;
     let blocks = directive::scan(text);
@@ -367,11 +350,11 @@ pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> 
     out
 }
 
-/// What `mdbook build` fails with on the loaded book (`target` `Html`
-/// for the whole book): the build's own walk over the chapters as mdBook
-/// hands them to the preprocessor, in `run`, each error located as the
-/// build locates it ([`super::walk::build_errors`]).
-pub fn build_errors(loaded: &Loaded, run: Run, target: Target) -> Vec<Located> {
+/// What `mdbook build` fails with and warns about on the loaded book
+/// (`target` `Html` for the whole book): the build's own walk over the
+/// chapters as mdBook hands them to the preprocessor, in `run`, each
+/// located as the build locates it ([`super::walk::build_says`]).
+pub fn build_says(loaded: &Loaded, run: Run, target: Target) -> (Vec<Located>, Vec<Located>) {
     let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
     let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
     let slots = loaded
@@ -385,7 +368,7 @@ pub fn build_errors(loaded: &Loaded, run: Run, target: Target) -> Vec<Located> {
             name: Some(c.name.clone()),
         })
         .collect();
-    super::walk::build_errors(&loaded.config, target, run, slots, files)
+    super::walk::build_says(&loaded.config, target, run, slots, files)
 }
 
 /// The Cargo packages a chapter's blocks offer students (its exercises),
@@ -612,7 +595,7 @@ mod tests {
             registered: true,
         };
         // The build's errors: every directive's, claims or not.
-        let errors = build_errors(&loaded, Run::disabled(), Target::Html);
+        let (errors, _) = build_says(&loaded, Run::disabled(), Target::Html);
         let at: Vec<_> = errors.iter().map(|e| (e.line, e.column)).collect();
         assert_eq!(at, [(3, 17), (7, 4)], "{errors:?}");
         assert!(errors[0].message.contains("expect"), "{errors:?}");

@@ -196,23 +196,24 @@ pub fn chapters_among(
     walk(config, target, run, slots, files, true)
 }
 
-/// What `mdbook build` fails with on these chapters, for `check`: the
-/// build's own walk (the same parse, resolve and render, and the book's
-/// checks such as unique ids) in `run`, with every error an error (as
-/// under `on-failure = "bail"`), claims left to the caller (no
-/// `verify`), and no chapter remembered (the keys would be this walk's,
-/// never a build's).
-pub fn build_errors(
+/// What `mdbook build` fails with and warns about on these chapters, for
+/// `check`: the build's own walk (the same parse, resolve and render,
+/// and the book's checks such as unique ids) in `run`, with every error
+/// an error (as under `on-failure = "bail"`), claims left to the caller
+/// (no `verify`), and no chapter remembered (the keys would be this
+/// walk's, never a build's). Errors first, then the chapters' warnings.
+pub fn build_says(
     config: &Config,
     target: Target,
     run: Run,
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
-) -> Vec<Located> {
+) -> (Vec<Located>, Vec<Located>) {
     let mut config = config.clone();
     config.verify = false;
     config.on_failure = crate::core::config::OnFailure::Bail;
-    walk(&config, target, run, slots, files, false).errors
+    let outcome = walk(&config, target, run, slots, files, false);
+    (outcome.errors, outcome.warnings)
 }
 
 /// The walk of [`chapters_among`] in `run`, remembering clean chapters

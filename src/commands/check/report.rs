@@ -42,8 +42,14 @@ pub struct Report {
     pub lock_errors: Vec<String>,
     /// The work done.
     pub counters: Counters,
-    /// Other notes (preprocessors `check` does not run), one line each.
+    /// Other notes (preprocessors `check` does not run) and warnings
+    /// (`warning: …`, what the build warns about), one line each.
     pub notes: Vec<String>,
+    /// `warnings = "deny"`: every warning is a failure.
+    pub deny_warnings: bool,
+    /// What is wrong with the book as a whole (a misspelled
+    /// `[preprocessor.companion]`), each a failure.
+    pub errors: Vec<String>,
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
@@ -68,6 +74,18 @@ impl Report {
             .count()
             + self.invalid.len()
             + self.lock_errors.len()
+            + self.errors.len()
+            + self.denied().count()
+    }
+
+    /// The warnings that fail the run (all of them under `warnings =
+    /// "deny"`, else none), without their `warning: `.
+    pub fn denied(&self) -> impl Iterator<Item = &str> {
+        self.lock_notes
+            .iter()
+            .chain(&self.notes)
+            .filter(|_| self.deny_warnings)
+            .filter_map(|n| n.strip_prefix("warning: "))
     }
 
     /// Ignored examples.
@@ -220,8 +238,18 @@ pub fn text(report: &Report) -> String {
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");
     }
+    for e in &report.errors {
+        let _ = writeln!(s, "FAILED  {e}");
+    }
     for n in report.lock_notes.iter().chain(&report.notes) {
-        let _ = writeln!(s, "{n}");
+        match n.strip_prefix("warning: ") {
+            Some(w) if report.deny_warnings => {
+                let _ = writeln!(s, "FAILED  {w} (warnings = \"deny\")");
+            }
+            _ => {
+                let _ = writeln!(s, "{n}");
+            }
+        }
     }
     for m in &report.missing {
         let _ = writeln!(
@@ -265,6 +293,8 @@ struct JsonReport<'a> {
     lock_errors: &'a [String],
     lock_notes: &'a [String],
     notes: &'a [String],
+    errors: &'a [String],
+    denied_warnings: Vec<&'a str>,
     passed: usize,
     failed: usize,
     ignored: usize,
@@ -349,6 +379,8 @@ pub fn json(report: &Report) -> String {
         lock_errors: &report.lock_errors,
         lock_notes: &report.lock_notes,
         notes: &report.notes,
+        errors: &report.errors,
+        denied_warnings: report.denied().collect(),
         passed: report.passed(),
         failed: report.failed(),
         ignored: report.ignored(),
