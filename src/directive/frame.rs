@@ -405,7 +405,7 @@ pub fn vouched_badge(env: &Env<'_>, badge: String, vouched: &Vouched) -> String 
         Vouched::Verdict(Recorded::Failed, _) => env.ui("Check failed").into_owned(),
         Vouched::Verdict(Recorded::Unchecked, Some(tool)) => env
             .ui("Not checked: {tool} was not found")
-            .replace("{tool}", tool),
+            .replace("{tool}", tool.rsplit('/').next().unwrap_or(tool)),
         Vouched::Verdict(Recorded::Unchecked, None) => env.ui("Not checked").into_owned(),
         Vouched::Stale => env.ui("Not checked since the code changed").into_owned(),
     }
