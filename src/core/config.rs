@@ -857,6 +857,14 @@ mod tests {
     }
 
     #[test]
+    fn warnings_are_warned_about_unless_denied() {
+        assert_eq!(cfg(json!({})).unwrap().warnings, Warnings::Warn);
+        let deny = cfg(json!({"warnings": "deny"})).unwrap();
+        assert_eq!(deny.warnings, Warnings::Deny);
+        assert!(cfg(json!({"warnings": "error"})).is_err());
+    }
+
+    #[test]
     fn bad_values_are_errors() {
         assert!(cfg(json!({"on-failure": "ignore"})).is_err());
         assert!(cfg(json!({"timeout": 0})).is_err());
