@@ -45,8 +45,11 @@ fn pinned(case: Case) {
 mod case {
     use super::{Case, chapter};
 
+    /// A case's book, made afresh.
+    type Make = fn() -> Case;
+
     /// Every case, by name.
-    pub const ALL: &[(&str, fn() -> Case)] = &[
+    pub const ALL: &[(&str, Make)] = &[
         ("unknown_directive_attribute", unknown_directive_attribute),
         ("bad_attribute_value", bad_attribute_value),
         ("unterminated_quote", unterminated_quote),
