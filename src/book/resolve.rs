@@ -15,7 +15,7 @@ use crate::directive::facts::{
 use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
 use crate::engine::cache::Cache;
-use crate::engine::check::Checker;
+use crate::engine::check::{Checker, Verdict};
 use crate::engine::crates::{self, Crates};
 use crate::engine::lock;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -190,13 +190,7 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 toolchain: e.toolchain.clone(),
             })
         })),
-        Need::Vouched(claim) => Fact::Vouched(match &run.lock {
-            None => Vouched::NoLock,
-            Some(lock) => match lock.block(&run.checker(env.config).claim_key(claim)) {
-                Some(e) => Vouched::Verdict(e.verdict, e.missing.clone()),
-                None => Vouched::Stale,
-            },
-        }),
+        Need::Vouched(claim) => Fact::Vouched(vouched(run, env, claim)),
         Need::Recorded(claim) => {
             let checker = run.checker(env.config);
             if env.config.verify {
@@ -208,6 +202,28 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
             }
             Fact::Recorded(checker.recorded(claim))
         }
+    }
+}
+
+/// What vouches for a claim on its page: under `verify`, this build's
+/// own check (cached; the build checks it anyway); else the lock's entry,
+/// none (the code changed since), or no lock at all.
+fn vouched(run: &Run, env: &Env<'_>, claim: &Claim) -> Vouched {
+    let checker = run.checker(env.config);
+    if env.config.verify {
+        let verdict = checker.check(claim).verdict;
+        let missing = match &verdict {
+            Verdict::Unchecked { tool, .. } => Some(tool.clone()),
+            _ => None,
+        };
+        return Vouched::Verdict(verdict.recorded(), missing);
+    }
+    match &run.lock {
+        None => Vouched::NoLock,
+        Some(lock) => match lock.block(&checker.claim_key(claim)) {
+            Some(e) => Vouched::Verdict(e.verdict, e.missing.clone()),
+            None => Vouched::Stale,
+        },
     }
 }
 

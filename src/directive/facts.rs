@@ -135,12 +135,12 @@ pub enum Fact {
 /// What `companion.lock` says of a claim, for the badge of its frame.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Vouched {
-    /// The book has no lock it can read: the badge states the claim as
-    /// written (a build under `verify` marks what fails).
+    /// The book has no lock it can read and the build checks nothing
+    /// (no `verify`): the badge states the claim as written.
     #[default]
     NoLock,
-    /// The lock's verdict, with the tool that could not be run when the
-    /// claim was not checked.
+    /// The verdict (the lock's, or under `verify` the build's own), with
+    /// the tool that could not be run when the claim was not checked.
     Verdict(Recorded, Option<String>),
     /// The lock has no entry for the claim: it changed since the last
     /// `check`.

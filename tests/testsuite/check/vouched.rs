@@ -97,3 +97,17 @@ fn warnings_deny_fails_check_on_a_warning() {
         "{stdout}"
     );
 }
+
+/// Under `verify` the build's own check vouches, lock or not: a false
+/// claim's badge says so (beside the warning and the box `verify` gives
+/// under `on-failure = "continue"`).
+#[test]
+fn under_verify_the_builds_own_check_vouches() {
+    let chapter = "# V\n\n```rust example\nfn main() { println!(\"hullo\"); }\n```\n\n```output\nhello\n```\n\n```rust example\nfn main() {}\n```\n";
+    let book = TestBook::new()
+        .companion("verify = true\non-failure = \"continue\"")
+        .chapter("v.md", chapter);
+    book.write();
+    let (_, badges) = build(&book, "v.md");
+    assert_eq!(badges, ["Check failed", "Runs"]);
+}
