@@ -6,8 +6,9 @@
 //! created) and
 //! its `links` preprocessor is run, so `{{#include}}` and friends are
 //! expanded exactly as in a build. The claims are those the directives
-//! make when they render the expanded text (for `mdbook test`, so no
-//! assembly and no links are made); a line diff between the chapter file and its expanded text maps
+//! make when they render the expanded text; what the build would fail
+//! with or warn about is the build's own walk over the same text
+//! ([`build_says`]); a line diff between the chapter file and its expanded text maps
 //! each block back to a line of the file, and tells whether an output block
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
