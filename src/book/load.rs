@@ -6,8 +6,9 @@
 //! created) and
 //! its `links` preprocessor is run, so `{{#include}}` and friends are
 //! expanded exactly as in a build. The claims are those the directives
-//! make when they render the expanded text (for `mdbook test`, so no
-//! assembly and no links are made); a line diff between the chapter file and its expanded text maps
+//! make when they render the expanded text; what the build would fail
+//! with or warn about is the build's own walk over the same text
+//! ([`build_says`]); a line diff between the chapter file and its expanded text maps
 //! each block back to a line of the file, and tells whether an output block
 //! is literally in the file (so `--bless` may rewrite it) or came through an
 //! include (so it may not).
@@ -294,52 +295,30 @@ impl LineMap {
     }
 }
 
-/// What `check` warns about a chapter's fences, as a build does, in the
-/// chapter's order: an ```` ```asm ```` block of directives that follows no
-/// example (it claims nothing), and a fence whose word is one edit away
-/// from one of ours (`exmaple`). Each line is `warning: file:line:column:`
-/// and the message, the line and column the author's.
-pub fn warnings(chapter: &Chapter) -> Vec<String> {
+/// The fences of a chapter whose word is one edit away from one of ours
+/// (`rust exmaple`): plain blocks whose claims nobody checks. Each is
+/// located as the build's hint is (the build warns; `check` fails).
+pub fn typos(chapter: &Chapter) -> Vec<Located> {
     let text = &chapter.expanded;
-    let stray = text.contains("CHECK");
-    let typo = directive::hint::may_hold_typo(text);
-    if !stray && !typo {
+    if !directive::hint::may_hold_typo(text) {
         return Vec::new();
     }
     let Ok(blocks) = directive::try_scan(text) else {
         return Vec::new();
     };
-    let mut found = Vec::new();
-    if stray {
-        found.extend(crate::directive::asmspec::stray_asm(text, &blocks));
-    }
-    if typo {
-        found.extend(directive::hint::hints(text, &blocks));
-    }
-    found.sort_by_key(|p| p.offset);
-    let map = LineMap::new(&chapter.raw, text);
-    found
+    directive::hint::hints(text, &blocks)
         .iter()
-        .map(|p| {
-            let (_, column) = markdown::line_col(text, p.offset);
-            let line = map.file_line(line0(text, p.offset));
-            format!("warning: {}:{line}:{column}: {}", chapter.file, p.message)
-        })
+        .map(|p| Located::new(&chapter.file, text, p))
         .collect()
 }
 
-/// The claims of one chapter, and the directives that could not be read
-/// as `(file, line, message)`.
-pub fn claims(
-    chapter: &Chapter,
-    config: &Config,
-    run: &Run,
-    target: Target,
-) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+/// The claims of one chapter. A directive that cannot be read makes
+/// none; the build's walk tells it ([`build_says`]).
+pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> Vec<Claim> {
     let text = &chapter.expanded;
     let blocks = directive::scan(text);
     if blocks.is_empty() {
-        return (Vec::new(), Vec::new());
+        return Vec::new();
     }
     let map = LineMap::new(&chapter.raw, text);
     let place = FilePlace { chapter, map: &map };
@@ -356,7 +335,6 @@ pub fn claims(
         place: &place,
     };
     let mut out = Vec::new();
-    let mut invalid = Vec::new();
     for block in &blocks {
         let kind = directive::kind_of(block);
         if !kind.makes_claims {
@@ -366,15 +344,32 @@ pub fn claims(
             let facts = resolve(run, &env, &parsed.needs);
             parsed.model.render(block, &env, &facts)
         });
-        match rendered {
-            Ok(rendered) => out.extend(rendered.claims),
-            Err(p) => {
-                let line = place.line(p.offset);
-                invalid.push((chapter.file.clone(), line, p.message));
-            }
+        if let Ok(rendered) = rendered {
+            out.extend(rendered.claims);
         }
     }
-    (out, invalid)
+    out
+}
+
+/// What `mdbook build` fails with and warns about on the loaded book
+/// (`target` `Html` for the whole book): the build's own walk over the
+/// chapters as mdBook hands them to the preprocessor, in `run`, each
+/// located as the build locates it ([`super::walk::build_says`]).
+pub fn build_says(loaded: &Loaded, run: Run, target: Target) -> (Vec<Located>, Vec<Located>) {
+    let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
+    let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
+    let slots = loaded
+        .chapters
+        .iter()
+        .zip(texts.iter_mut())
+        .map(|(c, content)| super::walk::Slot {
+            content,
+            file: c.file.clone(),
+            section: None,
+            name: Some(c.name.clone()),
+        })
+        .collect();
+    super::walk::build_says(&loaded.config, target, run, slots, files)
 }
 
 /// The Cargo packages a chapter's blocks offer students (its exercises),
@@ -487,7 +482,7 @@ mod tests {
     use crate::core::links::Mode;
     use pretty_assertions::assert_eq;
 
-    fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+    fn claims(chapter: &Chapter, config: &Config) -> Vec<Claim> {
         super::claims(chapter, config, &Run::disabled(), Target::Test)
     }
 
@@ -524,8 +519,7 @@ mod tests {
     #[test]
     fn output_from_an_include_has_no_bless_target() {
         let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
-        let (claims, invalid) = claims(&included(raw, "```output\nhi\n```"), &config());
-        assert!(invalid.is_empty());
+        let claims = claims(&included(raw, "```output\nhi\n```"), &config());
         assert_eq!(claims.len(), 2);
         assert_eq!((claims[0].line, claims[1].line), (1, 7));
         assert_eq!(claims[0].output.as_deref(), Some("hi\n"));
@@ -540,8 +534,7 @@ mod tests {
         // through an include; the last side has none.
         let raw = "# T\r\n\r\n> ````compare\r\n> ```c expect=run\r\n> int main(void) { return 0; }\r\n> ```\r\n> ```output\r\n> old c\r\n> ```\r\n> ```rust\r\n> fn main() {}\r\n> ```\r\n> {{#include out.md}}\r\n> ```c\r\n> int x;\r\n> ```\r\n> ````\r\n";
         let chapter = included(raw, "```output\r\n> old rust\r\n> ```");
-        let (claims, invalid) = claims(&chapter, &config());
-        assert!(invalid.is_empty(), "{invalid:?}");
+        let claims = claims(&chapter, &config());
         let got: Vec<_> = claims
             .iter()
             .map(|c| {
@@ -574,7 +567,7 @@ mod tests {
             raw: text.into(),
             expanded: text.into(),
         };
-        let c = claims(&chapter, &config()).0.remove(0);
+        let c = claims(&chapter, &config()).remove(0);
         assert_eq!(c.source, "fn main() {\nlet x = 1;\nassert_eq!(x, 2);\n}\n");
         assert_eq!(
             (c.expect, c.edition, c.mode, c.output.as_deref()),
@@ -584,16 +577,28 @@ mod tests {
 
     #[test]
     fn bad_directive_is_a_located_problem() {
+        let text =
+            "x\n\n```rust example expect=maybe\nfn main() {}\n```\n\n```talk ids=\"nope\"\n```\n";
         let chapter = Chapter {
             name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
-            raw: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
-            expanded: "x\n\n```rust example expect=maybe\nfn main() {}\n```\n".into(),
+            raw: text.into(),
+            expanded: text.into(),
         };
-        let (claims, invalid) = claims(&chapter, &config());
-        assert!(claims.is_empty());
-        assert_eq!(invalid[0].1, 3);
-        assert!(invalid[0].2.contains("expect"), "{:?}", invalid[0]);
+        assert!(claims(&chapter, &config()).is_empty());
+        let loaded = Loaded {
+            root: PathBuf::from("/b"),
+            config: config(),
+            chapters: vec![chapter],
+            test_edition: 2015,
+            other_preprocessors: Vec::new(),
+            registered: true,
+        };
+        // The build's errors: every directive's, claims or not.
+        let (errors, _) = build_says(&loaded, Run::disabled(), Target::Html);
+        let at: Vec<_> = errors.iter().map(|e| (e.line, e.column)).collect();
+        assert_eq!(at, [(3, 17), (7, 4)], "{errors:?}");
+        assert!(errors[0].message.contains("expect"), "{errors:?}");
     }
 }

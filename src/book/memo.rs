@@ -6,8 +6,8 @@
 //! rendering are unchanged is handed back from one entry instead: the key
 //! covers the chapter's file and text (after `{{#include}}`), the renderer,
 //! the whole configuration, this binary (its version and file), the
-//! reading-list and talks data files, the catalog of a translated book
-//! and the compilers' files. It is used in books
+//! reading-list and talks data files, the catalog of a translated book,
+//! `companion.lock` and the compilers' files. It is used in books
 //! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
 //! are kept: a chapter with a warning or an error is rendered afresh, so a
 //! problem (a time-out, a missing compiler) is never replayed from the
@@ -82,6 +82,9 @@ impl Memo {
             // must not leave a remembered link to it.
             shared.chapters.join("\n"),
             shared.claims_page.to_string(),
+            // The lock: badges say what it vouches for, Run buttons
+            // replay what it recorded.
+            exec::describe(&config.root.join(crate::engine::lock::FILE)).unwrap_or_default(),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
         ]

@@ -15,4 +15,4 @@ pub mod resolve;
 pub mod translate;
 pub mod walk;
 
-pub use walk::{BookOutcome, Slot, book, chapters, chapters_among};
+pub use walk::{BookOutcome, Slot, book, build_says, chapters, chapters_among};

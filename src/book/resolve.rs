@@ -6,14 +6,16 @@
 //! compiler), crates through the run's one [`Crates`], references through
 //! the directive that publishes their topic.
 
-use crate::core::claim::Claim;
+use crate::core::claim::{Claim, Recorded};
 use crate::core::config::{Config, OnFailure};
 use crate::core::problem::{MissingTool, Problem, Purpose};
-use crate::directive::facts::{AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference};
+use crate::directive::facts::{
+    AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference, Vouched,
+};
 use crate::directive::{self, Env, Shared};
 use crate::engine::asm::{self, AsmError};
 use crate::engine::cache::Cache;
-use crate::engine::check::Checker;
+use crate::engine::check::{Checker, Verdict};
 use crate::engine::crates::{self, Crates};
 use crate::engine::lock;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -188,6 +190,7 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 toolchain: e.toolchain.clone(),
             })
         })),
+        Need::Vouched(claim) => Fact::Vouched(vouched(run, env, claim)),
         Need::Recorded(claim) => {
             let checker = run.checker(env.config);
             if env.config.verify {
@@ -199,6 +202,28 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
             }
             Fact::Recorded(checker.recorded(claim))
         }
+    }
+}
+
+/// What vouches for a claim on its page: under `verify`, this build's
+/// own check (cached; the build checks it anyway); else the lock's entry,
+/// none (the code changed since), or no lock at all.
+fn vouched(run: &Run, env: &Env<'_>, claim: &Claim) -> Vouched {
+    let checker = run.checker(env.config);
+    if env.config.verify {
+        let verdict = checker.check(claim).verdict;
+        let missing = match &verdict {
+            Verdict::Unchecked { tool, .. } => Some(tool.clone()),
+            _ => None,
+        };
+        return Vouched::Verdict(verdict.recorded(), missing);
+    }
+    match &run.lock {
+        None => Vouched::NoLock,
+        Some(lock) => match lock.block(&checker.claim_key(claim)) {
+            Some(e) => Vouched::Verdict(e.verdict, e.missing.clone()),
+            None => Vouched::Stale,
+        },
     }
 }
 
@@ -216,7 +241,8 @@ pub struct Claimed {
 /// What a build tells the author, once, when the lock does not vouch for
 /// the claims on its pages (`claimed`: each with its chapter file, in book
 /// order): a lock file that is not a lock, claims the lock records as
-/// failed, and claims it has no entry for (it is stale). Each names the
+/// failed or not checked (a tool was missing), and claims it has no
+/// entry for (it is stale). Each names the
 /// count and the first block; nothing is compiled.
 pub fn lock_warnings(run: &Run, claimed: &[(String, Claimed)]) -> Vec<String> {
     let Some((file, first)) = claimed.first() else {
@@ -238,18 +264,33 @@ pub fn lock_warnings(run: &Run, claimed: &[(String, Claimed)]) -> Vec<String> {
     let Some(lock) = &run.lock else {
         return out;
     };
-    let failed: Vec<&(String, Claimed)> = claimed
-        .iter()
-        .filter(|(_, c)| {
-            lock.block(&c.hash)
-                .is_some_and(|e| e.verdict == crate::core::claim::Recorded::Failed)
-        })
-        .collect();
-    if let Some((file, c)) = failed.first() {
+    let recorded = |verdict: Recorded| -> Vec<(&String, &Claimed, &lock::Entry)> {
+        claimed
+            .iter()
+            .filter_map(|(file, c)| Some((file, c, lock.block(&c.hash)?)))
+            .filter(|(_, _, e)| e.verdict == verdict)
+            .collect()
+    };
+    let failed = recorded(Recorded::Failed);
+    if let Some((file, c, _)) = failed.first() {
         out.push(format!(
             "companion.lock records {} failed claim{} (the first: {file}:{}: {}); run `mdbook-companion check` for the details",
             failed.len(),
             if failed.len() == 1 { "" } else { "s" },
+            c.line,
+            c.what
+        ));
+    }
+    let unchecked = recorded(Recorded::Unchecked);
+    if let Some((file, c, e)) = unchecked.first() {
+        let why = e
+            .missing
+            .as_ref()
+            .map_or(String::new(), |tool| format!(": `{tool}` could not be run"));
+        out.push(format!(
+            "companion.lock records {} claim{} not checked (the first: {file}:{}: {}{why}); their pages say so; install what is missing and run `mdbook-companion check`",
+            unchecked.len(),
+            if unchecked.len() == 1 { "" } else { "s" },
             c.line,
             c.what
         ));

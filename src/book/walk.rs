@@ -192,7 +192,40 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let mut run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
+    let run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
+    walk(config, target, run, slots, files, true)
+}
+
+/// What `mdbook build` fails with and warns about on these chapters, for
+/// `check`: the build's own walk (the same parse, resolve and render,
+/// and the book's checks such as unique ids) in `run`, with every error
+/// an error (as under `on-failure = "bail"`), claims left to the caller
+/// (no `verify`), and no chapter remembered (the keys would be this
+/// walk's, never a build's). Errors first, then the chapters' warnings.
+pub fn build_says(
+    config: &Config,
+    target: Target,
+    run: Run,
+    slots: Vec<Slot<'_>>,
+    files: Vec<String>,
+) -> (Vec<Located>, Vec<Located>) {
+    let mut config = config.clone();
+    config.verify = false;
+    config.on_failure = crate::core::config::OnFailure::Bail;
+    let outcome = walk(&config, target, run, slots, files, false);
+    (outcome.errors, outcome.warnings)
+}
+
+/// The walk of [`chapters_among`] in `run`, remembering clean chapters
+/// when `remember` is set.
+fn walk(
+    config: &Config,
+    target: Target,
+    mut run: Run,
+    slots: Vec<Slot<'_>>,
+    files: Vec<String>,
+    remember: bool,
+) -> BookOutcome {
     let shared = &mut run.shared;
     shared.chapters = files;
     match translate::load(config, target) {
@@ -208,7 +241,7 @@ pub fn chapters_among(
         .iter()
         .any(|s| crate::directive::has_claims_page(s.content));
     let run = run;
-    let memo = Memo::new(config, target, &run.shared);
+    let memo = Memo::new(config, target, &run.shared).filter(|_| remember);
     // Every chapter not remembered is parsed; the needs of the whole book
     // are resolved at once, in parallel; then each chapter renders from
     // its facts.

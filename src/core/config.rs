@@ -52,6 +52,7 @@ pub struct RawConfig {
     c_compiler: Option<String>,
     cpp_compiler: Option<String>,
     on_failure: Option<OnFailure>,
+    warnings: Option<Warnings>,
     verify: Option<bool>,
     cc: Option<String>,
     rustc: Option<String>,
@@ -93,6 +94,17 @@ impl OnFailure {
             OnFailure::Continue => warnings.extend(problems),
         }
     }
+}
+
+/// What `check` makes of the warnings it prints (`warnings`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Warnings {
+    /// Print them; they fail nothing (default).
+    #[default]
+    Warn,
+    /// Each fails the run, as a false claim does (for CI).
+    Deny,
 }
 
 /// What an example's Run button does (`run`).
@@ -157,6 +169,8 @@ pub struct Config {
     pub src: PathBuf,
     /// What a broken directive does.
     pub on_failure: OnFailure,
+    /// Whether `check` fails on its warnings.
+    pub warnings: Warnings,
     /// Playground base address, or `None` for no Playground links.
     pub playground_url: Option<String>,
     /// Compiler Explorer base address, or `None` for no such links.
@@ -249,7 +263,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, verify, cc, rustc, valgrind, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -441,6 +455,7 @@ impl Config {
             root,
             src: PathBuf::from(src),
             on_failure: raw.on_failure.unwrap_or_default(),
+            warnings: raw.warnings.unwrap_or_default(),
             playground_url: link("playground-url", raw.playground_url, DEFAULT_PLAYGROUND)?,
             compiler_explorer_url: link(
                 "compiler-explorer-url",
@@ -839,6 +854,14 @@ mod tests {
             err.to_string()
                 .contains("expected an http:// or https:// address")
         );
+    }
+
+    #[test]
+    fn warnings_are_warned_about_unless_denied() {
+        assert_eq!(cfg(json!({})).unwrap().warnings, Warnings::Warn);
+        let deny = cfg(json!({"warnings": "deny"})).unwrap();
+        assert_eq!(deny.warnings, Warnings::Deny);
+        assert!(cfg(json!({"warnings": "error"})).is_err());
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub enum Need {
     /// What the build saw this claim's program do (the Run button's
     /// recorded run), from the cache or the lock; never a compiler run.
     Recorded(Box<Claim>),
+    /// Whether `companion.lock` vouches for this claim (its frame's badge
+    /// says the claim only where a check proved it).
+    Vouched(Box<Claim>),
 }
 
 /// What to compile for an assembly panel (the engine's request, owned).
@@ -125,6 +128,23 @@ pub enum Fact {
     Locked(Option<Locked>),
     /// The recorded run of a claim, when the build knows it.
     Recorded(Option<RecordedRun>),
+    /// What the lock says of a claim.
+    Vouched(Vouched),
+}
+
+/// What `companion.lock` says of a claim, for the badge of its frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Vouched {
+    /// The book has no lock it can read and the build checks nothing
+    /// (no `verify`): the badge states the claim as written.
+    #[default]
+    NoLock,
+    /// The verdict (the lock's, or under `verify` the build's own), with
+    /// the tool that could not be run when the claim was not checked.
+    Verdict(Recorded, Option<String>),
+    /// The lock has no entry for the claim: it changed since the last
+    /// `check`.
+    Stale,
 }
 
 /// A claim's entry in `companion.lock`, as a page shows it.
@@ -180,6 +200,15 @@ impl Facts {
         match self.get(&Need::Recorded(Box::new(claim.clone()))) {
             Some(Fact::Recorded(r)) => r.as_ref(),
             _ => None,
+        }
+    }
+
+    /// What the lock says of `claim` ([`Vouched::NoLock`] when not
+    /// resolved).
+    pub fn vouched(&self, claim: &Claim) -> Vouched {
+        match self.get(&Need::Vouched(Box::new(claim.clone()))) {
+            Some(Fact::Vouched(v)) => v.clone(),
+            _ => Vouched::NoLock,
         }
     }
 

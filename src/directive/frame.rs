@@ -7,9 +7,10 @@
 
 use super::asmview::{self, Standing};
 use super::contract::{Env, Target};
-use super::facts::Moment;
+use super::facts::{Moment, Vouched};
 use super::numbering::Number;
 use crate::core::cfg::Drawing;
+use crate::core::claim::Recorded;
 use crate::core::escape::{escape, escape_markdown};
 use crate::core::expect::Expect;
 use crate::core::filecheck::Checks;
@@ -385,4 +386,27 @@ pub fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Opti
         compiler: compiler.to_owned(),
         options,
     })
+}
+
+/// Whether frames are rendered for a reader (an HTML page or mdBook's
+/// Markdown), whose badges say what the lock vouches for.
+pub fn on_a_page(env: &Env<'_>) -> bool {
+    matches!(env.target, Target::Html | Target::Markdown)
+}
+
+/// The badge of a frame whose claim says `badge` ("Runs · Memcheck"):
+/// that badge where the lock records the claim passed (or the book keeps
+/// no lock), else what happened instead, so that a page never shows a
+/// proof no check made.
+pub fn vouched_badge(env: &Env<'_>, badge: String, vouched: &Vouched) -> String {
+    match vouched {
+        Vouched::NoLock
+        | Vouched::Verdict(Recorded::Passed | Recorded::Ignored | Recorded::OtherArch, _) => badge,
+        Vouched::Verdict(Recorded::Failed, _) => env.ui("Check failed").into_owned(),
+        Vouched::Verdict(Recorded::Unchecked, Some(tool)) => env
+            .ui("Not checked: {tool} was not found")
+            .replace("{tool}", tool.rsplit('/').next().unwrap_or(tool)),
+        Vouched::Verdict(Recorded::Unchecked, None) => env.ui("Not checked").into_owned(),
+        Vouched::Stale => env.ui("Not checked since the code changed").into_owned(),
+    }
 }

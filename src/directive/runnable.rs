@@ -402,7 +402,14 @@ impl Example {
         }
         needs.extend(self.asm_request(env, at).map(Need::Assembly));
         needs.extend(self.run_need(env, at));
+        needs.extend(frame::on_a_page(env).then(|| self.vouch_need(env, at)));
         needs
+    }
+
+    /// Whether the lock vouches for its claim (its info string at `at`):
+    /// its frame's badge says so.
+    pub fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
+        Need::Vouched(Box::new(self.claim(env, at, None)))
     }
 
     /// Whether the frame gets our Run button: a page (HTML), a book that
@@ -535,7 +542,8 @@ impl Example {
         let run = button.map(|b| b.attribute());
         let mut notes = Vec::new();
         let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
-        let badge = self.badge(env);
+        let vouched = facts.vouched(&self.claim(env, at, None));
+        let badge = frame::vouched_badge(env, self.badge(env), &vouched);
         let title = env.text_opt(self.title.as_deref());
         let shown = code::rust_shown(&self.code);
         let panel = asm_panel(

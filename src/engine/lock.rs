@@ -51,6 +51,10 @@ pub struct Entry {
     pub verdict: Recorded,
     /// The compiler's version that gave the verdict (empty when none ran).
     pub toolchain: String,
+    /// The tool that could not be run, for an `unchecked` verdict (the
+    /// page says the claim was not checked, and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
     /// What the program did, for the reader's Run button (a passed Rust
     /// claim whose program runs or fails to compile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -412,6 +416,7 @@ mod tests {
             expect: Expect::Run,
             verdict: Recorded::Passed,
             toolchain: "rustc 1.95.0".into(),
+            missing: None,
             run: None,
         }
     }

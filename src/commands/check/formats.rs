@@ -79,12 +79,14 @@ pub fn github(report: &Report) -> String {
             escape_data(&text)
         );
     }
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         let _ = writeln!(
             s,
-            "::error file={},line={line},title=invalid directive::{}",
-            escape_property(file),
-            escape_data(message)
+            "::error file={},line={},col={},title=the build fails::{}",
+            escape_property(&i.file),
+            i.line,
+            i.column,
+            escape_data(&i.message)
         );
     }
     for e in &report.lock_errors {
@@ -99,8 +101,15 @@ pub fn github(report: &Report) -> String {
             escape_data(&m.at.join(", "))
         );
     }
+    for e in &report.errors {
+        let _ = writeln!(s, "::error title=book.toml::{}", escape_data(e));
+    }
     for n in report.notes.iter().chain(&report.lock_notes) {
-        let _ = writeln!(s, "::notice::{}", escape_data(n));
+        let level = match report.deny_warnings && n.starts_with("warning: ") {
+            true => "error",
+            false => "notice",
+        };
+        let _ = writeln!(s, "::{level}::{}", escape_data(n));
     }
     s.push_str(&report.summary());
     s.push('\n');
@@ -146,11 +155,11 @@ pub fn junit(report: &Report) -> String {
             out: None,
         })
         .collect();
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         cases.push(Case {
-            suite: file.clone(),
-            name: format!("{file}:{line} invalid directive"),
-            failure: Some((message.clone(), String::new())),
+            suite: i.file.clone(),
+            name: format!("{}:{}:{} the build fails", i.file, i.line, i.column),
+            failure: Some((i.message.clone(), String::new())),
             skipped: false,
             out: None,
         });
@@ -160,6 +169,16 @@ pub fn junit(report: &Report) -> String {
             suite: "companion.lock".to_owned(),
             name: "companion.lock".to_owned(),
             failure: Some((e.clone(), String::new())),
+            skipped: false,
+            out: None,
+        });
+    }
+    let book = report.errors.iter().map(String::as_str);
+    for e in book.chain(report.denied()) {
+        cases.push(Case {
+            suite: "book".to_owned(),
+            name: e.to_owned(),
+            failure: Some((e.to_owned(), String::new())),
             skipped: false,
             out: None,
         });

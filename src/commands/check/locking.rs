@@ -35,6 +35,10 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 expect: claim.expect,
                 verdict,
                 toolchain,
+                missing: match &c.outcome.verdict {
+                    Verdict::Unchecked { tool, .. } => Some(tool.clone()),
+                    _ => None,
+                },
                 run: match c.outcome.verdict {
                     Verdict::Passed => checker.recorded(claim),
                     _ => None,
@@ -421,6 +425,7 @@ mod tests {
             expect: crate::core::expect::Expect::Asm,
             verdict,
             toolchain: toolchain.into(),
+            missing: None,
             run: None,
         }
     }

@@ -22,11 +22,11 @@ pub use report::{Checked, Report};
 use crate::book::resolve::Run;
 use crate::book::{load, plain};
 use crate::core::claim::Claim;
-use crate::core::config::OnFailure;
+use crate::core::config::{OnFailure, Warnings};
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
 use crate::core::links::Mode;
-use crate::core::problem::{MissingTool, Purpose};
+use crate::core::problem::{Located, MissingTool, Purpose};
 use crate::directive::Target;
 use crate::engine::cache::Cache;
 use crate::engine::check::{Checker, Outcome, Verdict};
@@ -122,21 +122,22 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
     ))
 }
 
-/// The notes about book.toml's preprocessors: a book with directives (or
-/// a table whose name is a misspelling of ours) that does not register
-/// `[preprocessor.companion]`, which `mdbook build` then does not run;
-/// other preprocessors, which `check` does not run.
-fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> Vec<String> {
+/// What check says of book.toml's preprocessors: a table whose name is
+/// a misspelling of ours when there is no `[preprocessor.companion]` (an
+/// error: the author meant ours, and `mdbook build` will not run it); a
+/// book with directives that does not register ours (a note); other
+/// preprocessors, which `check` does not run (notes). Errors, then notes.
+fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> (Vec<String>, Vec<String>) {
     let misspelled = |name: &str| strsim::osa_distance(name, "companion") <= 2;
+    let mut errors = Vec::new();
     let mut notes = Vec::new();
     if !loaded.registered {
         let near = loaded.other_preprocessors.iter().find(|n| misspelled(n));
         let directives = claims.iter().any(|c| c.doctest.is_none());
-        if near.is_some() || directives {
-            let spelled = near.map_or(String::new(), |n| {
-                format!(" (it lists `[preprocessor.{n}]`: a misspelling?)")
-            });
-            notes.push(format!("note: book.toml does not register [preprocessor.companion]{spelled}, so `mdbook build` will not expand the examples; `mdbook-companion install` adds it"));
+        if let Some(n) = near {
+            errors.push(format!("book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.{n}]`"));
+        } else if directives {
+            notes.push("note: book.toml does not register [preprocessor.companion], so `mdbook build` will not expand the examples; `mdbook-companion install` adds it".to_owned());
         }
     }
     notes.extend(
@@ -146,7 +147,7 @@ fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> Vec<String> {
             .filter(|name| loaded.registered || !misspelled(name))
             .map(|name| format!("note: book.toml lists the preprocessor `{name}`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them")),
     );
-    notes
+    (errors, notes)
 }
 
 /// Checks the book at `root`: load it as mdBook does, collect the claims,
@@ -178,10 +179,33 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         false => Target::Html,
         true => Target::Test,
     };
-    let (mut claims, mut invalid) = book_claims(&loaded, &run, target, options.partition);
+    let mut claims = book_claims(&loaded, &run, target, options.partition);
+    // What `mdbook build` fails with, found by the build's own walk (after
+    // the claims' render, so that their assembly is in the cache). What
+    // it would fail with does not depend on the lock, so it reads none
+    // (and hashes no claim for it).
+    let build_run = Run::new(Cache::for_book(&loaded.root)).with_crates(Arc::clone(&crates));
+    let (mut invalid, mut warnings) = load::build_says(&loaded, build_run, target);
+    // A fence one edit from ours is a plain block whose claim nobody
+    // checks: the build warns, check fails.
+    let typos: Vec<Located> = loaded.chapters.iter().flat_map(load::typos).collect();
+    warnings.retain(|w| !typos.contains(w));
+    invalid.extend(typos.into_iter().map(|t| Located {
+        message: format!("the block was not checked: {}", t.message),
+        ..t
+    }));
+    let chapter_of = |file: &str| loaded.chapters.iter().position(|c| c.file == file);
+    invalid.sort_by_key(|i| (chapter_of(&i.file), i.line, i.column));
+    for list in [&mut invalid, &mut warnings] {
+        if let Some(p) = options.partition {
+            list.retain(|i| p.holds(&i.file, i.line));
+        }
+        if let Some(files) = &only {
+            list.retain(|i| files.contains(&i.file));
+        }
+    }
     if let Some(files) = &only {
         claims.retain(|c| files.contains(&c.file));
-        invalid.retain(|(file, _, _)| files.contains(file));
     }
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
@@ -237,11 +261,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             })
             .collect()
     });
-    let notes = loaded
-        .chapters
+    let (errors, preprocessors) = preprocessor_notes(&loaded, &claims);
+    let notes = warnings
         .iter()
-        .flat_map(load::warnings)
-        .chain(preprocessor_notes(&loaded, &claims))
+        .map(|w| format!("warning: {w}"))
+        .chain(preprocessors)
         .collect();
     let mut checked: Vec<Checked> = claims
         .into_iter()
@@ -256,6 +280,8 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
         notes,
+        errors,
+        deny_warnings: loaded.config.warnings == Warnings::Deny,
         checked,
         invalid,
         chapters: loaded.chapters.iter().map(|c| c.file.clone()).collect(),
@@ -287,7 +313,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         // The lock describes the blessed book: its claims as read from
         // the rewritten chapters (new outputs, and lines moved by them).
         let reloaded = load::load(root)?;
-        let (again, _) = book_claims(&reloaded, &run, target, options.partition);
+        let again = book_claims(&reloaded, &run, target, options.partition);
         if let Some(note) = rebless(&mut report.checked, again) {
             report.bless_notes.push(note);
         }
@@ -346,14 +372,14 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
 }
 
 /// The claims of every chapter of `loaded` (directives and plain blocks,
-/// in book order) and the blocks that could not be read, within the
-/// partition if any.
+/// in book order), within the partition if any. The blocks that cannot
+/// be read are the build's errors ([`load::build_errors`]).
 fn book_claims(
     loaded: &load::Loaded,
     run: &Run,
     target: Target,
     partition: Option<Partition>,
-) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+) -> Vec<Claim> {
     // Code that does not compile is the claim's failure, told by its
     // verdict: its assembly panel must not turn the block into an
     // unreadable directive (and hide its claims), as it does under `bail`.
@@ -361,19 +387,16 @@ fn book_claims(
     render_config.on_failure = OnFailure::Continue;
     let triple = crate::core::doctest::host_triple();
     let mut claims = Vec::new();
-    let mut invalid = Vec::new();
     for chapter in &loaded.chapters {
-        let (mut c, problems) = load::claims(chapter, &render_config, run, target);
+        let mut c = load::claims(chapter, &render_config, run, target);
         c.extend(plain::claims(chapter, loaded.test_edition, &triple));
         c.sort_by_key(|c| c.offset);
         claims.extend(c);
-        invalid.extend(problems);
     }
     if let Some(p) = partition {
         claims.retain(|c| p.holds(&c.file, c.line));
-        invalid.retain(|(file, line, _)| p.holds(file, *line));
     }
-    (claims, invalid)
+    claims
 }
 
 /// After `--bless`: each checked claim becomes the claim its block makes

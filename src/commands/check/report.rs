@@ -3,7 +3,7 @@
 //! and the progress bar shown meanwhile on a terminal.
 
 use crate::core::claim::Claim;
-use crate::core::problem::{MissingTool, blocks};
+use crate::core::problem::{Located, MissingTool, blocks};
 use crate::engine::check::{Counters, Outcome, Verdict, diff};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -25,8 +25,10 @@ pub struct Checked {
 pub struct Report {
     /// Every claim with its outcome, in book order.
     pub checked: Vec<Checked>,
-    /// Directives that could not be read: `(file, line, message)`.
-    pub invalid: Vec<(String, usize, String)>,
+    /// What `mdbook build` fails with (directives that could not be
+    /// read, ids used twice, data files…), located as the build locates
+    /// it.
+    pub invalid: Vec<Located>,
     /// Compilers that could not be run (the command and the config key that
     /// names it), with the blocks they left unchecked.
     /// Each is placed at the list of its blocks (`file:line`), sorted by
@@ -40,8 +42,14 @@ pub struct Report {
     pub lock_errors: Vec<String>,
     /// The work done.
     pub counters: Counters,
-    /// Other notes (preprocessors `check` does not run), one line each.
+    /// Other notes (preprocessors `check` does not run) and warnings
+    /// (`warning: …`, what the build warns about), one line each.
     pub notes: Vec<String>,
+    /// `warnings = "deny"`: every warning is a failure.
+    pub deny_warnings: bool,
+    /// What is wrong with the book as a whole (a misspelled
+    /// `[preprocessor.companion]`), each a failure.
+    pub errors: Vec<String>,
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
@@ -66,6 +74,18 @@ impl Report {
             .count()
             + self.invalid.len()
             + self.lock_errors.len()
+            + self.errors.len()
+            + self.denied().count()
+    }
+
+    /// The warnings that fail the run (all of them under `warnings =
+    /// "deny"`, else none), without their `warning: `.
+    pub fn denied(&self) -> impl Iterator<Item = &str> {
+        self.lock_notes
+            .iter()
+            .chain(&self.notes)
+            .filter(|_| self.deny_warnings)
+            .filter_map(|n| n.strip_prefix("warning: "))
     }
 
     /// Ignored examples.
@@ -144,13 +164,13 @@ pub fn text(report: &Report) -> String {
         (chapter.unwrap_or(usize::MAX), line)
     };
     let mut invalid = report.invalid.iter().peekable();
-    let invalid_line = |s: &mut String, (file, line, message): &(String, usize, String)| {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    let invalid_line = |s: &mut String, located: &Located| {
+        let _ = writeln!(s, "FAILED  {located}");
     };
     for c in &report.checked {
         let claim = &c.claim;
         while let Some(i) =
-            invalid.next_if(|(f, l, _)| order(f, *l) < order(&claim.file, claim.line))
+            invalid.next_if(|i| order(&i.file, i.line) < order(&claim.file, claim.line))
         {
             invalid_line(&mut s, i);
         }
@@ -218,8 +238,18 @@ pub fn text(report: &Report) -> String {
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");
     }
+    for e in &report.errors {
+        let _ = writeln!(s, "FAILED  {e}");
+    }
     for n in report.lock_notes.iter().chain(&report.notes) {
-        let _ = writeln!(s, "{n}");
+        match n.strip_prefix("warning: ") {
+            Some(w) if report.deny_warnings => {
+                let _ = writeln!(s, "FAILED  {w} (warnings = \"deny\")");
+            }
+            _ => {
+                let _ = writeln!(s, "{n}");
+            }
+        }
     }
     for m in &report.missing {
         let _ = writeln!(
@@ -263,6 +293,8 @@ struct JsonReport<'a> {
     lock_errors: &'a [String],
     lock_notes: &'a [String],
     notes: &'a [String],
+    errors: &'a [String],
+    denied_warnings: Vec<&'a str>,
     passed: usize,
     failed: usize,
     ignored: usize,
@@ -295,6 +327,7 @@ struct JsonResult<'a> {
 struct JsonInvalid<'a> {
     file: &'a str,
     line: usize,
+    column: usize,
     message: &'a str,
 }
 
@@ -326,10 +359,11 @@ pub fn json(report: &Report) -> String {
         invalid: report
             .invalid
             .iter()
-            .map(|(file, line, message)| JsonInvalid {
-                file,
-                line: *line,
-                message,
+            .map(|i| JsonInvalid {
+                file: &i.file,
+                line: i.line,
+                column: i.column,
+                message: &i.message,
             })
             .collect(),
         missing_compilers: report
@@ -345,6 +379,8 @@ pub fn json(report: &Report) -> String {
         lock_errors: &report.lock_errors,
         lock_notes: &report.lock_notes,
         notes: &report.notes,
+        errors: &report.errors,
+        denied_warnings: report.denied().collect(),
         passed: report.passed(),
         failed: report.failed(),
         ignored: report.ignored(),

@@ -623,6 +623,7 @@ mod tests {
             expect: crate::core::expect::Expect::CompileFail,
             verdict,
             toolchain: toolchain.into(),
+            missing: None,
             run: None,
         };
         let was = entry(Recorded::Passed, "rustc 1.95.0 (59807616e 2026-04-14)");

@@ -99,8 +99,8 @@ pub fn text(drift: &Drift) -> String {
     for m in &report.missing {
         let _ = writeln!(s, "error: {} ({})", m.cannot_run(), m.remedy());
     }
-    for (file, line, message) in &report.invalid {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    for located in &report.invalid {
+        let _ = writeln!(s, "FAILED  {located}");
     }
     let c = report.counters;
     let _ = writeln!(

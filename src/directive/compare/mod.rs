@@ -21,7 +21,7 @@ mod render;
 
 use super::asmspec::{self, AsmSpec, CSnippet, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Need, Reference};
+use super::facts::{AsmRequest, Facts, Need, Reference, Vouched};
 use super::frame;
 use super::numbering::{Entry, Number};
 use super::runnable::{self, Example};
@@ -215,6 +215,12 @@ impl Side {
         }
     }
 
+    /// What the lock says of its claim (none for a side only shown).
+    fn vouched(&self, env: &Env<'_>, facts: &Facts) -> Vouched {
+        self.claim(env)
+            .map_or(Vouched::NoLock, |c| facts.vouched(&c))
+    }
+
     /// The title of the side's header.
     fn heading(&self) -> String {
         self.caption
@@ -294,7 +300,14 @@ impl Compare {
                     if let Some(n) = ex.run_need(env, s.info_offset) {
                         push(n);
                     }
+                    if frame::on_a_page(env) {
+                        push(ex.vouch_need(env, s.info_offset));
+                    }
                 }
+            } else if frame::on_a_page(env)
+                && let Some(claim) = s.claim(env)
+            {
+                push(Need::Vouched(Box::new(claim)));
             }
             if let Some(req) = s.asm_request(env) {
                 push(Need::Assembly(req));

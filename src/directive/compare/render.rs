@@ -12,7 +12,7 @@ use crate::core::problem::Problem;
 use crate::core::tie;
 use crate::directive::asmspec;
 use crate::directive::contract::{Env, Rendered, Target};
-use crate::directive::facts::{Facts, Listing, Moment};
+use crate::directive::facts::{Facts, Listing, Moment, Vouched};
 use crate::directive::frame::{self, Frame, Outcome};
 use crate::directive::numbering::Number;
 use crate::directive::xgettext::{self, Piece};
@@ -141,7 +141,15 @@ impl Compare {
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, &listing, number, &mut warnings, out);
+                c_side(
+                    s,
+                    env,
+                    &s.vouched(env, facts),
+                    &listing,
+                    number,
+                    &mut warnings,
+                    out,
+                );
             }
             if let Some(note) = s.note(env)? {
                 out.line("<div class=\"companion-note\">");
@@ -230,7 +238,15 @@ impl Compare {
                 warnings.extend(side.warnings);
                 out.append(side.out);
             } else {
-                c_side(s, env, &Listing::default(), number, &mut warnings, out);
+                c_side(
+                    s,
+                    env,
+                    &s.vouched(env, facts),
+                    &Listing::default(),
+                    number,
+                    &mut warnings,
+                    out,
+                );
             }
             if let Some(note) = s.note(env)? {
                 out.blank();
@@ -325,6 +341,7 @@ impl Compare {
 fn c_side(
     s: &Side,
     env: &Env<'_>,
+    vouched: &Vouched,
     listing: &Listing,
     number: &Number,
     warnings: &mut Vec<Problem>,
@@ -342,7 +359,7 @@ fn c_side(
         Target::Markdown | Target::Test | Target::Xgettext => Vec::new(),
     };
     let heading = env.text(&s.heading()).into_owned();
-    let badge = s.badge(env);
+    let badge = frame::vouched_badge(env, s.badge(env), vouched);
     let panel = s.spec().and_then(|spec| {
         asmspec::asm_panel(
             listing,

@@ -109,13 +109,16 @@ impl Model for Example {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::claim::Recorded;
     use crate::core::config::Config;
     use crate::core::expect::Expect;
     use crate::core::lang::Lang;
     use crate::core::links::Mode;
     use crate::core::markdown;
     use crate::core::run::RecordedRun;
-    use crate::directive::facts::{AsmRequest, Fact, Item, Moment, Need, Reference, Topic};
+    use crate::directive::facts::{
+        AsmRequest, Fact, Item, Moment, Need, Reference, Topic, Vouched,
+    };
     use crate::directive::scan;
     use pretty_assertions::assert_eq;
     use std::path::PathBuf;
@@ -429,6 +432,7 @@ mod tests {
                 Need::Crates(source.into()),
                 Need::Assembly(req.clone()),
                 Need::Recorded(claim.clone()),
+                Need::Vouched(claim.clone()),
             ]
         );
         let facts = Facts::new(vec![
@@ -451,13 +455,18 @@ mod tests {
                 })),
             ),
             (
-                Need::Recorded(claim),
+                Need::Recorded(claim.clone()),
                 Fact::Recorded(Some(RecordedRun {
                     compiled: true,
                     stdout: "<made up>\n".into(),
                     stderr: String::new(),
                     toolchain: "rustc 1.0.0".into(),
                 })),
+            ),
+            // The lock records the claim as failed: no proving badge.
+            (
+                Need::Vouched(claim),
+                Fact::Vouched(Vouched::Verdict(Recorded::Failed, None)),
             ),
         ]);
         let r = crate::directive::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();
@@ -479,6 +488,11 @@ mod tests {
             html.contains("<div class=\"companion-example companion-expect-run\" id=\"example-1\" data-companion-run=\"{&quot;mode&quot;:&quot;auto&quot;,&quot;needs&quot;:&quot;`mylib`&quot;,&quot;edition&quot;:2021,&quot;release&quot;:false,&quot;recorded&quot;:{&quot;compiled&quot;:true,&quot;stdout&quot;:&quot;&lt;made up&gt;\\n&quot;,&quot;stderr&quot;:&quot;&quot;,&quot;toolchain&quot;:&quot;rustc 1.0.0&quot;}}\">"),
             "{html}"
         );
+        assert!(
+            html.contains("<span class=\"companion-badge\">Check failed</span>"),
+            "{html}"
+        );
+        assert!(!html.contains(">Runs<"), "{html}");
         assert_eq!(r.claims.len(), 1);
         assert!(r.warnings.is_empty() && r.missing.is_empty());
     }

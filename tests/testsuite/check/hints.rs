@@ -9,27 +9,29 @@ use pretty_assertions::assert_eq;
 use serde_json::json;
 use std::process::Command;
 
-/// A typo in the directive's word: a plain block, and a hint naming the
-/// word and ours, at the word's line and column, in check's report.
+/// A typo in the directive's word: a plain block whose claims nobody
+/// checks, so check fails, naming the word and ours at the word's line
+/// and column (a build only warns).
 #[test]
-fn typo_in_the_directive_word_gets_a_located_hint_in_check() {
-    let chapter = "# C\n\n```rust exmaple title=\"Hi\"\nfn main() { println!(\"hi\"); }\n```\n\n```comapre\n```\n";
+fn typo_in_the_directive_word_fails_check_with_a_located_hint() {
+    let chapter = "# C\n\n```rust exmaple title=\"Hi\"\nfn main() { println!(\"hi\"); }\n```\n\n```output\nbye\n```\n\n```comapre\n```\n";
     let book = TestBook::new().chapter("c.md", chapter);
     book.write();
     let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
     let hints: Vec<&str> = stdout
         .lines()
-        .filter(|l| l.starts_with("warning:"))
+        .filter(|l| l.contains("unknown word"))
         .collect();
     assert_eq!(
         hints,
         [
-            "warning: src/c.md:3:9: unknown word `exmaple`; did you mean `example`?",
-            "warning: src/c.md:7:4: unknown word `comapre`; did you mean `compare`?",
+            "FAILED  src/c.md:3:9: the block was not checked: unknown word `exmaple`; did you mean `example`?",
+            "FAILED  src/c.md:11:4: the block was not checked: unknown word `comapre`; did you mean `compare`?",
         ],
         "{stdout}"
     );
+    assert!(stdout.ends_with(" 2 failed\n"), "{stdout}");
 }
 
 /// rustdoc's words and other languages' fences get no hint.
@@ -199,10 +201,11 @@ fn check_in_the_wrong_place_says_what_to_pass() {
     }
 }
 
-/// A misspelled `[preprocessor.compaion]`: `check` notes that the book
-/// does not register ours, so `mdbook build` will not expand examples.
+/// A misspelled `[preprocessor.compaion]` with no `[preprocessor.companion]`:
+/// `mdbook build` will not expand the directives the author meant it to,
+/// so `check` fails, saying so.
 #[test]
-fn a_misspelled_preprocessor_table_is_noted() {
+fn a_misspelled_preprocessor_table_fails_check() {
     let book = TestBook::new().chapter("c.md", "# C\n\n```rust example\nfn main() {}\n```\n");
     book.write();
     let toml = std::fs::read_to_string(book.root().join("book.toml")).unwrap();
@@ -217,15 +220,19 @@ fn a_misspelled_preprocessor_table_is_noted() {
     )
     .unwrap();
     let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    let notes: Vec<&str> = stdout.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(code, 1, "{stdout}");
+    let said: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("note:") || l.contains("preprocessor"))
+        .collect();
     assert_eq!(
-        notes,
+        said,
         [
-            "note: book.toml does not register [preprocessor.companion] (it lists `[preprocessor.compaion]`: a misspelling?), so `mdbook build` will not expand the examples; `mdbook-companion install` adds it"
+            "FAILED  book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.compaion]`"
         ],
         "{stdout}"
     );
+    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
 }
 
 /// rustc's diagnostics name the chapter's lines and columns, not those
@@ -264,7 +271,7 @@ fn report_is_in_book_order_and_ignored_lines_read_plainly() {
     assert_eq!(
         lines,
         [
-            "FAILED  src/a.md:3: invalid directive",
+            "FAILED  src/a.md:3:17",
             "ok      src/a.md:7: rust example \"Fine\" (expect=run)",
             "ok      src/b.md:3: rust example \"Later\" (expect=run)",
             "ignored src/b.md:7: rust block (ignore): not checked",

@@ -17,6 +17,7 @@ mod merge;
 mod sanitize;
 mod toolchain;
 mod verify;
+mod vouched;
 
 use crate::support::{BIN, Page, TestBook, inside};
 use mdbook_companion::core::config::Config;
