@@ -152,6 +152,47 @@ fn plain_blocks_get_the_verdicts_of_mdbook_test() {
     assert_eq!(verdicts(&warm), verdicts(&json));
 }
 
+/// rustdoc's rules that rustc alone does not have: outer attributes and
+/// doc comments that attach to nothing at a block's end are dropped, and
+/// a block that starts with a shebang goes to rustc as it is (the case
+/// book `anybook/rustdoc-rules/`, one block per chapter).
+const RULES: [(&str, &str, &str); 6] = [
+    ("dangling attribute", "dangling_attribute.md", "passed"),
+    ("dangling doc", "dangling_doc.md", "passed"),
+    ("stray attribute", "stray_attribute.md", "passed"),
+    // Without its dangling attribute the block compiles: `compile_fail`
+    // fails.
+    ("dangling compiles", "dangling_compiles.md", "failed"),
+    ("shebang", "shebang.md", "passed"),
+    // Unwrapped, `let` is no item.
+    ("shebang loose", "shebang_loose.md", "failed"),
+];
+
+#[test]
+fn dangling_attributes_doc_comments_and_shebangs_as_rustdoc_reads_them() {
+    let book = case_book("rustdoc-rules");
+    let (json, code) = check_json(book.path(), &[]);
+    assert_eq!(code, 1, "{json:#}");
+    let want: Vec<(String, u64, String)> = RULES
+        .iter()
+        .map(|(_, f, v)| (format!("src/{f}"), 3, (*v).to_owned()))
+        .collect();
+    assert_eq!(verdicts(&json), want, "{json:#}");
+    // Real `mdbook test`, chapter by chapter, agrees.
+    for (name, file, ours) in RULES {
+        let mut md = mdbook_driver::MDBook::load(book.path()).expect("load");
+        let rustdoc = match md.test_chapter(Vec::new(), Some(name)) {
+            Ok(()) => "passed",
+            Err(_) => "failed",
+        };
+        assert_eq!(rustdoc, ours, "mdbook test of {file}");
+    }
+    // Compiled alone, as each would be, the same verdicts.
+    let alone = case_book("rustdoc-rules");
+    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    assert_eq!(verdicts(&single), verdicts(&json));
+}
+
 #[test]
 fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
     let book = case_book("compile-fail");
