@@ -237,10 +237,15 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             })
             .collect()
     });
-    let notes = loaded
-        .chapters
-        .iter()
-        .flat_map(load::warnings)
+    // The toolchain the book's file chose, unless `--toolchain` says
+    // otherwise.
+    let toolchain = match (&options.toolchain, &loaded.config.rustc_from) {
+        (None, Some(from)) => Some(format!("note: Rust is checked with {from}")),
+        _ => None,
+    };
+    let notes = toolchain
+        .into_iter()
+        .chain(loaded.chapters.iter().flat_map(load::warnings))
         .chain(preprocessor_notes(&loaded, &claims))
         .collect();
     let mut checked: Vec<Checked> = claims
