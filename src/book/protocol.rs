@@ -164,7 +164,8 @@ pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, Error> {
     // The compiler the book's toolchain file selects, as `mdbook test`
     // gets it from rustup in the book's directory.
     if config.rustc == "rustc"
-        && let Some(t) = crate::engine::toolchain::of_book(&config.root).map_err(Error::Toolchain)?
+        && let Some(t) =
+            crate::engine::toolchain::of_book(&config.root).map_err(Error::Toolchain)?
     {
         config.rustc = t.rustc.to_string_lossy().into_owned();
         config.rustc_from = Some(t.name);

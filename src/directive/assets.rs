@@ -14,6 +14,10 @@ const BASE: &str = include_str!("base.css");
 /// comparison sides), and its output: the frame's, so no directive's own.
 const RUN_CSS: &str = include_str!("run.css");
 
+/// The page as a keyboard and a screen reader reach it, mdBook's parts
+/// too (see `page.js`).
+const PAGE_JS: &str = include_str!("page.js");
+
 /// The Run button's script (see `run.js` for what it does).
 const RUN_JS: &str = include_str!("run.js");
 
@@ -37,12 +41,12 @@ pub fn stylesheet() -> &'static str {
     })
 }
 
-/// The whole script: the Run button's, the assembly panel's, then each directive's part, in the
+/// The whole script: the page's, the Run button's, the assembly panel's, then each directive's part, in the
 /// order of [`KINDS`].
 pub fn script() -> &'static str {
     static JS: OnceLock<String> = OnceLock::new();
     JS.get_or_init(|| {
-        [RUN_JS, ASM_JS]
+        [PAGE_JS, RUN_JS, ASM_JS]
             .into_iter()
             .chain(KINDS.iter().map(|k| k.script))
             .filter(|s| !s.is_empty())

@@ -110,7 +110,11 @@ pub fn of_book(root: &Path) -> Result<Option<Toolchain>, String> {
     let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     if !out.status.success() || !path.is_file() {
         let why = String::from_utf8_lossy(&out.stderr);
-        let why = why.lines().find(|l| !l.trim().is_empty()).unwrap_or("no compiler").trim();
+        let why = why
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no compiler")
+            .trim();
         return Err(format!(
             "{shown} selects the book's toolchain, and rustup cannot give its compiler ({why}); install it with `rustup toolchain install`, or pass --toolchain"
         ));
@@ -120,7 +124,10 @@ pub fn of_book(root: &Path) -> Result<Option<Toolchain>, String> {
         .parent()
         .and_then(Path::parent)
         .and_then(Path::file_name)
-        .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        .map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
     let by = match std::env::var_os("RUSTUP_TOOLCHAIN") {
         Some(_) => "RUSTUP_TOOLCHAIN, which rustup puts before ".to_owned() + &shown.to_string(),
         None => shown.to_string(),

@@ -417,7 +417,9 @@ fn the_books_toolchain_file_is_used_as_rustup_uses_it() {
     assert_eq!(code, 1, "{out}");
     assert!(!out.contains("[preprocessor.companion]"), "{out}");
     assert!(
-        out.contains("rust-toolchain.toml selects the book's toolchain, and rustup cannot give its compiler"),
+        out.contains(
+            "rust-toolchain.toml selects the book's toolchain, and rustup cannot give its compiler"
+        ),
         "{out}"
     );
 }
