@@ -27,6 +27,9 @@ pub enum Error {
     /// The book's configuration is wrong.
     #[error(transparent)]
     Config(#[from] crate::core::config::ConfigError),
+    /// The book's toolchain file selects a toolchain that cannot be had.
+    #[error("{0}")]
+    Toolchain(String),
     /// One or more directives are wrong.
     #[error("{}", format_located(.0))]
     Directives(Vec<Located>),
@@ -128,7 +131,7 @@ pub fn context(ctx: &Value) -> Result<Context, Error> {
 
 /// The book's configuration from the JSON form of its book.toml; an error
 /// at a key is placed in the book.toml at `root` (line and column).
-pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
+pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, Error> {
     let toml = root.join("book.toml");
     let checked = Config::from_json(root, book_config)
         .and_then(|config| {
@@ -154,10 +157,20 @@ pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError>
                 }
             }
         });
-    checked.map_err(|e| match std::fs::read_to_string(&toml) {
+    let mut config = checked.map_err(|e| match std::fs::read_to_string(&toml) {
         Ok(text) if !e.key.is_empty() => e.locate(&text),
         _ => e,
-    })
+    })?;
+    // The compiler the book's toolchain file selects, as `mdbook test`
+    // gets it from rustup in the book's directory.
+    if config.rustc == "rustc"
+        && let Some(t) =
+            crate::engine::toolchain::of_book(&config.root).map_err(Error::Toolchain)?
+    {
+        config.rustc = t.rustc.to_string_lossy().into_owned();
+        config.rustc_from = Some(t.name);
+    }
+    Ok(config)
 }
 
 /// A warning when `version` is outside [`TESTED_MDBOOK`].

@@ -191,6 +191,10 @@ pub struct Config {
     pub cc: String,
     /// The Rust compiler command.
     pub rustc: String,
+    /// Where `rustc` came from when the book's toolchain file chose it
+    /// (`nightly-x86_64-unknown-linux-gnu, selected by
+    /// ../rust-toolchain.toml`), for the report; `None` otherwise.
+    pub rustc_from: Option<String>,
     /// Valgrind, which runs `sanitize=memcheck` claims.
     pub valgrind: String,
     /// Time limit for compiling or running one program.
@@ -488,6 +492,7 @@ impl Config {
             },
             cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
             rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
+            rustc_from: None,
             valgrind: raw.valgrind.unwrap_or_else(|| "valgrind".to_owned()),
             timeout: Duration::from_secs(match raw.timeout {
                 Some(0) => {

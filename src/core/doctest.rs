@@ -11,6 +11,9 @@
 //! `src/librustdoc/doctest/make.rs`), without rustc's parser: the code is
 //! read as rustdoc reads it, as the statements of a function, by a scan of
 //! its tokens ([`program`] says when the code keeps its own `main`).
+//! Outer attributes and doc comments that attach to nothing at the end
+//! of a block are dropped as rustdoc drops them, and a block that starts
+//! with a shebang is handed to rustc as it is ([`shebang`]).
 //!
 //! Differences from rustdoc, kept on purpose (the guide lists them too):
 //!
@@ -260,11 +263,22 @@ pub struct Program {
 
 /// The program rustdoc makes of `code` (already [`unhidden`]).
 pub fn program(code: &str, test_harness: bool) -> Program {
+    if shebang(code) {
+        // rustdoc cannot read a shebang as Rust, so it hands the code to
+        // rustc as it is, and rustc accepts a shebang on a file's first
+        // line: a block with its own `fn main` runs, loose code does not
+        // compile.
+        return Program {
+            source: format!("{code}\n"),
+            wrapped: false,
+        };
+    }
     let parts = partition(code);
     let mut source = String::with_capacity(code.len() + 120);
     source.push_str(&parts.head);
     source.push_str(&parts.crates);
-    let body = parts.rest.trim();
+    let rest = without_dangling(&parts.rest);
+    let body = rest.trim();
     let main = has_main(&format!("{}{body}", parts.crates));
     let wrapped = !(test_harness || main || source.contains("![no_std]"));
     if wrapped {
@@ -287,6 +301,91 @@ pub fn program(code: &str, test_harness: bool) -> Program {
     }
     source.push('\n');
     Program { source, wrapped }
+}
+
+/// Whether `code` starts with a shebang as rustc reads one: `#!` on the
+/// first line, not followed by `[` (after blanks and comments), which
+/// would make it an inner attribute.
+pub fn shebang(code: &str) -> bool {
+    code.strip_prefix("#!")
+        .is_some_and(|rest| Tokens::new(rest).next() != Some("["))
+}
+
+/// `code` without the outer attributes and doc comments at its end that
+/// attach to nothing (a block that is only `#[cfg(unix)]` or `/// Panics
+/// if …` lines, a stray attribute after the last statement): rustdoc
+/// drops them, where rustc would refuse them ("expected statement after
+/// outer attribute", E0585). They become blanks, so that every other line
+/// and column stays where the author wrote it. Code whose end holds
+/// anything else is returned as it is.
+fn without_dangling(code: &str) -> std::borrow::Cow<'_, str> {
+    let tokens: Vec<&str> = Tokens::new(code).collect();
+    let end_of = |t: &str| t.as_ptr() as usize - code.as_ptr() as usize + t.len();
+    // Where the code's last token outside an outer attribute ends.
+    let mut start = 0;
+    let mut at = 0;
+    while at < tokens.len() {
+        let attribute = tokens[at] == "#" && tokens.get(at + 1) == Some(&"[");
+        let end = match tokens[at] {
+            "#" if attribute => group_end(&tokens, at + 1),
+            "(" | "[" | "{" => group_end(&tokens, at),
+            _ => at + 1,
+        };
+        if !attribute {
+            start = end_of(tokens[end - 1]);
+        }
+        at = end;
+    }
+    let tail = &code[start..];
+    if !dangling(tail) {
+        return code.into();
+    }
+    let mut out = String::with_capacity(code.len());
+    out.push_str(&code[..start]);
+    out.extend(tail.chars().map(|c| if c == '\n' { c } else { ' ' }));
+    out.into()
+}
+
+/// Whether `tail` is only blanks, comments and outer attributes, with at
+/// least one attribute or outer doc comment (`///`, `/** */`) among them.
+fn dangling(tail: &str) -> bool {
+    let mut rest = tail;
+    let mut found = false;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return found;
+        }
+        if rest.starts_with("//") {
+            found |= rest.starts_with("///") && !rest.starts_with("////");
+            rest = &rest[rest.find('\n').unwrap_or(rest.len())..];
+        } else if rest.starts_with("/*") {
+            found |=
+                rest.starts_with("/**") && !rest.starts_with("/***") && !rest.starts_with("/**/");
+            rest = &rest[crate::core::tokens::block_comment_len(rest)..];
+        } else if let Some(after) = rest.strip_prefix('#') {
+            let mut tokens = Tokens::new(after);
+            if tokens.next() != Some("[") {
+                return false;
+            }
+            let mut depth = 1usize;
+            let close = tokens.find(|t| {
+                match *t {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            let Some(close) = close else {
+                return false;
+            };
+            rest = &after[close.as_ptr() as usize - after.as_ptr() as usize + close.len()..];
+            found = true;
+        } else {
+            return false;
+        }
+    }
 }
 
 /// A block's lines as rustdoc sorts them: crate attributes (with the
@@ -662,6 +761,67 @@ mod tests {
                 .contains("-> core::result::Result<(), impl core::fmt::Debug>")
         );
         assert!(p.source.ends_with("} _doctest_main().unwrap() }\n"));
+    }
+
+    #[test]
+    fn dangling_attributes_and_doc_comments_become_blanks() {
+        for (code, want) in [
+            ("#[cfg(unix)]", "            "),
+            ("/// Panics\n/// if", "          \n      "),
+            (
+                "let x = 1;\n#[allow(unused)]\n// end",
+                "let x = 1;\n                \n      ",
+            ),
+            ("let x = 1; /// doc", "let x = 1;        "),
+            (
+                "fn f() {}\n#[doc = \"a ] b\"]",
+                "fn f() {}\n                ",
+            ),
+            ("let x = 1;\n/** block */", "let x = 1;\n            "),
+            // Attributes that attach to something stay.
+            ("#[cfg(unix)]\nfn f() {}", "#[cfg(unix)]\nfn f() {}"),
+            (
+                "let x = 1;\n#[cfg(unix)]\n{ 2; }",
+                "let x = 1;\n#[cfg(unix)]\n{ 2; }",
+            ),
+            // Plain comments alone, an inner attribute, something the
+            // tokens skip (a number): left as they are.
+            ("let x = 1; // c", "let x = 1; // c"),
+            (
+                "let x = 1;\n#![allow(unused)]",
+                "let x = 1;\n#![allow(unused)]",
+            ),
+            ("x + 1 #[a]", "x + 1 #[a]"),
+            ("impl S {\n    #[inline]\n}", "impl S {\n    #[inline]\n}"),
+            ("let x = 1;\n#[cfg(unix", "let x = 1;\n#[cfg(unix"),
+        ] {
+            assert_eq!(without_dangling(code), want, "{code:?}");
+        }
+        let p = program("fn main() {}\n#[cfg(unix)]", false);
+        assert_eq!(p.source, "fn main() {}\n");
+        assert!(!p.wrapped);
+    }
+
+    #[test]
+    fn a_shebang_goes_to_rustc_as_it_is() {
+        let code = "#!/usr/bin/env cargo\nlet x = 1;";
+        assert_eq!(
+            program(code, false),
+            Program {
+                source: format!("{code}\n"),
+                wrapped: false
+            }
+        );
+        for (code, want) in [
+            ("#!/usr/bin/env cargo\nfn main() {}", true),
+            ("#! /bin/sh", true),
+            ("#![allow(unused)]", false),
+            ("#! [allow(unused)]", false),
+            ("#!/*c*/[allow(unused)]", false),
+            ("fn main() {}\n#!/x", false),
+        ] {
+            assert_eq!(shebang(code), want, "{code:?}");
+        }
     }
 
     #[test]

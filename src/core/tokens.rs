@@ -123,23 +123,7 @@ impl<'a> Iterator for Tokens<'a> {
             } else if rest.starts_with("//") {
                 self.at += rest.find('\n').unwrap_or(rest.len());
             } else if rest.starts_with("/*") {
-                let mut depth = 0usize;
-                let mut i = 0;
-                while i < rest.len() {
-                    if rest[i..].starts_with("/*") {
-                        depth += 1;
-                        i += 2;
-                    } else if rest[i..].starts_with("*/") {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += rest[i..].chars().next().map_or(1, char::len_utf8);
-                    }
-                }
-                self.at += i;
+                self.at += block_comment_len(rest);
             } else if let Some(len) = string_len(rest) {
                 self.at += len;
                 return Some(&rest[..len]);
@@ -168,6 +152,28 @@ impl<'a> Iterator for Tokens<'a> {
             }
         }
     }
+}
+
+/// The length of the (nested) block comment that starts `text`, all of
+/// `text` when it is not closed.
+pub(crate) fn block_comment_len(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i..].starts_with("/*") {
+            depth += 1;
+            i += 2;
+        } else if text[i..].starts_with("*/") {
+            depth = depth.saturating_sub(1);
+            i += 2;
+            if depth == 0 {
+                return i;
+            }
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    text.len()
 }
 
 /// The length of a string literal at the start of `rest` (`"…"`, `b"…"`,

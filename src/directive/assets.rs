@@ -14,6 +14,10 @@ const BASE: &str = include_str!("base.css");
 /// comparison sides), and its output: the frame's, so no directive's own.
 const RUN_CSS: &str = include_str!("run.css");
 
+/// The page as a keyboard and a screen reader reach it, mdBook's parts
+/// too (see `page.js`).
+const PAGE_JS: &str = include_str!("page.js");
+
 /// The Run button's script (see `run.js` for what it does).
 const RUN_JS: &str = include_str!("run.js");
 
@@ -37,12 +41,12 @@ pub fn stylesheet() -> &'static str {
     })
 }
 
-/// The whole script: the Run button's, the assembly panel's, then each directive's part, in the
+/// The whole script: the page's, the Run button's, the assembly panel's, then each directive's part, in the
 /// order of [`KINDS`].
 pub fn script() -> &'static str {
     static JS: OnceLock<String> = OnceLock::new();
     JS.get_or_init(|| {
-        [RUN_JS, ASM_JS]
+        [PAGE_JS, RUN_JS, ASM_JS]
             .into_iter()
             .chain(KINDS.iter().map(|k| k.script))
             .filter(|s| !s.is_empty())
@@ -146,7 +150,15 @@ mod tests {
         // Outside the feature query `@supports (color: color-mix(...))`,
         // no colour literal: every colour is one of mdBook's theme
         // variables or mixed from them.
-        let rules: String = stylesheet()
+        // The one exception: mdBook's own highlighting colours, repaired
+        // for contrast in a section of their own.
+        let css = stylesheet();
+        let begin = css
+            .find(REPAIRED_BEGIN)
+            .expect("the repaired section begins");
+        let end = css.find(REPAIRED_END).expect("the repaired section ends");
+        let ours = format!("{}{}", &css[..begin], &css[end..]);
+        let rules: String = ours
             .lines()
             .filter(|l| !l.trim_start().starts_with("@supports"))
             .collect::<Vec<_>>()
@@ -176,6 +188,16 @@ mod tests {
         }
     }
 
+    /// Where the stylesheet repairs mdBook's own palette (its classes and
+    /// colour literals, for WCAG AA contrast).
+    const REPAIRED_BEGIN: &str = "/* mdBook's palette repaired: begin.";
+    const REPAIRED_END: &str = "/* mdBook's palette repaired: end. */";
+
+    /// mdBook's classes the stylesheet names on purpose: headings' anchors
+    /// keep their look beside underlined links, and a diff's added lines
+    /// get a colour with enough contrast.
+    const MDBOOK_CLASSES: [&str; 2] = ["header)", "hljs-addition "];
+
     #[test]
     fn every_class_is_prefixed() {
         let css = stylesheet();
@@ -185,7 +207,8 @@ mod tests {
                 let prev = css[..i].chars().last().unwrap_or(' ');
                 if prev.is_whitespace() || matches!(prev, ',' | '>' | '(' | '}' | '{' | '~' | '+') {
                     assert!(
-                        rest.starts_with("companion-"),
+                        rest.starts_with("companion-")
+                            || MDBOOK_CLASSES.iter().any(|c| rest.starts_with(c)),
                         "unprefixed class at: {}",
                         &rest[..rest.len().min(40)]
                     );

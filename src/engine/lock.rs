@@ -111,6 +111,7 @@ impl Entry {
             verdict,
             toolchain,
             run,
+            missing,
         } = self;
         let mut facts = vec![
             ("chapter", chapter.clone()),
@@ -120,6 +121,11 @@ impl Entry {
             ("expect", expect.name().to_owned()),
             ("verdict", verdict.to_string()),
             ("toolchain", toolchain.clone()),
+            // The tool a page names for an unchecked claim.
+            (
+                "missing",
+                missing.clone().unwrap_or_else(|| "none".to_owned()),
+            ),
         ];
         match run {
             None => facts.push(("run", "none".to_owned())),

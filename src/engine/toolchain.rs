@@ -77,6 +77,67 @@ pub fn resolve(name: &str) -> Result<Toolchain, Error> {
     })
 }
 
+/// The files rustup reads a directory's toolchain from, in its order.
+const FILES: [&str; 2] = ["rust-toolchain", "rust-toolchain.toml"];
+
+/// The toolchain file that applies to a book at `root`: the first of
+/// [`FILES`] in `root` or the nearest directory above it, as rustup finds
+/// it.
+pub fn file_of_book(root: &Path) -> Option<PathBuf> {
+    let root = std::path::absolute(root).ok()?;
+    root.ancestors()
+        .flat_map(|dir| FILES.iter().map(move |f| dir.join(f)))
+        .find(|f| f.is_file())
+}
+
+/// The toolchain rustup picks for a book with a toolchain file (`None`
+/// when it has none): rustup itself is asked, from the book's root, so
+/// that its order holds (`RUSTUP_TOOLCHAIN` first, then the file). The
+/// compiler is the toolchain's own file, so that compiles in scratch
+/// directories use it too.
+pub fn of_book(root: &Path) -> Result<Option<Toolchain>, String> {
+    let Some(file) = file_of_book(root) else {
+        return Ok(None);
+    };
+    let shown = file.display();
+    let out = rustup()
+        .args(["which", "rustc"])
+        .current_dir(root)
+        .output()
+        .map_err(|e| {
+            format!("{shown} selects the book's toolchain, and `rustup` could not be run ({e}); install rustup, or pass --toolchain")
+        })?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if !out.status.success() || !path.is_file() {
+        let why = String::from_utf8_lossy(&out.stderr);
+        let why = why
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("no compiler")
+            .trim();
+        return Err(format!(
+            "{shown} selects the book's toolchain, and rustup cannot give its compiler ({why}); install it with `rustup toolchain install`, or pass --toolchain"
+        ));
+    }
+    // rustup's layout: TOOLCHAINS/NAME/bin/rustc.
+    let name = path
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+    let by = match std::env::var_os("RUSTUP_TOOLCHAIN") {
+        Some(_) => "RUSTUP_TOOLCHAIN, which rustup puts before ".to_owned() + &shown.to_string(),
+        None => shown.to_string(),
+    };
+    Ok(Some(Toolchain {
+        name: format!("{name}, selected by {by}"),
+        rustc: path,
+    }))
+}
+
 /// A path given as the toolchain: the compiler's file, made absolute.
 fn from_path(name: &str) -> Result<Toolchain, Error> {
     let given = Path::new(name);

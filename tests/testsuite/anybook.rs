@@ -152,6 +152,47 @@ fn plain_blocks_get_the_verdicts_of_mdbook_test() {
     assert_eq!(verdicts(&warm), verdicts(&json));
 }
 
+/// rustdoc's rules that rustc alone does not have: outer attributes and
+/// doc comments that attach to nothing at a block's end are dropped, and
+/// a block that starts with a shebang goes to rustc as it is (the case
+/// book `anybook/rustdoc-rules/`, one block per chapter).
+const RULES: [(&str, &str, &str); 6] = [
+    ("dangling attribute", "dangling_attribute.md", "passed"),
+    ("dangling doc", "dangling_doc.md", "passed"),
+    ("stray attribute", "stray_attribute.md", "passed"),
+    // Without its dangling attribute the block compiles: `compile_fail`
+    // fails.
+    ("dangling compiles", "dangling_compiles.md", "failed"),
+    ("shebang", "shebang.md", "passed"),
+    // Unwrapped, `let` is no item.
+    ("shebang loose", "shebang_loose.md", "failed"),
+];
+
+#[test]
+fn dangling_attributes_doc_comments_and_shebangs_as_rustdoc_reads_them() {
+    let book = case_book("rustdoc-rules");
+    let (json, code) = check_json(book.path(), &[]);
+    assert_eq!(code, 1, "{json:#}");
+    let want: Vec<(String, u64, String)> = RULES
+        .iter()
+        .map(|(_, f, v)| (format!("src/{f}"), 3, (*v).to_owned()))
+        .collect();
+    assert_eq!(verdicts(&json), want, "{json:#}");
+    // Real `mdbook test`, chapter by chapter, agrees.
+    for (name, file, ours) in RULES {
+        let mut md = mdbook_driver::MDBook::load(book.path()).expect("load");
+        let rustdoc = match md.test_chapter(Vec::new(), Some(name)) {
+            Ok(()) => "passed",
+            Err(_) => "failed",
+        };
+        assert_eq!(rustdoc, ours, "mdbook test of {file}");
+    }
+    // Compiled alone, as each would be, the same verdicts.
+    let alone = case_book("rustdoc-rules");
+    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    assert_eq!(verdicts(&single), verdicts(&json));
+}
+
 #[test]
 fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
     let book = case_book("compile-fail");
@@ -298,5 +339,87 @@ fn github_annotations_and_junit_xml_name_every_failing_block() {
     assert_eq!(
         totals,
         Some((Some("23".into()), Some("5".into()), Some("1".into())))
+    );
+}
+
+/// `check BOOK ARGS` with `envs` set and `RUSTUP_TOOLCHAIN` unset (cargo
+/// sets it for the tests): stdout and stderr together, and the exit code.
+fn check_with(root: &Path, args: &[&str], envs: &[(&str, &str)]) -> (String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(root)
+        .args(args)
+        .env_remove("RUSTUP_TOOLCHAIN")
+        .envs(envs.iter().copied())
+        .output()
+        .expect("run check");
+    (
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn the_books_toolchain_file_is_used_as_rustup_uses_it() {
+    let nightly = Command::new("rustup")
+        .args(["which", "rustc", "--toolchain", "nightly"])
+        .output()
+        .expect("rustup runs");
+    assert!(
+        nightly.status.success(),
+        "this test needs rustup's nightly toolchain: `rustup toolchain install nightly --profile minimal`"
+    );
+    // The file above the book's root, as the Reference keeps it at the
+    // repository's root.
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("rust-toolchain.toml"),
+        "[toolchain]\nchannel = \"nightly\"\n",
+    )
+    .expect("toolchain file");
+    let root = dir.path().join("book");
+    std::fs::create_dir_all(root.join("src")).expect("src");
+    std::fs::write(root.join("book.toml"), "[book]\ntitle = \"t\"\n").expect("book.toml");
+    std::fs::write(root.join("src/SUMMARY.md"), "# Summary\n\n- [A](a.md)\n").expect("summary");
+    std::fs::write(
+        root.join("src/a.md"),
+        "# A\n\n```rust\n#![feature(never_type)]\nfn main() {\n    let _x: Option<!> = None;\n}\n```\n",
+    )
+    .expect("chapter");
+
+    let (out, code) = check_with(&root, &[], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("note: Rust is checked with nightly-") && out.contains("rust-toolchain.toml"),
+        "{out}"
+    );
+    // `--toolchain` says otherwise: stable refuses `#![feature]`.
+    let (out, code) = check_with(&root, &["--toolchain", "stable"], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("E0554"), "{out}");
+    assert!(!out.contains("checked with nightly"), "{out}");
+    // rustup puts RUSTUP_TOOLCHAIN before the file.
+    let (out, code) = check_with(&root, &[], &[("RUSTUP_TOOLCHAIN", "stable")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("selected by RUSTUP_TOOLCHAIN"), "{out}");
+
+    // A toolchain that is not installed: an error naming the file.
+    std::fs::write(
+        dir.path().join("rust-toolchain.toml"),
+        "[toolchain]\nchannel = \"0.1.0\"\n",
+    )
+    .expect("toolchain file");
+    let (out, code) = check_with(&root, &[], &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains("[preprocessor.companion]"), "{out}");
+    assert!(
+        out.contains(
+            "rust-toolchain.toml selects the book's toolchain, and rustup cannot give its compiler"
+        ),
+        "{out}"
     );
 }

@@ -110,6 +110,64 @@ fn install(package: &Package) {
     }
 }
 
+/// axe-core's version, the accessibility engine the browser tests run.
+const AXE_CORE: &str = "4.14.1";
+
+/// `axe.min.js` of axe-core [`AXE_CORE`], fetched once from the npm
+/// registry with `npm pack` and unpacked under `target/tmp/tools/`.
+/// Panics, saying what failed, when it cannot be had.
+pub fn axe_core() -> PathBuf {
+    let home = root().join(format!("axe-core-{AXE_CORE}"));
+    let script = home.join("package/axe.min.js");
+    if script.is_file() {
+        return script;
+    }
+    static FETCHING: Mutex<()> = Mutex::new(());
+    let _one = FETCHING.lock().unwrap_or_else(|e| e.into_inner());
+    if script.is_file() {
+        return script;
+    }
+    let partial = root().join(format!(
+        "axe-core-{AXE_CORE}.partial-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&partial);
+    std::fs::create_dir_all(&partial).expect("make the tools directory under target/");
+    eprintln!(
+        "tests: fetching axe-core {AXE_CORE} under {} (once; `npm pack`)",
+        root().display()
+    );
+    let out = Command::new("npm")
+        .args(["pack", "--silent", &format!("axe-core@{AXE_CORE}")])
+        .current_dir(&partial)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("running npm ({e}); the accessibility tests need it: install Node.js and npm (`apt-get install npm`)")
+        });
+    assert!(
+        out.status.success(),
+        "npm pack axe-core@{AXE_CORE} failed; the accessibility tests need it:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tgz = partial.join(format!("axe-core-{AXE_CORE}.tgz"));
+    let unpacked = Command::new("tar")
+        .arg("xzf")
+        .arg(&tgz)
+        .current_dir(&partial)
+        .status()
+        .unwrap_or_else(|e| panic!("running tar on {}: {e}", tgz.display()));
+    assert!(unpacked.success(), "tar could not unpack {}", tgz.display());
+    if std::fs::rename(&partial, &home).is_err() {
+        let _ = std::fs::remove_dir_all(&partial);
+    }
+    assert!(
+        script.is_file(),
+        "axe-core {AXE_CORE} has no {}",
+        script.display()
+    );
+    script
+}
+
 /// A `PATH` on which our freshly built binary comes first, then `tools`,
 /// then the caller's `PATH`.
 pub fn path_with(tools: &[&str]) -> std::ffi::OsString {

@@ -481,6 +481,9 @@ mod tests {
                     stderr: "err\n".into(),
                     toolchain: "rustc 1.95.0".into(),
                 }),
+                // Only an unchecked claim has one; here so that the walk
+                // below forges it too.
+                missing: Some("valgrind".into()),
                 ..entry("a1", Recorded::Passed, "rustc 1.95.0")
             }],
             assembly: vec![Assembly {

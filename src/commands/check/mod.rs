@@ -262,9 +262,15 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .collect()
     });
     let (errors, preprocessors) = preprocessor_notes(&loaded, &claims);
-    let notes = warnings
-        .iter()
-        .map(|w| format!("warning: {w}"))
+    // The toolchain the book's file chose, unless `--toolchain` says
+    // otherwise.
+    let toolchain = match (&options.toolchain, &loaded.config.rustc_from) {
+        (None, Some(from)) => Some(format!("note: Rust is checked with {from}")),
+        _ => None,
+    };
+    let notes = toolchain
+        .into_iter()
+        .chain(warnings.iter().map(|w| format!("warning: {w}")))
         .chain(preprocessors)
         .collect();
     let mut checked: Vec<Checked> = claims

@@ -99,6 +99,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
+        && !crate::core::doctest::shebang(source)
         && crate_attributes(source).iter().all(|a| module_lint(a))
         && !super_outside_modules(source)
 }

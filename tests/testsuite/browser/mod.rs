@@ -10,6 +10,7 @@
 //! [`layout`] holds the layout and markup checks, [`pages`] the themes,
 //! print and screenshots.
 
+mod a11y;
 mod asm;
 mod containers;
 mod layout;
