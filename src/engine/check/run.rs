@@ -110,23 +110,8 @@ impl Checker {
             },
             false => None,
         };
-        let mut cmd = match &logs {
-            Some(logs) => {
-                sanitizer::command(job, path, &self.config.valgrind, logs.path(), fixed_layout)
-            }
-            None => {
-                let mut cmd = match fixed_layout {
-                    true => {
-                        let mut c = Command::new("setarch");
-                        c.arg("-R").arg(path);
-                        c
-                    }
-                    false => Command::new(path),
-                };
-                cmd.envs(job.env.iter().copied());
-                cmd
-            }
-        };
+        let logs_dir = logs.as_ref().map(|d| d.path());
+        let mut cmd = sanitizer::command(job, path, &self.config.valgrind, logs_dir, fixed_layout);
         cmd.current_dir(dir);
         let (memory, resident) = sanitizer::memory_limits(&job.env, self.config.memory);
         let mut run = self.run_program(&mut cmd, memory, resident);

@@ -81,22 +81,25 @@ pub fn logs(job: &Job) -> bool {
 }
 
 /// The command that runs `program` under the job's checker, each
-/// checker's log written in `logs` (a directory of this run's own):
-/// Memcheck's `--log-file=`, each sanitizer's `log_path` (the runtime
-/// adds `.PID` to the name). `setarch -R` before it when `fixed_layout`.
+/// checker's log written in `logs` (a directory of this run's own, for a
+/// job whose checker [`logs`]): Memcheck's `--log-file=`, each
+/// sanitizer's `log_path` (the runtime adds `.PID` to the name). `setarch
+/// -R` before it when `fixed_layout`.
 pub fn command(
     job: &Job,
     program: &Path,
     valgrind: &str,
-    logs: &Path,
+    logs: Option<&Path>,
     fixed_layout: bool,
 ) -> Command {
     let mut cmd = match (job.memcheck, fixed_layout) {
         (true, _) => {
             let mut c = Command::new(valgrind);
-            c.args(MEMCHECK_ARGS)
-                .arg(format!("--log-file={}", logs.join("memcheck.%p").display()))
-                .arg(program);
+            c.args(MEMCHECK_ARGS);
+            if let Some(logs) = logs {
+                c.arg(format!("--log-file={}", logs.join("memcheck.%p").display()));
+            }
+            c.arg(program);
             c
         }
         (false, true) => {
@@ -108,7 +111,9 @@ pub fn command(
     };
     cmd.envs(job.env.iter().copied());
     for (key, value) in &job.env {
-        if key.ends_with("SAN_OPTIONS") {
+        if let Some(logs) = logs
+            && key.ends_with("SAN_OPTIONS")
+        {
             // Quoted: a temporary directory's path may hold a `:`.
             cmd.env(
                 key,
@@ -391,7 +396,7 @@ mod tests {
             &job(set("address,undefined"), false),
             Path::new("prog"),
             "valgrind",
-            dir,
+            Some(dir),
             false,
         );
         assert_eq!(
@@ -406,7 +411,7 @@ mod tests {
             &job(set("memcheck"), true),
             Path::new("prog"),
             "valgrind",
-            dir,
+            Some(dir),
             false,
         );
         let args: Vec<_> = vg
@@ -421,7 +426,7 @@ mod tests {
             &job(set("thread"), false),
             Path::new("prog"),
             "valgrind",
-            dir,
+            Some(dir),
             true,
         );
         assert_eq!(tsan.get_program(), "setarch");
