@@ -470,7 +470,10 @@ fine
 #[test]
 fn a_report_the_program_prints_is_never_the_checkers() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("f.md", FORGED);
+    // Valgrind's start alone can take seconds on a loaded machine.
+    let book = TestBook::new()
+        .companion("timeout = 60")
+        .chapter("f.md", FORGED);
     book.write();
     let (stdout, stderr, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
