@@ -498,6 +498,7 @@ impl Crates {
                 // Cargo and the compilers it runs are not the book's
                 // programs: no memory limit.
                 memory: None,
+                resident: None,
             };
             exec::run(&mut cmd, b"", limits).map_err(|e| {
                 format!("`{cargo}` could not be run ({e}); the book's dependencies need Cargo")

@@ -36,6 +36,10 @@ pub struct Limits {
     /// the book's programs, `None` for compilers (a large crate may need
     /// more, and the compiler is not the book's to limit).
     pub memory: Option<u64>,
+    /// The resident memory the child's process tree may hold, in bytes,
+    /// watched by the supervisor (Linux only): for programs an address-space
+    /// limit cannot hold (the sanitizers that reserve terabytes of it).
+    pub resident: Option<u64>,
 }
 
 impl Limits {
@@ -46,6 +50,7 @@ impl Limits {
             timeout,
             max_output: 1 << 20,
             memory: None,
+            resident: None,
         }
     }
 }
@@ -64,6 +69,8 @@ pub struct Finished {
     pub timed_out: bool,
     /// Some output was dropped because of the cap.
     pub truncated: bool,
+    /// The tree went over its resident-memory limit and was killed.
+    pub over_memory: bool,
 }
 
 impl Finished {
@@ -93,7 +100,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         cmd.process_group(0);
     }
     #[cfg(target_os = "linux")]
-    let status_pipe = supervise::supervise(cmd, limits.timeout, limits.memory)?;
+    let status_pipe = supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident)?;
     let start = Instant::now();
     let spawned = cmd.spawn();
     // Our copy of the status pipe's write end goes (the supervisor holds
@@ -167,9 +174,16 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     // the readers finish and nothing is left running.
     kill_group(&mut child);
     #[cfg(target_os = "linux")]
-    {
-        timed_out |= supervise::read_flag(status_pipe.0);
-    }
+    let (time_up, over_memory) = {
+        let stopped = supervise::read_status(status_pipe.0);
+        (
+            stopped == Some(supervise::Limit::Time),
+            stopped == Some(supervise::Limit::Memory),
+        )
+    };
+    #[cfg(not(target_os = "linux"))]
+    let (time_up, over_memory) = (false, false);
+    timed_out |= time_up;
     // Reading stops at the limit, even if something still holds a pipe.
     let stop = start + limits.timeout + GRACE;
     for _ in 0..readers {
@@ -185,7 +199,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     let (stdout, t1) = take(&out);
     let (stderr, t2) = take(&err);
     Ok(Finished {
-        code: if timed_out {
+        code: if timed_out || over_memory {
             None
         } else {
             status.and_then(|s| s.code())
@@ -194,6 +208,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         stderr,
         timed_out,
         truncated: t1 || t2,
+        over_memory,
     })
 }
 
@@ -611,6 +626,28 @@ mod tests {
     }
 
     #[test]
+    fn the_resident_limit_stops_a_tree_that_grows() {
+        let limits = Limits {
+            resident: Some(64 << 20),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        // The memory is held by a child of the program the supervisor
+        // started (an inner shell), not by the program itself.
+        let script = |bytes: u64| {
+            format!(
+                "sh -c 'x=$(head -c {bytes} /dev/zero | tr \"\\0\" a); echo ${{#x}}'; echo done"
+            )
+        };
+        let f = sh(&script(200_000_000), limits);
+        assert!(f.over_memory, "{f:?}");
+        assert_eq!(f.code, None, "{f:?}");
+        assert!(!f.timed_out, "{f:?}");
+        let small = sh(&script(2_000_000), limits);
+        assert!(!small.over_memory, "{small:?}");
+        assert_eq!(small.stdout, "2000000\ndone\n", "{small:?}");
+    }
+
+    #[test]
     fn a_flood_is_capped() {
         let f = sh(
             "yes flood | head -c 5000000",
@@ -618,6 +655,7 @@ mod tests {
                 timeout: Duration::from_secs(20),
                 max_output: 1000,
                 memory: None,
+                resident: None,
             },
         );
         assert!(f.truncated);

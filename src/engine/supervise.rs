@@ -1,10 +1,11 @@
 //! The supervisor between us and a child on Linux (see
 //! [`exec`](super::exec)): a process forked in the child's `pre_exec`
 //! hook, a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), which waits
-//! for the program, kills everything left under it when the program exits
-//! or the time limit passes, and ends as the program did. Everything here
-//! that runs in the forked process is async-signal-safe and allocates
-//! nothing.
+//! for the program, kills everything left under it when the program exits,
+//! the time limit passes or (when it is given one) the tree's resident
+//! memory goes over its limit, and ends as the program did. Everything
+//! here that runs in the forked process is async-signal-safe and
+//! allocates nothing.
 
 use std::io;
 use std::process::Command;
@@ -19,30 +20,51 @@ pub(super) const FIRST_PAUSE: Duration = Duration::from_micros(50);
 /// The longest wait between two looks at a child.
 pub(super) const LONGEST_PAUSE: Duration = Duration::from_millis(2);
 
-/// The byte the supervisor wrote on its status pipe: `T` when the time
-/// limit was reached. Closes the read end.
-pub(super) fn read_flag(fd: i32) -> bool {
+/// A limit the supervisor stopped a program at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Limit {
+    /// The time limit passed (`T` on the status pipe).
+    Time,
+    /// The tree's resident memory went over its limit (`M`).
+    Memory,
+}
+
+/// The limit the supervisor wrote on its status pipe, if it stopped the
+/// program at one. Closes the read end.
+pub(super) fn read_status(fd: i32) -> Option<Limit> {
     let mut byte = 0u8;
     // SAFETY: a non-blocking read of one byte into a local, from a pipe we
     // own, then closing it.
-    unsafe {
+    let n = unsafe {
         let n = libc::read(fd, (&raw mut byte).cast(), 1);
         libc::close(fd);
-        n == 1 && byte == b'T'
+        n
+    };
+    match (n, byte) {
+        (1, b'T') => Some(Limit::Time),
+        (1, b'M') => Some(Limit::Memory),
+        _ => None,
     }
 }
 
 /// Puts the supervisor between us and the child `cmd` will start: a
 /// `pre_exec` hook that forks. The forked-off grandchild goes on to become
-/// the program (with its memory limit); the hook's own process never
-/// returns: it is the supervisor ([`supervisor`]). Returns the status
-/// pipe (read end, write end).
+/// the program (with its address-space limit, `memory`); the hook's own
+/// process never returns: it is the supervisor ([`supervisor`]), which
+/// also holds the tree to `resident` bytes of resident memory. Returns
+/// the status pipe (read end, write end).
 pub(super) fn supervise(
     cmd: &mut Command,
     limit: Duration,
     memory: Option<u64>,
+    resident: Option<u64>,
 ) -> io::Result<(i32, i32)> {
     use std::os::unix::process::CommandExt as _;
+    // SAFETY: sysconf(3) reads a constant of the system.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
+        .unwrap_or(4096)
+        .max(1);
+    let resident_pages = resident.map(|bytes| bytes / page);
     let mut fds = [0i32; 2];
     // SAFETY: pipe2(2) writes two descriptors into the array we pass.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
@@ -69,7 +91,7 @@ pub(super) fn supervise(
                     libc::setpgid(0, 0);
                     limit_memory(memory)
                 }
-                program => supervisor(program, limit, write_end),
+                program => supervisor(program, limit, resident_pages, write_end),
             }
         });
     }
@@ -92,14 +114,16 @@ fn limit_memory(memory: Option<u64>) -> io::Result<()> {
 }
 
 /// The supervisor: waits for `program` (reaping whatever else is handed
-/// to it), kills the rest of the tree when the program exits or `limit`
-/// passes, writes `T` on `status` for a time-out, and ends as the program
-/// did (its exit code, or its signal). Never returns.
+/// to it), kills the rest of the tree when the program exits, `limit`
+/// passes or the tree holds more than `resident` pages of memory (looked
+/// at each time it wakes, every 2 ms at most), writes `T` on `status`
+/// for a time-out and `M` for memory, and ends as the program did (its
+/// exit code, or its signal). Never returns.
 ///
 /// # Safety
 /// Runs in a forked child of a multithreaded process: async-signal-safe
 /// calls only, no allocation.
-unsafe fn supervisor(program: i32, limit: Duration, status: i32) -> ! {
+unsafe fn supervisor(program: i32, limit: Duration, resident: Option<u64>, status: i32) -> ! {
     // SAFETY: every call below is async-signal-safe and works on values
     // and buffers local to this function.
     unsafe {
@@ -123,8 +147,10 @@ unsafe fn supervisor(program: i32, limit: Duration, status: i32) -> ! {
         libc::setrlimit(libc::RLIMIT_CORE, &no_core);
         let start = now();
         let limit_ns = limit.as_nanos().min(i64::MAX as u128) as i64;
+        let me = libc::getpid();
         let mut how: Option<i32> = None;
         let mut timed_out = false;
+        let mut over_memory = false;
         let mut pause = FIRST_PAUSE.as_nanos() as i64;
         let longest = LONGEST_PAUSE.as_nanos() as i64;
         loop {
@@ -144,6 +170,12 @@ unsafe fn supervisor(program: i32, limit: Duration, status: i32) -> ! {
                 timed_out = true;
                 break;
             }
+            if let Some(max) = resident
+                && tree_resident(me) > max
+            {
+                over_memory = true;
+                break;
+            }
             sleep_ns(pause);
             pause = (pause * 2).min(longest);
         }
@@ -151,6 +183,10 @@ unsafe fn supervisor(program: i32, limit: Duration, status: i32) -> ! {
         if timed_out {
             libc::write(status, b"T".as_ptr().cast(), 1);
             libc::_exit(124);
+        }
+        if over_memory {
+            libc::write(status, b"M".as_ptr().cast(), 1);
+            libc::_exit(137);
         }
         match how {
             Some(st) if libc::WIFEXITED(st) => libc::_exit(libc::WEXITSTATUS(st)),
@@ -209,55 +245,19 @@ unsafe fn kill_tree(program: i32) {
     // SAFETY: async-signal-safe calls on local buffers.
     unsafe {
         libc::kill(-program, libc::SIGKILL);
-        // "/proc/<pid>/task/<pid>/children", built without allocating.
-        let mut path = [0u8; 64];
-        let mut len = 0;
         let me = libc::getpid();
-        for part in [
-            &b"/proc/"[..],
-            &digits(me).0[..digits(me).1],
-            b"/task/",
-            &digits(me).0[..digits(me).1],
-            b"/children\0",
-        ] {
-            path[len..len + part.len()].copy_from_slice(part);
-            len += part.len();
-        }
         let give_up = now() + 5_000_000_000;
         loop {
             let mut st = 0;
             while libc::waitpid(-1, &mut st, libc::WNOHANG) > 0 {}
-            let fd = libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
-            if fd < 0 {
-                // No children file: reap what the group kill ended, briefly.
-                if libc::waitpid(-1, &mut st, libc::WNOHANG) < 0 || now() > give_up {
-                    return;
-                }
-                sleep_ns(1_000_000);
-                continue;
-            }
-            let mut buf = [0u8; 4096];
-            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
-            libc::close(fd);
             let mut any = false;
-            let mut pid: i32 = 0;
-            for &b in &buf[..n.max(0) as usize] {
-                if b.is_ascii_digit() {
-                    pid = pid.saturating_mul(10).saturating_add(i32::from(b - b'0'));
-                } else {
-                    if pid > 0 {
-                        libc::kill(pid, libc::SIGKILL);
-                        any = true;
-                    }
-                    pid = 0;
-                }
-            }
-            if pid > 0 {
+            let listed = each_child(me, |pid| {
                 libc::kill(pid, libc::SIGKILL);
                 any = true;
-            }
-            if !any {
-                // Nobody alive under us: reap the last ones and go.
+            });
+            if !listed || !any {
+                // No children file, or nobody alive under us: reap what
+                // the kills ended, briefly, and go.
                 if libc::waitpid(-1, &mut st, libc::WNOHANG) < 0 || now() > give_up {
                     return;
                 }
@@ -266,6 +266,134 @@ unsafe fn kill_tree(program: i32) {
                 return;
             }
         }
+    }
+}
+
+/// Calls `f` with each child of `pid` (its main thread's, as
+/// `/proc/<pid>/task/<pid>/children` lists them); false when the file
+/// cannot be read.
+///
+/// # Safety
+/// As [`supervisor`]; `f` too.
+unsafe fn each_child(pid: i32, mut f: impl FnMut(i32)) -> bool {
+    let (path, _) = proc_path(pid, true);
+    let mut buf = [0u8; 4096];
+    // SAFETY: reads a file into a local buffer.
+    let Some(n) = (unsafe { read_file(&path, &mut buf) }) else {
+        return false;
+    };
+    let mut child: i32 = 0;
+    for &b in &buf[..n] {
+        if b.is_ascii_digit() {
+            child = child.saturating_mul(10).saturating_add(i32::from(b - b'0'));
+        } else {
+            if child > 0 {
+                f(child);
+            }
+            child = 0;
+        }
+    }
+    if child > 0 {
+        f(child);
+    }
+    true
+}
+
+/// The resident pages of the supervisor's tree: every process under
+/// `me` (followed through each one's children, up to 4096 processes),
+/// from the second field of `/proc/<pid>/statm`.
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn tree_resident(me: i32) -> u64 {
+    let mut stack = [0i32; 256];
+    let mut len = 0;
+    let push = |stack: &mut [i32; 256], len: &mut usize, pid: i32| {
+        if *len < stack.len() {
+            stack[*len] = pid;
+            *len += 1;
+        }
+    };
+    let mut pages = 0u64;
+    let mut visited = 0;
+    // SAFETY: async-signal-safe reads of /proc into local buffers.
+    unsafe {
+        each_child(me, |pid| push(&mut stack, &mut len, pid));
+        while len > 0 && visited < 4096 {
+            len -= 1;
+            let pid = stack[len];
+            visited += 1;
+            pages = pages.saturating_add(resident_pages(pid));
+            each_child(pid, |child| push(&mut stack, &mut len, child));
+        }
+    }
+    pages
+}
+
+/// The resident pages of one process (0 once it is gone).
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn resident_pages(pid: i32) -> u64 {
+    let (path, _) = proc_path(pid, false);
+    let mut buf = [0u8; 128];
+    // SAFETY: reads a file into a local buffer.
+    let Some(n) = (unsafe { read_file(&path, &mut buf) }) else {
+        return 0;
+    };
+    // "size resident shared text lib data dt": the second number.
+    buf[..n]
+        .split(|&b| b == b' ')
+        .nth(1)
+        .map(|field| {
+            field
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .fold(0u64, |n, &b| {
+                    n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+                })
+        })
+        .unwrap_or(0)
+}
+
+/// `/proc/<pid>/task/<pid>/children` (or `/proc/<pid>/statm`), NUL
+/// terminated, built without allocating; and its length.
+fn proc_path(pid: i32, children: bool) -> ([u8; 64], usize) {
+    let mut path = [0u8; 64];
+    let mut len = 0;
+    let (id, id_len) = digits(pid);
+    let parts: [&[u8]; 5] = match children {
+        true => [
+            b"/proc/",
+            &id[..id_len],
+            b"/task/",
+            &id[..id_len],
+            b"/children\0",
+        ],
+        false => [b"/proc/", &id[..id_len], b"/statm\0", b"", b""],
+    };
+    for part in parts {
+        path[len..len + part.len()].copy_from_slice(part);
+        len += part.len();
+    }
+    (path, len)
+}
+
+/// Reads up to `buf.len()` bytes of the file at `path` (NUL terminated):
+/// how many, or `None` when it cannot be opened.
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn read_file(path: &[u8; 64], buf: &mut [u8]) -> Option<usize> {
+    // SAFETY: open(2), read(2) and close(2) on a path and a buffer of ours.
+    unsafe {
+        let fd = libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return None;
+        }
+        let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+        libc::close(fd);
+        Some(usize::try_from(n).unwrap_or(0))
     }
 }
 

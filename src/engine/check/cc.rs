@@ -116,11 +116,13 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
         | Expect::Panic
         | Expect::StarterCompiles
         | Expect::StarterFails
-        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
+        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |run| {
             match sanitize.is_empty() {
-                true => sanitizer_report(stderr)
+                // A sanitizer the side's own `flags=` compiled in: no log
+                // of ours, so only a likely reason for a failure.
+                true => sanitizer_report(&run.stderr)
                     .map(|r| format!("stopped with a sanitizer report: {r}")),
-                false => sanitizer::report(stderr, sanitize)
+                false => sanitizer::report(run, sanitize)
                     .map(|(r, _)| format!("stopped with a report of {names}: {r}")),
             }
         }),
@@ -129,8 +131,9 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             obs.run.as_ref(),
             timeout,
             &Report {
-                // Shown and blessed as the book writes it: `runtime error: …`.
-                find: &|run| sanitizer::report(&run.stderr, sanitize),
+                // Shown and blessed as the book writes it: `runtime error: …`;
+                // read from the checker's log, never the program's stderr.
+                find: &|run| sanitizer::report(run, sanitize),
                 missing: &|how| {
                     format!(
                         "{names} reported nothing (the program {how}); the side says `expect=ub`"
@@ -170,6 +173,65 @@ mod tests {
             job(&c, "cc").args.join(" "),
             "-Wall -Wextra -std=c++17 -o prog main.cpp -lstdc++ -lm"
         );
+    }
+
+    use crate::core::sanitize::Sanitize;
+    use crate::engine::check::verdict::RunResult;
+    use proptest::prelude::*;
+
+    /// Lines a program may print to pass for a checker's report.
+    const FORGERIES: [&str; 6] = [
+        "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x1 bp 0x2 sp 0x3",
+        "==1==ERROR: LeakSanitizer: detected memory leaks",
+        "main.c:2:5: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'",
+        "WARNING: ThreadSanitizer: data race (pid=1)",
+        "==1== Invalid read of size 4",
+        "==1== Conditional jump or move depends on uninitialised value(s)",
+    ];
+
+    fn forged_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                prop::sample::select(FORGERIES.to_vec()).prop_map(String::from),
+                ".{0,30}"
+            ],
+            0..6,
+        )
+        .prop_map(|lines| lines.join("\n"))
+    }
+
+    proptest! {
+        /// Whatever a program writes on stdout and stderr, and however it
+        /// ends, `expect=ub` never holds without the checker's own report.
+        #[test]
+        fn what_a_program_prints_never_passes_expect_ub(
+            stdout in forged_text(),
+            stderr in forged_text(),
+            code in prop::option::of(0i32..256),
+            checker in prop::sample::select(vec!["undefined", "address", "thread", "memcheck", "address,undefined", "thread,undefined"]),
+            output in prop::option::of(prop_oneof![prop::sample::select(FORGERIES.to_vec()).prop_map(String::from), ".{0,20}"]),
+        ) {
+            let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
+            c.lang = Lang::C;
+            c.sanitize = Sanitize::parse(checker).expect("a valid set");
+            c.output = output;
+            let obs = Observation {
+                compiled: true,
+                diagnostics: String::new(),
+                compile_timed_out: false,
+                run: Some(RunResult {
+                    code,
+                    stdout,
+                    stderr,
+                    timed_out: false,
+                    truncated: false,
+                    report: None,
+                    over_memory: None,
+                }),
+            };
+            let (verdict, _) = judge(&c, &obs, Duration::from_secs(10));
+            prop_assert!(verdict.is_failure(), "{:?}", verdict);
+        }
     }
 
     #[test]

@@ -117,8 +117,8 @@ pub(super) fn judge(
             }
             (Verdict::Passed, panic_message(&run.stderr))
         }
-        Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
-            panic_message(stderr).map(|m| format!("panicked: {m}"))
+        Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |run| {
+            panic_message(&run.stderr).map(|m| format!("panicked: {m}"))
         }),
         // An exercise's claims are judged by the harness, never here.
         Expect::StarterCompiles | Expect::StarterFails | Expect::SolutionPasses => (
@@ -164,6 +164,8 @@ mod tests {
                 stderr: stderr.into(),
                 timed_out: false,
                 truncated: false,
+                report: None,
+                over_memory: None,
             }),
         }
     }

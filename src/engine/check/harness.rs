@@ -245,6 +245,8 @@ mod tests {
                 stderr: String::new(),
                 timed_out: false,
                 truncated: false,
+                report: None,
+                over_memory: None,
             }),
         }
     }

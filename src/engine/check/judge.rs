@@ -12,8 +12,15 @@ pub(super) const OUTPUT_DIFFERS: &str = "the output differs from the output bloc
 use crate::core::claim::Claim;
 use std::time::Duration;
 
-/// A time-out or a flood, shared by every kind of run.
+/// A time-out, a flood or a program over its memory, shared by every
+/// kind of run.
 pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
+    if let Some(limit) = run.over_memory {
+        return Some(Verdict::fail(format!(
+            "the program used more than its {} of memory and was killed (config `memory`)",
+            size(limit)
+        )));
+    }
     let flood = format!(
         "printed more than {} bytes on stdout or stderr (output is capped)",
         MAX_OUTPUT
@@ -31,6 +38,24 @@ pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
         (false, true) => format!("the program {flood}"),
     };
     Some(Verdict::fail(message))
+}
+
+/// A size as `memory` is written: `64 MiB`, `2 GiB`.
+fn size(bytes: u64) -> String {
+    match bytes % (1 << 30) {
+        0 => format!("{} GiB", bytes >> 30),
+        _ => format!("{} MiB", bytes >> 20),
+    }
+}
+
+/// What a failed run's detail shows: its stderr, then its checker's
+/// report (kept apart from it, in the checker's log), if there is one.
+pub(super) fn streams(run: &RunResult) -> String {
+    match &run.report {
+        Some(report) if run.stderr.is_empty() => report.clone(),
+        Some(report) => format!("{}\n{report}", run.stderr.trim_end()),
+        None => run.stderr.clone(),
+    }
 }
 
 /// `actual` in the terms of the output block's patterns, if it has any
@@ -66,12 +91,13 @@ fn how_it_ended(code: Option<i32>) -> String {
 }
 
 /// A program that should exit 0 and print the output block. `stop` names
-/// an abnormal stop from stderr ("panicked: …"), when it can.
+/// an abnormal stop from the run ("panicked: …", a checker's report),
+/// when it can.
 pub(super) fn exits_cleanly(
     claim: &Claim,
     run: Option<&RunResult>,
     timeout: Duration,
-    stop: impl FnOnce(&str) -> Option<String>,
+    stop: impl FnOnce(&RunResult) -> Option<String>,
 ) -> (Verdict, Option<String>) {
     let Some(run) = run else {
         return (Verdict::fail("the program was not run"), None);
@@ -81,9 +107,9 @@ pub(super) fn exits_cleanly(
     }
     let actual = normalize(&run.stdout);
     if run.code != Some(0) {
-        let why = stop(&run.stderr).unwrap_or_else(|| how_it_ended(run.code));
+        let why = stop(run).unwrap_or_else(|| how_it_ended(run.code));
         return (
-            Verdict::fail_with(format!("the program {why}"), &run.stderr),
+            Verdict::fail_with(format!("the program {why}"), streams(run)),
             Some(actual),
         );
     }
@@ -147,7 +173,7 @@ pub(super) fn stops_with_report(
     }
     let Some((shown, searched)) = (report.find)(run) else {
         return (
-            Verdict::fail_with((report.missing)(&how_it_ended(run.code)), &run.stderr),
+            Verdict::fail_with((report.missing)(&how_it_ended(run.code)), streams(run)),
             None,
         );
     };

@@ -373,7 +373,7 @@ impl Checker {
             true => cmd.arg(&module),
             false => cmd.env(SELECT, i.to_string()),
         };
-        let mut run = self.run_program(&mut cmd, self.config.memory);
+        let mut run = self.run_program(&mut cmd, self.config.memory, None);
         run.stdout = remap(&run.stdout, span);
         run.stderr = remap(&run.stderr, span);
         if member.claim.expect.tests() {

@@ -407,29 +407,28 @@ impl Checker {
             && claim.expect != Expect::Ub
             && !verdict.is_failure()
             && let Some(run) = &obs.run
-            && let Some((report, _)) = sanitizer::report(&run.stderr, claim.sanitize)
+            && let Some((report, _)) = sanitizer::report(run, claim.sanitize)
         {
             verdict = Verdict::fail_with(
                 format!(
                     "{} reported: {report}; the block says the program is clean under it",
                     claim.sanitize.names()
                 ),
-                &run.stderr,
+                judge::streams(run),
             );
         }
         (verdict, actual)
     }
 
-    /// The observation cached under `key`. One that hit a time limit
-    /// counts only while the limits are those it ran with (a raised
-    /// `timeout` runs the program again).
+    /// The observation cached under `key`. One that hit a time or memory
+    /// limit counts only while the limits are those it ran with (a raised
+    /// `timeout` or `memory` runs the program again).
     fn cached(&self, namespace: &str, key: &str) -> Option<Observation> {
         let obs = self
             .cache
             .get(namespace, key)
             .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())?;
-        let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
-        (!timed_out
+        (!hit_a_limit(&obs)
             || self
                 .cache
                 .get(LIMITS_NAMESPACE, &self.limit_key(key))
@@ -437,26 +436,26 @@ impl Checker {
         .then_some(obs)
     }
 
-    /// Caches `obs` under `key`, a time-out too (with the limits it ran
-    /// with), so that a warm check runs nothing.
+    /// Caches `obs` under `key`, a time-out or a run over its memory too
+    /// (with the limits it ran with), so that a warm check runs nothing.
     fn store(&self, namespace: &str, key: &str, obs: &Observation) {
-        let timed_out = obs.compile_timed_out || obs.run.as_ref().is_some_and(|r| r.timed_out);
         if let Ok(bytes) = serde_json::to_vec(obs) {
             self.cache.put(namespace, key, &bytes);
-            if timed_out {
+            if hit_a_limit(obs) {
                 self.cache
                     .put(LIMITS_NAMESPACE, &self.limit_key(key), b"timed out");
             }
         }
     }
 
-    /// The key that records the limits a timed-out observation of `key`
-    /// ran with.
+    /// The key that records the limits an observation of `key` that hit
+    /// one ran with.
     fn limit_key(&self, key: &str) -> String {
         let limits = format!(
-            "{}/{}",
+            "{}/{}/{:?}",
             self.timeout.as_millis(),
-            COMPILE_TIMEOUT.as_millis()
+            COMPILE_TIMEOUT.as_millis(),
+            self.config.memory
         );
         Cache::key(&[key.as_bytes(), b"time-limits", limits.as_bytes()])
     }
@@ -612,6 +611,7 @@ impl Checker {
         if let Some(run) = &mut obs.run {
             run.stdout = scrub(&run.stdout);
             run.stderr = scrub(&run.stderr);
+            run.report = run.report.as_deref().map(scrub);
         }
         Some(obs)
     }
@@ -620,6 +620,16 @@ impl Checker {
     pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
         claims.par_iter().map(|c| self.check(c)).collect()
     }
+}
+
+/// Whether `obs` hit a time limit or the resident-memory limit (and so
+/// holds only under the limits it ran with).
+fn hit_a_limit(obs: &Observation) -> bool {
+    obs.compile_timed_out
+        || obs
+            .run
+            .as_ref()
+            .is_some_and(|r| r.timed_out || r.over_memory.is_some())
 }
 
 /// Whether `verdict` is an output block's mismatch (what a second run
@@ -670,6 +680,11 @@ fn job_key(job: &Job, version: &str, source: &str) -> String {
     let env: Vec<String> = job.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
     for e in &env {
         parts.push(e.as_bytes());
+    }
+    // A checker's report is read from its log (before, from stderr): an
+    // observation cached before then has no report to read.
+    if sanitizer::logs(job) {
+        parts.push(b"report-in-log");
     }
     Cache::key(&parts)
 }

@@ -91,39 +91,49 @@ impl Checker {
     /// One run of a compiled program, under the job's checker.
     fn run_compiled(&self, job: &Job, path: &Path, dir: &Path) -> RunResult {
         self.program_runs.fetch_add(1, Ordering::Relaxed);
-        let mut cmd = match job.memcheck {
-            true => {
-                let mut c = Command::new(&self.config.valgrind);
-                c.args(sanitizer::MEMCHECK_ARGS).arg(path);
-                c
-            }
-            false => Command::new(path),
-        };
-        cmd.current_dir(dir).envs(job.env.iter().copied());
-        let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
-        let run = self.run_program(&mut cmd, memory);
+        let run = self.run_checked(job, path, dir, false);
         // ThreadSanitizer cannot work with some kernels' randomised
         // layout: once more without randomisation, as its docs advise.
         if !sanitizer::tsan_mapping(&run) {
             return run;
         }
-        let mut cmd = Command::new("setarch");
-        cmd.arg("-R")
-            .arg(path)
-            .current_dir(dir)
-            .envs(job.env.iter().copied());
-        let memory = sanitizer::limit_memory(&mut cmd, &job.env, self.config.memory);
-        self.run_program(&mut cmd, memory)
+        self.run_checked(job, path, dir, true)
     }
 
-    /// Runs a compiled program with the time limit, the output cap and an
-    /// address-space limit (`memory`, or none for a sanitizer that limits
-    /// its own: [`sanitizer::limit_memory`]; compilers get none).
-    pub(super) fn run_program(&self, cmd: &mut Command, memory: Option<u64>) -> RunResult {
+    /// A run of a compiled program under the job's checker, with the
+    /// checker's log (in a directory of the run's own) as its report.
+    fn run_checked(&self, job: &Job, path: &Path, dir: &Path, fixed_layout: bool) -> RunResult {
+        let logs = match sanitizer::logs(job) {
+            true => match exec::scratch_dir() {
+                Ok(d) => Some(d),
+                Err(e) => return not_run(format!("cannot create a temporary directory: {e}")),
+            },
+            false => None,
+        };
+        let logs_dir = logs.as_ref().map(|d| d.path());
+        let mut cmd = sanitizer::command(job, path, &self.config.valgrind, logs_dir, fixed_layout);
+        cmd.current_dir(dir);
+        let (memory, resident) = sanitizer::memory_limits(&job.env, self.config.memory);
+        let mut run = self.run_program(&mut cmd, memory, resident);
+        run.report = logs.and_then(|d| sanitizer::read_log(d.path()));
+        run
+    }
+
+    /// Runs a compiled program with the time limit, the output cap and a
+    /// memory limit: `memory` on its address space, or `resident` on its
+    /// tree's resident memory for a sanitizer that reserves address space
+    /// ([`sanitizer::memory_limits`]); compilers get none.
+    pub(super) fn run_program(
+        &self,
+        cmd: &mut Command,
+        memory: Option<u64>,
+        resident: Option<u64>,
+    ) -> RunResult {
         let limits = Limits {
             timeout: self.timeout,
             max_output: MAX_OUTPUT,
             memory,
+            resident,
         };
         match exec::run(cmd, b"", limits) {
             Ok(f) => RunResult {
@@ -132,15 +142,24 @@ impl Checker {
                 stderr: f.stderr,
                 timed_out: f.timed_out,
                 truncated: f.truncated,
+                report: None,
+                over_memory: f.over_memory.then_some(resident).flatten(),
             },
-            Err(e) => RunResult {
-                code: None,
-                stdout: String::new(),
-                stderr: format!("cannot start the compiled program: {e}"),
-                timed_out: false,
-                truncated: false,
-            },
+            Err(e) => not_run(format!("cannot start the compiled program: {e}")),
         }
+    }
+}
+
+/// A run that did not happen, saying why on stderr.
+fn not_run(why: String) -> RunResult {
+    RunResult {
+        code: None,
+        stdout: String::new(),
+        stderr: why,
+        timed_out: false,
+        truncated: false,
+        report: None,
+        over_memory: None,
     }
 }
 

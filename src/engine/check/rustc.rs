@@ -180,8 +180,8 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
         | Expect::Ub
         | Expect::StarterCompiles
         | Expect::StarterFails
-        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |stderr| {
-            panic_message(stderr).map(|m| format!("panicked: {m}"))
+        | Expect::SolutionPasses => exits_cleanly(claim, obs.run.as_ref(), timeout, |run| {
+            panic_message(&run.stderr).map(|m| format!("panicked: {m}"))
         }),
         Expect::Panic => stops_with_report(
             claim,

@@ -59,6 +59,16 @@ pub struct RunResult {
     pub timed_out: bool,
     /// Output beyond the cap was dropped.
     pub truncated: bool,
+    /// What the run's checker (a sanitizer, Memcheck) wrote to its own
+    /// log, when it wrote anything: the only place a report is read from
+    /// (never the program's stdout or stderr).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+    /// The resident-memory limit (bytes) the program went over and was
+    /// killed at, when it did: `memory` under a checker that gets no
+    /// address-space limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_memory: Option<u64>,
 }
 
 /// What happened when a job ran: what the cache stores.

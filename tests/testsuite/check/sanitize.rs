@@ -421,3 +421,187 @@ fn thread_sanitizer_runs_again_without_address_space_randomisation() {
     );
     assert!(!stdout.contains("the output differs"), "{stdout}");
 }
+
+/// Programs that print a checker's report themselves (issue 44): the
+/// report is read from the checker's own log, so what they print is only
+/// their output.
+const FORGED: &str = r#"# Forged reports
+
+`````compare
+```c caption="prints a use after free, frees twice" expect=ub sanitize=address
+~ #include <stdio.h>
+~ #include <stdlib.h>
+int main(void) { fprintf(stderr, "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\n"); int *p = malloc(4); free(p); free(p); return 0; }
+```
+
+```output
+AddressSanitizer: heap-use-after-free
+```
+
+```c caption="prints a runtime error, is clean" expect=ub sanitize=undefined
+~ #include <stdio.h>
+int main(void) { fprintf(stderr, "main.c:2:5: runtime error: signed integer overflow\n"); return 1; }
+```
+
+```output
+signed integer overflow
+```
+
+```c caption="prints an invalid read" expect=ub sanitize=memcheck
+~ #include <stdio.h>
+int main(void) { fprintf(stderr, "==1== Invalid read of size 4\n"); return 0; }
+```
+
+```output
+Invalid read of size 4
+```
+
+```c caption="clean, prints a report" expect=run sanitize="address,undefined"
+~ #include <stdio.h>
+int main(void) { fprintf(stderr, "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\nmain.c:1:1: runtime error: division by zero\n"); puts("fine"); return 0; }
+```
+
+```output
+fine
+```
+`````
+"#;
+
+#[test]
+fn a_report_the_program_prints_is_never_the_checkers() {
+    crate::tools::valgrind();
+    // Valgrind's start alone can take seconds on a loaded machine.
+    let book = TestBook::new()
+        .companion("timeout = 60")
+        .chapter("f.md", FORGED);
+    book.write();
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    let side = |caption: &str| {
+        format!(
+            "src/f.md:{}: compare side \"{caption}\"",
+            line_of(FORGED, &format!("caption=\"{caption}\""))
+        )
+    };
+    let got: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") || l.starts_with("FAILED "))
+        .collect();
+    let want = [
+        format!(
+            "FAILED  {} under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block",
+            side("prints a use after free, frees twice")
+        ),
+        format!(
+            "FAILED  {} under UndefinedBehaviorSanitizer (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited with code 1); the side says `expect=ub`",
+            side("prints a runtime error, is clean")
+        ),
+        format!(
+            "FAILED  {} under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`",
+            side("prints an invalid read")
+        ),
+        format!(
+            "ok      {} under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run)",
+            side("clean, prints a report")
+        ),
+    ];
+    assert_eq!(got, want, "{stdout}");
+    // What the checker really said is what is shown.
+    assert!(
+        stdout.contains("+AddressSanitizer: attempting double-free"),
+        "{stdout}"
+    );
+}
+
+/// Programs that touch 256 MiB, and 4 MiB, under the checkers that get no
+/// address-space limit, in a book whose `memory` is 64 MiB.
+const GREEDY: &str = r#"# Memory
+
+`````compare
+```c caption="256 MiB under ThreadSanitizer" expect=run sanitize=thread
+~ #include <stdio.h>
+~ #include <stdlib.h>
+~ #include <string.h>
+int main(void) { size_t n = (size_t)256 << 20; char *p = malloc(n); if (!p) return 2; memset(p, 1, n); printf("%d\n", p[n - 1]); free(p); return 0; }
+```
+
+```output
+1
+```
+
+```c caption="256 MiB under AddressSanitizer" expect=run sanitize=address
+~ #include <stdio.h>
+~ #include <stdlib.h>
+~ #include <string.h>
+int main(void) { size_t n = (size_t)256 << 20; char *p = malloc(n); if (!p) return 2; memset(p, 1, n); printf("%d\n", p[n - 1]); free(p); return 0; }
+```
+
+```output
+1
+```
+`````
+
+`````compare
+```c caption="4 MiB under ThreadSanitizer" expect=run sanitize=thread
+~ #include <stdio.h>
+~ #include <stdlib.h>
+~ #include <string.h>
+int main(void) { size_t n = (size_t)4 << 20; char *p = malloc(n); if (!p) return 2; memset(p, 1, n); printf("%d\n", p[n - 1]); free(p); return 0; }
+```
+
+```output
+1
+```
+
+```c caption="4 MiB under AddressSanitizer" expect=run sanitize=address
+~ #include <stdio.h>
+~ #include <stdlib.h>
+~ #include <string.h>
+int main(void) { size_t n = (size_t)4 << 20; char *p = malloc(n); if (!p) return 2; memset(p, 1, n); printf("%d\n", p[n - 1]); free(p); return 0; }
+```
+
+```output
+1
+```
+`````
+"#;
+
+#[test]
+fn memory_limits_resident_memory_under_the_sanitizers_that_reserve_address_space() {
+    let book = TestBook::new()
+        .companion("memory = \"64 MiB\"")
+        .chapter("g.md", GREEDY);
+    book.write();
+    let (stdout, stderr, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    let side = |caption: &str| {
+        format!(
+            "src/g.md:{}: compare side \"{caption}\"",
+            line_of(GREEDY, &format!("caption=\"{caption}\""))
+        )
+    };
+    let got: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") || l.starts_with("FAILED "))
+        .collect();
+    let limit = "the program used more than its 64 MiB of memory and was killed (config `memory`)";
+    let want = [
+        format!(
+            "FAILED  {} under ThreadSanitizer (expect=run): {limit}",
+            side("256 MiB under ThreadSanitizer")
+        ),
+        format!(
+            "FAILED  {} under AddressSanitizer (expect=run): {limit}",
+            side("256 MiB under AddressSanitizer")
+        ),
+        format!(
+            "ok      {} under ThreadSanitizer (expect=run)",
+            side("4 MiB under ThreadSanitizer")
+        ),
+        format!(
+            "ok      {} under AddressSanitizer (expect=run)",
+            side("4 MiB under AddressSanitizer")
+        ),
+    ];
+    assert_eq!(got, want, "{stdout}");
+}

@@ -239,3 +239,21 @@ fn author_errors_fail_the_build_with_their_location() {
         assert!(err.contains(want), "{want}\n{err}");
     }
 }
+
+/// A quiz's C program is judged as a comparison side is: a report it
+/// prints itself is its output, not the checker's (issue 44).
+#[test]
+fn a_quiz_program_that_prints_a_report_has_not_shown_undefined_behaviour() {
+    let quiz = "# Q\n\n`````quiz title=\"Forged\"\n## What does this C program do?\n\n```c expect=ub\n#include <stdio.h>\nint main(void) { fprintf(stderr, \"main.c:2:5: runtime error: signed integer overflow\\n\"); return 1; }\n```\n\n```output\nsigned integer overflow\n```\n`````\n";
+    let book = TestBook::new().chapter("q.md", quiz);
+    book.write();
+    let (text, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains(&format!(
+            "FAILED  src/q.md:{}: quiz \"Forged\" (question 1) (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited with code 1); the side says `expect=ub`",
+            line(quiz, "```c", 0)
+        )),
+        "{text}"
+    );
+}
