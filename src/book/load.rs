@@ -328,14 +328,26 @@ pub fn warnings(chapter: &Chapter) -> Vec<String> {
         .collect()
 }
 
-/// The claims of one chapter, and the directives that could not be read
-/// as `(file, line, message)`.
+/// A directive that could not be read: where the fault is (the chapter,
+/// or the file it read: `src/q.toml:3:1`, its message then saying which
+/// chapter line asked for the file) and the chapter line of the directive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    /// The fault, located where the author fixes it.
+    pub at: Located,
+    /// The chapter file of the directive (`src/intro.md`).
+    pub chapter: String,
+    /// The directive's line in that file.
+    pub line: usize,
+}
+
+/// The claims of one chapter, and the directives that could not be read.
 pub fn claims(
     chapter: &Chapter,
     config: &Config,
     run: &Run,
     target: Target,
-) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+) -> (Vec<Claim>, Vec<Invalid>) {
     let text = &chapter.expanded;
     let blocks = directive::scan(text);
     if blocks.is_empty() {
@@ -370,7 +382,25 @@ pub fn claims(
             Ok(rendered) => out.extend(rendered.claims),
             Err(p) => {
                 let line = place.line(p.offset);
-                invalid.push((chapter.file.clone(), line, p.message));
+                let at = match p.file {
+                    Some(f) => Located {
+                        file: f.path,
+                        line: f.line,
+                        column: f.column,
+                        message: format!("{} (asked for by {}:{line})", p.message, chapter.file),
+                    },
+                    None => Located {
+                        file: chapter.file.clone(),
+                        line,
+                        column: markdown::line_col(text, p.offset).1,
+                        message: p.message,
+                    },
+                };
+                invalid.push(Invalid {
+                    at,
+                    chapter: chapter.file.clone(),
+                    line,
+                });
             }
         }
     }
@@ -487,7 +517,7 @@ mod tests {
     use crate::core::links::Mode;
     use pretty_assertions::assert_eq;
 
-    fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+    fn claims(chapter: &Chapter, config: &Config) -> (Vec<Claim>, Vec<Invalid>) {
         super::claims(chapter, config, &Run::disabled(), Target::Test)
     }
 
@@ -593,7 +623,10 @@ mod tests {
         };
         let (claims, invalid) = claims(&chapter, &config());
         assert!(claims.is_empty());
-        assert_eq!(invalid[0].1, 3);
-        assert!(invalid[0].2.contains("expect"), "{:?}", invalid[0]);
+        assert_eq!(
+            (invalid[0].at.place(), invalid[0].line),
+            ("src/a.md:3:17".to_owned(), 3)
+        );
+        assert!(invalid[0].at.message.contains("expect"), "{:?}", invalid[0]);
     }
 }

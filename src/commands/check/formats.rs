@@ -79,12 +79,14 @@ pub fn github(report: &Report) -> String {
             escape_data(&text)
         );
     }
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         let _ = writeln!(
             s,
-            "::error file={},line={line},title=invalid directive::{}",
-            escape_property(file),
-            escape_data(message)
+            "::error file={},line={},col={},title=invalid directive::{}",
+            escape_property(&i.at.file),
+            i.at.line,
+            i.at.column,
+            escape_data(&i.at.message)
         );
     }
     for e in &report.lock_errors {
@@ -146,11 +148,11 @@ pub fn junit(report: &Report) -> String {
             out: None,
         })
         .collect();
-    for (file, line, message) in &report.invalid {
+    for i in &report.invalid {
         cases.push(Case {
-            suite: file.clone(),
-            name: format!("{file}:{line} invalid directive"),
-            failure: Some((message.clone(), String::new())),
+            suite: i.chapter.clone(),
+            name: format!("{} invalid directive", i.at.place()),
+            failure: Some((i.at.message.clone(), String::new())),
             skipped: false,
             out: None,
         });

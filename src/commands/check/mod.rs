@@ -181,7 +181,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let (mut claims, mut invalid) = book_claims(&loaded, &run, target, options.partition);
     if let Some(files) = &only {
         claims.retain(|c| files.contains(&c.file));
-        invalid.retain(|(file, _, _)| files.contains(file));
+        invalid.retain(|i| files.contains(&i.chapter));
     }
     let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
     let jobs = options
@@ -353,7 +353,7 @@ fn book_claims(
     run: &Run,
     target: Target,
     partition: Option<Partition>,
-) -> (Vec<Claim>, Vec<(String, usize, String)>) {
+) -> (Vec<Claim>, Vec<load::Invalid>) {
     // Code that does not compile is the claim's failure, told by its
     // verdict: its assembly panel must not turn the block into an
     // unreadable directive (and hide its claims), as it does under `bail`.
@@ -371,7 +371,7 @@ fn book_claims(
     }
     if let Some(p) = partition {
         claims.retain(|c| p.holds(&c.file, c.line));
-        invalid.retain(|(file, line, _)| p.holds(file, *line));
+        invalid.retain(|i| p.holds(&i.chapter, i.line));
     }
     (claims, invalid)
 }

@@ -25,8 +25,8 @@ pub struct Checked {
 pub struct Report {
     /// Every claim with its outcome, in book order.
     pub checked: Vec<Checked>,
-    /// Directives that could not be read: `(file, line, message)`.
-    pub invalid: Vec<(String, usize, String)>,
+    /// Directives that could not be read.
+    pub invalid: Vec<crate::book::load::Invalid>,
     /// Compilers that could not be run (the command and the config key that
     /// names it), with the blocks they left unchecked.
     /// Each is placed at the list of its blocks (`file:line`), sorted by
@@ -129,6 +129,16 @@ pub fn unclaimed_output(c: &Checked) -> Option<&str> {
     c.outcome.actual.as_deref().filter(|a| !a.trim().is_empty())
 }
 
+/// The text report's line of a directive that could not be read:
+/// `FAILED  src/a.md:3:9: invalid directive: found …`.
+pub fn invalid_text(i: &crate::book::load::Invalid) -> String {
+    format!(
+        "FAILED  {}: invalid directive: {}",
+        i.at.place(),
+        i.at.message
+    )
+}
+
 /// Detail text beyond this many lines is cut in the text report.
 const DETAIL_LINES: usize = 30;
 
@@ -144,13 +154,13 @@ pub fn text(report: &Report) -> String {
         (chapter.unwrap_or(usize::MAX), line)
     };
     let mut invalid = report.invalid.iter().peekable();
-    let invalid_line = |s: &mut String, (file, line, message): &(String, usize, String)| {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    let invalid_line = |s: &mut String, i: &crate::book::load::Invalid| {
+        let _ = writeln!(s, "{}", invalid_text(i));
     };
     for c in &report.checked {
         let claim = &c.claim;
         while let Some(i) =
-            invalid.next_if(|(f, l, _)| order(f, *l) < order(&claim.file, claim.line))
+            invalid.next_if(|i| order(&i.chapter, i.line) < order(&claim.file, claim.line))
         {
             invalid_line(&mut s, i);
         }
@@ -295,6 +305,7 @@ struct JsonResult<'a> {
 struct JsonInvalid<'a> {
     file: &'a str,
     line: usize,
+    column: usize,
     message: &'a str,
 }
 
@@ -326,10 +337,11 @@ pub fn json(report: &Report) -> String {
         invalid: report
             .invalid
             .iter()
-            .map(|(file, line, message)| JsonInvalid {
-                file,
-                line: *line,
-                message,
+            .map(|i| JsonInvalid {
+                file: &i.at.file,
+                line: i.at.line,
+                column: i.at.column,
+                message: &i.at.message,
             })
             .collect(),
         missing_compilers: report

@@ -99,8 +99,8 @@ pub fn text(drift: &Drift) -> String {
     for m in &report.missing {
         let _ = writeln!(s, "error: {} ({})", m.cannot_run(), m.remedy());
     }
-    for (file, line, message) in &report.invalid {
-        let _ = writeln!(s, "FAILED  {file}:{line}: invalid directive: {message}");
+    for i in &report.invalid {
+        let _ = writeln!(s, "{}", crate::commands::check::report::invalid_text(i));
     }
     let c = report.counters;
     let _ = writeln!(

@@ -264,7 +264,7 @@ fn report_is_in_book_order_and_ignored_lines_read_plainly() {
     assert_eq!(
         lines,
         [
-            "FAILED  src/a.md:3: invalid directive",
+            "FAILED  src/a.md:3:17: invalid directive",
             "ok      src/a.md:7: rust example \"Fine\" (expect=run)",
             "ok      src/b.md:3: rust example \"Later\" (expect=run)",
             "ignored src/b.md:7: rust block (ignore): not checked",

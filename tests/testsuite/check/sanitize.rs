@@ -277,7 +277,7 @@ fn sanitize_on_a_rust_example_takes_memcheck_only() {
     assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains(
-            "FAILED  src/r.md:3: invalid directive: found `sanitize=address` on Rust code; expected `memcheck` (the sanitizers need a nightly Rust compiler)"
+            "FAILED  src/r.md:3:17: invalid directive: found `sanitize=address` on Rust code; expected `memcheck` (the sanitizers need a nightly Rust compiler)"
         ),
         "{stdout}"
     );

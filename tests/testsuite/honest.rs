@@ -1,0 +1,117 @@
+//! Green means true (issue 44, items 6 and 7): a quiz key the reader's
+//! page can match, answers kept out of the search index, and every
+//! command failing, located and escaped, when it could not do its work.
+
+use crate::support::{BIN, TestBook};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs the binary with `args`, killed after a minute (a hang is a
+/// failure, not a stuck suite): (stdout, stderr, exit code).
+fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (String, String, i32) {
+    let mut child = Command::new(BIN)
+        .args(args.iter().map(|a| a.as_ref()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the binary");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().expect("kill");
+            let _ = child.wait();
+            panic!(
+                "mdbook-companion {:?} hangs",
+                args.iter().map(|a| a.as_ref()).collect::<Vec<_>>()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(status.success());
+}
+
+#[test]
+fn a_data_file_that_is_not_a_regular_file_is_a_located_error_not_a_wait() {
+    let cases = [
+        (
+            "```quiz src=\"q.toml\"\n```\n",
+            "q.toml",
+            "src/ch.md:1:9: invalid directive: found src/q.toml, which is not a regular file (a FIFO); expected the mdbook-quiz file",
+        ),
+        (
+            "{{#quiz q.toml}}\n",
+            "q.toml",
+            "src/ch.md:1:6: invalid directive: found src/q.toml, which is not a regular file (a FIFO)",
+        ),
+        (
+            "```reading-list\n```\n",
+            "reading-list.toml",
+            "src/ch.md:1:4: invalid directive: found src/reading-list.toml, which is not a regular file (a FIFO); expected the reading-list data file",
+        ),
+        (
+            "```talk\n```\n",
+            "talks.toml",
+            "src/ch.md:1:4: invalid directive: found src/talks.toml, which is not a regular file (a FIFO); expected the talk data file",
+        ),
+    ];
+    for (chapter, data, want) in cases {
+        let book = TestBook::new().chapter("ch.md", chapter);
+        book.write();
+        mkfifo(&book.root().join("src").join(data));
+        // `check` reads the quiz files (their claims); it never waits.
+        let (out, err, code) = run(&[&"check", &book.root()]);
+        if data == "q.toml" {
+            assert_eq!(code, 1, "{out}{err}");
+            assert!(out.contains(&format!("FAILED  {want}")), "{want}\n{out}");
+        }
+        let (out, err, code) = run(&[&"build", &book.root()]);
+        assert_ne!(code, 0, "{out}{err}");
+        let want = want.replace("invalid directive: ", "");
+        assert!(err.contains(&want), "{want}\n{err}");
+    }
+}
+
+#[test]
+fn a_fault_of_a_quiz_file_is_located_in_the_file_by_every_report() {
+    let toml = "[[questions]]\ntype = \"ShortAnswer\"\nprompt.prompt = \"Which keyword?\"\nanswer.answer = \"let\"\n\n[[questions]]\ntype = \"Essay\"\n";
+    let book = TestBook::new()
+        .chapter("ch/quiz.md", "# Quiz\n\nBefore.\n\n{{#quiz q.toml}}\n")
+        .file("src/ch/q.toml", toml);
+    book.write();
+    let (out, _, code) = run(&[&"check", &book.root()]);
+    assert_eq!(code, 1, "{out}");
+    let want = "src/ch/q.toml:7:1: invalid directive: found a question of type `Essay`; expected MultipleChoice, ShortAnswer or Tracing (asked for by src/ch/quiz.md:5)";
+    assert!(
+        out.lines().any(|l| l == format!("FAILED  {want}")),
+        "{want}\n{out}"
+    );
+    let (out, _, _) = run(&[&"check", &book.root(), &"--format", &"github"]);
+    assert!(
+        out.contains("::error file=src/ch/q.toml,line=7,col=1,title=invalid directive::found a question of type `Essay`"),
+        "{out}"
+    );
+    let (out, _, _) = run(&[&"check", &book.root(), &"--format", &"json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let i = &json["invalid"][0];
+    assert_eq!(
+        (i["file"].as_str(), i["line"].as_u64(), i["column"].as_u64()),
+        (Some("src/ch/q.toml"), Some(7), Some(1)),
+        "{out}"
+    );
+    // --chapter keeps the fault of the file the chapter asked for.
+    let (out, _, code) = run(&[&"check", &book.root(), &"--chapter", &"ch/quiz.md"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(want), "{out}");
+}
