@@ -57,7 +57,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<ChecksFailed>() || e.is::<VerdictsFlip>() => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("mdbook-companion: error: {e:#}");
+            // A chapter title or a program's words in the message must
+            // not act on the terminal.
+            eprintln!(
+                "mdbook-companion: error: {}",
+                mdbook_companion::core::escape::terminal(&format!("{e:#}"))
+            );
             ExitCode::FAILURE
         }
     }

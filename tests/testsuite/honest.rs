@@ -115,3 +115,35 @@ fn a_fault_of_a_quiz_file_is_located_in_the_file_by_every_report() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains(want), "{out}");
 }
+
+/// The characters a terminal would act on (and XML forbids).
+const ACTING: [char; 4] = ['\u{1b}', '\u{7}', '\u{9b}', '\u{fffe}'];
+
+#[test]
+fn every_report_format_and_message_escapes_control_characters() {
+    let chapter = "```rust example\nfn main() {\n    println!(\"\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{9b}31m\");\n}\n```\n\n```output\nquiet\n```\n";
+    let book = TestBook::new().chapter("ch.md", chapter);
+    book.write();
+    // A chapter title that would reset the terminal and ring its bell.
+    std::fs::write(
+        book.root().join("src/SUMMARY.md"),
+        "# Summary\n\n- [Bad \u{1b}c\u{7} title](ch.md)\n",
+    )
+    .unwrap();
+    for format in ["text", "github", "junit"] {
+        let (out, err, code) = run(&[&"check", &book.root(), &"--format", &format]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(
+            !out.contains(ACTING),
+            "{format}: raw control characters: {out:?}"
+        );
+        assert!(out.contains("\\u{1b}[2J"), "{format}: {out}{err}");
+    }
+    let (out, err, code) = run(&[&"check", &book.root(), &"--chapter", &"nope"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(!err.contains(ACTING), "raw control characters: {err:?}");
+    assert!(
+        err.contains("Bad \\u{1b}c\\u{7} title (src/ch.md)"),
+        "{err}"
+    );
+}

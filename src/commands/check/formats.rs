@@ -42,7 +42,8 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
 
 /// A workflow command's data, escaped as the runner expects.
 pub(crate) fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    crate::core::escape::terminal(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -109,10 +110,11 @@ pub fn github(report: &Report) -> String {
     s
 }
 
-/// Text XML 1.0 can hold: what it forbids (control characters but tab
-/// and line ends, U+FFFE, U+FFFF) shown as `\u{…}`.
+/// Text XML 1.0 can hold, escaped as every report format escapes it
+/// (control characters but tab and line ends, U+FFFE, U+FFFF, which XML
+/// forbids, among them).
 fn xml_text(text: &str) -> String {
-    crate::core::escape::xml(text).into_owned()
+    crate::core::escape::terminal(text).into_owned()
 }
 
 /// One test case of the JUnit report.
@@ -270,7 +272,9 @@ mod tests {
 
     #[test]
     fn workflow_commands_escape_their_data() {
-        assert_eq!(escape_data("50%\nnext\r"), "50%25%0Anext%0D");
+        assert_eq!(escape_data("50%\nnext\r\n"), "50%25%0Anext%0D%0A");
+        // Control characters are shown as the text report shows them.
+        assert_eq!(escape_data("\u{1b}[2J\u{7}"), "\\u{1b}[2J\\u{7}");
         assert_eq!(escape_property("src/a.md: x, y"), "src/a.md%3A x%2C y");
     }
 
