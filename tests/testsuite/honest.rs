@@ -147,3 +147,67 @@ fn every_report_format_and_message_escapes_control_characters() {
         "{err}"
     );
 }
+
+#[test]
+fn drift_and_check_with_a_toolchain_that_cannot_run_fail_naming_it() {
+    let book = TestBook::new().chapter(
+        "ch.md",
+        "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n```output\nhi\n```\n",
+    );
+    book.write();
+    let (out, err, code) = run(&[&"check", &book.root()]);
+    assert_eq!(code, 0, "{out}{err}");
+    for command in ["drift", "check"] {
+        let (out, err, code) = run(&[&command, &book.root(), &"--toolchain", &"/bin/false"]);
+        assert_eq!(code, 2, "{command}: {out}{err}");
+        assert!(
+            err.contains("--toolchain /bin/false: the compiler /bin/false could not be run"),
+            "{command}: {err}"
+        );
+        let (xml, _, code) = run(&[
+            &command,
+            &book.root(),
+            &"--toolchain",
+            &"/bin/false",
+            &"--format",
+            &"junit",
+        ]);
+        assert_eq!(code, 2, "{xml}");
+        assert!(xml.contains("errors=\"1\""), "{command}: {xml}");
+        assert!(
+            xml.contains(
+                "<error message=\"--toolchain /bin/false: the compiler /bin/false could not be run"
+            ),
+            "{command}: {xml}"
+        );
+    }
+}
+
+#[test]
+fn drift_fails_when_a_compiler_the_book_needs_cannot_run() {
+    let chapter = "````compare\n```c\n~ #include <stdio.h>\nint main(void) { printf(\"2\\n\"); }\n```\n```output\n2\n```\n```rust\nfn main() { println!(\"2\"); }\n```\n```output\n2\n```\n````\n";
+    let book = TestBook::new().chapter("ch.md", chapter);
+    book.write();
+    let (out, err, code) = run(&[&"check", &book.root()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc");
+    let rustc = Path::new(String::from_utf8_lossy(&sysroot.stdout).trim()).join("bin/rustc");
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let text = text.replace(
+        "after = [\"links\"]\n",
+        "after = [\"links\"]\ncc = \"/bin/false\"\n",
+    );
+    std::fs::write(&toml, text).unwrap();
+    let (out, err, code) = run(&[&"drift", &book.root(), &"--toolchain", &rustc]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains(
+            "the compiler `/bin/false` could not be run, so drift could not compare every claim"
+        ),
+        "{err}"
+    );
+}

@@ -171,6 +171,64 @@ pub fn junit(report: &Report) -> String {
     junit_of("mdbook-companion check", &cases)
 }
 
+/// A command that could not do its work (`--toolchain` names no compiler
+/// that runs), as a JUnit report: one test case `name` in `<error>`, so a
+/// CI that reads the report sees an error, never an empty green run.
+pub fn junit_error(title: &str, name: &str, message: &str) -> String {
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let counts = [
+        ("tests", "1"),
+        ("failures", "0"),
+        ("errors", "1"),
+        ("skipped", "0"),
+    ];
+    let written = w
+        .write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+        .and_then(|()| {
+            w.create_element("testsuites")
+                .with_attribute(("name", xml_text(title).as_str()))
+                .with_attributes(counts)
+                .write_inner_content(|w| {
+                    w.create_element("testsuite")
+                        .with_attribute(("name", xml_text(title).as_str()))
+                        .with_attributes(counts)
+                        .write_inner_content(|w| {
+                            w.create_element("testcase")
+                                .with_attributes([
+                                    ("name", xml_text(name).as_str()),
+                                    ("classname", xml_text(title).as_str()),
+                                ])
+                                .write_inner_content(|w| {
+                                    w.create_element("error")
+                                        .with_attribute(("message", xml_text(message).as_str()))
+                                        .write_empty()?;
+                                    Ok(())
+                                })?;
+                            Ok(())
+                        })?;
+                    Ok(())
+                })
+                .map(|_| ())
+        });
+    match written {
+        Ok(()) => {
+            let mut xml = String::from_utf8_lossy(&w.into_inner()).into_owned();
+            xml.push('\n');
+            xml
+        }
+        Err(e) => format!("<!-- cannot write the report: {e} -->\n"),
+    }
+}
+
+/// A command that could not do its work, as a GitHub workflow command.
+pub fn github_error(title: &str, message: &str) -> String {
+    format!(
+        "::error title={}::{}\n",
+        escape_property(title),
+        escape_data(message)
+    )
+}
+
 /// JUnit XML of `cases` under the name `title`: a test suite per
 /// chapter file, in the order the cases come.
 pub(crate) fn junit_of(title: &str, cases: &[Case]) -> String {
