@@ -415,7 +415,7 @@ fn an_unknown_toolchain_is_an_error_listing_the_installed_ones() {
         );
     }
     let (_, err, code) = run(&["check", &root, "--toolchain", "./no/such/rustc"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("no compiler at ./no/such/rustc"), "{err}");
 }
 
