@@ -687,6 +687,39 @@ signed integer overflow
     }
 
     #[test]
+    fn a_printed_output_the_reader_predicts_is_literal() {
+        let prints = GOOD.replace("```rust expect=panic", "```rust");
+        let cases = [
+            (
+                prints.replace("the len is 3 but", "the len is [..] but"),
+                "src/a.md:31:4: found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts; expected the exact output (the reader's page compares the reader's answer with it literally",
+            ),
+            (
+                prints.replace(
+                    "```output\nindex out of bounds",
+                    "```output\n...\nindex out of bounds",
+                ),
+                "src/a.md:31:4: found a pattern",
+            ),
+            (
+                prints.replace(
+                    "```output\nindex out of bounds",
+                    "```output unordered\nindex out of bounds",
+                ),
+                "src/a.md:31:4: found ```output unordered on a quiz's program; expected its output in the one order it is printed",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parsed(&text).unwrap_err();
+            assert!(got.starts_with(want), "got:  {got}\nwant: {want}");
+        }
+        // A panic's message is found in what the program wrote, as the
+        // build finds it; the page compares only the outcome.
+        let panics = GOOD.replace("the len is 3 but", "the len is [..] but");
+        assert!(parsed(&panics).is_ok());
+    }
+
+    #[test]
     fn a_rust_fence_before_a_task_list_is_part_of_the_prompt() {
         let text = "`````quiz\n## What does it print?\n\n```rust\nfn main() { print!(\"1\"); }\n```\n\n- [x] 1\n- [ ] 2\n`````\n";
         let quiz = parsed(text).unwrap();
