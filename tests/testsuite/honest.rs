@@ -211,3 +211,54 @@ fn drift_fails_when_a_compiler_the_book_needs_cannot_run() {
         "{err}"
     );
 }
+
+#[test]
+fn quiz_answers_and_explanations_stay_out_of_the_search_index() {
+    let chapter = "# Quiz\n\n`````quiz\n## Which quokkaprompt word declares a variable?\n\n- [ ] wombatwrong\n- [x] let\n  > Bindings zanzibaroption are immutable.\n- [ ] const\n\n> The keyword kumquatexplained is `let`.\n\n## Name the keyword.\n\nanswer: marmosetaccepted\n\n## What does it print?\n\n```rust\nfn main() { println!(\"{}{}\", \"platy\", \"pusprinted\"); }\n```\n\n```output\nplatypusprinted\n```\n`````\n";
+    let toml = "[[questions]]\ntype = \"ShortAnswer\"\nprompt.prompt = \"Which narwhalprompt keyword?\"\nanswer.answer = \"ocelotanswer\"\ncontext = \"Because pangolincontext.\"\n";
+    let book = TestBook::new()
+        .chapter("quiz.md", chapter)
+        .chapter("file.md", "# File\n\n{{#quiz q.toml}}\n")
+        .file("src/q.toml", toml)
+        .toml("[output.html.search]\nenable = true");
+    book.build().expect("build");
+    let out = book.output_dir("html");
+    let index: String = std::fs::read_dir(&out)
+        .expect("output")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("searchindex"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("index"))
+        .collect();
+    assert!(!index.is_empty(), "no search index in {}", out.display());
+    for asked in ["quokkaprompt", "wombatwrong", "narwhalprompt"] {
+        assert!(index.contains(asked), "{asked} is not searchable");
+    }
+    for key in [
+        "zanzibaroption",
+        "kumquatexplained",
+        "marmosetaccepted",
+        "platypusprinted",
+        "ocelotanswer",
+        "pangolincontext",
+    ] {
+        assert!(
+            !index.contains(key),
+            "the search index shows the key: {key}"
+        );
+    }
+    // The page still holds the key, for the script to show after a check.
+    let page = book.page("quiz.md").answers_shown();
+    let answers: String = page
+        .all("details.companion-quiz-answer")
+        .iter()
+        .map(|d| crate::support::Page::text(*d))
+        .collect();
+    for key in [
+        "zanzibaroption",
+        "kumquatexplained",
+        "marmosetaccepted",
+        "platypusprinted",
+    ] {
+        assert!(answers.contains(key), "{key}: {answers}");
+    }
+}
