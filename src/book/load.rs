@@ -306,7 +306,8 @@ pub fn warnings(chapter: &Chapter) -> Vec<String> {
     if !stray && !typo {
         return Vec::new();
     }
-    let Ok(blocks) = directive::try_scan(text) else {
+    let escaped = directive::escaped_links(&chapter.raw, text);
+    let Ok(blocks) = directive::try_scan(text, &escaped) else {
         return Vec::new();
     };
     let mut found = Vec::new();
@@ -349,7 +350,7 @@ pub fn claims(
     target: Target,
 ) -> (Vec<Claim>, Vec<Invalid>) {
     let text = &chapter.expanded;
-    let blocks = directive::scan(text);
+    let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());
     }
@@ -416,7 +417,7 @@ pub fn packages(
     solutions: bool,
 ) -> (Vec<Package>, Vec<Located>) {
     let text = &chapter.expanded;
-    let blocks = directive::scan(text);
+    let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());
     }

@@ -262,3 +262,50 @@ fn quiz_answers_and_explanations_stay_out_of_the_search_index() {
         assert!(answers.contains(key), "{key}: {answers}");
     }
 }
+
+#[test]
+fn a_quiz_link_follows_mdbooks_rules_for_links_in_code_and_escaped() {
+    let toml = "[[questions]]\ntype = \"ShortAnswer\"\nprompt.prompt = \"Which keyword?\"\nanswer.answer = \"let\"\n";
+    // Escaped anywhere: shown without the backslash, no quiz, no error.
+    let escaped = "# Q\n\n\\{{#quiz q.toml}}\n\nIn a span: `\\{{#quiz q.toml}}`.\n\n```text\n\\{{#quiz q.toml}}\n```\n";
+    let book = TestBook::new()
+        .chapter("ch.md", escaped)
+        .file("src/q.toml", toml);
+    book.write();
+    let (out, err, code) = run(&[&"check", &book.root()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().last(), Some("0 passed, 0 failed"), "{out}");
+    let page = book.html("ch.md");
+    assert!(page.all("div.companion-quiz").is_empty());
+    let main = crate::support::Page::text(page.one("main"));
+    assert_eq!(
+        main,
+        "Q {{#quiz q.toml}} In a span: {{#quiz q.toml}}. {{#quiz q.toml}}"
+    );
+    // Unescaped inside code (a fence or a span), where mdBook reads a
+    // link too: a located error saying how to show it.
+    for (chapter, at) in [
+        ("# Q\n\n```text\n{{#quiz q.toml}}\n```\n", "src/ch.md:4:1"),
+        ("# Q\n\nSee `{{#quiz q.toml}}`.\n", "src/ch.md:3:6"),
+    ] {
+        let book = TestBook::new()
+            .chapter("ch.md", chapter)
+            .file("src/q.toml", toml);
+        book.write();
+        let (out, err, code) = run(&[&"check", &book.root()]);
+        assert_eq!(code, 1, "{out}{err}");
+        let want = format!(
+            "FAILED  {at}: invalid directive: found {{{{#quiz q.toml}}}} inside code or among other words on its line; mdBook's `links` reads a link there too"
+        );
+        assert!(out.contains(&want), "{want}\n{out}");
+        assert!(
+            out.contains("expected `\\{{#quiz q.toml}}` to show the link as written"),
+            "{out}"
+        );
+        let err = book.build_in_process().unwrap_err();
+        let want = want
+            .replace("FAILED  ", "")
+            .replace("invalid directive: ", "");
+        assert!(err.contains(&want), "{err}");
+    }
+}

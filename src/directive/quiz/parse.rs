@@ -117,6 +117,18 @@ fn parse_with_src(
             "title" => title = Some(a.string(attr)?),
             "src" => src = Some((a.string(attr)?, fence.info_offset + attr.offset)),
             "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
+            // A `{{#quiz FILE}}` inside code or among other words (the
+            // scanner marks it): mdBook's `links` would treat it as a link
+            // there, and a quiz cannot stand inside a line.
+            "link" if src.is_some() => {
+                let file = src.map(|(f, _)| f).unwrap_or_default();
+                return Err(Problem::at(
+                    fence.info_offset,
+                    format!(
+                        "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
+                    ),
+                ));
+            }
             _ => {
                 return Err(a.problem(
                     attr,
