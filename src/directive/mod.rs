@@ -135,8 +135,9 @@ pub fn try_scan(text: &str, escaped: &[usize]) -> Result<Vec<Block>, String> {
 }
 
 /// The offsets in `expanded` (a chapter after mdBook's `links`) of the
-/// links of [`LINKS`] its file `raw` wrote escaped (`\{{#quiz FILE}}`):
-/// mdBook shows them as written, so they stand for no directive.
+/// directives' links that its file `raw` wrote escaped
+/// (`\{{#quiz FILE}}`): mdBook shows them as written, so they stand for
+/// no directive.
 pub fn escaped_links(raw: &str, expanded: &str) -> Vec<usize> {
     if !expanded.contains("{{") {
         return Vec::new();
