@@ -56,8 +56,22 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<ChecksFailed>() || e.is::<VerdictsFlip>() => ExitCode::FAILURE,
+        // The run could not do its work (no compiler that runs): 2, as
+        // for a wrong argument, never a green or a plain red run.
+        Err(e) if e.is::<mdbook_companion::engine::toolchain::Error>() || e.is::<Incomplete>() => {
+            eprintln!(
+                "mdbook-companion: error: {}",
+                mdbook_companion::core::escape::terminal(&format!("{e:#}"))
+            );
+            ExitCode::from(2)
+        }
         Err(e) => {
-            eprintln!("mdbook-companion: error: {e:#}");
+            // A chapter title or a program's words in the message must
+            // not act on the terminal.
+            eprintln!(
+                "mdbook-companion: error: {}",
+                mdbook_companion::core::escape::terminal(&format!("{e:#}"))
+            );
             ExitCode::FAILURE
         }
     }
@@ -186,7 +200,7 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         toolchain: args
             .toolchain
             .as_deref()
-            .map(mdbook_companion::engine::toolchain::resolve)
+            .map(|name| toolchain(name, args.format, "check"))
             .transpose()?,
         observe: false,
     };
@@ -208,10 +222,40 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
 #[error("some verdicts flip")]
 struct VerdictsFlip;
 
+/// `--toolchain NAME` resolved to a compiler that runs; when it is not,
+/// the report in `format` says so too (JUnit: an `<error>`), as the
+/// error does on stderr.
+fn toolchain(
+    name: &str,
+    format: cli::Format,
+    command: &str,
+) -> anyhow::Result<mdbook_companion::engine::toolchain::Toolchain> {
+    use mdbook_companion::commands::check::formats;
+    mdbook_companion::engine::toolchain::resolve(name).map_err(|e| {
+        let title = format!("mdbook-companion {command}");
+        let message = e.to_string();
+        match format {
+            cli::Format::Junit => {
+                print!("{}", formats::junit_error(&title, "--toolchain", &message))
+            }
+            cli::Format::Github => print!("{}", formats::github_error("--toolchain", &message)),
+            cli::Format::Json => println!("{}", serde_json::json!({ "error": message })),
+            cli::Format::Text => {}
+        }
+        e.into()
+    })
+}
+
+/// A run that could not do all its work (a compiler the book needs
+/// could not be run): exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Incomplete(String);
+
 fn drift(args: &cli::DriftArgs) -> anyhow::Result<()> {
     use mdbook_companion::commands::drift;
     let options = drift::Options {
-        toolchain: mdbook_companion::engine::toolchain::resolve(&args.toolchain)?,
+        toolchain: toolchain(&args.toolchain, args.format, "drift")?,
         jobs: args.jobs,
         progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
     };
@@ -221,6 +265,14 @@ fn drift(args: &cli::DriftArgs) -> anyhow::Result<()> {
         cli::Format::Json => println!("{}", drift::report::json(&result)),
         cli::Format::Github => print!("{}", drift::report::github(&result)),
         cli::Format::Junit => print!("{}", drift::report::junit(&result)),
+    }
+    if let Some(m) = result.report.missing.first() {
+        return Err(Incomplete(format!(
+            "{}, so drift could not compare every claim ({})",
+            m.cannot_run(),
+            m.remedy()
+        ))
+        .into());
     }
     if result.flipped() > 0 {
         return Err(VerdictsFlip.into());

@@ -122,7 +122,15 @@ pub fn parse<'a>(
         parsed: Vec::new(),
         outcome: ChapterOutcome::default(),
     };
-    match directive::try_scan(text) {
+    // The links the chapter's file wrote escaped (`\\{{#quiz FILE}}`):
+    // mdBook's `links` drops the backslash, so only the file tells.
+    let escaped = match text.contains("{{") {
+        true => std::fs::read_to_string(config.root.join(page.file))
+            .map(|raw| directive::escaped_links(&raw, text))
+            .unwrap_or_default(),
+        false => Vec::new(),
+    };
+    match directive::try_scan(text, &escaped) {
         Ok(blocks) => {
             let stray = crate::directive::asmspec::stray_asm(text, &blocks);
             let hints = directive::hint::hints(text, &blocks);

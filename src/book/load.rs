@@ -303,7 +303,8 @@ pub fn typos(chapter: &Chapter) -> Vec<Located> {
     if !directive::hint::may_hold_typo(text) {
         return Vec::new();
     }
-    let Ok(blocks) = directive::try_scan(text) else {
+    let escaped = directive::escaped_links(&chapter.raw, text);
+    let Ok(blocks) = directive::try_scan(text, &escaped) else {
         return Vec::new();
     };
     directive::hint::hints(text, &blocks)
@@ -316,7 +317,7 @@ pub fn typos(chapter: &Chapter) -> Vec<Located> {
 /// none; the build's walk tells it ([`build_says`]).
 pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> Vec<Claim> {
     let text = &chapter.expanded;
-    let blocks = directive::scan(text);
+    let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return Vec::new();
     }
@@ -381,7 +382,7 @@ pub fn packages(
     solutions: bool,
 ) -> (Vec<Package>, Vec<Located>) {
     let text = &chapter.expanded;
-    let blocks = directive::scan(text);
+    let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());
     }

@@ -70,6 +70,12 @@ impl std::fmt::Display for Recorded {
 /// any order: ```` ```output unordered ````.
 pub const UNORDERED: &str = "unordered";
 
+/// True when expected output uses a pattern token: `[..]` (any text
+/// within a line) or a line `...` (any number of lines).
+pub fn has_pattern(expected: &str) -> bool {
+    expected.contains("[..]") || expected.lines().any(|l| l.trim() == "...")
+}
+
 /// One statement of the book to check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {

@@ -200,40 +200,45 @@ pub fn scan(text: &str, patterns: &[Pattern]) -> Vec<Block> {
     blocks
 }
 
-/// The lines of `text` that are a `{{#NAME FILE}}` link and nothing else
-/// (mdbook-quiz's `{{#quiz FILE}}`), outside fenced code, as blocks of
-/// `kind`: each stands for an empty fence whose info string is `words`
-/// followed by `src="FILE"`, placed at the link.
-pub fn link_blocks(text: &str, name: &str, words: &[&str], kind: usize) -> Vec<Block> {
-    let open = format!("{{{{#{name} ");
+/// The `{{#NAME FILE}}` links of `text` as blocks of `kind` (their info
+/// is `WORDS src="FILE"`): a link alone on its line, outside code, is the
+/// directive. mdBook's `links` treats a link inside code (a fence or a
+/// span) or among other words as a link too (it expands `{{#include}}`
+/// there), so such a link is a block too, its info ending in `link=code`
+/// for the directive to refuse; a link at an offset in `escaped` was
+/// written `\{{#NAME FILE}}` (mdBook shows it as written, without the
+/// backslash) and is no block at all.
+pub fn link_blocks(
+    text: &str,
+    name: &str,
+    words: &[&str],
+    kind: usize,
+    escaped: &[usize],
+) -> Vec<Block> {
+    let open = format!("{{{{#{name}");
     if !text.contains(&open) {
         return Vec::new();
     }
     let code: Vec<Range<usize>> = fences(text).into_iter().map(|f| f.range).collect();
     let mut out = Vec::new();
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        let at = start;
-        start += line.len();
-        let bare = line.trim_end();
-        let indent = bare.len() - bare.trim_start().len();
-        let Some(file) = bare
-            .trim_start()
-            .strip_prefix(&open)
-            .and_then(|r| r.strip_suffix("}}"))
-            .map(str::trim)
-        else {
-            continue;
-        };
-        let from = at + indent;
-        if file.is_empty() || code.iter().any(|r| r.contains(&from)) {
+    for (from, file, end) in links(text, name) {
+        if escaped.contains(&from) {
             continue;
         }
-        let range = from..at + bare.len();
+        let line_start = text[..from].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[from..].find('\n').map_or(text.len(), |i| from + i);
+        let alone =
+            text[line_start..from].trim().is_empty() && text[end..line_end].trim().is_empty();
+        let in_code = code.iter().any(|r| r.contains(&from));
+        let info = match alone && !in_code {
+            true => format!("{} src={:?}", words.join(" "), file),
+            false => format!("{} src={:?} link=code", words.join(" "), file),
+        };
+        let range = from..end;
         out.push(Block {
             kind,
             fence: Fence {
-                info: format!("{} src={:?}", words.join(" "), file),
+                info,
                 info_offset: from,
                 body: String::new(),
                 body_offset: range.end,
@@ -243,6 +248,73 @@ pub fn link_blocks(text: &str, name: &str, words: &[&str], kind: usize) -> Vec<B
             asm: None,
             range,
         });
+    }
+    out
+}
+
+/// Every `{{#NAME FILE}}` of `text` as mdBook's `links` finds one (`{{`,
+/// blanks, `#NAME`, a blank, the path and properties up to `}}`): its
+/// start, its file (the first word), its end.
+fn links<'t>(text: &'t str, name: &str) -> Vec<(usize, &'t str, usize)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(i) = text[at..].find("{{") {
+        let from = at + i;
+        at = from + 2;
+        let rest = text[at..].trim_start();
+        let Some(rest) = rest.strip_prefix('#').and_then(|r| r.strip_prefix(name)) else {
+            continue;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let Some(close) = rest.find("}}") else {
+            continue;
+        };
+        let args = &rest[..close];
+        if args.contains('}') {
+            continue;
+        }
+        let Some(file) = args.split_whitespace().next() else {
+            continue;
+        };
+        let end = text.len() - rest.len() + close + 2;
+        out.push((from, file, end));
+    }
+    out
+}
+
+/// The offsets in `expanded` (a chapter after mdBook's `links`) of the
+/// `{{#NAME …}}` links that `raw` (its file) wrote escaped, `\{{#NAME …}}`:
+/// `links` drops the backslash, so only the file tells them apart. An
+/// escape runs, as mdBook's does, from `\{{#` to the last `}}` of its
+/// line. The links of both texts are paired in order by their text; one
+/// only in `expanded` came through an `{{#include}}` and counts as written.
+pub fn escaped_links(raw: &str, expanded: &str, name: &str) -> Vec<usize> {
+    let mut written: Vec<(&str, bool)> = Vec::new();
+    let mut start = 0;
+    for line in raw.split_inclusive('\n') {
+        let span = line.find("\\{{#").and_then(|s| {
+            let end = line.rfind("}}")?;
+            (end > s).then_some(start + s..start + end + 2)
+        });
+        for (from, _, end) in links(line, name) {
+            let at = start + from;
+            let escaped = span.as_ref().is_some_and(|r| at > r.start && at < r.end);
+            written.push((&line[from..end], escaped));
+        }
+        start += line.len();
+    }
+    let mut out = Vec::new();
+    let mut next = 0;
+    for (from, _, end) in links(expanded, name) {
+        let link = &expanded[from..end];
+        if let Some(k) = written[next..].iter().position(|(w, _)| *w == link) {
+            if written[next + k].1 {
+                out.push(from);
+            }
+            next += k + 1;
+        }
     }
     out
 }
@@ -463,6 +535,29 @@ pub fn attributes(fence: &Fence, names: usize) -> Result<Vec<attrs::Attr>, attrs
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escaped_links_are_told_apart_by_the_file() {
+        let raw = "{{#quiz a.toml}}\n\\{{#quiz a.toml}}\n`\\{{#quiz b.toml}}` {{#quiz c.toml}}\n{{#include x.md}}\n";
+        // What mdBook's `links` makes of it: backslashes dropped, the
+        // include expanded (into a link of its own).
+        let expanded = "{{#quiz a.toml}}\n{{#quiz a.toml}}\n`{{#quiz b.toml}}` {{#quiz c.toml}}\n{{#quiz a.toml}}\n";
+        let at = |n: usize| expanded.match_indices("{{#quiz").nth(n).unwrap().0;
+        // The escape runs to the line's last `}}`, as mdBook's does.
+        assert_eq!(escaped_links(raw, expanded, "quiz"), [at(1), at(2), at(3)]);
+        assert!(escaped_links(expanded, expanded, "quiz").is_empty());
+        let blocks = link_blocks(expanded, "quiz", &["quiz"], 0, &[at(1)]);
+        let infos: Vec<&str> = blocks.iter().map(|b| b.fence.info.as_str()).collect();
+        assert_eq!(
+            infos,
+            [
+                "quiz src=\"a.toml\"",
+                "quiz src=\"b.toml\" link=code",
+                "quiz src=\"c.toml\" link=code",
+                "quiz src=\"a.toml\"",
+            ]
+        );
+    }
     use pretty_assertions::assert_eq;
 
     /// The directives' patterns, as the registry has them.

@@ -100,6 +100,18 @@ impl Located {
         }
     }
 
+    /// The chapter file that asked for the data file this problem is in
+    /// (the `asked for by` that [`Located::new`] writes); `None` for a
+    /// problem in a chapter.
+    pub fn asked_for_by(&self) -> Option<&str> {
+        let (_, at) = self.message.rsplit_once(" (asked for by ")?;
+        let place = at.strip_suffix(')')?;
+        // `file:line:column`: the file is what comes before the last two.
+        let mut parts = place.rsplitn(3, ':');
+        let (_column, _line) = (parts.next()?, parts.next()?);
+        parts.next()
+    }
+
     /// `file:line:column`, as error boxes show it.
     pub fn place(&self) -> String {
         format!("{}:{}:{}", self.file, self.line, self.column)
@@ -279,6 +291,15 @@ mod tests {
         assert_eq!(
             Located::new("src/a.md", text, &p).to_string(),
             "src/data.toml:4:2: found x; expected y (asked for by src/a.md:2:5)"
+        );
+        assert_eq!(
+            Located::new("src/a.md", text, &p).asked_for_by(),
+            Some("src/a.md")
+        );
+        let in_chapter = Problem::at(8, "found x; expected y");
+        assert_eq!(
+            Located::new("src/a.md", text, &in_chapter).asked_for_by(),
+            None
         );
     }
 }

@@ -105,6 +105,17 @@ impl DataFile<'_> {
                 real.display()
             )));
         }
+        // A FIFO or a device would make the read wait (for a writer that
+        // never comes) instead of failing: only a regular file is read.
+        let meta = std::fs::metadata(&real).map_err(missing)?;
+        if !meta.is_file() {
+            return Err(LoadError::AtBlock(format!(
+                "found {shown}, which is not a regular file ({}); expected the {} as a TOML file of {} tables",
+                kind_of(&meta.file_type()),
+                self.what,
+                self.tables
+            )));
+        }
         let text = std::fs::read_to_string(&real).map_err(missing)?;
         parse(&text).map_err(|(offset, message)| {
             let (line, column) = markdown::line_col(&text, offset);
@@ -117,5 +128,27 @@ impl DataFile<'_> {
                 message,
             )
         })
+    }
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
     }
 }

@@ -116,18 +116,40 @@ pub fn reads_files(text: &str) -> bool {
 
 /// The directives of a chapter, and the links they stand for, in order.
 pub fn scan(text: &str) -> Vec<Block> {
-    with_links(text, markdown::scan(text, &PATTERNS))
+    scan_escaped(text, &[])
 }
 
-/// [`scan`], guarded against a panic inside the Markdown parser.
-pub fn try_scan(text: &str) -> Result<Vec<Block>, String> {
+/// [`scan`] of a chapter whose file wrote the links at `escaped` escaped
+/// ([`escaped_links`]): they stand for no directive.
+pub fn scan_escaped(text: &str, escaped: &[usize]) -> Vec<Block> {
+    with_links(text, markdown::scan(text, &PATTERNS), escaped)
+}
+
+/// [`scan`], guarded against a panic inside the Markdown parser;
+/// `escaped` holds the offsets of links the chapter's file wrote escaped
+/// ([`escaped_links`]), which stand for no directive.
+pub fn try_scan(text: &str, escaped: &[usize]) -> Result<Vec<Block>, String> {
     let blocks = markdown::try_scan(text, &PATTERNS)?;
-    std::panic::catch_unwind(|| with_links(text, blocks))
+    std::panic::catch_unwind(|| with_links(text, blocks, escaped))
         .map_err(|_| "found Markdown the Markdown parser (pulldown-cmark) cannot read; the chapter's directives were left as written".to_owned())
 }
 
+/// The offsets in `expanded` (a chapter after mdBook's `links`) of the
+/// directives' links that its file `raw` wrote escaped
+/// (`\{{#quiz FILE}}`): mdBook shows them as written, so they stand for
+/// no directive.
+pub fn escaped_links(raw: &str, expanded: &str) -> Vec<usize> {
+    if !expanded.contains("{{") {
+        return Vec::new();
+    }
+    LINKS
+        .iter()
+        .flat_map(|(_, link)| markdown::escaped_links(raw, expanded, link))
+        .collect()
+}
+
 /// `blocks` with the `{{#NAME FILE}}` links of [`LINKS`] among them.
-fn with_links(text: &str, mut blocks: Vec<Block>) -> Vec<Block> {
+fn with_links(text: &str, mut blocks: Vec<Block>, escaped: &[usize]) -> Vec<Block> {
     for (name, link) in LINKS {
         let Some(kind) = KINDS.iter().position(|k| k.name == name) else {
             continue;
@@ -137,6 +159,7 @@ fn with_links(text: &str, mut blocks: Vec<Block>) -> Vec<Block> {
             link,
             KINDS[kind].pattern.words,
             kind,
+            escaped,
         ));
     }
     blocks.sort_by_key(|b| b.range.start);

@@ -40,6 +40,17 @@ pub enum Error {
         /// The installed toolchains, as `rustup toolchain list` names them.
         installed: Vec<String>,
     },
+    /// The compiler is there but does not run as a `rustc` (`-vV` fails
+    /// or prints something else).
+    #[error("--toolchain {name}: the compiler {} could not be run ({why}); expected a rustup toolchain name (`beta`, `nightly`, `1.95.0`) or the path of a `rustc` that runs", path.display())]
+    CannotRun {
+        /// The name as given.
+        name: String,
+        /// The compiler's file.
+        path: PathBuf,
+        /// What running `rustc -vV` gave.
+        why: String,
+    },
     /// rustup could not be run.
     #[error(
         "--toolchain {name}: `rustup` could not be run ({why}); pass the path of a `rustc` instead"
@@ -52,8 +63,41 @@ pub enum Error {
     },
 }
 
-/// Resolves `name` to a compiler.
+/// Resolves `name` to a compiler that runs: `rustc -vV` must succeed
+/// and name itself `rustc`, or the run would check nothing.
 pub fn resolve(name: &str) -> Result<Toolchain, Error> {
+    let toolchain = find(name)?;
+    runs(&toolchain)?;
+    Ok(toolchain)
+}
+
+/// Whether the toolchain's compiler answers `-vV` as a `rustc`.
+fn runs(toolchain: &Toolchain) -> Result<(), Error> {
+    let cannot = |why: String| Error::CannotRun {
+        name: toolchain.name.clone(),
+        path: toolchain.rustc.clone(),
+        why,
+    };
+    let out = Command::new(&toolchain.rustc)
+        .arg("-vV")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| cannot(e.to_string()))?;
+    let said = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(cannot(format!("`-vV` exited with {}", out.status)));
+    }
+    if !said.starts_with("rustc ") {
+        return Err(cannot(format!(
+            "`-vV` printed {:?}, not a rustc version",
+            said.lines().next().unwrap_or("nothing")
+        )));
+    }
+    Ok(())
+}
+
+/// The compiler `name` stands for, before it is run.
+fn find(name: &str) -> Result<Toolchain, Error> {
     if name.contains('/') || name.contains(std::path::MAIN_SEPARATOR) {
         return from_path(name);
     }
@@ -191,10 +235,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let rustc = dir.path().join("rustc");
         std::fs::write(&rustc, "").unwrap();
-        let t = resolve(&rustc.display().to_string()).unwrap();
+        let t = find(&rustc.display().to_string()).unwrap();
         assert_eq!(t.rustc, rustc);
         let e = resolve("./no/such/rustc").unwrap_err().to_string();
         assert!(e.contains("no compiler at ./no/such/rustc"), "{e}");
+    }
+
+    #[test]
+    fn a_compiler_that_does_not_run_as_rustc_is_refused() {
+        let e = resolve("/bin/false").unwrap_err().to_string();
+        assert!(
+            e.starts_with("--toolchain /bin/false: the compiler /bin/false could not be run (`-vV` exited with exit status: 1)"),
+            "{e}"
+        );
+        let e = resolve("/bin/true").unwrap_err().to_string();
+        assert!(
+            e.contains("`-vV` printed \"nothing\", not a rustc version"),
+            "{e}"
+        );
     }
 
     #[test]

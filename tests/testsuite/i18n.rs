@@ -458,7 +458,7 @@ fn a_quiz_is_extracted_and_translated_code_untouched() {
         assert_eq!(source(id), at, "{id}");
     }
     build(book.path(), Some("fr"));
-    let fr = page(book.path(), "quiz.html");
+    let fr = page(book.path(), "quiz.html").answers_shown();
     assert_eq!(texts(&fr, ".companion-quiz .companion-title"), ["Moitiés"]);
     let legends: Vec<String> = texts(&fr, ".companion-quiz-question legend")
         .iter()

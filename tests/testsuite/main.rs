@@ -15,6 +15,7 @@ mod compare;
 mod drift;
 mod example;
 mod exercise;
+mod honest;
 mod hostile;
 mod i18n;
 mod injection;

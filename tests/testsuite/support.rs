@@ -210,6 +210,20 @@ impl Page {
         found[0]
     }
 
+    /// The page as `quiz.js` makes it: each quiz answer's disclosure
+    /// filled with the HTML its `data-companion-answer` attribute holds
+    /// (kept out of the text mdBook's search indexes).
+    pub fn answers_shown(&self) -> Page {
+        let mut doc = self.0.html();
+        for d in self.all("details.companion-quiz-answer") {
+            let inner = d.value().attr("data-companion-answer").unwrap_or("");
+            let outer = d.html();
+            let filled = outer.replacen("</details>", &format!("{inner}</details>"), 1);
+            doc = doc.replacen(&outer, &filled, 1);
+        }
+        Page(Html::parse_document(&doc))
+    }
+
     /// The text of an element, whitespace collapsed.
     pub fn text(el: ElementRef<'_>) -> String {
         el.text()

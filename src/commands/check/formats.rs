@@ -42,7 +42,8 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
 
 /// A workflow command's data, escaped as the runner expects.
 pub(crate) fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    crate::core::escape::terminal(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -116,10 +117,11 @@ pub fn github(report: &Report) -> String {
     s
 }
 
-/// Text XML 1.0 can hold: what it forbids (control characters but tab
-/// and line ends, U+FFFE, U+FFFF) shown as `\u{…}`.
+/// Text XML 1.0 can hold, escaped as every report format escapes it
+/// (control characters but tab and line ends, U+FFFE, U+FFFF, which XML
+/// forbids, among them).
 fn xml_text(text: &str) -> String {
-    crate::core::escape::xml(text).into_owned()
+    crate::core::escape::terminal(text).into_owned()
 }
 
 /// One test case of the JUnit report.
@@ -184,6 +186,64 @@ pub fn junit(report: &Report) -> String {
         });
     }
     junit_of("mdbook-companion check", &cases)
+}
+
+/// A command that could not do its work (`--toolchain` names no compiler
+/// that runs), as a JUnit report: one test case `name` in `<error>`, so a
+/// CI that reads the report sees an error, never an empty green run.
+pub fn junit_error(title: &str, name: &str, message: &str) -> String {
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let counts = [
+        ("tests", "1"),
+        ("failures", "0"),
+        ("errors", "1"),
+        ("skipped", "0"),
+    ];
+    let written = w
+        .write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+        .and_then(|()| {
+            w.create_element("testsuites")
+                .with_attribute(("name", xml_text(title).as_str()))
+                .with_attributes(counts)
+                .write_inner_content(|w| {
+                    w.create_element("testsuite")
+                        .with_attribute(("name", xml_text(title).as_str()))
+                        .with_attributes(counts)
+                        .write_inner_content(|w| {
+                            w.create_element("testcase")
+                                .with_attributes([
+                                    ("name", xml_text(name).as_str()),
+                                    ("classname", xml_text(title).as_str()),
+                                ])
+                                .write_inner_content(|w| {
+                                    w.create_element("error")
+                                        .with_attribute(("message", xml_text(message).as_str()))
+                                        .write_empty()?;
+                                    Ok(())
+                                })?;
+                            Ok(())
+                        })?;
+                    Ok(())
+                })
+                .map(|_| ())
+        });
+    match written {
+        Ok(()) => {
+            let mut xml = String::from_utf8_lossy(&w.into_inner()).into_owned();
+            xml.push('\n');
+            xml
+        }
+        Err(e) => format!("<!-- cannot write the report: {e} -->\n"),
+    }
+}
+
+/// A command that could not do its work, as a GitHub workflow command.
+pub fn github_error(title: &str, message: &str) -> String {
+    format!(
+        "::error title={}::{}\n",
+        escape_property(title),
+        escape_data(message)
+    )
 }
 
 /// JUnit XML of `cases` under the name `title`: a test suite per
@@ -287,7 +347,9 @@ mod tests {
 
     #[test]
     fn workflow_commands_escape_their_data() {
-        assert_eq!(escape_data("50%\nnext\r"), "50%25%0Anext%0D");
+        assert_eq!(escape_data("50%\nnext\r\n"), "50%25%0Anext%0D%0A");
+        // Control characters are shown as the text report shows them.
+        assert_eq!(escape_data("\u{1b}[2J\u{7}"), "\\u{1b}[2J\\u{7}");
         assert_eq!(escape_property("src/a.md: x, y"), "src/a.md%3A x%2C y");
     }
 

@@ -201,7 +201,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             list.retain(|i| p.holds(&i.file, i.line));
         }
         if let Some(files) = &only {
-            list.retain(|i| files.contains(&i.file));
+            // A data file's fault goes with the chapter that asked for it.
+            list.retain(|i| {
+                files.contains(&i.file)
+                    || i.asked_for_by()
+                        .is_some_and(|c| files.iter().any(|f| f == c))
+            });
         }
     }
     if let Some(files) = &only {

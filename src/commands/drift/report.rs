@@ -110,7 +110,7 @@ pub fn text(drift: &Drift) -> String {
     );
     s.push_str(&drift.summary());
     s.push('\n');
-    s
+    crate::core::escape::terminal(&s).into_owned()
 }
 
 #[derive(serde::Serialize)]

@@ -117,6 +117,18 @@ fn parse_with_src(
             "title" => title = Some(a.string(attr)?),
             "src" => src = Some((a.string(attr)?, fence.info_offset + attr.offset)),
             "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
+            // A `{{#quiz FILE}}` inside code or among other words (the
+            // scanner marks it): mdBook's `links` would treat it as a link
+            // there, and a quiz cannot stand inside a line.
+            "link" if src.is_some() => {
+                let file = src.map(|(f, _)| f).unwrap_or_default();
+                return Err(Problem::at(
+                    fence.info_offset,
+                    format!(
+                        "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
+                    ),
+                ));
+            }
             _ => {
                 return Err(a.problem(
                     attr,
@@ -684,6 +696,39 @@ signed integer overflow
             let got = parsed(&text).unwrap_err();
             assert!(got.starts_with(want), "{text}\ngot:  {got}\nwant: {want}");
         }
+    }
+
+    #[test]
+    fn a_printed_output_the_reader_predicts_is_literal() {
+        let prints = GOOD.replace("```rust expect=panic", "```rust");
+        let cases = [
+            (
+                prints.replace("the len is 3 but", "the len is [..] but"),
+                "src/a.md:31:4: found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts; expected the exact output (the reader's page compares the reader's answer with it literally",
+            ),
+            (
+                prints.replace(
+                    "```output\nindex out of bounds",
+                    "```output\n...\nindex out of bounds",
+                ),
+                "src/a.md:31:4: found a pattern",
+            ),
+            (
+                prints.replace(
+                    "```output\nindex out of bounds",
+                    "```output unordered\nindex out of bounds",
+                ),
+                "src/a.md:31:4: found ```output unordered on a quiz's program; expected its output in the one order it is printed",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parsed(&text).unwrap_err();
+            assert!(got.starts_with(want), "got:  {got}\nwant: {want}");
+        }
+        // A panic's message is found in what the program wrote, as the
+        // build finds it; the page compares only the outcome.
+        let panics = GOOD.replace("the len is 3 but", "the len is [..] but");
+        assert!(parsed(&panics).is_ok());
     }
 
     #[test]

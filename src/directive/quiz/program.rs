@@ -5,6 +5,7 @@
 
 use super::{Program, Role};
 use crate::core::attrs::{self, Attr};
+use crate::core::claim::{UNORDERED, has_pattern};
 use crate::core::code;
 use crate::core::config::Config;
 use crate::core::expect::Expect;
@@ -127,6 +128,12 @@ pub(super) fn program(
             "found a program with no code the reader can see; expected the program the question asks about",
         ));
     }
+    if expect == Expect::Run
+        && let Some(o) = &output
+    {
+        let unordered = o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED);
+        literal_output(&o.body, unordered).map_err(|m| Problem::at(o.info_offset, m))?;
+    }
     if expect == Expect::Run && output.is_none() {
         return Err(Problem::at(
             fence.info_offset,
@@ -176,6 +183,22 @@ pub(super) fn program(
         info_offset: fence.info_offset,
         placed: None,
     })
+}
+
+/// The output a reader predicts must be the output itself: the page
+/// compares what the reader types with it literally, so a pattern (`[..]`,
+/// a `...` line) or lines in any order (`unordered`), which the build
+/// would accept, would mark the true output wrong.
+pub(super) fn literal_output(output: &str, unordered: bool) -> Result<(), String> {
+    if unordered {
+        return Err(format!(
+            "found ```output {UNORDERED} on a quiz's program; expected its output in the one order it is printed (the reader's page compares the reader's answer with it literally)"
+        ));
+    }
+    if has_pattern(output) {
+        return Err("found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts; expected the exact output (the reader's page compares the reader's answer with it literally, so the true output would be marked wrong)".to_owned());
+    }
+    Ok(())
 }
 
 /// For each line the reader sees, its 1-based line in the program the

@@ -1,9 +1,11 @@
 //! A quiz on the page: its number and title, then each question as a
 //! `<fieldset>` of real inputs (radio buttons, checkboxes, a text box, or
 //! for a program the outcomes to choose from), with a live region for the
-//! verdict. The key is in the HTML (a `data-` attribute and a closed
-//! `<details>` that `quiz.js` hides and reveals after the reader checks),
-//! never in the page's visible text. Print shows the questions, and the
+//! verdict. The key is in the HTML's attributes only (`data-companion-key`,
+//! and a closed `<details>` whose contents `quiz.js` takes from its
+//! `data-companion-answer` and reveals after the reader checks): never in
+//! the page's visible text, nor in mdBook's search index, which indexes
+//! text. Print shows the questions, and the
 //! answers only with `print-answers = true`; other renderers get the
 //! questions as Markdown (the answers under the same key); `mdbook test`
 //! gets the Rust programs with rustdoc's attributes.
@@ -232,14 +234,23 @@ impl Quiz {
         Ok(())
     }
 
-    /// The closed disclosure holding the key in words and the
-    /// explanations: `quiz.js` hides it and shows its contents after a
-    /// check; without a script the reader opens it.
+    /// The closed disclosure of the key in words and the explanations.
+    /// Its contents are in its `data-companion-answer` attribute, which
+    /// `quiz.js` puts inside it: mdBook's search indexes a page's text
+    /// (never its attributes), so a search cannot show the key.
     fn answer_html(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
+        let mut inner = Out::new();
+        self.answer_contents(env, q, &mut inner)?;
         out.line(format!(
-            "<details class=\"companion-quiz-answer\"><summary>{}</summary>",
+            "<details class=\"companion-quiz-answer\" data-companion-answer=\"{}\"><summary>{}</summary></details>",
+            escape(&inner.lines().join("\n")).replace('\n', "&#10;"),
             escape(&env.ui("Answer"))
         ));
+        Ok(())
+    }
+
+    /// The key in words and the explanations, as HTML.
+    fn answer_contents(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
         match &q.answer {
             Answer::Choices(choices) => {
                 let right: Vec<String> = choices
@@ -290,7 +301,7 @@ impl Quiz {
                         .ui("It does not compile: the first error is on line {line}.")
                         .replace("{line}", &p.line.unwrap_or(0).to_string()),
                 };
-                let mut key = format!("<p>{}</p>", escape(&said));
+                let mut key = format!("<p>{}</p>\n", escape(&said));
                 if let Some(o) = &p.output {
                     key.push_str(&format!(
                         "<pre class=\"companion-quiz-output\"><code>{}</code></pre>",
@@ -306,7 +317,6 @@ impl Quiz {
                 why_html(env, why)?
             ));
         }
-        out.line("</details>");
         Ok(())
     }
 

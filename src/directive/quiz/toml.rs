@@ -282,6 +282,10 @@ pub(super) fn questions(
             }
             "Tracing" => {
                 let f: Fields<TracingPrompt, TracingAnswer> = value.try_into().map_err(bad)?;
+                if let Some(stdout) = &f.answer.stdout {
+                    super::program::literal_output(stdout, false)
+                        .map_err(|m| (where_key("stdout"), m))?;
+                }
                 let key_at = where_key("doesCompile");
                 let line = crate::core::markdown::line_col(text, key_at).0;
                 let program = tracing(&f, at, config)
@@ -508,6 +512,12 @@ answer.answer = ["u8", "i32"]
         assert_eq!(
             at(&FILE.replace("answer.lineNumber = 4\n", "")),
             "24:8: found doesCompile = false without answer.lineNumber; expected the line of the first error"
+        );
+        assert!(
+            at(&FILE.replace("answer.stdout = \"3\"", "answer.stdout = \"[..]\""))
+                .starts_with("33:8: found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts"),
+            "{}",
+            at(&FILE.replace("answer.stdout = \"3\"", "answer.stdout = \"[..]\""))
         );
         assert!(
             at("questions = 3\n").starts_with("1:13: found invalid type"),

@@ -8,10 +8,7 @@
 use snapbox::Data;
 use snapbox::filter::NormalizeToExpected;
 
-/// True when `expected` uses a pattern token.
-pub fn has_pattern(expected: &str) -> bool {
-    expected.contains("[..]") || expected.lines().any(|l| l.trim() == "...")
-}
+pub use crate::core::claim::has_pattern;
 
 /// `actual` written in `pattern`'s terms: where a token of the pattern
 /// matches, the token is kept; the rest is the actual text. Equal to the

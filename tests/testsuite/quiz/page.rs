@@ -94,7 +94,8 @@ fn every_question_has_labelled_inputs_and_no_visible_answer() {
     ] {
         assert!(!seen.contains(secret), "{secret} is visible: {seen}");
     }
-    let answers: String = page
+    let shown = page.answers_shown();
+    let answers: String = shown
         .all("details.companion-quiz-answer")
         .iter()
         .map(|d| Page::text(*d))
