@@ -7,7 +7,7 @@
 //! added to either and left out of the key does not compile), so no input
 //! can be forgotten.
 
-use super::{COMPILE_TIMEOUT, Job};
+use super::verdict::{COMPILE_TIMEOUT, Job};
 use crate::engine::cache::Cache;
 use std::time::Duration;
 

@@ -37,7 +37,8 @@ pub mod sanitizer;
 pub mod verdict;
 
 pub use verdict::{
-    Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict, contains_normalized, diff, normalize,
+    COMPILE_TIMEOUT, Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict,
+    contains_normalized, diff, normalize,
 };
 
 pub use crate::core::claim::Claim;
@@ -635,10 +636,6 @@ fn dependency_failure(message: String) -> Outcome {
         cached: false,
     }
 }
-
-/// The time a compiler gets at least (the configured `timeout` applies to
-/// programs; compilers get this much or the timeout, whichever is longer).
-pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[cfg(test)]
 pub(crate) mod tests {
