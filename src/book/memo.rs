@@ -7,8 +7,8 @@
 //! covers the chapter's file and text (after `{{#include}}`), the renderer,
 //! the whole configuration, this binary (its version and file), the
 //! reading-list and talks data files, the catalog of a translated book,
-//! `companion.lock` and the compilers' files. It is used in books
-//! that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
+//! `companion.lock`, the compilers' and Valgrind's files and the content
+//! of the book's crates. It is used in books that already have a cache (`verify`, `asm`, `check`). Only clean outcomes
 //! are kept: a chapter with a warning or an error is rendered afresh, so a
 //! problem (a time-out, a missing compiler) is never replayed from the
 //! cache, and chapters whose text still holds `{{` (whose rendering also
@@ -87,6 +87,14 @@ impl Memo {
             exec::describe(&config.root.join(crate::engine::lock::FILE)).unwrap_or_default(),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
+            // The checker of `sanitize=memcheck` claims.
+            exec::tool_fingerprint(&config.valgrind).unwrap_or_default(),
+            // The book's crates as they are now: an edited path crate
+            // checks its examples again.
+            match config.dependencies.is_empty() && config.cargo_manifest.is_none() {
+                true => String::new(),
+                false => crate::engine::crates::for_book(config).content_key(),
+            },
         ]
         .join("\n");
         Some(Memo { shared })

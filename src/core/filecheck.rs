@@ -19,7 +19,9 @@
 //! between the matches before and after it.
 
 use regex::Regex;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 /// What a directive asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +69,80 @@ pub struct Directive {
     pub line: usize,
     /// Byte offset of the directive's first character in the block.
     pub offset: usize,
-    regex: Regex,
+    matcher: Matcher,
+}
+
+/// How a pattern is looked for in a line.
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// Literal text (most patterns): its words, each after the one before
+    /// with a run of spaces and tabs between them. Nothing to build.
+    Words(Vec<String>),
+    /// A pattern with `{{regex}}`: the regular expression's source, and
+    /// the expression, built on first use (once per distinct source in a
+    /// process, [`built`]).
+    Regex(String, OnceLock<Result<Regex, String>>),
+}
+
+impl Matcher {
+    /// The first match in `text` at or after byte `begin`: its start and
+    /// end; `Err` when the pattern's regex cannot be built.
+    fn find_at(&self, text: &str, begin: usize) -> Result<Option<(usize, usize)>, String> {
+        match self {
+            Matcher::Words(words) => Ok(find_words(words, text, begin)),
+            Matcher::Regex(source, re) => {
+                let re = re
+                    .get_or_init(|| built(source))
+                    .as_ref()
+                    .map_err(Clone::clone)?;
+                Ok(re.find_at(text, begin).map(|m| (m.start(), m.end())))
+            }
+        }
+    }
+}
+
+/// The first place at or after `begin` where `words` stand in `text`,
+/// each after the one before with a run of spaces and tabs between them:
+/// what the regex `w1[ \t]+w2…` finds (leftmost; a word never starts
+/// with a space or a tab, so the run is the whole run), without one.
+fn find_words(words: &[String], text: &str, begin: usize) -> Option<(usize, usize)> {
+    let (first, rest) = words.split_first()?;
+    let mut from = begin;
+    while let Some(i) = text.get(from..)?.find(first.as_str()) {
+        work(1);
+        let start = from + i;
+        let mut end = start + first.len();
+        let holds = rest.iter().all(|w| {
+            let after = &text[end..];
+            let gap = after.len() - after.trim_start_matches([' ', '\t']).len();
+            let found = gap > 0 && after[gap..].starts_with(w.as_str());
+            if found {
+                end += gap + w.len();
+            }
+            found
+        });
+        if holds {
+            return Some((start, end));
+        }
+        // The next place, one character on.
+        from = start + first.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// The regex of `source`, built once per distinct source in a process
+/// (the same claim is read by `check` and by the page, and blocks repeat
+/// patterns).
+fn built(source: &str) -> Result<Regex, String> {
+    static BUILT: std::sync::LazyLock<Mutex<HashMap<String, Result<Regex, String>>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut map = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    map.entry(source.to_owned())
+        .or_insert_with(|| {
+            work(1);
+            Regex::new(source).map_err(|e| format!("cannot be compiled as a regex: {e}"))
+        })
+        .clone()
 }
 
 /// The directives of one `asm` block, in order.
@@ -102,7 +177,7 @@ pub struct SyntaxError {
 }
 
 /// Where the search stood when a directive failed: a line of the listing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stood {
     /// 1-based line of the listing.
     pub line: usize,
@@ -111,7 +186,7 @@ pub struct Stood {
 }
 
 /// A false claim: which directive, why, and where the search stood.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Failure {
     /// Index of the directive in [`Checks::directives`].
     pub directive: usize,
@@ -193,7 +268,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
                 ),
             });
         }
-        let regex = compile(pattern).map_err(|(offset, message)| SyntaxError {
+        let matcher = compile(pattern).map_err(|(offset, message)| SyntaxError {
             offset: pattern_offset + offset,
             message,
         })?;
@@ -203,7 +278,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
             pattern: pattern.to_owned(),
             line: i + 1,
             offset: at,
-            regex,
+            matcher,
         });
     }
     Ok(Checks { directives })
@@ -244,11 +319,18 @@ fn directive_kind(body: &str) -> Result<(Kind, usize), String> {
     Err(found())
 }
 
-/// The regular expression of a pattern: literal text with runs of
-/// whitespace matching any run of spaces and tabs, `{{regex}}` as written.
-/// An error is an offset in the pattern and a message.
-fn compile(pattern: &str) -> Result<Regex, (usize, String)> {
-    let mut re = String::new();
+/// How `pattern` is looked for: literal text with runs of whitespace
+/// matching any run of spaces and tabs, `{{regex}}` as written. Literal
+/// text needs nothing built; a regex is checked here (parsed, which is
+/// linear and builds no automaton) and built on first use. An error is an
+/// offset in the pattern and a message.
+fn compile(pattern: &str) -> Result<Matcher, (usize, String)> {
+    let variable = |at: usize| {
+        (
+            at,
+            "found `[[`, a FileCheck variable; expected literal text or `{{regex}}` (variables are not supported)".to_owned(),
+        )
+    };
     let literal = |text: &str, re: &mut String| {
         let mut in_space = false;
         for c in text.chars() {
@@ -263,14 +345,23 @@ fn compile(pattern: &str) -> Result<Regex, (usize, String)> {
             }
         }
     };
+    if !pattern.contains("{{") {
+        if let Some(v) = pattern.find("[[") {
+            return Err(variable(v));
+        }
+        let words = pattern
+            .split([' ', '\t'])
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        return Ok(Matcher::Words(words));
+    }
+    let mut re = String::new();
     let mut rest = pattern;
     let mut at = 0;
     while let Some(open) = rest.find("{{").or_else(|| rest.find("[[")) {
         if rest[open..].starts_with("[[") {
-            return Err((
-                at + open,
-                "found `[[`, a FileCheck variable; expected literal text or `{{regex}}` (variables are not supported)".into(),
-            ));
+            return Err(variable(at + open));
         }
         literal(&rest[..open], &mut re);
         let inner_start = open + 2;
@@ -289,7 +380,7 @@ fn compile(pattern: &str) -> Result<Regex, (usize, String)> {
         if inner.is_empty() {
             return Err((at + open, "found `{{}}`; expected a regex inside".into()));
         }
-        Regex::new(inner).map_err(|e| {
+        regex_syntax::Parser::new().parse(inner).map_err(|e| {
             (
                 at + inner_start,
                 format!(
@@ -304,13 +395,10 @@ fn compile(pattern: &str) -> Result<Regex, (usize, String)> {
     }
     // A `[[` in the literal part after the last regex.
     if let Some(v) = rest.find("[[") {
-        return Err((
-            at + v,
-            "found `[[`, a FileCheck variable; expected literal text or `{{regex}}` (variables are not supported)".into(),
-        ));
+        return Err(variable(at + v));
     }
     literal(rest, &mut re);
-    Regex::new(&re).map_err(|e| (0, format!("cannot read the pattern: {e}")))
+    Ok(Matcher::Regex(re, OnceLock::new()))
 }
 
 /// A place in the listing: line index and byte column.
@@ -340,30 +428,29 @@ impl Listing<'_> {
         }
     }
 
-    /// The first match of `re` at or after `from` and before `to`.
-    fn find(&self, re: &Regex, from: Pos, to: Pos) -> Option<Found> {
+    /// The first match of `m` at or after `from` and before `to`; `Err`
+    /// when its regex cannot be built.
+    fn find(&self, m: &Matcher, from: Pos, to: Pos) -> Result<Option<Found>, String> {
         let mut line = from.line;
         while line < self.lines.len() && line <= to.line {
+            work(1);
             let text = self.lines[line];
             let begin = if line == from.line { from.col } else { 0 };
             let stop = if line == to.line { to.col } else { text.len() };
             if begin <= stop
-                && let Some(m) = re.find_at(&text[..stop], begin)
+                && let Some((start, end)) = m.find_at(&text[..stop], begin)?
             {
-                return Some(Found {
-                    start: Pos {
-                        line,
-                        col: m.start(),
-                    },
-                    end: Pos { line, col: m.end() },
-                });
+                return Ok(Some(Found {
+                    start: Pos { line, col: start },
+                    end: Pos { line, col: end },
+                }));
             }
             if line == to.line {
                 break;
             }
             line += 1;
         }
-        None
+        Ok(None)
     }
 
     /// Where the search stood, for a message.
@@ -377,6 +464,17 @@ impl Listing<'_> {
 }
 
 impl Checks {
+    /// The directives as written, with their lines in the block: all that
+    /// decides what [`Checks::run`] answers for a listing (a key of its
+    /// answer).
+    pub fn written(&self) -> String {
+        let mut out = String::new();
+        for d in &self.directives {
+            out.push_str(&format!("{} {}: {}\n", d.line, d.kind.name(), d.pattern));
+        }
+        out
+    }
+
     /// Matches the directives against `listing`: `Ok` when every claim
     /// holds, else the first false one.
     pub fn run(&self, listing: &str) -> Result<(), Failure> {
@@ -400,12 +498,13 @@ impl Checks {
             if d.kind != Kind::Label {
                 continue;
             }
-            match list.find(&d.regex, pos, list.end()) {
-                Some(f) => {
+            match list.find(&d.matcher, pos, list.end()) {
+                Ok(Some(f)) => {
                     labels.push((i, f));
                     pos = f.end;
                 }
-                None => return fail(i, "was not found".into(), pos),
+                Ok(None) => return fail(i, "was not found".into(), pos),
+                Err(e) => return fail(i, e, pos),
             }
         }
         // Then each region: from a label's match to the next label's.
@@ -448,15 +547,19 @@ impl Checks {
         let mut nots: Vec<usize> = Vec::new();
         let check_nots = |nots: &mut Vec<usize>, from: Pos, to: Pos| -> Result<(), Failure> {
             for i in nots.drain(..) {
-                if let Some(f) = list.find(&self.directives[i].regex, from, to) {
-                    return fail(
-                        i,
-                        format!(
-                            "was found on line {}, where it must not be",
-                            f.start.line + 1
-                        ),
-                        f.start,
-                    );
+                match list.find(&self.directives[i].matcher, from, to) {
+                    Ok(None) => {}
+                    Ok(Some(f)) => {
+                        return fail(
+                            i,
+                            format!(
+                                "was found on line {}, where it must not be",
+                                f.start.line + 1
+                            ),
+                            f.start,
+                        );
+                    }
+                    Err(e) => return fail(i, e, from),
                 }
             }
             Ok(())
@@ -474,12 +577,16 @@ impl Checks {
             let mut first: Option<Found> = None;
             let mut at = pos;
             for n in 0..times {
-                let Some(f) = list.find(&d.regex, at, end) else {
-                    let reason = match d.kind {
-                        Kind::Count(total) => format!("was found {n} of {total} times"),
-                        _ => "was not found".into(),
-                    };
-                    return fail(i, reason, at);
+                let f = match list.find(&d.matcher, at, end) {
+                    Ok(Some(f)) => f,
+                    Ok(None) => {
+                        let reason = match d.kind {
+                            Kind::Count(total) => format!("was found {n} of {total} times"),
+                            _ => "was not found".into(),
+                        };
+                        return fail(i, reason, at);
+                    }
+                    Err(e) => return fail(i, e, at),
                 };
                 first.get_or_insert(f);
                 at = f.end;
@@ -846,5 +953,102 @@ mod tests {
     fn equal_blocks_are_equal_checks() {
         assert_eq!(parse("CHECK: a").unwrap(), parse("CHECK: a").unwrap());
         assert_ne!(parse("CHECK: a").unwrap(), parse("CHECK: b").unwrap());
+    }
+
+    #[test]
+    fn literal_patterns_match_where_their_regex_would() {
+        let lines = [
+            "    mov eax, edi",
+            "\tmov\t\teax, edi",
+            "  movl  eax,edi mov eax, edi",
+            "aaab aab ab",
+            "call  \t qword ptr [rip + f@GOTPCREL]",
+            "é mov  é eax",
+            "",
+        ];
+        let patterns = [
+            "mov eax, edi",
+            "mov eax,",
+            "eax, edi",
+            "aab",
+            "a ab",
+            "aab ab",
+            "call qword ptr [rip + f@GOTPCREL]",
+            "é eax",
+            "mov",
+            "ab a",
+        ];
+        for pattern in patterns {
+            let Matcher::Words(words) = compile(pattern).unwrap() else {
+                panic!("{pattern} is literal");
+            };
+            let mut re = String::new();
+            for (i, w) in words.iter().enumerate() {
+                if i > 0 {
+                    re.push_str("[ \\t]+");
+                }
+                re.push_str(&regex::escape(w));
+            }
+            let re = Regex::new(&re).unwrap();
+            for line in lines {
+                for begin in (0..=line.len()).filter(|b| line.is_char_boundary(*b)) {
+                    let want = re.find_at(line, begin).map(|m| (m.start(), m.end()));
+                    assert_eq!(
+                        find_words(&words, line, begin),
+                        want,
+                        "{pattern:?} in {line:?} from {begin}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Matching counts its steps (lines looked at, candidates tried):
+    /// linear in the directives and the listing, not timed.
+    #[test]
+    fn matching_is_linear_in_the_lines() {
+        let steps = |n: usize| {
+            let mut listing = String::from("f:\n");
+            let mut checks = String::from("CHECK-LABEL: f:\n");
+            for i in 0..n {
+                listing.push_str(&format!("\tmov\tDWORD PTR {}[rdi], {i}\n", 4 * i));
+                checks.push_str(&format!("CHECK: mov DWORD PTR {}[rdi], {i}\n", 4 * i));
+                if i % 100 == 0 {
+                    checks.push_str("CHECK-NOT: call\n");
+                }
+            }
+            listing.push_str("\tret\n");
+            checks.push_str("CHECK-NEXT: ret\n");
+            let checks = parse(&checks).unwrap();
+            WORK.with(|w| w.set(0));
+            checks.run(&listing).unwrap();
+            WORK.with(std::cell::Cell::get)
+        };
+        let (small, large) = (steps(1_000), steps(16_000));
+        assert!(
+            large <= small * 16 + 16 && large >= 16_000,
+            "{small} steps for 1,000 lines, {large} for 16,000"
+        );
+    }
+
+    #[test]
+    fn a_regex_is_built_on_first_use_once_per_text() {
+        let text = "CHECK: {{i?div}} esi\nCHECK: ret\nCHECK-NOT: {{i?div}} esi";
+        let checks = parse(text).unwrap();
+        let Matcher::Regex(_, built) = &checks.directives[0].matcher else {
+            panic!("a regex pattern");
+        };
+        assert!(built.get().is_none(), "built before use");
+        assert!(matches!(checks.directives[1].matcher, Matcher::Words(_)));
+        WORK.with(|w| w.set(0));
+        assert_eq!(checks.run(DIVIDE), Ok(()));
+        let first = WORK.with(std::cell::Cell::get);
+        assert!(built.get().is_some());
+        // The same block read again: the same search, nothing built (the
+        // first run built the regex once, for both its directives).
+        let again = parse(text).unwrap();
+        WORK.with(|w| w.set(0));
+        assert_eq!(again.run(DIVIDE), Ok(()));
+        assert_eq!(WORK.with(std::cell::Cell::get), first - 1);
     }
 }

@@ -14,7 +14,8 @@
 //!   candidate per crate for `mdbook test -L DIR`; examples get `-L
 //!   dependency=DIR` and `--extern NAME=FILE` (which also takes a crate
 //!   used under another name, `package = …`). A stamp in it names the
-//!   fingerprint it was built for, and the file of each crate.
+//!   fingerprint and the compiler version (`rustc -vV`) it was built
+//!   for, and the file of each crate.
 //! - The [`Crates::fingerprint`] of the set is the entries as written, the
 //!   lock's text and the path crates' `Cargo.toml`, `build.rs` and `src/`.
 //!   It joins the cache key of each example that uses a crate, so editing
@@ -385,6 +386,18 @@ impl Crates {
             .map_err(Clone::clone)
     }
 
+    /// What the set's fingerprint is made of (the entries as written, the
+    /// lock, the path crates' files), read now without starting Cargo:
+    /// for a key that must follow the crates' content where the
+    /// fingerprint itself is not needed (the chapter memo); an error when
+    /// the entries cannot be read.
+    pub fn content_key(&self) -> String {
+        match &self.declared {
+            Ok(declared) => self.hash(declared),
+            Err(e) => e.clone(),
+        }
+    }
+
     /// Builds the libraries of `mode` unless they are built for the
     /// current fingerprint.
     pub fn ensure_built(&self, mode: Mode) -> Result<Arc<Externs>, String> {
@@ -394,7 +407,7 @@ impl Crates {
             let fp = self.fingerprint()?.to_owned();
             let stamp = std::fs::read_to_string(self.lib_dir(mode).join(STAMP)).ok();
             if let Some((old, externs)) = stamp.as_deref().and_then(|s| s.split_once('\n'))
-                && old == fp
+                && old == stamp_id(&fp, &self.rustc_version())
                 && let Ok(externs) = serde_json::from_str::<Externs>(externs)
             {
                 return Ok(Arc::new(externs));
@@ -406,13 +419,22 @@ impl Crates {
         .clone()
     }
 
-    /// Records that the lib directory of `mode` holds the build of `fp`.
+    /// Records that the lib directory of `mode` holds the build of `fp`
+    /// by the compiler of this run.
     fn stamp(&self, mode: Mode, fp: &str, externs: &Externs) {
         let text = format!(
-            "{fp}\n{}",
+            "{}\n{}",
+            stamp_id(fp, &self.rustc_version()),
             serde_json::to_string(externs).unwrap_or_default()
         );
         let _ = std::fs::write(self.lib_dir(mode).join(STAMP), text);
+    }
+
+    /// The version of the compiler Cargo builds with (`rustc -vV`, asked
+    /// once per process and remembered in the cache); empty when it does
+    /// not answer (then the build fails and says why).
+    fn rustc_version(&self) -> String {
+        exec::tool_version_cached(&self.rustc, &Cache::for_book(&self.root)).unwrap_or_default()
     }
 
     fn write_project(&self, declared: &Declared) -> Result<(), String> {
@@ -573,6 +595,18 @@ impl Crates {
     }
 }
 
+/// What a lib directory's stamp names: the fingerprint of the set and the
+/// compiler's version, so libraries another rustc built (a `rustup
+/// update`, another `RUSTUP_TOOLCHAIN` behind the same `rustc`), which
+/// this one cannot load, are built again.
+fn stamp_id(fingerprint: &str, rustc_version: &str) -> String {
+    Cache::key(&[
+        b"stamp-v2",
+        fingerprint.as_bytes(),
+        rustc_version.as_bytes(),
+    ])
+}
+
 /// Whether Cargo's `--offline` failure is for want of packages it has
 /// not downloaded (its messages then name the offline mode).
 fn needs_network(stderr: &str) -> bool {
@@ -719,5 +753,49 @@ not json
             ["/t/libmylib-1.rlib", "/t/libmylib-1.rmeta"].map(PathBuf::from)
         );
         assert_eq!(made[1].files, [PathBuf::from("/t/libderive-2.so")]);
+    }
+
+    #[test]
+    fn libraries_another_rustc_built_are_built_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = dir.path().join("mylib");
+        std::fs::create_dir_all(lib.join("src")).unwrap();
+        std::fs::write(
+            lib.join("Cargo.toml"),
+            "[package]\nname = \"mylib\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .unwrap();
+        std::fs::write(lib.join("src/lib.rs"), "pub fn one() -> i32 { 1 }\n").unwrap();
+        let config = Config::from_json(
+            dir.path().to_path_buf(),
+            &serde_json::json!({"dependencies": {"mylib": {"path": "mylib"}}}),
+        )
+        .unwrap();
+        let first = for_book(&config);
+        first.ensure_built(Mode::Debug).unwrap();
+        assert_eq!(first.builds(), 1);
+        // Built for this fingerprint by this compiler: kept.
+        let second = for_book(&config);
+        second.ensure_built(Mode::Debug).unwrap();
+        assert_eq!(second.builds(), 0);
+        // The same set, built by another rustc (`rustup update`): the
+        // libraries are built again.
+        let stamp = second.lib_dir(Mode::Debug).join(STAMP);
+        let text = std::fs::read_to_string(&stamp).unwrap();
+        let (_, externs) = text.split_once('\n').unwrap();
+        let fp = second.fingerprint().unwrap();
+        let other = "rustc 1.80.0 (051478957 2024-07-21)\nbinary: rustc";
+        std::fs::write(&stamp, format!("{}\n{externs}", stamp_id(fp, other))).unwrap();
+        let third = for_book(&config);
+        third.ensure_built(Mode::Debug).unwrap();
+        assert_eq!(third.builds(), 1, "a stamp of another rustc");
+        assert!(
+            std::fs::read_to_string(&stamp)
+                .unwrap()
+                .starts_with(&stamp_id(fp, &third.rustc_version()))
+        );
+        let fourth = for_book(&config);
+        fourth.ensure_built(Mode::Debug).unwrap();
+        assert_eq!(fourth.builds(), 0);
     }
 }

@@ -9,6 +9,11 @@ use crate::core::claim::AsmClaim;
 use crate::core::filecheck::Failure;
 use crate::core::machine;
 use crate::engine::asm::{self, AsmError, Request};
+use crate::engine::cache::Cache;
+
+/// The cache namespace of what assembly claims' directives answered, by
+/// listing and directives.
+const MATCHED_NAMESPACE: &str = "check-asm";
 
 /// The part of a claim's lock hash that the assembly claim adds.
 fn key_part(a: &AsmClaim) -> String {
@@ -95,7 +100,8 @@ impl Checker {
             }
         };
         let listing = &made.listing.text;
-        let verdict = match a.checks.run(listing) {
+        let (matched, cached) = self.matched(a, listing);
+        let verdict = match matched {
             Ok(()) => Verdict::Passed,
             Err(f) => Verdict::fail_with(
                 format!("{}:{}: {f}", claim.file, claim.line + f.line),
@@ -105,8 +111,31 @@ impl Checker {
         Outcome {
             verdict,
             actual: None,
-            cached: made.origin != asm::Origin::Compiler,
+            cached,
         }
+    }
+
+    /// What `a`'s directives answer for `listing`, and whether the answer
+    /// came from the cache: it is kept under the listing and the
+    /// directives as written, so a warm check matches nothing again.
+    fn matched(&self, a: &AsmClaim, listing: &str) -> (Result<(), Failure>, bool) {
+        let key = Cache::key(&[
+            b"asm-claim-v1",
+            listing.as_bytes(),
+            a.checks.written().as_bytes(),
+        ]);
+        if let Some(hit) = self
+            .cache
+            .get(MATCHED_NAMESPACE, &key)
+            .and_then(|b| serde_json::from_slice::<Result<(), Failure>>(&b).ok())
+        {
+            return (hit, true);
+        }
+        let matched = a.checks.run(listing);
+        if let Ok(bytes) = serde_json::to_vec(&matched) {
+            self.cache.put(MATCHED_NAMESPACE, &key, &bytes);
+        }
+        (matched, false)
     }
 }
 
@@ -212,5 +241,47 @@ mod tests {
             v.to_string(),
             format!("not checked on {}", machine::host_arch())
         );
+    }
+
+    #[test]
+    fn a_warm_check_of_an_assembly_claim_matches_nothing_again() {
+        if machine::host_arch() != "x86_64" {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let c = "int divide(int a, int b) { return a / b; }\n";
+        let holds = asm_claim(
+            Lang::C,
+            c,
+            "CHECK-LABEL: divide:\nCHECK: idiv\nCHECK: ret",
+            "x86_64",
+        );
+        let false_claim = asm_claim(Lang::C, c, "CHECK: idiv\nCHECK: call", "x86_64");
+        let work = || filecheck::WORK.with(|w| w.replace(0));
+        let cold = checker(dir.path());
+        let mut verdicts = Vec::new();
+        for claim in [&holds, &false_claim] {
+            work();
+            let outcome = cold.check(claim);
+            assert!(!outcome.cached);
+            assert!(work() > 0, "the directives were matched");
+            verdicts.push(outcome.verdict);
+        }
+        assert_eq!(verdicts[0], Verdict::Passed);
+        assert!(verdicts[1].is_failure());
+        // Another run: the same verdicts, from the cache, nothing matched.
+        let warm = checker(dir.path());
+        for (claim, verdict) in [&holds, &false_claim].into_iter().zip(&verdicts) {
+            work();
+            let outcome = warm.check(claim);
+            assert_eq!(work(), 0, "matched again");
+            assert!(outcome.cached);
+            assert_eq!(&outcome.verdict, verdict);
+        }
+        // Other directives against the same listing are matched.
+        let other = asm_claim(Lang::C, c, "CHECK: idiv", "x86_64");
+        work();
+        assert_eq!(warm.check(&other).verdict, Verdict::Passed);
+        assert!(work() > 0);
     }
 }

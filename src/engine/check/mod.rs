@@ -7,11 +7,14 @@
 //! a time limit and capped output ([`crate::engine::exec`]), and comparing what
 //! happened with what the book says.
 //!
-//! What happened (an [`Observation`]) depends only on the program, the
-//! compiler's version and its flags, so it is cached under the book
-//! ([`crate::engine::cache`], namespace `check`): an unchanged book re-checks with
-//! no compiler run, and the verdict is recomputed from the observation, so
-//! editing an output block never needs a compiler either.
+//! What happened (an [`Observation`]) depends only on what `key::Decides`
+//! holds (the program, the compiler and its version, the flags, the
+//! checker and its options, `timeout` and `memory`, the crates linked), so
+//! it is cached under the book ([`crate::engine::cache`], namespace
+//! `check`) by the key made of those: an unchanged book re-checks with no
+//! compiler run, a changed limit runs the program again, and the verdict
+//! is recomputed from the observation, so editing an output block never
+//! needs a compiler either.
 //!
 //! The same [`Checker`] serves the `check` command
 //! ([`crate::commands::check`]) and the build with `verify = true`
@@ -22,6 +25,7 @@ pub mod cc;
 mod doctest;
 pub mod harness;
 mod judge;
+mod key;
 mod merge;
 mod merge_fail;
 mod observe;
@@ -33,7 +37,8 @@ pub mod sanitizer;
 pub mod verdict;
 
 pub use verdict::{
-    Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict, contains_normalized, diff, normalize,
+    COMPILE_TIMEOUT, Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict,
+    contains_normalized, diff, normalize,
 };
 
 pub use crate::core::claim::Claim;
@@ -50,6 +55,7 @@ use crate::engine::cache::Cache;
 use crate::engine::crates::{self, Crates};
 use crate::engine::exec;
 use crate::engine::lock;
+use key::Decides;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -80,10 +86,6 @@ pub const THREAD_RUNS: usize = 24;
 /// How long the further runs of a program that starts threads may take
 /// together before no more are started.
 const THREAD_RUNS_TIME: Duration = Duration::from_secs(5);
-
-/// The cache namespace that records the time limits a timed-out
-/// observation ran with.
-const LIMITS_NAMESPACE: &str = "check-limits";
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
@@ -420,44 +422,21 @@ impl Checker {
         (verdict, actual)
     }
 
-    /// The observation cached under `key`. One that hit a time or memory
-    /// limit counts only while the limits are those it ran with (a raised
-    /// `timeout` or `memory` runs the program again).
+    /// The observation cached under `key` (whose limits are part of the
+    /// key: a time-out is kept too, and a changed `timeout` runs the
+    /// program again).
     fn cached(&self, namespace: &str, key: &str) -> Option<Observation> {
-        let obs = self
-            .cache
+        self.cache
             .get(namespace, key)
-            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())?;
-        (!hit_a_limit(&obs)
-            || self
-                .cache
-                .get(LIMITS_NAMESPACE, &self.limit_key(key))
-                .is_some())
-        .then_some(obs)
+            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
     }
 
-    /// Caches `obs` under `key`, a time-out or a run over its memory too
-    /// (with the limits it ran with), so that a warm check runs nothing.
+    /// Caches `obs` under `key`, a time-out too, so that a warm check
+    /// runs nothing.
     fn store(&self, namespace: &str, key: &str, obs: &Observation) {
         if let Ok(bytes) = serde_json::to_vec(obs) {
             self.cache.put(namespace, key, &bytes);
-            if hit_a_limit(obs) {
-                self.cache
-                    .put(LIMITS_NAMESPACE, &self.limit_key(key), b"timed out");
-            }
         }
-    }
-
-    /// The key that records the limits an observation of `key` that hit
-    /// one ran with.
-    fn limit_key(&self, key: &str) -> String {
-        let limits = format!(
-            "{}/{}/{:?}",
-            self.timeout.as_millis(),
-            COMPILE_TIMEOUT.as_millis(),
-            self.config.memory
-        );
-        Cache::key(&[key.as_bytes(), b"time-limits", limits.as_bytes()])
     }
 
     /// A second observation of `claim`'s program, compiled and run again
@@ -546,20 +525,28 @@ impl Checker {
             (Lang::Rust, None) => rustc::job(claim, tool),
             (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
         };
-        // Memcheck's version is part of what decides the observation.
-        let key = match job.memcheck {
-            false => job_key(&job, version, &claim.source),
-            true => {
-                let valgrind = exec::tool_version_cached(&self.config.valgrind, &self.cache)
-                    .unwrap_or_default();
-                job_key(&job, &format!("{version}\u{0}{valgrind}"), &claim.source)
-            }
+        // Memcheck's version and options are part of what decides the
+        // observation.
+        let checker = job.memcheck.then(|| {
+            let valgrind =
+                exec::tool_version_cached(&self.config.valgrind, &self.cache).unwrap_or_default();
+            format!("{valgrind}\u{0}{}", sanitizer::MEMCHECK_ARGS.join(" "))
+        });
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => self.crates.link_key(used, false)?,
         };
-        if used.is_empty() {
-            return Ok((job, key));
+        let key = Decides {
+            job: &job,
+            source: &claim.source,
+            compiler: version,
+            checker: checker.as_deref(),
+            timeout: self.timeout,
+            memory: self.config.memory,
+            crates: &crates,
         }
-        let fp = self.crates.link_key(used, false)?;
-        Ok((job, Cache::key(&[key.as_bytes(), b"crates", fp.as_bytes()])))
+        .key();
+        Ok((job, key))
     }
 
     /// `job` compiled against the libraries of `used` (built first, once).
@@ -622,16 +609,6 @@ impl Checker {
     }
 }
 
-/// Whether `obs` hit a time limit or the resident-memory limit (and so
-/// holds only under the limits it ran with).
-fn hit_a_limit(obs: &Observation) -> bool {
-    obs.compile_timed_out
-        || obs
-            .run
-            .as_ref()
-            .is_some_and(|r| r.timed_out || r.over_memory.is_some())
-}
-
 /// Whether `verdict` is an output block's mismatch (what a second run
 /// may tell apart from output that varies).
 fn is_output_mismatch(verdict: &Verdict) -> bool {
@@ -659,34 +636,6 @@ fn dependency_failure(message: String) -> Outcome {
         actual: None,
         cached: false,
     }
-}
-
-/// The time a compiler gets at least (the configured `timeout` applies to
-/// programs; compilers get this much or the timeout, whichever is longer).
-pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The cache key of a job: everything that decides its observation.
-fn job_key(job: &Job, version: &str, source: &str) -> String {
-    let mut parts: Vec<&[u8]> = vec![
-        b"check-v1",
-        version.as_bytes(),
-        job.source_file.as_bytes(),
-        source.as_bytes(),
-        job.run.unwrap_or("").as_bytes(),
-    ];
-    for a in &job.args {
-        parts.push(a.as_bytes());
-    }
-    let env: Vec<String> = job.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    for e in &env {
-        parts.push(e.as_bytes());
-    }
-    // A checker's report is read from its log (before, from stderr): an
-    // observation cached before then has no report to read.
-    if sanitizer::logs(job) {
-        parts.push(b"report-in-log");
-    }
-    Cache::key(&parts)
 }
 
 #[cfg(test)]
@@ -742,27 +691,5 @@ pub(crate) mod tests {
         ));
         assert!(contains_normalized("anything", "\n"));
         assert!(!contains_normalized("abc", "abd"));
-    }
-
-    #[test]
-    fn keys_change_with_every_input() {
-        let job = Job {
-            tool: "rustc".into(),
-            source_file: "main.rs",
-            args: vec!["--edition".into(), "2021".into()],
-            run: Some("main"),
-            env: vec![("RUST_BACKTRACE", "0")],
-            memcheck: false,
-        };
-        let base = job_key(&job, "rustc 1.95", "fn main() {}");
-        assert_ne!(base, job_key(&job, "rustc 1.96", "fn main() {}"));
-        assert_ne!(base, job_key(&job, "rustc 1.95", "fn main() { }"));
-        let mut other = job.clone();
-        other.args[1] = "2024".into();
-        assert_ne!(base, job_key(&other, "rustc 1.95", "fn main() {}"));
-        let mut no_run = job.clone();
-        no_run.run = None;
-        assert_ne!(base, job_key(&no_run, "rustc 1.95", "fn main() {}"));
-        assert_eq!(base, job_key(&job.clone(), "rustc 1.95", "fn main() {}"));
     }
 }

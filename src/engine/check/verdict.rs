@@ -4,9 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::time::Duration;
 
 /// Bytes kept of a program's stdout and of its stderr each.
 pub const MAX_OUTPUT: usize = 1 << 20;
+
+/// The time a compiler gets at least (the configured `timeout` applies to
+/// programs; compilers get this much or the timeout, whichever is longer).
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// A compiler invocation and, maybe, a run of what it made: the unit of
 /// work and of caching.

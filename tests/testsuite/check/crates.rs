@@ -458,3 +458,29 @@ fn a_path_crate_outside_the_book_or_behind_a_link_is_found() {
         assert_eq!(code, 0, "{stdout}{stderr}");
     }
 }
+
+#[test]
+fn a_remembered_chapter_follows_an_edited_path_crate() {
+    let book = crates_book_with(
+        "verify = true\non-failure = \"continue\"",
+        &fixture("src/crates.md"),
+    );
+    book.write();
+    let rebuild = || {
+        let md = mdbook_driver::MDBook::load(book.root()).expect("load");
+        md.build().expect("build");
+        book.page("crates.md")
+    };
+    // The first build makes the cache; the second remembers the chapter.
+    for _ in 0..2 {
+        assert!(rebuild().all(".companion-verify").is_empty());
+    }
+    assert!(book.root().join(".companion-cache/chapter").is_dir());
+    std::fs::write(
+        book.root().join("crates/mylib/src/lib.rs"),
+        fixture("crates/mylib/src/lib.rs").replace("x * 2", "x * 3"),
+    )
+    .expect("edit");
+    // Not replayed: the example is checked again, and fails.
+    assert!(!rebuild().all(".companion-verify").is_empty());
+}

@@ -399,6 +399,66 @@ fn a_loop_times_out_and_leaves_nothing_running() {
     assert_eq!(json["program_runs"], 1, "{json:#}");
 }
 
+/// Replaces `from` with `to` in the book's `book.toml`.
+fn edit_toml(book: &TestBook, from: &str, to: &str) {
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).expect("book.toml");
+    assert!(text.contains(from), "{text}");
+    std::fs::write(&toml, text.replace(from, to)).expect("book.toml");
+}
+
+#[test]
+fn a_lowered_timeout_runs_the_claim_again_and_fails() {
+    let book = TestBook::new().companion("timeout = 10").chapter(
+        "slow.md",
+        "```rust example title=\"slow\"\nfn main() {\n    std::thread::sleep(std::time::Duration::from_millis(1500));\n    println!(\"done\");\n}\n```\n\n```output\ndone\n```\n",
+    );
+    book.write();
+    let (cold, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{cold:#}");
+    assert_eq!(cold["program_runs"], 1, "{cold:#}");
+    let (warm, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{warm:#}");
+    assert_eq!(warm["program_runs"], 0, "cached: {warm:#}");
+    // The program takes longer than the new limit: run again, it fails.
+    edit_toml(&book, "timeout = 10", "timeout = 1");
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED  src/slow.md:1: rust example \"slow\" (expect=run): the program ran longer than the 1 s time limit"),
+        "{stdout}"
+    );
+    // Raised again: the first run's observation answers.
+    edit_toml(&book, "timeout = 1", "timeout = 10");
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["program_runs"], 0, "{json:#}");
+}
+
+#[test]
+fn a_lowered_memory_limit_runs_the_claim_again_and_fails() {
+    // calloc'd pages are not touched: 3 GiB of address space, no real memory.
+    let book = TestBook::new().companion("memory = \"4 GiB\"").chapter(
+        "big.md",
+        "```rust example\nfn main() {\n    let v = vec![0u8; 3 << 30];\n    println!(\"{}\", v[12345]);\n}\n```\n\n```output\n0\n```\n",
+    );
+    book.write();
+    let (cold, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{cold:#}");
+    let (warm, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{warm:#}");
+    assert_eq!(warm["program_runs"], 0, "cached: {warm:#}");
+    edit_toml(&book, "memory = \"4 GiB\"", "memory = \"1 GiB\"");
+    let (json, code) = check_json(&book, &[]);
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(json["program_runs"], 1, "{json:#}");
+    assert!(
+        json.to_string()
+            .contains("memory allocation of 3221225472 bytes failed"),
+        "{json:#}"
+    );
+}
+
 #[test]
 fn a_flood_is_capped_and_fails_clearly() {
     let book = TestBook::new().companion("timeout = 2").chapter(
