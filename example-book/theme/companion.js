@@ -407,9 +407,10 @@
 
 // Quizzes: check the reader's answers on the page, with no request.
 // Each question is a <fieldset data-companion-kind data-companion-key>;
-// its key and explanations are in the HTML (a closed <details> this
-// script hides), never in the page's visible text until the reader
-// checks. Right or wrong is said in words in the question's live region,
+// its key and explanations are the HTML of a closed <details>, kept in
+// its data-companion-answer attribute (mdBook's search indexes text, not
+// attributes) and put inside it here, hidden, never in the page's visible
+// text until the reader checks. Right or wrong is said in words in the question's live region,
 // with the explanation, and the right answer after a wrong one; a score;
 // Try again. Answers are kept in localStorage under the quiz's content
 // hash, so an edited quiz starts fresh.
@@ -604,10 +605,17 @@
     var again = quiz.querySelector(".companion-quiz-again");
     var score = quiz.querySelector(".companion-quiz-score");
     var qs = questions(quiz);
-    // The script checks: the disclosures stay in the HTML, hidden.
+    // The script checks: the disclosures are filled from their
+    // attribute, and stay hidden.
     qs.forEach(function (q) {
       var answer = q.querySelector(".companion-quiz-answer");
-      if (answer) answer.hidden = true;
+      if (!answer) return;
+      var html = answer.getAttribute("data-companion-answer");
+      if (html !== null) {
+        answer.insertAdjacentHTML("beforeend", html);
+        answer.removeAttribute("data-companion-answer");
+      }
+      answer.hidden = true;
     });
     if (check) check.hidden = false;
 

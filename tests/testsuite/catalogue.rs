@@ -218,7 +218,7 @@ mod case {
         let book = chapter("```reading-list\n```\n").file("src/reading-list.toml/x", "");
         Case {
             book,
-            message: "src/ch.md:1:4: found no readable reading-list data file at src/reading-list.toml (Is a directory (os error 21)); expected a TOML file of [[entry]] tables there, or a `reading-list` path in [preprocessor.companion] of book.toml, or [[entry]] tables in this block's body".to_owned(),
+            message: "src/ch.md:1:4: found src/reading-list.toml, which is not a regular file (a directory); expected the reading-list data file as a TOML file of [[entry]] tables".to_owned(),
             keep: None,
         }
     }

@@ -131,7 +131,7 @@ fn xgettext_extracts_every_string_of_ours_at_its_line() {
     }
     // Our own words, on a page of their own.
     assert_eq!(found("Example"), chapter("src/mdbook-companion:1"));
-    assert_eq!(found("Panics with"), chapter("src/mdbook-companion:9"));
+    assert_eq!(found("Panics with"), chapter("src/mdbook-companion:12"));
     // The code is extracted as mdbook-i18n-helpers extracts any Rust block
     // (its comments and string literals); outputs are never messages.
     // After the title on its line, the code is one line down.
