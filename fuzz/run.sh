@@ -7,9 +7,10 @@
 #
 # One libFuzzer process at a time, under `nice -n 10`, with
 # -rss_limit_mb=2048 and -timeout=10 (an input that takes longer is
-# reported as a crash: a hang or a quadratic path). New inputs go into
-# fuzz/corpus/<target>, which `cargo fuzz cmin` minimises in place once
-# every target has run: what git keeps is the minimised corpus. Crashing inputs land in
+# reported as a crash: a hang or a quadratic path). The seeds in git,
+# fuzz/corpus/<target>, are read; new inputs go into the git-ignored
+# fuzz/target/corpus/<target>, which `cargo fuzz cmin` minimises in place
+# once every target has run (thousands of files each: too many for git). Crashing inputs land in
 # fuzz/artifacts/<target>/ (git-ignored); libFuzzer's output per target in
 # fuzz/target/run-logs/<target>.log. A crash ends that target's run early:
 # fix it, then run the target again for the rest of its time.
@@ -55,12 +56,12 @@ declare -A wall execs crashes status
 # The binaries built above run as they are: an edit to the sources while
 # this runs changes nothing until the next build.
 for t in "${targets[@]}"; do
-    mkdir -p "corpus/$t" "artifacts/$t"
+    mkdir -p "corpus/$t" "target/corpus/$t" "artifacts/$t"
     log="target/run-logs/$t.log"
     before=$(find "artifacts/$t" -type f | wc -l)
     start=$(date +%s)
     status[$t]=0
-    nice -n 10 "$bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+    nice -n 10 "$bin/$t" "target/corpus/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -print_final_stats=1 >"$log" 2>&1 || status[$t]=$?
     wall[$t]=$(($(date +%s) - start))
@@ -73,15 +74,15 @@ for t in "${targets[@]}"; do
     fi
 done
 
-# Minimise each corpus in place: what git keeps.
+# Minimise each working corpus in place.
 for t in "${targets[@]}"; do
     if [ -z "${NO_BUILD:-}" ]; then
-        nice -n 10 "${fuzz[@]}" cmin "${build[@]}" "$t" "corpus/$t" >>"target/run-logs/$t.log" 2>&1
+        nice -n 10 "${fuzz[@]}" cmin "${build[@]}" "$t" "target/corpus/$t" >>"target/run-logs/$t.log" 2>&1
     else
         rm -rf "target/cmin/$t" && mkdir -p "target/cmin/$t"
-        nice -n 10 "$bin/$t" -merge=1 -rss_limit_mb=2048 -timeout=10 "target/cmin/$t" "corpus/$t" \
+        nice -n 10 "$bin/$t" -merge=1 -rss_limit_mb=2048 -timeout=10 "target/cmin/$t" "target/corpus/$t" \
             >>"target/run-logs/$t.log" 2>&1
-        rm -rf "corpus/$t" && mv "target/cmin/$t" "corpus/$t"
+        rm -rf "target/corpus/$t" && mv "target/cmin/$t" "target/corpus/$t"
     fi
 done
 
@@ -89,6 +90,6 @@ echo
 printf '%-10s %8s %12s %8s %6s %14s\n' target seconds executions crashes exit corpus
 for t in "${targets[@]}"; do
     printf '%-10s %8s %12s %8s %6s %5s files %3s KiB\n' "$t" "${wall[$t]}" "${execs[$t]:-?}" \
-        "${crashes[$t]}" "${status[$t]}" "$(find "corpus/$t" -type f | wc -l)" \
-        "$(du -sk "corpus/$t" | cut -f1)"
+        "${crashes[$t]}" "${status[$t]}" "$(find "target/corpus/$t" -type f | wc -l)" \
+        "$(du -sk "target/corpus/$t" | cut -f1)"
 done
