@@ -588,8 +588,15 @@ impl Checks {
                     }
                     Err(e) => return fail(i, e, at),
                 };
+                work(1);
                 first.get_or_insert(f);
+                // An empty match where the search stood is found there
+                // again every time: the rest of the count holds as is.
+                let again = f.end == at;
                 at = f.end;
+                if again {
+                    break;
+                }
             }
             let Some(found) = first else { continue };
             let previous = last.map(|l| l.end.line);
@@ -947,6 +954,22 @@ mod tests {
             ]
         );
         assert_eq!(c.describe()[2].pattern, "idiv");
+    }
+
+    /// `fuzz/` filecheck target: `CHECK-COUNT-n` of a pattern that
+    /// matches nothing (`{{x*}}`) found the same empty match n times, so a
+    /// large n hung the check.
+    #[test]
+    fn fuzz_filecheck_count_of_an_empty_match_is_not_a_loop() {
+        let c = parse("CHECK-COUNT-1000000: {{x*}}").unwrap();
+        WORK.with(|w| w.set(0));
+        assert_eq!(c.run("a\n"), Ok(()));
+        assert!(WORK.with(|w| w.get()) < 10, "one step per distinct match");
+        let c = parse("CHECK-COUNT-18446744073709551615: {{x*}}").unwrap();
+        assert_eq!(c.run("a\nb\n"), Ok(()));
+        // Matches that move on are still each counted.
+        assert!(run("CHECK-COUNT-3: {{x*}}a", "aa\n").is_err());
+        assert_eq!(run("CHECK-COUNT-2: {{x*}}a", "aa\n"), Ok(()));
     }
 
     #[test]
