@@ -125,7 +125,7 @@ fn find(name: &str) -> Result<Toolchain, Error> {
 const FILES: [&str; 2] = ["rust-toolchain", "rust-toolchain.toml"];
 
 /// The toolchain file that applies to a book at `root`: the first of
-/// [`FILES`] in `root` or the nearest directory above it, as rustup finds
+/// `rust-toolchain` and `rust-toolchain.toml` in `root` or the nearest directory above it, as rustup finds
 /// it.
 pub fn file_of_book(root: &Path) -> Option<PathBuf> {
     let root = std::path::absolute(root).ok()?;
