@@ -18,10 +18,14 @@
 //! regions that the other directives stay in, and a `CHECK-NOT` holds
 //! between the matches before and after it.
 
-use regex::Regex;
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
+
+mod matcher;
+use matcher::Matcher;
+#[cfg(test)]
+pub(crate) use matcher::WORK;
+pub(crate) use matcher::work;
 
 /// What a directive asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,79 +74,6 @@ pub struct Directive {
     /// Byte offset of the directive's first character in the block.
     pub offset: usize,
     matcher: Matcher,
-}
-
-/// How a pattern is looked for in a line.
-#[derive(Debug, Clone)]
-enum Matcher {
-    /// Literal text (most patterns): its words, each after the one before
-    /// with a run of spaces and tabs between them. Nothing to build.
-    Words(Vec<String>),
-    /// A pattern with `{{regex}}`: the regular expression's source, and
-    /// the expression, built on first use (once per distinct source in a
-    /// process, [`built`]).
-    Regex(String, OnceLock<Result<Regex, String>>),
-}
-
-impl Matcher {
-    /// The first match in `text` at or after byte `begin`: its start and
-    /// end; `Err` when the pattern's regex cannot be built.
-    fn find_at(&self, text: &str, begin: usize) -> Result<Option<(usize, usize)>, String> {
-        match self {
-            Matcher::Words(words) => Ok(find_words(words, text, begin)),
-            Matcher::Regex(source, re) => {
-                let re = re
-                    .get_or_init(|| built(source))
-                    .as_ref()
-                    .map_err(Clone::clone)?;
-                Ok(re.find_at(text, begin).map(|m| (m.start(), m.end())))
-            }
-        }
-    }
-}
-
-/// The first place at or after `begin` where `words` stand in `text`,
-/// each after the one before with a run of spaces and tabs between them:
-/// what the regex `w1[ \t]+w2…` finds (leftmost; a word never starts
-/// with a space or a tab, so the run is the whole run), without one.
-fn find_words(words: &[String], text: &str, begin: usize) -> Option<(usize, usize)> {
-    let (first, rest) = words.split_first()?;
-    let mut from = begin;
-    while let Some(i) = text.get(from..)?.find(first.as_str()) {
-        work(1);
-        let start = from + i;
-        let mut end = start + first.len();
-        let holds = rest.iter().all(|w| {
-            let after = &text[end..];
-            let gap = after.len() - after.trim_start_matches([' ', '\t']).len();
-            let found = gap > 0 && after[gap..].starts_with(w.as_str());
-            if found {
-                end += gap + w.len();
-            }
-            found
-        });
-        if holds {
-            return Some((start, end));
-        }
-        // The next place, one character on.
-        from = start + first.chars().next().map_or(1, char::len_utf8);
-    }
-    None
-}
-
-/// The regex of `source`, built once per distinct source in a process
-/// (the same claim is read by `check` and by the page, and blocks repeat
-/// patterns).
-fn built(source: &str) -> Result<Regex, String> {
-    static BUILT: std::sync::LazyLock<Mutex<HashMap<String, Result<Regex, String>>>> =
-        std::sync::LazyLock::new(Default::default);
-    let mut map = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(source.to_owned())
-        .or_insert_with(|| {
-            work(1);
-            Regex::new(source).map_err(|e| format!("cannot be compiled as a regex: {e}"))
-        })
-        .clone()
 }
 
 /// The directives of one `asm` block, in order.
@@ -211,19 +142,6 @@ impl fmt::Display for Failure {
             self.stood.text.trim()
         )
     }
-}
-
-/// Counts steps of work in tests, so that a test can tell linear from
-/// quadratic without a clock ([`WORK`]); nothing outside tests.
-pub(crate) fn work(_steps: usize) {
-    #[cfg(test)]
-    WORK.with(|w| w.set(w.get() + _steps));
-}
-
-#[cfg(test)]
-thread_local! {
-    /// The steps [`work`] counted on this thread.
-    pub(crate) static WORK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Reads an `asm` block: one directive per line, blank lines allowed.
@@ -753,8 +671,10 @@ pub struct Step {
 
 #[cfg(test)]
 mod tests {
+    use super::matcher::find_words;
     use super::*;
     use pretty_assertions::assert_eq;
+    use regex::Regex;
 
     const DIVIDE: &str = "divide:\n    mov eax, edi\n    cdq\n    idiv esi\n    ret\n";
 
