@@ -137,13 +137,15 @@ pub fn axe_core() -> PathBuf {
         "tests: fetching axe-core {AXE_CORE} under {} (once; `npm pack`)",
         root().display()
     );
-    let out = Command::new("npm")
+    // npm as the machine has it, or Debian's, installed once as root.
+    let npm = debian("npm", "npm").unwrap_or_else(|| {
+        panic!("the accessibility tests need npm to fetch axe-core and found none: install Node.js and npm (`apt-get install npm`)")
+    });
+    let out = Command::new(npm)
         .args(["pack", "--silent", &format!("axe-core@{AXE_CORE}")])
         .current_dir(&partial)
         .output()
-        .unwrap_or_else(|e| {
-            panic!("running npm ({e}); the accessibility tests need it: install Node.js and npm (`apt-get install npm`)")
-        });
+        .unwrap_or_else(|e| panic!("running npm: {e}"));
     assert!(
         out.status.success(),
         "npm pack axe-core@{AXE_CORE} failed; the accessibility tests need it:\n{}",
