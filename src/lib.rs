@@ -1,7 +1,7 @@
 //! mdbook-companion: an mdBook preprocessor for companion books.
 //!
 //! Authors write fenced directives, each a row of the registry
-//! ([`directive::KINDS`]): runnable Rust examples (```` ```rust example ````),
+//! (`directive::KINDS`): runnable Rust examples (```` ```rust example ````),
 //! comparison blocks (```` ````compare ````), reading-list cards
 //! (```` ```reading-list ````), talk cards (```` ```talk ````) and the claims
 //! page (```` ```claims ````). The preprocessor finds them with
@@ -12,9 +12,9 @@
 //!
 //! The crate is built in layers, each using only those below it (see
 //! `ARCHITECTURE.md`): [`core`] (pure models: languages, outcomes, claims,
-//! problems, attributes, the Markdown scan, links, config), [`engine`]
+//! problems, attributes, the Markdown scan, links, config), `engine`
 //! (running compilers, the cache, assembly, checking a claim),
-//! [`directive`] (one folder per directive and the registry of them),
+//! `directive` (one folder per directive and the registry of them),
 //! [`book`] (chapters, the chapter memo, lazy decoding, the protocol) and
 //! [`commands`] (preprocess, check, install, build). The binary speaks
 //! mdBook's preprocessor protocol ([`commands::preprocess`]); the
@@ -23,9 +23,6 @@
 
 pub mod book;
 pub mod commands;
-pub mod core;
-pub mod directive;
-pub mod engine;
 
 pub use book::protocol::{Error, NAME};
 pub use commands::preprocess::Companion;

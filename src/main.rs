@@ -58,10 +58,10 @@ fn main() -> ExitCode {
         Err(e) if e.is::<ChecksFailed>() || e.is::<VerdictsFlip>() => ExitCode::FAILURE,
         // The run could not do its work (no compiler that runs): 2, as
         // for a wrong argument, never a green or a plain red run.
-        Err(e) if e.is::<mdbook_companion::engine::toolchain::Error>() || e.is::<Incomplete>() => {
+        Err(e) if e.is::<mdbook_companion_engine::toolchain::Error>() || e.is::<Incomplete>() => {
             eprintln!(
                 "mdbook-companion: error: {}",
-                mdbook_companion::core::escape::terminal(&format!("{e:#}"))
+                mdbook_companion_core::escape::terminal(&format!("{e:#}"))
             );
             ExitCode::from(2)
         }
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
             // not act on the terminal.
             eprintln!(
                 "mdbook-companion: error: {}",
-                mdbook_companion::core::escape::terminal(&format!("{e:#}"))
+                mdbook_companion_core::escape::terminal(&format!("{e:#}"))
             );
             ExitCode::FAILURE
         }
@@ -229,9 +229,9 @@ fn toolchain(
     name: &str,
     format: cli::Format,
     command: &str,
-) -> anyhow::Result<mdbook_companion::engine::toolchain::Toolchain> {
+) -> anyhow::Result<mdbook_companion_engine::toolchain::Toolchain> {
     use mdbook_companion::commands::check::formats;
-    mdbook_companion::engine::toolchain::resolve(name).map_err(|e| {
+    mdbook_companion_engine::toolchain::resolve(name).map_err(|e| {
         let title = format!("mdbook-companion {command}");
         let message = e.to_string();
         match format {

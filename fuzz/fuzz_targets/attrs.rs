@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::core::attrs;
+use mdbook_companion_core::attrs;
 
 fuzz_target!(|info: &str| {
     match attrs::words(info) {

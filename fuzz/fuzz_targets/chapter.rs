@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::core::config::Config;
+use mdbook_companion_core::config::Config;
 use mdbook_companion::book::resolve::Run;
-use mdbook_companion::directive::Target;
+use mdbook_companion_directives::Target;
 use mdbook_companion::book::chapter as process;
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::core::filecheck;
+use mdbook_companion_core::filecheck;
 
 fuzz_target!(|input: &str| {
     let (block, listing) = input.split_once('\0').unwrap_or((input, ""));

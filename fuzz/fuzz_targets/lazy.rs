@@ -15,7 +15,7 @@ fn flagged(items: &Value, out: &mut Vec<String>) {
             continue;
         };
         if let Some(text) = ch.get("content").and_then(Value::as_str)
-            && mdbook_companion::directive::may_contain(text)
+            && mdbook_companion_directives::may_contain(text)
         {
             out.push(text.to_owned());
         }

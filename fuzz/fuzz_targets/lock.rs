@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::engine::lock::Lock;
+use mdbook_companion_engine::lock::Lock;
 
 fuzz_target!(|text: &str| {
     match Lock::parse(text) {

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::core::config::Config;
-use mdbook_companion::directive::quiz;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_directives::quiz;
 
 fuzz_target!(|text: &str| {
     let Ok(config) = Config::from_json("/b".into(), &serde_json::json!({})) else {

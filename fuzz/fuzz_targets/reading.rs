@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::directive::reading;
+use mdbook_companion_directives::reading;
 
 fuzz_target!(|text: &str| {
     if let Err(f) = reading::parse_entries(text) {

@@ -3,12 +3,12 @@
 //!
 //! pulldown-cmark 0.13.6 itself panics on some inputs (see the
 //! `fuzz_scan_*` regression tests); the chapter layer catches those
-//! ([`mdbook_companion::directive::try_scan`]). Here a panic whose location is inside
+//! ([`mdbook_companion_directives::try_scan`]). Here a panic whose location is inside
 //! pulldown-cmark is skipped, any other one is a crash.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mdbook_companion::core::markdown;
+use mdbook_companion_core::markdown;
 use std::cell::Cell;
 use std::sync::Once;
 
@@ -42,7 +42,7 @@ fuzz_target!(|text: &str| {
         std::panic::resume_unwind(payload);
     }
     // The parser got through this text, so a panic from here is ours.
-    let blocks = mdbook_companion::directive::scan(text);
+    let blocks = mdbook_companion_directives::scan(text);
     let mut end = 0;
     for b in &blocks {
         assert!(b.range.start >= end && b.range.end <= text.len());

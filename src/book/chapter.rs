@@ -4,11 +4,11 @@
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
 use super::resolve::{Claimed, Run, prepare, resolve};
-use crate::core::config::{Config, OnFailure};
-use crate::core::markdown;
-use crate::core::problem::{Located, MissingTool, Problem, Purpose};
-use crate::directive::{self, Env, Numbers, Row, Target};
-use crate::engine::check;
+use mdbook_companion_core::config::{Config, OnFailure};
+use mdbook_companion_core::markdown;
+use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
+use mdbook_companion_directives::{self as directive, Env, Numbers, Row, Target};
+use mdbook_companion_engine::check;
 use std::ops::Range;
 
 /// What processing one chapter gave.
@@ -24,7 +24,7 @@ pub struct ChapterOutcome {
     pub directives: usize,
     /// Blocks whose compiler could not be run (for `verify` or `asm`), in
     /// chapter order: the book layer reports them once per compiler for
-    /// the whole book ([`crate::core::problem::missing_compilers`]), not
+    /// the whole book ([`mdbook_companion_core::problem::missing_compilers`]), not
     /// once per block.
     pub unchecked: Vec<MissingTool<Located>>,
     /// Its numbered frames, for the claims page (only those with an
@@ -89,7 +89,7 @@ impl<'a> ParsedChapter<'a> {
                 section: self.page.section,
                 first: 0,
             },
-            place: &crate::directive::contract::Unplaced,
+            place: &mdbook_companion_directives::contract::Unplaced,
         }
     }
 
@@ -132,7 +132,7 @@ pub fn parse<'a>(
     };
     match directive::try_scan(text, &escaped) {
         Ok(blocks) => {
-            let stray = crate::directive::asmspec::stray_asm(text, &blocks);
+            let stray = mdbook_companion_directives::asmspec::stray_asm(text, &blocks);
             let hints = directive::hint::hints(text, &blocks);
             (chapter.outcome.warnings).extend(
                 stray
@@ -226,7 +226,7 @@ pub fn render(
             section: page.section,
             first: 0,
         },
-        place: &crate::directive::contract::Unplaced,
+        place: &mdbook_companion_directives::contract::Unplaced,
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());

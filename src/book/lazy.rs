@@ -345,13 +345,13 @@ fn files_of(items: &Node<'_>, src: &str, out: &mut Vec<String>) {
 /// for these characters, but another producer might) always decodes.
 fn may_hold_directive(raw: &str) -> bool {
     // A near miss of a directive gets a hint (directive::hint).
-    if raw.contains("\\u") || crate::directive::hint::may_hold_typo(raw) {
+    if raw.contains("\\u") || mdbook_companion_directives::hint::may_hold_typo(raw) {
         return true;
     }
     if raw.contains("\\t") {
-        return crate::directive::may_contain(&raw.replace("\\t", "\t"));
+        return mdbook_companion_directives::may_contain(&raw.replace("\\t", "\t"));
     }
-    crate::directive::may_contain(raw)
+    mdbook_companion_directives::may_contain(raw)
 }
 
 #[cfg(test)]
@@ -425,7 +425,7 @@ mod tests {
             let raw = serde_json::to_string(content).unwrap();
             assert_eq!(
                 may_hold_directive(&raw),
-                crate::directive::may_contain(content),
+                mdbook_companion_directives::may_contain(content),
                 "{raw}"
             );
         }

@@ -20,14 +20,14 @@
 //! reported ([`Loaded::other_preprocessors`]) so the author knows.
 
 use super::resolve::{Run, resolve};
-use crate::core::claim::{BlessTarget, Claim};
-use crate::core::config::Config;
-use crate::core::diff;
-use crate::core::markdown;
-use crate::core::problem::Located;
-use crate::directive::contract::{Package, Place};
-use crate::directive::{self, Env, Shared, Target};
 use anyhow::Context as _;
+use mdbook_companion_core::claim::{BlessTarget, Claim};
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::diff;
+use mdbook_companion_core::markdown;
+use mdbook_companion_core::problem::Located;
+use mdbook_companion_directives::contract::{Package, Place};
+use mdbook_companion_directives::{self as directive, Env, Shared, Target};
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
@@ -395,7 +395,7 @@ pub fn packages(
         file: &chapter.file,
         shared: &shared,
         numbers: Default::default(),
-        place: &crate::directive::contract::Unplaced,
+        place: &mdbook_companion_directives::contract::Unplaced,
     };
     let mut out = Vec::new();
     let mut invalid = Vec::new();
@@ -479,8 +479,8 @@ fn bless_target(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::expect::Expect;
-    use crate::core::links::Mode;
+    use mdbook_companion_core::expect::Expect;
+    use mdbook_companion_core::links::Mode;
     use pretty_assertions::assert_eq;
 
     fn claims(chapter: &Chapter, config: &Config) -> Vec<Claim> {

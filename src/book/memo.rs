@@ -15,10 +15,10 @@
 //! reads the chapter's source on disk) are never kept.
 
 use super::chapter::{ChapterOutcome, Page};
-use crate::core::config::{Config, Key};
-use crate::directive::{self, Row, Shared, Target};
-use crate::engine::cache::Cache;
-use crate::engine::exec;
+use mdbook_companion_core::config::{Config, Key};
+use mdbook_companion_directives::{self as directive, Row, Shared, Target};
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::exec;
 use serde::{Deserialize, Serialize};
 
 /// The cache namespace of whole chapters.
@@ -51,12 +51,17 @@ impl Memo {
     pub fn new(config: &Config, target: Target, shared: &Shared) -> Option<Memo> {
         // The template's pages of data files are made by the run, never
         // remembered.
-        if !config.root.join(crate::engine::cache::DIR).is_dir() || target == Target::Xgettext {
+        if !config
+            .root
+            .join(mdbook_companion_engine::cache::DIR)
+            .is_dir()
+            || target == Target::Xgettext
+        {
             return None;
         }
         let binary = exec::describe(&std::env::current_exe().ok()?)?;
         // The directives' data files (the registry names them).
-        let data: Vec<String> = crate::directive::KINDS
+        let data: Vec<String> = mdbook_companion_directives::KINDS
             .iter()
             .flat_map(|k| k.keys)
             .filter_map(|k| match k {
@@ -84,7 +89,8 @@ impl Memo {
             shared.claims_page.to_string(),
             // The lock: badges say what it vouches for, Run buttons
             // replay what it recorded.
-            exec::describe(&config.root.join(crate::engine::lock::FILE)).unwrap_or_default(),
+            exec::describe(&config.root.join(mdbook_companion_engine::lock::FILE))
+                .unwrap_or_default(),
             exec::tool_fingerprint(&config.cc).unwrap_or_default(),
             exec::tool_fingerprint(&config.rustc).unwrap_or_default(),
             // The checker of `sanitize=memcheck` claims.
@@ -93,7 +99,7 @@ impl Memo {
             // checks its examples again.
             match config.dependencies.is_empty() && config.cargo_manifest.is_none() {
                 true => String::new(),
-                false => crate::engine::crates::for_book(config).content_key(),
+                false => mdbook_companion_engine::crates::for_book(config).content_key(),
             },
         ]
         .join("\n");

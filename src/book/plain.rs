@@ -1,6 +1,6 @@
 //! The plain code blocks of a chapter: every block `mdbook test` would
 //! hand to rustdoc that is not one of our directives, as a [`Claim`] with
-//! rustdoc's meaning ([`crate::core::doctest`]).
+//! rustdoc's meaning ([`mdbook_companion_core::doctest`]).
 //!
 //! rustdoc reads the chapter after mdBook's preprocessors, so the blocks
 //! are found in the expanded text; each is placed at its opening fence in
@@ -10,12 +10,12 @@
 //! are checked too.
 
 use super::load::{Chapter, LineMap};
-use crate::core::claim::Claim;
-use crate::core::doctest::{self, Doctest, LangString};
-use crate::core::lang::Lang;
-use crate::core::links::Mode;
-use crate::core::markdown;
-use crate::directive;
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::doctest::{self, Doctest, LangString};
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::markdown;
+use mdbook_companion_directives as directive;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -110,7 +110,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             bless: None,
             flags: Vec::new(),
             no_warnings: false,
-            sanitize: crate::core::sanitize::Sanitize::NONE,
+            sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
             unordered: false,
             asm: None,
             error_line: None,
@@ -127,7 +127,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::expect::Expect;
+    use mdbook_companion_core::expect::Expect;
     use pretty_assertions::assert_eq;
     use std::path::PathBuf;
 

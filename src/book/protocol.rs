@@ -9,9 +9,9 @@
 //! ([`crate::book::lazy`]): only chapters that may hold a directive are decoded,
 //! everything else is written back byte for byte.
 
-use crate::core::config::{Config, ConfigError};
-use crate::core::problem::Located;
-use crate::directive::Target;
+use mdbook_companion_core::config::{Config, ConfigError};
+use mdbook_companion_core::problem::Located;
+use mdbook_companion_directives::Target;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -26,7 +26,7 @@ pub enum Error {
     Input(String),
     /// The book's configuration is wrong.
     #[error(transparent)]
-    Config(#[from] crate::core::config::ConfigError),
+    Config(#[from] mdbook_companion_core::config::ConfigError),
     /// The book's toolchain file selects a toolchain that cannot be had.
     #[error("{0}")]
     Toolchain(String),
@@ -136,13 +136,13 @@ pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, Error> {
     let checked = Config::from_json(root, book_config)
         .and_then(|config| {
             config
-                .check_keys(&crate::directive::keys())
+                .check_keys(&mdbook_companion_directives::keys())
                 .map(|()| config)
         })
         .and_then(|config| {
             // The crates' table read against the disk: path crates and the
             // `cargo-manifest` must be there.
-            match crate::engine::crates::for_book(&config).error() {
+            match mdbook_companion_engine::crates::for_book(&config).error() {
                 None => Ok(config),
                 Some(e) => {
                     let mut err = ConfigError::new(e);
@@ -165,7 +165,7 @@ pub fn config(root: PathBuf, book_config: &Value) -> Result<Config, Error> {
     // gets it from rustup in the book's directory.
     if config.rustc == "rustc"
         && let Some(t) =
-            crate::engine::toolchain::of_book(&config.root).map_err(Error::Toolchain)?
+            mdbook_companion_engine::toolchain::of_book(&config.root).map_err(Error::Toolchain)?
     {
         config.rustc = t.rustc.to_string_lossy().into_owned();
         config.rustc_from = Some(t.name);

@@ -6,18 +6,18 @@
 //! compiler), crates through the run's one [`Crates`], references through
 //! the directive that publishes their topic.
 
-use crate::core::claim::{Claim, Recorded};
-use crate::core::config::{Config, OnFailure};
-use crate::core::problem::{MissingTool, Problem, Purpose};
-use crate::directive::facts::{
+use mdbook_companion_core::claim::{Claim, Recorded};
+use mdbook_companion_core::config::{Config, OnFailure};
+use mdbook_companion_core::problem::{MissingTool, Problem, Purpose};
+use mdbook_companion_directives::facts::{
     AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference, Vouched,
 };
-use crate::directive::{self, Env, Shared};
-use crate::engine::asm::{self, AsmError};
-use crate::engine::cache::Cache;
-use crate::engine::check::{Checker, Verdict};
-use crate::engine::crates::{self, Crates};
-use crate::engine::lock;
+use mdbook_companion_directives::{self as directive, Env, Shared};
+use mdbook_companion_engine::asm::{self, AsmError};
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::check::{Checker, Verdict};
+use mdbook_companion_engine::crates::{self, Crates};
+use mdbook_companion_engine::lock;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// One run over a book: what directives see ([`Shared`]) and what only
@@ -381,7 +381,7 @@ fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Probl
 mod tests {
     use super::*;
     use crate::book::chapter::chapter;
-    use crate::directive::Target;
+    use mdbook_companion_directives::Target;
     use std::path::PathBuf;
 
     fn config() -> Config {
@@ -398,7 +398,7 @@ mod tests {
         assert!(out.errors.is_empty(), "{:?}", out.errors);
         // Left to the book layer, which tells each missing compiler once.
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
-        let told: Vec<String> = crate::core::problem::missing_compilers(&out.unchecked)
+        let told: Vec<String> = mdbook_companion_core::problem::missing_compilers(&out.unchecked)
             .iter()
             .map(ToString::to_string)
             .collect();
@@ -426,7 +426,7 @@ mod tests {
             e.starts_with("src/a.md:2:4: cannot show the assembly: `cc` rejected the code"),
             "{e}"
         );
-        cfg.on_failure = crate::core::config::OnFailure::Continue;
+        cfg.on_failure = mdbook_companion_core::config::OnFailure::Continue;
         let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
         assert!(out.errors.is_empty());
         assert_eq!(out.warnings.len(), 1);

@@ -2,13 +2,13 @@
 //! and the PO directory of `[preprocessor.gettext]` (`po-dir`, default
 //! `po`) name `po/LANG.po`, which is checked line by line (a malformed
 //! file is an error naming its line) and read with polib once per run.
-//! The directives look their strings up through [`crate::directive::Env`].
+//! The directives look their strings up through [`mdbook_companion_directives::Env`].
 //! Also the warning for a book whose `mdbook-gettext` would run after us.
 
-use crate::core::config::Config;
-use crate::core::i18n::{Translations, check_po};
-use crate::core::problem::Located;
-use crate::directive::Target;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::i18n::{Translations, check_po};
+use mdbook_companion_core::problem::Located;
+use mdbook_companion_directives::Target;
 use std::path::PathBuf;
 
 /// The PO file of the book's language, when the book has a language.

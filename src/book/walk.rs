@@ -11,13 +11,13 @@ use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
 use super::memo::Memo;
 use super::resolve::{Run, lock_warnings, prepare, resolve};
 use super::translate;
-use crate::core::config::Config;
-use crate::core::problem::{Located, MissingTool, Purpose, missing_compilers};
-use crate::directive::{DataMessage, ui, xgettext};
-use crate::directive::{Facts, Need};
-use crate::directive::{Target, assets};
-use crate::engine::cache::Cache;
-use crate::engine::lock::Lock;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::problem::{Located, MissingTool, Purpose, missing_compilers};
+use mdbook_companion_directives::{DataMessage, ui, xgettext};
+use mdbook_companion_directives::{Facts, Need};
+use mdbook_companion_directives::{Target, assets};
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::lock::Lock;
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -211,7 +211,7 @@ pub fn build_says(
 ) -> (Vec<Located>, Vec<Located>) {
     let mut config = config.clone();
     config.verify = false;
-    config.on_failure = crate::core::config::OnFailure::Bail;
+    config.on_failure = mdbook_companion_core::config::OnFailure::Bail;
     let outcome = walk(&config, target, run, slots, files, false);
     (outcome.errors, outcome.warnings)
 }
@@ -239,7 +239,7 @@ fn walk(
     }
     shared.claims_page = slots
         .iter()
-        .any(|s| crate::directive::has_claims_page(s.content));
+        .any(|s| mdbook_companion_directives::has_claims_page(s.content));
     let run = run;
     let memo = Memo::new(config, target, &run.shared).filter(|_| remember);
     // Every chapter not remembered is parsed; the needs of the whole book

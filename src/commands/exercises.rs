@@ -15,11 +15,11 @@
 //! `DIR` stops the run before anything is written, never followed.
 
 use crate::book::load;
-use crate::core::crates::{self, Dependency};
-use crate::directive::contract::Package;
-use crate::engine::cache::Cache;
-use crate::engine::crates as book_crates;
 use anyhow::{Context as _, bail};
+use mdbook_companion_core::crates::{self, Dependency};
+use mdbook_companion_directives::contract::Package;
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::crates as book_crates;
 use std::collections::BTreeMap;
 use std::path::Path;
 

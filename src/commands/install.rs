@@ -10,7 +10,7 @@
 //! copy.
 
 use super::author;
-use crate::directive::assets;
+use mdbook_companion_directives::assets;
 use std::path::{Component, Path};
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 

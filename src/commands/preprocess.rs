@@ -5,7 +5,7 @@
 use crate::book::lazy;
 use crate::book::protocol::{Error, NAME, context, parse_input, start};
 use crate::book::{self, BookOutcome};
-use crate::directive::Target;
+use mdbook_companion_directives::Target;
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use std::io::{Read, Write};

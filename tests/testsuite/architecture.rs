@@ -1,22 +1,49 @@
-//! The structure of the crate, checked: the layers of `ARCHITECTURE.md`
-//! import only from below, no two source files import each other in a
-//! circle, no directive module imports the engine, no directive's folder
-//! imports another's, a directive's folder is named only by the directive
-//! layer, and no file grows past what one idea needs.
+//! The structure of the workspace, checked where Cargo cannot see it.
+//!
+//! The layers of `ARCHITECTURE.md` are crates, and the crate graph holds
+//! them: `mdbook-companion-core` depends on no crate of ours, the engine
+//! and the directives on core alone, `mdbook-companion` on all three
+//! (`the_crate_graph_is_the_layering` keeps the graph what it should be).
+//! What a crate graph cannot say is checked here from the source text:
+//! inside `mdbook-companion`, the book layer never imports the commands;
+//! no two source files of a crate import each other in a circle; no
+//! directive's folder imports another's; a directive's folder is named
+//! only by the directives crate; the core starts no process and writes no
+//! file, the directives start no process; and no file grows past what one
+//! idea needs.
 //!
 //! Imports are read from the source text: every `crate::`, `super::` and
 //! `self::` path, every path that starts with a child module the file
-//! declares, and every `use` tree (braces expanded). The rules of layers
-//! and directives hold for test modules too (a test of a lower layer that
-//! reaches up is a test in the wrong place); only the circle check leaves
-//! them out, as a test module importing its own file's parent is no
-//! circle of the program.
+//! declares, and every `use` tree (braces expanded). The rules hold for
+//! test modules too (a test that reaches up is a test in the wrong place);
+//! only the circle check leaves them out, as a test module importing its
+//! own file's parent is no circle of the program.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The layers, from the ground floor up.
-const LAYERS: [&str; 5] = ["core", "engine", "directive", "book", "commands"];
+/// The crates of the workspace, from the ground floor up: the folder of
+/// each (its `src/` holds its modules) and the crates of ours it may use.
+const CRATES: [(&str, &[&str]); 4] = [
+    ("crates/core", &[]),
+    ("crates/engine", &["mdbook-companion-core"]),
+    ("crates/directives", &["mdbook-companion-core"]),
+    (
+        ".",
+        &[
+            "mdbook-companion-core",
+            "mdbook-companion-engine",
+            "mdbook-companion-directives",
+        ],
+    ),
+];
+
+/// The layers inside `mdbook-companion`, from the bottom up; its root
+/// (`lib.rs`, `main.rs`, `cli.rs`) stands on top of both.
+const LAYERS: [&str; 2] = ["book", "commands"];
+
+/// Where the directives' folders live.
+const DIRECTIVES: &str = "crates/directives/src/";
 
 /// Lines of code (not blank, not a comment) a source file may have above
 /// its tests.
@@ -47,6 +74,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// A library source file: its module path and its text above the tests.
 struct Source {
     file: String,
+    /// The folder of its crate (see `CRATES`).
+    krate: &'static str,
     module: Vec<String>,
     code: String,
     /// Its test module, with `super::` read from the file itself (a path
@@ -59,6 +88,7 @@ impl Source {
     fn with_tests(&self) -> Source {
         Source {
             file: self.file.clone(),
+            krate: self.krate,
             module: self.module.clone(),
             code: format!("{}\n{}", self.code, self.tests),
             tests: String::new(),
@@ -90,37 +120,46 @@ fn above_tests(text: &str) -> &str {
     text
 }
 
-/// The library's files (the binary's `main.rs` and `cli.rs` stand on top
-/// of everything and are left out).
+/// Every crate's library files (the binary's `main.rs` and `cli.rs`
+/// stand on top of everything and are left out).
 fn sources() -> Vec<Source> {
-    let src = root().join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files
-        .into_iter()
-        .filter(|p| !p.ends_with("main.rs") && !p.ends_with("cli.rs"))
-        .map(|p| {
-            let rel = p.strip_prefix(&src).expect("under src");
-            let mut module: Vec<String> = rel
-                .with_extension("")
-                .iter()
-                .map(|c| c.to_string_lossy().into_owned())
-                .collect();
-            if module.last().is_some_and(|l| l == "mod" || l == "lib") {
-                module.pop();
-            }
-            let text = std::fs::read_to_string(&p).expect("readable source");
-            let code = above_tests(&text);
-            let tests = text[code.len()..]
-                .replace("super::super::", "\u{1}")
-                .replace("super::", "self::")
-                .replace('\u{1}', "super::");
-            Source {
-                file: format!("src/{}", rel.to_string_lossy().replace('\\', "/")),
-                module,
-                code: code.to_owned(),
-                tests,
-            }
+    CRATES
+        .iter()
+        .flat_map(|(dir, _)| {
+            let src = root().join(dir).join("src");
+            let mut files = Vec::new();
+            rust_files(&src, &mut files);
+            files
+                .into_iter()
+                .filter(|p| !p.ends_with("main.rs") && !p.ends_with("cli.rs"))
+                .map(move |p| {
+                    let rel = p.strip_prefix(&src).expect("under src");
+                    let mut module: Vec<String> = rel
+                        .with_extension("")
+                        .iter()
+                        .map(|c| c.to_string_lossy().into_owned())
+                        .collect();
+                    if module.last().is_some_and(|l| l == "mod" || l == "lib") {
+                        module.pop();
+                    }
+                    let text = std::fs::read_to_string(&p).expect("readable source");
+                    let code = above_tests(&text);
+                    let tests = text[code.len()..]
+                        .replace("super::super::", "\u{1}")
+                        .replace("super::", "self::")
+                        .replace('\u{1}', "super::");
+                    let file = Path::new(dir).join("src").join(rel);
+                    Source {
+                        file: file
+                            .to_string_lossy()
+                            .trim_start_matches("./")
+                            .replace('\\', "/"),
+                        krate: dir,
+                        module,
+                        code: code.to_owned(),
+                        tests,
+                    }
+                })
         })
         .collect()
 }
@@ -256,9 +295,9 @@ fn children(code: &str) -> BTreeSet<String> {
 
 /// The import graph between files: file -> files it imports from.
 fn graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
-    let by_module: BTreeMap<&[String], &str> = sources
+    let by_module: BTreeMap<(&str, &[String]), &str> = sources
         .iter()
-        .map(|s| (s.module.as_slice(), s.file.as_str()))
+        .map(|s| ((s.krate, s.module.as_slice()), s.file.as_str()))
         .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for s in sources {
@@ -282,10 +321,10 @@ fn graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
                 module.pop();
             }
             // The longest module prefix that is a file of the crate.
-            let mut best = by_module.get(module.as_slice()).copied();
+            let mut best = by_module.get(&(s.krate, module.as_slice())).copied();
             for seg in segs {
                 module.push(seg.to_owned());
-                match by_module.get(module.as_slice()) {
+                match by_module.get(&(s.krate, module.as_slice())) {
                     Some(f) => best = Some(f),
                     None => break,
                 }
@@ -300,7 +339,8 @@ fn graph(sources: &[Source]) -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-/// The layer of a file: its index in [`LAYERS`], the crate root above all.
+/// The layer of a file of `mdbook-companion`: its index in [`LAYERS`],
+/// the crate root above all.
 fn layer(file: &str) -> usize {
     let top = file
         .strip_prefix("src/")
@@ -374,11 +414,56 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     st.found
 }
 
+/// The crates of ours a manifest's table lists.
+fn ours(manifest: &toml::Table, table: &str) -> BTreeSet<String> {
+    manifest
+        .get(table)
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.keys())
+        .filter(|k| k.starts_with("mdbook-companion"))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn the_crate_graph_is_the_layering() {
+    // Cargo refuses an import of a crate a manifest does not list, so the
+    // layers hold as long as each manifest lists what `CRATES` allows:
+    // its dependencies, and its dev-dependencies (a test of a lower layer
+    // that reaches up is a test in the wrong place).
+    for (dir, allowed) in CRATES {
+        let text = std::fs::read_to_string(root().join(dir).join("Cargo.toml"))
+            .unwrap_or_else(|e| panic!("{dir}/Cargo.toml: {e}"));
+        let manifest: toml::Table = text.parse().expect("a manifest");
+        let allowed: BTreeSet<String> = allowed.iter().map(|s| (*s).to_owned()).collect();
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            let extra: Vec<_> = ours(&manifest, table)
+                .difference(&allowed)
+                .cloned()
+                .collect();
+            assert!(
+                extra.is_empty(),
+                "{dir}/Cargo.toml [{table}] lists {extra:?}"
+            );
+        }
+        assert_eq!(ours(&manifest, "dependencies"), allowed, "{dir}/Cargo.toml");
+    }
+    // Every crate of the workspace is one of `CRATES`.
+    let members: BTreeSet<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .map(|e| format!("crates/{}", e.expect("entry").file_name().to_string_lossy()))
+        .collect();
+    let known: BTreeSet<String> = CRATES[..3].iter().map(|(d, _)| (*d).to_owned()).collect();
+    assert_eq!(members, known);
+}
+
 #[test]
 fn layers_import_only_from_below() {
     let edges = graph(&sources_with_tests());
     let upward: Vec<String> = edges
         .iter()
+        .filter(|(from, _)| from.starts_with("src/"))
         .flat_map(|(from, tos)| {
             tos.iter()
                 .filter(|to| layer(to) > layer(from))
@@ -390,7 +475,14 @@ fn layers_import_only_from_below() {
         "imports from a higher layer:\n{}",
         upward.join("\n")
     );
-    // The reader sees the whole crate: every layer has files and imports.
+    // The reader sees the whole workspace: every crate and layer has
+    // files and imports.
+    for dir in CRATES.iter().map(|(d, _)| *d).filter(|d| *d != ".") {
+        assert!(
+            edges.keys().any(|f| f.starts_with(&format!("{dir}/src/"))),
+            "no file in {dir}/src/"
+        );
+    }
     for l in LAYERS {
         assert!(
             edges.keys().any(|f| f.starts_with(&format!("src/{l}/"))),
@@ -412,39 +504,53 @@ fn no_import_circles_between_files() {
 #[test]
 fn the_circle_finder_finds_circles() {
     // The check above cannot pass for want of seeing: a made-up circle
-    // through `super` and a child module is found.
+    // through `super` and a child module is found, and the same module
+    // path in another crate is another file.
     let a = Source {
-        file: "src/x/mod.rs".into(),
+        file: "crates/engine/src/x/mod.rs".into(),
+        krate: "crates/engine",
         module: vec!["x".into()],
         code: "mod y;\npub use y::Thing;\n".into(),
         tests: String::new(),
     };
     let b = Source {
-        file: "src/x/y.rs".into(),
+        file: "crates/engine/src/x/y.rs".into(),
+        krate: "crates/engine",
         module: vec!["x".into(), "y".into()],
         code: "use super::{Other, self as me};\nfn f() { crate::x::go(); }\n".into(),
         tests: String::new(),
     };
-    let edges = graph(&[a, b]);
+    let c = Source {
+        file: "crates/core/src/x.rs".into(),
+        krate: "crates/core",
+        module: vec!["x".into()],
+        code: "use crate::x::y;\n".into(),
+        tests: String::new(),
+    };
+    let edges = graph(&[a, b, c]);
     assert_eq!(
         circles(&edges),
-        [vec!["src/x/mod.rs".to_owned(), "src/x/y.rs".to_owned()]]
+        [vec![
+            "crates/engine/src/x/mod.rs".to_owned(),
+            "crates/engine/src/x/y.rs".to_owned()
+        ]]
     );
-    assert_eq!(layer("src/engine/asm.rs"), 1);
+    assert!(edges["crates/core/src/x.rs"].is_empty());
+    assert_eq!(layer("src/commands/check/mod.rs"), 1);
     assert_eq!(layer("src/lib.rs"), LAYERS.len());
 }
 
-/// The directive a file belongs to: the folder under `src/directive/`
+/// The directive a file belongs to: the folder of the directives crate
 /// it is in (`None` for the registry, the contract and the modules all
 /// directives share).
 fn directive_folder(file: &str) -> Option<&str> {
-    let rest = file.strip_prefix("src/directive/")?;
+    let rest = file.strip_prefix(DIRECTIVES)?;
     let (folder, _) = rest.split_once('/')?;
     Some(folder)
 }
 
-/// Every import between files (test modules included) that breaks a rule,
-/// as `from -> to`.
+/// Every import between files of one crate (test modules included) that
+/// breaks a rule, as `from -> to`.
 fn imports_where(rule: impl Fn(&str, &str) -> bool) -> Vec<String> {
     graph(&sources_with_tests())
         .iter()
@@ -458,38 +564,25 @@ fn imports_where(rule: impl Fn(&str, &str) -> bool) -> Vec<String> {
 }
 
 #[test]
-fn no_directive_module_imports_the_engine() {
-    // A directive states what it needs; the book layer asks the engine.
-    let found = imports_where(|from, to| {
-        from.starts_with("src/directive/") && to.starts_with("src/engine/")
-    });
-    assert!(found.is_empty(), "{found:#?}");
-}
-
-#[test]
 fn no_directive_folder_imports_another() {
     // References between directives go through the book layer; what
-    // directives share lives in the shared modules of `src/directive/`.
+    // directives share lives in the shared modules of the crate.
     let found = imports_where(|from, to| {
         directive_folder(to).is_some_and(|d| {
             directive_folder(from).is_some_and(|f| f != d)
                 || (directive_folder(from).is_none()
-                    && from.starts_with("src/directive/")
-                    && from != "src/directive/mod.rs")
+                    && from.starts_with(DIRECTIVES)
+                    && from != "crates/directives/src/lib.rs")
         })
     });
     assert!(found.is_empty(), "{found:#?}");
 }
 
 #[test]
-fn only_the_directive_layer_names_a_directive() {
-    // Outside `src/directive/`, no file (tests included) imports a
-    // directive's folder: the book layer knows `KINDS`, not its rows.
-    let found = imports_where(|from, to| {
-        !from.starts_with("src/directive/") && directive_folder(to).is_some()
-    });
-    assert!(found.is_empty(), "{found:#?}");
-    // The folders are the directives: every one is seen.
+fn only_the_directives_crate_names_a_directive() {
+    // Outside the directives crate, no library file (test modules
+    // included) names a directive's folder: the book layer knows `KINDS`,
+    // not its rows. (Integration tests may test one directive.)
     let folders: BTreeSet<String> = sources()
         .iter()
         .filter_map(|s| directive_folder(&s.file).map(str::to_owned))
@@ -498,6 +591,75 @@ fn only_the_directive_layer_names_a_directive() {
         folders.len() >= 5 && folders.contains("claims"),
         "{folders:?}"
     );
+    let mut files = Vec::new();
+    for dir in ["src", "crates/core/src", "crates/engine/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    let mut found = Vec::new();
+    for f in files {
+        let code = strip_comments_and_strings(&std::fs::read_to_string(&f).expect("readable"));
+        for path in expand_all(&code) {
+            if let Some(rest) = path.strip_prefix("mdbook_companion_directives::")
+                && folders.contains(rest.split("::").next().unwrap_or(""))
+            {
+                found.push(format!("{}: {path}", f.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// Every path a file's `use` trees and expressions name, from any root.
+fn expand_all(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for stmt in code.split(';') {
+        if let Some(tree) = stmt.trim_start().split_once("use ").map(|(_, t)| t) {
+            out.extend(expand(tree));
+        }
+    }
+    out.extend(
+        code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .filter(|p| p.contains("::"))
+            .map(str::to_owned),
+    );
+    out
+}
+
+#[test]
+fn the_core_starts_no_process_and_writes_no_file() {
+    // The core is pure; the directives read the book's data files but
+    // start nothing. (Test modules may make files to read.)
+    let rules: [(&str, &[&str]); 2] = [
+        (
+            "crates/core/src/",
+            &[
+                "std::process",
+                "Command::new",
+                "fs::write",
+                "File::create",
+                "create_dir",
+                "remove_file",
+                "OpenOptions",
+            ],
+        ),
+        ("crates/directives/src/", &["std::process", "Command::new"]),
+    ];
+    let mut found = Vec::new();
+    for s in sources() {
+        let code = strip_comments_and_strings(&s.code);
+        for (dir, banned) in rules {
+            for b in banned
+                .iter()
+                .filter(|b| s.file.starts_with(dir) && code.contains(*b))
+            {
+                found.push(format!("{}: {b}", s.file));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+    // The rule sees: a file that starts a process is caught.
+    let code = strip_comments_and_strings("fn f() { std::process::Command::new(\"cc\"); }");
+    assert!(code.contains("Command::new"));
 }
 
 #[test]

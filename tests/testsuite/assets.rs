@@ -2,7 +2,7 @@
 //! for books without it, and the example book's copy kept current.
 
 use crate::support::TestBook;
-use mdbook_companion::directive::assets;
+use mdbook_companion_directives::assets;
 use pretty_assertions::assert_eq;
 use serde_json::json;
 

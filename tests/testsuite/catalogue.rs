@@ -552,9 +552,9 @@ fn wrong_shape_input() {
 /// profile optimised pulldown-cmark, where 35 s went), and keeps every byte.
 #[test]
 fn fifty_megabyte_chapter() {
-    use mdbook_companion::{
-        book::chapter as process, book::resolve::Run, core::config::Config, directive::Target,
-    };
+    use mdbook_companion::book::{chapter as process, resolve::Run};
+    use mdbook_companion_core::config::Config;
+    use mdbook_companion_directives::Target;
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let para = "Prose with *emphasis*, `code`, a [link](https://example.org) and ünïcödé.\n\n";
     let example = "```rust example title=\"T\"\nfn main() {}\n```\n\n";
@@ -585,9 +585,9 @@ fn fifty_megabyte_chapter() {
 /// prefix on every line) or refused, never a stack overflow.
 #[test]
 fn directive_nested_a_thousand_block_quotes_deep() {
-    use mdbook_companion::{
-        book::chapter as process, book::resolve::Run, core::config::Config, directive::Target,
-    };
+    use mdbook_companion::book::{chapter as process, resolve::Run};
+    use mdbook_companion_core::config::Config;
+    use mdbook_companion_directives::Target;
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let prefix = "> ".repeat(1000);
     let text = format!("{prefix}```rust example\n{prefix}fn main() {{}}\n{prefix}```\n");

@@ -177,12 +177,12 @@ fn decoding_only_flagged_chapters_answers_as_decoding_all() {
     );
     let lazy: Value = serde_json::from_slice(&out.stdout).expect("json out");
     let config =
-        mdbook_companion::core::config::Config::from_json("/tmp/book".into(), &ctx["config"])
+        mdbook_companion_core::config::Config::from_json("/tmp/book".into(), &ctx["config"])
             .expect("config");
     let mut decoded = book.clone();
     let outcome = mdbook_companion::book::book(
         &config,
-        mdbook_companion::directive::Target::Html,
+        mdbook_companion_directives::Target::Html,
         &mut decoded,
     );
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);

@@ -286,7 +286,7 @@ fn print_page_carries_the_cards() {
         link.value().attr("href"),
         Some("https://doc.rust-lang.org/book/")
     );
-    let css = mdbook_companion::directive::assets::stylesheet();
+    let css = mdbook_companion_directives::assets::stylesheet();
     // Each directive keeps its own print rules; the reading list's are one
     // of the `@media print` blocks.
     assert!(

@@ -237,9 +237,9 @@ fn config_reference_lists_every_key() {
         .flat_map(|cell| cell.split('`').skip(1).step_by(2))
         .collect();
     // The table's keys, and those the directives' rows declare.
-    let accepted: BTreeSet<&str> = mdbook_companion::core::config::keys()
+    let accepted: BTreeSet<&str> = mdbook_companion_core::config::keys()
         .into_iter()
-        .chain(mdbook_companion::directive::keys().iter().map(|k| k.name()))
+        .chain(mdbook_companion_directives::keys().iter().map(|k| k.name()))
         .collect();
     assert!(accepted.len() >= 10, "{accepted:?}");
     assert_eq!(
@@ -247,11 +247,11 @@ fn config_reference_lists_every_key() {
         "left: the guide's configuration reference; right: the keys the code accepts"
     );
     for default in [
-        mdbook_companion::core::config::DEFAULT_PLAYGROUND,
-        mdbook_companion::core::config::DEFAULT_COMPILER_EXPLORER,
-        mdbook_companion::core::config::DEFAULT_RUST_COMPILER,
-        mdbook_companion::core::config::DEFAULT_C_COMPILER,
-        mdbook_companion::core::config::DEFAULT_CPP_COMPILER,
+        mdbook_companion_core::config::DEFAULT_PLAYGROUND,
+        mdbook_companion_core::config::DEFAULT_COMPILER_EXPLORER,
+        mdbook_companion_core::config::DEFAULT_RUST_COMPILER,
+        mdbook_companion_core::config::DEFAULT_C_COMPILER,
+        mdbook_companion_core::config::DEFAULT_CPP_COMPILER,
     ] {
         assert!(
             page.contains(&format!("`\"{default}\"`")),

@@ -3,8 +3,8 @@
 
 use mdbook_companion::book::chapter as process;
 use mdbook_companion::book::resolve::Run;
-use mdbook_companion::core::config::Config;
-use mdbook_companion::directive::Target;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_directives::Target;
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -342,7 +342,7 @@ fn survives_every_target(text: &str) {
 #[test]
 fn fuzz_scan_setext_heading_in_nested_containers() {
     let text = "> - ```:c\n>{}  \u{1}\0\0r `compareJ>\u{c}\u{c}\r\u{c}\u{c}\u{c}>\n3 ````~~ :c\n> {}\n>````~ \u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}";
-    let _ = mdbook_companion::directive::scan(text);
+    let _ = mdbook_companion_directives::scan(text);
     survives_every_target(text);
 }
 
@@ -354,7 +354,7 @@ fn fuzz_scan_setext_heading_in_nested_containers() {
 fn fuzz_scan_parser_panic_is_a_located_error() {
     let text = "> ``:c\n> \n>{}  \n<A\u{1}\0\0r ````~~ :c\n> {}\n>- \u{c}\u{c}\u{c}\u{c}\u{c} \u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\u{c}\n>\u{c}\u{c}~  ````com``p";
     let panicked =
-        std::panic::catch_unwind(|| mdbook_companion::core::markdown::fences(text)).is_err();
+        std::panic::catch_unwind(|| mdbook_companion_core::markdown::fences(text)).is_err();
     assert!(
         panicked,
         "pulldown-cmark no longer panics here: try_scan's note can go"

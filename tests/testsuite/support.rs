@@ -102,12 +102,12 @@ impl TestBook {
             std::fs::create_dir_all(root.join("theme")).expect("theme");
             std::fs::write(
                 root.join("theme/companion.css"),
-                mdbook_companion::directive::assets::stamped_stylesheet(),
+                mdbook_companion_directives::assets::stamped_stylesheet(),
             )
             .expect("css");
             std::fs::write(
                 root.join("theme/companion.js"),
-                mdbook_companion::directive::assets::stamped_script(),
+                mdbook_companion_directives::assets::stamped_script(),
             )
             .expect("js");
         } else {

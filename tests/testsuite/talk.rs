@@ -460,7 +460,7 @@ fn print_page_carries_the_cards_and_the_stylesheet_styles_them() {
     book.build().expect("build");
     let print = book.page("print.md");
     assert_eq!(print.all("article.companion-talk").len(), 1);
-    let css = mdbook_companion::directive::assets::stylesheet();
+    let css = mdbook_companion_directives::assets::stylesheet();
     assert!(css.contains(".companion-talk {") || css.contains(".companion-talk{"));
     let print_rules = css.rsplit("@media print").next().unwrap_or("");
     assert!(

@@ -28,13 +28,13 @@ use super::check::{self, Checked, Options};
 use super::install;
 use crate::book::load::{self, LineMap};
 use crate::book::plain::CodeBlock;
-use crate::core::code;
-use crate::core::diff;
-use crate::core::doctest::LangString;
-use crate::core::expect::Expect;
-use crate::core::markdown;
-use crate::core::tokens::starts_threads;
-use crate::engine::check::Verdict;
+use mdbook_companion_core::code;
+use mdbook_companion_core::diff;
+use mdbook_companion_core::doctest::LangString;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::markdown;
+use mdbook_companion_core::tokens::starts_threads;
+use mdbook_companion_engine::check::Verdict;
 use stable::{Stable, stable};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -278,7 +278,7 @@ fn edit(
         return Err("an indented block (examples are fenced)".to_owned());
     }
     let mut words = attributes(&block.info, loaded.test_edition, loaded.config.edition)?;
-    let source = crate::core::doctest::unhidden(&block.code);
+    let source = mdbook_companion_core::doctest::unhidden(&block.code);
     if c.claim.wrapped == code::has_main(&source) {
         return Err("`fn main` is found differently by rustdoc and mdBook".to_owned());
     }

@@ -2,7 +2,7 @@
 //! (the text, its lines in any order, `[..]` for a span that changes, or
 //! nothing).
 
-use crate::engine::check::pattern;
+use mdbook_companion_engine::check::pattern;
 
 /// What of a program's output its runs agree on.
 #[derive(Debug, PartialEq)]

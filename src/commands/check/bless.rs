@@ -24,10 +24,10 @@
 
 use super::super::author;
 use super::report::Checked;
-use crate::core::claim::BlessTarget;
-use crate::core::markdown;
-use crate::engine::check::Verdict;
 use anyhow::Context as _;
+use mdbook_companion_core::claim::BlessTarget;
+use mdbook_companion_core::markdown;
+use mdbook_companion_engine::check::Verdict;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

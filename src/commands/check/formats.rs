@@ -4,7 +4,7 @@
 //! dashboards read).
 
 use super::report::Report;
-use crate::engine::check::{Verdict, diff};
+use mdbook_companion_engine::check::{Verdict, diff};
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use std::fmt::Write as _;
@@ -42,7 +42,7 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
 
 /// A workflow command's data, escaped as the runner expects.
 pub(crate) fn escape_data(text: &str) -> String {
-    crate::core::escape::terminal(text)
+    mdbook_companion_core::escape::terminal(text)
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
@@ -121,7 +121,7 @@ pub fn github(report: &Report) -> String {
 /// (control characters but tab and line ends, U+FFFE, U+FFFF, which XML
 /// forbids, among them).
 fn xml_text(text: &str) -> String {
-    crate::core::escape::terminal(text).into_owned()
+    mdbook_companion_core::escape::terminal(text).into_owned()
 }
 
 /// One test case of the JUnit report.

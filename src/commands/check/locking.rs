@@ -2,10 +2,10 @@
 //! `--locked`, which compares the book with the committed lock instead.
 
 use super::report::Report;
-use crate::core::claim::Recorded;
-use crate::core::run::RecordedRun;
-use crate::engine::check::{Checker, Verdict};
-use crate::engine::lock::{self, Assembly, Entry, Lock, Read};
+use mdbook_companion_core::claim::Recorded;
+use mdbook_companion_core::run::RecordedRun;
+use mdbook_companion_engine::check::{Checker, Verdict};
+use mdbook_companion_engine::lock::{self, Assembly, Entry, Lock, Read};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
@@ -422,7 +422,7 @@ mod tests {
             line: 3,
             what: "asm of rust example".into(),
             hash: hash.into(),
-            expect: crate::core::expect::Expect::Asm,
+            expect: mdbook_companion_core::expect::Expect::Asm,
             verdict,
             toolchain: toolchain.into(),
             missing: None,
@@ -474,7 +474,7 @@ mod tests {
         Lock {
             version: lock::VERSION,
             blocks: vec![Entry {
-                expect: crate::core::expect::Expect::Run,
+                expect: mdbook_companion_core::expect::Expect::Run,
                 run: Some(RecordedRun {
                     compiled: true,
                     stdout: "42\nmore\n".into(),

@@ -21,17 +21,17 @@ pub use report::{Checked, Report};
 
 use crate::book::resolve::Run;
 use crate::book::{load, plain};
-use crate::core::claim::Claim;
-use crate::core::config::{OnFailure, Warnings};
-use crate::core::expect::Expect;
-use crate::core::lang::Lang;
-use crate::core::links::Mode;
-use crate::core::problem::{Located, MissingTool, Purpose};
-use crate::directive::Target;
-use crate::engine::cache::Cache;
-use crate::engine::check::{Checker, Outcome, Verdict};
-use crate::engine::crates::{self, Crates};
-use crate::engine::toolchain::Toolchain;
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::config::{OnFailure, Warnings};
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::problem::{Located, MissingTool, Purpose};
+use mdbook_companion_directives::Target;
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::check::{Checker, Outcome, Verdict};
+use mdbook_companion_engine::crates::{self, Crates};
+use mdbook_companion_engine::toolchain::Toolchain;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -355,7 +355,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .iter()
         .map(|c| (checker.claim_key(&c.claim), &c.claim))
         .collect();
-    let accepts = |hash: &str, run: &crate::core::run::RecordedRun| {
+    let accepts = |hash: &str, run: &mdbook_companion_core::run::RecordedRun| {
         claims
             .get(hash)
             .is_some_and(|c| checker.accepts_recorded(c, run))
@@ -396,7 +396,7 @@ fn book_claims(
     // unreadable directive (and hide its claims), as it does under `bail`.
     let mut render_config = loaded.config.clone();
     render_config.on_failure = OnFailure::Continue;
-    let triple = crate::core::doctest::host_triple();
+    let triple = mdbook_companion_core::doctest::host_triple();
     let mut claims = Vec::new();
     for chapter in &loaded.chapters {
         let mut c = load::claims(chapter, &render_config, run, target);

@@ -5,9 +5,9 @@
 //! lock.
 
 use crate::book::resolve::Placed;
-use crate::core::config::Config;
-use crate::engine::check::Checker;
-use crate::engine::lock::Lock;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_engine::check::Checker;
+use mdbook_companion_engine::lock::Lock;
 
 /// What a run observed.
 #[derive(Debug)]

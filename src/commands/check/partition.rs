@@ -5,7 +5,7 @@
 //! and every run of a commit, so shares 1/N..N/N together are the whole
 //! book, each block in exactly one.
 
-use crate::engine::cache::Cache;
+use mdbook_companion_engine::cache::Cache;
 
 /// Share `k` (1-based) of `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

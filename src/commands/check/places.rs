@@ -6,7 +6,7 @@
 //! `src/c.md:6:12`, the line and column in the chapter file, and the
 //! line numbers of rustc's snippets are the file's too, with the same
 //! rewriting a merged build uses to give each example its own lines
-//! ([`crate::core::code::relocate`], [`crate::core::code::renumber_gutter`]).
+//! ([`mdbook_companion_core::code::relocate`], [`mdbook_companion_core::code::renumber_gutter`]).
 //!
 //! A program's line is placed only when the block stands literally in
 //! the chapter file and every line of its code is found in the program
@@ -15,10 +15,10 @@
 
 use super::report::Checked;
 use crate::book::load::Chapter;
-use crate::core::code::{relocate, renumber_gutter};
-use crate::core::diff;
-use crate::core::lang::Lang;
-use crate::engine::check::Verdict;
+use mdbook_companion_core::code::{relocate, renumber_gutter};
+use mdbook_companion_core::diff;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_engine::check::Verdict;
 
 /// Lines the wrapping of a block adds to its program at most
 /// (`fn main() {` and its `}`).

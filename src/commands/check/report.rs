@@ -2,9 +2,9 @@
 //! with their location and a diff, the summary line last), JSON for tools,
 //! and the progress bar shown meanwhile on a terminal.
 
-use crate::core::claim::Claim;
-use crate::core::problem::{Located, MissingTool, blocks};
-use crate::engine::check::{Counters, Outcome, Verdict, diff};
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::problem::{Located, MissingTool, blocks};
+use mdbook_companion_engine::check::{Counters, Outcome, Verdict, diff};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -115,7 +115,7 @@ impl Report {
             s.push_str(&format!(
                 ", {} not checked on {}",
                 self.other_arch(),
-                crate::core::machine::host_arch()
+                mdbook_companion_core::machine::host_arch()
             ));
         }
         s
@@ -138,7 +138,7 @@ fn indent(text: &str, by: &str) -> String {
 pub fn unclaimed_output(c: &Checked) -> Option<&str> {
     let claim = &c.claim;
     let unclaimed = c.outcome.verdict == Verdict::Passed
-        && claim.expect == crate::core::expect::Expect::Run
+        && claim.expect == mdbook_companion_core::expect::Expect::Run
         && claim.output.is_none()
         && claim.output_range.is_none()
         && claim.doctest.is_none()
@@ -281,7 +281,7 @@ pub fn text(report: &Report) -> String {
     s.push_str(&report.summary());
     s.push('\n');
     // What programs printed is shown, never obeyed by the terminal.
-    crate::core::escape::terminal(&s).into_owned()
+    mdbook_companion_core::escape::terminal(&s).into_owned()
 }
 
 #[derive(Serialize)]
@@ -310,8 +310,8 @@ struct JsonResult<'a> {
     file: &'a str,
     line: usize,
     what: &'a str,
-    lang: crate::core::lang::Lang,
-    expect: crate::core::expect::Expect,
+    lang: mdbook_companion_core::lang::Lang,
+    expect: mdbook_companion_core::expect::Expect,
     /// `sanitize=`: the checkers that watched the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     sanitize: Option<String>,

@@ -15,13 +15,13 @@
 pub mod report;
 
 use super::check::{self, Observed, Report};
-use crate::core::claim::{Claim, Recorded};
-use crate::core::lang::Lang;
-use crate::core::run::RecordedRun;
-use crate::engine::check::{Checker, Verdict, rustc};
-use crate::engine::crates;
-use crate::engine::lock::{self, Lock, Read};
-use crate::engine::toolchain::Toolchain;
+use mdbook_companion_core::claim::{Claim, Recorded};
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::run::RecordedRun;
+use mdbook_companion_engine::check::{Checker, Verdict, rustc};
+use mdbook_companion_engine::crates;
+use mdbook_companion_engine::lock::{self, Lock, Read};
+use mdbook_companion_engine::toolchain::Toolchain;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -620,7 +620,7 @@ mod tests {
             line: 3,
             what: "rust example".into(),
             hash: "h".into(),
-            expect: crate::core::expect::Expect::CompileFail,
+            expect: mdbook_companion_core::expect::Expect::CompileFail,
             verdict,
             toolchain: toolchain.into(),
             missing: None,

@@ -25,7 +25,7 @@ fn diff(d: &Drifted, before: &str, after: &str) -> String {
         t => format!("{t}\n"),
     };
     let (a, b) = (lines(before), lines(after));
-    let text = crate::core::diff::unified(&a, &b, &from, &to);
+    let text = mdbook_companion_core::diff::unified(&a, &b, &from, &to);
     let lines: Vec<&str> = text.lines().collect();
     let mut out = lines[..lines.len().min(DIFF_LINES)].join("\n");
     if lines.len() > DIFF_LINES {
@@ -110,7 +110,7 @@ pub fn text(drift: &Drift) -> String {
     );
     s.push_str(&drift.summary());
     s.push('\n');
-    crate::core::escape::terminal(&s).into_owned()
+    mdbook_companion_core::escape::terminal(&s).into_owned()
 }
 
 #[derive(serde::Serialize)]

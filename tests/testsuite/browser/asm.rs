@@ -71,12 +71,12 @@ fn asm_book() -> &'static Path {
         .expect("book.toml");
         std::fs::write(
             root.join("theme/companion.css"),
-            mdbook_companion::directive::assets::stamped_stylesheet(),
+            mdbook_companion_directives::assets::stamped_stylesheet(),
         )
         .expect("css");
         std::fs::write(
             root.join("theme/companion.js"),
-            mdbook_companion::directive::assets::stamped_script(),
+            mdbook_companion_directives::assets::stamped_script(),
         )
         .expect("js");
         std::fs::write(root.join("src/SUMMARY.md"), "# Summary\n\n- [Assembly](asm.md)\n")

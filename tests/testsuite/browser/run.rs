@@ -83,12 +83,12 @@ fn built(name: &str, companion: &str) -> PathBuf {
     .expect("book.toml");
     std::fs::write(
         root.join("theme/companion.css"),
-        mdbook_companion::directive::assets::stamped_stylesheet(),
+        mdbook_companion_directives::assets::stamped_stylesheet(),
     )
     .expect("css");
     std::fs::write(
         root.join("theme/companion.js"),
-        mdbook_companion::directive::assets::stamped_script(),
+        mdbook_companion_directives::assets::stamped_script(),
     )
     .expect("js");
     std::fs::write(

@@ -22,7 +22,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         bless: None,
         flags: Vec::new(),
         no_warnings: false,
-        sanitize: mdbook_companion::core::sanitize::Sanitize::NONE,
+        sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
         unordered: false,
         asm: None,
         doctest: None,

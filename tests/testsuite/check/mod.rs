@@ -20,9 +20,9 @@ mod verify;
 mod vouched;
 
 use crate::support::{BIN, Page, TestBook, inside};
-use mdbook_companion::core::config::Config;
-use mdbook_companion::core::links::Mode;
-use mdbook_companion::engine::check::{Checker, Claim, Expect, Lang, Verdict};
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_engine::check::{Checker, Claim, Expect, Lang, Verdict};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -3,12 +3,12 @@
 //! tests and show their output, merged builds that agree with compiles
 //! alone, and a warm check with no compiler start.
 
-use mdbook_companion::core::config::Config;
-use mdbook_companion::core::markdown;
-use mdbook_companion::directive::contract::Unplaced;
-use mdbook_companion::directive::exercise::{Exercise, PATTERN};
-use mdbook_companion::directive::{Env, Shared, Target};
-use mdbook_companion::engine::check::{Checker, Claim, Verdict};
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::markdown;
+use mdbook_companion_directives::contract::Unplaced;
+use mdbook_companion_directives::exercise::{Exercise, PATTERN};
+use mdbook_companion_directives::{Env, Shared, Target};
+use mdbook_companion_engine::check::{Checker, Claim, Verdict};
 use pretty_assertions::assert_eq;
 use std::path::Path;
 
@@ -134,7 +134,7 @@ fn a_failure_names_the_tests_and_shows_their_output() {
 fn runner_program(code: &str, tests: &str) -> String {
     format!(
         "{code}\n{}",
-        mdbook_companion::core::code::test_runner(tests)
+        mdbook_companion_core::code::test_runner(tests)
     )
 }
 
@@ -153,7 +153,7 @@ fn the_run_button_program_runs_the_tests_as_libtest_would_report_them() {
     for block in markdown::scan(&text, &[PATTERN]) {
         let ex = Exercise::parse(&block, &text, &cfg).unwrap();
         let mut claim = claims_of(&ex, "src/course.md", &text, &cfg).remove(0);
-        claim.expect = mdbook_companion::engine::check::Expect::Run;
+        claim.expect = mdbook_companion_engine::check::Expect::Run;
         claim.source = runner_program(&ex.solution.source, &ex.tests.source);
         let solved = checker.check(&claim);
         assert_eq!(solved.verdict, Verdict::Passed, "{}", claim.source);

@@ -141,7 +141,7 @@ fn solutions_print_only_when_the_book_says_so() {
                 .any(|c| c == "companion-exercise-printed")
         );
     }
-    let css = mdbook_companion::directive::assets::stamped_stylesheet();
+    let css = mdbook_companion_directives::assets::stamped_stylesheet();
     assert!(
         css.contains(".companion-exercise-solution:not(.companion-exercise-printed)"),
         "the print rule"

@@ -1,0 +1,930 @@
+//! `[preprocessor.companion]` in book.toml: the raw table as written, and
+//! the checked [`Config`] every directive reads.
+//!
+//! The raw table is read from the JSON form of the book's configuration,
+//! which is what mdBook sends a command preprocessor and what the in-process
+//! path produces from `mdbook_preprocessor::config::Config`, so both paths
+//! share one reader. mdBook 0.4 sends `null` for unset values: every raw
+//! field is optional, so `null` reads as "not set".
+
+use crate::crates::{Dependency, PLAYGROUND_CRATES};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default Playground address.
+pub const DEFAULT_PLAYGROUND: &str = "https://play.rust-lang.org/";
+/// The default Compiler Explorer address.
+pub const DEFAULT_COMPILER_EXPLORER: &str = "https://godbolt.org/";
+/// Compiler Explorer's id of the pinned rustc (1.95.0).
+pub const DEFAULT_RUST_COMPILER: &str = "r1950";
+/// Compiler Explorer's id of the pinned C compiler (GCC 15.2).
+pub const DEFAULT_C_COMPILER: &str = "cg152";
+/// Compiler Explorer's id of the pinned C++ compiler (GCC 15.2).
+pub const DEFAULT_CPP_COMPILER: &str = "g152";
+
+/// A link setting: an address, `true` for the default, `false` for none.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum LinkSetting {
+    /// `true` (default address) or `false` (no link).
+    Enabled(bool),
+    /// A different address, such as a self-hosted instance.
+    Url(String),
+}
+
+/// The table as written in book.toml.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawConfig {
+    // mdBook's own keys, accepted and ignored.
+    command: Option<Value>,
+    before: Option<Value>,
+    after: Option<Value>,
+    renderers: Option<Value>,
+    optional: Option<Value>,
+    // Ours (the directives' keys are taken out before, see
+    // [`Config::others`]).
+    playground_url: Option<LinkSetting>,
+    compiler_explorer_url: Option<LinkSetting>,
+    rust_compiler: Option<String>,
+    c_compiler: Option<String>,
+    cpp_compiler: Option<String>,
+    on_failure: Option<OnFailure>,
+    warnings: Option<Warnings>,
+    verify: Option<bool>,
+    cc: Option<String>,
+    rustc: Option<String>,
+    valgrind: Option<String>,
+    timeout: Option<u64>,
+    memory: Option<Value>,
+    c_hidden_prefix: Option<String>,
+    output_filters: Option<std::collections::BTreeMap<String, String>>,
+    dependencies: Option<Value>,
+    cargo_manifest: Option<String>,
+    playground_crates: Option<Vec<String>>,
+    asm_syntax: Option<String>,
+    asm_arch: Option<String>,
+    run: Option<Value>,
+}
+
+/// What a broken directive does to the build.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnFailure {
+    /// Fail the build with the located message (default).
+    #[default]
+    Bail,
+    /// Render a visible error box in place of the directive and warn.
+    Continue,
+}
+
+impl OnFailure {
+    /// Puts problems where this setting sends them: among the errors that
+    /// fail the build (`bail`) or the warnings (`continue`).
+    pub fn route<T>(
+        self,
+        problems: impl IntoIterator<Item = T>,
+        errors: &mut Vec<T>,
+        warnings: &mut Vec<T>,
+    ) {
+        match self {
+            OnFailure::Bail => errors.extend(problems),
+            OnFailure::Continue => warnings.extend(problems),
+        }
+    }
+}
+
+/// What `check` makes of the warnings it prints (`warnings`).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Warnings {
+    /// Print them; they fail nothing (default).
+    #[default]
+    Warn,
+    /// Each fails the run, as a false claim does (for CI).
+    Deny,
+}
+
+/// What an example's Run button does (`run`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum RunMode {
+    /// Unedited code shows the output the build recorded, with no
+    /// request; edited code (or code with nothing recorded) goes to the
+    /// book's Playground (`playground-url`).
+    #[default]
+    Auto,
+    /// Only recorded output: no request ever leaves the page.
+    Recorded,
+    /// mdBook's own play button, as without the preprocessor.
+    Playground,
+}
+
+impl RunMode {
+    /// The values `run` takes, as written.
+    pub const CHOICES: [(&'static str, RunMode); 3] = [
+        ("auto", RunMode::Auto),
+        ("recorded", RunMode::Recorded),
+        ("playground", RunMode::Playground),
+    ];
+
+    /// The value as written in book.toml (and on the page).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunMode::Auto => "auto",
+            RunMode::Recorded => "recorded",
+            RunMode::Playground => "playground",
+        }
+    }
+
+    /// Reads `run`: one of [`RunMode::CHOICES`], else an error at the key.
+    fn read(value: Option<&Value>) -> Result<RunMode, ConfigError> {
+        let found = match value {
+            None | Some(Value::Null) => return Ok(RunMode::default()),
+            Some(Value::String(s)) => {
+                if let Some((_, m)) = RunMode::CHOICES.iter().find(|(n, _)| n == s) {
+                    return Ok(*m);
+                }
+                format!("`{s}`")
+            }
+            Some(other) => format!("`{other}`"),
+        };
+        Err(ConfigError {
+            message: format!(
+                "run is {found}; expected \"auto\" (recorded output, edited code on the Playground), \"recorded\" (no request ever) or \"playground\" (mdBook's own button)"
+            ),
+            key: vec!["run".to_owned()],
+            at: None,
+        })
+    }
+}
+
+/// The checked configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The book's root directory.
+    pub root: PathBuf,
+    /// The book's `src` directory, relative to the root.
+    pub src: PathBuf,
+    /// What a broken directive does.
+    pub on_failure: OnFailure,
+    /// Whether `check` fails on its warnings.
+    pub warnings: Warnings,
+    /// Playground base address, or `None` for no Playground links.
+    pub playground_url: Option<String>,
+    /// Compiler Explorer base address, or `None` for no such links.
+    pub compiler_explorer_url: Option<String>,
+    /// Compiler Explorer id for Rust.
+    pub rust_compiler: String,
+    /// Compiler Explorer id for C.
+    pub c_compiler: String,
+    /// Compiler Explorer id for C++.
+    pub cpp_compiler: String,
+    /// The keys of the table this layer does not read: the directives'
+    /// own (their data files), as written. The book layer checks them
+    /// against the registry ([`Config::check_keys`]).
+    pub others: std::collections::BTreeMap<String, Value>,
+    /// Check examples during the build.
+    pub verify: bool,
+    /// The C compiler command.
+    pub cc: String,
+    /// The Rust compiler command.
+    pub rustc: String,
+    /// Where `rustc` came from when the book's toolchain file chose it
+    /// (`nightly-x86_64-unknown-linux-gnu, selected by
+    /// ../rust-toolchain.toml`), for the report; `None` otherwise.
+    pub rustc_from: Option<String>,
+    /// Valgrind, which runs `sanitize=memcheck` claims.
+    pub valgrind: String,
+    /// Time limit for compiling or running one program.
+    pub timeout: Duration,
+    /// `memory`: the address space one of the book's programs may use, in
+    /// bytes (`None`: no limit). Compilers are not limited.
+    pub memory: Option<u64>,
+    /// The prefix of hidden lines in C and C++ code.
+    pub c_hidden_prefix: String,
+    /// The edition examples use unless they say otherwise (`[rust] edition`
+    /// of book.toml, else 2021).
+    pub edition: u16,
+    /// `output.html.additional-css` of book.toml, relative to the root.
+    pub additional_css: Vec<PathBuf>,
+    /// `output-filters`: what is scrubbed from actual output before it
+    /// is compared (addresses, temporary paths, times).
+    pub output_filters: Vec<OutputFilter>,
+    /// `[preprocessor.companion.dependencies]`: the crates examples may
+    /// use, paths relative to the root.
+    pub dependencies: Vec<Dependency>,
+    /// `cargo-manifest`: a crate whose dependencies, and itself, examples
+    /// may use (relative to the root).
+    pub cargo_manifest: Option<PathBuf>,
+    /// The crates the Playground offers (`playground-crates`, else the
+    /// list shipped in the binary), by the names examples use.
+    pub playground_crates: Vec<String>,
+    /// `asm-syntax`: Intel (default) or AT&T listings.
+    pub asm_syntax: crate::machine::Syntax,
+    /// `asm-arch`: the architecture assembly claims hold for (default
+    /// x86_64).
+    pub asm_arch: String,
+    /// The book's language (`book.language`), when it is set.
+    pub language: Option<String>,
+    /// Where the PO files are, relative to the root (`po-dir` of
+    /// `[preprocessor.gettext]`, else `po`).
+    pub po_dir: PathBuf,
+    /// Whether `[preprocessor.gettext]` is ordered before us (`None`: the
+    /// book has no gettext preprocessor).
+    pub gettext_first: Option<bool>,
+    /// What an example's Run button does.
+    pub run: RunMode,
+}
+
+/// One entry of `output-filters`: every match of `pattern` in a
+/// program's actual output becomes `replacement` (`$1` names a group).
+#[derive(Debug, Clone)]
+pub struct OutputFilter {
+    /// The regular expression, as written.
+    pub pattern: regex::Regex,
+    /// What each match becomes.
+    pub replacement: String,
+}
+
+impl OutputFilter {
+    /// `text` with every filter applied, in the order of their patterns.
+    pub fn apply_all<'t>(filters: &[OutputFilter], text: &'t str) -> std::borrow::Cow<'t, str> {
+        let mut out = std::borrow::Cow::Borrowed(text);
+        for f in filters {
+            if let std::borrow::Cow::Owned(s) = f.pattern.replace_all(&out, f.replacement.as_str())
+            {
+                out = std::borrow::Cow::Owned(s);
+            }
+        }
+        out
+    }
+}
+
+/// The editions rustc knows.
+pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
+
+/// Names of every key of the table this layer reads, for messages (the
+/// directives' keys come first, from their rows).
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+
+/// A configuration error, with the key it is at when that is known (so
+/// that [`ConfigError::locate`] can place it in book.toml).
+#[derive(Debug)]
+pub struct ConfigError {
+    /// What was found and what was expected.
+    pub message: String,
+    /// The keys under `[preprocessor.companion]` where it is.
+    pub key: Vec<String>,
+    /// Its 1-based line and column in book.toml, once located.
+    pub at: Option<(usize, usize)>,
+}
+
+impl ConfigError {
+    /// An error of the table as a whole.
+    pub fn new(message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            message: message.into(),
+            key: Vec::new(),
+            at: None,
+        }
+    }
+
+    /// The error placed in `book_toml`, the text of book.toml.
+    pub fn locate(mut self, book_toml: &str) -> ConfigError {
+        if self.key.is_empty() {
+            return self;
+        }
+        let path: Vec<&str> = ["preprocessor", "companion"]
+            .into_iter()
+            .chain(self.key.iter().map(String::as_str))
+            .collect();
+        if let Some(range) = crate::crates::locate(book_toml, &path) {
+            self.at = Some(crate::markdown::line_col(book_toml, range.start));
+        }
+        self
+    }
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some((line, column)) => write!(
+                f,
+                "book.toml:{line}:{column}: [preprocessor.companion] {}",
+                self.message
+            ),
+            None => write!(f, "book.toml [preprocessor.companion]: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A data file a directive reads from the book's `src`, named by a key of
+/// `[preprocessor.companion]` (a row of the registry declares it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataKey {
+    /// The key (`reading-list`).
+    pub key: &'static str,
+    /// The path relative to `src` when the key is absent.
+    pub default: &'static str,
+}
+
+/// A key of `[preprocessor.companion]` that a directive owns: its row of
+/// the registry declares it, this layer only keeps it ([`Config::others`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A data file, a path relative to `src`.
+    File(DataKey),
+    /// `true` or `false`, false when absent (`print-solutions`).
+    Flag(&'static str),
+}
+
+impl Key {
+    /// The key as written in book.toml.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Key::File(d) => d.key,
+            Key::Flag(key) => key,
+        }
+    }
+}
+
+impl Config {
+    /// The path, relative to `src`, of a directive's data file.
+    pub fn data_file(&self, data: &DataKey) -> PathBuf {
+        PathBuf::from(
+            self.others
+                .get(data.key)
+                .and_then(Value::as_str)
+                .unwrap_or(data.default),
+        )
+    }
+
+    /// A directive's flag ([`Key::Flag`]): false unless set to `true`
+    /// ([`Config::check_keys`] lets nothing else through).
+    pub fn flag(&self, key: &str) -> bool {
+        self.others
+            .get(key)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// Checks the keys this layer left to the directives against theirs
+    /// (`owned`, from the registry): each is one of them, of its type.
+    pub fn check_keys(&self, owned: &[Key]) -> Result<(), ConfigError> {
+        for (key, value) in &self.others {
+            let mut err = match owned.iter().find(|k| k.name() == key) {
+                None => {
+                    let theirs: Vec<&str> = owned.iter().map(Key::name).collect();
+                    ConfigError::new(format!(
+                        "unknown field `{key}`, expected a key of the table\nknown keys: {}, {KNOWN_KEYS}",
+                        theirs.join(", ")
+                    ))
+                }
+                Some(Key::File(_)) if !value.is_string() => ConfigError::new(format!(
+                    "found `{key} = {value}`; expected a path relative to the book's source directory, in quotes"
+                )),
+                Some(Key::Flag(_)) if !value.is_boolean() => {
+                    ConfigError::new(format!("found `{key} = {value}`; expected true or false"))
+                }
+                Some(_) => continue,
+            };
+            err.key = vec![key.clone()];
+            return Err(err);
+        }
+        Ok(())
+    }
+
+    /// Reads and checks the configuration from the JSON form of book.toml.
+    pub fn from_json(root: PathBuf, book_config: &Value) -> Result<Config, ConfigError> {
+        let table = book_config
+            .pointer("/preprocessor/companion")
+            .filter(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(Value::Object(Default::default()));
+        // Keys this layer does not know are the directives' (or
+        // mistakes): kept apart for the book layer to check.
+        let mut others = std::collections::BTreeMap::new();
+        let table = match table {
+            Value::Object(mut map) => {
+                let ours = keys();
+                let theirs: Vec<String> = map
+                    .keys()
+                    .filter(|k| !ours.contains(&k.as_str()))
+                    .cloned()
+                    .collect();
+                for key in theirs {
+                    if let Some(v) = map.remove(&key) {
+                        others.insert(key, v);
+                    }
+                }
+                Value::Object(map)
+            }
+            other => other,
+        };
+        let raw: RawConfig =
+            serde_json::from_value(table).map_err(|e| ConfigError::new(e.to_string()))?;
+        let src = book_config
+            .pointer("/book/src")
+            .and_then(Value::as_str)
+            .unwrap_or("src");
+        let edition = match book_config.pointer("/rust/edition") {
+            None | Some(Value::Null) => 2021,
+            Some(v) => {
+                let text = v
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string());
+                text.parse::<u16>()
+                    .ok()
+                    .filter(|e| EDITIONS.contains(e))
+                    .ok_or_else(|| {
+                        ConfigError::new(format!(
+                            "[rust] edition is `{text}`; expected one of 2015, 2018, 2021, 2024"
+                        ))
+                    })?
+            }
+        };
+        let _ = (
+            &raw.command,
+            &raw.before,
+            &raw.after,
+            &raw.renderers,
+            &raw.optional,
+        );
+        Ok(Config {
+            root,
+            src: PathBuf::from(src),
+            on_failure: raw.on_failure.unwrap_or_default(),
+            warnings: raw.warnings.unwrap_or_default(),
+            playground_url: link("playground-url", raw.playground_url, DEFAULT_PLAYGROUND)?,
+            compiler_explorer_url: link(
+                "compiler-explorer-url",
+                raw.compiler_explorer_url,
+                DEFAULT_COMPILER_EXPLORER,
+            )?,
+            rust_compiler: compiler_id("rust-compiler", raw.rust_compiler, DEFAULT_RUST_COMPILER)?,
+            c_compiler: compiler_id("c-compiler", raw.c_compiler, DEFAULT_C_COMPILER)?,
+            cpp_compiler: compiler_id("cpp-compiler", raw.cpp_compiler, DEFAULT_CPP_COMPILER)?,
+            others,
+            verify: raw.verify.unwrap_or(false),
+            asm_syntax: match raw.asm_syntax.as_deref() {
+                None => crate::machine::Syntax::default(),
+                Some(v) => crate::machine::Syntax::parse(v).ok_or_else(|| {
+                    ConfigError::new(format!(
+                        "asm-syntax is `{v}`; expected {}",
+                        crate::machine::Syntax::KNOWN
+                    ))
+                })?,
+            },
+            asm_arch: match raw.asm_arch {
+                None => crate::machine::DEFAULT_ARCH.to_owned(),
+                Some(a) if crate::machine::ARCHES.contains(&a.as_str()) => a,
+                Some(a) => {
+                    return Err(ConfigError::new(format!(
+                        "asm-arch is `{a}`; expected one of {}",
+                        crate::machine::ARCHES.join(", ")
+                    )));
+                }
+            },
+            cc: raw.cc.unwrap_or_else(|| "cc".to_owned()),
+            rustc: raw.rustc.unwrap_or_else(|| "rustc".to_owned()),
+            rustc_from: None,
+            valgrind: raw.valgrind.unwrap_or_else(|| "valgrind".to_owned()),
+            timeout: Duration::from_secs(match raw.timeout {
+                Some(0) => {
+                    return Err(ConfigError::new(
+                        "timeout is 0; expected a number of seconds of at least 1",
+                    ));
+                }
+                Some(t) => t,
+                None => 10,
+            }),
+            memory: memory(raw.memory.as_ref())?,
+            c_hidden_prefix: match raw.c_hidden_prefix {
+                Some(p) if p.trim().is_empty() => {
+                    return Err(ConfigError::new(
+                        "c-hidden-prefix is blank; expected a marker such as \"~ \"",
+                    ));
+                }
+                Some(p) => p,
+                None => "~ ".to_owned(),
+            },
+            edition,
+            additional_css: book_config
+                .pointer("/output/html/additional-css")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(PathBuf::from)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            output_filters: output_filters(raw.output_filters.unwrap_or_default())?,
+            dependencies: Dependency::parse_table(
+                raw.dependencies.as_ref().unwrap_or(&Value::Null),
+            )
+            .map_err(|e| ConfigError {
+                message: e.message,
+                key: std::iter::once("dependencies".to_owned())
+                    .chain(e.key)
+                    .collect(),
+                at: None,
+            })?,
+            cargo_manifest: raw.cargo_manifest.map(PathBuf::from),
+            playground_crates: match raw.playground_crates {
+                Some(list) => list.iter().map(|c| c.replace('-', "_")).collect(),
+                None => PLAYGROUND_CRATES.iter().map(|c| (*c).to_owned()).collect(),
+            },
+            language: book_config
+                .pointer("/book/language")
+                .and_then(Value::as_str)
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_owned),
+            po_dir: PathBuf::from(
+                book_config
+                    .pointer("/preprocessor/gettext/po-dir")
+                    .and_then(Value::as_str)
+                    .unwrap_or("po"),
+            ),
+            gettext_first: gettext_first(book_config),
+            run: RunMode::read(raw.run.as_ref())?,
+        })
+    }
+}
+
+/// Whether mdBook runs `[preprocessor.gettext]` before us: our `after`
+/// names it, or its `before` names us (`None` when the book has none).
+fn gettext_first(book_config: &Value) -> Option<bool> {
+    let gettext = book_config.pointer("/preprocessor/gettext")?;
+    let names = |v: Option<&Value>, name: &str| {
+        v.and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|n| n.as_str() == Some(name)))
+    };
+    let ours = book_config.pointer("/preprocessor/companion");
+    Some(
+        names(ours.and_then(|c| c.get("after")), "gettext")
+            || names(gettext.get("before"), "companion"),
+    )
+}
+
+fn output_filters(
+    table: std::collections::BTreeMap<String, String>,
+) -> Result<Vec<OutputFilter>, ConfigError> {
+    table
+        .into_iter()
+        .map(|(pattern, replacement)| {
+            let regex = regex::Regex::new(&pattern).map_err(|e| {
+                ConfigError::new(format!(
+                    "output-filters: `{pattern}` is not a regular expression ({}); expected a pattern of the regex crate, such as \"0x[0-9a-f]+\"",
+                    e.to_string().lines().last().unwrap_or("invalid").trim().trim_start_matches("error: ")
+                ))
+            })?;
+            Ok(OutputFilter {
+                pattern: regex,
+                replacement,
+            })
+        })
+        .collect()
+}
+
+fn link(
+    key: &str,
+    setting: Option<LinkSetting>,
+    default: &str,
+) -> Result<Option<String>, ConfigError> {
+    match setting {
+        None | Some(LinkSetting::Enabled(true)) => Ok(Some(default.to_owned())),
+        Some(LinkSetting::Enabled(false)) => Ok(None),
+        Some(LinkSetting::Url(url)) => {
+            if !(url.starts_with("https://") || url.starts_with("http://")) {
+                return Err(ConfigError::new(format!(
+                    "{key} is `{url}`; expected an http:// or https:// address, or false"
+                )));
+            }
+            let mut url = url;
+            if !url.ends_with('/') {
+                url.push('/');
+            }
+            Ok(Some(url))
+        }
+    }
+}
+
+fn compiler_id(key: &str, id: Option<String>, default: &str) -> Result<String, ConfigError> {
+    let id = id.unwrap_or_else(|| default.to_owned());
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(ConfigError::new(format!(
+            "{key} is `{id}`; expected a Compiler Explorer compiler id such as `{default}`"
+        )));
+    }
+    Ok(id)
+}
+
+/// Every key `[preprocessor.companion]` accepts, mdBook's own included,
+/// read from the table's definition itself (the fields serde knows), so a
+/// list made from it cannot drift from what the reader accepts. The
+/// guide's configuration reference is checked against it.
+pub fn keys() -> Vec<&'static str> {
+    /// A deserializer that only records the field names it is asked for.
+    struct Fields(&'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for &mut Fields {
+        type Error = serde::de::value::Error;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(
+            self,
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            Err(serde::de::Error::custom("field names only"))
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.0 = fields;
+            Err(serde::de::Error::custom("field names only"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields = Fields(&[]);
+    let _ = RawConfig::deserialize(&mut fields);
+    fields.0.to_vec()
+}
+
+/// The default of `memory`: 2 GiB.
+pub const DEFAULT_MEMORY: u64 = 2 << 30;
+
+/// Reads `memory`: a whole number of MiB (`2048`), or a size with its unit
+/// (`"512 MiB"`, `"2 GiB"`), or `"unlimited"`; at least 16 MiB.
+fn memory(value: Option<&Value>) -> Result<Option<u64>, ConfigError> {
+    let expected = "expected a size such as \"2 GiB\" or \"512 MiB\" (a bare number is MiB), at least 16 MiB, or \"unlimited\"";
+    let bytes = match value {
+        None => return Ok(Some(DEFAULT_MEMORY)),
+        Some(Value::Number(mib)) => mib.as_u64().and_then(|m| m.checked_mul(1 << 20)),
+        Some(Value::String(s)) if s.trim() == "unlimited" => return Ok(None),
+        Some(Value::String(s)) => {
+            let s = s.trim();
+            let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+            let (number, unit) = s.split_at(split);
+            let shift = match unit.trim() {
+                "" | "MiB" | "M" | "MB" => Some(20),
+                "GiB" | "G" | "GB" => Some(30),
+                "KiB" | "K" | "KB" => Some(10),
+                _ => None,
+            };
+            number
+                .parse::<u64>()
+                .ok()
+                .zip(shift)
+                .and_then(|(n, shift)| n.checked_mul(1 << shift))
+        }
+        Some(_) => None,
+    };
+    match bytes {
+        Some(b) if b >= 16 << 20 => Ok(Some(b)),
+        _ => Err(ConfigError::new(format!(
+            "memory is `{}`; {expected}",
+            value.map(ToString::to_string).unwrap_or_default()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cfg(table: Value) -> Result<Config, ConfigError> {
+        Config::from_json(
+            PathBuf::from("/book"),
+            &json!({"book": {"src": "src"}, "preprocessor": {"companion": table}}),
+        )
+    }
+
+    #[test]
+    fn defaults_when_table_is_empty() {
+        let c = cfg(json!({})).unwrap();
+        assert_eq!(c.on_failure, OnFailure::Bail);
+        assert_eq!(c.playground_url.as_deref(), Some(DEFAULT_PLAYGROUND));
+        assert_eq!(c.rust_compiler, DEFAULT_RUST_COMPILER);
+        assert_eq!(c.edition, 2021);
+        assert_eq!(c.timeout, Duration::from_secs(10));
+        assert_eq!(c.c_hidden_prefix, "~ ");
+        let talks = DataKey {
+            key: "talks",
+            default: "talks.toml",
+        };
+        assert_eq!(c.data_file(&talks), PathBuf::from("talks.toml"));
+        let c = cfg(json!({"talks": "data/talks.toml"})).unwrap();
+        assert_eq!(c.data_file(&talks), PathBuf::from("data/talks.toml"));
+    }
+
+    #[test]
+    fn output_filters_scrub_in_pattern_order_and_bad_ones_are_named() {
+        let c = cfg(json!({"output-filters": {
+            "0x[0-9a-f]+": "0x[ADDR]",
+            "/tmp/[^ ]+": "[TMP]",
+            "took ([0-9]+) ms": "took [..] ms ($1 before)",
+        }}))
+        .unwrap();
+        assert_eq!(
+            OutputFilter::apply_all(&c.output_filters, "at 0x7ffd12 in /tmp/x.rs took 17 ms"),
+            "at 0x[ADDR] in [TMP] took [..] ms (17 before)"
+        );
+        assert!(matches!(
+            OutputFilter::apply_all(&c.output_filters, "nothing"),
+            std::borrow::Cow::Borrowed("nothing")
+        ));
+        let err = cfg(json!({"output-filters": {"(unclosed": "x"}}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("book.toml [preprocessor.companion]: output-filters: `(unclosed` is not a regular expression ("),
+            "{err}"
+        );
+        let err = cfg(json!({"output-filters": {"a": 1}}))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("expected a string"), "{err}");
+    }
+
+    #[test]
+    fn unknown_key_names_the_known_ones() {
+        let data = [
+            Key::File(DataKey {
+                key: "reading-list",
+                default: "reading-list.toml",
+            }),
+            Key::File(DataKey {
+                key: "talks",
+                default: "talks.toml",
+            }),
+            Key::Flag("print-solutions"),
+        ];
+        let check = |table| cfg(table).and_then(|c| c.check_keys(&data));
+        assert!(check(json!({"talks": "t.toml", "verify": true})).is_ok());
+        let err = check(json!({"talks": 3})).unwrap_err();
+        assert_eq!(err.key, ["talks"]);
+        assert!(
+            err.to_string().contains(
+                "found `talks = 3`; expected a path relative to the book's source directory"
+            ),
+            "{err}"
+        );
+        let err = check(json!({"playground": false})).unwrap_err().to_string();
+        assert!(
+            err.starts_with("book.toml [preprocessor.companion]: unknown field `playground`"),
+            "{err}"
+        );
+        assert!(
+            err.contains("known keys: reading-list, talks, print-solutions, playground-url"),
+            "{err}"
+        );
+        // A flag is true or false, false when absent.
+        assert!(!cfg(json!({})).unwrap().flag("print-solutions"));
+        let on = cfg(json!({"print-solutions": true})).unwrap();
+        assert!(on.check_keys(&data).is_ok() && on.flag("print-solutions"));
+        let err = check(json!({"print-solutions": "yes"})).unwrap_err();
+        assert_eq!(err.key, ["print-solutions"]);
+        assert!(
+            err.to_string()
+                .contains("found `print-solutions = \"yes\"`; expected true or false"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn dependencies_and_the_playground_list_are_read_and_errors_keep_their_key() {
+        let c = cfg(json!({
+            "dependencies": {"mylib": {"path": "crates/mylib"}, "rand": "0.8"},
+            "cargo-manifest": "../Cargo.toml",
+            "playground-crates": ["serde-json"],
+        }))
+        .unwrap();
+        assert_eq!(c.dependencies.len(), 2);
+        assert_eq!(c.cargo_manifest, Some(PathBuf::from("../Cargo.toml")));
+        assert_eq!(c.playground_crates, ["serde_json"]);
+        assert!(
+            cfg(json!({}))
+                .unwrap()
+                .playground_crates
+                .contains(&"rand".to_owned())
+        );
+        let err = cfg(json!({"dependencies": {"rand": {"version": "one"}}})).unwrap_err();
+        assert_eq!(err.key, ["dependencies", "rand", "version"]);
+        let text = "[preprocessor.companion.dependencies]\nrand = { version = \"one\" }\n";
+        assert_eq!(
+            err.locate(text).to_string(),
+            "book.toml:2:10: [preprocessor.companion] dependencies.rand: version `one` is not a version requirement (unexpected character 'o' while parsing major version number); expected one such as \"0.8\" or \"=1.2.3\""
+        );
+        let err = cfg(json!({"dependency": {}}))
+            .and_then(|c| c.check_keys(&[]))
+            .unwrap_err();
+        assert_eq!(err.key, ["dependency"]);
+    }
+
+    #[test]
+    fn mdbook_keys_and_nulls_are_accepted() {
+        let c = cfg(json!({"command": "x", "after": ["links"], "renderers": null, "verify": null}))
+            .unwrap();
+        assert!(!c.verify);
+    }
+
+    #[test]
+    fn links_can_be_switched_off_or_moved() {
+        let c = cfg(
+            json!({"playground-url": false, "compiler-explorer-url": "https://ce.example.org"}),
+        )
+        .unwrap();
+        assert_eq!(c.playground_url, None);
+        assert_eq!(
+            c.compiler_explorer_url.as_deref(),
+            Some("https://ce.example.org/")
+        );
+        let err = cfg(json!({"playground-url": "javascript:alert(1)"})).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("expected an http:// or https:// address")
+        );
+    }
+
+    #[test]
+    fn warnings_are_warned_about_unless_denied() {
+        assert_eq!(cfg(json!({})).unwrap().warnings, Warnings::Warn);
+        let deny = cfg(json!({"warnings": "deny"})).unwrap();
+        assert_eq!(deny.warnings, Warnings::Deny);
+        assert!(cfg(json!({"warnings": "error"})).is_err());
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        assert!(cfg(json!({"on-failure": "ignore"})).is_err());
+        assert!(cfg(json!({"timeout": 0})).is_err());
+        assert_eq!(
+            cfg(json!({"asm-syntax": "masm"})).unwrap_err().to_string(),
+            "book.toml [preprocessor.companion]: asm-syntax is `masm`; expected `\"intel\"` or `\"att\"`"
+        );
+        assert!(cfg(json!({"asm-arch": "vax"})).is_err());
+        let c = cfg(json!({"asm-syntax": "att", "asm-arch": "aarch64"})).unwrap();
+        assert_eq!(
+            (c.asm_syntax, c.asm_arch.as_str()),
+            (crate::machine::Syntax::Att, "aarch64")
+        );
+        assert!(cfg(json!({"rust-compiler": "r 1"})).is_err());
+        let err =
+            Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2019"}})).unwrap_err();
+        assert!(err.to_string().contains("expected one of 2015"), "{err}");
+    }
+
+    #[test]
+    fn run_takes_three_values_and_a_bad_one_is_located() {
+        assert_eq!(cfg(json!({})).unwrap().run, RunMode::Auto);
+        for (name, mode) in RunMode::CHOICES {
+            assert_eq!(cfg(json!({ "run": name })).unwrap().run, mode);
+            assert_eq!(mode.name(), name);
+        }
+        let text = "[book]\ntitle = \"T\"\n\n[preprocessor.companion]\nrun = \"offline\"\n";
+        let err = cfg(json!({"run": "offline"})).unwrap_err().locate(text);
+        assert_eq!(
+            err.to_string(),
+            "book.toml:5:1: [preprocessor.companion] run is `offline`; expected \"auto\" (recorded output, edited code on the Playground), \"recorded\" (no request ever) or \"playground\" (mdBook's own button)"
+        );
+        let err = cfg(json!({"run": true})).unwrap_err();
+        assert!(err.to_string().contains("run is `true`; expected"), "{err}");
+    }
+
+    #[test]
+    fn book_edition_becomes_the_default() {
+        let c = Config::from_json(PathBuf::new(), &json!({"rust": {"edition": "2024"}})).unwrap();
+        assert_eq!(c.edition, 2024);
+    }
+
+    #[test]
+    fn keys_are_the_fields_of_the_table_and_the_message_names_them_all() {
+        let keys = keys();
+        assert!(
+            keys.contains(&"on-failure") && keys.contains(&"after"),
+            "{keys:?}"
+        );
+        let listed = KNOWN_KEYS.replace("(and mdBook's", ",");
+        let named: std::collections::BTreeSet<&str> = listed
+            .split([',', ' ', ')'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let fields: std::collections::BTreeSet<&str> = keys.into_iter().collect();
+        assert_eq!(named, fields);
+    }
+}

@@ -1,0 +1,117 @@
+//! Source and listing tied together, as Compiler Explorer ties them.
+//!
+//! The compiler's line table numbers the lines of the *program* it
+//! compiled: hidden lines included, and for Rust code without `fn main`,
+//! the wrapper mdBook adds. The reader sees the *shown* code. The maps
+//! here turn a program line into the shown line it is (or 0 when the
+//! reader does not see it), and give each shown line its colour, shared
+//! by the line and its instructions.
+
+use crate::code;
+
+/// How many colours lines cycle through (the stylesheet defines
+/// `companion-c0` to `companion-c7` for every theme).
+pub const COLOURS: usize = 8;
+
+/// The colour class index of a shown line (1-based).
+pub fn colour(shown_line: u32) -> usize {
+    (shown_line.saturating_sub(1) as usize) % COLOURS
+}
+
+/// For each line of the Rust program mdBook runs for `code` (hidden
+/// lines un-hidden, wrapped in `fn main` when it has none), the shown
+/// line it is, 1-based, or 0.
+pub fn rust_lines(code: &str) -> Vec<u32> {
+    let shown = shown_numbers(code, |line| !code::rust_shown(line).is_empty());
+    let source = code::rust_source(code);
+    if code::has_main(&source) {
+        return shown;
+    }
+    // As `code::rust_program` builds it: leading `#![...]` lines, the
+    // wrapper's first line, the body, the wrapper's last line.
+    let mut head = Vec::new();
+    let mut body = Vec::new();
+    for (line, n) in source.split_inclusive('\n').zip(&shown) {
+        if body.is_empty() && line.trim_start().starts_with("#![") {
+            head.push(*n);
+        } else {
+            body.push(*n);
+        }
+    }
+    let mut out = head;
+    out.push(0);
+    out.extend(body);
+    out.push(0);
+    out
+}
+
+/// For each line of a C or C++ program (its code with the hidden-line
+/// `prefix` removed), the shown line it is, 1-based, or 0.
+pub fn c_lines(code: &str, prefix: &str) -> Vec<u32> {
+    shown_numbers(code, |line| !code::c_split(line, prefix).0.is_empty())
+}
+
+/// Numbers the lines of `code` for which `shown` holds, 1-based; 0 for
+/// the others.
+fn shown_numbers(code: &str, shown: impl Fn(&str) -> bool) -> Vec<u32> {
+    let mut n = 0;
+    code.split_inclusive('\n')
+        .map(|line| {
+            if shown(line) {
+                n += 1;
+                n
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+/// A listing's program lines turned into shown lines through `map`
+/// ([`rust_lines`], [`c_lines`]); lines outside the map are 0.
+pub fn to_shown(program_lines: &[u32], map: &[u32]) -> Vec<u32> {
+    program_lines
+        .iter()
+        .map(|&p| match p {
+            0 => 0,
+            p => map.get(p as usize - 1).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn rust_lines_skip_hidden_lines_and_the_wrapper() {
+        let code = "# use std::num::NonZero;\npub fn f(a: u32) -> u32 {\n    a / 2\n}\n# fn main() { f(1); }\n";
+        // Has `fn main`: program lines are the code's lines.
+        assert_eq!(rust_lines(code), [0, 1, 2, 3, 0]);
+        let loose = "#![allow(unused)]\n# let a = 1;\nlet b = a + 1;\n";
+        // `#![allow]`, `fn main() {`, `let a`, `let b`, `}`.
+        assert_eq!(
+            code::rust_program(&code::rust_source(loose))
+                .lines()
+                .count(),
+            5
+        );
+        assert_eq!(rust_lines(loose), [1, 0, 0, 2, 0]);
+    }
+
+    #[test]
+    fn c_lines_skip_the_prefix() {
+        let code = "~ #include <stdio.h>\nint f(void) {\n  ~ int hidden;\n    return 1;\n}\n";
+        assert_eq!(c_lines(code, "~ "), [0, 1, 0, 2, 3]);
+    }
+
+    #[test]
+    fn listing_lines_become_shown_lines_and_colours_cycle() {
+        let map = [0, 1, 2, 3, 0];
+        assert_eq!(to_shown(&[0, 2, 3, 5, 9], &map), [0, 1, 2, 0, 0]);
+        assert_eq!(colour(1), 0);
+        assert_eq!(colour(8), 7);
+        assert_eq!(colour(9), 0);
+    }
+}

@@ -1,0 +1,120 @@
+//! What the card directives (reading lists, talks) share: their data
+//! come from a TOML file or from tables in the block's own body, their
+//! prose is translated and made safe the same way, and `mdbook-xgettext`
+//! gets their strings the same way.
+
+use super::contract::{DataMessage, Env, Rendered};
+use super::datafile::{DataFile, Spot};
+use super::xgettext::{self, Piece};
+use mdbook_companion_core::markdown::{self, Block, Fence};
+use mdbook_companion_core::problem::Problem;
+
+/// Why a selection of cards (`ids`, filters) failed, and where its
+/// message belongs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unselected {
+    /// At the `ids` attribute: an id unknown or named twice.
+    AtIds(String),
+    /// At the block: nothing selected.
+    AtBlock(String),
+}
+
+impl Unselected {
+    /// The located problem: at the `ids` attribute (`ids_at`, an offset of
+    /// the chapter) when the message belongs there, else at `block_at`.
+    pub fn locate(self, ids_at: Option<usize>, block_at: usize) -> Problem {
+        match (self, ids_at) {
+            (Unselected::AtIds(m), Some(at)) => Problem::at(at, m),
+            (Unselected::AtIds(m) | Unselected::AtBlock(m), _) => Problem::at(block_at, m),
+        }
+    }
+}
+
+/// Maps a byte offset of a fence body to the chapter.
+pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
+    let body = &fence.body;
+    let before = body.get(..offset).unwrap_or(body);
+    let offset = before.len();
+    let line = before.matches('\n').count();
+    let line_start_in_body = before.rfind('\n').map_or(0, |i| i + 1);
+    let body_line_end = body[line_start_in_body..]
+        .find('\n')
+        .map_or(body.len(), |i| line_start_in_body + i);
+    let body_line_len = body_line_end - line_start_in_body;
+    let start = markdown::body_line_offset(text, fence.body_offset, line);
+    let chapter_line = text[start..].split('\n').next().unwrap_or("");
+    let chapter_line = chapter_line.strip_suffix('\r').unwrap_or(chapter_line);
+    // The body line is the end of the chapter line, after any container
+    // prefix (list indentation, `> `).
+    let prefix = chapter_line.len().saturating_sub(body_line_len);
+    (start + prefix + offset - line_start_in_body).min(text.len())
+}
+
+/// A block of cards for `mdbook-xgettext`: its caption on its line, then
+/// each of `strings` (where it was written, the text, whether it is
+/// Markdown prose): a block's own tables at their lines in the chapter,
+/// the data file's (`data_file`) for its page.
+pub fn cards_for_xgettext(
+    env: &Env<'_>,
+    block: &Block,
+    title: Option<&str>,
+    strings: &[(Spot, &str, bool)],
+    data_file: Option<&DataFile<'_>>,
+) -> Rendered {
+    let fence = &block.fence;
+    let rel = data_file.map(|d| d.rel.to_string_lossy().replace('\\', "/"));
+    let mut pieces = Vec::new();
+    let mut data = Vec::new();
+    if let Some(text) = title {
+        pieces.push(Piece::Text {
+            at: fence.info_offset,
+            text,
+        });
+    }
+    for &(spot, text, prose) in strings {
+        match &rel {
+            None => {
+                let at = body_offset_in_chapter(env.text, fence, spot.offset);
+                pieces.push(if prose {
+                    Piece::Markdown { at, text }
+                } else {
+                    Piece::Text { at, text }
+                });
+            }
+            Some(file) => data.push(DataMessage {
+                file: file.to_owned(),
+                line: spot.line,
+                prose,
+                text: text.to_owned(),
+            }),
+        }
+    }
+    Rendered {
+        out: xgettext::write(env, &block.range, &pieces),
+        data,
+        ..Rendered::default()
+    }
+}
+
+/// A translated Markdown prose string of a data file rendered as HTML and
+/// Markdown by `render` (a note, an abstract), or `None` when the book's
+/// language leaves it as written. A link the translation brings in is
+/// checked as the author's are, and located at the block.
+pub fn translated_prose(
+    env: &Env<'_>,
+    source: &str,
+    at: usize,
+    render: impl Fn(&str) -> Result<(String, String), String>,
+) -> Result<Option<(String, String)>, Problem> {
+    match env.markdown(source) {
+        std::borrow::Cow::Borrowed(_) => Ok(None),
+        std::borrow::Cow::Owned(t) => render(&t).map(Some).map_err(|m| {
+            let file = env
+                .shared
+                .translations
+                .as_ref()
+                .map_or("the catalog", |tr| tr.file.as_str());
+            Problem::at(at, format!("{m}, in its translation in {file}"))
+        }),
+    }
+}

@@ -1,0 +1,346 @@
+//! Quizzes: ````` ````quiz title="…" id=… `````.
+//!
+//! A quiz block holds questions, each a `##` heading with Markdown under it
+//! and one answer: a task list (`- [x]` right, `- [ ]` wrong; several
+//! `[x]` ask for all that apply; a `>` quote under an option explains it),
+//! an `answer:` line (accepted answers separated by ` | `, compared
+//! trimmed and case-insensitively), or a program: a Rust, C or C++ fence
+//! with an example's or a side's attributes and its ```` ```output ````.
+//! A `>` quote after the answer explains the question.
+//!
+//! A program question is an example whose claim the reader predicts: its
+//! key is the fence's claim (runs and prints its output, panics, does not
+//! compile with the first error on `line=`, undefined behaviour), which
+//! `check`, `verify`, the lock and the claims page prove like any other
+//! ("Quiz 4.1, question 3"). The page asks with real inputs and keeps the
+//! answers out of its visible text until the reader checks (`quiz.js`).
+
+mod parse;
+mod program;
+mod render;
+mod toml;
+
+use super::asmspec::{AsmSpec, CSnippet};
+use super::contract::{Env, Kind, Parsed, Target};
+use super::facts::Need;
+use super::runnable::Example;
+use mdbook_companion_core::claim::{Claim, ErrorLine};
+use mdbook_companion_core::config::Key;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::markdown::{Block, Pattern};
+use mdbook_companion_core::problem::Problem;
+use std::ops::Range;
+
+/// The quiz's row of the registry.
+pub const KIND: Kind = Kind {
+    name: "quiz",
+    pattern: PATTERN,
+    parse,
+    makes_claims: true,
+    lists_the_book: false,
+    publishes: &[],
+    stylesheet: include_str!("quiz.css"),
+    script: include_str!("quiz.js"),
+    keys: &[Key::Flag(PRINT_ANSWERS)],
+};
+
+/// `print-answers = true`: answers and explanations on the print page
+/// too (the quiz's key of `[preprocessor.companion]`).
+pub const PRINT_ANSWERS: &str = "print-answers";
+
+/// The word of a quiz's number (`Quiz 4.1`).
+pub const WHAT: &str = "Quiz";
+
+/// How a quiz block starts.
+pub const PATTERN: Pattern = Pattern {
+    words: &["quiz"],
+    takes_output: false,
+};
+
+/// mdbook-quiz's link: a line `{{#quiz FILE}}` is a quiz block that reads
+/// FILE (as ```` ```quiz src="FILE" ````).
+pub const LINK: &str = "quiz";
+
+/// The container attributes, for messages.
+pub const KNOWN: &str = "title, id, src";
+
+/// Parses a quiz block into its model; its Rust programs need the book's
+/// crates they use known (as an example's do).
+fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
+    let quiz = Quiz::parse(block, env)?;
+    let needs = match env.target {
+        Target::Xgettext => Vec::new(),
+        _ => quiz
+            .questions
+            .iter()
+            .filter_map(|q| match &q.answer {
+                Answer::Program(p) if p.lang == Lang::Rust => Some(Need::Crates(p.source.clone())),
+                _ => None,
+            })
+            .collect(),
+    };
+    Ok(Parsed {
+        model: Box::new(quiz),
+        needs,
+    })
+}
+
+/// Whether a chapter may hold a quiz that reads a file (```` ```quiz
+/// src="…" ````): the chapter memo, which watches only the configured
+/// data files, must not remember such a chapter.
+pub fn reads_a_file(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l
+            .trim_start_matches([' ', '\t', '>', '-', '*'])
+            .trim_start();
+        let rest = t.trim_start_matches(['`', '~']);
+        rest.len() + 3 <= t.len() && rest.trim_start().starts_with("quiz") && rest.contains("src=")
+    })
+}
+
+/// Some of the author's Markdown and where it starts in the chapter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prose {
+    /// The Markdown as written (block-quote markers removed).
+    pub text: String,
+    /// Its offset in the chapter.
+    pub at: usize,
+}
+
+/// One option of a choice question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// Its text (inline Markdown).
+    pub text: Prose,
+    /// `[x]`: a right answer.
+    pub right: bool,
+    /// The `>` quote under it.
+    pub why: Option<Prose>,
+}
+
+/// What a program question's program does, as its key says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Runs and prints its output block.
+    Prints,
+    /// Panics (Rust).
+    Panics,
+    /// Does not compile.
+    DoesNotCompile,
+    /// Undefined behaviour, under UBSan (C, C++).
+    Undefined,
+}
+
+impl Outcome {
+    /// Its value in the page's key and inputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Prints => "prints",
+            Outcome::Panics => "panics",
+            Outcome::DoesNotCompile => "compile-fail",
+            Outcome::Undefined => "ub",
+        }
+    }
+
+    /// The outcome a claim's expectation means to the reader.
+    fn of(expect: Expect) -> Outcome {
+        match expect {
+            Expect::Panic => Outcome::Panics,
+            Expect::CompileFail => Outcome::DoesNotCompile,
+            Expect::Ub => Outcome::Undefined,
+            _ => Outcome::Prints,
+        }
+    }
+}
+
+/// What a program question's fence is, by language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// A Rust program: an example (its attributes, outcome and output).
+    Rust(Box<Example>),
+    /// A C or C++ program.
+    Compiled {
+        /// Its expected outcome (`run`, `ub` or `compile-fail`).
+        expect: Expect,
+        /// Its compiler attributes (`flags=`, `warnings=`).
+        spec: AsmSpec,
+        /// `sanitize=`: the checker that proves the outcome.
+        sanitize: mdbook_companion_core::sanitize::Sanitize,
+    },
+}
+
+/// A program question: the reader predicts what it does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    /// Its language.
+    pub lang: Lang,
+    /// Its attributes read as an example's or a side's.
+    pub role: Role,
+    /// The code as written, hidden-line markers included.
+    pub code: String,
+    /// What the reader sees.
+    pub shown: String,
+    /// What the compiler gets (hidden lines included, `fn main` added
+    /// where Rust needs it).
+    pub source: String,
+    /// The output block's text.
+    pub output: Option<String>,
+    /// The output block's range in the chapter.
+    pub output_range: Option<Range<usize>>,
+    /// `line=`: the line the reader sees the first error on.
+    pub line: Option<usize>,
+    /// For each line the reader sees, its line in `source`.
+    pub shown_lines: Vec<usize>,
+    /// The offset in the chapter of its info string.
+    pub info_offset: usize,
+    /// Where its claim is told when it was written in another file (a
+    /// quiz file's `Tracing` question): that file and line.
+    pub placed: Option<(String, usize)>,
+}
+
+impl Program {
+    /// The same program, its claim told at `line` of `file`.
+    pub fn placed(mut self, file: &str, line: usize) -> Program {
+        self.placed = Some((file.to_owned(), line));
+        self
+    }
+
+    /// The expected outcome.
+    pub fn expect(&self) -> Expect {
+        match &self.role {
+            Role::Rust(ex) => ex.expect,
+            Role::Compiled { expect, .. } => *expect,
+        }
+    }
+
+    /// What the reader must choose.
+    pub fn outcome(&self) -> Outcome {
+        Outcome::of(self.expect())
+    }
+
+    /// Its claim (the `n`-th question of `quiz`).
+    pub fn claim(&self, env: &Env<'_>, quiz: &Quiz, n: usize) -> Claim {
+        let mut claim = match &self.role {
+            Role::Rust(ex) => ex.claim(env, self.info_offset, self.output_range.clone()),
+            Role::Compiled {
+                expect,
+                spec,
+                sanitize,
+            } => spec.c_claim(
+                env,
+                CSnippet {
+                    lang: self.lang,
+                    info_offset: self.info_offset,
+                    source: &self.source,
+                    output: self.output.as_deref().zip(self.output_range.as_ref()),
+                },
+                *expect,
+                *sanitize,
+            ),
+        };
+        if let Some((file, line)) = &self.placed {
+            claim.file = file.clone();
+            claim.line = *line;
+            claim.bless = None;
+        }
+        claim.what = match &quiz.title {
+            Some(t) => format!("quiz \"{t}\" (question {n})"),
+            None => format!("quiz (question {n})"),
+        };
+        claim.error_line = self.line.and_then(|l| {
+            Some(ErrorLine {
+                line: *self.shown_lines.get(l.checked_sub(1)?)?,
+                shown: self.shown_lines.clone(),
+            })
+        });
+        claim
+    }
+}
+
+/// What a question asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// Options from a task list: one right (radio buttons) or several
+    /// (checkboxes: all that apply).
+    Choices(Vec<Choice>),
+    /// An `answer:` line: the accepted answers.
+    Text {
+        /// The answers, trimmed.
+        accepted: Vec<String>,
+        /// Where the line stands in the chapter.
+        at: usize,
+    },
+    /// A program whose outcome the reader predicts.
+    Program(Box<Program>),
+}
+
+/// One `##` question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// The heading's text (inline Markdown).
+    pub prompt: Prose,
+    /// The Markdown under the heading, before the answer.
+    pub body: Vec<Prose>,
+    /// What it asks for.
+    pub answer: Answer,
+    /// The `>` quote after the answer.
+    pub why: Option<Prose>,
+}
+
+impl Question {
+    /// Whether several options are right ("all that apply").
+    pub fn all_that_apply(&self) -> bool {
+        match &self.answer {
+            Answer::Choices(c) => c.iter().filter(|c| c.right).count() > 1,
+            _ => false,
+        }
+    }
+}
+
+/// A parsed quiz block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quiz {
+    /// `title=`.
+    pub title: Option<String>,
+    /// `id=`: its anchor, with where it stands.
+    pub id: Option<(String, usize)>,
+    /// The questions, in order.
+    pub questions: Vec<Question>,
+    /// The hash of its text: where the page keeps the reader's answers (an
+    /// edited quiz starts fresh).
+    pub hash: String,
+    /// The offset in the chapter of its info string.
+    pub info_offset: usize,
+}
+
+impl Quiz {
+    /// The claims of its program questions, with the question's number
+    /// (1-based) of each.
+    pub fn claims(&self, env: &Env<'_>) -> Vec<(usize, Claim)> {
+        self.questions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, q)| match &q.answer {
+                Answer::Program(p) => Some((i + 1, p.claim(env, self, i + 1))),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads_a_file;
+
+    #[test]
+    fn a_quiz_reading_a_file_is_seen_in_any_container() {
+        assert!(reads_a_file("# A\n\n```quiz src=\"q.toml\"\n```\n"));
+        assert!(reads_a_file(
+            "- ````quiz title=\"T\" src=\"q.toml\"\n  ````\n"
+        ));
+        assert!(reads_a_file("> ~~~quiz src=q.toml\n> ~~~\n"));
+        assert!(!reads_a_file("````quiz\n## Q\n\nanswer: a\n````\n"));
+        assert!(!reads_a_file("<img src=\"quiz.png\">\n"));
+    }
+}

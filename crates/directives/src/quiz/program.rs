@@ -1,0 +1,236 @@
+//! A program question: a Rust, C or C++ fence read with an example's or
+//! a side's attributes (and `line=`, the line of the first error the
+//! reader predicts), its ```` ```output ````, and the lines the reader
+//! sees told as lines of the program the compiler gets.
+
+use super::{Program, Role};
+use crate::asmspec::{self, AsmSpec};
+use crate::runnable::{Context, Example};
+use mdbook_companion_core::attrs::{self, Attr};
+use mdbook_companion_core::claim::{UNORDERED, has_pattern};
+use mdbook_companion_core::code;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::markdown::{self, Fence};
+use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::sanitize::Sanitize;
+use mdbook_companion_core::values::Attrs;
+
+/// The values `expect=` takes on a quiz's Rust program.
+const RUST_OUTCOMES: [(&str, Expect); 3] = [
+    ("run", Expect::Run),
+    ("panic", Expect::Panic),
+    ("compile-fail", Expect::CompileFail),
+];
+
+/// The values `expect=` takes on a quiz's C or C++ program.
+const C_OUTCOMES: [(&str, Expect); 3] = [
+    ("run", Expect::Run),
+    ("ub", Expect::Ub),
+    ("compile-fail", Expect::CompileFail),
+];
+
+/// A program question from its (chapter-mapped) fence and output block.
+pub(super) fn program(
+    fence: Fence,
+    output: Option<Fence>,
+    config: &Config,
+) -> Result<Program, Problem> {
+    let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::Rust);
+    let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
+    let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
+        .map_err(|e| Problem::from_attr(&fence, e))?;
+    let mut a = Attrs::new(&fence);
+    let mut line: Option<(usize, &Attr)> = None;
+    let mut rest: Vec<Attr> = Vec::new();
+    for attr in &list {
+        if attr.key == "line" {
+            a.once(attr, "line")?;
+            let n = match &attr.value {
+                Some(toml::Value::Integer(i)) => usize::try_from(*i).ok().filter(|n| *n > 0),
+                _ => None,
+            };
+            let n = n.ok_or_else(|| {
+                a.problem(
+                    attr,
+                    "found a `line` that is not a line number; expected `line=3`, the line (from 1, as the reader sees the code) of the first error",
+                )
+            })?;
+            line = Some((n, attr));
+        } else {
+            rest.push(attr.clone());
+        }
+    }
+    let (shown, full) = lang.split_hidden(&fence.body, config);
+    let role = match lang {
+        Lang::Rust => {
+            let ex = Example::parse(&fence, &rest, output.as_ref(), None, config, Context::Quiz)?;
+            if !RUST_OUTCOMES.iter().any(|(_, e)| *e == ex.expect) || ex.ignore {
+                let found = rest
+                    .iter()
+                    .find(|at| matches!(at.key.as_str(), "expect" | "no_run" | "ignore"));
+                let message = |key: &str| {
+                    format!(
+                        "found `{key}` on a quiz's program; expected expect=run, expect=panic or expect=compile-fail (what the reader predicts, and the build proves)"
+                    )
+                };
+                return Err(match found {
+                    Some(attr) => a.problem(attr, message(&attr.key)),
+                    None => Problem::at(fence.info_offset, message("no_run")),
+                });
+            }
+            Role::Rust(Box::new(ex))
+        }
+        _ => {
+            let mut a = Attrs::new(&fence);
+            let mut expect = Expect::Run;
+            let mut spec = AsmSpec::default();
+            let mut sanitize = Sanitize::NONE;
+            let mut sanitize_at = fence.info_offset;
+            for attr in &rest {
+                let key = attr.key.as_str();
+                a.once(attr, key)?;
+                match key {
+                    "expect" => expect = a.choice(attr, &C_OUTCOMES)?,
+                    "sanitize" => {
+                        sanitize = Sanitize::read(&a, attr, lang)?;
+                        sanitize_at = fence.info_offset + attr.offset;
+                    }
+                    _ if spec.attribute(&a, attr, true)? => {}
+                    _ => {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of expect, line, sanitize, {}",
+                                lang.fence(),
+                                asmspec::C_KEYS
+                            ),
+                        ));
+                    }
+                }
+            }
+            sanitize.fits(expect, sanitize_at)?;
+            Role::Compiled {
+                expect,
+                spec,
+                sanitize,
+            }
+        }
+    };
+    let expect = match &role {
+        Role::Rust(ex) => ex.expect,
+        Role::Compiled { expect, .. } => *expect,
+    };
+    if shown.trim().is_empty() {
+        return Err(Problem::at(
+            fence.info_offset,
+            "found a program with no code the reader can see; expected the program the question asks about",
+        ));
+    }
+    if expect == Expect::Run
+        && let Some(o) = &output
+    {
+        let unordered = o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED);
+        literal_output(&o.body, unordered).map_err(|m| Problem::at(o.info_offset, m))?;
+    }
+    if expect == Expect::Run && output.is_none() {
+        return Err(Problem::at(
+            fence.info_offset,
+            "found a program question with no ```output block; expected what the program prints right after it (the reader's answer is compared with it, and the build proves it)",
+        ));
+    }
+    let shown_lines = shown_lines(lang, &fence.body, &config.c_hidden_prefix);
+    match (expect, line) {
+        (Expect::CompileFail, None) => {
+            return Err(Problem::at(
+                fence.info_offset,
+                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
+            ));
+        }
+        (Expect::CompileFail, Some((n, attr))) if n > shown_lines.len() => {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
+                    shown_lines.len()
+                ),
+            ));
+        }
+        (Expect::CompileFail, _) => {}
+        (_, Some((_, attr))) => {
+            return Err(a.problem(
+                attr,
+                "found `line` on a program that compiles; expected it only with expect=compile-fail",
+            ));
+        }
+        (_, None) => {}
+    }
+    let source = match lang {
+        Lang::Rust => code::rust_source(&fence.body),
+        _ => full,
+    };
+    Ok(Program {
+        lang,
+        role,
+        code: fence.body.clone(),
+        shown,
+        source,
+        output: output.as_ref().map(|o| o.body.clone()),
+        output_range: output.as_ref().map(|o| o.range.clone()),
+        line: line.map(|(n, _)| n),
+        shown_lines,
+        info_offset: fence.info_offset,
+        placed: None,
+    })
+}
+
+/// The output a reader predicts must be the output itself: the page
+/// compares what the reader types with it literally, so a pattern (`[..]`,
+/// a `...` line) or lines in any order (`unordered`), which the build
+/// would accept, would mark the true output wrong.
+pub(super) fn literal_output(output: &str, unordered: bool) -> Result<(), String> {
+    if unordered {
+        return Err(format!(
+            "found ```output {UNORDERED} on a quiz's program; expected its output in the one order it is printed (the reader's page compares the reader's answer with it literally)"
+        ));
+    }
+    if has_pattern(output) {
+        return Err("found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts; expected the exact output (the reader's page compares the reader's answer with it literally, so the true output would be marked wrong)".to_owned());
+    }
+    Ok(())
+}
+
+/// For each line the reader sees, its 1-based line in the program the
+/// compiler gets (Rust: wrapped in `fn main` when it has none, after its
+/// inner attributes).
+fn shown_lines(lang: Lang, code: &str, c_prefix: &str) -> Vec<usize> {
+    let hidden = |line: &str| {
+        let rest = line.trim_start();
+        match lang {
+            Lang::Rust => {
+                !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
+            }
+            _ => rest.starts_with(c_prefix) || rest.trim_end() == c_prefix.trim_end(),
+        }
+    };
+    let (wrapped, head) = match lang {
+        Lang::Rust => {
+            let source = code::rust_source(code);
+            let head = source
+                .lines()
+                .take_while(|l| l.trim_start().starts_with("#!["))
+                .count();
+            (!code::has_main(&source), head)
+        }
+        _ => (false, 0),
+    };
+    code.lines()
+        .enumerate()
+        .filter(|(_, l)| !hidden(l))
+        .map(|(i, _)| match wrapped && i >= head {
+            true => i + 2,
+            false => i + 1,
+        })
+        .collect()
+}

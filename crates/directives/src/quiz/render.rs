@@ -1,0 +1,561 @@
+//! A quiz on the page: its number and title, then each question as a
+//! `<fieldset>` of real inputs (radio buttons, checkboxes, a text box, or
+//! for a program the outcomes to choose from), with a live region for the
+//! verdict. The key is in the HTML's attributes only (`data-companion-key`,
+//! and a closed `<details>` whose contents `quiz.js` takes from its
+//! `data-companion-answer` and reveals after the reader checks): never in
+//! the page's visible text, nor in mdBook's search index, which indexes
+//! text. Print shows the questions, and the
+//! answers only with `print-answers = true`; other renderers get the
+//! questions as Markdown (the answers under the same key); `mdbook test`
+//! gets the Rust programs with rustdoc's attributes.
+
+use super::{Answer, Outcome, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT};
+use crate::body;
+use crate::contract::{Entry, Env, Model, Rendered, Target};
+use crate::facts::Facts;
+use crate::note::render_note;
+use crate::numbering::Number;
+use crate::xgettext::{self, Piece};
+use mdbook_companion_core::escape::{escape, escape_markdown};
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::markdown::{Block, Out};
+use mdbook_companion_core::problem::Problem;
+
+/// The words the script says, in the book's language (see `quiz.js`).
+const SCRIPT_WORDS: [(&str, &str); 4] = [
+    ("right", "Right."),
+    ("wrong", "Not quite."),
+    ("none", "Not answered."),
+    ("score", "{n} of {total} right"),
+];
+
+impl Model for Quiz {
+    /// The block for `env.target`, with the claims of its program
+    /// questions, each a row of the claims page under the quiz's number.
+    fn render(&self, block: &Block, env: &Env<'_>, _facts: &Facts) -> Result<Rendered, Problem> {
+        let claims = self.claims(env);
+        let id = self.id.as_ref();
+        let mut number = env.numbers.number(0, id.map(|(id, _)| id.as_str()));
+        number.word = WHAT;
+        let title = env.text_opt(self.title.as_deref()).map(|t| t.into_owned());
+        let mut entries: Vec<Entry> = claims
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| Entry {
+                number: number.clone(),
+                id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
+                title: title.clone(),
+                what: format!("question {n}"),
+                // The claims page names what is proved, not the answer.
+                badge: Some(env.ui("Answer key").into_owned()),
+                claim: Some(i),
+            })
+            .collect();
+        if entries.is_empty() {
+            entries.push(Entry {
+                number: number.clone(),
+                id_at: id.map(|(_, at)| *at),
+                title: title.clone(),
+                what: "quiz".to_owned(),
+                badge: None,
+                claim: None,
+            });
+        }
+        let mut r = Rendered {
+            entries,
+            claims: claims.into_iter().map(|(_, c)| c).collect(),
+            ..Rendered::default()
+        };
+        match env.target {
+            Target::Test => self.test(&mut r.out),
+            Target::Xgettext => r.out = self.xgettext(block, env),
+            Target::Html => self.html(env, &number, title.as_deref(), &mut r.out)?,
+            Target::Markdown => self.markdown(env, &number, title.as_deref(), &mut r.out)?,
+        }
+        Ok(r)
+    }
+}
+
+/// Inline Markdown (an option, a prompt) as HTML for inside a `<label>`
+/// or `<legend>`: raw HTML shown as text, links checked, one paragraph's
+/// contents.
+fn inline(env: &Env<'_>, prose: &Prose, translate_as_text: bool) -> Result<String, Problem> {
+    let text = match translate_as_text {
+        true => env.text(&prose.text),
+        false => env.markdown(&prose.text),
+    };
+    let (html, _) = render_note(&text).map_err(|m| Problem::at(prose.at, m))?;
+    let one = html.matches("<p>").count() == 1;
+    Ok(
+        match (
+            one,
+            html.strip_prefix("<p>")
+                .and_then(|h| h.strip_suffix("</p>")),
+        ) {
+            (true, Some(inner)) => inner.to_owned(),
+            _ => html.replace("<p>", "").replace("</p>", " "),
+        },
+    )
+}
+
+/// The words of an explanation (a `>` quote) as HTML.
+fn why_html(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
+    let text = env.markdown(&prose.text);
+    let (html, _) = render_note(&text).map_err(|m| Problem::at(prose.at, m))?;
+    Ok(html)
+}
+
+/// A JSON string literal of `s` (for the key in a `data-` attribute).
+fn json(s: &str) -> String {
+    serde_json::Value::String(s.to_owned()).to_string()
+}
+
+impl Quiz {
+    fn html(
+        &self,
+        env: &Env<'_>,
+        number: &Number,
+        title: Option<&str>,
+        out: &mut Out,
+    ) -> Result<(), Problem> {
+        let id = escape(&number.id);
+        let printed = match env.config.flag(PRINT_ANSWERS) {
+            true => " companion-quiz-printed",
+            false => "",
+        };
+        let words: Vec<String> = SCRIPT_WORDS
+            .iter()
+            .map(|(k, w)| format!("{}:{}", json(k), json(&env.ui(w))))
+            .collect();
+        out.line(format!(
+            "<div class=\"companion-quiz{printed}\" id=\"{id}\" data-companion-quiz=\"{}\" data-companion-words=\"{}\">",
+            escape(&self.hash),
+            escape(&format!("{{{}}}", words.join(",")))
+        ));
+        let title = title
+            .map(|t| format!("<span class=\"companion-title\">{}</span>", escape(t)))
+            .unwrap_or_default();
+        out.line(format!(
+            "<div class=\"companion-header\"><a class=\"companion-number\" href=\"#{id}\">{} {}</a>{title}</div>",
+            escape(&env.ui(WHAT)),
+            escape(&number.digits),
+        ));
+        for (i, q) in self.questions.iter().enumerate() {
+            self.question_html(env, number, i + 1, q, out)?;
+        }
+        out.line(format!(
+            "<div class=\"companion-quiz-actions\"><button type=\"button\" class=\"companion-quiz-check\" hidden>{}</button><button type=\"button\" class=\"companion-quiz-again\" hidden>{}</button><span class=\"companion-quiz-score\" role=\"status\" aria-live=\"polite\"></span></div>",
+            escape(&env.ui("Check")),
+            escape(&env.ui("Try again")),
+        ));
+        out.line("</div>");
+        Ok(())
+    }
+
+    fn question_html(
+        &self,
+        env: &Env<'_>,
+        number: &Number,
+        n: usize,
+        q: &Question,
+        out: &mut Out,
+    ) -> Result<(), Problem> {
+        let name = escape(&format!("{}-q{n}", number.id));
+        let (kind, key) = match &q.answer {
+            Answer::Choices(c) => {
+                let right: Vec<String> = c
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.right)
+                    .map(|(i, _)| i.to_string())
+                    .collect();
+                let kind = if q.all_that_apply() { "all" } else { "one" };
+                (kind, format!("{{\"right\":[{}]}}", right.join(",")))
+            }
+            Answer::Text { accepted, .. } => {
+                let list: Vec<String> = accepted.iter().map(|a| json(&env.text(a))).collect();
+                ("text", format!("{{\"accepted\":[{}]}}", list.join(",")))
+            }
+            Answer::Program(p) => ("program", program_key(p)),
+        };
+        out.line(format!(
+            "<fieldset class=\"companion-quiz-question\" data-companion-kind=\"{kind}\" data-companion-key=\"{}\">",
+            escape(&key)
+        ));
+        out.line(format!(
+            "<legend><span class=\"companion-quiz-n\">{} {n}</span> {}</legend>",
+            escape(&env.ui("Question")),
+            inline(env, &q.prompt, false)?
+        ));
+        for prose in &q.body {
+            let text = body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")?;
+            out.blank();
+            for line in text.lines() {
+                out.line(line);
+            }
+            out.blank();
+        }
+        match &q.answer {
+            Answer::Choices(choices) => {
+                let ty = if q.all_that_apply() {
+                    "checkbox"
+                } else {
+                    "radio"
+                };
+                if q.all_that_apply() {
+                    out.line(format!(
+                        "<p class=\"companion-quiz-hint\">{}</p>",
+                        escape(&env.ui("Choose all that apply."))
+                    ));
+                }
+                out.line("<div class=\"companion-quiz-options\">");
+                for (i, c) in choices.iter().enumerate() {
+                    out.line(format!(
+                        "<label class=\"companion-quiz-option\"><input type=\"{ty}\" name=\"{name}\" value=\"{i}\"> <span>{}</span></label>",
+                        inline(env, &c.text, true)?
+                    ));
+                }
+                out.line("</div>");
+            }
+            Answer::Text { .. } => {
+                out.line(format!(
+                    "<div class=\"companion-quiz-options\"><label class=\"companion-quiz-option\"><span>{}</span> <input type=\"text\" name=\"{name}\" class=\"companion-quiz-text\" autocomplete=\"off\" spellcheck=\"false\"></label></div>",
+                    escape(&env.ui("Your answer:"))
+                ));
+            }
+            Answer::Program(p) => program_inputs(env, p, &name, out),
+        }
+        out.line(
+            "<div class=\"companion-quiz-feedback\" role=\"status\" aria-live=\"polite\"></div>",
+        );
+        self.answer_html(env, q, out)?;
+        out.line("</fieldset>");
+        Ok(())
+    }
+
+    /// The closed disclosure of the key in words and the explanations.
+    /// Its contents are in its `data-companion-answer` attribute, which
+    /// `quiz.js` puts inside it: mdBook's search indexes a page's text
+    /// (never its attributes), so a search cannot show the key.
+    fn answer_html(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
+        let mut inner = Out::new();
+        self.answer_contents(env, q, &mut inner)?;
+        out.line(format!(
+            "<details class=\"companion-quiz-answer\" data-companion-answer=\"{}\"><summary>{}</summary></details>",
+            escape(&inner.lines().join("\n")).replace('\n', "&#10;"),
+            escape(&env.ui("Answer"))
+        ));
+        Ok(())
+    }
+
+    /// The key in words and the explanations, as HTML.
+    fn answer_contents(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
+        match &q.answer {
+            Answer::Choices(choices) => {
+                let right: Vec<String> = choices
+                    .iter()
+                    .filter(|c| c.right)
+                    .map(|c| inline(env, &c.text, true))
+                    .collect::<Result<_, _>>()?;
+                let label = match right.len() {
+                    1 => env.ui("The right answer:"),
+                    _ => env.ui("The right answers:"),
+                };
+                out.line(format!(
+                    "<div class=\"companion-quiz-key\"><p>{} {}</p></div>",
+                    escape(&label),
+                    right.join("; ")
+                ));
+                for (i, c) in choices.iter().enumerate() {
+                    if let Some(why) = &c.why {
+                        out.line(format!(
+                            "<div class=\"companion-quiz-why\" data-companion-option=\"{i}\"><p><strong>{}</strong></p>{}</div>",
+                            inline(env, &c.text, true)?,
+                            why_html(env, why)?
+                        ));
+                    }
+                }
+            }
+            Answer::Text { accepted, .. } => {
+                let list: Vec<String> = accepted
+                    .iter()
+                    .map(|a| format!("<code>{}</code>", escape(&env.text(a))))
+                    .collect();
+                let label = match list.len() {
+                    1 => env.ui("The right answer:"),
+                    _ => env.ui("Accepted answers:"),
+                };
+                out.line(format!(
+                    "<div class=\"companion-quiz-key\"><p>{} {}</p></div>",
+                    escape(&label),
+                    list.join(", ")
+                ));
+            }
+            Answer::Program(p) => {
+                let said = match p.outcome() {
+                    Outcome::Prints => env.ui("It prints:").into_owned(),
+                    Outcome::Panics => env.ui("It panics:").into_owned(),
+                    Outcome::Undefined => env.ui("Its behaviour is undefined:").into_owned(),
+                    Outcome::DoesNotCompile => env
+                        .ui("It does not compile: the first error is on line {line}.")
+                        .replace("{line}", &p.line.unwrap_or(0).to_string()),
+                };
+                let mut key = format!("<p>{}</p>\n", escape(&said));
+                if let Some(o) = &p.output {
+                    key.push_str(&format!(
+                        "<pre class=\"companion-quiz-output\"><code>{}</code></pre>",
+                        escape(o.trim_end_matches('\n'))
+                    ));
+                }
+                out.line(format!("<div class=\"companion-quiz-key\">{key}</div>"));
+            }
+        }
+        if let Some(why) = &q.why {
+            out.line(format!(
+                "<div class=\"companion-quiz-why\">{}</div>",
+                why_html(env, why)?
+            ));
+        }
+        Ok(())
+    }
+
+    /// Other renderers: the questions as Markdown; the answers under each
+    /// only with `print-answers = true`.
+    fn markdown(
+        &self,
+        env: &Env<'_>,
+        number: &Number,
+        title: Option<&str>,
+        out: &mut Out,
+    ) -> Result<(), Problem> {
+        let head = match title {
+            Some(t) => format!(
+                "**{} {} — {}**",
+                escape_markdown(&env.ui(WHAT)),
+                escape_markdown(&number.digits),
+                escape_markdown(t)
+            ),
+            None => format!(
+                "**{} {}**",
+                escape_markdown(&env.ui(WHAT)),
+                escape_markdown(&number.digits)
+            ),
+        };
+        out.line(head);
+        let answers = env.config.flag(PRINT_ANSWERS);
+        for (i, q) in self.questions.iter().enumerate() {
+            let (_, prompt) = render_note(&env.markdown(&q.prompt.text))
+                .map_err(|m| Problem::at(q.prompt.at, m))?;
+            out.blank().line(format!(
+                "**{} {}.** {prompt}",
+                escape_markdown(&env.ui("Question")),
+                i + 1
+            ));
+            for prose in &q.body {
+                let text =
+                    body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")?;
+                out.blank();
+                for line in text.lines() {
+                    out.line(line);
+                }
+            }
+            out.blank();
+            match &q.answer {
+                Answer::Choices(choices) => {
+                    for c in choices {
+                        let (_, md) = render_note(&env.text(&c.text.text))
+                            .map_err(|m| Problem::at(c.text.at, m))?;
+                        let mark = if answers && c.right { "x" } else { " " };
+                        out.line(format!("- [{mark}] {md}"));
+                    }
+                }
+                Answer::Text { accepted, .. } => {
+                    if answers {
+                        let list: Vec<String> = accepted
+                            .iter()
+                            .map(|a| escape_markdown(&env.text(a)))
+                            .collect();
+                        out.line(format!(
+                            "{} {}",
+                            escape_markdown(&env.ui("Accepted answers:")),
+                            list.join(", ")
+                        ));
+                    } else {
+                        out.line(format!(
+                            "{} \\_\\_\\_\\_",
+                            escape_markdown(&env.ui("Your answer:"))
+                        ));
+                    }
+                }
+                Answer::Program(p) => {
+                    out.fence(p.lang.fence(), &p.shown);
+                    if answers {
+                        out.blank()
+                            .line(escape_markdown(&env.ui(p.expect().badge())));
+                        if let Some(o) = &p.output {
+                            out.blank().fence("text", o);
+                        }
+                    }
+                }
+            }
+            if answers && let Some(why) = &q.why {
+                let text =
+                    body::safe_markdown(&env.markdown(&why.text), why.at, "the explanation")?;
+                out.blank();
+                for line in text.lines() {
+                    out.line(format!("> {line}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `mdbook test`: each Rust program with rustdoc's attributes, as an
+    /// example gives them.
+    fn test(&self, out: &mut Out) {
+        let mut first = true;
+        for q in &self.questions {
+            if let Answer::Program(p) = &q.answer
+                && let Role::Rust(ex) = &p.role
+            {
+                let mut info = vec!["rust".to_owned()];
+                if let Some(a) = ex.expect.rustdoc() {
+                    info.push(a.to_owned());
+                }
+                info.push(format!("edition{}", ex.edition));
+                if !first {
+                    out.blank();
+                }
+                first = false;
+                out.fence(&info.join(","), &p.code);
+            }
+        }
+    }
+
+    /// `mdbook-xgettext`: the title, each prompt, its Markdown, options,
+    /// answers and explanations as messages; code as plain fences.
+    fn xgettext(&self, block: &Block, env: &Env<'_>) -> Out {
+        let mut pieces = Vec::new();
+        if let Some(t) = &self.title {
+            pieces.push(Piece::Text {
+                at: self.info_offset,
+                text: t,
+            });
+        }
+        for q in &self.questions {
+            // The question is inline Markdown: a message as written.
+            if !q.prompt.text.is_empty() {
+                pieces.push(Piece::Markdown {
+                    at: q.prompt.at,
+                    text: &q.prompt.text,
+                });
+            }
+            for p in &q.body {
+                pieces.push(Piece::Markdown {
+                    at: p.at,
+                    text: &p.text,
+                });
+            }
+            match &q.answer {
+                Answer::Choices(choices) => {
+                    for c in choices {
+                        pieces.push(Piece::Text {
+                            at: c.text.at,
+                            text: &c.text.text,
+                        });
+                        if let Some(w) = &c.why {
+                            pieces.push(Piece::Markdown {
+                                at: w.at,
+                                text: &w.text,
+                            });
+                        }
+                    }
+                }
+                Answer::Text { accepted, at } => {
+                    for a in accepted {
+                        pieces.push(Piece::Text { at: *at, text: a });
+                    }
+                }
+                Answer::Program(p) => pieces.push(Piece::Code {
+                    at: p.info_offset,
+                    info: p.lang.fence(),
+                    code: &p.code,
+                }),
+            }
+            if let Some(w) = &q.why {
+                pieces.push(Piece::Markdown {
+                    at: w.at,
+                    text: &w.text,
+                });
+            }
+        }
+        pieces.sort_by_key(|p| match p {
+            Piece::Text { at, .. } | Piece::Markdown { at, .. } | Piece::Code { at, .. } => *at,
+        });
+        xgettext::write(env, &block.range, &pieces)
+    }
+}
+
+/// A program question's key for the script: its outcome, output and line.
+fn program_key(p: &Program) -> String {
+    let mut key = format!("{{\"outcome\":{}", json(p.outcome().name()));
+    if p.outcome() == Outcome::Prints {
+        key.push_str(&format!(
+            ",\"output\":{}",
+            json(p.output.as_deref().unwrap_or(""))
+        ));
+    }
+    if let Some(l) = p.line {
+        key.push_str(&format!(",\"line\":{l}"));
+    }
+    key.push('}');
+    key
+}
+
+/// The program and the outcomes the reader chooses from: the same for
+/// every program of a language, so the inputs tell nothing.
+fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
+    let info = match p.lang {
+        Lang::Rust => format!(
+            "rust,noplayground,edition{}",
+            match &p.role {
+                Role::Rust(ex) => ex.edition,
+                Role::Compiled { .. } => env.config.edition,
+            }
+        ),
+        _ => p.lang.fence().to_owned(),
+    };
+    let code = match p.lang {
+        Lang::Rust => &p.code,
+        _ => &p.shown,
+    };
+    out.blank().fence(&info, code).blank();
+    let option = |value: &str, word: &str| {
+        format!(
+            "<label class=\"companion-quiz-option\"><input type=\"radio\" name=\"{name}\" value=\"{value}\"> <span>{}</span></label>",
+            escape(&env.ui(word))
+        )
+    };
+    out.line("<div class=\"companion-quiz-options companion-quiz-outcomes\">");
+    out.line(option(Outcome::Prints.name(), "It prints:"));
+    out.line(format!(
+        "<textarea class=\"companion-quiz-prints\" name=\"{name}-prints\" rows=\"2\" spellcheck=\"false\" aria-label=\"{}\"></textarea>",
+        escape(&env.ui("What it prints"))
+    ));
+    if p.lang == Lang::Rust {
+        out.line(option(Outcome::Panics.name(), "It panics"));
+    }
+    out.line(format!(
+        "<div class=\"companion-quiz-compile\">{} <input type=\"number\" class=\"companion-quiz-line\" name=\"{name}-line\" min=\"1\" inputmode=\"numeric\" aria-label=\"{}\"></div>",
+        option(Outcome::DoesNotCompile.name(), "It does not compile; the first error is on line"),
+        escape(&env.ui("Line of the first error"))
+    ));
+    if p.lang != Lang::Rust {
+        out.line(option(
+            Outcome::Undefined.name(),
+            "Its behaviour is undefined",
+        ));
+    }
+    out.line("</div>");
+}

@@ -1,0 +1,559 @@
+//! mdbook-quiz's quiz files, read at the edge into our model: a book that
+//! used mdbook-quiz keeps its TOML files (```` ```quiz src="FILE" ````, or
+//! `{{#quiz FILE}}` in a chapter). Its schema (mdbook-quiz-schema):
+//! `[[questions]]` with `type` = `MultipleChoice` (`prompt.prompt`,
+//! `prompt.distractors`, `answer.answer` a string or a list,
+//! `prompt.answerIndex`, `prompt.sortAnswers`), `ShortAnswer`
+//! (`answer.answer`, `answer.alternatives`) or `Tracing`
+//! (`prompt.program`, `answer.doesCompile`, `answer.lineNumber`,
+//! `answer.stdout`); `context`, `id`, `multipart` and a top-level
+//! `[multipart]` table. A `Tracing` answer becomes a program question's
+//! claim, placed at its line in the file. An unknown type or key is a
+//! located error, never a skipped question.
+
+use super::{Answer, Choice, Program, Prose, Question};
+use crate::contract::Env;
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::markdown::Fence;
+use mdbook_companion_core::problem::Problem;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The question types the schema has.
+const TYPES: &str = "MultipleChoice, ShortAnswer or Tracing";
+
+/// The keys every question may have.
+const COMMON: [&str; 7] = [
+    "type",
+    "id",
+    "multipart",
+    "prompt",
+    "answer",
+    "context",
+    "promptExplanation",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    questions: Vec<toml::Spanned<toml::Table>>,
+    #[serde(default)]
+    multipart: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Fields<P, A> {
+    #[serde(rename = "type")]
+    _kind: String,
+    #[serde(rename = "id")]
+    _id: Option<String>,
+    multipart: Option<String>,
+    prompt: P,
+    answer: A,
+    context: Option<String>,
+    #[serde(rename = "promptExplanation")]
+    _prompt_explanation: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ChoicePrompt {
+    prompt: String,
+    distractors: Vec<String>,
+    answer_index: Option<usize>,
+    sort_answers: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChoiceAnswer {
+    answer: OneOrMany,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShortPrompt {
+    prompt: String,
+    #[serde(rename = "response")]
+    _response: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShortAnswer {
+    answer: String,
+    alternatives: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TracingPrompt {
+    program: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct TracingAnswer {
+    does_compile: bool,
+    stdout: Option<String>,
+    line_number: Option<usize>,
+}
+
+/// A fault of the file: a byte offset in it and a message.
+pub(super) type Fault = (usize, String);
+
+impl super::Quiz {
+    /// Reads the text of an mdbook-quiz file (what the fuzz target
+    /// drives): its questions, or a fault at a byte offset of `text`.
+    pub fn read_quiz_file(text: &str, config: &Config) -> Result<Vec<Question>, Fault> {
+        questions(text, "quiz.toml", 0, config)
+    }
+}
+
+/// The questions of a quiz file's `text`, shown as `shown` (its path from
+/// the book root) in claims; `at` is the chapter offset of the block that
+/// reads it (where prose problems are told).
+pub(super) fn questions(
+    text: &str,
+    shown: &str,
+    at: usize,
+    config: &Config,
+) -> Result<Vec<Question>, Fault> {
+    let file: File = toml::from_str(text).map_err(|e| {
+        (
+            e.span().map_or(0, |s| s.start),
+            format!(
+                "found {}; expected an mdbook-quiz file: [[questions]] tables",
+                e.message().trim_end()
+            ),
+        )
+    })?;
+    if file.questions.is_empty() {
+        return Err((
+            0,
+            "found no [[questions]] in the quiz file; expected at least one".to_owned(),
+        ));
+    }
+    let prose = |text: &str| Prose {
+        text: text.trim_end().to_owned(),
+        at,
+    };
+    let mut out = Vec::new();
+    for (n, q) in file.questions.iter().enumerate() {
+        let start = q.span().start;
+        // A table's span may be its header alone: its keys stand up to
+        // the next question's.
+        let end = file
+            .questions
+            .get(n + 1)
+            .map_or(text.len(), |next| next.span().start);
+        let table = q.get_ref();
+        let where_key = |key: &str| {
+            text.get(start..end)
+                .and_then(|t| t.find(key))
+                .map_or(start, |i| start + i)
+        };
+        for key in table.keys() {
+            if !COMMON.contains(&key.as_str()) {
+                return Err((
+                    where_key(key),
+                    format!(
+                        "found unknown key `{key}` in a question; expected one of {}",
+                        COMMON.join(", ")
+                    ),
+                ));
+            }
+        }
+        let kind = match table.get("type") {
+            Some(toml::Value::String(s)) => s.as_str(),
+            _ => {
+                return Err((
+                    start,
+                    format!("found a question without a `type`; expected type = {TYPES}"),
+                ));
+            }
+        };
+        let value = toml::Value::Table(table.clone());
+        let bad = |e: toml::de::Error| {
+            (
+                start,
+                format!(
+                    "found a {kind} question that does not fit mdbook-quiz's schema ({}); expected its prompt.* and answer.* keys",
+                    e.message().trim_end()
+                ),
+            )
+        };
+        let part_context = |part: &Option<String>| -> Result<Vec<Prose>, Fault> {
+            match part {
+                None => Ok(Vec::new()),
+                Some(p) => match file.multipart.get(p) {
+                    Some(c) => Ok(vec![prose(c)]),
+                    None => Err((
+                        where_key("multipart"),
+                        format!(
+                            "found multipart = \"{p}\" with no `{p}` in the file's [multipart] table; expected a key of it"
+                        ),
+                    )),
+                },
+            }
+        };
+        let question = match kind {
+            "MultipleChoice" => {
+                let f: Fields<ChoicePrompt, ChoiceAnswer> = value.try_into().map_err(bad)?;
+                let right = match f.answer.answer {
+                    OneOrMany::One(a) => vec![a],
+                    OneOrMany::Many(a) => a,
+                };
+                if right.is_empty() {
+                    return Err((
+                        where_key("answer"),
+                        "found an empty answer.answer; expected the right option (a string) or options (a list)".to_owned(),
+                    ));
+                }
+                let mut options: Vec<(String, bool)> = right
+                    .iter()
+                    .map(|a| (a.clone(), true))
+                    .chain(f.prompt.distractors.iter().map(|d| (d.clone(), false)))
+                    .collect();
+                match (f.prompt.answer_index, f.prompt.sort_answers) {
+                    (Some(i), _) if right.len() == 1 => {
+                        if i > f.prompt.distractors.len() {
+                            return Err((
+                                where_key("answerIndex"),
+                                format!(
+                                    "found prompt.answerIndex = {i} with {} distractors; expected at most {}",
+                                    f.prompt.distractors.len(),
+                                    f.prompt.distractors.len()
+                                ),
+                            ));
+                        }
+                        let answer = options.remove(0);
+                        options.insert(i, answer);
+                    }
+                    (_, Some(true)) => options.sort_by(|a, b| a.0.cmp(&b.0)),
+                    // mdbook-quiz shuffles on every visit; a stable order
+                    // that does not put the answers first.
+                    _ => {
+                        options.sort_by_key(|o| mdbook_companion_core::hash::key(&[o.0.as_bytes()]))
+                    }
+                }
+                let mut body = part_context(&f.multipart)?;
+                body.push(prose(&f.prompt.prompt));
+                Question {
+                    prompt: prose(""),
+                    body,
+                    answer: Answer::Choices(
+                        options
+                            .into_iter()
+                            .map(|(text, right)| Choice {
+                                text: prose(&text),
+                                right,
+                                why: None,
+                            })
+                            .collect(),
+                    ),
+                    why: f.context.as_deref().map(prose),
+                }
+            }
+            "ShortAnswer" => {
+                let f: Fields<ShortPrompt, ShortAnswer> = value.try_into().map_err(bad)?;
+                let mut accepted = vec![f.answer.answer.trim().to_owned()];
+                accepted.extend(
+                    f.answer
+                        .alternatives
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|a| a.trim().to_owned()),
+                );
+                let mut body = part_context(&f.multipart)?;
+                body.push(prose(&f.prompt.prompt));
+                Question {
+                    prompt: prose(""),
+                    body,
+                    answer: Answer::Text { accepted, at },
+                    why: f.context.as_deref().map(prose),
+                }
+            }
+            "Tracing" => {
+                let f: Fields<TracingPrompt, TracingAnswer> = value.try_into().map_err(bad)?;
+                if let Some(stdout) = &f.answer.stdout {
+                    super::program::literal_output(stdout, false)
+                        .map_err(|m| (where_key("stdout"), m))?;
+                }
+                let key_at = where_key("doesCompile");
+                let line = mdbook_companion_core::markdown::line_col(text, key_at).0;
+                let program = tracing(&f, at, config)
+                    .map_err(|m| (key_at, m))?
+                    .placed(shown, line);
+                let mut body = part_context(&f.multipart)?;
+                body.push(prose("What does this program do?"));
+                Question {
+                    prompt: prose(""),
+                    body,
+                    answer: Answer::Program(Box::new(program)),
+                    why: f.context.as_deref().map(prose),
+                }
+            }
+            other => {
+                return Err((
+                    where_key("type"),
+                    format!("found a question of type `{other}`; expected {TYPES}"),
+                ));
+            }
+        };
+        out.push(question);
+    }
+    Ok(out)
+}
+
+/// The questions of the quiz file at `path` (relative to the chapter's
+/// file; `at` is where the attribute stands), its faults located in it.
+pub(super) fn read_file(
+    env: &Env<'_>,
+    path: &str,
+    at: usize,
+    block_at: usize,
+) -> Result<Vec<Question>, Problem> {
+    let config = env.config;
+    let chapter = std::path::Path::new(env.file);
+    let dir = chapter
+        .strip_prefix(&config.src)
+        .unwrap_or(chapter)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    let mut rel = std::path::PathBuf::new();
+    for c in dir.join(path).components() {
+        match c {
+            std::path::Component::Normal(n) => rel.push(n),
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir if rel.pop() => {}
+            _ => {
+                return Err(Problem::at(
+                    at,
+                    format!(
+                        "found src=\"{path}\", a path outside the book's source directory; expected a quiz file inside it (relative to this chapter)"
+                    ),
+                ));
+            }
+        }
+    }
+    let file = crate::datafile::DataFile {
+        key: "src",
+        rel,
+        tables: "[[questions]]",
+        what: "mdbook-quiz file",
+    };
+    let shown = file.shown(config);
+    file.load(config, |text| questions(text, &shown, block_at, config))
+        .map_err(|e| e.at(at))
+}
+
+/// A `Tracing` question's program, as a Rust program question would
+/// state it: `doesCompile = false` with `lineNumber` is `expect=compile-fail
+/// line=N`, `doesCompile = true` with `stdout` is `expect=run` and its
+/// output.
+fn tracing(
+    f: &Fields<TracingPrompt, TracingAnswer>,
+    at: usize,
+    config: &Config,
+) -> Result<Program, String> {
+    let info = match (
+        f.answer.does_compile,
+        f.answer.line_number,
+        &f.answer.stdout,
+    ) {
+        (false, Some(n), _) => format!("rust expect=compile-fail line={n}"),
+        (false, None, _) => {
+            return Err("found doesCompile = false without answer.lineNumber; expected the line of the first error".to_owned());
+        }
+        (true, _, Some(_)) => "rust".to_owned(),
+        (true, _, None) => {
+            return Err(
+                "found doesCompile = true without answer.stdout; expected what the program prints"
+                    .to_owned(),
+            );
+        }
+    };
+    let fence = |info: String, body: String| Fence {
+        info,
+        info_offset: at,
+        body,
+        body_offset: at,
+        range: at..at,
+    };
+    let mut body = f.prompt.program.clone();
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    let output = f.answer.stdout.clone().filter(|_| f.answer.does_compile);
+    let output = output.map(|o| fence("output".to_owned(), o));
+    let mut p =
+        super::program::program(fence(info, body), output, config).map_err(|p| p.message)?;
+    p.output_range = None;
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mdbook_companion_core::expect::Expect;
+    use pretty_assertions::assert_eq;
+
+    fn config() -> Config {
+        Config::from_json("/b".into(), &serde_json::json!({})).unwrap()
+    }
+
+    const FILE: &str = r#"[[questions]]
+id = "q1"
+type = "MultipleChoice"
+prompt.prompt = "What is `7 / 2` in Rust?"
+prompt.distractors = ["3.5", "4"]
+answer.answer = "3"
+context = "Integer division truncates."
+
+[[questions]]
+type = "ShortAnswer"
+prompt.prompt = "Which keyword declares a variable?"
+answer.answer = "let"
+answer.alternatives = ["let mut"]
+
+[[questions]]
+type = "Tracing"
+prompt.program = """
+fn main() {
+    let s = String::from("hi");
+    let t = s;
+    println!("{s}");
+}
+"""
+answer.doesCompile = false
+answer.lineNumber = 4
+
+[[questions]]
+type = "Tracing"
+prompt.program = """
+fn main() { println!("{}", 7 / 2); }
+"""
+answer.doesCompile = true
+answer.stdout = "3"
+
+[[questions]]
+type = "MultipleChoice"
+prompt.prompt = "Which are integers?"
+prompt.distractors = ["f64"]
+prompt.sortAnswers = true
+answer.answer = ["u8", "i32"]
+"#;
+
+    #[test]
+    fn every_type_becomes_a_question_of_ours() {
+        let qs = questions(FILE, "src/q.toml", 7, &config()).unwrap();
+        assert_eq!(qs.len(), 5);
+        let Answer::Choices(c) = &qs[0].answer else {
+            panic!("choices")
+        };
+        let mut texts: Vec<(&str, bool)> =
+            c.iter().map(|c| (c.text.text.as_str(), c.right)).collect();
+        texts.sort();
+        assert_eq!(texts, [("3", true), ("3.5", false), ("4", false)]);
+        assert_eq!(qs[0].body[0].text, "What is `7 / 2` in Rust?");
+        assert_eq!(
+            qs[0].why.as_ref().unwrap().text,
+            "Integer division truncates."
+        );
+        assert_eq!(
+            qs[1].answer,
+            Answer::Text {
+                accepted: vec!["let".into(), "let mut".into()],
+                at: 7
+            }
+        );
+        let Answer::Program(p) = &qs[2].answer else {
+            panic!("program")
+        };
+        assert_eq!((p.expect(), p.line), (Expect::CompileFail, Some(4)));
+        assert_eq!(p.placed, Some(("src/q.toml".to_owned(), 24)));
+        let Answer::Program(p) = &qs[3].answer else {
+            panic!("program")
+        };
+        assert_eq!((p.expect(), p.output.as_deref()), (Expect::Run, Some("3")));
+        let Answer::Choices(c) = &qs[4].answer else {
+            panic!("choices")
+        };
+        let sorted: Vec<(&str, bool)> = c.iter().map(|c| (c.text.text.as_str(), c.right)).collect();
+        assert_eq!(sorted, [("f64", false), ("i32", true), ("u8", true)]);
+    }
+
+    #[test]
+    fn unknown_types_and_keys_are_located_in_the_file() {
+        let at = |text: &str| {
+            let (offset, message) = questions(text, "src/q.toml", 0, &config()).unwrap_err();
+            let (l, c) = mdbook_companion_core::markdown::line_col(text, offset);
+            format!("{l}:{c}: {message}")
+        };
+        assert_eq!(
+            at(&FILE.replace("\"ShortAnswer\"", "\"Essay\"")),
+            "10:1: found a question of type `Essay`; expected MultipleChoice, ShortAnswer or Tracing"
+        );
+        assert_eq!(
+            at(&FILE.replace("id = \"q1\"", "points = 3")),
+            "2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation"
+        );
+        assert!(
+            at(&FILE.replace("answer.alternatives", "answer.others"))
+                .starts_with("9:1: found a ShortAnswer question that does not fit mdbook-quiz's schema (unknown field `others`"),
+        );
+        assert_eq!(
+            at(&FILE.replace("answer.lineNumber = 4\n", "")),
+            "24:8: found doesCompile = false without answer.lineNumber; expected the line of the first error"
+        );
+        assert!(
+            at(&FILE.replace("answer.stdout = \"3\"", "answer.stdout = \"[..]\""))
+                .starts_with("33:8: found a pattern (`[..]` or a `...` line) in the output a quiz's reader predicts"),
+            "{}",
+            at(&FILE.replace("answer.stdout = \"3\"", "answer.stdout = \"[..]\""))
+        );
+        assert!(
+            at("questions = 3\n").starts_with("1:13: found invalid type"),
+            "{}",
+            at("questions = 3\n")
+        );
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    /// Every prefix of a quiz file, and the file with a byte of TOML
+    /// syntax dropped in at every line start: no panic, every fault inside
+    /// the text (the fuzz target's property, on a fixed corpus).
+    #[test]
+    fn mangled_files_fail_inside_the_text_without_panicking() {
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let file = include_str!("../../../../tests/testsuite/quiz/talk.toml");
+        let mut cases: Vec<String> = (0..=file.len())
+            .filter(|i| file.is_char_boundary(*i))
+            .map(|i| file[..i].to_owned())
+            .collect();
+        for (i, _) in file.match_indices('\n') {
+            for junk in ["[", "\"", "=", "]]", "type = 3\n"] {
+                cases.push(format!("{}{junk}{}", &file[..=i], &file[i + 1..]));
+            }
+        }
+        for text in &cases {
+            if let Err((offset, message)) = questions(text, "q.toml", 0, &config) {
+                assert!(offset <= text.len(), "{message}\n{text}");
+                assert!(message.starts_with("found "), "{message}");
+            }
+        }
+    }
+}

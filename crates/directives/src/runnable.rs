@@ -1,0 +1,684 @@
+//! The runnable Rust snippet: what an ```` ```rust example ```` block and
+//! the Rust side of a ```` ````compare ```` block share (and, soon, an
+//! exercise's code): its attributes read into [`Example`] (code, expected
+//! outcome, expected output, edition and mode, assembly request, links),
+//! its claim, and its frame rendered from its facts. It is no directive of
+//! its own: the directives that show a runnable snippet use it, so no
+//! directive folder imports another.
+
+use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
+use super::attributes::{ATTRIBUTES, Slot};
+use super::contract::{Env, Rendered, Target};
+use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
+use super::frame::{self, Frame, Outcome};
+use super::numbering::{self, Entry, Number};
+use mdbook_companion_core::attrs::Attr;
+use mdbook_companion_core::claim::{Claim, UNORDERED};
+use mdbook_companion_core::code;
+use mdbook_companion_core::config::{Config, EDITIONS, RunMode};
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::links::{self, Mode};
+use mdbook_companion_core::markdown::Fence;
+use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::run::RunButton;
+use mdbook_companion_core::sanitize::Sanitize;
+use mdbook_companion_core::tie;
+use mdbook_companion_core::values::Attrs;
+use std::ops::Range;
+
+/// Where an example stands: a block of its own, or a side of a
+/// comparison (which takes `at` for the whole block, and `caption`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    /// An ```` ```rust example ```` block.
+    Standalone,
+    /// The Rust side of a ```` ````compare ```` block.
+    Side,
+    /// A quiz's program question (which takes `line`, the line of the
+    /// first error the reader predicts).
+    Quiz,
+}
+
+impl Context {
+    /// The attributes an example takes here, for "expected one of".
+    pub fn known(self) -> String {
+        let names: Vec<&str> = ATTRIBUTES
+            .iter()
+            .filter(|(_, slot)| *slot != Slot::At)
+            .map(|(name, _)| *name)
+            .collect();
+        let here = match self {
+            Context::Standalone => ", at",
+            Context::Side => ", and caption on a compare side",
+            Context::Quiz => ", and line on a quiz's program",
+        };
+        format!("{}, edition2015/2018/2021/2024{here}", names.join(", "))
+    }
+}
+
+/// A parsed example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// Title shown above the code.
+    pub title: Option<String>,
+    /// The expected outcome.
+    pub expect: Expect,
+    /// A rustc error code the compile failure must carry.
+    pub error: Option<String>,
+    /// The Rust edition.
+    pub edition: u16,
+    /// Debug or release.
+    pub mode: Mode,
+    /// Show the assembly (asked for, or implied by an ```` ```asm ````
+    /// block).
+    pub asm: bool,
+    /// Its assembly attributes and the claims of its ```` ```asm ````
+    /// block.
+    pub spec: AsmSpec,
+    /// Link to the Playground.
+    pub playground: bool,
+    /// Link to Compiler Explorer.
+    pub compiler_explorer: bool,
+    /// mdBook's `ignore`: shown, not run, not checked.
+    pub ignore: bool,
+    /// mdBook flags passed through as they are.
+    pub mdbook_flags: Vec<String>,
+    /// The code as written (hidden lines marked with `# `).
+    pub code: String,
+    /// The expected output, if an output block follows.
+    pub output: Option<String>,
+    /// ```` ```output unordered ````: its lines in any order.
+    pub unordered: bool,
+    /// `at="12:30"`: the talk's moment the example comes from.
+    pub at: Option<Reference>,
+    /// `id=`: its anchor, with where it stands in the chapter.
+    pub id: Option<(String, usize)>,
+    /// `sanitize=memcheck`: the run is watched by Memcheck.
+    pub sanitize: Sanitize,
+}
+
+impl Example {
+    /// Parses an example from its fence, the output block after it and
+    /// its ```` ```asm ```` block's claims, as a block of its own or a
+    /// comparison's side (`context`: which attributes it takes).
+    pub fn parse(
+        fence: &Fence,
+        attrs: &[Attr],
+        output: Option<&Fence>,
+        asm_block: Option<AsmBlock>,
+        config: &Config,
+        context: Context,
+    ) -> Result<Example, Problem> {
+        let mut ex = Example {
+            title: None,
+            expect: Expect::Run,
+            error: None,
+            edition: config.edition,
+            mode: Mode::Debug,
+            asm: false,
+            spec: AsmSpec {
+                block: asm_block,
+                ..AsmSpec::default()
+            },
+            playground: true,
+            compiler_explorer: true,
+            ignore: false,
+            mdbook_flags: Vec::new(),
+            code: fence.body.clone(),
+            output: output.map(|o| o.body.clone()),
+            unordered: output
+                .is_some_and(|o| o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED)),
+            at: None,
+            id: None,
+            sanitize: Sanitize::NONE,
+        };
+        let mut a = Attrs::new(fence);
+        let mut sanitize_at = fence.info_offset;
+        let mut expect_attr: Option<&Attr> = None;
+        let mut error_attr: Option<&Attr> = None;
+        for attr in attrs {
+            let key = attr.key.as_str();
+            let slot = ATTRIBUTES
+                .iter()
+                .find(|(name, _)| *name == key)
+                .map(|(_, slot)| *slot)
+                .filter(|slot| *slot != Slot::At || context == Context::Standalone);
+            match slot {
+                Some(Slot::Title) => {
+                    a.once(attr, "title")?;
+                    ex.title = Some(a.string(attr)?);
+                }
+                Some(Slot::Id) => {
+                    a.once(attr, "id")?;
+                    ex.id = Some(numbering::parse_id(&a, attr, fence)?);
+                }
+                Some(Slot::At) => {
+                    a.once(attr, "at")?;
+                    ex.at = Some(Reference {
+                        topic: Topic::Moment,
+                        value: a.string(attr)?,
+                        at: fence.info_offset + attr.offset,
+                    });
+                }
+                Some(Slot::Outcome) => {
+                    if let Some(prev) = expect_attr {
+                        return Err(a.problem(
+                            attr,
+                            format!(
+                                "found `{key}` after `{}`; expected one outcome per example",
+                                prev.key
+                            ),
+                        ));
+                    }
+                    expect_attr = Some(attr);
+                    ex.expect = match key {
+                        "expect" => a.choice(attr, &Expect::RUST_CHOICES)?,
+                        "should_panic" => flag(&a, attr, Expect::Panic)?,
+                        "compile_fail" => flag(&a, attr, Expect::CompileFail)?,
+                        _ => flag(&a, attr, Expect::NoRun)?,
+                    };
+                }
+                Some(Slot::Error) => {
+                    a.once(attr, "error")?;
+                    ex.error = Some(error_code(&a, attr, &a.string(attr)?)?);
+                    error_attr = Some(attr);
+                }
+                Some(Slot::Edition) => {
+                    a.once(attr, "edition")?;
+                    ex.edition = edition(&a, attr)?;
+                }
+                Some(Slot::Mode) => {
+                    a.once(attr, "mode")?;
+                    ex.mode =
+                        a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
+                }
+                Some(Slot::Asm) => {
+                    a.once(attr, key)?;
+                    ex.spec.attribute(&a, attr, false)?;
+                }
+                Some(Slot::Playground) => {
+                    a.once(attr, key)?;
+                    ex.playground = a.boolean(attr)?;
+                }
+                Some(Slot::CompilerExplorer) => {
+                    a.once(attr, key)?;
+                    ex.compiler_explorer = a.boolean(attr)?;
+                }
+                Some(Slot::Ignore) => {
+                    a.once(attr, key)?;
+                    ex.ignore = a.boolean(attr)?;
+                }
+                Some(Slot::MdBook) => {
+                    a.once(attr, key)?;
+                    if a.boolean(attr)? {
+                        ex.mdbook_flags.push(key.to_owned());
+                    }
+                }
+                Some(Slot::Sanitize) => {
+                    a.once(attr, key)?;
+                    ex.sanitize = Sanitize::read(&a, attr, Lang::Rust)?;
+                    sanitize_at = fence.info_offset + attr.offset;
+                }
+                Some(Slot::HideLines) => {
+                    a.once(attr, key)?;
+                    ex.mdbook_flags
+                        .push(format!("hidelines={}", a.string(attr)?));
+                }
+                None if key.starts_with("edition") && attr.value.is_none() => {
+                    a.once(attr, "edition")?;
+                    ex.edition = key["edition".len()..]
+                        .parse::<u16>()
+                        .ok()
+                        .filter(|e| EDITIONS.contains(e))
+                        .ok_or_else(|| a.problem(attr, format!("found `{key}`; expected edition2015, edition2018, edition2021 or edition2024")))?;
+                }
+                None if is_error_code(key) && attr.value.is_none() => {
+                    a.once(attr, "error")?;
+                    ex.error = Some(key.to_owned());
+                    error_attr = Some(attr);
+                }
+                None => {
+                    return Err(a.problem(
+                        attr,
+                        format!(
+                            "found unknown attribute `{key}`; expected one of {}",
+                            context.known()
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(attr) = error_attr
+            && ex.expect != Expect::CompileFail
+        {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
+                    ex.expect.name()
+                ),
+            ));
+        }
+        ex.sanitize.fits(ex.expect, sanitize_at)?;
+        ex.asm = ex.spec.shows();
+        if ex.code.trim().is_empty() {
+            let what = match ex.expect {
+                Expect::CompileFail => "`expect=compile-fail` needs code that fails to compile",
+                _ => "an example needs code",
+            };
+            return Err(Problem::at(
+                fence.info_offset,
+                format!("found an empty example; {what}"),
+            ));
+        }
+        Ok(ex)
+    }
+
+    /// The program the compiler gets: hidden lines un-hidden.
+    pub fn source(&self) -> String {
+        code::rust_source(&self.code)
+    }
+
+    /// The rustdoc/mdBook attributes of the Rust fence.
+    fn fence_info(&self, target: Target) -> String {
+        let mut info = vec!["rust".to_owned()];
+        if self.ignore {
+            info.push("ignore".into());
+        } else if let Some(a) = self.expect.rustdoc() {
+            info.push(a.into());
+            if let (Expect::CompileFail, Some(code)) = (self.expect, &self.error) {
+                info.push(code.clone());
+            }
+        }
+        info.push(format!("edition{}", self.edition));
+        if target != Target::Test {
+            info.extend(self.mdbook_flags.iter().cloned());
+        }
+        info.join(",")
+    }
+
+    /// The outcome badge: "Panics", "Does not compile · E0381", ….
+    pub fn badge(&self, env: &Env<'_>) -> String {
+        if self.ignore {
+            return env.ui("Not checked").into_owned();
+        }
+        let badge = env.ui(self.expect.badge());
+        match (&self.expect, &self.error) {
+            (Expect::CompileFail, Some(code)) => format!("{badge} · {code}"),
+            _ => self.sanitize.badge(&badge),
+        }
+    }
+
+    /// The links to the Playground and Compiler Explorer, with warnings
+    /// for links that had to fall back; a link that could not work (the
+    /// example needs a crate the site does not offer) is a note instead.
+    fn links(
+        &self,
+        env: &Env<'_>,
+        at: usize,
+        crates: &Crates<'_>,
+        warnings: &mut Vec<Problem>,
+        notes: &mut Vec<String>,
+    ) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let source = self.source();
+        if self.playground && env.config.playground_url.is_some() {
+            if let Some(needs) = crates.not_on_playground() {
+                notes.push(format!("needs {needs}, not on the Playground"));
+            } else {
+                let program = code::rust_program(&source);
+                if let Some(url) =
+                    frame::playground_link(env, &program, self.edition, self.mode, at, warnings)
+                {
+                    out.push(("Playground", url));
+                }
+            }
+        }
+        if self.compiler_explorer && env.config.compiler_explorer_url.is_some() {
+            if !crates.used.is_empty() {
+                // Our links hand Compiler Explorer the code alone, with no
+                // libraries: code that needs a crate would not compile.
+                notes.push(format!(
+                    "needs {}, not on Compiler Explorer",
+                    frame::quoted(&crates.used)
+                ));
+            } else {
+                let options = links::rust_options(self.edition, self.mode.opt_level());
+                let session: Vec<_> = frame::session(env, Lang::Rust, &source, options)
+                    .into_iter()
+                    .collect();
+                if let Some(url) = frame::compiler_explorer_link(env, &session, at, warnings) {
+                    out.push(("Compiler Explorer", url));
+                }
+            }
+        }
+        out
+    }
+
+    /// True when the assembly panel applies: asked for, and the code is
+    /// meant to compile.
+    pub fn wants_asm(&self) -> bool {
+        self.asm && !self.ignore && self.expect != Expect::CompileFail
+    }
+
+    /// The assembly panel's request for an HTML page, when it applies;
+    /// `at` is where a problem with it is reported.
+    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmRequest> {
+        if env.target != Target::Html {
+            return None;
+        }
+        self.asm_program(at)
+    }
+
+    /// What its assembly is made of, on any target, when it applies.
+    fn asm_program(&self, at: usize) -> Option<AsmRequest> {
+        if !self.wants_asm() {
+            return None;
+        }
+        // The program mdBook would run (wrapped in `fn main` when it has
+        // none); its visible functions are the ones kept.
+        Some(AsmRequest {
+            lang: Lang::Rust,
+            source: code::rust_program(&self.source()),
+            shown: code::rust_shown(&self.code),
+            edition: self.edition,
+            syntax: self.spec.syntax,
+            flags: Vec::new(),
+            graph: self.spec.graph(),
+            at,
+        })
+    }
+
+    /// What rendering it needs resolved (its info string at `at`): the
+    /// crates its code uses, its assembly, its talk's moment.
+    pub fn needs(&self, env: &Env<'_>, at: usize) -> Vec<Need> {
+        let mut needs = Vec::new();
+        if let Some(r) = &self.at {
+            needs.push(Need::Reference(r.clone()));
+        }
+        if env.target != Target::Xgettext {
+            needs.push(Need::Crates(self.source()));
+        }
+        needs.extend(self.asm_request(env, at).map(Need::Assembly));
+        needs.extend(self.run_need(env, at));
+        needs.extend(frame::on_a_page(env).then(|| self.vouch_need(env, at)));
+        needs
+    }
+
+    /// Whether the lock vouches for its claim (its info string at `at`):
+    /// its frame's badge says so.
+    pub fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
+        Need::Vouched(Box::new(self.claim(env, at, None)))
+    }
+
+    /// Whether the frame gets our Run button: a page (HTML), a book that
+    /// did not keep mdBook's own (`run = "playground"`), and code that
+    /// runs as mdBook would run it (not `ignore`, `no-run` or
+    /// `noplayground`).
+    fn takes_run_button(&self, env: &Env<'_>) -> bool {
+        env.target == Target::Html
+            && env.config.run != RunMode::Playground
+            && !self.ignore
+            && matches!(
+                self.expect,
+                Expect::Run | Expect::Panic | Expect::CompileFail
+            )
+            && !self
+                .mdbook_flags
+                .iter()
+                .any(|f| f == "noplayground" || f == "noplaypen")
+    }
+
+    /// The recorded run its Run button needs (its info string at `at`).
+    pub fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
+        self.takes_run_button(env)
+            .then(|| Need::Recorded(Box::new(self.claim(env, at, None))))
+    }
+
+    /// The claim of this example, whose info string is at `offset` of the
+    /// chapter and whose output block (if any) spans `output_range`.
+    pub fn claim(&self, env: &Env<'_>, offset: usize, output_range: Option<Range<usize>>) -> Claim {
+        let what = match &self.title {
+            Some(t) => format!("rust example \"{t}\""),
+            None => "rust example".to_owned(),
+        };
+        let what = under(what, self.sanitize);
+        let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
+        Claim {
+            file: env.file.to_owned(),
+            line: env.place.line(offset),
+            offset,
+            what,
+            lang: Lang::Rust,
+            source: code::rust_program(&self.source()),
+            wrapped: !code::has_main(&self.source()),
+            expect: self.expect,
+            output: self.output.clone(),
+            output_range,
+            edition: self.edition,
+            mode: self.mode,
+            error: self.error.clone(),
+            ignore: self.ignore,
+            bless,
+            flags: Vec::new(),
+            no_warnings: self.spec.no_warnings,
+            sanitize: self.sanitize,
+            unordered: self.unordered,
+            asm: None,
+            doctest: None,
+            error_line: None,
+        }
+    }
+
+    /// The claim of its ```` ```asm ```` block, made beside `claim` (the
+    /// example's own), when it has one and its code is meant to compile.
+    pub fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
+        asm_claim(env, claim, &self.spec, self.asm_program(claim.offset)?)
+    }
+
+    /// Its frame's number (the `k`-th of its block) and anchor.
+    pub fn number(&self, env: &Env<'_>, k: usize) -> Number {
+        env.numbers
+            .number(k, self.id.as_ref().map(|(id, _)| id.as_str()))
+    }
+
+    /// Its entry for the claims page, as `what` (`Rust example`), whose
+    /// claim is the block's `claim`-th.
+    pub fn entry(&self, env: &Env<'_>, number: Number, what: &str, claim: usize) -> Entry {
+        Entry {
+            number,
+            id_at: self.id.as_ref().map(|(_, at)| *at),
+            title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
+            what: what.to_owned(),
+            badge: Some(self.badge(env)),
+            claim: Some(claim),
+        }
+    }
+
+    /// Renders the example for `env.target` as frame `number`, with its
+    /// assembly `listing` (HTML only, when one was made) shown in a
+    /// collapsible panel under the code. The result carries no claim: the
+    /// caller knows where the output is.
+    pub fn render_with(
+        &self,
+        env: &Env<'_>,
+        facts: &Facts,
+        at: usize,
+        listing: &Listing,
+        number: Option<&Number>,
+        moment: Option<&Moment>,
+    ) -> Rendered {
+        let mut r = Rendered::default();
+        let mut info = self.fence_info(env.target);
+        let crates = Crates::of(env, facts, &self.source());
+        if env.target == Target::Test {
+            r.out.fence(&info, &crates.for_rustdoc(&self.code));
+            return r;
+        }
+        let needs = crates.not_on_playground();
+        let button = self
+            .takes_run_button(env)
+            .then(|| {
+                RunButton::new(
+                    env.config.run,
+                    env.config.playground_url.as_deref(),
+                    needs.clone(),
+                    self.edition,
+                    self.mode == Mode::Release,
+                    facts.recorded(&self.claim(env, at, None)),
+                )
+            })
+            .flatten();
+        if self.takes_run_button(env) || (needs.is_some() && !self.ignore) {
+            // Our Run button takes the block (or would, and has nothing
+            // to do: nothing recorded and no Playground to ask), or
+            // mdBook's play button would send it to a Playground that
+            // cannot run it: mdBook makes no button (and asks no server)
+            // for it.
+            info = info.replace(",mdbook-runnable", "");
+            info.push_str(",noplayground");
+        }
+        let run = button.map(|b| b.attribute());
+        let mut notes = Vec::new();
+        let links = self.links(env, at, &crates, &mut r.warnings, &mut notes);
+        let vouched = facts.vouched(&self.claim(env, at, None));
+        let badge = frame::vouched_badge(env, self.badge(env), &vouched);
+        let title = env.text_opt(self.title.as_deref());
+        let shown = code::rust_shown(&self.code);
+        let panel = asm_panel(
+            listing,
+            "rustc -C opt-level=2",
+            &shown,
+            &tie::rust_lines(&self.code),
+            &self.spec,
+            number,
+        );
+        Frame {
+            outcome: Outcome::of(Some(self.expect), self.ignore),
+            title: title.as_deref(),
+            badge: Some(&badge),
+            info: &info,
+            code: &self.code,
+            output: self
+                .output
+                .as_deref()
+                .map(|o| (self.expect.output_label(), o)),
+            assembly: panel.as_ref(),
+            links: &links,
+            notes: &notes,
+            at: moment,
+            number,
+            run: run.as_deref(),
+        }
+        .write(env, &mut r.out);
+        r
+    }
+}
+
+/// The declared crates an example uses, and what the sites offer.
+struct Crates<'a> {
+    used: Vec<String>,
+    playground: &'a [String],
+}
+
+impl<'a> Crates<'a> {
+    fn of(env: &Env<'a>, facts: &Facts, source: &str) -> Crates<'a> {
+        Crates {
+            used: facts.crates(source).to_vec(),
+            playground: &env.config.playground_crates,
+        }
+    }
+
+    /// The crates used that the Playground does not offer, as
+    /// "`a` and `b`", when there are some.
+    fn not_on_playground(&self) -> Option<String> {
+        let missing: Vec<String> = self
+            .used
+            .iter()
+            .filter(|c| !self.playground.contains(c))
+            .cloned()
+            .collect();
+        (!missing.is_empty()).then(|| frame::quoted(&missing))
+    }
+
+    /// The code for `mdbook test`: rustdoc finds a crate of `-L DIR` only
+    /// through `extern crate`, so each crate used gets a hidden one (after
+    /// the crate's inner attributes, unless the code has its own).
+    fn for_rustdoc(&self, code: &str) -> String {
+        let externs: Vec<String> = self
+            .used
+            .iter()
+            .filter(|c| !code.contains(&format!("extern crate {c}")))
+            .map(|c| format!("# extern crate {c};\n"))
+            .collect();
+        if externs.is_empty() {
+            return code.to_owned();
+        }
+        let mut out = String::with_capacity(code.len() + 64);
+        let mut placed = false;
+        for line in code.split_inclusive('\n') {
+            let bare = line.trim_start().trim_start_matches("# ").trim_start();
+            if !placed && !bare.starts_with("#![") {
+                out.push_str(&externs.concat());
+                placed = true;
+            }
+            out.push_str(line);
+        }
+        if !placed {
+            out.push_str(&externs.concat());
+        }
+        out
+    }
+}
+
+/// What a claim is, with the checkers that watch its run
+/// (`compare side "C" under AddressSanitizer`): how `check`'s reports and
+/// the lock name them.
+pub fn under(what: String, sanitize: Sanitize) -> String {
+    match sanitize.is_empty() {
+        true => what,
+        false => format!("{what} under {}", sanitize.names()),
+    }
+}
+
+fn flag(a: &Attrs<'_>, attr: &Attr, expect: Expect) -> Result<Expect, Problem> {
+    if a.boolean(attr)? {
+        Ok(expect)
+    } else {
+        Ok(Expect::Run)
+    }
+}
+
+fn is_error_code(s: &str) -> bool {
+    s.len() == 5 && s.starts_with('E') && s[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem> {
+    if is_error_code(code) {
+        Ok(code.to_owned())
+    } else {
+        Err(a.problem(
+            attr,
+            format!("found `{code}` for `error`; expected a rustc error code such as E0381"),
+        ))
+    }
+}
+
+/// The value of an `edition=` attribute, or the located error.
+pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
+    let text = match &attr.value {
+        Some(toml::Value::Integer(i)) => i.to_string(),
+        Some(toml::Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    text.parse::<u16>()
+        .ok()
+        .filter(|e| EDITIONS.contains(e))
+        .ok_or_else(|| {
+            a.problem(
+                attr,
+                format!("found `{text}` for `edition`; expected one of 2015, 2018, 2021, 2024"),
+            )
+        })
+}

@@ -1,0 +1,329 @@
+//! From a compiler's assembler output to the listing a reader sees: the
+//! functions they wrote, demangled, without directives, comments and
+//! unused labels; each instruction with the source line it came from, read
+//! from the line table (`.file` and `.loc` directives) before those
+//! directives are dropped.
+
+use mdbook_companion_core::lang::Lang;
+use serde::{Deserialize, Serialize};
+
+/// A listing as the panel shows it, each line with the line of the
+/// compiled program its instruction came from (0: a label, a blank line,
+/// or code of no line of the block).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// The text, one instruction or label per line.
+    pub text: String,
+    /// One source line per line of `text`, 1-based.
+    pub lines: Vec<u32>,
+}
+
+/// The names of the functions defined or called in the visible code: `fn
+/// name` for Rust, `name(` for C and C++ (keywords excluded).
+pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |n: &str| {
+        if !n.is_empty() && !names.iter().any(|m| m == n) {
+            names.push(n.to_owned());
+        }
+    };
+    let idents = identifiers(shown);
+    for (i, &(start, end)) in idents.iter().enumerate() {
+        let word = &shown[start..end];
+        match lang {
+            Lang::Rust => {
+                if word == "fn"
+                    && let Some(&(s, e)) = idents.get(i + 1)
+                {
+                    push(&shown[s..e]);
+                }
+            }
+            Lang::C | Lang::Cpp | Lang::Python => {
+                let next = shown[end..].trim_start().chars().next();
+                const KEYWORDS: [&str; 8] = [
+                    "if", "while", "for", "switch", "return", "sizeof", "defined", "catch",
+                ];
+                if next == Some('(') && !KEYWORDS.contains(&word) {
+                    push(word);
+                }
+            }
+        }
+    }
+    // A visible `main` that drives the functions the block is about would
+    // bury them under formatting machinery: it is shown only when it is the
+    // only function.
+    if names.len() > 1 {
+        names.retain(|n| n != "main");
+    }
+    names
+}
+
+/// Rust's anonymous constants are labelled `.Lanon.<32 hex digits>.<n>`;
+/// the hash is the same for the whole listing and only takes room, so it
+/// becomes `.Lanon.<n>`.
+pub(super) fn shorten_anon(line: &str) -> String {
+    const MARK: &str = ".Lanon.";
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(MARK) {
+        let after = &rest[at + MARK.len()..];
+        let hash_len = after.bytes().take_while(u8::is_ascii_hexdigit).count();
+        out.push_str(&rest[..at + MARK.len()]);
+        rest = if hash_len >= 16 && after[hash_len..].starts_with('.') {
+            &after[hash_len + 1..]
+        } else {
+            after
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Byte ranges of identifiers in `code`.
+fn identifiers(code: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in code.char_indices() {
+        let ident = c == '_' || c.is_alphanumeric();
+        match (start, ident) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, code.len()));
+    }
+    out
+}
+
+/// True when a function symbol of the listing is one of `keep`: the plain
+/// name for C, the last path segment of the demangled name for Rust and
+/// C++ (methods and namespaced functions included).
+fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
+    match lang {
+        Lang::C | Lang::Python => keep.iter().any(|k| k == symbol),
+        Lang::Cpp => {
+            // `ns::Type::name<T>(int) const` -> `name`.
+            let shown = display_symbol(symbol, lang);
+            let path = shown.split('(').next().unwrap_or(&shown);
+            let path = path.split('<').next().unwrap_or(path);
+            let last = path.rsplit("::").next().unwrap_or(path);
+            keep.iter().any(|k| k == symbol || k == last)
+        }
+        Lang::Rust => {
+            let name = display_symbol(symbol, lang);
+            let last = name.rsplit("::").next().unwrap_or(&name);
+            keep.iter().any(|k| k == last)
+        }
+    }
+}
+
+/// How a function's label is shown: Rust symbols demangled without their
+/// hash and without the crate name, C++ symbols demangled.
+fn display_symbol(symbol: &str, lang: Lang) -> String {
+    match lang {
+        Lang::C | Lang::Python => return symbol.to_owned(),
+        Lang::Cpp => {
+            return cpp_demangle::Symbol::new(symbol)
+                .ok()
+                .and_then(|s| s.demangle().ok())
+                .unwrap_or_else(|| symbol.to_owned());
+        }
+        Lang::Rust => {}
+    }
+    match rustc_demangle::try_demangle(symbol) {
+        Ok(d) => {
+            let s = format!("{d:#}");
+            match s.split_once("::") {
+                Some((krate, rest)) if !krate.starts_with('<') => rest.to_owned(),
+                _ => s,
+            }
+        }
+        Err(_) => symbol.to_owned(),
+    }
+}
+
+/// Replaces mangled Rust symbols inside an instruction by their readable
+/// names.
+fn demangle_operands(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("_ZN").or_else(|| rest.find("_R")) {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let len = from
+            .find(|c: char| !(c == '_' || c == '$' || c == '.' || c.is_ascii_alphanumeric()))
+            .unwrap_or(from.len());
+        let (sym, after) = from.split_at(len);
+        match rustc_demangle::try_demangle(sym) {
+            Ok(d) => out.push_str(&format!("{d:#}")),
+            Err(_) => out.push_str(sym),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The comment marker of this machine's assembler syntax.
+fn comment_marker() -> &'static str {
+    match std::env::consts::ARCH {
+        "arm" | "aarch64" => "//",
+        _ => "#",
+    }
+}
+
+/// The line table of a listing: which `.file` numbers name the block's
+/// own source file (`block.rs`, `block.c`); other files are headers and
+/// the standard library, whose lines are not the reader's.
+fn own_files(lines: &[&str], file: &str) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix(".file")?;
+            let mut words = rest.split_whitespace();
+            let number = words.next()?;
+            if !number.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let names: Vec<&str> = rest.split('"').skip(1).step_by(2).collect();
+            let name = names.last()?;
+            let base = name.rsplit('/').next().unwrap_or(name);
+            (base == file).then(|| number.to_owned())
+        })
+        .collect()
+}
+
+/// The source line a `.loc FILE LINE ...` directive sets: `Some(0)` when
+/// it names another file or line 0 (code of no line); `None` when `t` is
+/// not a `.loc`.
+fn loc_line(t: &str, own: &[String]) -> Option<u32> {
+    let rest = t.strip_prefix(".loc")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut words = rest.split_whitespace();
+    let file = words.next().unwrap_or("");
+    let line = words
+        .next()
+        .and_then(|w| w.parse::<u32>().ok())
+        .unwrap_or(0);
+    Some(if own.iter().any(|f| f == file) {
+        line
+    } else {
+        0
+    })
+}
+
+/// Keeps the functions named in `keep` from an assembler listing: their
+/// labels, instructions, and the local labels their instructions refer
+/// to; drops directives, comments and blank lines. Functions are separated
+/// by one blank line, in listing order. Each line of the result carries
+/// the line of `file` its instruction came from (0 for labels and for
+/// code of no line of the block).
+pub fn filter(listing: &str, lang: Lang, keep: &[String], file: &str) -> Listing {
+    let lines: Vec<&str> = listing.lines().collect();
+    let own = own_files(&lines, file);
+    let functions: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix(".type")?;
+            let (name, kind) = rest.split_once(',')?;
+            kind.contains("function").then_some(name.trim())
+        })
+        .collect();
+    let marker = comment_marker();
+    let mut blocks: Vec<Vec<(String, u32)>> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let label = lines[i]
+            .strip_suffix(':')
+            .filter(|l| !l.starts_with([' ', '\t']));
+        let Some(name) = label.filter(|n| functions.contains(n)) else {
+            i += 1;
+            continue;
+        };
+        // The function runs to its `.size` directive or the next function.
+        let mut body: Vec<&str> = Vec::new();
+        let mut j = i + 1;
+        while j < lines.len() {
+            let l = lines[j];
+            let t = l.trim();
+            if t.starts_with(".size") && t.contains(name) {
+                break;
+            }
+            if l.strip_suffix(':').is_some_and(|n| functions.contains(&n)) {
+                break;
+            }
+            body.push(l);
+            j += 1;
+        }
+        i = j;
+        if !wanted(name, lang, keep) {
+            continue;
+        }
+        let mut instructions: Vec<(String, u32)> = Vec::new();
+        let mut source_line = 0;
+        for l in &body {
+            let code = match l.find(marker) {
+                Some(at) => &l[..at],
+                None => l,
+            };
+            let t = code.trim();
+            if let Some(line) = loc_line(t, &own) {
+                source_line = line;
+                continue;
+            }
+            if t.is_empty() || (t.starts_with('.') && !t.ends_with(':')) {
+                continue;
+            }
+            if let Some(local) = t.strip_suffix(':') {
+                instructions.push((format!("{}:", shorten_anon(local)), 0));
+                continue;
+            }
+            let t = shorten_anon(&t.replace('\t', " "));
+            let t = if lang == Lang::Rust {
+                demangle_operands(&t)
+            } else {
+                t
+            };
+            instructions.push((format!("    {t}"), source_line));
+        }
+        // Local labels stay only when an instruction refers to them.
+        let used = |label: &str| {
+            instructions.iter().any(|(ins, _)| {
+                ins.starts_with("    ")
+                    && ins
+                        .split(|c: char| !(c == '_' || c == '.' || c == '$' || c.is_alphanumeric()))
+                        .any(|w| w == label)
+            })
+        };
+        let mut block = vec![(format!("{}:", display_symbol(name, lang)), 0)];
+        for (ins, line) in &instructions {
+            if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' '))
+                && !used(local)
+            {
+                continue;
+            }
+            block.push((ins.clone(), *line));
+        }
+        blocks.push(block);
+    }
+    let mut out = Listing::default();
+    for (k, block) in blocks.into_iter().enumerate() {
+        if k > 0 {
+            out.text.push('\n');
+            out.lines.push(0);
+        }
+        for (text, line) in block {
+            out.text.push_str(&text);
+            out.text.push('\n');
+            out.lines.push(line);
+        }
+    }
+    out
+}

@@ -1,0 +1,785 @@
+//! Assembly at build time: what the local compiler makes of a block.
+//!
+//! A reader comparing C and Rust wants to see the machine code of the
+//! functions they read, not a whole assembler listing. So each block is
+//! compiled with the book's own `cc` or `rustc` (`-O2` / `opt-level=2`, to
+//! assembly, as a library), and [`filter`] keeps only the functions whose
+//! names appear in the visible code: their labels, their instructions and
+//! the local labels those instructions jump to, with assembler directives,
+//! comments, blank lines and hidden helpers (such as a hidden `main`)
+//! removed. Rust and C++ symbol names are demangled. The listing is in
+//! Intel syntax unless AT&T is asked for, and each of its instructions
+//! carries the source line it came from: blocks are compiled with line
+//! tables (`-g1`, `-C debuginfo=line-tables-only`), which never change
+//! the instructions (a test compiles both ways and compares), and
+//! [`filter`] reads them before dropping the directives.
+//!
+//! Compiling is slow next to the rest of a build, so results are cached by
+//! content (source, visible functions, compiler version, flags) in the
+//! book's [`Cache`] under the namespace `"asm"`: a second build of an
+//! unchanged book runs no compiler.
+
+use crate::cache::Cache;
+use crate::crates::{self, Crates};
+use crate::exec::{self, Limits};
+use mdbook_companion_core::config::Config;
+use mdbook_companion_core::lang::{Compiler, Lang};
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::machine::{self, Syntax};
+use std::fmt;
+
+mod filter;
+#[cfg(test)]
+use filter::shorten_anon;
+pub use filter::{Listing, filter, reader_functions};
+
+/// The cache namespace of assembly listings.
+pub const NAMESPACE: &str = "asm";
+
+/// The file a block is compiled from (`cc` picks C++ by the `.cpp` name).
+fn file_name(lang: Lang) -> &'static str {
+    match lang {
+        Lang::C => "block.c",
+        Lang::Cpp => "block.cpp",
+        Lang::Rust => "block.rs",
+        Lang::Python => "block.py",
+    }
+}
+
+/// What to compile.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// The language (one that compiles: C, C++ or Rust).
+    pub lang: Lang,
+    /// The whole program, hidden lines included.
+    pub source: &'a str,
+    /// The code the reader sees; its functions are the ones kept.
+    pub shown: &'a str,
+    /// The Rust edition (ignored for C and C++).
+    pub edition: u16,
+    /// Intel or AT&T (x86 only; other machines have one syntax).
+    pub syntax: Syntax,
+    /// The block's own compiler flags (`flags="-Wall -Wextra"` of a C or
+    /// C++ side), after ours.
+    pub flags: &'a [String],
+}
+
+impl Request<'_> {
+    /// The compiler that makes the assembly (`cc` for anything that is not
+    /// Rust).
+    pub fn compiler(&self) -> Compiler {
+        self.lang.compiler().unwrap_or(Compiler::Cc)
+    }
+}
+
+/// Why no assembly could be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AsmError {
+    /// The compiler could not be started.
+    Missing {
+        /// The command that was tried.
+        program: String,
+        /// The operating system's message.
+        error: String,
+    },
+    /// The compiler ran and rejected the code.
+    Rejected {
+        /// The command.
+        program: String,
+        /// The first lines of its error output.
+        stderr: String,
+    },
+    /// The compiler did not finish within the time limit.
+    TimedOut {
+        /// The command.
+        program: String,
+        /// The limit in seconds.
+        seconds: u64,
+    },
+    /// A temporary file could not be written or read.
+    Io(String),
+}
+
+impl AsmError {
+    /// True when the code itself is at fault (rather than the machine).
+    pub fn is_code_error(&self) -> bool {
+        matches!(self, AsmError::Rejected { .. })
+    }
+}
+
+impl fmt::Display for AsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AsmError::Missing { program, error } => {
+                write!(f, "cannot run the compiler `{program}` ({error})")
+            }
+            AsmError::Rejected { program, stderr } => {
+                write!(f, "`{program}` rejected the code: {stderr}")
+            }
+            AsmError::TimedOut { program, seconds } => {
+                write!(f, "`{program}` took longer than {seconds} s")
+            }
+            AsmError::Io(e) => write!(f, "cannot prepare the compilation: {e}"),
+        }
+    }
+}
+
+/// Where a listing came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from the cache: no compiler ran.
+    Cache,
+    /// Made by running the compiler (and then stored in the cache).
+    Compiler,
+    /// Taken from the book's `companion.lock`: no compiler ran.
+    Lock,
+}
+
+/// A listing and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Made {
+    /// The filtered listing.
+    pub listing: Listing,
+    /// Where it came from.
+    pub origin: Origin,
+    /// The compiler's version that made it.
+    pub toolchain: String,
+    /// Its name in the lock ([`lock_key`]).
+    pub hash: String,
+}
+
+/// The program and arguments that compile `lang` to `out.s` in the
+/// current directory, with line tables when `lines` (always, but for the
+/// test that proves they change nothing).
+fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<String>) {
+    let file = file_name(req.lang).to_owned();
+    let x86 = machine::is_x86(machine::host_arch());
+    let mut args: Vec<String> = Vec::new();
+    let program = match req.compiler() {
+        Compiler::Cc => {
+            args.extend(["-O2", "-S", "-fno-asynchronous-unwind-tables"].map(String::from));
+            if lines {
+                args.push("-g1".into());
+            }
+            if x86 && req.syntax == Syntax::Intel {
+                args.push("-masm=intel".into());
+            }
+            args.extend(req.flags.iter().cloned());
+            config.cc.clone()
+        }
+        Compiler::Rustc => {
+            args.extend(
+                [
+                    "--emit",
+                    "asm",
+                    "-C",
+                    "opt-level=2",
+                    "--crate-type",
+                    "lib",
+                    "--crate-name",
+                    "example",
+                    // Keep functions the library does not export: the
+                    // reader's private `fn`s are what they want to see.
+                    "-C",
+                    "link-dead-code",
+                    "-A",
+                    "warnings",
+                ]
+                .map(String::from),
+            );
+            if lines {
+                args.extend(["-C", "debuginfo=line-tables-only"].map(String::from));
+            }
+            if x86 && req.syntax == Syntax::Intel {
+                args.extend(["-C", "llvm-args=-x86-asm-syntax=intel"].map(String::from));
+            }
+            args.push(format!("--edition={}", req.edition));
+            config.rustc.clone()
+        }
+    };
+    args.extend(["-o".into(), "out.s".into(), file]);
+    (program, args)
+}
+
+/// The filtered assembly of the functions the reader wrote, from the cache
+/// when an identical request was compiled before.
+pub fn assembly(req: &Request<'_>, config: &Config, cache: &Cache) -> Result<Listing, AsmError> {
+    assembly_from(req, config, cache).map(|(listing, _)| listing)
+}
+
+/// [`assembly`], also telling whether a compiler ran (a request alone: the
+/// book's crates read for it).
+pub fn assembly_from(
+    req: &Request<'_>,
+    config: &Config,
+    cache: &Cache,
+) -> Result<(Listing, Origin), AsmError> {
+    made(req, config, cache, None, &crates::for_book(config)).map(|m| (m.listing, m.origin))
+}
+
+/// The functions of the listing the reader wrote.
+fn kept(req: &Request<'_>) -> Vec<String> {
+    let mut keep = reader_functions(req.lang, req.shown);
+    if keep.is_empty() {
+        // Loose statements, wrapped in `main`: then `main` is the reader's.
+        keep.push("main".into());
+    }
+    keep
+}
+
+/// The name of a request in `companion.lock`: the program, the functions
+/// kept, the flags and the machine, but neither the compiler's path nor
+/// its version (a machine without the compiler must find it).
+pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
+    let (_, args) = command(req, config, true);
+    crate::lock::hash(&[
+        b"asm-v2",
+        req.compiler().key().as_bytes(),
+        req.source.as_bytes(),
+        kept(req).join(",").as_bytes(),
+        args.join(" ").as_bytes(),
+        std::env::consts::ARCH.as_bytes(),
+    ])
+}
+
+/// The listing of `req`: from the cache, else from the lock (with no
+/// compiler, or with the very compiler the lock names), else compiled.
+pub fn made(
+    req: &Request<'_>,
+    config: &Config,
+    cache: &Cache,
+    lock: Option<&crate::lock::Index>,
+    crates: &Crates,
+) -> Result<Made, AsmError> {
+    let (program, mut args) = command(req, config, true);
+    let keep = kept(req);
+    let used = match req.compiler() {
+        Compiler::Rustc => crates.used_by(req.source),
+        Compiler::Cc => Vec::new(),
+    };
+    let rejected = |stderr: String| AsmError::Rejected {
+        program: program.clone(),
+        stderr,
+    };
+    let fingerprint = match used.is_empty() {
+        true => String::new(),
+        false => crates.fingerprint().map_err(rejected)?.to_owned(),
+    };
+    let hash = match used.is_empty() {
+        true => lock_key(req, config),
+        false => crate::lock::hash(&[lock_key(req, config).as_bytes(), fingerprint.as_bytes()]),
+    };
+    let locked = lock.and_then(|l| l.assembly(&hash));
+    let Some(version) = exec::tool_version_cached(&program, cache) else {
+        return match locked {
+            Some(a) => Ok(Made {
+                listing: from_lock(a),
+                origin: Origin::Lock,
+                toolchain: a.toolchain.clone(),
+                hash,
+            }),
+            None => Err(AsmError::Missing {
+                program: program.clone(),
+                error: "it did not answer a version query".into(),
+            }),
+        };
+    };
+    let made = |listing: Listing, origin| Made {
+        listing,
+        origin,
+        toolchain: crate::lock::toolchain(&version),
+        hash: hash.clone(),
+    };
+    let key = Cache::key(&[
+        req.source.as_bytes(),
+        keep.join(",").as_bytes(),
+        version.as_bytes(),
+        program.as_bytes(),
+        args.join(" ").as_bytes(),
+        std::env::consts::ARCH.as_bytes(),
+        fingerprint.as_bytes(),
+    ]);
+    if let Some(hit) = cache
+        .get(NAMESPACE, &key)
+        .and_then(|b| serde_json::from_slice::<Listing>(&b).ok())
+    {
+        return Ok(made(hit, Origin::Cache));
+    }
+    if let Some(a) = locked.filter(|a| a.toolchain == crate::lock::toolchain(&version)) {
+        return Ok(made(from_lock(a), Origin::Lock));
+    }
+    if !used.is_empty() {
+        // Against the debug libraries `check` uses: the example's own code
+        // is what the listing shows, at its own opt-level.
+        let extra = crates.args(Mode::Debug, &used).map_err(rejected)?;
+        let at = args.len().saturating_sub(3);
+        args.splice(at..at, extra);
+    }
+    let raw = compile(req, config, &program, &args)?;
+    let filtered = filter(&raw, req.lang, &keep, file_name(req.lang));
+    if let Ok(bytes) = serde_json::to_vec(&filtered) {
+        cache.put(NAMESPACE, &key, &bytes);
+    }
+    Ok(made(filtered, Origin::Compiler))
+}
+
+/// Runs `program args` on the block in a scratch folder: the assembler
+/// listing it writes.
+fn compile(
+    req: &Request<'_>,
+    config: &Config,
+    program: &str,
+    args: &[String],
+) -> Result<String, AsmError> {
+    let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
+    std::fs::write(dir.path().join(file_name(req.lang)), req.source)
+        .map_err(|e| AsmError::Io(e.to_string()))?;
+    let finished = exec::run(
+        exec::compiler_command(program, dir.path()).args(args),
+        b"",
+        Limits::with_timeout(config.timeout),
+    )
+    .map_err(|e| AsmError::Missing {
+        program: program.to_owned(),
+        error: e.to_string(),
+    })?;
+    if finished.timed_out {
+        return Err(AsmError::TimedOut {
+            program: program.to_owned(),
+            seconds: config.timeout.as_secs(),
+        });
+    }
+    if !finished.success() {
+        let stderr: Vec<&str> = finished.stderr.lines().take(6).collect();
+        return Err(AsmError::Rejected {
+            program: program.to_owned(),
+            stderr: stderr.join("\n"),
+        });
+    }
+    std::fs::read_to_string(dir.path().join("out.s")).map_err(|e| AsmError::Io(e.to_string()))
+}
+
+/// The cache namespace of control-flow graphs.
+pub const GRAPHS: &str = "cfg";
+
+/// The control-flow graph of every function of `listing`, laid out once
+/// and cached by the listing's text (layout is the slow part).
+pub fn graphs(listing: &str, cache: &Cache) -> Vec<mdbook_companion_core::cfg::Drawing> {
+    use mdbook_companion_core::cfg::{self, Drawing};
+    let key = Cache::key(&[b"cfg-v1", listing.as_bytes()]);
+    if let Some(hit) = cache
+        .get(GRAPHS, &key)
+        .and_then(|b| serde_json::from_slice::<Vec<Drawing>>(&b).ok())
+    {
+        return hit;
+    }
+    let drawn: Vec<Drawing> = cfg::graphs(listing)
+        .iter()
+        .map(|g| Drawing {
+            function: g.function.clone(),
+            svg: cfg::svg(g, cfg::ID_SLOT, &g.function),
+        })
+        .collect();
+    if let Ok(bytes) = serde_json::to_vec(&drawn) {
+        cache.put(GRAPHS, &key, &bytes);
+    }
+    drawn
+}
+
+/// A listing as the lock holds it.
+fn from_lock(a: &crate::lock::Assembly) -> Listing {
+    Listing {
+        text: a.listing.clone(),
+        lines: a.lines.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+    use std::path::PathBuf;
+
+    fn config() -> Config {
+        Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
+    }
+
+    fn compile(lang: Lang, source: &str, shown: &str) -> String {
+        listing(lang, source, shown, Syntax::Intel).text
+    }
+
+    fn listing(lang: Lang, source: &str, shown: &str, syntax: Syntax) -> Listing {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let req = Request {
+            lang,
+            source,
+            shown,
+            edition: 2021,
+            syntax,
+            flags: &[],
+        };
+        assembly(&req, &config(), &cache).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn labels(asm: &str) -> Vec<&str> {
+        asm.lines()
+            .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
+            .collect()
+    }
+
+    #[test]
+    fn reader_functions_come_from_visible_code() {
+        assert_eq!(
+            reader_functions(
+                Lang::Rust,
+                "pub fn divide(a: i32) -> i32 { a }\nfn rest(a: i32) -> i32 { a }\n"
+            ),
+            ["divide", "rest"]
+        );
+        assert_eq!(
+            reader_functions(
+                Lang::C,
+                "int divide(int a, int b) { if (b) return a / b; return sizeof (int); }\n"
+            ),
+            ["divide"]
+        );
+    }
+
+    #[test]
+    fn c_listing_keeps_only_the_readers_function() {
+        let source =
+            "int divide(int a, int b) { return a / b; }\nint main(void) { return divide(4, 2); }\n";
+        let asm = compile(
+            Lang::C,
+            source,
+            "int divide(int a, int b) { return a / b; }\n",
+        );
+        assert_eq!(labels(&asm), ["divide:"], "{asm}");
+        assert!(asm.contains("idiv"), "{asm}");
+        for line in asm.lines() {
+            let t = line.trim();
+            assert!(
+                !t.starts_with('.') || t.ends_with(':'),
+                "directive kept: {line}\n{asm}"
+            );
+            assert!(!t.is_empty() && !t.contains('#'), "blank or comment: {asm}");
+        }
+    }
+
+    #[test]
+    fn c_jump_targets_are_kept_and_unused_labels_dropped() {
+        let source = "int sum(const int *v, int n) { int s = 0; for (int i = 0; i < n; i++) { if (v[i] < 0) break; s += v[i]; } return s; }\n";
+        let asm = compile(Lang::C, source, source);
+        assert_eq!(labels(&asm)[0], "sum:", "{asm}");
+        let locals: Vec<&str> = labels(&asm)[1..].to_vec();
+        assert!(!locals.is_empty(), "a loop has jump targets: {asm}");
+        for l in locals {
+            let name = l.trim_end_matches(':');
+            assert!(
+                asm.lines()
+                    .any(|i| i.starts_with("    ") && i.contains(name)),
+                "{name} is referenced\n{asm}"
+            );
+        }
+        assert!(!asm.contains(".LFB") && !asm.contains(".LFE"), "{asm}");
+    }
+
+    #[test]
+    fn rust_listing_is_demangled_and_hidden_main_dropped() {
+        let source = "fn divide(a: i32, b: i32) -> i32 { a / b }\nfn main() { divide(1, 0); }\n";
+        let asm = compile(
+            Lang::Rust,
+            source,
+            "fn divide(a: i32, b: i32) -> i32 { a / b }\n",
+        );
+        assert_eq!(labels(&asm)[0], "divide:", "{asm}");
+        assert!(!asm.contains("main:"), "{asm}");
+        assert!(!asm.contains("_ZN"), "symbols are demangled: {asm}");
+        assert!(asm.contains("idiv"), "{asm}");
+        assert!(
+            asm.contains("core::panicking::panic_const::panic_const_div_by_zero"),
+            "{asm}"
+        );
+    }
+
+    #[test]
+    fn cpp_functions_match_their_mangled_names() {
+        let source = "int twice(int x) { return 2 * x; }\nnamespace m { struct S { int v; int get() const; }; int S::get() const { return v; } }\n";
+        let asm = compile(Lang::Cpp, source, source);
+        assert_eq!(labels(&asm), ["twice(int):", "m::S::get() const:"], "{asm}");
+    }
+
+    #[test]
+    fn main_is_kept_only_when_alone_and_anon_hashes_are_dropped() {
+        let shown = "pub fn f(x: u32) -> u32 { x / 3 }\nfn main() { println!(\"{}\", f(9)); }\n";
+        assert_eq!(reader_functions(Lang::Rust, shown), ["f"]);
+        assert_eq!(reader_functions(Lang::Rust, "fn main() {}\n"), ["main"]);
+        assert_eq!(
+            reader_functions(Lang::C, "int f(void);\nint main(void) { return f(); }\n"),
+            ["f"]
+        );
+        assert_eq!(
+            shorten_anon("    leaq .Lanon.84aa650e52a326698febdc518806384d.2(%rip), %rdi"),
+            "    leaq .Lanon.2(%rip), %rdi"
+        );
+        assert_eq!(shorten_anon(".Lanon.x.1 .Lanon."), ".Lanon.x.1 .Lanon.");
+    }
+
+    #[test]
+    fn filter_on_a_fixed_listing() {
+        let listing = "\t.text\n\t.globl\tf\n\t.type\tf, @function\nf:\n.LFB0:\n\t.cfi_startproc\n\ttestl\t%edi, %edi # test\n\tje\t.L2\n\tmovl\t$1, %eax\n.L2:\n\tret\n\t.cfi_endproc\n.LFE0:\n\t.size\tf, .-f\n\t.type\tg, @function\ng:\n\tret\n\t.size\tg, .-g\n";
+        assert_eq!(
+            filter(listing, Lang::C, &["f".into()], "block.c").text,
+            "f:\n    testl %edi, %edi\n    je .L2\n    movl $1, %eax\n.L2:\n    ret\n"
+        );
+        assert_eq!(
+            filter(listing, Lang::C, &["f".into(), "g".into()], "block.c")
+                .text
+                .matches(':')
+                .count(),
+            3
+        );
+    }
+
+    #[test]
+    fn second_request_is_served_from_the_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let source = "int cached_twice(int x) { return 2 * x; }\n";
+        let req = Request {
+            lang: Lang::C,
+            source,
+            shown: source,
+            edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
+        };
+        let (first, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(origin, Origin::Compiler);
+        // A new cache over the same directory, as the next build has.
+        let again = Cache::for_book(dir.path());
+        let mut cfg = config();
+        let (second, origin) = assembly_from(&req, &cfg, &again).unwrap();
+        assert_eq!((&second, origin), (&first, Origin::Cache));
+        // A different flag set (another compiler) is another key.
+        cfg.cc = "gcc".into();
+        let (_, origin) = assembly_from(&req, &cfg, &again).unwrap();
+        assert_eq!(origin, Origin::Compiler);
+    }
+
+    #[test]
+    fn missing_compiler_and_bad_code_are_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let mut cfg = config();
+        cfg.cc = "/nonexistent/cc".into();
+        let req = Request {
+            lang: Lang::C,
+            source: "int f(void) { return 1; }\n",
+            shown: "",
+            edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
+        };
+        let e = assembly(&req, &cfg, &cache).unwrap_err();
+        assert!(
+            matches!(e, AsmError::Missing { .. }) && !e.is_code_error(),
+            "{e}"
+        );
+        let req = Request {
+            source: "int f(void) { return }\n",
+            ..req
+        };
+        let e = assembly(&req, &config(), &cache).unwrap_err();
+        assert!(e.is_code_error(), "{e}");
+        assert!(e.to_string().contains("error"), "{e}");
+    }
+
+    #[test]
+    fn corrupt_or_deleted_cache_entries_are_compiled_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let source = "int corrupt_me(int x) { return 3 * x; }\n";
+        let req = Request {
+            lang: Lang::C,
+            source,
+            shown: source,
+            edition: 2021,
+            syntax: Syntax::Intel,
+            flags: &[],
+        };
+        let (first, _) = assembly_from(&req, &config(), &cache).unwrap();
+        let entries: Vec<PathBuf> = walk(&dir.path().join(crate::cache::DIR).join(NAMESPACE));
+        assert_eq!(entries.len(), 1);
+        // A bit flipped in the stored listing: not shown, compiled again.
+        let mut bytes = std::fs::read(&entries[0]).unwrap();
+        let at = bytes.len() - 2;
+        bytes[at] ^= 0x20;
+        std::fs::write(&entries[0], &bytes).unwrap();
+        let (second, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!((&second, origin), (&first, Origin::Compiler));
+        // The entry was repaired: the next request is a hit again.
+        let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(origin, Origin::Cache);
+        // The whole cache deleted mid-run: compiled again, then cached again.
+        std::fs::remove_dir_all(dir.path().join(crate::cache::DIR)).unwrap();
+        let (third, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!((&third, origin), (&first, Origin::Compiler));
+        let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
+        assert_eq!(origin, Origin::Cache);
+    }
+
+    /// The raw and filtered listing of `req`, with or without line tables.
+    fn both_ways(req: &Request<'_>) -> (Listing, Listing) {
+        let cfg = config();
+        let keep = kept(req);
+        let run = |lines: bool| {
+            let (program, args) = command(req, &cfg, lines);
+            let raw = super::compile(req, &cfg, &program, &args).unwrap_or_else(|e| panic!("{e}"));
+            filter(&raw, req.lang, &keep, file_name(req.lang))
+        };
+        (run(true), run(false))
+    }
+
+    #[test]
+    fn line_tables_change_no_instruction() {
+        let programs: [(Lang, &str); 6] = [
+            (Lang::C, "int divide(int a, int b) { return a / b; }\n"),
+            (
+                Lang::C,
+                "int more(void);\nint f(void) {\n    int x;\n    for (int i = 0; i < 10; i++)\n        if (more())\n            x = 42;\n    return x;\n}\n",
+            ),
+            (
+                Lang::Cpp,
+                "#include <vector>\nint sum(const std::vector<int>& v) { int s = 0; for (int x : v) s += x; return s; }\n",
+            ),
+            (
+                Lang::Rust,
+                "pub fn divide(a: i32, b: i32) -> i32 {\n    a / b\n}\n",
+            ),
+            (
+                Lang::Rust,
+                "pub fn sum(v: &[u32]) -> u32 {\n    v.iter().filter(|x| **x > 3).sum()\n}\n",
+            ),
+            (
+                Lang::Rust,
+                "use std::num::NonZero;\npub fn divide(a: u32, b: NonZero<u32>) -> u32 {\n    a / b\n}\n",
+            ),
+        ];
+        for (lang, source) in programs {
+            for syntax in [Syntax::Intel, Syntax::Att] {
+                let req = Request {
+                    lang,
+                    source,
+                    shown: source,
+                    edition: 2021,
+                    syntax,
+                    flags: &[],
+                };
+                let (with, without) = both_ways(&req);
+                assert!(!with.text.is_empty(), "{source}");
+                assert_eq!(with.text, without.text, "{lang:?} {syntax}\n{source}");
+                assert!(without.lines.iter().all(|l| *l == 0));
+                assert!(with.lines.iter().any(|l| *l > 0), "{source}\n{with:?}");
+                assert_eq!(with.lines.len(), with.text.lines().count());
+            }
+        }
+    }
+
+    #[test]
+    fn instructions_carry_their_source_lines() {
+        let at = |l: &Listing, needle: &str| -> Vec<u32> {
+            l.text
+                .lines()
+                .zip(&l.lines)
+                .filter(|(t, _)| t.contains(needle))
+                .map(|(_, n)| *n)
+                .collect()
+        };
+        let c = listing(
+            Lang::C,
+            "int divide(int a, int b)\n{\n    return a / b;\n}\n",
+            "int divide(int a, int b)\n{\n    return a / b;\n}\n",
+            Syntax::Intel,
+        );
+        assert_eq!(at(&c, "idiv"), [3], "{c:?}");
+        assert_eq!(at(&c, "divide:"), [0]);
+        let source = "pub fn divide(a: i32, b: i32) -> i32 {\n    a / b\n}\n";
+        let rust = listing(Lang::Rust, source, source, Syntax::Intel);
+        assert_eq!(at(&rust, "idiv"), [2], "{rust:?}");
+        assert_eq!(at(&rust, "panic_const_div_by_zero"), [2], "{rust:?}");
+        // Code inlined from the standard library has no line of the block.
+        let source = "pub fn sum(v: &[u32]) -> u32 {\n    v.iter().filter(|x| **x > 3).sum()\n}\n";
+        let rust = listing(Lang::Rust, source, source, Syntax::Intel);
+        assert!(
+            rust.text
+                .lines()
+                .zip(&rust.lines)
+                .any(|(t, n)| t.starts_with("    ") && *n == 0),
+            "{rust:?}"
+        );
+    }
+
+    #[test]
+    fn intel_by_default_att_on_request() {
+        let c = "int divide(int a, int b) { return a / b; }\n";
+        let rust = "pub fn divide(a: i32, b: i32) -> i32 { a / b }\n";
+        for (lang, source) in [(Lang::C, c), (Lang::Rust, rust)] {
+            let intel = compile(lang, source, source);
+            let att = listing(lang, source, source, Syntax::Att).text;
+            assert!(intel.contains("    idiv esi"), "{intel}");
+            assert!(att.contains("    idivl %esi"), "{att}");
+        }
+    }
+
+    #[test]
+    fn flags_are_the_blocks_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let source = "int shift(int a) { return a << 31 >> 31; }\n";
+        let flags = ["-O0".to_owned()];
+        let req = |flags| Request {
+            lang: Lang::C,
+            source,
+            shown: source,
+            edition: 2021,
+            syntax: Syntax::Intel,
+            flags,
+        };
+        let o2 = assembly(&req(&[]), &config(), &cache).unwrap();
+        let o0 = assembly(&req(&flags), &config(), &cache).unwrap();
+        assert_ne!(o2, o0);
+        assert!(o0.text.contains("rbp"), "{}", o0.text);
+        assert_ne!(
+            lock_key(&req(&[]), &config()),
+            lock_key(&req(&flags), &config())
+        );
+    }
+
+    #[test]
+    fn graphs_are_drawn_once_and_cached() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::for_book(dir.path());
+        let listing = "f:\n    test edi, edi\n    je .L2\n    ret\n.L2:\n    ud2\n";
+        let first = graphs(listing, &cache);
+        assert_eq!(first.len(), 1);
+        assert!(first[0].svg.contains(mdbook_companion_core::cfg::ID_SLOT));
+        let entries = walk(&dir.path().join(crate::cache::DIR).join(GRAPHS));
+        assert_eq!(entries.len(), 1);
+        assert_eq!(graphs(listing, &Cache::for_book(dir.path())), first);
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+        out
+    }
+}

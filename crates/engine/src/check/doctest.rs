@@ -1,0 +1,234 @@
+//! Plain blocks of a book, checked as `mdbook test` checks them.
+//!
+//! rustdoc compiles a block's program with `#![allow(unused)]` on top
+//! (here `-A unused`, see [`mdbook_companion_core::doctest::ALLOW`]), stops after
+//! analysis (`--emit=metadata`) for `no_run` but compiles a
+//! `compile_fail` block fully (so an error only code generation finds,
+//! such as a constant that panics when evaluated, counts), builds
+//! `test_harness` blocks with `--test`,
+//! and judges by exit status alone: `should_panic` passes on any failing
+//! exit, a run on success. A `compile_fail` block passes when it does not
+//! compile; its error codes are checked on stable too (rustdoc checks them
+//! only on nightly), which is the one verdict that may differ from
+//! `mdbook test`'s, on purpose.
+
+use super::judge::exits_cleanly;
+use super::rustc::{error_codes, first_error, panic_message};
+use super::verdict::{Job, Observation, Verdict};
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::doctest::{ALLOW, Doctest};
+use mdbook_companion_core::expect::Expect;
+use std::time::Duration;
+
+/// The job of a plain block: a Rust claim's ([`super::rustc::job`],
+/// which already stops `no_run` after analysis) with rustdoc's
+/// `#![allow(unused)]` and `--test` for `test_harness`.
+pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
+    let mut job = super::rustc::job(claim, rustc);
+    let mut extra: Vec<String> = ALLOW.iter().map(|s| (*s).to_owned()).collect();
+    if doctest.test_harness {
+        if let Some(i) = job.args.iter().position(|a| a == "--crate-type") {
+            job.args.drain(i..(i + 2).min(job.args.len()));
+        }
+        extra.push("--test".to_owned());
+    }
+    // Before `-o main main.rs`.
+    let at = job.args.len().saturating_sub(3);
+    job.args.splice(at..at, extra);
+    job
+}
+
+/// The verdict on a plain block, and what it printed (its stdout, its
+/// panic message, or its first error line), for `adopt`.
+pub(super) fn judge(
+    claim: &Claim,
+    doctest: &Doctest,
+    obs: &Observation,
+    timeout: Duration,
+) -> (Verdict, Option<String>) {
+    if obs.compile_timed_out {
+        return (
+            Verdict::fail("rustc did not finish within its time limit and was stopped"),
+            None,
+        );
+    }
+    match claim.expect {
+        Expect::CompileFail => {
+            if obs.compiled {
+                return (
+                    Verdict::fail("compiled, but the block is marked compile_fail"),
+                    None,
+                );
+            }
+            let actual = first_error(&obs.diagnostics);
+            let found = error_codes(&obs.diagnostics);
+            let missing: Vec<&str> = doctest
+                .error_codes
+                .iter()
+                .filter(|c| !found.contains(c))
+                .map(String::as_str)
+                .collect();
+            if !missing.is_empty() {
+                let found = if found.is_empty() {
+                    "no error code".to_owned()
+                } else {
+                    found.join(", ")
+                };
+                return (
+                    Verdict::fail_with(
+                        format!(
+                            "does not compile, but with {found} instead of {} (rustdoc checks error codes only on nightly; mdbook test on stable would pass this block)",
+                            missing.join(", ")
+                        ),
+                        &obs.diagnostics,
+                    ),
+                    actual,
+                );
+            }
+            (Verdict::Passed, actual)
+        }
+        _ if !obs.compiled => (
+            Verdict::fail_with("does not compile", &obs.diagnostics),
+            None,
+        ),
+        // A plain block never claims assembly; it compiled.
+        Expect::NoRun | Expect::Compile | Expect::Asm => (Verdict::Passed, None),
+        Expect::Panic => {
+            let Some(run) = obs.run.as_ref() else {
+                return (Verdict::fail("the program was not run"), None);
+            };
+            if run.timed_out {
+                return (
+                    Verdict::fail(format!(
+                        "the program ran longer than the {} s time limit and was killed (config `timeout`)",
+                        timeout.as_secs()
+                    )),
+                    None,
+                );
+            }
+            if run.code == Some(0) {
+                return (
+                    Verdict::fail_with(
+                        "the program exited successfully; the block is marked should_panic",
+                        &run.stdout,
+                    ),
+                    None,
+                );
+            }
+            (Verdict::Passed, panic_message(&run.stderr))
+        }
+        Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |run| {
+            panic_message(&run.stderr).map(|m| format!("panicked: {m}"))
+        }),
+        // An exercise's claims are judged by the harness, never here.
+        Expect::StarterCompiles | Expect::StarterFails | Expect::SolutionPasses => (
+            Verdict::fail("an exercise's claim is not a plain block's"),
+            None,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::tests::claim;
+    use crate::check::verdict::RunResult;
+
+    fn plain(expect: Expect, codes: &[&str], harness: bool) -> Claim {
+        let mut c = claim(expect, "fn main() {}");
+        c.doctest = Some(Doctest {
+            test_harness: harness,
+            error_codes: codes.iter().map(|s| (*s).to_owned()).collect(),
+            test_line: 1,
+        });
+        c
+    }
+
+    fn failed(diagnostics: &str) -> Observation {
+        Observation {
+            compiled: false,
+            diagnostics: diagnostics.into(),
+            compile_timed_out: false,
+            run: None,
+        }
+    }
+
+    fn ran(code: Option<i32>, stderr: &str) -> Observation {
+        Observation {
+            compiled: true,
+            diagnostics: String::new(),
+            compile_timed_out: false,
+            run: Some(RunResult {
+                code,
+                stdout: "out\n".into(),
+                stderr: stderr.into(),
+                timed_out: false,
+                truncated: false,
+                report: None,
+                over_memory: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn flags_are_rustdocs() {
+        let args = |c: &Claim| job(c, c.doctest.as_ref().unwrap(), "rustc").args.join(" ");
+        let cf = args(&plain(Expect::CompileFail, &[], false));
+        // Compiled fully, as rustdoc does.
+        assert!(cf.ends_with("-A unused -o main main.rs"), "{cf}");
+        let harness = args(&plain(Expect::Run, &[], true));
+        assert!(
+            harness.ends_with("-A unused --test -o main main.rs"),
+            "{harness}"
+        );
+        assert!(!harness.contains("--crate-type"), "{harness}");
+        let no_run = args(&plain(Expect::NoRun, &[], false));
+        assert!(
+            no_run.ends_with("--emit=metadata -A unused -o main main.rs"),
+            "{no_run}"
+        );
+        let run = args(&plain(Expect::Run, &[], false));
+        assert!(run.ends_with("-A unused -o main main.rs"), "{run}");
+    }
+
+    #[test]
+    fn verdicts_are_rustdocs() {
+        let t = Duration::from_secs(10);
+        let verdict = |c: &Claim, o: &Observation| judge(c, c.doctest.as_ref().unwrap(), o, t).0;
+        let e0382 = "error[E0382]: borrow of moved value\n";
+        // compile_fail: any error; codes when written.
+        assert_eq!(
+            verdict(&plain(Expect::CompileFail, &[], false), &failed(e0382)),
+            Verdict::Passed
+        );
+        assert_eq!(
+            verdict(
+                &plain(Expect::CompileFail, &["E0382"], false),
+                &failed(e0382)
+            ),
+            Verdict::Passed
+        );
+        assert!(
+            verdict(
+                &plain(Expect::CompileFail, &["E0499"], false),
+                &failed(e0382)
+            )
+            .is_failure()
+        );
+        assert!(verdict(&plain(Expect::CompileFail, &[], false), &ran(Some(0), "")).is_failure());
+        // should_panic: any failing exit, as rustdoc.
+        let panic = plain(Expect::Panic, &[], false);
+        assert_eq!(verdict(&panic, &ran(Some(1), "")), Verdict::Passed);
+        assert_eq!(verdict(&panic, &ran(None, "")), Verdict::Passed);
+        assert!(verdict(&panic, &ran(Some(0), "")).is_failure());
+        // A run: success, whatever it prints.
+        let run = plain(Expect::Run, &[], false);
+        assert_eq!(verdict(&run, &ran(Some(0), "")), Verdict::Passed);
+        assert!(verdict(&run, &ran(Some(101), "")).is_failure());
+        assert!(verdict(&run, &failed("error: x")).is_failure());
+        assert_eq!(
+            verdict(&plain(Expect::NoRun, &[], false), &ran(None, "")),
+            Verdict::Passed
+        );
+    }
+}

@@ -1,0 +1,545 @@
+//! Cold Rust claims compiled together, as rustdoc's merged doctests are
+//! (expected compile failures: [`super::merge_fail`]).
+//!
+//! One `rustc` start and one link per example is what a cold `check`
+//! costs. Before the claims are checked one by one, [`Checker::prepare`]
+//! takes the Rust claims that are not in the cache and can share a crate
+//! (same edition, mode and emit; no crate-level attribute, not
+//! `compile-fail`, nothing that sees the crate's shape; 2015-edition code
+//! only without `use` and paths from the crate root, which a module
+//! would change), puts each inside a
+//! module of its own next to a wrapper that calls its `main`, and compiles
+//! one binary per group. Each example then runs in its own process, chosen
+//! by an environment variable the selector removes before the example
+//! starts (an argument would change `std::env::args()`), with its own time
+//! limit and output cap; `file:line:col` locations in its output are mapped
+//! back to its own lines, so panics read as when compiled alone.
+//!
+//! The observation is stored under the example's own cache key, the one a
+//! compile alone would have: the warm path is unchanged and a one-example
+//! edit recompiles that example alone. A merged build that fails names its
+//! culprits by the error spans (mapped to modules); they are left to the
+//! compile of their own and the rest is built again. An error outside any
+//! example, a time-out or a third failure leaves the whole group to
+//! compiles of their own, so verdicts are always those of compiling alone.
+//! Exercises' test crates merge the same way, into a test crate
+//! (`--test`) whose modules are the exercises' code with their tests;
+//! each runs in its own process too, the harness filtered to its module,
+//! and its report is told as the test crate alone would tell it.
+//!
+//! Warnings are allowed in the merged build (`-A warnings`, as rustdoc's
+//! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
+//! and deny-by-default lints still fail the build, and so the example.
+
+use super::verdict::{Job, Observation};
+use super::{COMPILE_TIMEOUT, Checker};
+use crate::exec::{self, Limits};
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::code;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::tokens::{crate_attributes, super_outside_modules};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashSet};
+use std::process::Command;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The environment variable that selects the example a merged binary runs.
+const SELECT: &str = "__COMPANION_EXAMPLE";
+
+/// Words that make an example unfit for a shared crate: crate-level
+/// attributes, items that live at the crate root or clash across modules,
+/// and macros whose value shows the crate's shape.
+const UNMERGEABLE: [&str; 15] = [
+    "global_allocator",
+    "panic_handler",
+    "extern crate",
+    "macro_export",
+    "$crate",
+    "no_mangle",
+    "export_name",
+    "crate::",
+    "line!",
+    "file!",
+    "module_path!",
+    "type_name",
+    "env::vars",
+    "env::var_os",
+    SELECT,
+];
+
+/// Whether a claim may be compiled with others.
+pub(super) fn mergeable(claim: &Claim) -> bool {
+    claim.lang == Lang::Rust
+        && !claim.ignore
+        && !claim.no_warnings
+        && claim.sanitize.is_empty()
+        && (claim.edition >= 2018 || mergeable_2015(&claim.source))
+        && matches!(
+            claim.expect,
+            Expect::Run
+                | Expect::Panic
+                | Expect::NoRun
+                | Expect::Ub
+                | Expect::StarterCompiles
+                | Expect::StarterFails
+                | Expect::SolutionPasses
+        )
+        && match claim.expect.tests() {
+            // An exercise's `use super::*;` is ours, and inside a member's
+            // module it means what it means alone.
+            true => mergeable_code(&claim.source.replacen(code::TESTS_OPEN, "", 1)),
+            false => mergeable_code(&claim.source),
+        }
+}
+
+/// Whether a program's code may share a crate with others (no
+/// crate-level attribute, nothing that sees the crate's shape).
+pub(super) fn mergeable_code(source: &str) -> bool {
+    !UNMERGEABLE.iter().any(|w| source.contains(w))
+        && !mdbook_companion_core::doctest::shebang(source)
+        && crate_attributes(source).iter().all(|a| module_lint(a))
+        && !super_outside_modules(source)
+}
+
+/// Whether a crate-level attribute means the same as the first inner
+/// attribute of the example's module: a lint level (`allow`, `warn`,
+/// `deny`, `forbid`, `expect`) for lints that look at items, not at the
+/// crate itself (its docs, its dependencies). Anything else (`feature`,
+/// `no_std`, `crate_name`, `recursion_limit` …) belongs to a crate.
+fn module_lint(attribute: &str) -> bool {
+    const CRATE_LINTS: [&str; 4] = [
+        "missing_docs",
+        "unused_crate_dependencies",
+        "unused_extern_crates",
+        "missing_crate_level_docs",
+    ];
+    ["allow(", "warn(", "deny(", "forbid(", "expect("]
+        .iter()
+        .any(|l| attribute.starts_with(l))
+        && !CRATE_LINTS.iter().any(|c| attribute.contains(c))
+}
+
+/// Whether 2015-edition code means the same inside a module: in 2015 a
+/// `use` path and a path starting with `::` are read from the crate root,
+/// which a module would change (`extern crate` is never merged).
+fn mergeable_2015(source: &str) -> bool {
+    static CRATE_ROOT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\buse\b|(?:^|[^\w>)\]\s]\s*|\s)::").expect("a valid pattern")
+    });
+    !CRATE_ROOT.is_match(source)
+}
+
+/// One example of a group: its cache key, its claim and its job alone.
+struct Member<'a> {
+    key: String,
+    claim: &'a Claim,
+    job: Job,
+    /// The declared crates it uses.
+    used: Vec<String>,
+}
+
+/// A merged crate: its source and, per member, the 1-based lines its
+/// module spans and the line its source starts at.
+struct Merged {
+    source: String,
+    spans: Vec<(usize, usize, usize)>,
+}
+
+/// The merged crate of `members`: a binary with a selector, or, for
+/// exercises, a test crate (the harness is the selector).
+fn merged_source(members: &[Member<'_>]) -> Merged {
+    let tests = members.first().is_some_and(|m| m.claim.expect.tests());
+    let mut source = String::new();
+    let mut line = 1;
+    let mut spans = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let open = line;
+        source.push_str(&format!("mod __companion_ex_{i} {{\n"));
+        line += 1;
+        let first = line;
+        let body = m.claim.source.trim_end_matches('\n');
+        source.push_str(body);
+        source.push('\n');
+        line += body.lines().count().max(1);
+        if tests {
+            source.push_str("}\n");
+            line += 1;
+        } else {
+            source.push_str(
+                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
+            );
+            line += 2;
+        }
+        spans.push((open, line - 1, first));
+    }
+    if tests {
+        return Merged { source, spans };
+    }
+    source.push_str(&format!(
+        "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
+    ));
+    for i in 0..members.len() {
+        source.push_str(&format!(
+            "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+        ));
+    }
+    source.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+    Merged { source, spans }
+}
+
+/// The members whose modules the errors of a failed merged build point
+/// into; `None` when an error points elsewhere or nowhere.
+fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSet<usize>> {
+    let mut found = HashSet::new();
+    for line in diagnostics.lines() {
+        let Some(at) = line.trim_start().strip_prefix("--> main.rs:") else {
+            continue;
+        };
+        let n: usize = at.split(':').next()?.parse().ok()?;
+        let member = spans
+            .iter()
+            .position(|&(open, close, _)| (open..=close).contains(&n))?;
+        found.insert(member);
+    }
+    (!found.is_empty()).then_some(found)
+}
+
+/// `text` with every `main.rs:L:C` whose line lies in `open..=close`
+/// told as the line of the example alone (its source starts at `first`).
+pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
+    mdbook_companion_core::code::relocate(text, "main.rs:", |l, c| {
+        (open..=close)
+            .contains(&l)
+            .then(|| format!("main.rs:{}:{c}", (l + 1).saturating_sub(first)))
+    })
+}
+
+impl Checker {
+    /// Compiles the cold, mergeable Rust claims of `claims` together, so
+    /// that [`Checker::check`] finds their observations computed. Claims in
+    /// the cache or answered by the lock (a build's checker), and claims a
+    /// merged build cannot take, are left to it.
+    pub fn prepare(&self, claims: &[Claim]) {
+        let tool = self.tool(Lang::Rust).to_owned();
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        // Edition, mode, emit, test crate or binary, and whether the book's dependency set is
+        // linked (a crate for those that use it, with the `--extern`s of
+        // every crate its members use; one for those that use none).
+        let mut groups: BTreeMap<(u16, bool, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
+        for claim in claims.iter().filter(|c| mergeable(c)) {
+            let used = self.used(claim);
+            let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
+                continue;
+            };
+            if !seen.insert(key.clone())
+                || self.cache.get(super::CACHE_NAMESPACE, &key).is_some()
+                || self.locked_outcome(claim, Some(&version)).is_some()
+            {
+                continue;
+            }
+            let group = (
+                claim.edition,
+                claim.mode == Mode::Release,
+                claim.expect == Expect::NoRun,
+                claim.expect.tests(),
+                !used.is_empty(),
+            );
+            groups.entry(group).or_default().push(Member {
+                key,
+                claim,
+                job,
+                used,
+            });
+        }
+        // As many builds as workers, so that front ends run side by side.
+        let workers = rayon::current_num_threads().max(1);
+        let mut chunks = Vec::new();
+        for (_, members) in groups {
+            let size = members.len().div_ceil(workers).max(2);
+            let mut members = members.into_iter().peekable();
+            while members.peek().is_some() {
+                chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
+            }
+        }
+        rayon::join(
+            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
+            || self.prepare_failures(claims, &tool, &version),
+        );
+    }
+
+    /// Builds one group, leaving culprits to compiles of their own.
+    fn build_merged(&self, mut members: Vec<Member<'_>>) {
+        for _round in 0..3 {
+            if members.len() < 2 {
+                return;
+            }
+            let Ok(dir) = exec::scratch_dir() else { return };
+            let merged = merged_source(&members);
+            if std::fs::write(dir.path().join("main.rs"), &merged.source).is_err() {
+                return;
+            }
+            let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
+            let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
+            self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+            let mut job = members[0].job.clone();
+            let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
+            used.sort();
+            used.dedup();
+            if !used.is_empty()
+                && self
+                    .link_crates(&mut job, members[0].claim.mode, &used)
+                    .is_err()
+            {
+                return;
+            }
+            let mut cmd = exec::compiler_command(&job.tool, dir.path());
+            cmd.args(&job.args).args(["-A", "warnings"]);
+            let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+                return;
+            };
+            if compiled.timed_out {
+                return;
+            }
+            tracing::debug!(
+                "merged build of {} examples (edition {}): {}",
+                members.len(),
+                members[0].claim.edition,
+                if compiled.success() {
+                    "built"
+                } else {
+                    "failed"
+                }
+            );
+            if compiled.success() {
+                let observed: Vec<(String, Observation)> = members
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        (
+                            m.key.clone(),
+                            self.run_member(dir.path(), i, m, merged.spans[i]),
+                        )
+                    })
+                    .collect();
+                let mut store = self.merged.lock().unwrap_or_else(|e| e.into_inner());
+                store.extend(observed);
+                return;
+            }
+            let Some(bad) = culprits(&compiled.stderr, &merged.spans) else {
+                tracing::debug!(
+                    "merged build failed outside its examples: each compiled alone\n{}",
+                    compiled.stderr
+                );
+                return;
+            };
+            tracing::debug!("{} culprits left to compiles of their own", bad.len());
+            members = members
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !bad.contains(i))
+                .map(|(_, m)| m)
+                .collect();
+        }
+    }
+
+    /// Runs member `i` of a built merged binary in its own process.
+    fn run_member(
+        &self,
+        dir: &std::path::Path,
+        i: usize,
+        member: &Member<'_>,
+        span: (usize, usize, usize),
+    ) -> Observation {
+        let mut obs = Observation {
+            compiled: true,
+            diagnostics: String::new(),
+            compile_timed_out: false,
+            run: None,
+        };
+        let Some(program) = member.job.run else {
+            return obs;
+        };
+        self.program_runs.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = Command::new(dir.join(program));
+        cmd.current_dir(dir).envs(member.job.env.iter().copied());
+        let module = format!("__companion_ex_{i}::");
+        match member.claim.expect.tests() {
+            true => cmd.arg(&module),
+            false => cmd.env(SELECT, i.to_string()),
+        };
+        let mut run = self.run_program(&mut cmd, self.config.memory, None);
+        run.stdout = remap(&run.stdout, span);
+        run.stderr = remap(&run.stderr, span);
+        if member.claim.expect.tests() {
+            run.stdout = alone(&run.stdout, &module);
+            run.stderr = run.stderr.replace(&module, "");
+        }
+        obs.run = Some(run);
+        obs
+    }
+}
+
+/// A merged test crate's report as the exercise's test crate alone
+/// gives it: test names without the module, and nothing filtered out.
+fn alone(report: &str, module: &str) -> String {
+    let mut out = String::with_capacity(report.len());
+    for line in report.split_inclusive('\n') {
+        let line = line.replace(module, "");
+        match (line.find("; "), line.find(" filtered out;")) {
+            (Some(_), Some(end)) if line.starts_with("test result: ") => {
+                let start = line[..end].rfind("; ").map_or(end, |s| s + 2);
+                out.push_str(&line[..start]);
+                out.push('0');
+                out.push_str(&line[end..]);
+            }
+            _ => out.push_str(&line),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::rustc;
+    use crate::check::tests::claim;
+
+    #[test]
+    fn crate_level_and_shape_revealing_examples_stay_alone() {
+        for (source, expect, merge) in [
+            ("fn main() {}", Expect::Run, true),
+            ("fn main() {}", Expect::NoRun, true),
+            ("fn main() {}", Expect::CompileFail, false),
+            // A lint level is the module's as well as the crate's; other
+            // crate attributes, or lints about the crate itself, are not.
+            ("#![allow(unused)]\nfn main() {}", Expect::Run, true),
+            (
+                "// lints\n#![deny(unused_must_use)]\n#![warn(clippy::pedantic)]\nfn main() {}",
+                Expect::Run,
+                true,
+            ),
+            ("#![deny(missing_docs)]\nfn main() {}", Expect::Run, false),
+            ("#![feature(never_type)]\nfn main() {}", Expect::Run, false),
+            ("#![crate_name = \"x\"]\nfn main() {}", Expect::Run, false),
+            ("#![no_std]\nfn main() {}", Expect::Run, false),
+            // An inner attribute of a function is not the crate's.
+            ("fn main() {\n    #![doc = \"x\"]\n}", Expect::Run, true),
+            (
+                "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            ("extern crate core;\nfn main() {}", Expect::Run, false),
+            (
+                "fn main() { println!(\"{}\", line!()); }",
+                Expect::Run,
+                false,
+            ),
+            ("use crate::x;\nfn main() {}", Expect::Run, false),
+            ("use super::x;\nfn main() {}", Expect::Run, false),
+            ("fn f() { super::g() }\nfn main() {}", Expect::Run, false),
+            // Inside the example's own modules, `super` is the example's.
+            (
+                "mod a {\n    pub fn f() {}\n    pub mod b {\n        pub fn g() { super::f() }\n    }\n}\nfn main() { a::b::g() }",
+                Expect::Run,
+                true,
+            ),
+            // An exercise's own `use super::*;` keeps it mergeable; the
+            // author's `super::` does not.
+            (
+                &code::test_crate("pub fn f() {}", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                true,
+            ),
+            (
+                &code::test_crate("pub fn f() { super::g() }", "#[test]\nfn t() { f() }"),
+                Expect::SolutionPasses,
+                false,
+            ),
+        ] {
+            assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
+        }
+        // 2015: only code whose paths a module does not change.
+        for (source, merge) in [
+            (
+                "fn main() { let v = vec![1]; println!(\"{:?}\", v); }",
+                true,
+            ),
+            ("fn main() { std::process::exit(0) }", true),
+            ("fn main() { let v = Vec::<u8>::new(); }", true),
+            (
+                "mod m { pub fn f() {} }\nuse m::f;\nfn main() { f() }",
+                false,
+            ),
+            ("fn main() { ::std::process::exit(0) }", false),
+            (
+                "fn main() { let x = <::std::string::String>::new(); }",
+                false,
+            ),
+        ] {
+            let mut old = claim(Expect::Run, source);
+            old.edition = 2015;
+            assert_eq!(mergeable(&old), merge, "{source}");
+        }
+    }
+
+    #[test]
+    fn locations_map_back_to_the_example_alone() {
+        // The module opens on line 10; the example's first line is 11.
+        let span = (10, 14, 11);
+        assert_eq!(
+            remap(
+                "panicked at main.rs:12:5:\nboom at main.rs:3:1 main.rs:",
+                span
+            ),
+            "panicked at main.rs:2:5:\nboom at main.rs:3:1 main.rs:"
+        );
+    }
+
+    #[test]
+    fn a_merged_test_report_reads_as_the_crate_alone() {
+        let merged = "running 1 test\ntest __companion_ex_3::tests::adds ... FAILED\n\n---- __companion_ex_3::tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 7 filtered out; finished in 0.00s\n";
+        assert_eq!(
+            alone(merged, "__companion_ex_3::"),
+            "running 1 test\ntest tests::adds ... FAILED\n\n---- tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+        );
+    }
+
+    #[test]
+    fn errors_name_their_modules() {
+        let spans = [(1, 4, 2), (5, 9, 6)];
+        let d = "error[E0425]: cannot find value `x`\n --> main.rs:7:13\n  |\nerror: aborting due to 1 previous error\n";
+        assert_eq!(culprits(d, &spans), Some(HashSet::from([1])));
+        assert_eq!(culprits("error: linking with `cc` failed", &spans), None);
+        assert_eq!(culprits(" --> main.rs:40:1", &spans), None);
+    }
+
+    #[test]
+    fn every_member_gets_a_module_and_a_selector_arm() {
+        let a = claim(Expect::Run, "fn main() {\n    println!(\"a\");\n}\n");
+        let b = claim(Expect::Run, "fn main() {}");
+        let members: Vec<Member<'_>> = [&a, &b]
+            .into_iter()
+            .map(|c| Member {
+                key: String::new(),
+                claim: c,
+                job: rustc::job(c, "rustc"),
+                used: Vec::new(),
+            })
+            .collect();
+        let m = merged_source(&members);
+        assert_eq!(m.spans, [(1, 6, 2), (7, 10, 8)]);
+        let lines: Vec<&str> = m.source.lines().collect();
+        assert_eq!(lines[2], "    println!(\"a\");");
+        assert_eq!(lines[7], "fn main() {}");
+        assert!(m.source.contains(
+            "\"1\" => ::std::process::Termination::report(__companion_ex_1::__companion_run())"
+        ));
+    }
+}

@@ -1,0 +1,695 @@
+//! Checking one claim: prove what a block says its program does.
+//!
+//! A book says "this prints `hello`", "this panics with `attempt to divide
+//! by zero`", "this does not compile (E0381)", "this C is undefined
+//! behaviour". Each such statement is a [`Claim`]. Checking one means
+//! compiling (and maybe running) its program in a temporary directory, with
+//! a time limit and capped output ([`crate::exec`]), and comparing what
+//! happened with what the book says.
+//!
+//! What happened (an [`Observation`]) depends only on what `key::Decides`
+//! holds (the program, the compiler and its version, the flags, the
+//! checker and its options, `timeout` and `memory`, the crates linked), so
+//! it is cached under the book ([`crate::cache`], namespace
+//! `check`) by the key made of those: an unchanged book re-checks with no
+//! compiler run, a changed limit runs the program again, and the verdict
+//! is recomputed from the observation, so editing an output block never
+//! needs a compiler either.
+//!
+//! The same [`Checker`] serves the `check` command
+//! (`mdbook_companion::commands::check`) and the build with `verify = true`
+//! (`mdbook_companion::book::chapter`).
+
+mod asm;
+pub mod cc;
+mod doctest;
+pub mod harness;
+mod judge;
+mod key;
+mod merge;
+mod merge_fail;
+mod observe;
+pub mod pattern;
+mod recorded;
+mod run;
+pub mod rustc;
+pub mod sanitizer;
+pub mod verdict;
+
+pub use verdict::{
+    COMPILE_TIMEOUT, Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict,
+    contains_normalized, diff, normalize,
+};
+
+pub use mdbook_companion_core::claim::Claim;
+pub use mdbook_companion_core::expect::Expect;
+pub use mdbook_companion_core::lang::Lang;
+
+use crate::cache::Cache;
+use crate::crates::{self, Crates};
+use crate::exec;
+use crate::lock;
+use key::Decides;
+use mdbook_companion_core::claim::Recorded;
+use mdbook_companion_core::config::{Config, OutputFilter};
+use mdbook_companion_core::lang::Compiler;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::sanitize::Checker as Watcher;
+use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// The cache namespace of observations.
+pub const CACHE_NAMESPACE: &str = "check";
+
+/// The cache namespace of second runs (output that may vary), by the
+/// first run's key.
+const AGAIN_NAMESPACE: &str = "check-again";
+
+/// The cache namespace of the further runs of a program that starts
+/// threads ([`THREAD_RUNS`]), by the first run's key.
+const RUNS_NAMESPACE: &str = "check-runs";
+
+/// How many times `adopt` runs a program that starts threads or hashes
+/// with a random key: their output can change from run to run while two
+/// runs agree (Rust by Example's `std_misc/channels.md` prints its
+/// channel's messages in another order on about one run in five, and
+/// `std/hash.md` its three `HashMap` entries in the same order on one
+/// pair of runs in six), so one compile is run this many times, or for 5
+/// seconds if that comes first.
+pub const THREAD_RUNS: usize = 24;
+
+/// How long the further runs of a program that starts threads may take
+/// together before no more are started.
+const THREAD_RUNS_TIME: Duration = Duration::from_secs(5);
+
+/// Compiles and runs claims, with a cache and counters.
+#[derive(Debug)]
+pub struct Checker {
+    config: Config,
+    rustc: String,
+    cc: String,
+    timeout: Duration,
+    filters: Vec<OutputFilter>,
+    cache: Cache,
+    lock: Option<Arc<lock::Index>>,
+    crates: Arc<Crates>,
+    compiler_runs: AtomicUsize,
+    program_runs: AtomicUsize,
+    cache_hits: AtomicUsize,
+    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Observation>>>>>,
+    /// Observations made by merged builds ([`Checker::prepare`]), taken by
+    /// the first check of their key.
+    merged: Mutex<HashMap<String, Observation>>,
+}
+
+/// Counters of work done.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    /// Compiler processes started (version queries not counted).
+    pub compiler_runs: usize,
+    /// Compiled programs run.
+    pub program_runs: usize,
+    /// Claims answered without a compiler run: from the cache, or from an
+    /// identical job of the same run.
+    pub cache_hits: usize,
+    /// `cargo build`s of the book's dependencies.
+    pub dependency_builds: usize,
+}
+
+impl Checker {
+    /// A checker for the book configured by `config`, caching under its root.
+    pub fn new(config: &Config) -> Checker {
+        Checker::with_cache(config, Cache::for_book(&config.root))
+    }
+
+    /// A checker with a given cache.
+    pub fn with_cache(config: &Config, cache: Cache) -> Checker {
+        Checker {
+            config: config.clone(),
+            rustc: config.rustc.clone(),
+            cc: config.cc.clone(),
+            timeout: config.timeout,
+            filters: config.output_filters.clone(),
+            cache,
+            lock: None,
+            crates: crates::for_book(config),
+            compiler_runs: AtomicUsize::new(0),
+            program_runs: AtomicUsize::new(0),
+            cache_hits: AtomicUsize::new(0),
+            memo: Mutex::default(),
+            merged: Mutex::default(),
+        }
+    }
+
+    /// A checker that, when its cache misses, takes verdicts from the
+    /// book's lock: with no compiler at all, or with the very toolchain
+    /// the lock names (builds; `check` itself always compiles).
+    pub fn with_lock(mut self, lock: Option<Arc<lock::Index>>) -> Checker {
+        self.lock = lock;
+        self
+    }
+
+    /// The hash that names `claim` in the lock: everything compiled and
+    /// expected, but not the compiler's version (a machine without the
+    /// compiler must find it).
+    pub fn claim_key(&self, claim: &Claim) -> String {
+        let job = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::job(claim, d, "rustc"),
+            (Lang::Rust, None) => rustc::job(claim, "rustc"),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, "cc"),
+        };
+        let used = self.used(claim);
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => match self.crates.link_key(&used, true) {
+                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
+                Err(_) => used.join(","),
+            },
+        };
+        let mut parts: Vec<String> = vec![
+            "claim-v1".into(),
+            claim.lang.fence().into(),
+            job.key_parts(),
+            claim.source.clone(),
+            claim.expect.name().into(),
+            claim
+                .output
+                .as_deref()
+                .map(normalize)
+                .unwrap_or_else(|| "\u{0}".into()),
+            claim.error.clone().unwrap_or_default(),
+            claim.ignore.to_string(),
+        ];
+        // Parts that only newer claims have: absent, a key stays the same.
+        if claim.no_warnings {
+            parts.push("warnings=none".into());
+        }
+        if !claim.sanitize.is_empty() {
+            parts.push(format!("sanitize={}", claim.sanitize.value()));
+        }
+        if claim.unordered {
+            parts.push(mdbook_companion_core::claim::UNORDERED.into());
+        }
+        if let Some(a) = &claim.asm {
+            parts.push(self.asm_key(a));
+        }
+        if let Some(d) = &claim.doctest {
+            parts.push(d.error_codes.join(","));
+        }
+        if let Some(e) = &claim.error_line {
+            parts.push(format!("error-line={}", e.line));
+        }
+        if !crates.is_empty() {
+            parts.push(crates);
+        }
+        for f in &self.filters {
+            parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
+        }
+        let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+        lock::hash(&bytes)
+    }
+
+    /// The verdict the lock holds for `claim`, when it holds one and
+    /// `version` (the compiler's, if it answered) allows trusting it.
+    fn locked_outcome(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
+        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
+        if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
+            return None;
+        }
+        let verdict = match entry.verdict {
+            Recorded::Passed => Verdict::Passed,
+            Recorded::Ignored => Verdict::Ignored,
+            Recorded::Unchecked | Recorded::OtherArch => return None,
+            Recorded::Failed => Verdict::fail(format!(
+                "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
+                entry.toolchain
+            )),
+        };
+        self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        Some(Outcome {
+            verdict,
+            actual: None,
+            cached: true,
+        })
+    }
+
+    /// The same checker, using `crates`: the run's one value, so the
+    /// dependencies are read and built once for all who compile in it.
+    pub fn with_crates(mut self, crates: Arc<Crates>) -> Checker {
+        self.crates = crates;
+        self
+    }
+
+    /// The work done so far.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            compiler_runs: self.compiler_runs.load(Ordering::Relaxed),
+            program_runs: self.program_runs.load(Ordering::Relaxed),
+            cache_hits: self.cache_hits.load(Ordering::Relaxed),
+            dependency_builds: self.crates.builds(),
+        }
+    }
+
+    /// The version of the compiler `lang` needs, if it answers.
+    pub fn version(&self, lang: Lang) -> Option<String> {
+        exec::tool_version_cached(self.tool(lang), &self.cache).map(|v| lock::toolchain(&v))
+    }
+
+    /// The compiler command a claim needs (`cc` for anything not Rust).
+    pub fn tool(&self, lang: Lang) -> &str {
+        match lang.compiler() {
+            Some(Compiler::Rustc) => &self.rustc,
+            Some(Compiler::Cc) | None => &self.cc,
+        }
+    }
+
+    /// Checks one claim.
+    pub fn check(&self, claim: &Claim) -> Outcome {
+        if claim.ignore {
+            return Outcome {
+                verdict: Verdict::Ignored,
+                actual: None,
+                cached: false,
+            };
+        }
+        if let (Expect::Asm, Some(a)) = (claim.expect, &claim.asm) {
+            return self.check_asm(claim, a);
+        }
+        let tool = self.tool(claim.lang).to_owned();
+        let unchecked = || Outcome {
+            verdict: Verdict::Unchecked {
+                tool: tool.clone(),
+                key: None,
+            },
+            actual: None,
+            cached: false,
+        };
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
+        };
+        let used = self.used(claim);
+        if claim.sanitize.has(Watcher::Memcheck)
+            && claim.expect.runs()
+            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
+        {
+            return self.locked_outcome(claim, None).unwrap_or(Outcome {
+                verdict: Verdict::Unchecked {
+                    tool: self.config.valgrind.clone(),
+                    key: Some("valgrind"),
+                },
+                actual: None,
+                cached: false,
+            });
+        }
+        let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
+            Ok(jk) => jk,
+            Err(e) => {
+                return self
+                    .locked_outcome(claim, Some(&version))
+                    .unwrap_or_else(|| dependency_failure(e));
+            }
+        };
+        if self.lock.is_some()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Some(outcome) = self.locked_outcome(claim, Some(&version))
+        {
+            return outcome;
+        }
+        // A claim to compile against the book's crates needs them built
+        // (once: the build is shared by every claim and the merged builds).
+        if !used.is_empty()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
+        {
+            return dependency_failure(e);
+        }
+        // Claims with the same job (same program, flags and compiler) share
+        // one observation: the first computes it, the others wait for it.
+        let cell = {
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(memo.entry(key.clone()).or_default())
+        };
+        let mut computed = false;
+        let obs = cell.get_or_init(|| {
+            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key) {
+                return Some(obs);
+            }
+            computed = true;
+            let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
+            let obs = match merged {
+                Some(obs) => obs,
+                None => {
+                    tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
+                    self.execute(&job, &claim.source)?
+                }
+            };
+            let sanitize = claim.sanitize.effective(claim.expect);
+            if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
+                self.store(CACHE_NAMESPACE, &key, &obs);
+            }
+            Some(obs)
+        });
+        let Some(obs) = obs else {
+            return unchecked();
+        };
+        let cached = !computed;
+        if cached {
+            self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        let sanitize = claim.sanitize.effective(claim.expect);
+        if let Some(verdict) = sanitizer::unavailable(obs, sanitize, &self.config.valgrind) {
+            return Outcome {
+                verdict,
+                actual: None,
+                cached,
+            };
+        }
+        let (mut verdict, actual) = self.judge(claim, obs);
+        // An output that differs may differ from run to run: run once more
+        // (once per program: the second run is cached too), and say so.
+        if is_output_mismatch(&verdict)
+            && let Some(second) = self.again(claim)
+        {
+            let (_, again) = self.judge(claim, &second);
+            if again != actual {
+                verdict = varies(claim, actual.as_deref(), again.as_deref());
+            }
+        }
+        Outcome {
+            verdict,
+            actual,
+            cached,
+        }
+    }
+
+    /// The verdict on `claim` from what its program did (`output-filters`
+    /// applied), and what it printed.
+    fn judge(&self, claim: &Claim, obs: &Observation) -> (Verdict, Option<String>) {
+        let filtered = self.filtered(obs);
+        let obs = filtered.as_ref().unwrap_or(obs);
+        let (mut verdict, actual) = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::judge(claim, d, obs, self.timeout),
+            (Lang::Rust, None) => rustc::judge(claim, obs, self.timeout),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::judge(claim, obs, self.timeout),
+        };
+        if claim.lang == Lang::Rust && verdict.is_failure() && !obs.compiled {
+            verdict = self.undeclared(claim, obs).unwrap_or(verdict);
+        }
+        if claim.no_warnings && obs.compiled && !verdict.is_failure() {
+            verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
+        }
+        // Any other outcome under a checker: the claim holds *and* the
+        // checker is silent.
+        if !claim.sanitize.is_empty()
+            && claim.expect != Expect::Ub
+            && !verdict.is_failure()
+            && let Some(run) = &obs.run
+            && let Some((report, _)) = sanitizer::report(run, claim.sanitize)
+        {
+            verdict = Verdict::fail_with(
+                format!(
+                    "{} reported: {report}; the block says the program is clean under it",
+                    claim.sanitize.names()
+                ),
+                judge::streams(run),
+            );
+        }
+        (verdict, actual)
+    }
+
+    /// The observation cached under `key` (whose limits are part of the
+    /// key: a time-out is kept too, and a changed `timeout` runs the
+    /// program again).
+    fn cached(&self, namespace: &str, key: &str) -> Option<Observation> {
+        self.cache
+            .get(namespace, key)
+            .and_then(|b| serde_json::from_slice::<Observation>(&b).ok())
+    }
+
+    /// Caches `obs` under `key`, a time-out too, so that a warm check
+    /// runs nothing.
+    fn store(&self, namespace: &str, key: &str, obs: &Observation) {
+        if let Ok(bytes) = serde_json::to_vec(obs) {
+            self.cache.put(namespace, key, &bytes);
+        }
+    }
+
+    /// A second observation of `claim`'s program, compiled and run again
+    /// (from the cache when it was made before); `None` when the claim
+    /// cannot be compiled here.
+    pub fn again(&self, claim: &Claim) -> Option<Observation> {
+        let tool = self.tool(claim.lang).to_owned();
+        let version = exec::tool_version_cached(&tool, &self.cache)?;
+        let used = self.used(claim);
+        let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
+        if let Some(obs) = self.cached(AGAIN_NAMESPACE, &key) {
+            return Some(obs);
+        }
+        if !used.is_empty() {
+            self.link_crates(&mut job, claim.mode, &used).ok()?;
+        }
+        let obs = self.execute(&job, &claim.source)?;
+        self.store(AGAIN_NAMESPACE, &key, &obs);
+        Some(obs)
+    }
+
+    /// What `claim`'s program printed on further runs, in the terms of
+    /// its verdict's `actual` (for `adopt`, which keeps only what is the
+    /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
+    /// program that starts threads or hashes with a random key.
+    pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
+        let may_differ = starts_threads(&claim.source) || hashes_randomly(&claim.source);
+        let runs = match claim.lang == Lang::Rust && may_differ {
+            true => self.runs(claim, THREAD_RUNS),
+            false => self.again(claim).into_iter().collect(),
+        };
+        runs.iter()
+            .filter_map(|obs| self.judge(claim, obs).1)
+            .collect()
+    }
+
+    /// `runs` observations of `claim`'s program, compiled once (from the
+    /// cache when they were made before).
+    fn runs(&self, claim: &Claim, runs: usize) -> Vec<Observation> {
+        let tool = self.tool(claim.lang).to_owned();
+        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
+            return Vec::new();
+        };
+        let used = self.used(claim);
+        let Ok((mut job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
+            return Vec::new();
+        };
+        let key = Cache::key(&[key.as_bytes(), b"runs", runs.to_string().as_bytes()]);
+        if let Some(cached) = self
+            .cache
+            .get(RUNS_NAMESPACE, &key)
+            .and_then(|b| serde_json::from_slice::<Vec<Observation>>(&b).ok())
+        {
+            return cached;
+        }
+        if !used.is_empty() && self.link_crates(&mut job, claim.mode, &used).is_err() {
+            return Vec::new();
+        }
+        let observed = self.execute_runs(&job, &claim.source, runs, THREAD_RUNS_TIME);
+        if let Ok(bytes) = serde_json::to_vec(&observed) {
+            self.cache.put(RUNS_NAMESPACE, &key, &bytes);
+        }
+        observed
+    }
+
+    /// The declared crates a Rust claim uses.
+    fn used(&self, claim: &Claim) -> Vec<String> {
+        match claim.lang {
+            Lang::Rust => self.crates.used_with_libraries(&claim.source),
+            Lang::C | Lang::Cpp | Lang::Python => Vec::new(),
+        }
+    }
+
+    /// The job of a claim and its cache key: a Rust claim that uses
+    /// declared crates compiles against their libraries, and its key holds
+    /// their fingerprint.
+    fn job_and_key(
+        &self,
+        claim: &Claim,
+        tool: &str,
+        version: &str,
+        used: &[String],
+    ) -> Result<(Job, String), String> {
+        let job = match (claim.lang, &claim.doctest) {
+            (Lang::Rust, Some(d)) => doctest::job(claim, d, tool),
+            (Lang::Rust, None) => rustc::job(claim, tool),
+            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
+        };
+        // Memcheck's version and options are part of what decides the
+        // observation.
+        let checker = job.memcheck.then(|| {
+            let valgrind =
+                exec::tool_version_cached(&self.config.valgrind, &self.cache).unwrap_or_default();
+            format!("{valgrind}\u{0}{}", sanitizer::MEMCHECK_ARGS.join(" "))
+        });
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => self.crates.link_key(used, false)?,
+        };
+        let key = Decides {
+            job: &job,
+            source: &claim.source,
+            compiler: version,
+            checker: checker.as_deref(),
+            timeout: self.timeout,
+            memory: self.config.memory,
+            crates: &crates,
+        }
+        .key();
+        Ok((job, key))
+    }
+
+    /// `job` compiled against the libraries of `used` (built first, once).
+    fn link_crates(&self, job: &mut Job, mode: Mode, used: &[String]) -> Result<(), String> {
+        let args = self.crates.args(mode, used)?;
+        // Before `-o main main.rs`.
+        let at = job.args.len().saturating_sub(3);
+        job.args.splice(at..at, args);
+        Ok(())
+    }
+
+    /// The verdict on a Rust claim that failed because it names a crate
+    /// the book does not declare: where, and the table to add it to.
+    fn undeclared(&self, claim: &Claim, obs: &Observation) -> Option<Verdict> {
+        let names = self.crates.names();
+        let missing: Vec<_> = mdbook_companion_core::crates::undeclared(&obs.diagnostics)
+            .into_iter()
+            .filter(|u| !names.contains(&u.name))
+            .collect();
+        let first = missing.first()?;
+        let line = (claim.line + first.line).saturating_sub(usize::from(claim.wrapped));
+        let list: Vec<String> = missing.iter().map(|u| format!("`{}`", u.name)).collect();
+        let (it, crates) = if list.len() == 1 {
+            ("it", format!("the crate {}", list[0]))
+        } else {
+            ("them", format!("the crates {}", list.join(", ")))
+        };
+        Some(Verdict::fail_with(
+            format!(
+                "{file}:{line}:{column}: uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
+                file = claim.file,
+                column = first.column,
+                name = first.name,
+            ),
+            &obs.diagnostics,
+        ))
+    }
+
+    /// The observation with `output-filters` applied to what the compiler
+    /// and the program wrote; `None` when there are no filters. The cache
+    /// keeps what really happened, so changing a filter needs no compiler.
+    fn filtered(&self, obs: &Observation) -> Option<Observation> {
+        if self.filters.is_empty() {
+            return None;
+        }
+        let scrub = |text: &str| OutputFilter::apply_all(&self.filters, text).into_owned();
+        let mut obs = obs.clone();
+        obs.diagnostics = scrub(&obs.diagnostics);
+        if let Some(run) = &mut obs.run {
+            run.stdout = scrub(&run.stdout);
+            run.stderr = scrub(&run.stderr);
+            run.report = run.report.as_deref().map(scrub);
+        }
+        Some(obs)
+    }
+
+    /// Checks claims in parallel on the current rayon pool, in order.
+    pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
+        claims.par_iter().map(|c| self.check(c)).collect()
+    }
+}
+
+/// Whether `verdict` is an output block's mismatch (what a second run
+/// may tell apart from output that varies).
+fn is_output_mismatch(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Failed { message, .. } if message == judge::OUTPUT_DIFFERS)
+}
+
+/// The failure of a program whose two runs printed different things.
+fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
+    let first = first.unwrap_or_default();
+    let second = second.unwrap_or_default();
+    Verdict::Failed {
+        message: "the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]".into(),
+        expected: claim.output.as_deref().map(normalize),
+        actual: Some(first.to_owned()),
+        detail: Some(format!(
+            "first run:\n{first}\n\nsecond run:\n{second}"
+        )),
+    }
+}
+
+/// The outcome of a claim whose crates could not be built.
+fn dependency_failure(message: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::fail_with("uses the book's dependencies, which did not build", message),
+        actual: None,
+        cached: false,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use mdbook_companion_core::links::Mode;
+
+    /// A Rust claim for unit tests.
+    pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
+        Claim {
+            file: "src/a.md".into(),
+            line: 1,
+            offset: 0,
+            what: "rust example".into(),
+            lang: Lang::Rust,
+            source: source.into(),
+            wrapped: false,
+            expect,
+            output: None,
+            output_range: None,
+            edition: 2021,
+            mode: Mode::Debug,
+            error: None,
+            ignore: false,
+            bless: None,
+            flags: Vec::new(),
+            no_warnings: false,
+            sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
+            unordered: false,
+            asm: None,
+            doctest: None,
+            error_line: None,
+        }
+    }
+
+    #[test]
+    fn normalize_drops_trailing_whitespace_only() {
+        for (input, want) in [
+            ("a  \nb\t\n\n\n", "a\nb"),
+            ("  lead\r\nx \r\n", "  lead\nx"),
+            ("", ""),
+            ("\n\n", ""),
+        ] {
+            assert_eq!(normalize(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn contains_ignores_trailing_whitespace() {
+        assert!(contains_normalized(
+            "thread 'main' panicked\nattempt to divide by zero  \n",
+            "attempt to divide by zero\n"
+        ));
+        assert!(contains_normalized("anything", "\n"));
+        assert!(!contains_normalized("abc", "abd"));
+    }
+}

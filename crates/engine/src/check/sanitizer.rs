@@ -1,0 +1,523 @@
+//! The checkers of `sanitize=` ([`Sanitize`]) as the engine runs them:
+//! the compiler flags of each sanitizer, how Valgrind's Memcheck runs a
+//! program, the checker's own log a report is read from (never the
+//! program's stdout or stderr), how `memory` limits a program under each,
+//! and a checker that could not be run (a missing runtime, no Valgrind)
+//! told apart from a report about the code.
+//!
+//! Each is run as its documentation asks: the sanitizers compiled in with
+//! `-g -fsanitize=…` and stopped at their first report
+//! (`-fno-sanitize-recover=all`, `halt_on_error=1`), writing to
+//! `log_path`; Memcheck on a build without sanitizers, `-q` (only
+//! errors), exiting at the first error with its own exit code, writing to
+//! `--log-file`; ThreadSanitizer run again without address-space
+//! randomisation (`setarch -R`) when the kernel's layout defeats it.
+
+use super::verdict::{Job, MAX_OUTPUT, Observation, RunResult, Verdict};
+use mdbook_companion_core::sanitize::{Checker, Sanitize};
+use std::path::Path;
+use std::process::Command;
+
+/// The exit code Memcheck gives a program it found an error in.
+pub const MEMCHECK_EXIT: i32 = 99;
+
+/// Valgrind's arguments before the program.
+pub const MEMCHECK_ARGS: [&str; 3] = ["-q", "--error-exitcode=99", "--exit-on-first-error=yes"];
+
+/// What ThreadSanitizer prints when the address space is laid out in a
+/// way it cannot work with (newer kernels' randomisation).
+pub const TSAN_MAPPING: &str = "ThreadSanitizer: unexpected memory mapping";
+
+/// The compiler arguments of the sanitizers compiled into the program
+/// (none for Memcheck, which wants debug information only). UBSan with
+/// another sanitizer links both runtimes statically: GCC's shared
+/// `libubsan` and `libasan` (or `libtsan`) each keep their own log, and
+/// the one `log_path` reaches is whichever's `__sanitizer_set_report_path`
+/// the loader binds first, so the other's reports would go to stderr;
+/// linked into the program they share one.
+pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
+    let fs = sanitize.fsanitize();
+    if fs.is_empty() {
+        return match sanitize.has(Checker::Memcheck) {
+            true => vec!["-g".into()],
+            false => Vec::new(),
+        };
+    }
+    let mut args = vec![
+        "-g".into(),
+        format!("-fsanitize={fs}"),
+        "-fno-sanitize-recover=all".into(),
+    ];
+    if sanitize.has(Checker::Undefined) {
+        for (other, lib) in [
+            (Checker::Address, "-static-libasan"),
+            (Checker::Thread, "-static-libtsan"),
+        ] {
+            if sanitize.has(other) {
+                args.extend([lib.to_owned(), "-static-libubsan".to_owned()]);
+            }
+        }
+    }
+    args
+}
+
+/// The run's environment: the reports short and the first one final.
+pub fn env(sanitize: Sanitize) -> Vec<(&'static str, &'static str)> {
+    // UBSan's alone, as every `expect=ub` claim had it before `sanitize=`.
+    let mut env = vec![("UBSAN_OPTIONS", "print_stacktrace=0")];
+    if sanitize.has(Checker::Address) {
+        env.push(("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0"));
+    }
+    if sanitize.has(Checker::Thread) {
+        env.push(("TSAN_OPTIONS", "halt_on_error=1"));
+    }
+    env
+}
+
+/// Whether a job's run is watched by a checker that writes a log:
+/// Memcheck, or a sanitizer whose options it sets.
+pub fn logs(job: &Job) -> bool {
+    job.memcheck || job.env.iter().any(|(k, _)| k.ends_with("SAN_OPTIONS"))
+}
+
+/// The command that runs `program` under the job's checker, each
+/// checker's log written in `logs` (a directory of this run's own, for a
+/// job whose checker [`logs`]): Memcheck's `--log-file=`, each
+/// sanitizer's `log_path` (the runtime adds `.PID` to the name). `setarch
+/// -R` before it when `fixed_layout`.
+pub fn command(
+    job: &Job,
+    program: &Path,
+    valgrind: &str,
+    logs: Option<&Path>,
+    fixed_layout: bool,
+) -> Command {
+    let mut cmd = match (job.memcheck, fixed_layout) {
+        (true, _) => {
+            let mut c = Command::new(valgrind);
+            c.args(MEMCHECK_ARGS);
+            if let Some(logs) = logs {
+                c.arg(format!("--log-file={}", logs.join("memcheck.%p").display()));
+            }
+            c.arg(program);
+            c
+        }
+        (false, true) => {
+            let mut c = Command::new("setarch");
+            c.arg("-R").arg(program);
+            c
+        }
+        (false, false) => Command::new(program),
+    };
+    cmd.envs(job.env.iter().copied());
+    for (key, value) in &job.env {
+        if let Some(logs) = logs
+            && key.ends_with("SAN_OPTIONS")
+        {
+            // Quoted: a temporary directory's path may hold a `:`.
+            cmd.env(
+                key,
+                format!("{value}:log_path=\"{}\"", logs.join("report").display()),
+            );
+        }
+    }
+    cmd
+}
+
+/// What the checkers wrote in `logs`: every file there, in the order of
+/// their names (one per process that reported), up to [`MAX_OUTPUT`]
+/// bytes; `None` when they wrote nothing.
+pub fn read_log(logs: &Path) -> Option<String> {
+    let mut files: Vec<_> = std::fs::read_dir(logs)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    let mut log = Vec::new();
+    for file in files {
+        use std::io::Read as _;
+        let room = MAX_OUTPUT.saturating_sub(log.len()) as u64;
+        if let Ok(f) = std::fs::File::open(&file) {
+            let _ = f.take(room).read_to_end(&mut log);
+        }
+    }
+    (!log.is_empty()).then(|| String::from_utf8_lossy(&log).into_owned())
+}
+
+/// How `memory` limits a program run with `env`: as its address space
+/// (`RLIMIT_AS`, the first), or as its tree's resident memory (the
+/// second, which the supervisor watches). AddressSanitizer and
+/// ThreadSanitizer reserve terabytes of address space for their shadow
+/// memory, so an address-space limit would stop every such program
+/// before `main` (and ThreadSanitizer does not enforce its own
+/// `hard_rss_limit_mb`): they get the resident limit. Every other program
+/// keeps the address-space limit.
+pub fn memory_limits(
+    env: &[(&'static str, &'static str)],
+    memory: Option<u64>,
+) -> (Option<u64>, Option<u64>) {
+    let shadow = env
+        .iter()
+        .any(|(k, _)| matches!(*k, "ASAN_OPTIONS" | "TSAN_OPTIONS"));
+    match shadow {
+        true => (None, memory),
+        false => (memory, None),
+    }
+}
+
+/// The first report of one of `sanitize`'s checkers in a run, read from
+/// the checker's own log ([`RunResult::report`]) and nowhere else: what
+/// the program printed is its output, whatever it says.
+pub fn report(run: &RunResult, sanitize: Sanitize) -> Option<(String, String)> {
+    parse(run.report.as_deref()?, sanitize)
+}
+
+/// The first report of one of `sanitize`'s checkers in a checker's log:
+/// its headline as shown and blessed (`AddressSanitizer:
+/// heap-use-after-free`, `runtime error: signed integer overflow: …`,
+/// `Conditional jump or move depends on uninitialised value(s)`), and the
+/// text an output block is looked for in (the log; Memcheck's without its
+/// `==pid==` prefixes).
+fn parse(log: &str, sanitize: Sanitize) -> Option<(String, String)> {
+    let shown = log.lines().find_map(|l| headline(l, sanitize))?;
+    let searched = match sanitize.has(Checker::Memcheck) {
+        true => log
+            .lines()
+            .map(|l| memcheck_line(l).unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        false => log.to_owned(),
+    };
+    Some((shown, searched))
+}
+
+/// A line's report headline, if it is the first line of a report of one
+/// of the checkers.
+fn headline(line: &str, sanitize: Sanitize) -> Option<String> {
+    if sanitize.has(Checker::Undefined)
+        && let Some((_, msg)) = line.split_once("runtime error: ")
+    {
+        return Some(format!("runtime error: {}", msg.trim_end()));
+    }
+    if sanitize.has(Checker::Address) {
+        for name in ["AddressSanitizer: ", "LeakSanitizer: "] {
+            if let Some((_, rest)) = line.split_once(&format!("ERROR: {name}")) {
+                return Some(format!("{name}{}", kind(rest)));
+            }
+        }
+    }
+    if sanitize.has(Checker::Thread)
+        && let Some((_, rest)) = line.split_once("WARNING: ThreadSanitizer: ")
+    {
+        return Some(format!("ThreadSanitizer: {}", kind(rest)));
+    }
+    if sanitize.has(Checker::Memcheck)
+        && let Some(msg) = memcheck_line(line)
+        && !msg.trim().is_empty()
+        && !msg.starts_with(' ')
+    {
+        return Some(msg.trim_end().to_owned());
+    }
+    None
+}
+
+/// The kind of bug a sanitizer's headline names, without the address,
+/// thread or process that changes from run to run: `heap-use-after-free`
+/// of `heap-use-after-free on address 0x… at pc …`.
+fn kind(rest: &str) -> String {
+    let mut end = rest.len();
+    for cut in [" on ", " at ", " (pid=", " in thread"] {
+        if let Some(i) = rest.find(cut) {
+            end = end.min(i);
+        }
+    }
+    rest[..end].trim_end().trim_end_matches(':').to_owned()
+}
+
+/// A line of Valgrind's: the text after `==1234== `.
+fn memcheck_line(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("==")?;
+    let (pid, text) = rest.split_once("==")?;
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.strip_prefix(' ').unwrap_or(text))
+}
+
+/// Whether the run is ThreadSanitizer's refusal of the address-space
+/// layout (to be run again without randomisation).
+pub fn tsan_mapping(run: &RunResult) -> bool {
+    runtime_said(run, TSAN_MAPPING)
+}
+
+/// Whether a runtime that could not start said `what`: on stderr (before
+/// its options, and so its log, are set up) or in its log.
+fn runtime_said(run: &RunResult, what: &str) -> bool {
+    run.stderr.contains(what) || run.report.as_deref().is_some_and(|r| r.contains(what))
+}
+
+/// The verdict when a checker could not be run at all, whatever the code
+/// does: a sanitizer's runtime the compiler cannot link or start, Valgrind
+/// unable to start its tool. Never cached (installing it must help).
+pub fn unavailable(obs: &Observation, sanitize: Sanitize, valgrind: &str) -> Option<Verdict> {
+    let runtime = |tool: &str| Verdict::Unchecked {
+        tool: tool.to_owned(),
+        key: Some("cc"),
+    };
+    let libs = [
+        (Checker::Address, "asan", "libasan"),
+        (Checker::Thread, "tsan", "libtsan"),
+        (Checker::Undefined, "ubsan", "libubsan"),
+    ];
+    if !obs.compiled {
+        for (c, short, lib) in libs {
+            if sanitize.has(c)
+                && obs.diagnostics.lines().any(|l| {
+                    l.contains("cannot find")
+                        && (l.contains(&format!("-l{short}")) || l.contains(lib))
+                })
+            {
+                return Some(runtime(lib));
+            }
+        }
+        return None;
+    }
+    let run = obs.run.as_ref()?;
+    if sanitize.has(Checker::Thread) && tsan_mapping(run) {
+        return Some(runtime("libtsan"));
+    }
+    if sanitize.has(Checker::Address)
+        && (runtime_said(run, "ASan runtime does not come first")
+            || runtime_said(run, "Shadow memory range interleaves"))
+    {
+        return Some(runtime("libasan"));
+    }
+    if sanitize.has(Checker::Memcheck)
+        && run.stderr.lines().any(|l| {
+            l.starts_with("valgrind: ")
+                && (l.contains("failed to start tool") || l.contains("Bad option"))
+        })
+    {
+        return Some(Verdict::Unchecked {
+            tool: valgrind.to_owned(),
+            key: Some("valgrind"),
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn set(t: &str) -> Sanitize {
+        Sanitize::parse(t).unwrap()
+    }
+
+    #[test]
+    fn headlines_drop_what_changes_between_runs() {
+        let asan = "=================================================================\n==17745==ERROR: AddressSanitizer: attempting double-free on 0x602000000010 in thread T0:\n    #0 0x7fd315cb76a8 in __interceptor_free\n";
+        assert_eq!(
+            parse(asan, set("address")).map(|r| r.0).as_deref(),
+            Some("AddressSanitizer: attempting double-free")
+        );
+        let uaf = "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6020 at pc 0x5 bp 0x7 sp 0x7\nREAD of size 4";
+        assert_eq!(
+            parse(uaf, set("address,undefined")).map(|r| r.0).as_deref(),
+            Some("AddressSanitizer: heap-use-after-free")
+        );
+        let leak = "\n=================================================================\n==9==ERROR: LeakSanitizer: detected memory leaks\n";
+        assert_eq!(
+            parse(leak, set("address")).map(|r| r.0).as_deref(),
+            Some("LeakSanitizer: detected memory leaks")
+        );
+        let tsan = "==================\nWARNING: ThreadSanitizer: data race (pid=13135)\n  Read of size 4 at 0x55c2 by thread T2:\n";
+        assert_eq!(
+            parse(tsan, set("thread")).map(|r| r.0).as_deref(),
+            Some("ThreadSanitizer: data race")
+        );
+        // Another checker's report is not this one's.
+        assert_eq!(parse(tsan, set("address")), None);
+        let ub = "main.c:3:12: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n";
+        assert_eq!(
+            parse(ub, set("undefined")).map(|r| r.0).as_deref(),
+            Some(
+                "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+            )
+        );
+        let vg = "==17754== Conditional jump or move depends on uninitialised value(s)\n==17754==    at 0x48B8027: __vfprintf_internal (vfprintf-process-arg.c:58)\n==17754== \n";
+        let (shown, searched) = parse(vg, set("memcheck")).unwrap();
+        assert_eq!(
+            shown,
+            "Conditional jump or move depends on uninitialised value(s)"
+        );
+        assert!(
+            searched.starts_with(
+                "Conditional jump or move depends on uninitialised value(s)\n   at 0x48B8027"
+            ),
+            "{searched}"
+        );
+        assert_eq!(parse("Aborted\n", set("memcheck")), None);
+        assert_eq!(parse("==12== \n", set("memcheck")), None);
+    }
+
+    #[test]
+    fn shadow_memory_checkers_get_a_resident_limit_instead_of_an_address_space_limit() {
+        let memory = Some(2 << 30);
+        assert_eq!(
+            memory_limits(&env(set("undefined")), memory),
+            (memory, None)
+        );
+        assert_eq!(memory_limits(&env(set("memcheck")), memory), (memory, None));
+        for checker in ["address", "thread", "thread,undefined"] {
+            assert_eq!(memory_limits(&env(set(checker)), memory), (None, memory));
+        }
+    }
+
+    #[test]
+    fn each_checker_writes_to_a_log_of_the_runs_own() {
+        let options = |cmd: &Command, key: &str| {
+            cmd.get_envs()
+                .find(|(k, _)| *k == key)
+                .and_then(|(_, v)| v.map(|v| v.to_string_lossy().into_owned()))
+        };
+        let dir = Path::new("/tmp/logs");
+        let job = |sanitize: Sanitize, memcheck: bool| Job {
+            tool: "cc".into(),
+            source_file: "main.c",
+            args: Vec::new(),
+            run: Some("prog"),
+            env: env(sanitize),
+            memcheck,
+        };
+        let asan = command(
+            &job(set("address,undefined"), false),
+            Path::new("prog"),
+            "valgrind",
+            Some(dir),
+            false,
+        );
+        assert_eq!(
+            options(&asan, "ASAN_OPTIONS").as_deref(),
+            Some("detect_leaks=1:abort_on_error=0:log_path=\"/tmp/logs/report\"")
+        );
+        assert_eq!(
+            options(&asan, "UBSAN_OPTIONS").as_deref(),
+            Some("print_stacktrace=0:log_path=\"/tmp/logs/report\"")
+        );
+        let vg = command(
+            &job(set("memcheck"), true),
+            Path::new("prog"),
+            "valgrind",
+            Some(dir),
+            false,
+        );
+        let args: Vec<_> = vg
+            .get_args()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            args.join(" "),
+            "-q --error-exitcode=99 --exit-on-first-error=yes --log-file=/tmp/logs/memcheck.%p prog"
+        );
+        let tsan = command(
+            &job(set("thread"), false),
+            Path::new("prog"),
+            "valgrind",
+            Some(dir),
+            true,
+        );
+        assert_eq!(tsan.get_program(), "setarch");
+        // Nothing to log for a Rust program outside Memcheck.
+        let mut rust = job(Sanitize::NONE, false);
+        rust.env = vec![("RUST_BACKTRACE", "0")];
+        assert!(!logs(&rust));
+        assert!(logs(&job(set("memcheck"), true)));
+        assert!(logs(&job(set("thread"), false)));
+    }
+
+    #[test]
+    fn a_report_is_read_from_the_log_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read_log(dir.path()), None);
+        std::fs::write(
+            dir.path().join("report.12"),
+            "==12==ERROR: AddressSanitizer: attempting double-free on 0x1\n",
+        )
+        .unwrap();
+        let log = read_log(dir.path());
+        assert_eq!(
+            log.as_deref(),
+            Some("==12==ERROR: AddressSanitizer: attempting double-free on 0x1\n")
+        );
+        let mut run = RunResult {
+            code: Some(1),
+            stdout: String::new(),
+            stderr: "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\n".into(),
+            timed_out: false,
+            truncated: false,
+            report: None,
+            over_memory: None,
+        };
+        assert_eq!(report(&run, set("address")), None);
+        run.report = log;
+        assert_eq!(
+            report(&run, set("address")).map(|r| r.0).as_deref(),
+            Some("AddressSanitizer: attempting double-free")
+        );
+    }
+
+    #[test]
+    fn flags_and_environment_per_checker() {
+        assert_eq!(
+            compile_args(set("address,undefined")).join(" "),
+            "-g -fsanitize=address,undefined -fno-sanitize-recover=all -static-libasan -static-libubsan"
+        );
+        assert_eq!(compile_args(set("memcheck")).join(" "), "-g");
+        assert_eq!(compile_args(Sanitize::NONE), Vec::<String>::new());
+        assert_eq!(
+            env(set("undefined")),
+            [("UBSAN_OPTIONS", "print_stacktrace=0")]
+        );
+        assert!(env(set("thread")).contains(&("TSAN_OPTIONS", "halt_on_error=1")));
+        assert_eq!(
+            compile_args(set("thread,undefined")).join(" "),
+            "-g -fsanitize=thread,undefined -fno-sanitize-recover=all -static-libtsan -static-libubsan"
+        );
+    }
+
+    #[test]
+    fn a_runtime_that_cannot_link_is_no_verdict_on_the_code() {
+        let obs = Observation {
+            compiled: false,
+            diagnostics: "/usr/bin/ld: cannot find libtsan_preinit.o: No such file or directory\n/usr/bin/ld: cannot find -ltsan: No such file or directory\n".into(),
+            compile_timed_out: false,
+            run: None,
+        };
+        assert_eq!(
+            unavailable(&obs, set("thread"), "valgrind"),
+            Some(Verdict::Unchecked {
+                tool: "libtsan".into(),
+                key: Some("cc")
+            })
+        );
+        assert_eq!(unavailable(&obs, set("address"), "valgrind"), None);
+        let obs = Observation {
+            compiled: true,
+            diagnostics: String::new(),
+            compile_timed_out: false,
+            run: Some(RunResult {
+                code: Some(66),
+                stdout: String::new(),
+                stderr: "FATAL: ThreadSanitizer: unexpected memory mapping 0x7f-0x7f\n".into(),
+                timed_out: false,
+                truncated: false,
+                report: None,
+                over_memory: None,
+            }),
+        };
+        assert!(unavailable(&obs, set("thread,undefined"), "valgrind").is_some());
+    }
+}

@@ -1,0 +1,233 @@
+//! What checking a claim deals in: the job a claim becomes, what running
+//! it was seen to do ([`Observation`], what the cache keeps), and the
+//! [`Verdict`] on the claim, with the output comparison rules.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Duration;
+
+/// Bytes kept of a program's stdout and of its stderr each.
+pub const MAX_OUTPUT: usize = 1 << 20;
+
+/// The time a compiler gets at least (the configured `timeout` applies to
+/// programs; compilers get this much or the timeout, whichever is longer).
+pub const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A compiler invocation and, maybe, a run of what it made: the unit of
+/// work and of caching.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The compiler command (`rustc`, `cc`).
+    pub tool: String,
+    /// The source file name inside the temporary directory.
+    pub source_file: &'static str,
+    /// The compiler's arguments (file names relative to the directory).
+    pub args: Vec<String>,
+    /// The program to run after a successful compile, if any.
+    pub run: Option<&'static str>,
+    /// Environment of the run.
+    pub env: Vec<(&'static str, &'static str)>,
+    /// The program runs under Valgrind's Memcheck (`sanitize=memcheck`).
+    pub memcheck: bool,
+}
+
+impl Job {
+    /// The job's flags and run, without the compiler's name, in one
+    /// string (part of a claim's lock hash).
+    pub fn key_parts(&self) -> String {
+        let env: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut parts = format!(
+            "{}\u{0}{}\u{0}{}\u{0}{}",
+            self.source_file,
+            self.args.join("\u{1}"),
+            self.run.unwrap_or(""),
+            env.join("\u{1}")
+        );
+        // Absent for a job without Memcheck, so older keys stay the same.
+        if self.memcheck {
+            parts.push_str("\u{0}memcheck");
+        }
+        parts
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// Exit code, `None` when killed by a signal or the time limit.
+    pub code: Option<i32>,
+    /// Standard output, capped.
+    pub stdout: String,
+    /// Standard error, capped.
+    pub stderr: String,
+    /// The time limit was reached and the program was killed.
+    pub timed_out: bool,
+    /// Output beyond the cap was dropped.
+    pub truncated: bool,
+    /// What the run's checker (a sanitizer, Memcheck) wrote to its own
+    /// log, when it wrote anything: the only place a report is read from
+    /// (never the program's stdout or stderr).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
+    /// The resident-memory limit (bytes) the program went over and was
+    /// killed at, when it did: `memory` under a checker that gets no
+    /// address-space limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_memory: Option<u64>,
+}
+
+/// What happened when a job ran: what the cache stores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The compiler exited with success.
+    pub compiled: bool,
+    /// The compiler's stderr.
+    pub diagnostics: String,
+    /// The compiler itself hit the time limit.
+    pub compile_timed_out: bool,
+    /// The program's run, when it was run.
+    pub run: Option<RunResult>,
+}
+
+/// The verdict on one claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The claim holds.
+    Passed,
+    /// The claim is false.
+    Failed {
+        /// What went wrong, in one line.
+        message: String,
+        /// The expected text, when outputs differ.
+        expected: Option<String>,
+        /// The actual text, when outputs differ.
+        actual: Option<String>,
+        /// More detail (diagnostics, stderr).
+        detail: Option<String>,
+    },
+    /// `ignore`: shown, never compiled or run, and never counted as passed.
+    Ignored,
+    /// The compiler could not be run: the claim is unproven.
+    Unchecked {
+        /// The compiler command that is missing.
+        tool: String,
+        /// The `[preprocessor.companion]` key that names it, when it is no
+        /// compiler (`valgrind`), or the compiler's key when what is
+        /// missing is a part of it (a sanitizer's runtime).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        key: Option<&'static str>,
+    },
+    /// A claim about another architecture's machine code, on this
+    /// machine: neither passed nor failed.
+    OtherArch {
+        /// The architecture the claim holds for.
+        claimed: String,
+        /// This machine's.
+        here: String,
+    },
+}
+
+impl Verdict {
+    /// The verdict as `companion.lock` records it.
+    pub fn recorded(&self) -> mdbook_companion_core::claim::Recorded {
+        use mdbook_companion_core::claim::Recorded;
+        match self {
+            Verdict::Passed => Recorded::Passed,
+            Verdict::Failed { .. } => Recorded::Failed,
+            Verdict::Ignored => Recorded::Ignored,
+            Verdict::Unchecked { .. } => Recorded::Unchecked,
+            Verdict::OtherArch { .. } => Recorded::OtherArch,
+        }
+    }
+
+    /// A failure with a message only.
+    pub fn fail(message: impl Into<String>) -> Verdict {
+        Verdict::Failed {
+            message: message.into(),
+            expected: None,
+            actual: None,
+            detail: None,
+        }
+    }
+
+    /// A failure with more detail below the message.
+    pub fn fail_with(message: impl Into<String>, detail: impl Into<String>) -> Verdict {
+        let detail = detail.into();
+        Verdict::Failed {
+            message: message.into(),
+            expected: None,
+            actual: None,
+            detail: (!detail.trim().is_empty()).then_some(detail),
+        }
+    }
+
+    /// Counts as a failure (failed or unchecked).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Verdict::Failed { .. } | Verdict::Unchecked { .. })
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Passed => f.write_str("ok"),
+            Verdict::Ignored => f.write_str("ignored (not checked)"),
+            Verdict::Unchecked { tool, key } => f.write_str(
+                &mdbook_companion_core::problem::cannot_run(tool, key.unwrap_or("")),
+            ),
+            Verdict::OtherArch { here, .. } => write!(f, "not checked on {here}"),
+            Verdict::Failed {
+                message,
+                expected,
+                actual,
+                ..
+            } => {
+                f.write_str(message)?;
+                if let (Some(e), Some(a)) = (expected, actual) {
+                    write!(f, "\n{}", diff(e, a))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The result of checking one claim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The actual output in the output block's terms (stdout, panic
+    /// message, first compiler error, sanitizer report), for `--bless`.
+    pub actual: Option<String>,
+    /// The observation came from the cache.
+    pub cached: bool,
+}
+
+/// A unified diff from the expected to the actual text.
+pub fn diff(expected: &str, actual: &str) -> String {
+    let mut e = expected.to_owned();
+    e.push('\n');
+    let mut a = actual.to_owned();
+    a.push('\n');
+    mdbook_companion_core::diff::unified(&e, &a, "expected", "actual")
+}
+
+/// Output as compared: trailing whitespace of each line and trailing blank
+/// lines dropped, line ends as `\n`.
+pub fn normalize(text: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+/// Whether `needle` (normalized, maybe a pattern) occurs in `haystack`
+/// (normalized); an empty needle always does.
+pub fn contains_normalized(haystack: &str, needle: &str) -> bool {
+    let needle = normalize(needle);
+    let needle = needle.trim_start();
+    needle.is_empty() || super::pattern::found_in(&normalize(haystack), needle)
+}
