@@ -662,6 +662,60 @@ fn the_core_starts_no_process_and_writes_no_file() {
     assert!(code.contains("Command::new"));
 }
 
+/// The part of ARCHITECTURE.md's code map about a file's folder: from the
+/// line that names the folder (`crates/engine/src/`, `src/book/`) to the
+/// next line that starts at the margin.
+fn map_section<'a>(map: &'a str, folder: &str) -> &'a str {
+    let Some(start) = map.find(&format!("\n{folder}")) else {
+        return "";
+    };
+    let rest = &map[start + 1..];
+    let mut lines = rest.split_inclusive('\n');
+    let mut end = lines.next().map_or(0, str::len);
+    for line in lines.take_while(|l| l.starts_with(' ')) {
+        end += line.len();
+    }
+    &rest[..end]
+}
+
+#[test]
+fn the_map_names_every_module() {
+    let map = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut missing = Vec::new();
+    for s in sources() {
+        // The section of the file's crate (or, in mdbook-companion, of
+        // its layer's folder, or the line of a root file).
+        let folder = match s.file.split('/').collect::<Vec<_>>().as_slice() {
+            ["crates", krate, "src", ..] => format!("crates/{krate}/src/"),
+            ["src", file] => format!("src/{file}"),
+            ["src", layer, ..] => format!("src/{layer}/"),
+            _ => unreachable!("{}", s.file),
+        };
+        let section = map_section(&map, &folder);
+        // A layer's own `mod.rs` is named by its folder's heading.
+        if s.file == format!("{folder}mod.rs") && !section.is_empty() {
+            continue;
+        }
+        // A folder's `mod.rs` is named by the folder (`check/`).
+        let rel = s.file.strip_prefix(&folder).unwrap_or(&s.file);
+        let name = match rel.strip_suffix("/mod.rs") {
+            Some(dir) => format!("{}/", dir.rsplit('/').next().unwrap_or(dir)),
+            None => rel.rsplit('/').next().unwrap_or(rel).to_owned(),
+        };
+        if !section.contains(&name) {
+            missing.push(format!("{} (looked for {name} under {folder})", s.file));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's map leaves out:\n{}",
+        missing.join("\n")
+    );
+    // The check sees: a made-up map without the engine's lock.rs misses it.
+    let cut = map.replace("  lock.rs ", "  lock-gone ");
+    assert!(!map_section(&cut, "crates/engine/src/").contains("lock.rs"));
+}
+
 #[test]
 fn files_stay_the_size_of_one_idea() {
     let mut big = Vec::new();

@@ -5,7 +5,6 @@
 
 pub mod attrs;
 pub mod ccflags;
-pub mod cfg;
 pub mod claim;
 pub mod code;
 pub mod config;
@@ -15,6 +14,7 @@ pub mod doctest;
 pub mod escape;
 pub mod expect;
 pub mod filecheck;
+pub mod flowgraph;
 pub mod hash;
 pub mod i18n;
 pub mod lang;

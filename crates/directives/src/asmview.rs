@@ -5,9 +5,9 @@
 //! verdict, and the control-flow graphs of `asm=graph`. Pure functions of
 //! what they are given: the panel's facts come from the book layer.
 
-use mdbook_companion_core::cfg;
 use mdbook_companion_core::escape::escape;
 use mdbook_companion_core::filecheck::{Checks, Phrase};
+use mdbook_companion_core::flowgraph;
 use mdbook_companion_core::markdown::Out;
 use mdbook_companion_core::tie;
 
@@ -130,13 +130,18 @@ pub fn claims(
 
 /// The control-flow graphs of a listing (`engine::asm::graphs`), one
 /// figure each; `id` makes the graphs' ids unique on the page.
-pub fn graphs(out: &mut Out, drawings: &[cfg::Drawing], id: &str, ui: &dyn Fn(&str) -> String) {
+pub fn graphs(
+    out: &mut Out,
+    drawings: &[flowgraph::Drawing],
+    id: &str,
+    ui: &dyn Fn(&str) -> String,
+) {
     for (k, d) in drawings.iter().enumerate() {
         let title = ui("Control-flow graph of {function}").replace("{function}", &d.function);
         out.line(format!(
             "<figure class=\"companion-cfg\"><figcaption>{}</figcaption><div class=\"companion-cfg-scroll\" tabindex=\"0\">{}</div></figure>",
             escape(&title),
-            cfg::with_id(&d.svg, &format!("{id}-{k}"))
+            flowgraph::with_id(&d.svg, &format!("{id}-{k}"))
         ));
     }
 }
@@ -230,12 +235,12 @@ mod tests {
     #[test]
     fn each_function_gets_a_graph() {
         let mut out = Out::default();
-        let drawings: Vec<cfg::Drawing> =
-            cfg::graphs("f:\n    ret\n\ng:\n    jmp .L1\n.L1:\n    ret\n")
+        let drawings: Vec<flowgraph::Drawing> =
+            flowgraph::graphs("f:\n    ret\n\ng:\n    jmp .L1\n.L1:\n    ret\n")
                 .iter()
-                .map(|g| cfg::Drawing {
+                .map(|g| flowgraph::Drawing {
                     function: g.function.clone(),
-                    svg: cfg::svg(g, cfg::ID_SLOT, &g.function),
+                    svg: flowgraph::svg(g, flowgraph::ID_SLOT, &g.function),
                 })
                 .collect();
         graphs(&mut out, &drawings, "cmp-1", &ui);

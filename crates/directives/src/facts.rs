@@ -13,8 +13,8 @@
 //! [`Need`] variant, the [`Fact`] variant that answers it, and one arm in
 //! the book layer's resolver; nothing else changes shape.
 
-use mdbook_companion_core::cfg::Drawing;
 use mdbook_companion_core::claim::{Claim, Recorded};
+use mdbook_companion_core::flowgraph::Drawing;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::problem::{MissingTool, Problem};

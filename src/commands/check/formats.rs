@@ -5,8 +5,7 @@
 
 use super::report::Report;
 use mdbook_companion_engine::check::{Verdict, diff};
-use quick_xml::Writer;
-use quick_xml::events::{BytesDecl, BytesText, Event};
+use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 
 /// Lines of detail an annotation or a failure carries at most.
@@ -192,49 +191,13 @@ pub fn junit(report: &Report) -> String {
 /// that runs), as a JUnit report: one test case `name` in `<error>`, so a
 /// CI that reads the report sees an error, never an empty green run.
 pub fn junit_error(title: &str, name: &str, message: &str) -> String {
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let counts = [
-        ("tests", "1"),
-        ("failures", "0"),
-        ("errors", "1"),
-        ("skipped", "0"),
-    ];
-    let written = w
-        .write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
-        .and_then(|()| {
-            w.create_element("testsuites")
-                .with_attribute(("name", xml_text(title).as_str()))
-                .with_attributes(counts)
-                .write_inner_content(|w| {
-                    w.create_element("testsuite")
-                        .with_attribute(("name", xml_text(title).as_str()))
-                        .with_attributes(counts)
-                        .write_inner_content(|w| {
-                            w.create_element("testcase")
-                                .with_attributes([
-                                    ("name", xml_text(name).as_str()),
-                                    ("classname", xml_text(title).as_str()),
-                                ])
-                                .write_inner_content(|w| {
-                                    w.create_element("error")
-                                        .with_attribute(("message", xml_text(message).as_str()))
-                                        .write_empty()?;
-                                    Ok(())
-                                })?;
-                            Ok(())
-                        })?;
-                    Ok(())
-                })
-                .map(|_| ())
-        });
-    match written {
-        Ok(()) => {
-            let mut xml = String::from_utf8_lossy(&w.into_inner()).into_owned();
-            xml.push('\n');
-            xml
-        }
-        Err(e) => format!("<!-- cannot write the report: {e} -->\n"),
-    }
+    let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+    status.set_message(xml_text(message));
+    let mut case = TestCase::new(xml_text(name), status);
+    case.set_classname(xml_text(title));
+    let mut suite = TestSuite::new(xml_text(title));
+    suite.add_test_case(case);
+    written(Junit::new(xml_text(title)).add_test_suite(suite))
 }
 
 /// A command that could not do its work, as a GitHub workflow command.
@@ -246,99 +209,54 @@ pub fn github_error(title: &str, message: &str) -> String {
     )
 }
 
-/// JUnit XML of `cases` under the name `title`: a test suite per
-/// chapter file, in the order the cases come.
+/// JUnit XML of `cases` under the name `title` (nextest's `quick-junit`
+/// writes it): a test suite per chapter file, in the order the cases come.
 pub(crate) fn junit_of(title: &str, cases: &[Case]) -> String {
-    let mut suites: Vec<(String, Vec<&Case>)> = Vec::new();
+    let mut suites: Vec<TestSuite> = Vec::new();
     for case in cases {
-        match suites.iter_mut().find(|(name, _)| *name == case.suite) {
-            Some((_, list)) => list.push(case),
-            None => suites.push((case.suite.clone(), vec![case])),
+        let status = match &case.failure {
+            Some((message, body)) => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                status.set_message(xml_text(message));
+                if !body.is_empty() {
+                    status.set_description(xml_text(body));
+                }
+                status
+            }
+            None if case.skipped => TestCaseStatus::skipped(),
+            None => TestCaseStatus::success(),
+        };
+        let mut test = TestCase::new(xml_text(&case.name), status);
+        test.set_classname(xml_text(&case.suite));
+        if let Some(out) = &case.out {
+            test.set_system_out(xml_text(out));
+        }
+        let suite = xml_text(&case.suite);
+        match suites.iter_mut().find(|s| s.name.as_str() == suite) {
+            Some(s) => {
+                s.add_test_case(test);
+            }
+            None => {
+                let mut s = TestSuite::new(suite);
+                s.add_test_case(test);
+                suites.push(s);
+            }
         }
     }
-    let count = |list: &[&Case]| {
-        (
-            list.len().to_string(),
-            list.iter()
-                .filter(|c| c.failure.is_some())
-                .count()
-                .to_string(),
-            list.iter().filter(|c| c.skipped).count().to_string(),
-        )
-    };
-    let all: Vec<&Case> = cases.iter().collect();
-    let (tests, failures, skipped) = count(&all);
-    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let written = w
-        .write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
-        .and_then(|()| {
-            w.create_element("testsuites")
-                .with_attributes([
-                    ("name", title),
-                    ("tests", tests.as_str()),
-                    ("failures", failures.as_str()),
-                    ("errors", "0"),
-                    ("skipped", skipped.as_str()),
-                ])
-                .write_inner_content(|w| {
-                    for (name, list) in &suites {
-                        let (tests, failures, skipped) = count(list);
-                        w.create_element("testsuite")
-                            .with_attributes([
-                                ("name", xml_text(name).as_str()),
-                                ("tests", tests.as_str()),
-                                ("failures", failures.as_str()),
-                                ("errors", "0"),
-                                ("skipped", skipped.as_str()),
-                            ])
-                            .write_inner_content(|w| {
-                                for case in list {
-                                    write_case(w, case)?;
-                                }
-                                Ok(())
-                            })?;
-                    }
-                    Ok(())
-                })
-                .map(|_| ())
-        });
-    match written {
-        Ok(()) => {
-            let mut xml = String::from_utf8_lossy(&w.into_inner()).into_owned();
-            xml.push('\n');
+    written(Junit::new(title).add_test_suites(suites))
+}
+
+/// The report's text, or an XML comment saying why there is none.
+fn written(report: &Junit) -> String {
+    match report.to_string() {
+        Ok(mut xml) => {
+            if !xml.ends_with('\n') {
+                xml.push('\n');
+            }
             xml
         }
         Err(e) => format!("<!-- cannot write the report: {e} -->\n"),
     }
-}
-
-fn write_case(w: &mut Writer<Vec<u8>>, case: &Case) -> std::io::Result<()> {
-    let element = w.create_element("testcase").with_attributes([
-        ("name", xml_text(&case.name).as_str()),
-        ("classname", xml_text(&case.suite).as_str()),
-    ]);
-    if let Some((message, body)) = &case.failure {
-        element.write_inner_content(|w| {
-            w.create_element("failure")
-                .with_attribute(("message", xml_text(message).as_str()))
-                .write_text_content(BytesText::new(&xml_text(body)))?;
-            Ok(())
-        })?;
-    } else if let Some(out) = &case.out {
-        element.write_inner_content(|w| {
-            w.create_element("system-out")
-                .write_text_content(BytesText::new(&xml_text(out)))?;
-            Ok(())
-        })?;
-    } else if case.skipped {
-        element.write_inner_content(|w| {
-            w.create_element("skipped").write_empty()?;
-            Ok(())
-        })?;
-    } else {
-        element.write_empty()?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -514,7 +514,7 @@ mod tests {
             })
             .expect("an assembly need");
         assert!(req.graph);
-        let render = |listing: &str, graphs: Vec<mdbook_companion_core::cfg::Drawing>| {
+        let render = |listing: &str, graphs: Vec<mdbook_companion_core::flowgraph::Drawing>| {
             let facts = Facts::new(vec![(
                 Need::Assembly(req.clone()),
                 Fact::Assembly(Ok(Listing {
@@ -527,9 +527,12 @@ mod tests {
             let r = crate::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();
             r.out.lines().join("\n")
         };
-        let drawing = mdbook_companion_core::cfg::Drawing {
+        let drawing = mdbook_companion_core::flowgraph::Drawing {
             function: "f".into(),
-            svg: format!("<svg id=\"{}\"></svg>", mdbook_companion_core::cfg::ID_SLOT),
+            svg: format!(
+                "<svg id=\"{}\"></svg>",
+                mdbook_companion_core::flowgraph::ID_SLOT
+            ),
         };
         let html = render("f:\n    lea eax, [rdi + 1]\n    ret\nmain:", vec![drawing]);
         // Shown line 1 (`fn f`, program line 2) and its two instructions

@@ -364,8 +364,8 @@ pub const GRAPHS: &str = "cfg";
 
 /// The control-flow graph of every function of `listing`, laid out once
 /// and cached by the listing's text (layout is the slow part).
-pub fn graphs(listing: &str, cache: &Cache) -> Vec<mdbook_companion_core::cfg::Drawing> {
-    use mdbook_companion_core::cfg::{self, Drawing};
+pub fn graphs(listing: &str, cache: &Cache) -> Vec<mdbook_companion_core::flowgraph::Drawing> {
+    use mdbook_companion_core::flowgraph::{self, Drawing};
     let key = Cache::key(&[b"cfg-v1", listing.as_bytes()]);
     if let Some(hit) = cache
         .get(GRAPHS, &key)
@@ -373,11 +373,11 @@ pub fn graphs(listing: &str, cache: &Cache) -> Vec<mdbook_companion_core::cfg::D
     {
         return hit;
     }
-    let drawn: Vec<Drawing> = cfg::graphs(listing)
+    let drawn: Vec<Drawing> = flowgraph::graphs(listing)
         .iter()
         .map(|g| Drawing {
             function: g.function.clone(),
-            svg: cfg::svg(g, cfg::ID_SLOT, &g.function),
+            svg: flowgraph::svg(g, flowgraph::ID_SLOT, &g.function),
         })
         .collect();
     if let Ok(bytes) = serde_json::to_vec(&drawn) {
@@ -764,7 +764,11 @@ mod tests {
         let listing = "f:\n    test edi, edi\n    je .L2\n    ret\n.L2:\n    ud2\n";
         let first = graphs(listing, &cache);
         assert_eq!(first.len(), 1);
-        assert!(first[0].svg.contains(mdbook_companion_core::cfg::ID_SLOT));
+        assert!(
+            first[0]
+                .svg
+                .contains(mdbook_companion_core::flowgraph::ID_SLOT)
+        );
         let entries = walk(&dir.path().join(crate::cache::DIR).join(GRAPHS));
         assert_eq!(entries.len(), 1);
         assert_eq!(graphs(listing, &Cache::for_book(dir.path())), first);
