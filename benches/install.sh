@@ -2,13 +2,17 @@
 # Benchmark: what installing mdbook-companion costs an author, against
 # installing mdBook itself, in one run on the same machine.
 #
-# Both are installed as users get them from the registry: mdBook with
-# `cargo install mdbook --version 0.5.4 --locked`, ours from the `.crate`
-# that `cargo package` makes (unpacked, then `cargo install --path` on it
-# with `--locked`, so the packaged Cargo.lock is used as the registry's
-# copy would be). Each gets a fresh, empty CARGO_TARGET_DIR and its own
-# install root; the shared registry cache (~/.cargo/registry) is warmed
-# first for both (`cargo fetch`), so neither pays for downloads.
+# mdBook is installed as users get it from the registry: `cargo install
+# mdbook --version 0.5.4 --locked`. Ours is a workspace of four crates
+# (core, engine, directives and mdbook-companion) that the registry would
+# hand out as four packages; until they are published, an install of the
+# packaged root cannot find the other three, so ours is installed from the
+# workspace as committed (`git archive HEAD`, the same sources the packages
+# hold, with `--locked`, so the same Cargo.lock). `cargo package` still
+# runs, to show what the four packages ship. Each install gets a fresh,
+# empty CARGO_TARGET_DIR and its own install root; the shared registry
+# cache (~/.cargo/registry) is warmed first for both (`cargo fetch`), so
+# neither pays for downloads.
 #
 # Prints each install's wall time and binary size, and the two ratios the
 # issue sets as limits: time ≤ 1.00× mdBook's, size ≤ 2.00× mdBook's.
@@ -24,12 +28,13 @@ trap 'rm -rf "$work"' EXIT
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# Our crate as the registry would hand it out.
-cargo package --quiet --allow-dirty --no-verify --target-dir "$work/pkg-target" >/dev/null
-crate=$(ls "$work"/pkg-target/package/mdbook-companion-*.crate)
+# Our crates as the registry would hand them out.
+cargo package --workspace --quiet --allow-dirty --no-verify --target-dir "$work/pkg-target" >/dev/null 2>&1
+for crate in "$work"/pkg-target/package/mdbook-companion*.crate; do
+  echo "packaged: $(basename "$crate"), $(du -h "$crate" | cut -f1), $(tar -tzf "$crate" | wc -l) files"
+done
 mkdir "$work/ours-src"
-tar -xzf "$crate" -C "$work/ours-src" --strip-components=1
-echo "packaged: $(basename "$crate"), $(du -h "$crate" | cut -f1), $(tar -tzf "$crate" | wc -l) files"
+git archive HEAD | tar -x -C "$work/ours-src"
 
 # Warm the registry cache for both, so the timed installs only build.
 (cd "$work/ours-src" && cargo fetch --locked --quiet)

@@ -52,8 +52,8 @@ out, rounds, chromium, root, part = sys.argv[1], int(sys.argv[2]), sys.argv[3], 
 # What is measured: the Run button (run.js, frames with a recorded run)
 # or quizzes (quiz.js, their questions).
 MARK, PART_JS, WIDGET, WORD = {
-    "run": ("data-companion-run=", "src/directive/run.js", ".companion-run-button", "Run button"),
-    "quiz": ("companion-quiz-question", "src/directive/quiz/quiz.js", ".companion-quiz-check:not([hidden])", "quiz"),
+    "run": ("data-companion-run=", "crates/directives/src/run.js", ".companion-run-button", "Run button"),
+    "quiz": ("companion-quiz-question", "crates/directives/src/quiz/quiz.js", ".companion-quiz-check:not([hidden])", "quiz"),
 }[part]
 served = []
 

@@ -548,8 +548,9 @@ fn wrong_shape_input() {
 }
 
 /// A 50 MB chapter of prose with a directive every 100 KB: the engine
-/// handles it in a debug test build in about 2 s (40 s before the dev
-/// profile optimised pulldown-cmark, where 35 s went), and keeps every byte.
+/// renders every directive and keeps every byte (the dev profile
+/// optimises pulldown-cmark, or a debug build spends most of a minute
+/// in it).
 #[test]
 fn fifty_megabyte_chapter() {
     use mdbook_companion::book::{chapter as process, resolve::Run};
@@ -578,7 +579,8 @@ fn fifty_megabyte_chapter() {
         directives
     );
     assert_eq!(new.matches(para).count(), text.matches(para).count());
-    assert!(took.as_secs() < 30, "took {took:?}");
+    // How long it takes is `benches/preprocess.rs`'s to measure, as a
+    // ratio in one run; a clock here would fail on a busy machine.
 }
 
 /// A directive under 1,000 levels of block quotes: rendered (with its
