@@ -136,6 +136,49 @@ pub struct Claim {
     pub error_line: Option<ErrorLine>,
 }
 
+impl Claim {
+    /// The claim that `source`, a whole program in `lang` written at
+    /// `offset` of `file` (the block `what` names), has the outcome
+    /// `expect`, and nothing more: no output, no flags, no checker, no
+    /// error code or line, a debug build, edition 2021, placed on no line
+    /// yet (`check` places claims). A maker states the rest with struct
+    /// update syntax, `Claim { output, ..Claim::new(…) }`, so every
+    /// claim is made in one place and a new field has one default.
+    pub fn new(
+        file: impl Into<String>,
+        offset: usize,
+        what: impl Into<String>,
+        lang: Lang,
+        source: impl Into<String>,
+        expect: Expect,
+    ) -> Claim {
+        Claim {
+            file: file.into(),
+            line: 0,
+            offset,
+            what: what.into(),
+            lang,
+            source: source.into(),
+            wrapped: false,
+            expect,
+            output: None,
+            output_range: None,
+            edition: 2021,
+            mode: Mode::Debug,
+            error: None,
+            ignore: false,
+            bless: None,
+            doctest: None,
+            flags: Vec::new(),
+            no_warnings: false,
+            sanitize: Sanitize::NONE,
+            unordered: false,
+            asm: None,
+            error_line: None,
+        }
+    }
+}
+
 /// Where a compile failure's first error must be: a line of the program
 /// the compiler gets, told to the author as a line the reader sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
