@@ -27,7 +27,7 @@ pub use matcher::{WORK, work};
 
 /// What a directive asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum Rule {
     /// `CHECK:` the pattern appears at or after the last match.
     Check,
     /// `CHECK-NEXT:` on the line after the last match.
@@ -42,16 +42,16 @@ pub enum Kind {
     Count(usize),
 }
 
-impl Kind {
+impl Rule {
     /// The directive as written, without its colon: `CHECK-NEXT`.
     pub fn name(self) -> String {
         match self {
-            Kind::Check => "CHECK".into(),
-            Kind::Next => "CHECK-NEXT".into(),
-            Kind::Same => "CHECK-SAME".into(),
-            Kind::Not => "CHECK-NOT".into(),
-            Kind::Label => "CHECK-LABEL".into(),
-            Kind::Count(n) => format!("CHECK-COUNT-{n}"),
+            Rule::Check => "CHECK".into(),
+            Rule::Next => "CHECK-NEXT".into(),
+            Rule::Same => "CHECK-SAME".into(),
+            Rule::Not => "CHECK-NOT".into(),
+            Rule::Label => "CHECK-LABEL".into(),
+            Rule::Count(n) => format!("CHECK-COUNT-{n}"),
         }
     }
 }
@@ -64,7 +64,7 @@ pub const KNOWN: &str =
 #[derive(Debug, Clone)]
 pub struct Directive {
     /// What it asks.
-    pub kind: Kind,
+    pub kind: Rule,
     /// The pattern as written (trimmed).
     pub pattern: String,
     /// 1-based line in the block.
@@ -86,7 +86,7 @@ impl Eq for Checks {}
 
 impl PartialEq for Checks {
     fn eq(&self, other: &Checks) -> bool {
-        let key = |c: &Checks| -> Vec<(Kind, String, usize, usize)> {
+        let key = |c: &Checks| -> Vec<(Rule, String, usize, usize)> {
             c.directives
                 .iter()
                 .map(|d| (d.kind, d.pattern.clone(), d.line, d.offset))
@@ -175,7 +175,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
                 ),
             });
         }
-        if matches!(kind, Kind::Next | Kind::Same) && !matched {
+        if matches!(kind, Rule::Next | Rule::Same) && !matched {
             return Err(SyntaxError {
                 offset: at,
                 message: format!(
@@ -188,7 +188,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
             offset: pattern_offset + offset,
             message,
         })?;
-        matched |= kind != Kind::Not;
+        matched |= kind != Rule::Not;
         directives.push(Directive {
             kind,
             pattern: pattern.to_owned(),
@@ -202,7 +202,7 @@ pub fn parse(text: &str) -> Result<Checks, SyntaxError> {
 
 /// The kind of the directive `body` starts with, and where its pattern
 /// starts.
-fn directive_kind(body: &str) -> Result<(Kind, usize), String> {
+fn directive_kind(body: &str) -> Result<(Rule, usize), String> {
     let head_len = body
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
         .unwrap_or(body.len());
@@ -213,14 +213,14 @@ fn directive_kind(body: &str) -> Result<(Kind, usize), String> {
     };
     if body[head_len..].starts_with(':') {
         let kind = match head {
-            "CHECK" => Some(Kind::Check),
-            "CHECK-NEXT" => Some(Kind::Next),
-            "CHECK-SAME" => Some(Kind::Same),
-            "CHECK-NOT" => Some(Kind::Not),
-            "CHECK-LABEL" => Some(Kind::Label),
+            "CHECK" => Some(Rule::Check),
+            "CHECK-NEXT" => Some(Rule::Next),
+            "CHECK-SAME" => Some(Rule::Same),
+            "CHECK-NOT" => Some(Rule::Not),
+            "CHECK-LABEL" => Some(Rule::Label),
             _ => match head.strip_prefix("CHECK-COUNT-") {
                 Some(n) => match n.parse::<usize>() {
-                    Ok(n) if n > 0 => Some(Kind::Count(n)),
+                    Ok(n) if n > 0 => Some(Rule::Count(n)),
                     _ => {
                         return Err(format!(
                             "found `{head}:`; expected a count of at least 1 (`CHECK-COUNT-2:`)"
@@ -411,7 +411,7 @@ impl Checks {
         let mut labels: Vec<(usize, Found)> = Vec::new();
         let mut pos = Pos { line: 0, col: 0 };
         for (i, d) in self.directives.iter().enumerate() {
-            if d.kind != Kind::Label {
+            if d.kind != Rule::Label {
                 continue;
             }
             match list.find(&d.matcher, pos, list.end()) {
@@ -483,12 +483,12 @@ impl Checks {
         for i in range {
             let d = &self.directives[i];
             let times = match d.kind {
-                Kind::Not => {
+                Rule::Not => {
                     nots.push(i);
                     continue;
                 }
-                Kind::Count(n) => n,
-                Kind::Check | Kind::Next | Kind::Same | Kind::Label => 1,
+                Rule::Count(n) => n,
+                Rule::Check | Rule::Next | Rule::Same | Rule::Label => 1,
             };
             let mut first: Option<Found> = None;
             let mut at = pos;
@@ -497,7 +497,7 @@ impl Checks {
                     Ok(Some(f)) => f,
                     Ok(None) => {
                         let reason = match d.kind {
-                            Kind::Count(total) => format!("was found {n} of {total} times"),
+                            Rule::Count(total) => format!("was found {n} of {total} times"),
                             _ => "was not found".into(),
                         };
                         return fail(i, reason, at);
@@ -517,7 +517,7 @@ impl Checks {
             let Some(found) = first else { continue };
             let previous = last.map(|l| l.end.line);
             match (d.kind, previous) {
-                (Kind::Next, Some(p)) if found.start.line != p + 1 => {
+                (Rule::Next, Some(p)) if found.start.line != p + 1 => {
                     return fail(
                         i,
                         format!(
@@ -531,7 +531,7 @@ impl Checks {
                         },
                     );
                 }
-                (Kind::Same, Some(p)) if found.start.line != p => {
+                (Rule::Same, Some(p)) if found.start.line != p => {
                     return fail(
                         i,
                         format!("is not on line {} (the last match's line)", p + 1),
@@ -562,8 +562,8 @@ impl Checks {
             work(1);
             positive_follows[i] = seen;
             match d.kind {
-                Kind::Label => seen = false,
-                Kind::Not => {}
+                Rule::Label => seen = false,
+                Rule::Not => {}
                 _ => seen = true,
             }
         }
@@ -573,28 +573,28 @@ impl Checks {
             work(1);
             let first_in_region = !positive_before;
             let phrase = match d.kind {
-                Kind::Label => Phrase::Label,
-                Kind::Check if first_in_region => Phrase::Appears,
-                Kind::Check => Phrase::Then,
-                Kind::Next => Phrase::Next,
-                Kind::Same => Phrase::Same,
-                Kind::Count(_) => Phrase::Times,
-                Kind::Not => match (positive_follows[i], first_in_region) {
+                Rule::Label => Phrase::Label,
+                Rule::Check if first_in_region => Phrase::Appears,
+                Rule::Check => Phrase::Then,
+                Rule::Next => Phrase::Next,
+                Rule::Same => Phrase::Same,
+                Rule::Count(_) => Phrase::Times,
+                Rule::Not => match (positive_follows[i], first_in_region) {
                     (true, _) => Phrase::NotBefore,
                     (false, false) => Phrase::NotAfter,
                     (false, true) => Phrase::Nowhere,
                 },
             };
             match d.kind {
-                Kind::Label => positive_before = false,
-                Kind::Not => {}
+                Rule::Label => positive_before = false,
+                Rule::Not => {}
                 _ => positive_before = true,
             }
             steps.push(Step {
                 phrase,
                 pattern: d.pattern.clone(),
                 count: match d.kind {
-                    Kind::Count(n) => n,
+                    Rule::Count(n) => n,
                     _ => 1,
                 },
             });
@@ -840,7 +840,7 @@ mod tests {
             (d[0].line, d[0].offset, d[0].pattern.as_str()),
             (2, 1, "{{a{2}}}b")
         );
-        assert_eq!((d[1].line, d[1].offset, d[1].kind), (3, 21, Kind::Not));
+        assert_eq!((d[1].line, d[1].offset, d[1].kind), (3, 21, Rule::Not));
         assert_eq!(c.run("xaab\n"), Ok(()));
         assert!(c.run("xab\n").is_err());
         assert_eq!(parse("").unwrap().directives.len(), 0);

@@ -41,7 +41,7 @@ pub struct Options {
 /// What about a claim changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Kind {
+pub enum Aspect {
     /// The verdict flipped (held, now fails, or the reverse).
     Verdict,
     /// The program's standard output.
@@ -60,18 +60,18 @@ pub enum Kind {
     Warnings,
 }
 
-impl Kind {
+impl Aspect {
     /// The words the text report uses.
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Verdict => "verdict",
-            Kind::Output => "output",
-            Kind::Panic => "panic message",
-            Kind::Stderr => "stderr",
-            Kind::ErrorCode => "error code",
-            Kind::Message => "compiler message",
-            Kind::Assembly => "assembly listing",
-            Kind::Warnings => "new warnings",
+            Aspect::Verdict => "verdict",
+            Aspect::Output => "output",
+            Aspect::Panic => "panic message",
+            Aspect::Stderr => "stderr",
+            Aspect::ErrorCode => "error code",
+            Aspect::Message => "compiler message",
+            Aspect::Assembly => "assembly listing",
+            Aspect::Warnings => "new warnings",
         }
     }
 }
@@ -80,7 +80,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Change {
     /// What changed.
-    pub kind: Kind,
+    pub kind: Aspect,
     /// In one line.
     pub message: String,
     /// The text before (the lock's), when there is text.
@@ -363,7 +363,7 @@ fn verdict_change(was: &lock::Entry, new: &lock::Entry, now: &Verdict) -> Vec<Ch
         after = actual.clone().or_else(|| detail.clone());
     }
     vec![Change {
-        kind: Kind::Verdict,
+        kind: Aspect::Verdict,
         message,
         before,
         after,
@@ -395,7 +395,7 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
         },
     );
     let mut out = Vec::new();
-    let change = |kind: Kind, message: String, a: &str, b: &str| Change {
+    let change = |kind: Aspect, message: String, a: &str, b: &str| Change {
         kind,
         message,
         before: Some(a.to_owned()),
@@ -405,7 +405,7 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
         (true, true) => {
             if was.stdout != now.stdout {
                 out.push(change(
-                    Kind::Output,
+                    Aspect::Output,
                     "the output differs".into(),
                     &was.stdout,
                     &now.stdout,
@@ -417,14 +417,14 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
                     rustc::panic_message(&now.stderr),
                 ) {
                     (Some(a), Some(b)) if a != b => out.push(change(
-                        Kind::Panic,
+                        Aspect::Panic,
                         "the panic message differs".into(),
                         &a,
                         &b,
                     )),
                     (Some(_), Some(_)) => {}
                     _ => out.push(change(
-                        Kind::Stderr,
+                        Aspect::Stderr,
                         "what the program writes to stderr differs".into(),
                         &was.stderr,
                         &now.stderr,
@@ -443,14 +443,14 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
                     false => c.join(", "),
                 };
                 out.push(change(
-                    Kind::ErrorCode,
+                    Aspect::ErrorCode,
                     format!("the error codes differ: {} → {}", list(&a), list(&b)),
                     &was.stderr,
                     &now.stderr,
                 ));
             } else {
                 out.push(change(
-                    Kind::Message,
+                    Aspect::Message,
                     "the compiler's message differs".into(),
                     &was.stderr,
                     &now.stderr,
@@ -462,7 +462,7 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
             // Held both times, compiled once (a plain block's outcome
             // that both meet).
             out.push(Change {
-                kind: Kind::Message,
+                kind: Aspect::Message,
                 message: match now.compiled {
                     true => "compiles now".into(),
                     false => "does not compile now".into(),
@@ -486,7 +486,7 @@ fn warnings_change(checker: &Checker, book: &Checker, claim: &Claim) -> Option<C
     let new: Vec<&String> = now.iter().filter(|w| !had.contains(w)).collect();
     let first = new.first()?;
     Some(Change {
-        kind: Kind::Warnings,
+        kind: Aspect::Warnings,
         message: format!(
             "{} new warning(s): {}",
             new.len(),
@@ -525,7 +525,7 @@ fn assembly_changes(
             continue;
         }
         let change = Change {
-            kind: Kind::Assembly,
+            kind: Aspect::Assembly,
             message: "the assembly listing differs".into(),
             before: Some(before.listing.clone()),
             after: Some(panel.listing.clone()),
@@ -562,7 +562,7 @@ mod tests {
         }
     }
 
-    fn kinds(changes: &[Change]) -> Vec<(Kind, &str)> {
+    fn kinds(changes: &[Change]) -> Vec<(Aspect, &str)> {
         changes
             .iter()
             .map(|c| (c.kind, c.message.as_str()))
@@ -581,8 +581,8 @@ mod tests {
         assert_eq!(
             kinds(&run_changes(&same, &ran(true, "2\n", &panic("bang")))),
             [
-                (Kind::Output, "the output differs"),
-                (Kind::Panic, "the panic message differs")
+                (Aspect::Output, "the output differs"),
+                (Aspect::Panic, "the panic message differs")
             ]
         );
         let e = |code: &str, path: &str| {
@@ -602,14 +602,14 @@ mod tests {
         );
         assert_eq!(
             kinds(&run_changes(&e("E0277", a), &e("E0308", b))),
-            [(Kind::ErrorCode, "the error codes differ: E0277 → E0308")]
+            [(Aspect::ErrorCode, "the error codes differ: E0277 → E0308")]
         );
         assert_eq!(
             kinds(&run_changes(
                 &e("E0277", a),
                 &ran(false, "", "error[E0277]: yes\n")
             )),
-            [(Kind::Message, "the compiler's message differs")]
+            [(Aspect::Message, "the compiler's message differs")]
         );
     }
 
@@ -636,7 +636,7 @@ mod tests {
         assert_eq!(
             kinds(&c),
             [(
-                Kind::Verdict,
+                Aspect::Verdict,
                 "passed with rustc 1.95.0, failed with rustc 1.97.0-nightly: compiled"
             )]
         );

@@ -20,7 +20,7 @@ pub const FIELDS: &str =
 /// What sort of resource an entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum EntryKind {
+pub enum ItemKind {
     /// A book.
     Book,
     /// A web site or article.
@@ -35,15 +35,15 @@ pub enum EntryKind {
     Tool,
 }
 
-impl EntryKind {
+impl ItemKind {
     /// The values `kind` takes.
-    pub const CHOICES: [(&'static str, EntryKind); 6] = [
-        ("book", EntryKind::Book),
-        ("web", EntryKind::Web),
-        ("video", EntryKind::Video),
-        ("paper", EntryKind::Paper),
-        ("talk", EntryKind::Talk),
-        ("tool", EntryKind::Tool),
+    pub const CHOICES: [(&'static str, ItemKind); 6] = [
+        ("book", ItemKind::Book),
+        ("web", ItemKind::Web),
+        ("video", ItemKind::Video),
+        ("paper", ItemKind::Paper),
+        ("talk", ItemKind::Talk),
+        ("tool", ItemKind::Tool),
     ];
 
     /// The value as the data writes it.
@@ -56,12 +56,12 @@ impl EntryKind {
 
     fn badge(self) -> &'static str {
         match self {
-            EntryKind::Book => "Book",
-            EntryKind::Web => "Web",
-            EntryKind::Video => "Video",
-            EntryKind::Paper => "Paper",
-            EntryKind::Talk => "Talk",
-            EntryKind::Tool => "Tool",
+            ItemKind::Book => "Book",
+            ItemKind::Web => "Web",
+            ItemKind::Video => "Video",
+            ItemKind::Paper => "Paper",
+            ItemKind::Talk => "Talk",
+            ItemKind::Tool => "Tool",
         }
     }
 }
@@ -121,7 +121,7 @@ struct RawEntry {
     url: Spanned<String>,
     #[serde(default)]
     authors: Vec<String>,
-    kind: Option<EntryKind>,
+    kind: Option<ItemKind>,
     access: Option<Access>,
     audience: Option<Spanned<String>>,
     level: Option<Level>,
@@ -135,7 +135,7 @@ struct RawEntry {
 
 /// A checked entry.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
+pub struct Item {
     /// The id blocks select it by.
     pub id: Option<String>,
     /// The title.
@@ -145,7 +145,7 @@ pub struct Entry {
     /// The authors, as written.
     pub authors: Vec<String>,
     /// What sort of resource.
-    pub kind: Option<EntryKind>,
+    pub kind: Option<ItemKind>,
     /// Free or paid.
     pub access: Option<Access>,
     /// Who it is for, as written.
@@ -168,7 +168,7 @@ pub struct Entry {
     pub note_source: Option<(String, Spot)>,
 }
 
-impl Entry {
+impl Item {
     /// The badges, as words, in display order.
     pub fn badges(&self) -> Vec<(&'static str, &'static str)> {
         let mut b = Vec::new();
@@ -215,12 +215,12 @@ impl Fault {
 }
 
 /// Parses and checks reading-list TOML: `[[entry]]` tables.
-pub fn parse_entries(text: &str) -> Result<Vec<Entry>, Fault> {
+pub fn parse_entries(text: &str) -> Result<Vec<Item>, Fault> {
     let raw: RawList = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         Fault::at(offset, toml_message(e.message()))
     })?;
-    let mut entries: Vec<Entry> = Vec::with_capacity(raw.entry.len());
+    let mut entries: Vec<Item> = Vec::with_capacity(raw.entry.len());
     let mut ids: Vec<(String, usize)> = Vec::new();
     for e in raw.entry {
         let id = match e.id {
@@ -267,7 +267,7 @@ pub fn parse_entries(text: &str) -> Result<Vec<Entry>, Fault> {
             None => (None, None, None),
         };
         let audience_at = e.audience.as_ref().map(|a| Spot::new(text, a.span().start));
-        entries.push(Entry {
+        entries.push(Item {
             id,
             title: e.title.into_inner(),
             url: e.url.into_inner(),
@@ -324,7 +324,7 @@ fn toml_message(msg: &str) -> String {
 
 /// The book's data file, read and checked at most once per run and shared
 /// by every chapter (chapters are processed in parallel).
-pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Entry>>, LoadError> {
+pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Item>>, LoadError> {
     env.shared.data.get_or_load(DATA.key, || {
         file(env.config).load(env.config, |text| {
             parse_entries(text)

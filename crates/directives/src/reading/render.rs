@@ -1,13 +1,13 @@
 //! Writing the selected entries: cards on an HTML page, a Markdown list
 //! elsewhere, nothing for `mdbook test`.
 
-use super::data::{Entry, Status};
+use super::data::{Item, Status};
 use super::select::Selection;
 use crate::contract::{Env, Rendered, Target};
 use mdbook_companion_core::escape::{escape, escape_markdown};
 
 /// Renders the cards for `entries`, our words in the book's language.
-pub fn render_entries(sel: &Selection, entries: &[&Entry], env: &Env<'_>) -> Rendered {
+pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
     let mut r = Rendered::default();
     let out = &mut r.out;
     match env.target {
