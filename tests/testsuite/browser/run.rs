@@ -410,11 +410,7 @@ fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
         ) && shown.ends_with("SUMMARY: AddressSanitizer: heap-use-after-free main.c:3 in main\n"),
         "the checker's own report, trimmed: {shown}"
     );
-    assert_eq!(
-        strings(&c["labels"]),
-        ["Output", "Sanitizer report"],
-        "{c}"
-    );
+    assert_eq!(strings(&c["labels"]), ["Output", "Sanitizer report"], "{c}");
     assert_eq!(
         strings(&c["notes"]),
         ["The program exited with code 1."],
@@ -456,10 +452,11 @@ fn run_panels_keep_long_lines_whole_and_scroll_inside_their_column() {
             assert_eq!(s["inside"], true, "at {size:?}: {s}");
         }
         assert!(
-            streams
-                .iter()
-                .any(|s| s["what"].as_str().unwrap_or("").contains("AddressSanitizer")
-                    && s["scrolls"] == true),
+            streams.iter().any(|s| s["what"]
+                .as_str()
+                .unwrap_or("")
+                .contains("AddressSanitizer")
+                && s["scrolls"] == true),
             "at {size:?}: the sanitizer's long lines scroll: {streams:?}"
         );
     }

@@ -861,3 +861,59 @@ fn a_failing_claim_shows_the_report_beside_the_block_with_the_line_not_found_mar
 "
     );
 }
+
+#[test]
+fn the_page_shows_the_recorded_report_under_the_claim_and_a_run_button_replays_it() {
+    crate::tools::valgrind();
+    let book = TestBook::new().chapter("r.md", RECORDED);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    book.build().expect("build");
+    let page = book.page("r.md");
+    let sides = page.all(".companion-side");
+    let labels = |i: usize| -> Vec<String> {
+        inside(sides[i], ".companion-output-label")
+            .into_iter()
+            .map(Page::text)
+            .collect()
+    };
+    assert_eq!(
+        labels(0),
+        [
+            "Claimed: the report contains",
+            "Sanitizer report recorded by the check"
+        ]
+    );
+    let report = Page::text(inside(sides[0], ".companion-report pre")[0]);
+    assert!(
+        report.starts_with("==…==ERROR: AddressSanitizer: heap-use-after-free on address 0x…"),
+        "{report}"
+    );
+    let run = |i: usize| -> Value {
+        let frame = inside(sides[i], ".companion-example")[0];
+        let attr = frame
+            .value()
+            .attr("data-companion-run")
+            .unwrap_or_else(|| panic!("no Run button on side {i}"));
+        serde_json::from_str(attr).expect("JSON")
+    };
+    let uaf = run(0);
+    assert_eq!(uaf["recorded"]["status"], "exited with code 1");
+    let recorded = uaf["recorded"]["report"].as_str().expect("the report");
+    assert!(
+        recorded.contains("\nREAD of size 4 at 0x… thread T0\n    #0 0x… in main main.c:3\n"),
+        "{recorded}"
+    );
+    assert_eq!(
+        recorded.split_whitespace().collect::<Vec<_>>().join(" "),
+        report,
+        "the button replays the report the page shows"
+    );
+    // A side that runs cleanly: its output block, no report, a Run button.
+    assert_eq!(labels(3), ["Output"]);
+    let cpp = run(3);
+    assert_eq!(cpp["recorded"]["stdout"], "from C++\n");
+    assert_eq!(cpp["recorded"]["status"], "exited with code 0");
+    assert!(cpp["recorded"].get("report").is_none(), "{cpp}");
+}
