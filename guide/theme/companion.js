@@ -73,7 +73,9 @@
   }
 })();
 
-// The Run button of examples and Rust comparison sides. The preprocessor
+// The Run button of examples and comparison sides (Rust, and C or C++
+// sides whose program runs, which replay only what the check recorded:
+// their output, how they ended and their checker's report). The preprocessor
 // marks each frame whose code we run with `data-companion-run` (JSON: the
 // book's `run` mode, the Playground address, the edition, and the output
 // the build recorded) and keeps mdBook's own play button off it, so mdBook
@@ -189,10 +191,13 @@
     }
     if (rec.stdout === "" && rec.stderr === "") {
       into.appendChild(el("div", "companion-run-note", "No output"));
-      return;
     }
     if (rec.stdout !== "") stream(into, "Output", rec.stdout, "companion-run-stdout");
     if (rec.stderr !== "") stream(into, "Standard error", rec.stderr, "companion-run-stderr");
+    // A C or C++ program: how it ended, and its checker's report (read
+    // from the checker's own log, not from what the program printed).
+    if (rec.report) stream(into, "Sanitizer report", rec.report, "companion-run-report");
+    if (rec.status) into.appendChild(el("div", "companion-run-note companion-run-status", "The program " + rec.status + "."));
   }
 
   function setup(frame) {

@@ -23,6 +23,16 @@ pub struct RecordedRun {
     pub stderr: String,
     /// The compiler's version that made it (`rustc 1.95.0`).
     pub toolchain: String,
+    /// How a C or C++ program ended (`exited with code 1`, `was killed
+    /// by a signal`); none for Rust, whose panic says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The report of the checker that watched a C or C++ program
+    /// (a sanitizer, Memcheck), from its own log: the report itself, with
+    /// process ids, addresses, thread ids and temporary paths written
+    /// `…` so that every check records the same text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
 }
 
 impl RecordedRun {
@@ -32,6 +42,7 @@ impl RecordedRun {
         RecordedRun {
             stdout: cut(&self.stdout),
             stderr: cut(&self.stderr),
+            report: self.report.as_deref().map(cut),
             ..self.clone()
         }
     }
@@ -128,6 +139,8 @@ mod tests {
             stdout: "<b>\"hi\" & 'bye'</b>\n\nline".into(),
             stderr: "thread 'main' panicked\n".into(),
             toolchain: "rustc 1.95.0".into(),
+            status: None,
+            report: None,
         }
     }
 

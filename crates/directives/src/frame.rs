@@ -81,6 +81,9 @@ pub struct Frame<'a> {
     /// The Run button's description (` data-companion-run="…"`), when
     /// our Run button takes the block.
     pub run: Option<&'a str>,
+    /// The checker's report the check recorded (a C or C++ side's), shown
+    /// under the output block, which stays the claim (HTML only).
+    pub report: Option<&'a str>,
 }
 
 impl Frame<'_> {
@@ -126,6 +129,14 @@ impl Frame<'_> {
                 escape(&env.ui(label))
             ));
             out.blank().fence("text", output).blank();
+            out.line("</div>");
+        }
+        if let Some(report) = self.report {
+            out.line(format!(
+                "<div class=\"companion-output companion-report\"><div class=\"companion-output-label\">{}</div>",
+                escape(&env.ui("Sanitizer report recorded by the check"))
+            ));
+            out.blank().fence("text", report).blank();
             out.line("</div>");
         }
         if let Some(panel) = self.assembly {

@@ -555,6 +555,7 @@ impl Example {
             number,
         );
         Frame {
+            report: None,
             outcome: Outcome::of(Some(self.expect), self.ignore),
             title: title.as_deref(),
             badge: Some(&badge),

@@ -24,6 +24,8 @@ pub const WORDS: &[&str] = &[
     "Panics with",
     "Compiler error",
     "Sanitizer reports",
+    "Claimed: the report contains",
+    "Sanitizer report recorded by the check",
     "Playground",
     "Compiler Explorer",
     "Compare in Compiler Explorer",

@@ -135,6 +135,8 @@ impl Entry {
                     stdout,
                     stderr,
                     toolchain,
+                    status,
+                    report,
                 } = run;
                 facts.extend([
                     ("run", "recorded".to_owned()),
@@ -142,6 +144,15 @@ impl Entry {
                     ("run.stdout", stdout.clone()),
                     ("run.stderr", stderr.clone()),
                     ("run.toolchain", toolchain.clone()),
+                    // How a C program ended, and its checker's report.
+                    (
+                        "run.status",
+                        status.clone().unwrap_or_else(|| "none".to_owned()),
+                    ),
+                    (
+                        "run.report",
+                        report.clone().unwrap_or_else(|| "none".to_owned()),
+                    ),
                 ]);
             }
         }
@@ -438,6 +449,8 @@ mod tests {
                         stdout: "42\n\"quoted\"\n".into(),
                         stderr: "thread 'main' panicked at main.rs:1:1:\nboom\n".into(),
                         toolchain: "rustc 1.95.0".into(),
+                        status: None,
+                        report: None,
                     }),
                     ..entry("src/b.md", 3, "22")
                 },
@@ -531,6 +544,8 @@ mod tests {
                     stdout: "=======\n<<<<<<< x\n".into(),
                     stderr: String::new(),
                     toolchain: "rustc 1.95.0".into(),
+                    status: None,
+                    report: None,
                 }),
                 ..entry("src/a.md", 1, "aa")
             }],
@@ -579,6 +594,8 @@ mod tests {
                             stdout: "hi\n".into(),
                             stderr: String::new(),
                             toolchain: "rustc 1.95.0".into(),
+                            status: None,
+                            report: None,
                         }),
                         ..entry("src/a.md", 3, "aa")
                     },

@@ -480,6 +480,9 @@ mod tests {
                     stdout: "42\nmore\n".into(),
                     stderr: "err\n".into(),
                     toolchain: "rustc 1.95.0".into(),
+                    // A C program's ending and its checker's report.
+                    status: Some("exited with code 1".into()),
+                    report: Some("==…==ERROR: AddressSanitizer: heap-use-after-free\n".into()),
                 }),
                 // Only an unchecked claim has one; here so that the walk
                 // below forges it too.

@@ -559,6 +559,8 @@ mod tests {
             stdout: stdout.into(),
             stderr: stderr.into(),
             toolchain: "rustc 1.95.0".into(),
+            status: None,
+            report: None,
         }
     }
 

@@ -171,6 +171,45 @@
 
   // ---- layout ------------------------------------------------------------
 
+  // Each shown Run panel's stream: its lines kept whole (one row each, so
+  // a diagnostic's alignment holds), scrolling inside the panel, which
+  // stays inside its frame.
+  // The rows a block's text takes on screen: the distinct tops of its
+  // line boxes (an empty line has none).
+  function rows(el) {
+    const tops = new Set();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        if (r.width > 0) tops.add(Math.round(r.top));
+      }
+    }
+    return tops.size;
+  }
+
+  function runStreams(main) {
+    return Array.from(main.querySelectorAll("pre.companion-run-stream"))
+      .filter(shown)
+      .map((pre) => {
+        const code = pre.querySelector("code") || pre;
+        const cs = getComputedStyle(code);
+        const frame = pre.closest(".companion-example");
+        const p = pre.getBoundingClientRect();
+        const f = frame.getBoundingClientRect();
+        return {
+          what: describe(pre),
+          whiteSpace: cs.whiteSpace,
+          lines: code.textContent.split("\n").filter((l) => l !== "").length,
+          rows: rows(code),
+          scrolls: pre.scrollWidth > pre.clientWidth + 1,
+          overflowX: getComputedStyle(pre).overflowX,
+          inside: p.left >= f.left - 1 && p.right <= f.right + 1,
+        };
+      });
+  }
+
   // Elements whose box leaves the content column, outside scrolling boxes.
   function overflow(main) {
     const m = main.getBoundingClientRect();
@@ -430,6 +469,7 @@
       out.examples = examples(main);
       out.cards = cards(main);
       out.overflow = overflow(main);
+      out.runStreams = runStreams(main);
       out.compares = compares(main);
       out.links = links(main);
       out.headings = headings(main);

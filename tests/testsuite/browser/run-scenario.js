@@ -54,6 +54,7 @@
       labels: texts(".companion-run-label"),
       stdout: texts(".companion-run-stdout"),
       stderr: texts(".companion-run-stderr"),
+      report: texts(".companion-run-report"),
     };
   }
 

@@ -63,6 +63,33 @@ fn main() { println!("from the Rust side"); }
 from the Rust side
 ```
 ````
+
+````compare title="Freed memory, in columns"
+```c caption="C reads freed memory" expect=ub sanitize=address
+~ #include <stdio.h>
+~ #include <stdlib.h>
+int main(void) { int *p = malloc(sizeof *p); *p = 1; free(p); printf("freed\n"); fflush(stdout); return *p; }
+```
+```output
+AddressSanitizer: heap-use-after-free
+```
+```rust caption="Rust refuses to compile it" expect=compile-fail error=E0382
+fn main() { let v = vec![1]; drop(v); println!("{}", v[0]); }
+```
+````
+
+````compare title="Overflow, in tabs" layout=tabs
+```c caption="C overflows" expect=ub
+~ #include <limits.h>
+int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
+```
+```output
+signed integer overflow
+```
+```rust caption="Rust panics" expect=panic
+fn main() { let x = std::hint::black_box(i32::MAX); println!("{}", x + 1); }
+```
+````
 "#;
 
 /// A book with `companion` lines added to its table, checked (with the
@@ -355,5 +382,114 @@ fn recorded_output_is_readable_in_every_theme() {
             num(&worst[0], "ratio") >= MIN_CONTRAST,
             "{theme}: contrast below {MIN_CONTRAST}:1: {worst:?}"
         );
+    }
+}
+
+#[test]
+fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
+    let page = built("c-sides", "");
+    let server = StandIn::start(Answer::Runs);
+    let report = server.drive(
+        &page,
+        &json!({
+            "describe": ["C reads freed memory", "C overflows"],
+            "steps": [{"frame": "C reads freed memory"}],
+        }),
+    );
+    for f in array(&report, "frames") {
+        assert_eq!(f["button"], true, "a Run button on the C side: {f}");
+        assert_eq!(f["focusable"], true, "{f}");
+        assert_eq!(f["live"], "polite", "{f}");
+    }
+    let c = &step(&report, 0)["immediate"];
+    assert_eq!(strings(&c["stdout"]), ["freed\n"], "{c}");
+    let shown = strings(&c["report"]).join("");
+    assert!(
+        shown.starts_with(
+            "==…==ERROR: AddressSanitizer: heap-use-after-free on address 0x… at pc 0x… bp 0x… sp 0x…\nREAD of size 4 at 0x… thread T0\n"
+        ) && shown.ends_with("SUMMARY: AddressSanitizer: heap-use-after-free main.c:3 in main\n"),
+        "the checker's own report, trimmed: {shown}"
+    );
+    assert_eq!(strings(&c["labels"]), ["Output", "Sanitizer report"], "{c}");
+    assert_eq!(
+        strings(&c["notes"]),
+        ["The program exited with code 1."],
+        "{c}"
+    );
+    assert!(
+        strings(&c["source"])
+            .join("")
+            .starts_with("Output recorded by the book's build (cc "),
+        "{c}"
+    );
+    assert_eq!(array(&report, "requests").len(), 0, "no request: {report}");
+    assert_eq!(array(&report, "errors").len(), 0, "{report}");
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn run_panels_keep_long_lines_whole_and_scroll_inside_their_column() {
+    let page = built("fits", "");
+    for size in [DESKTOP, PHONE] {
+        let m = measure(&page, "screen", size, Variant::Ran);
+        let o = &m["overflow"];
+        assert_eq!(
+            num(o, "count"),
+            0.0,
+            "at {size:?}: elements outside the content column: {}",
+            o["outside"]
+        );
+        assert!(
+            num(o, "pageScrollWidth") <= num(o, "viewport"),
+            "at {size:?}: the page scrolls sideways: {o}"
+        );
+        let streams = array(&m, "runStreams");
+        assert!(streams.len() >= 6, "at {size:?}: {streams:?}");
+        for s in streams {
+            assert_eq!(s["whiteSpace"], "pre", "at {size:?}: {s}");
+            assert_eq!(s["overflowX"], "auto", "at {size:?}: {s}");
+            assert_eq!(s["rows"], s["lines"], "at {size:?}: a line wrapped: {s}");
+            assert_eq!(s["inside"], true, "at {size:?}: {s}");
+        }
+        assert!(
+            streams.iter().any(|s| s["what"]
+                .as_str()
+                .unwrap_or("")
+                .contains("AddressSanitizer")
+                && s["scrolls"] == true),
+            "at {size:?}: the sanitizer's long lines scroll: {streams:?}"
+        );
+    }
+}
+
+#[test]
+fn run_panel_screenshots_in_every_theme_at_390_px() {
+    let page = built("shots", "");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshots dir");
+    for (title, tag) in [
+        ("Freed memory, in columns", "columns"),
+        ("Overflow, in tabs", "tabs"),
+    ] {
+        let ran = variant(&page, &format!("ran-{tag}"), |html| {
+            inject(
+                html,
+                "</body>",
+                &format!(
+                    "<script>window.addEventListener(\"load\", () => {{ document.querySelectorAll(\".companion-run-button:not(.companion-run-undo)\").forEach((b) => b.click()); const c = Array.from(document.querySelectorAll(\".companion-compare\")).find((c) => c.textContent.includes({title:?})); Array.from(c.parentElement.children).forEach((e) => {{ if (e !== c) e.remove(); }}); }});</script>\n"
+                ),
+            )
+        });
+        for theme in THEMES {
+            for size in [PHONE, DESKTOP] {
+                let png = dir.join(format!("run-{tag}-{theme}-{}.png", size.0));
+                screenshot(&ran, theme, size, &png);
+                assert!(
+                    std::fs::metadata(&png).is_ok_and(|m| m.len() > 10_000),
+                    "{}",
+                    png.display()
+                );
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ mod dropin;
 mod hints;
 mod lock;
 mod merge;
+mod recorded;
 mod sanitize;
 mod toolchain;
 mod verify;

@@ -182,7 +182,7 @@ fn each_checker_proves_its_claims_and_fails_the_false_ones() {
     assert_eq!(got, want, "{stdout}");
     // The report that names another bug shows what the checker said.
     assert!(
-        stdout.contains("+AddressSanitizer: attempting double-free"),
+        stdout.contains("+ERROR: AddressSanitizer: attempting double-free[..]"),
         "{stdout}"
     );
     assert!(stdout.ends_with("7 passed, 5 failed\n"), "{stdout}");
@@ -508,7 +508,7 @@ fn a_report_the_program_prints_is_never_the_checkers() {
     assert_eq!(got, want, "{stdout}");
     // What the checker really said is what is shown.
     assert!(
-        stdout.contains("+AddressSanitizer: attempting double-free"),
+        stdout.contains("+ERROR: AddressSanitizer: attempting double-free[..]"),
         "{stdout}"
     );
 }

@@ -31,6 +31,7 @@ use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::{self, Session};
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_core::sanitize::Sanitize;
 
 /// The comparison's row of the registry.
@@ -215,6 +216,33 @@ impl Side {
         }
     }
 
+    /// Whether its recorded run is replayed by a Run button: a C or C++
+    /// side whose program runs (`expect=run`, `expect=ub`), on an HTML
+    /// page of a book whose `run` is not `playground`.
+    fn takes_run_button(&self, env: &Env<'_>) -> bool {
+        env.target == Target::Html
+            && env.config.run != mdbook_companion_core::config::RunMode::Playground
+            && matches!(self.lang, Lang::C | Lang::Cpp)
+            && !self.ignore()
+            && matches!(self.expect(), Some(Expect::Run | Expect::Ub))
+    }
+
+    /// The recorded run its Run button needs, when it takes one.
+    fn run_need(&self, env: &Env<'_>) -> Option<Need> {
+        match self.takes_run_button(env) {
+            true => self.claim(env).map(|c| Need::Recorded(Box::new(c))),
+            false => None,
+        }
+    }
+
+    /// What the check saw its program do, when its Run button replays it.
+    pub(super) fn recorded<'f>(&self, env: &Env<'_>, facts: &'f Facts) -> Option<&'f RecordedRun> {
+        match self.takes_run_button(env) {
+            true => facts.recorded(&self.claim(env)?),
+            false => None,
+        }
+    }
+
     /// What the lock says of its claim (none for a side only shown).
     fn vouched(&self, env: &Env<'_>, facts: &Facts) -> Vouched {
         self.claim(env)
@@ -308,6 +336,9 @@ impl Compare {
                 && let Some(claim) = s.claim(env)
             {
                 push(Need::Vouched(Box::new(claim)));
+                if let Some(n) = s.run_need(env) {
+                    push(n);
+                }
             }
             if let Some(req) = s.asm_request(env) {
                 push(Need::Assembly(req));

@@ -15,6 +15,7 @@ use mdbook_companion_core::links::Session;
 use mdbook_companion_core::markdown::Block;
 use mdbook_companion_core::markdown::Out;
 use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::run::{RecordedRun, RunButton};
 use mdbook_companion_core::tie;
 
 /// A short id, unique on the page and on the print page (which joins
@@ -145,6 +146,7 @@ impl Compare {
                     s,
                     env,
                     &s.vouched(env, facts),
+                    s.recorded(env, facts),
                     &listing,
                     number,
                     &mut warnings,
@@ -242,6 +244,7 @@ impl Compare {
                     s,
                     env,
                     &s.vouched(env, facts),
+                    None,
                     &Listing::default(),
                     number,
                     &mut warnings,
@@ -337,11 +340,15 @@ impl Compare {
 }
 
 /// A C, C++ or Python side in the frame of an example; on an HTML page
-/// with its own Compiler Explorer link (compiled sides).
+/// with its own Compiler Explorer link (compiled sides), and, when the
+/// check recorded its run, a Run button that replays it and the checker's
+/// real report under the claimed one.
+#[allow(clippy::too_many_arguments)]
 fn c_side(
     s: &Side,
     env: &Env<'_>,
     vouched: &Vouched,
+    recorded: Option<&RecordedRun>,
     listing: &Listing,
     number: &Number,
     warnings: &mut Vec<Problem>,
@@ -370,22 +377,36 @@ fn c_side(
             Some(number),
         )
     });
+    // The recorded run, replayed offline (C runs on no Playground).
+    let run = RunButton::new(
+        env.config.run,
+        None,
+        None,
+        env.config.edition,
+        false,
+        recorded,
+    )
+    .map(|b| b.attribute());
+    let report = recorded.and_then(|r| r.report.as_deref());
+    let label = match report {
+        // The author's block stays the claim, beside the real report.
+        Some(_) => "Claimed: the report contains",
+        None => s.expect().map_or("Output", Expect::output_label),
+    };
     Frame {
         outcome: Outcome::of(s.expect(), s.ignore()),
         title: Some(&heading),
         badge: (!badge.is_empty()).then_some(badge.as_str()),
         info: s.lang.fence(),
         code: &s.shown,
-        output: s
-            .output
-            .as_deref()
-            .map(|o| (s.expect().map_or("Output", Expect::output_label), o)),
+        output: s.output.as_deref().map(|o| (label, o)),
         assembly: panel.as_ref(),
         links: &links,
         notes: &[],
         at: None,
         number: Some(number),
-        run: None,
+        run: run.as_deref(),
+        report,
     }
     .write(env, out);
 }

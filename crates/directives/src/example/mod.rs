@@ -458,6 +458,8 @@ mod tests {
                     stdout: "<made up>\n".into(),
                     stderr: String::new(),
                     toolchain: "rustc 1.0.0".into(),
+                    status: None,
+                    report: None,
                 })),
             ),
             // The lock records the claim as failed: no proving badge.

@@ -126,23 +126,72 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     .map(|(r, _)| format!("stopped with a report of {names}: {r}")),
             }
         }),
-        Expect::Ub => stops_with_report(
-            claim,
-            obs.run.as_ref(),
-            timeout,
-            &Report {
-                // Shown and blessed as the book writes it: `runtime error: …`;
-                // read from the checker's log, never the program's stderr.
-                find: &|run| sanitizer::report(run, sanitize),
-                missing: &|how| {
-                    format!(
-                        "{names} reported nothing (the program {how}); the side says `expect=ub`"
-                    )
+        Expect::Ub => {
+            let judged = stops_with_report(
+                claim,
+                obs.run.as_ref(),
+                timeout,
+                &Report {
+                    // Shown and blessed as the book writes it: `runtime error: …`;
+                    // read from the checker's log, never the program's stderr.
+                    find: &|run| sanitizer::report(run, sanitize),
+                    missing: &|how| {
+                        format!(
+                            "{names} reported nothing (the program {how}); the side says `expect=ub`"
+                        )
+                    },
+                    mismatch: &format!("the report of {names} does not contain the output block"),
                 },
-                mismatch: &format!("the report of {names} does not contain the output block"),
-            },
-        ),
+            );
+            beside_the_report(judged, obs, sanitize, source_file)
+        }
     }
+}
+
+/// A report that lacks the output block, told with the whole report
+/// beside the block (its first line not found marked), and the short
+/// pattern `--bless` writes in its place ([`sanitizer::bless_pattern`]).
+fn beside_the_report(
+    judged: (Verdict, Option<String>),
+    obs: &Observation,
+    sanitize: mdbook_companion_core::sanitize::Sanitize,
+    source_file: &str,
+) -> (Verdict, Option<String>) {
+    let (
+        Verdict::Failed {
+            message,
+            expected: Some(expected),
+            actual: Some(_),
+            detail: None,
+        },
+        _,
+    ) = &judged
+    else {
+        return judged;
+    };
+    let Some(run) = obs.run.as_ref() else {
+        return judged;
+    };
+    let (Some(log), Some((_, searched))) =
+        (run.report.as_deref(), sanitizer::report(run, sanitize))
+    else {
+        return judged;
+    };
+    let (Some(pattern), Some(shown)) = (
+        sanitizer::bless_pattern(log, sanitize, source_file),
+        sanitizer::shown_report(log, sanitize),
+    ) else {
+        return judged;
+    };
+    (
+        Verdict::Failed {
+            message: message.clone(),
+            expected: Some(expected.clone()),
+            actual: Some(pattern.clone()),
+            detail: Some(sanitizer::mismatch_detail(expected, &searched, &shown)),
+        },
+        Some(pattern),
+    )
 }
 
 #[cfg(test)]

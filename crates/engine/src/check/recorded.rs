@@ -1,11 +1,13 @@
 //! The run a reader's Run button replays: what the build saw a Rust
-//! claim's program do, taken from this run's observations, the cache or
-//! `companion.lock`, never from a compiler run of its own. Only a claim
-//! that passed is recorded (the page shows verified output), and only
-//! one whose program runs or fails to compile (a `no-run` claim has no
-//! run to show).
+//! claim's program, or a C or C++ side's, do, taken from this run's
+//! observations, the cache or `companion.lock`, never from a compiler run
+//! of its own. Only a claim that passed is recorded (the page shows
+//! verified output), and only one whose program runs or fails to compile
+//! (a `no-run` claim has no run to show). A C or C++ run keeps how the
+//! program ended and its checker's report, with what changes from run to
+//! run (ids, addresses, the temporary folder) written `…`.
 
-use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, pattern, rustc};
+use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, cc, pattern, rustc, sanitizer};
 use crate::exec;
 use crate::lock;
 use mdbook_companion_core::claim::Claim;
@@ -20,13 +22,15 @@ impl Checker {
     /// A book with no cache is never given one (the compiler's version,
     /// which the cache's keys need, is not even asked).
     pub fn recorded(&self, claim: &Claim) -> Option<RecordedRun> {
-        if claim.lang != Lang::Rust
-            || claim.ignore
-            || !matches!(
+        let runs = match claim.lang {
+            Lang::Rust => matches!(
                 claim.expect,
                 Expect::Run | Expect::Panic | Expect::CompileFail
-            )
-        {
+            ),
+            Lang::C | Lang::Cpp => matches!(claim.expect, Expect::Run | Expect::Ub),
+            Lang::Python => false,
+        };
+        if claim.ignore || !runs {
             return None;
         }
         let tool = self.tool(claim.lang).to_owned();
@@ -38,11 +42,8 @@ impl Checker {
             && let Ok((_, key)) = self.job_and_key(claim, &tool, version, &self.used(claim))
             && let Some(obs) = self.observed(&key)
         {
-            let filtered = self.filtered(&obs);
-            let obs = filtered.as_ref().unwrap_or(&obs);
-            let (verdict, _) = rustc::judge(claim, obs, self.timeout);
-            return match verdict {
-                Verdict::Passed => of_observation(obs, lock::toolchain(version)),
+            return match self.verdict_of(claim, &obs) {
+                Verdict::Passed => of_observation(claim, &obs, lock::toolchain(version)),
                 _ => None,
             };
         }
@@ -64,7 +65,26 @@ impl Checker {
         if seen == *run {
             return true;
         }
-        if !varies_only_where_claimed(claim, &seen, run) {
+        if run.status != seen.status {
+            return false;
+        }
+        if let (Some(locked), Some(now)) = (&run.report, &seen.report)
+            && locked != now
+        {
+            // ThreadSanitizer's report of a race names the threads in
+            // the order the schedule gave: another order is the same
+            // report, and nothing else of the run may differ.
+            let thread = claim
+                .sanitize
+                .effective(claim.expect)
+                .has(mdbook_companion_core::sanitize::Checker::Thread);
+            let same = RecordedRun {
+                report: Some(now.clone()),
+                ..run.clone()
+            };
+            return thread && sanitizer::same_but_schedule(locked, now) && same == seen;
+        }
+        if !varies_only_where_claimed(claim, &seen, run) || run.report != seen.report {
             return false;
         }
         let tool = self.tool(claim.lang).to_owned();
@@ -85,9 +105,18 @@ impl Checker {
             }
             (None, true) => return false,
         }
-        let filtered = self.filtered(&obs);
-        let obs = filtered.as_ref().unwrap_or(&obs);
-        matches!(rustc::judge(claim, obs, self.timeout).0, Verdict::Passed)
+        matches!(self.verdict_of(claim, &obs), Verdict::Passed)
+    }
+
+    /// The verdict on `claim` from `obs` (`output-filters` applied), as
+    /// the language's judge gives it.
+    fn verdict_of(&self, claim: &Claim, obs: &Observation) -> Verdict {
+        let filtered = self.filtered(obs);
+        let obs = filtered.as_ref().unwrap_or(obs);
+        match claim.lang {
+            Lang::Rust => rustc::judge(claim, obs, self.timeout).0,
+            Lang::C | Lang::Cpp | Lang::Python => cc::judge(claim, obs, self.timeout).0,
+        }
     }
 
     /// What this run, or the cache, saw the job with `key` do.
@@ -117,6 +146,8 @@ fn varies_only_where_claimed(claim: &Claim, seen: &RecordedRun, run: &RecordedRu
         stdout,
         stderr,
         toolchain,
+        status: _,
+        report: _,
     } = run;
     if *compiled != seen.compiled || *toolchain != seen.toolchain {
         return false;
@@ -156,22 +187,44 @@ fn lines_vary_within(output: &str, locked: &str, seen: &str) -> bool {
 }
 
 /// The run as the page shows it: the program's streams, or the
-/// compiler's error when it did not compile.
-fn of_observation(obs: &Observation, toolchain: String) -> Option<RecordedRun> {
+/// compiler's error when it did not compile; for C and C++, how the
+/// program ended and its checker's report too.
+fn of_observation(claim: &Claim, obs: &Observation, toolchain: String) -> Option<RecordedRun> {
     if !obs.compiled {
         return Some(RecordedRun {
             compiled: false,
             stdout: String::new(),
             stderr: obs.diagnostics.clone(),
             toolchain,
+            status: None,
+            report: None,
         });
     }
     let run = obs.run.as_ref()?;
+    if claim.lang == Lang::Rust {
+        return Some(RecordedRun {
+            compiled: true,
+            stdout: run.stdout.clone(),
+            stderr: without_thread_ids(&run.stderr),
+            toolchain,
+            status: None,
+            report: None,
+        });
+    }
+    let sanitize = claim.sanitize.effective(claim.expect);
     Some(RecordedRun {
         compiled: true,
         stdout: run.stdout.clone(),
-        stderr: without_thread_ids(&run.stderr),
+        stderr: sanitizer::normalise(&run.stderr),
         toolchain,
+        status: Some(match run.code {
+            Some(code) => format!("exited with code {code}"),
+            None => "was killed by a signal".to_owned(),
+        }),
+        report: run
+            .report
+            .as_deref()
+            .and_then(|log| sanitizer::shown_report(log, sanitize)),
     })
 }
 

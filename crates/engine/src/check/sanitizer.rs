@@ -245,6 +245,178 @@ fn memcheck_line(line: &str) -> Option<&str> {
     Some(text.strip_prefix(' ').unwrap_or(text))
 }
 
+/// `text` (a C program's streams, its checker's report) as every run of
+/// it writes it: process ids (`==4687==`, `pid=4687`), thread ids
+/// (`tid=4711`), addresses (`0x602000000010`) and the temporary folder a
+/// program was built in (`/tmp/companion-Ab12Cd/main.c`) written `…` (the
+/// folder left out), so that two checks of a book record the same run.
+pub fn normalise(text: &str) -> String {
+    static RULES: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> =
+        std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        [
+            (r#"(?:/[^\s/():'"]+)*/companion-[A-Za-z0-9]{6}/"#, ""),
+            (r"==\d+==", "==…=="),
+            (r"\b(pid|tid)=\d+", "$1=…"),
+            (r"0x[0-9a-fA-F]+", "0x…"),
+        ]
+        .into_iter()
+        .map(|(re, to)| (regex::Regex::new(re).expect("a valid pattern"), to))
+        .collect()
+    });
+    let mut text = text.to_owned();
+    for (re, to) in rules {
+        text = re.replace_all(&text, *to).into_owned();
+    }
+    text
+}
+
+/// The report in a checker's log as a page shows it: from the first
+/// report's headline to its `SUMMARY:` line (the banner before it and the
+/// shadow-memory dump after it left out), [`normalise`]d; `None` when the
+/// log holds no report of `sanitize`'s checkers.
+pub fn shown_report(log: &str, sanitize: Sanitize) -> Option<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    let start = lines.iter().position(|l| headline(l, sanitize).is_some())?;
+    let report = match sanitize.has(Checker::Memcheck) {
+        // Memcheck's report ends at its first blank line; its lines
+        // without their `==pid==`.
+        true => lines[start..]
+            .iter()
+            .map(|l| memcheck_line(l).unwrap_or(l))
+            .take_while(|l| !l.trim().is_empty())
+            .collect::<Vec<_>>(),
+        false => {
+            let end = lines[start..]
+                .iter()
+                .position(|l| l.starts_with("SUMMARY: "))
+                .map_or(lines.len(), |i| start + i + 1);
+            lines[start..end].to_vec()
+        }
+    };
+    Some(format!("{}\n", normalise(report.join("\n").trim_end())))
+}
+
+/// Whether two [`shown_report`]s of ThreadSanitizer's differ only in
+/// what the threads' schedule decides: which thread's access came first
+/// (`Read`/`Write` by `T1`/`T2`) and whether a thread had finished.
+pub fn same_but_schedule(a: &str, b: &str) -> bool {
+    static RULES: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        [
+            r"\bT\d+\b",
+            r"\b(?:Atomic )?(?:[Rr]ead|[Ww]rite)\b",
+            r"\b(?:running|finished)\)",
+        ]
+        .into_iter()
+        .map(|re| regex::Regex::new(re).expect("a valid pattern"))
+        .collect()
+    });
+    let plain = |t: &str| {
+        let mut t = t.to_owned();
+        for re in rules {
+            t = re.replace_all(&t, "…").into_owned();
+        }
+        t
+    };
+    plain(a) == plain(b)
+}
+
+/// The short output block `--bless` writes for an `expect=ub` claim from
+/// the checker's log: the report's headline up to the kind of bug
+/// (`ERROR: AddressSanitizer: heap-buffer-overflow[..]`), then the first
+/// stack frame in the author's code (`main.c`, `main.cpp`), with `[..]`
+/// for what changes from run to run (addresses, ids, the temporary
+/// folder). It is found in the log it was made from.
+pub fn bless_pattern(log: &str, sanitize: Sanitize, source_file: &str) -> Option<String> {
+    let plain = |l: &str| match sanitize.has(Checker::Memcheck) {
+        true => memcheck_line(l).unwrap_or(l).to_owned(),
+        false => l.to_owned(),
+    };
+    let lines: Vec<String> = log.lines().map(plain).collect();
+    let start = lines.iter().position(|l| headline(l, sanitize).is_some())?;
+    let head = &lines[start];
+    let mut pattern = vec![head_pattern(head, sanitize)];
+    let frame = lines[start + 1..].iter().find(|l| {
+        let t = l.trim_start();
+        (t.starts_with('#') || t.starts_with("at 0x") || t.starts_with("by 0x"))
+            && (t.contains(&format!("/{source_file}:")) || t.contains(&format!("({source_file}:")))
+    });
+    if let Some(frame) = frame {
+        pattern.push("...".to_owned());
+        pattern.push(varying(frame.trim_end()));
+    }
+    Some(pattern.join("\n"))
+}
+
+/// A headline as a pattern: the checker's words to the kind of bug
+/// (`ERROR: AddressSanitizer: heap-buffer-overflow[..]`); UBSan's whole
+/// message after its location; Memcheck's line.
+fn head_pattern(line: &str, sanitize: Sanitize) -> String {
+    for marker in [
+        "ERROR: AddressSanitizer: ",
+        "ERROR: LeakSanitizer: ",
+        "WARNING: ThreadSanitizer: ",
+    ] {
+        if let Some((_, rest)) = line.split_once(marker) {
+            let kind = kind(rest);
+            let more = if rest.len() > kind.len() { "[..]" } else { "" };
+            return format!("{marker}{kind}{more}");
+        }
+    }
+    if sanitize.has(Checker::Undefined)
+        && let Some((_, msg)) = line.split_once("runtime error: ")
+    {
+        return varying(&format!("runtime error: {}", msg.trim_end()));
+    }
+    varying(line.trim_end())
+}
+
+/// A line of a report with `[..]` where runs differ: addresses, process
+/// and thread ids, and the folder before the source file.
+fn varying(line: &str) -> String {
+    static RULES: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> =
+        std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        [
+            (r"0x[0-9a-fA-F]+", "0x[..]"),
+            (r"\b(pid|tid)=\d+", "$1=[..]"),
+            (r#"(?:/[^\s/():'"]+)+/(main\.c(?:pp)?:)"#, "[..]$1"),
+        ]
+        .into_iter()
+        .map(|(re, to)| (regex::Regex::new(re).expect("a valid pattern"), to))
+        .collect()
+    });
+    let mut line = line.to_owned();
+    for (re, to) in rules {
+        line = re.replace_all(&line, *to).into_owned();
+    }
+    line
+}
+
+/// The output block of an `expect=ub` claim beside the report it was not
+/// found in: each line of the block, the first one not found (with the
+/// lines before it) marked `>`, then the report.
+pub fn mismatch_detail(expected: &str, searched: &str, report: &str) -> String {
+    let lines: Vec<&str> = expected.trim_end().lines().collect();
+    let missing = (1..=lines.len()).find(|&k| {
+        let line = lines[k - 1].trim();
+        line != "..."
+            && !line.is_empty()
+            && !super::verdict::contains_normalized(searched, &lines[..k].join("\n"))
+    });
+    let mut out = String::from("the output block (> the first line not found in the report):\n");
+    for (i, line) in lines.iter().enumerate() {
+        let mark = if Some(i + 1) == missing { "> " } else { "  " };
+        out.push_str(&format!("{mark}{line}\n"));
+    }
+    out.push_str("the report:\n");
+    for line in report.trim_end().lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    out
+}
+
 /// Whether the run is ThreadSanitizer's refusal of the address-space
 /// layout (to be run again without randomisation).
 pub fn tsan_mapping(run: &RunResult) -> bool {
@@ -361,6 +533,83 @@ mod tests {
         );
         assert_eq!(parse("Aborted\n", set("memcheck")), None);
         assert_eq!(parse("==12== \n", set("memcheck")), None);
+    }
+
+    const ASAN_LOG: &str = "=================================================================\n==4687==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020 at pc 0x560b30f141ca bp 0x7ffc202203b0 sp 0x7ffc202203a8\nREAD of size 4 at 0x602000000020 thread T0\n    #0 0x560b30f141c9 in main /tmp/companion-Ab12Cd/main.c:2\n    #1 0x7fa54be45249 in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n\nSUMMARY: AddressSanitizer: heap-buffer-overflow /tmp/companion-Ab12Cd/main.c:2 in main\nShadow bytes around the buggy address:\n  0x0c047fff7fb0: 00 00 00 00\n==4687==ABORTING\n";
+
+    #[test]
+    fn the_report_shown_is_the_report_itself_with_what_varies_written_as_dots() {
+        assert_eq!(
+            shown_report(ASAN_LOG, set("address")).as_deref(),
+            Some(
+                "==…==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x… at pc 0x… bp 0x… sp 0x…\nREAD of size 4 at 0x… thread T0\n    #0 0x… in main main.c:2\n    #1 0x… in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n\nSUMMARY: AddressSanitizer: heap-buffer-overflow main.c:2 in main\n"
+            )
+        );
+        let vg = "==17754== Conditional jump or move depends on uninitialised value(s)\n==17754==    at 0x109145: main (main.c:3)\n==17754== \n==17754== Exit program on first error (--exit-on-first-error=yes)\n";
+        assert_eq!(
+            shown_report(vg, set("memcheck")).as_deref(),
+            Some(
+                "Conditional jump or move depends on uninitialised value(s)\n   at 0x…: main (main.c:3)\n"
+            )
+        );
+        assert_eq!(
+            normalise(
+                "WARNING: ThreadSanitizer: data race (pid=13135)\n  Thread T1 (tid=13137, running)"
+            ),
+            "WARNING: ThreadSanitizer: data race (pid=…)\n  Thread T1 (tid=…, running)"
+        );
+        assert_eq!(shown_report("nothing\n", set("address")), None);
+    }
+
+    #[test]
+    fn a_race_reported_in_another_order_is_the_same_report() {
+        let a = "WARNING: ThreadSanitizer: data race (pid=…)\n  Read of size 8 at 0x… by thread T2:\n  Previous write of size 8 at 0x… by thread T1:\n  Thread T2 (tid=…, running) created by main thread at:\n";
+        let b = "WARNING: ThreadSanitizer: data race (pid=…)\n  Write of size 8 at 0x… by thread T1:\n  Previous read of size 8 at 0x… by thread T2:\n  Thread T1 (tid=…, finished) created by main thread at:\n";
+        assert!(same_but_schedule(a, b));
+        assert!(!same_but_schedule(
+            a,
+            &a.replace("data race", "heap-use-after-free")
+        ));
+    }
+
+    #[test]
+    fn bless_writes_the_headline_and_the_first_frame_in_the_authors_code() {
+        let pattern = bless_pattern(ASAN_LOG, set("address"), "main.c").unwrap();
+        assert_eq!(
+            pattern,
+            "ERROR: AddressSanitizer: heap-buffer-overflow[..]\n...\n    #0 0x[..] in main [..]main.c:2"
+        );
+        let (_, searched) = parse(ASAN_LOG, set("address")).unwrap();
+        assert!(super::super::verdict::contains_normalized(
+            &searched, &pattern
+        ));
+        let tsan = "WARNING: ThreadSanitizer: data race (pid=13135)\n  Read of size 8 at 0x55c2 by thread T2:\n    #0 work /tmp/companion-Ab12Cd/main.c:3 (prog+0x12a9)\n";
+        assert_eq!(
+            bless_pattern(tsan, set("thread"), "main.c").as_deref(),
+            Some(
+                "WARNING: ThreadSanitizer: data race[..]\n...\n    #0 work [..]main.c:3 (prog+0x[..])"
+            )
+        );
+        let ub = "/tmp/companion-Ab12Cd/main.c:3:12: runtime error: load of misaligned address 0x55d1 for type 'int'\n";
+        assert_eq!(
+            bless_pattern(ub, set("undefined"), "main.c").as_deref(),
+            Some("runtime error: load of misaligned address 0x[..] for type 'int'")
+        );
+    }
+
+    #[test]
+    fn a_mismatch_marks_the_first_line_not_found_beside_the_report() {
+        let (_, searched) = parse(ASAN_LOG, set("address")).unwrap();
+        let report = shown_report(ASAN_LOG, set("address")).unwrap();
+        let detail = mismatch_detail(
+            "AddressSanitizer: heap-buffer-overflow [..]\nWRITE of size 4 [..]\n...",
+            &searched,
+            &report,
+        );
+        assert_eq!(
+            detail,
+            "the output block (> the first line not found in the report):\n  AddressSanitizer: heap-buffer-overflow [..]\n> WRITE of size 4 [..]\n  ...\nthe report:\n  ==…==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x… at pc 0x… bp 0x… sp 0x…\n  READ of size 4 at 0x… thread T0\n      #0 0x… in main main.c:2\n      #1 0x… in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n  \n  SUMMARY: AddressSanitizer: heap-buffer-overflow main.c:2 in main\n"
+        );
     }
 
     #[test]
