@@ -13,7 +13,6 @@ use super::load::{Chapter, LineMap};
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown;
 use mdbook_companion_directives as directive;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -88,37 +87,31 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
         let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
         let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
         let flags = lang.flags();
+        let expect = lang.expect();
+        let what = if flags.is_empty() {
+            "rust block".to_owned()
+        } else {
+            format!("rust block ({flags})")
+        };
         out.push(Claim {
-            file: chapter.file.clone(),
             line: map.file_line(test_line - 1),
-            offset: block.range.start,
-            what: if flags.is_empty() {
-                "rust block".to_owned()
-            } else {
-                format!("rust block ({flags})")
-            },
-            lang: Lang::Rust,
-            source: program.source,
             wrapped: program.wrapped,
-            expect: lang.expect(),
-            output: None,
-            output_range: None,
             edition: lang.edition.unwrap_or(edition),
-            mode: Mode::Debug,
             error: lang.error_codes.first().cloned(),
             ignore: lang.ignored_on(triple),
-            bless: None,
-            flags: Vec::new(),
-            no_warnings: false,
-            sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
-            unordered: false,
-            asm: None,
-            error_line: None,
             doctest: Some(Doctest {
                 test_harness: lang.test_harness,
                 error_codes: lang.error_codes,
                 test_line,
             }),
+            ..Claim::new(
+                chapter.file.as_str(),
+                block.range.start,
+                what,
+                Lang::Rust,
+                program.source,
+                expect,
+            )
         });
     }
     out

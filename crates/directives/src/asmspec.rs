@@ -18,7 +18,6 @@ use mdbook_companion_core::claim::{AsmClaim, Claim};
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::filecheck::{self, Checks};
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::{self, Syntax};
 use mdbook_companion_core::markdown::Fence;
 use mdbook_companion_core::problem::Problem;
@@ -522,28 +521,22 @@ impl AsmSpec {
     ) -> Claim {
         let output_range = snippet.output.map(|(_, r)| r.clone());
         Claim {
-            file: env.file.to_owned(),
             line: env.place.line(snippet.info_offset),
-            offset: snippet.info_offset,
-            what: String::new(),
-            lang: snippet.lang,
-            source: snippet.source.to_owned(),
-            wrapped: false,
-            expect,
             output: snippet.output.map(|(o, _)| o.to_owned()),
             bless: output_range.as_ref().and_then(|r| env.place.bless(r)),
             output_range,
             edition: env.config.edition,
-            mode: Mode::Debug,
-            error: None,
-            ignore: false,
             flags: self.flags.clone(),
             no_warnings: self.no_warnings,
             sanitize,
-            unordered: false,
-            asm: None,
-            doctest: None,
-            error_line: None,
+            ..Claim::new(
+                env.file,
+                snippet.info_offset,
+                "",
+                snippet.lang,
+                snippet.source,
+                expect,
+            )
         }
     }
 }

@@ -445,15 +445,10 @@ impl Example {
         };
         let what = under(what, self.sanitize);
         let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
+        let source = self.source();
         Claim {
-            file: env.file.to_owned(),
             line: env.place.line(offset),
-            offset,
-            what,
-            lang: Lang::Rust,
-            source: code::rust_program(&self.source()),
-            wrapped: !code::has_main(&self.source()),
-            expect: self.expect,
+            wrapped: !code::has_main(&source),
             output: self.output.clone(),
             output_range,
             edition: self.edition,
@@ -461,13 +456,17 @@ impl Example {
             error: self.error.clone(),
             ignore: self.ignore,
             bless,
-            flags: Vec::new(),
             no_warnings: self.spec.no_warnings,
             sanitize: self.sanitize,
             unordered: self.unordered,
-            asm: None,
-            doctest: None,
-            error_line: None,
+            ..Claim::new(
+                env.file,
+                offset,
+                what,
+                Lang::Rust,
+                code::rust_program(&source),
+                self.expect,
+            )
         }
     }
 

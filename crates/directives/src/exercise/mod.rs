@@ -181,28 +181,17 @@ impl Exercise {
     /// first two share one program, so one build and one run serve both.
     pub fn claims(&self, env: &Env<'_>) -> Vec<Claim> {
         let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
-            file: env.file.to_owned(),
             line: env.place.line(at.info_offset),
-            offset: at.info_offset,
-            what: format!("exercise \"{}\" ({part})", self.title),
-            lang: Lang::Rust,
-            source: self.test_crate(solution),
-            wrapped: false,
-            expect,
-            output: None,
-            output_range: None,
             edition: self.edition,
             mode: self.mode,
-            error: None,
-            ignore: false,
-            bless: None,
-            flags: Vec::new(),
-            no_warnings: false,
-            sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
-            unordered: false,
-            asm: None,
-            doctest: None,
-            error_line: None,
+            ..Claim::new(
+                env.file,
+                at.info_offset,
+                format!("exercise \"{}\" ({part})", self.title),
+                Lang::Rust,
+                self.test_crate(solution),
+                expect,
+            )
         };
         vec![
             claim(Expect::StarterCompiles, &self.starter, "starter", false),

@@ -641,33 +641,12 @@ fn dependency_failure(message: String) -> Outcome {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use mdbook_companion_core::links::Mode;
 
     /// A Rust claim for unit tests.
     pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
         Claim {
-            file: "src/a.md".into(),
             line: 1,
-            offset: 0,
-            what: "rust example".into(),
-            lang: Lang::Rust,
-            source: source.into(),
-            wrapped: false,
-            expect,
-            output: None,
-            output_range: None,
-            edition: 2021,
-            mode: Mode::Debug,
-            error: None,
-            ignore: false,
-            bless: None,
-            flags: Vec::new(),
-            no_warnings: false,
-            sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
-            unordered: false,
-            asm: None,
-            doctest: None,
-            error_line: None,
+            ..Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect)
         }
     }
 
