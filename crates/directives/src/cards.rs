@@ -30,6 +30,47 @@ impl Unselected {
     }
 }
 
+/// The cards a block selects, as reading lists and talks select them:
+/// those `ids` names, in its order and each once, or else every card; then
+/// those `keep` keeps. An id named twice or unknown is an error at the
+/// `ids` attribute; `noun` names a card (`entry`, `talk`) and `id_word`
+/// its id (`id`, `talk id`) in those messages. An empty result is the
+/// caller's to explain, as only it knows its filters.
+pub fn select<'c, T>(
+    cards: &'c [T],
+    ids: Option<&[String]>,
+    id: impl Fn(&T) -> Option<&str>,
+    keep: impl Fn(&T) -> bool,
+    (noun, id_word): (&str, &str),
+) -> Result<Vec<&'c T>, Unselected> {
+    let Some(ids) = ids else {
+        return Ok(cards.iter().filter(|c| keep(c)).collect());
+    };
+    let mut chosen = Vec::with_capacity(ids.len());
+    for (i, wanted) in ids.iter().enumerate() {
+        if ids[..i].contains(wanted) {
+            return Err(Unselected::AtIds(format!(
+                "found id `{wanted}` twice in `ids`; expected each id once"
+            )));
+        }
+        match cards.iter().find(|c| id(c) == Some(wanted.as_str())) {
+            Some(c) => chosen.push(c),
+            None => {
+                let known: Vec<&str> = cards.iter().filter_map(&id).collect();
+                let known = if known.is_empty() {
+                    format!("none (no {noun} has an `id`)")
+                } else {
+                    known.join(", ")
+                };
+                return Err(Unselected::AtIds(format!(
+                    "found unknown {id_word} `{wanted}`; expected one of {known}"
+                )));
+            }
+        }
+    }
+    Ok(chosen.into_iter().filter(|c| keep(c)).collect())
+}
+
 /// Maps a byte offset of a fence body to the chapter.
 pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
     let body = &fence.body;

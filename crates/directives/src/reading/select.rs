@@ -143,35 +143,13 @@ impl Selection {
                 && (self.kinds.is_empty() || e.kind.is_some_and(|k| self.kinds.contains(&k)))
                 && (self.access.is_none() || e.access == self.access)
         };
-        let mut out: Vec<&Item> = match &self.ids {
-            Some(ids) => {
-                let mut v = Vec::with_capacity(ids.len());
-                for (i, id) in ids.iter().enumerate() {
-                    if ids[..i].contains(id) {
-                        return Err(Unselected::AtIds(format!(
-                            "found id `{id}` twice in `ids`; expected each id once"
-                        )));
-                    }
-                    match entries.iter().find(|e| e.id.as_deref() == Some(id)) {
-                        Some(e) => v.push(e),
-                        None => {
-                            let known: Vec<&str> =
-                                entries.iter().filter_map(|e| e.id.as_deref()).collect();
-                            let known = if known.is_empty() {
-                                "none (no entry has an `id`)".to_owned()
-                            } else {
-                                known.join(", ")
-                            };
-                            return Err(Unselected::AtIds(format!(
-                                "found unknown id `{id}`; expected one of {known}"
-                            )));
-                        }
-                    }
-                }
-                v.into_iter().filter(|e| keep(e)).collect()
-            }
-            None => entries.iter().filter(|e| keep(e)).collect(),
-        };
+        let mut out = crate::cards::select(
+            entries,
+            self.ids.as_deref(),
+            |e| e.id.as_deref(),
+            keep,
+            ("entry", "id"),
+        )?;
         if out.is_empty() {
             let message = if self.filtered() {
                 let mut tags: Vec<&str> = entries

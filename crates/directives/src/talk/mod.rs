@@ -102,35 +102,13 @@ impl Selection {
                 .is_none_or(|e| t.event.as_ref() == Some(e))
                 && (self.tags.is_empty() || t.tags.iter().any(|g| self.tags.contains(g)))
         };
-        let chosen: Vec<&Talk> = match &self.ids {
-            Some(ids) => {
-                let mut v = Vec::with_capacity(ids.len());
-                for id in ids {
-                    match talks.iter().find(|t| t.id.as_deref() == Some(id)) {
-                        Some(t) if !v.iter().any(|k: &&Talk| std::ptr::eq(*k, t)) => v.push(t),
-                        Some(_) => {
-                            return Err(Unselected::AtIds(format!(
-                                "found id `{id}` twice in `ids`; expected each id once"
-                            )));
-                        }
-                        None => {
-                            let known: Vec<&str> =
-                                talks.iter().filter_map(|t| t.id.as_deref()).collect();
-                            let known = if known.is_empty() {
-                                "none (no talk has an `id`)".to_owned()
-                            } else {
-                                known.join(", ")
-                            };
-                            return Err(Unselected::AtIds(format!(
-                                "found unknown talk id `{id}`; expected one of {known}"
-                            )));
-                        }
-                    }
-                }
-                v.into_iter().filter(|t| keep(t)).collect()
-            }
-            None => talks.iter().filter(|t| keep(t)).collect(),
-        };
+        let chosen = crate::cards::select(
+            talks,
+            self.ids.as_deref(),
+            |t| t.id.as_deref(),
+            keep,
+            ("talk", "talk id"),
+        )?;
         if chosen.is_empty() {
             let message = if self.ids.is_some() || self.event.is_some() || !self.tags.is_empty() {
                 format!(
