@@ -78,6 +78,15 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
                 Answer::Program(p) if p.lang == Lang::Rust => Some(Need::Crates(p.source.clone())),
                 _ => None,
             })
+            .chain(
+                // The recorded compile of a "does not compile" key: the
+                // lines its first error labels are right answers too.
+                quiz.claims(env)
+                    .into_iter()
+                    .filter(|(_, c)| c.error_line.is_some() && c.lang == Lang::Rust)
+                    .filter(|_| matches!(env.target, Target::Html | Target::Markdown))
+                    .map(|(_, c)| Need::Recorded(Box::new(c))),
+            )
             .collect(),
     };
     Ok(Parsed {
@@ -255,6 +264,45 @@ impl Program {
             })
         });
         claim
+    }
+}
+
+/// A line the reader sees that the compiler's first error labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labelled {
+    /// The line as the reader counts it (from 1).
+    pub line: usize,
+    /// rustc's words for it ("immutable borrow later used here"; empty
+    /// when its marker has none).
+    pub text: String,
+}
+
+impl Program {
+    /// The lines the reader sees that the first error of the build's
+    /// recorded run labels (primary first), when the build knows one:
+    /// each is a right answer to "the first error is on line …". Empty
+    /// without a recording (the key's own line is then the answer).
+    pub fn labelled(&self, recorded: Option<&crate::core::run::RecordedRun>) -> Vec<Labelled> {
+        let Some(run) = recorded.filter(|r| !r.compiled && self.lang == Lang::Rust) else {
+            return Vec::new();
+        };
+        let mut labels = crate::core::labels::first_error_labels(&run.stderr, "main.rs");
+        labels.sort_by_key(|l| !l.primary);
+        let mut out: Vec<Labelled> = Vec::new();
+        for l in labels {
+            let Some(i) = self.shown_lines.iter().position(|&s| s == l.line) else {
+                continue;
+            };
+            match out.iter_mut().find(|o| o.line == i + 1) {
+                Some(o) if o.text.is_empty() => o.text = l.text,
+                Some(_) => {}
+                None => out.push(Labelled {
+                    line: i + 1,
+                    text: l.text,
+                }),
+            }
+        }
+        out
     }
 }
 

@@ -313,7 +313,8 @@ pub(super) fn questions(
 }
 
 /// The questions of the quiz file at `path` (relative to the chapter's
-/// file; `at` is where the attribute stands), its faults located in it.
+/// file, anywhere inside the book's root, as mdBook's `{{#include}}`
+/// reads; `at` is where the attribute stands), its faults located in it.
 pub(super) fn read_file(
     env: &Env<'_>,
     path: &str,
@@ -321,10 +322,7 @@ pub(super) fn read_file(
     block_at: usize,
 ) -> Result<Vec<Question>, Problem> {
     let config = env.config;
-    let chapter = std::path::Path::new(env.file);
-    let dir = chapter
-        .strip_prefix(&config.src)
-        .unwrap_or(chapter)
+    let dir = std::path::Path::new(env.file)
         .parent()
         .unwrap_or(std::path::Path::new(""));
     let mut rel = std::path::PathBuf::new();
@@ -337,7 +335,7 @@ pub(super) fn read_file(
                 return Err(Problem::at(
                     at,
                     format!(
-                        "found src=\"{path}\", a path outside the book's source directory; expected a quiz file inside it (relative to this chapter)"
+                        "found src=\"{path}\", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)"
                     ),
                 ));
             }
@@ -349,8 +347,8 @@ pub(super) fn read_file(
         tables: "[[questions]]",
         what: "mdbook-quiz file",
     };
-    let shown = file.shown(config);
-    file.load(config, |text| questions(text, &shown, block_at, config))
+    let shown = file.rel.to_string_lossy().replace('\\', "/");
+    file.load_in_root(config, |text| questions(text, &shown, block_at, config))
         .map_err(|e| e.at(at))
 }
 

@@ -1,0 +1,175 @@
+//! A book laid out as the course book mdbook-quiz was made for: its quiz
+//! files in `quizzes/` beside `src/`, each chapter `{{#quiz
+//! ../quizzes/…}}`; a path out of the book's root refused. A Tracing key
+//! holds on any line the compiler's first error labels, and the claims
+//! page and the reader's page say which label it is; a key on a line the
+//! error does not label fails naming the labelled lines.
+
+use crate::support::{BIN, Page, TestBook};
+use std::process::Command;
+
+const OWNERSHIP: &str = include_str!("course/ch04-01-ownership.toml");
+const REFERENCES: &str = include_str!("course/ch04-02-references.toml");
+
+fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(book.root())
+        .args(args)
+        .output()
+        .expect("run check");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The line of the `n`-th `needle` (from 0) in `text`.
+fn line_of(text: &str, needle: &str, n: usize) -> usize {
+    let at = text.match_indices(needle).nth(n).expect("needle").0;
+    text[..at].lines().count() + 1
+}
+
+/// The course book's layout: quizzes beside `src`, linked from chapters,
+/// and a claims page.
+fn course(ownership: &str) -> TestBook {
+    TestBook::new()
+        .chapter(
+            "ch04-01-ownership.md",
+            "# What is ownership?\n\nOwnership is Rust's way of managing memory.\n\n{{#quiz ../quizzes/ch04-01-ownership.toml}}\n",
+        )
+        .chapter(
+            "ch04-02-references.md",
+            "# References and borrowing\n\n```quiz src=\"../quizzes/ch04-02-references.toml\"\n```\n",
+        )
+        .chapter("claims.md", "# Claims\n\n```claims\n```\n")
+        .file("quizzes/ch04-01-ownership.toml", ownership)
+        .file("quizzes/ch04-02-references.toml", REFERENCES)
+}
+
+#[test]
+fn a_book_laid_out_as_the_course_book_builds_and_checks() {
+    let b = course(OWNERSHIP);
+    b.write();
+    let (text, code) = check(&b, &[]);
+    assert_eq!(code, 0, "{text}");
+    for (n, expect) in [(0, "compile-fail"), (1, "run")] {
+        let want = format!(
+            "ok      quizzes/ch04-01-ownership.toml:{}: quiz (question {}) (expect={expect})",
+            line_of(OWNERSHIP, "answer.doesCompile", n),
+            n + 1
+        );
+        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    }
+    assert_eq!(text.lines().last(), Some("2 passed, 0 failed"), "{text}");
+    let (locked, code) = check(&b, &["--locked"]);
+    assert_eq!(code, 0, "{locked}");
+    b.build().unwrap();
+    let page = b.page("ch04-01-ownership.md");
+    assert_eq!(page.all("fieldset.companion-quiz-question").len(), 2);
+    let page = b.page("ch04-02-references.md");
+    assert_eq!(page.all("fieldset.companion-quiz-question").len(), 3);
+}
+
+#[test]
+fn a_quiz_file_outside_the_books_root_is_refused() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("q.toml"), REFERENCES).expect("write");
+    for (link, want) in [
+        (
+            "../../quizzes/ch04-01-ownership.toml",
+            "src/ch04-01-ownership.md:5:6: found src=\"../../quizzes/ch04-01-ownership.toml\", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)".to_owned(),
+        ),
+        (
+            "../quizzes/leaves.toml",
+            format!(
+                "src/ch04-01-ownership.md:5:6: found quizzes/leaves.toml pointing outside the book's root (to {})",
+                outside.path().canonicalize().unwrap().join("q.toml").display()
+            ),
+        ),
+    ] {
+        let mut b = course(OWNERSHIP);
+        b.set_chapter(
+            "ch04-01-ownership.md",
+            &format!("# What is ownership?\n\nOwnership.\n\n{{{{#quiz {link}}}}}\n"),
+        );
+        std::os::unix::fs::symlink(
+            outside.path().join("q.toml"),
+            b.root().join("quizzes/leaves.toml"),
+        )
+        .expect("symlink");
+        let err = b.build_in_process().unwrap_err();
+        assert!(err.contains(&want), "{want}\n{err}");
+    }
+}
+
+/// The ownership quiz in `src/`, with a claims page.
+fn in_src(ownership: &str) -> TestBook {
+    TestBook::new()
+        .chapter("ownership.md", "# Ownership\n\n{{#quiz ownership.toml}}\n")
+        .chapter("claims.md", "# Claims\n\n```claims\n```\n")
+        .file("src/ownership.toml", ownership)
+}
+
+#[test]
+fn a_tracing_key_on_a_secondary_label_holds_and_the_pages_name_it() {
+    // The key says line 5, where rustc's first error says "immutable
+    // borrow later used here"; its primary line is 4.
+    let b = in_src(OWNERSHIP);
+    b.write();
+    let (text, code) = check(&b, &[]);
+    assert_eq!(code, 0, "{text}");
+    let want = format!(
+        "ok      src/ownership.toml:{}: quiz (question 1) (expect=compile-fail)",
+        line_of(OWNERSHIP, "answer.doesCompile", 0)
+    );
+    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    b.build().unwrap();
+    let claims = b.page("claims.md");
+    let row = Page::text(claims.all("tr.companion-claim")[0]);
+    assert!(
+        row.contains("Answer key: line 5 (immutable borrow later used here)Holds"),
+        "{row}"
+    );
+    // The reader's page takes every labelled line as right, and says
+    // which label each is once answered.
+    let page = b.page("ownership.md");
+    let q = page.all("fieldset.companion-quiz-question")[0];
+    let key: serde_json::Value =
+        serde_json::from_str(q.value().attr("data-companion-key").unwrap()).unwrap();
+    assert_eq!(key["line"], 5, "{key}");
+    assert_eq!(key["lines"], serde_json::json!([4, 3, 5]), "{key}");
+    let answer = crate::support::inside(q, "details.companion-quiz-answer")[0]
+        .value()
+        .attr("data-companion-answer")
+        .unwrap()
+        .to_owned();
+    for words in [
+        "line 4: mutable borrow occurs here",
+        "line 3: immutable borrow occurs here",
+        "line 5: immutable borrow later used here",
+    ] {
+        assert!(answer.contains(words), "{words}\n{answer}");
+    }
+}
+
+#[test]
+fn a_key_on_a_line_the_error_does_not_label_fails_naming_the_labelled_lines() {
+    let wrong = OWNERSHIP.replace("answer.lineNumber = 5", "answer.lineNumber = 2");
+    let b = in_src(&wrong);
+    b.write();
+    let (text, code) = check(&b, &[]);
+    assert_eq!(code, 1, "{text}");
+    let want = format!(
+        "FAILED  src/ownership.toml:{}: quiz (question 1) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 3 (\"immutable borrow occurs here\"), line 5 (\"immutable borrow later used here\"); the block says line 2",
+        line_of(&wrong, "answer.doesCompile", 0)
+    );
+    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    // Nothing recorded: the page takes the key's own line only.
+    b.build().unwrap();
+    let page = b.page("ownership.md");
+    let q = page.all("fieldset.companion-quiz-question")[0];
+    let key: serde_json::Value =
+        serde_json::from_str(q.value().attr("data-companion-key").unwrap()).unwrap();
+    assert_eq!(key["lines"], serde_json::json!([2]), "{key}");
+}
