@@ -206,6 +206,9 @@ pub struct Program {
     /// Where its claim is told when it was written in another file (a
     /// quiz file's `Tracing` question): that file and line.
     pub placed: Option<(String, usize)>,
+    /// Where `--bless` writes its answer when it was written in a quiz
+    /// file: its `[[questions]]` table there.
+    pub bless: Option<crate::core::claim::BlessTarget>,
 }
 
 impl Program {
@@ -251,7 +254,7 @@ impl Program {
         if let Some((file, line)) = &self.placed {
             claim.file = file.clone();
             claim.line = *line;
-            claim.bless = None;
+            claim.bless = self.bless.clone();
         }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),

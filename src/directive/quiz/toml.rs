@@ -12,6 +12,7 @@
 //! located error, never a skipped question.
 
 use super::{Answer, Choice, Program, Prose, Question};
+use crate::core::claim::BlessTarget;
 use crate::core::config::Config;
 use crate::core::markdown::Fence;
 use crate::core::problem::Problem;
@@ -288,9 +289,16 @@ pub(super) fn questions(
                 }
                 let key_at = where_key("doesCompile");
                 let line = crate::core::markdown::line_col(text, key_at).0;
-                let program = tracing(&f, at, config)
+                let mut program = tracing(&f, at, config)
                     .map_err(|m| (key_at, m))?
                     .placed(shown, line);
+                // `--bless` writes its answer into this table of the file.
+                program.bless = text.get(start..end).map(|block| BlessTarget {
+                    path: config.root.join(shown),
+                    range: start..end,
+                    block: block.to_owned(),
+                    quiz_file: true,
+                });
                 let mut body = part_context(&f.multipart)?;
                 body.push(prose("What does this program do?"));
                 Question {

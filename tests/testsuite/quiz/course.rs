@@ -173,3 +173,50 @@ fn a_key_on_a_line_the_error_does_not_label_fails_naming_the_labelled_lines() {
         serde_json::from_str(q.value().attr("data-companion-key").unwrap()).unwrap();
     assert_eq!(key["lines"], serde_json::json!([2]), "{key}");
 }
+
+#[test]
+fn bless_writes_a_stale_tracing_answer_into_the_quiz_file_keeping_its_comments() {
+    // Both answers stale: a line the error does not label, and an old
+    // output. The file is beside `src/`, where the chapter names it.
+    let stale = OWNERSHIP
+        .replace("answer.lineNumber = 5", "answer.lineNumber = 2")
+        .replace("answer.stdout = \"5\"", "answer.stdout = \"five\"");
+    let b = course(&stale);
+    b.write();
+    let (text, code) = check(&b, &["--bless"]);
+    assert_eq!(code, 0, "{text}");
+    for (n, what) in [
+        (0, "answer.doesCompile = false, answer.lineNumber = 4"),
+        (1, "answer.doesCompile = true, answer.stdout"),
+    ] {
+        let want = format!(
+            "bless: quizzes/ch04-01-ownership.toml:{}: blessed the quiz's answer ({what})",
+            line_of(&stale, "answer.doesCompile", n)
+        );
+        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    }
+    // Only the answers changed: comments, order and layout are the file's.
+    let written = std::fs::read_to_string(b.root().join("quizzes/ch04-01-ownership.toml")).unwrap();
+    assert_eq!(
+        written,
+        OWNERSHIP.replace("answer.lineNumber = 5", "answer.lineNumber = 4")
+    );
+    let (again, code) = check(&b, &["--locked"]);
+    assert_eq!(code, 0, "{again}");
+    // A program that compiles, keyed as one that does not: its output is
+    // found and written, its line key removed.
+    let flipped = OWNERSHIP.replace("    v.push(4);\n", "    v.len();\n");
+    let b = course(&flipped);
+    b.write();
+    let (text, code) = check(&b, &["--bless"]);
+    assert_eq!(code, 0, "{text}");
+    let written = std::fs::read_to_string(b.root().join("quizzes/ch04-01-ownership.toml")).unwrap();
+    assert_eq!(
+        written,
+        flipped.replace(
+            "answer.doesCompile = false\n# The line a learner points at: where the borrow is used later.\nanswer.lineNumber = 5\n",
+            "answer.doesCompile = true\n# The line a learner points at: where the borrow is used later.\nanswer.stdout = \"1\"\n"
+        ),
+        "{text}"
+    );
+}
