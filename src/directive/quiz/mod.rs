@@ -335,8 +335,10 @@ pub struct Question {
     pub body: Vec<Prose>,
     /// What it asks for.
     pub answer: Answer,
-    /// The `>` quote after the answer.
+    /// The `>` quote after the answer (a quiz file's `context`).
     pub why: Option<Prose>,
+    /// A quiz file's question `id`: the question's anchor on the page.
+    pub id: Option<String>,
 }
 
 impl Question {

@@ -99,7 +99,13 @@ fn inline(env: &Env<'_>, prose: &Prose, translate_as_text: bool) -> Result<Strin
         true => env.text(&prose.text),
         false => env.markdown(&prose.text),
     };
-    let (html, _) = render_note(&text).map_err(|m| Problem::at(prose.at, m))?;
+    inline_html(&text, prose.at)
+}
+
+/// [`inline`] of Markdown already in the book's language (`at`: where a
+/// problem is told).
+fn inline_html(text: &str, at: usize) -> Result<String, Problem> {
+    let (html, _) = render_note(text).map_err(|m| Problem::at(at, m))?;
     let one = html.matches("<p>").count() == 1;
     Ok(
         match (
@@ -111,6 +117,44 @@ fn inline(env: &Env<'_>, prose: &Prose, translate_as_text: bool) -> Result<Strin
             _ => html.replace("<p>", "").replace("</p>", " "),
         },
     )
+}
+
+/// An option's Markdown as HTML for inside its `<label>`: its code
+/// blocks stay code blocks (mdbook-quiz's options are often programs),
+/// the rest is inline Markdown as [`inline`] makes it; one line of HTML
+/// (a code block's line ends are `&#10;`), so the option stays one line
+/// of the page's HTML.
+fn option_html(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
+    let text = env.text(&prose.text);
+    let fences = crate::core::markdown::fences(&text);
+    if fences.is_empty() {
+        return inline(env, prose, true);
+    }
+    let mut html = String::new();
+    let mut from = 0;
+    let words = |part: &str| -> Result<String, Problem> {
+        match part.trim() {
+            "" => Ok(String::new()),
+            t => inline_html(t, prose.at),
+        }
+    };
+    for f in &fences {
+        html.push_str(&words(text.get(from..f.range.start).unwrap_or(""))?);
+        let lang = crate::core::markdown::first_word(&f.info);
+        // Not `language-…`: mdBook would make a Rust one a playground
+        // (its hidden `fn main` lines and all).
+        let class = match lang {
+            "" => String::new(),
+            l => format!(" data-lang=\"{}\"", escape(l)),
+        };
+        html.push_str(&format!(
+            "<pre class=\"companion-quiz-option-code\"><code{class}>{}</code></pre>",
+            escape(f.body.trim_end_matches('\n')).replace('\n', "&#10;")
+        ));
+        from = f.range.end;
+    }
+    html.push_str(&words(text.get(from..).unwrap_or(""))?);
+    Ok(html)
 }
 
 /// The words of an explanation (a `>` quote) as HTML.
@@ -195,8 +239,13 @@ impl Quiz {
             }
             Answer::Program(p) => ("program", program_key(p, labelled)),
         };
+        // A quiz file's question id: its anchor, as mdbook-quiz keeps it.
+        let anchor =
+            q.id.as_ref()
+                .map(|id| format!(" id=\"{}\"", escape(id)))
+                .unwrap_or_default();
         out.line(format!(
-            "<fieldset class=\"companion-quiz-question\" data-companion-kind=\"{kind}\" data-companion-key=\"{}\">",
+            "<fieldset class=\"companion-quiz-question\"{anchor} data-companion-kind=\"{kind}\" data-companion-key=\"{}\">",
             escape(&key)
         ));
         out.line(format!(
@@ -229,7 +278,7 @@ impl Quiz {
                 for (i, c) in choices.iter().enumerate() {
                     out.line(format!(
                         "<label class=\"companion-quiz-option\"><input type=\"{ty}\" name=\"{name}\" value=\"{i}\"> <span>{}</span></label>",
-                        inline(env, &c.text, true)?
+                        option_html(env, &c.text)?
                     ));
                 }
                 out.line("</div>");
@@ -284,7 +333,7 @@ impl Quiz {
                 let right: Vec<String> = choices
                     .iter()
                     .filter(|c| c.right)
-                    .map(|c| inline(env, &c.text, true))
+                    .map(|c| option_html(env, &c.text))
                     .collect::<Result<_, _>>()?;
                 let label = match right.len() {
                     1 => env.ui("The right answer:"),
@@ -299,7 +348,7 @@ impl Quiz {
                     if let Some(why) = &c.why {
                         out.line(format!(
                             "<div class=\"companion-quiz-why\" data-companion-option=\"{i}\"><p><strong>{}</strong></p>{}</div>",
-                            inline(env, &c.text, true)?,
+                            option_html(env, &c.text)?,
                             why_html(env, why)?
                         ));
                     }

@@ -47,8 +47,7 @@ struct File {
 struct Fields<P, A> {
     #[serde(rename = "type")]
     _kind: String,
-    #[serde(rename = "id")]
-    _id: Option<String>,
+    id: Option<String>,
     multipart: Option<String>,
     prompt: P,
     answer: A,
@@ -260,6 +259,7 @@ pub(super) fn questions(
                             .collect(),
                     ),
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             "ShortAnswer" => {
@@ -279,6 +279,7 @@ pub(super) fn questions(
                     body,
                     answer: Answer::Text { accepted, at },
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             "Tracing" => {
@@ -306,6 +307,7 @@ pub(super) fn questions(
                     body,
                     answer: Answer::Program(Box::new(program)),
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             other => {

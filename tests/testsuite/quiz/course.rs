@@ -220,3 +220,66 @@ fn bless_writes_a_stale_tracing_answer_into_the_quiz_file_keeping_its_comments()
         "{text}"
     );
 }
+
+#[test]
+fn mdbook_quiz_options_that_are_code_stay_code_and_ids_are_anchors() {
+    let b = course(OWNERSHIP);
+    let page = b.html("ch04-02-references.md");
+    let qs = page.all("fieldset.companion-quiz-question");
+    // `id`: each question's anchor.
+    let ids: Vec<&str> = qs
+        .iter()
+        .map(|q| q.value().attr("id").unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["which-moves", "integer-kinds", ""]);
+    // Code options are code blocks, in the order `answerIndex` asks (the
+    // answer second).
+    let options = crate::support::inside(qs[0], "label.companion-quiz-option");
+    let codes: Vec<String> = options
+        .iter()
+        .map(|o| {
+            let code =
+                crate::support::inside(*o, "pre.companion-quiz-option-code > code[data-lang=rust]");
+            assert_eq!(code.len(), 1, "{}", o.html());
+            // Its line ends kept.
+            code[0].text().collect::<String>()
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "let t = &s;",
+            "let t = s;\nprintln!(\"{t}\");",
+            "let n = s.len();"
+        ]
+    );
+    let key = qs[0].value().attr("data-companion-key").unwrap();
+    assert_eq!(key, "{\"right\":[1]}");
+    // `sortAnswers`: the options sorted, the answers found there.
+    let sorted: Vec<String> = crate::support::inside(qs[1], "label.companion-quiz-option")
+        .iter()
+        .map(|o| Page::text(*o))
+        .collect();
+    assert_eq!(sorted, ["char", "f64", "i32", "u8"]);
+    assert_eq!(
+        qs[1].value().attr("data-companion-key").unwrap(),
+        "{\"right\":[2,3]}"
+    );
+    // `context`: the explanation, shown once the reader answers, never
+    // before.
+    let answer = crate::support::inside(qs[0], "details.companion-quiz-answer")[0]
+        .value()
+        .attr("data-companion-answer")
+        .unwrap()
+        .to_owned();
+    assert!(
+        answer.contains("Assigning a <code>String</code> moves it"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("<pre class=\"companion-quiz-option-code\">"),
+        "{answer}"
+    );
+    let main = Page::text(page.one("main"));
+    assert!(!main.contains("Assigning"), "{main}");
+}
