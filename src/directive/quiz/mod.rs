@@ -18,6 +18,7 @@
 mod parse;
 mod program;
 mod render;
+mod shown;
 mod toml;
 
 use super::asmspec::{AsmSpec, CSnippet};

@@ -62,7 +62,11 @@ impl Model for Quiz {
                 what: format!("question {n}"),
                 // The claims page names what is proved, not the answer;
                 // a line's key says which of the error's labels it is.
-                badge: Some(key_badge(env, &self.questions[n - 1], &labelled[n - 1])),
+                badge: Some(super::shown::key_badge(
+                    env,
+                    &self.questions[n - 1],
+                    &labelled[n - 1],
+                )),
                 claim: Some(i),
             })
             .collect();
@@ -94,67 +98,16 @@ impl Model for Quiz {
 /// Inline Markdown (an option, a prompt) as HTML for inside a `<label>`
 /// or `<legend>`: raw HTML shown as text, links checked, one paragraph's
 /// contents.
-fn inline(env: &Env<'_>, prose: &Prose, translate_as_text: bool) -> Result<String, Problem> {
+pub(super) fn inline(
+    env: &Env<'_>,
+    prose: &Prose,
+    translate_as_text: bool,
+) -> Result<String, Problem> {
     let text = match translate_as_text {
         true => env.text(&prose.text),
         false => env.markdown(&prose.text),
     };
-    inline_html(&text, prose.at)
-}
-
-/// [`inline`] of Markdown already in the book's language (`at`: where a
-/// problem is told).
-fn inline_html(text: &str, at: usize) -> Result<String, Problem> {
-    let (html, _) = render_note(text).map_err(|m| Problem::at(at, m))?;
-    let one = html.matches("<p>").count() == 1;
-    Ok(
-        match (
-            one,
-            html.strip_prefix("<p>")
-                .and_then(|h| h.strip_suffix("</p>")),
-        ) {
-            (true, Some(inner)) => inner.to_owned(),
-            _ => html.replace("<p>", "").replace("</p>", " "),
-        },
-    )
-}
-
-/// An option's Markdown as HTML for inside its `<label>`: its code
-/// blocks stay code blocks (mdbook-quiz's options are often programs),
-/// the rest is inline Markdown as [`inline`] makes it; one line of HTML
-/// (a code block's line ends are `&#10;`), so the option stays one line
-/// of the page's HTML.
-fn option_html(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
-    let text = env.text(&prose.text);
-    let fences = crate::core::markdown::fences(&text);
-    if fences.is_empty() {
-        return inline(env, prose, true);
-    }
-    let mut html = String::new();
-    let mut from = 0;
-    let words = |part: &str| -> Result<String, Problem> {
-        match part.trim() {
-            "" => Ok(String::new()),
-            t => inline_html(t, prose.at),
-        }
-    };
-    for f in &fences {
-        html.push_str(&words(text.get(from..f.range.start).unwrap_or(""))?);
-        let lang = crate::core::markdown::first_word(&f.info);
-        // Not `language-…`: mdBook would make a Rust one a playground
-        // (its hidden `fn main` lines and all).
-        let class = match lang {
-            "" => String::new(),
-            l => format!(" data-lang=\"{}\"", escape(l)),
-        };
-        html.push_str(&format!(
-            "<pre class=\"companion-quiz-option-code\"><code{class}>{}</code></pre>",
-            escape(f.body.trim_end_matches('\n')).replace('\n', "&#10;")
-        ));
-        from = f.range.end;
-    }
-    html.push_str(&words(text.get(from..).unwrap_or(""))?);
-    Ok(html)
+    super::shown::inline_html(&text, prose.at)
 }
 
 /// The words of an explanation (a `>` quote) as HTML.
@@ -278,7 +231,7 @@ impl Quiz {
                 for (i, c) in choices.iter().enumerate() {
                     out.line(format!(
                         "<label class=\"companion-quiz-option\"><input type=\"{ty}\" name=\"{name}\" value=\"{i}\"> <span>{}</span></label>",
-                        option_html(env, &c.text)?
+                        super::shown::option_html(env, &c.text)?
                     ));
                 }
                 out.line("</div>");
@@ -333,7 +286,7 @@ impl Quiz {
                 let right: Vec<String> = choices
                     .iter()
                     .filter(|c| c.right)
-                    .map(|c| option_html(env, &c.text))
+                    .map(|c| super::shown::option_html(env, &c.text))
                     .collect::<Result<_, _>>()?;
                 let label = match right.len() {
                     1 => env.ui("The right answer:"),
@@ -348,7 +301,7 @@ impl Quiz {
                     if let Some(why) = &c.why {
                         out.line(format!(
                             "<div class=\"companion-quiz-why\" data-companion-option=\"{i}\"><p><strong>{}</strong></p>{}</div>",
-                            option_html(env, &c.text)?,
+                            super::shown::option_html(env, &c.text)?,
                             why_html(env, why)?
                         ));
                     }
@@ -382,7 +335,7 @@ impl Quiz {
                 if labelled.iter().any(|l| !l.text.is_empty()) {
                     let items: Vec<String> = labelled
                         .iter()
-                        .map(|l| format!("<li>{}</li>", escape(&label_words(env, l))))
+                        .map(|l| format!("<li>{}</li>", escape(&super::shown::label_words(env, l))))
                         .collect();
                     key.push_str(&format!(
                         "<p>{}</p><ul class=\"companion-quiz-labels\">{}</ul>\n",
@@ -583,32 +536,6 @@ impl Quiz {
         });
         xgettext::write(env, &block.range, &pieces)
     }
-}
-
-/// The claims page's words for a question's key: "Answer key", and for
-/// a line the error labels, which label it is.
-fn key_badge(env: &Env<'_>, q: &Question, labelled: &[Labelled]) -> String {
-    let line = match &q.answer {
-        Answer::Program(p) => p.line,
-        _ => None,
-    };
-    match labelled
-        .iter()
-        .find(|l| Some(l.line) == line && !l.text.is_empty())
-    {
-        Some(l) => env
-            .ui("Answer key: line {line} ({label})")
-            .replace("{line}", &l.line.to_string())
-            .replace("{label}", &l.text),
-        None => env.ui("Answer key").into_owned(),
-    }
-}
-
-/// One labelled line in words: `line 6: immutable borrow later used here`.
-fn label_words(env: &Env<'_>, l: &Labelled) -> String {
-    env.ui("line {line}: {label}")
-        .replace("{line}", &l.line.to_string())
-        .replace("{label}", &l.text)
 }
 
 /// A program question's key for the script: its outcome, output and line
