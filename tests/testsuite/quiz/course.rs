@@ -219,6 +219,8 @@ fn bless_writes_a_stale_tracing_answer_into_the_quiz_file_keeping_its_comments()
         ),
         "{text}"
     );
+    let (again, code) = check(&b, &["--locked"]);
+    assert_eq!(code, 0, "{again}");
 }
 
 #[test]
