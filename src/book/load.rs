@@ -473,6 +473,7 @@ fn bless_target(
         path: path.to_path_buf(),
         range: raw_range,
         block: block.to_owned(),
+        quiz_file: false,
     })
 }
 

@@ -27,6 +27,10 @@ pub struct BlessTarget {
     /// The block's text at `range` as read, so that a file edited while
     /// checking is noticed and left alone.
     pub block: String,
+    /// The target is a question of an mdbook-quiz file (its
+    /// `[[questions]]` table at `range` of the file at `path`): `--bless`
+    /// writes its `answer.*` keys, not an output block.
+    pub quiz_file: bool,
 }
 
 /// A claim's verdict as `companion.lock` records it and the claims page

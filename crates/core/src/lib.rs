@@ -17,6 +17,7 @@ pub mod filecheck;
 pub mod flowgraph;
 pub mod hash;
 pub mod i18n;
+pub mod labels;
 pub mod lang;
 pub mod links;
 pub mod machine;

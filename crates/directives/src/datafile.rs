@@ -1,6 +1,8 @@
 //! A directive's data file: a TOML file in the book's `src` (the reading
 //! list's `reading-list.toml`, the talks' `talks.toml`), its path checked
-//! to stay inside `src`, read once per run, its faults located in it.
+//! to stay inside `src`, or one a chapter names anywhere in the book's
+//! root (a quiz's mdbook-quiz file), read once per run, its faults
+//! located in it.
 
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown;
@@ -91,17 +93,43 @@ impl DataFile<'_> {
             )));
         }
         let src_dir = config.root.join(&config.src);
+        self.read(&src_dir, shown, "the book's source directory", parse)
+    }
+
+    /// [`DataFile::load`] of a file named by a path from the book's root
+    /// (`rel`, already free of `..`): anywhere inside the book, as mdBook's
+    /// `{{#include}}` reads (mdbook-quiz's files beside `src`), shown as
+    /// that path.
+    pub fn load_in_root<T>(
+        &self,
+        config: &Config,
+        parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
+    ) -> Result<T, LoadError> {
+        let shown = self.rel.to_string_lossy().replace('\\', "/");
+        self.read(&config.root, shown, "the book's root", parse)
+    }
+
+    /// Reads `rel` under `dir` (`inside` names it in messages), refusing a
+    /// path that resolves outside it or is not a regular file.
+    fn read<T>(
+        &self,
+        dir: &std::path::Path,
+        shown: String,
+        inside: &str,
+        parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
+    ) -> Result<T, LoadError> {
+        let rel = &self.rel;
         let missing = |e: std::io::Error| {
             LoadError::AtBlock(format!(
                 "found no readable {} at {shown} ({e}); expected a TOML file of {} tables there, or a `{}` path in [preprocessor.companion] of book.toml, or {} tables in this block's body",
                 self.what, self.tables, self.key, self.tables
             ))
         };
-        let real = src_dir.join(rel).canonicalize().map_err(missing)?;
-        let real_src = src_dir.canonicalize().map_err(missing)?;
-        if !real.starts_with(&real_src) {
+        let real = dir.join(rel).canonicalize().map_err(missing)?;
+        let real_dir = dir.canonicalize().map_err(missing)?;
+        if !real.starts_with(&real_dir) {
             return Err(LoadError::AtBlock(format!(
-                "found {shown} pointing outside the book's source directory (to {}); expected the data file inside it",
+                "found {shown} pointing outside {inside} (to {}); expected the data file inside it",
                 real.display()
             )));
         }

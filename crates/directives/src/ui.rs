@@ -116,6 +116,9 @@ pub const WORDS: &[&str] = &[
     "It does not compile; the first error is on line",
     "Line of the first error",
     "Its behaviour is undefined",
+    "Answer key: line {line} ({label})",
+    "The first error labels (each line is a right answer):",
+    "line {line}: {label}",
 ];
 
 #[cfg(test)]

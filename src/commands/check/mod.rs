@@ -8,6 +8,7 @@
 //! outputs back into the chapters when asked.
 
 pub mod bless;
+pub mod bless_toml;
 pub mod formats;
 pub mod locking;
 pub mod observed;
@@ -321,6 +322,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if options.bless {
         let src = loaded.root.join(&loaded.config.src);
         report.bless_notes = bless::bless(&src, &mut report.checked)?;
+        report.bless_notes.extend(bless_toml::bless(
+            &loaded.root,
+            &checker,
+            &mut report.checked,
+        )?);
         // The lock describes the blessed book: its claims as read from
         // the rewritten chapters (new outputs, and lines moved by them).
         let reloaded = load::load(root)?;

@@ -94,7 +94,7 @@ fn a_reader_answers_checks_reloads_and_tries_again_offline() {
                 {"text": "var"},
                 {"choose": ["0"]},
                 {"choose": ["prints"], "prints": "1 2 3"},
-                {"choose": ["compile-fail"], "line": "2"},
+                {"choose": ["compile-fail"], "line": "1"},
                 {"choose": ["prints"], "prints": "3.5"},
                 {"choose": ["prints"], "prints": "-2147483648"},
             ],
@@ -103,7 +103,9 @@ fn a_reader_answers_checks_reloads_and_tries_again_offline() {
                 {"text": "  LET  "},
                 {"choose": ["0", "2"]},
                 {"choose": ["panics"]},
-                {"line": "3"},
+                // Not the primary line: one the first error labels
+                // ("value moved here"), right too.
+                {"line": "2"},
                 {"prints": "3\n"},
                 {"choose": ["ub"]},
             ],
@@ -181,6 +183,13 @@ fn a_reader_answers_checks_reloads_and_tries_again_offline() {
         feedback[4]
     );
     assert!(feedback[4].contains("moved into"), "{}", feedback[4]);
+    // The lines the first error labels, in rustc's words.
+    assert!(
+        feedback[4].contains("line 2: value moved here")
+            && feedback[4].contains("line 3: value borrowed here after move"),
+        "{}",
+        feedback[4]
+    );
     assert!(
         feedback[5].starts_with("Not quite. It prints: 3"),
         "{}",

@@ -134,10 +134,16 @@ fn each_program_question_is_a_claim_at_its_fence() {
         .map(|r| Page::text(*r))
         .collect();
     assert_eq!(rows.len(), 4, "{rows:?}");
+    // A line's key says which of the error's labels it is, in rustc's
+    // words.
     for (row, n) in rows.iter().zip([4, 5, 6, 7]) {
+        let key = match n {
+            5 => "Answer key: line 3 (value borrowed here after move)",
+            _ => "Answer key",
+        };
         assert!(
             row.starts_with(&format!(
-                "Quiz 1.1Division and ownership question {n}Answer keyHolds"
+                "Quiz 1.1Division and ownership question {n}{key}Holds"
             )),
             "{row}"
         );
@@ -147,7 +153,7 @@ fn each_program_question_is_a_claim_at_its_fence() {
 #[test]
 fn a_wrong_key_fails_at_its_fence_in_check_and_verify() {
     let wrong = CLAIMS
-        .replace("line=3 error=E0382", "line=2 error=E0382")
+        .replace("line=3 error=E0382", "line=1 error=E0382")
         .replace("```output\n3\n```", "```output\n3.5\n```")
         .replace("```rust expect=panic", "```rust expect=run");
     let book = TestBook::new().chapter("claims.md", &wrong);
@@ -161,7 +167,7 @@ fn a_wrong_key_fails_at_its_fence_in_check_and_verify() {
             at("```rust", 0)
         ),
         format!(
-            "FAILED  {}: quiz \"Division and ownership\" (question 5) (expect=compile-fail): does not compile, but its first error is on line 3; the block says line 2",
+            "FAILED  {}: quiz \"Division and ownership\" (question 5) (expect=compile-fail): does not compile, but its first error is on line 3 and labels line 2 (\"value moved here\", \"move occurs because `s` has type `String`, which does not implement the `Copy` trait\"); the block says line 1",
             at("```rust", 1)
         ),
         format!(

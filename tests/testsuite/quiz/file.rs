@@ -60,7 +60,7 @@ fn tracing_answers_are_claims_at_their_line_in_the_file() {
     assert_eq!(kinds, ["one", "text", "program", "program"]);
     // A wrong key: reported at its line in the file.
     let wrong = TALK
-        .replace("answer.lineNumber = 4", "answer.lineNumber = 3")
+        .replace("answer.lineNumber = 4", "answer.lineNumber = 1")
         .replace("answer.stdout = \"6\"", "answer.stdout = \"7\"");
     let b = book(&wrong, "../quizzes/talk.toml");
     b.write();
@@ -68,7 +68,7 @@ fn tracing_answers_are_claims_at_their_line_in_the_file() {
     assert_eq!(code, 1, "{text}");
     for want in [
         format!(
-            "FAILED  src/quizzes/talk.toml:{}: quiz \"Ported\" (question 3) (expect=compile-fail): does not compile, but its first error is on line 4; the block says line 3",
+            "FAILED  src/quizzes/talk.toml:{}: quiz \"Ported\" (question 3) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 2 (\"move occurs because `s` has type `String`, which does not implement the `Copy` trait\"), line 3 (\"value moved here\"); the block says line 1",
             line_of(&wrong, "answer.doesCompile", 0)
         ),
         format!(
@@ -95,8 +95,8 @@ fn faults_of_the_file_are_located_in_it_and_paths_stay_in_the_book() {
         ),
         (
             TALK.to_owned(),
-            "../../talk.toml",
-            "src/ch/quiz.md:3:24: found src=\"../../talk.toml\", a path outside the book's source directory",
+            "../../../talk.toml",
+            "src/ch/quiz.md:3:24: found src=\"../../../talk.toml\", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)",
         ),
         (
             TALK.to_owned(),

@@ -3,5 +3,6 @@
 //! page and every report format), and the page through real mdBook.
 
 mod check;
+mod course;
 mod file;
 mod page;

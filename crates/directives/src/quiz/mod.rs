@@ -18,6 +18,7 @@
 mod parse;
 mod program;
 mod render;
+mod shown;
 mod toml;
 
 use super::asmspec::{AsmSpec, CSnippet};
@@ -78,6 +79,15 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
                 Answer::Program(p) if p.lang == Lang::Rust => Some(Need::Crates(p.source.clone())),
                 _ => None,
             })
+            .chain(
+                // The recorded compile of a "does not compile" key: the
+                // lines its first error labels are right answers too.
+                quiz.claims(env)
+                    .into_iter()
+                    .filter(|(_, c)| c.error_line.is_some() && c.lang == Lang::Rust)
+                    .filter(|_| matches!(env.target, Target::Html | Target::Markdown))
+                    .map(|(_, c)| Need::Recorded(Box::new(c))),
+            )
             .collect(),
     };
     Ok(Parsed {
@@ -197,6 +207,9 @@ pub struct Program {
     /// Where its claim is told when it was written in another file (a
     /// quiz file's `Tracing` question): that file and line.
     pub placed: Option<(String, usize)>,
+    /// Where `--bless` writes its answer when it was written in a quiz
+    /// file: its `[[questions]]` table there.
+    pub bless: Option<mdbook_companion_core::claim::BlessTarget>,
 }
 
 impl Program {
@@ -242,7 +255,7 @@ impl Program {
         if let Some((file, line)) = &self.placed {
             claim.file = file.clone();
             claim.line = *line;
-            claim.bless = None;
+            claim.bless = self.bless.clone();
         }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),
@@ -255,6 +268,48 @@ impl Program {
             })
         });
         claim
+    }
+}
+
+/// A line the reader sees that the compiler's first error labels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labelled {
+    /// The line as the reader counts it (from 1).
+    pub line: usize,
+    /// rustc's words for it ("immutable borrow later used here"; empty
+    /// when its marker has none).
+    pub text: String,
+}
+
+impl Program {
+    /// The lines the reader sees that the first error of the build's
+    /// recorded run labels (primary first), when the build knows one:
+    /// each is a right answer to "the first error is on line …". Empty
+    /// without a recording (the key's own line is then the answer).
+    pub fn labelled(
+        &self,
+        recorded: Option<&mdbook_companion_core::run::RecordedRun>,
+    ) -> Vec<Labelled> {
+        let Some(run) = recorded.filter(|r| !r.compiled && self.lang == Lang::Rust) else {
+            return Vec::new();
+        };
+        let mut labels = mdbook_companion_core::labels::first_error_labels(&run.stderr, "main.rs");
+        labels.sort_by_key(|l| !l.primary);
+        let mut out: Vec<Labelled> = Vec::new();
+        for l in labels {
+            let Some(i) = self.shown_lines.iter().position(|&s| s == l.line) else {
+                continue;
+            };
+            match out.iter_mut().find(|o| o.line == i + 1) {
+                Some(o) if o.text.is_empty() => o.text = l.text,
+                Some(_) => {}
+                None => out.push(Labelled {
+                    line: i + 1,
+                    text: l.text,
+                }),
+            }
+        }
+        out
     }
 }
 
@@ -284,8 +339,10 @@ pub struct Question {
     pub body: Vec<Prose>,
     /// What it asks for.
     pub answer: Answer,
-    /// The `>` quote after the answer.
+    /// The `>` quote after the answer (a quiz file's `context`).
     pub why: Option<Prose>,
+    /// A quiz file's question `id`: the question's anchor on the page.
+    pub id: Option<String>,
 }
 
 impl Question {

@@ -330,6 +330,7 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
         body: body_parts,
         answer,
         why,
+        id: None,
     })
 }
 

@@ -182,6 +182,7 @@ pub(super) fn program(
         shown_lines,
         info_offset: fence.info_offset,
         placed: None,
+        bless: None,
     })
 }
 

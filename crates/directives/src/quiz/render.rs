@@ -10,7 +10,7 @@
 //! questions as Markdown (the answers under the same key); `mdbook test`
 //! gets the Rust programs with rustdoc's attributes.
 
-use super::{Answer, Outcome, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT};
+use super::{Answer, Labelled, Outcome, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT};
 use crate::body;
 use crate::contract::{Entry, Env, Model, Rendered, Target};
 use crate::facts::Facts;
@@ -33,8 +33,21 @@ const SCRIPT_WORDS: [(&str, &str); 4] = [
 impl Model for Quiz {
     /// The block for `env.target`, with the claims of its program
     /// questions, each a row of the claims page under the quiz's number.
-    fn render(&self, block: &Block, env: &Env<'_>, _facts: &Facts) -> Result<Rendered, Problem> {
+    fn render(&self, block: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> {
         let claims = self.claims(env);
+        // For each question, the lines its recorded first error labels.
+        let labelled: Vec<Vec<Labelled>> = (1..=self.questions.len())
+            .map(|n| {
+                let program = match &self.questions[n - 1].answer {
+                    Answer::Program(p) => p,
+                    _ => return Vec::new(),
+                };
+                claims
+                    .iter()
+                    .find(|(k, c)| *k == n && c.error_line.is_some())
+                    .map_or_else(Vec::new, |(_, c)| program.labelled(facts.recorded(c)))
+            })
+            .collect();
         let id = self.id.as_ref();
         let mut number = env.numbers.number(0, id.map(|(id, _)| id.as_str()));
         number.word = WHAT;
@@ -47,8 +60,13 @@ impl Model for Quiz {
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: title.clone(),
                 what: format!("question {n}"),
-                // The claims page names what is proved, not the answer.
-                badge: Some(env.ui("Answer key").into_owned()),
+                // The claims page names what is proved, not the answer;
+                // a line's key says which of the error's labels it is.
+                badge: Some(super::shown::key_badge(
+                    env,
+                    &self.questions[n - 1],
+                    &labelled[n - 1],
+                )),
                 claim: Some(i),
             })
             .collect();
@@ -70,7 +88,7 @@ impl Model for Quiz {
         match env.target {
             Target::Test => self.test(&mut r.out),
             Target::Xgettext => r.out = self.xgettext(block, env),
-            Target::Html => self.html(env, &number, title.as_deref(), &mut r.out)?,
+            Target::Html => self.html(env, &number, title.as_deref(), &labelled, &mut r.out)?,
             Target::Markdown => self.markdown(env, &number, title.as_deref(), &mut r.out)?,
         }
         Ok(r)
@@ -80,23 +98,16 @@ impl Model for Quiz {
 /// Inline Markdown (an option, a prompt) as HTML for inside a `<label>`
 /// or `<legend>`: raw HTML shown as text, links checked, one paragraph's
 /// contents.
-fn inline(env: &Env<'_>, prose: &Prose, translate_as_text: bool) -> Result<String, Problem> {
+pub(super) fn inline(
+    env: &Env<'_>,
+    prose: &Prose,
+    translate_as_text: bool,
+) -> Result<String, Problem> {
     let text = match translate_as_text {
         true => env.text(&prose.text),
         false => env.markdown(&prose.text),
     };
-    let (html, _) = render_note(&text).map_err(|m| Problem::at(prose.at, m))?;
-    let one = html.matches("<p>").count() == 1;
-    Ok(
-        match (
-            one,
-            html.strip_prefix("<p>")
-                .and_then(|h| h.strip_suffix("</p>")),
-        ) {
-            (true, Some(inner)) => inner.to_owned(),
-            _ => html.replace("<p>", "").replace("</p>", " "),
-        },
-    )
+    super::shown::inline_html(&text, prose.at)
 }
 
 /// The words of an explanation (a `>` quote) as HTML.
@@ -117,6 +128,7 @@ impl Quiz {
         env: &Env<'_>,
         number: &Number,
         title: Option<&str>,
+        labelled: &[Vec<Labelled>],
         out: &mut Out,
     ) -> Result<(), Problem> {
         let id = escape(&number.id);
@@ -142,7 +154,7 @@ impl Quiz {
             escape(&number.digits),
         ));
         for (i, q) in self.questions.iter().enumerate() {
-            self.question_html(env, number, i + 1, q, out)?;
+            self.question_html(env, number, i + 1, q, &labelled[i], out)?;
         }
         out.line(format!(
             "<div class=\"companion-quiz-actions\"><button type=\"button\" class=\"companion-quiz-check\" hidden>{}</button><button type=\"button\" class=\"companion-quiz-again\" hidden>{}</button><span class=\"companion-quiz-score\" role=\"status\" aria-live=\"polite\"></span></div>",
@@ -159,6 +171,7 @@ impl Quiz {
         number: &Number,
         n: usize,
         q: &Question,
+        labelled: &[Labelled],
         out: &mut Out,
     ) -> Result<(), Problem> {
         let name = escape(&format!("{}-q{n}", number.id));
@@ -177,10 +190,15 @@ impl Quiz {
                 let list: Vec<String> = accepted.iter().map(|a| json(&env.text(a))).collect();
                 ("text", format!("{{\"accepted\":[{}]}}", list.join(",")))
             }
-            Answer::Program(p) => ("program", program_key(p)),
+            Answer::Program(p) => ("program", program_key(p, labelled)),
         };
+        // A quiz file's question id: its anchor, as mdbook-quiz keeps it.
+        let anchor =
+            q.id.as_ref()
+                .map(|id| format!(" id=\"{}\"", escape(id)))
+                .unwrap_or_default();
         out.line(format!(
-            "<fieldset class=\"companion-quiz-question\" data-companion-kind=\"{kind}\" data-companion-key=\"{}\">",
+            "<fieldset class=\"companion-quiz-question\"{anchor} data-companion-kind=\"{kind}\" data-companion-key=\"{}\">",
             escape(&key)
         ));
         out.line(format!(
@@ -213,7 +231,7 @@ impl Quiz {
                 for (i, c) in choices.iter().enumerate() {
                     out.line(format!(
                         "<label class=\"companion-quiz-option\"><input type=\"{ty}\" name=\"{name}\" value=\"{i}\"> <span>{}</span></label>",
-                        inline(env, &c.text, true)?
+                        super::shown::option_html(env, &c.text)?
                     ));
                 }
                 out.line("</div>");
@@ -229,7 +247,7 @@ impl Quiz {
         out.line(
             "<div class=\"companion-quiz-feedback\" role=\"status\" aria-live=\"polite\"></div>",
         );
-        self.answer_html(env, q, out)?;
+        self.answer_html(env, q, labelled, out)?;
         out.line("</fieldset>");
         Ok(())
     }
@@ -238,9 +256,15 @@ impl Quiz {
     /// Its contents are in its `data-companion-answer` attribute, which
     /// `quiz.js` puts inside it: mdBook's search indexes a page's text
     /// (never its attributes), so a search cannot show the key.
-    fn answer_html(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
+    fn answer_html(
+        &self,
+        env: &Env<'_>,
+        q: &Question,
+        labelled: &[Labelled],
+        out: &mut Out,
+    ) -> Result<(), Problem> {
         let mut inner = Out::new();
-        self.answer_contents(env, q, &mut inner)?;
+        self.answer_contents(env, q, labelled, &mut inner)?;
         out.line(format!(
             "<details class=\"companion-quiz-answer\" data-companion-answer=\"{}\"><summary>{}</summary></details>",
             escape(&inner.lines().join("\n")).replace('\n', "&#10;"),
@@ -250,13 +274,19 @@ impl Quiz {
     }
 
     /// The key in words and the explanations, as HTML.
-    fn answer_contents(&self, env: &Env<'_>, q: &Question, out: &mut Out) -> Result<(), Problem> {
+    fn answer_contents(
+        &self,
+        env: &Env<'_>,
+        q: &Question,
+        labelled: &[Labelled],
+        out: &mut Out,
+    ) -> Result<(), Problem> {
         match &q.answer {
             Answer::Choices(choices) => {
                 let right: Vec<String> = choices
                     .iter()
                     .filter(|c| c.right)
-                    .map(|c| inline(env, &c.text, true))
+                    .map(|c| super::shown::option_html(env, &c.text))
                     .collect::<Result<_, _>>()?;
                 let label = match right.len() {
                     1 => env.ui("The right answer:"),
@@ -271,7 +301,7 @@ impl Quiz {
                     if let Some(why) = &c.why {
                         out.line(format!(
                             "<div class=\"companion-quiz-why\" data-companion-option=\"{i}\"><p><strong>{}</strong></p>{}</div>",
-                            inline(env, &c.text, true)?,
+                            super::shown::option_html(env, &c.text)?,
                             why_html(env, why)?
                         ));
                     }
@@ -302,6 +332,17 @@ impl Quiz {
                         .replace("{line}", &p.line.unwrap_or(0).to_string()),
                 };
                 let mut key = format!("<p>{}</p>\n", escape(&said));
+                if labelled.iter().any(|l| !l.text.is_empty()) {
+                    let items: Vec<String> = labelled
+                        .iter()
+                        .map(|l| format!("<li>{}</li>", escape(&super::shown::label_words(env, l))))
+                        .collect();
+                    key.push_str(&format!(
+                        "<p>{}</p><ul class=\"companion-quiz-labels\">{}</ul>\n",
+                        escape(&env.ui("The first error labels (each line is a right answer):")),
+                        items.concat()
+                    ));
+                }
                 if let Some(o) = &p.output {
                     key.push_str(&format!(
                         "<pre class=\"companion-quiz-output\"><code>{}</code></pre>",
@@ -497,8 +538,10 @@ impl Quiz {
     }
 }
 
-/// A program question's key for the script: its outcome, output and line.
-fn program_key(p: &Program) -> String {
+/// A program question's key for the script: its outcome, output and line
+/// (the lines its first error labels, each a right answer, when the
+/// build recorded them).
+fn program_key(p: &Program, labelled: &[Labelled]) -> String {
     let mut key = format!("{{\"outcome\":{}", json(p.outcome().name()));
     if p.outcome() == Outcome::Prints {
         key.push_str(&format!(
@@ -508,6 +551,12 @@ fn program_key(p: &Program) -> String {
     }
     if let Some(l) = p.line {
         key.push_str(&format!(",\"line\":{l}"));
+        let mut lines: Vec<usize> = labelled.iter().map(|l| l.line).collect();
+        if !lines.contains(&l) {
+            lines.push(l);
+        }
+        let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+        key.push_str(&format!(",\"lines\":[{}]", lines.join(",")));
     }
     key.push('}');
     key

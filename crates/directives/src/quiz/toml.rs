@@ -13,6 +13,7 @@
 
 use super::{Answer, Choice, Program, Prose, Question};
 use crate::contract::Env;
+use mdbook_companion_core::claim::BlessTarget;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown::Fence;
 use mdbook_companion_core::problem::Problem;
@@ -46,8 +47,7 @@ struct File {
 struct Fields<P, A> {
     #[serde(rename = "type")]
     _kind: String,
-    #[serde(rename = "id")]
-    _id: Option<String>,
+    id: Option<String>,
     multipart: Option<String>,
     prompt: P,
     answer: A,
@@ -261,6 +261,7 @@ pub(super) fn questions(
                             .collect(),
                     ),
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             "ShortAnswer" => {
@@ -280,6 +281,7 @@ pub(super) fn questions(
                     body,
                     answer: Answer::Text { accepted, at },
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             "Tracing" => {
@@ -290,9 +292,16 @@ pub(super) fn questions(
                 }
                 let key_at = where_key("doesCompile");
                 let line = mdbook_companion_core::markdown::line_col(text, key_at).0;
-                let program = tracing(&f, at, config)
+                let mut program = tracing(&f, at, config)
                     .map_err(|m| (key_at, m))?
                     .placed(shown, line);
+                // `--bless` writes its answer into this table of the file.
+                program.bless = text.get(start..end).map(|block| BlessTarget {
+                    path: config.root.join(shown),
+                    range: start..end,
+                    block: block.to_owned(),
+                    quiz_file: true,
+                });
                 let mut body = part_context(&f.multipart)?;
                 body.push(prose("What does this program do?"));
                 Question {
@@ -300,6 +309,7 @@ pub(super) fn questions(
                     body,
                     answer: Answer::Program(Box::new(program)),
                     why: f.context.as_deref().map(prose),
+                    id: f.id.clone(),
                 }
             }
             other => {
@@ -315,7 +325,8 @@ pub(super) fn questions(
 }
 
 /// The questions of the quiz file at `path` (relative to the chapter's
-/// file; `at` is where the attribute stands), its faults located in it.
+/// file, anywhere inside the book's root, as mdBook's `{{#include}}`
+/// reads; `at` is where the attribute stands), its faults located in it.
 pub(super) fn read_file(
     env: &Env<'_>,
     path: &str,
@@ -323,10 +334,7 @@ pub(super) fn read_file(
     block_at: usize,
 ) -> Result<Vec<Question>, Problem> {
     let config = env.config;
-    let chapter = std::path::Path::new(env.file);
-    let dir = chapter
-        .strip_prefix(&config.src)
-        .unwrap_or(chapter)
+    let dir = std::path::Path::new(env.file)
         .parent()
         .unwrap_or(std::path::Path::new(""));
     let mut rel = std::path::PathBuf::new();
@@ -339,7 +347,7 @@ pub(super) fn read_file(
                 return Err(Problem::at(
                     at,
                     format!(
-                        "found src=\"{path}\", a path outside the book's source directory; expected a quiz file inside it (relative to this chapter)"
+                        "found src=\"{path}\", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)"
                     ),
                 ));
             }
@@ -351,8 +359,8 @@ pub(super) fn read_file(
         tables: "[[questions]]",
         what: "mdbook-quiz file",
     };
-    let shown = file.shown(config);
-    file.load(config, |text| questions(text, &shown, block_at, config))
+    let shown = file.rel.to_string_lossy().replace('\\', "/");
+    file.load_in_root(config, |text| questions(text, &shown, block_at, config))
         .map_err(|e| e.at(at))
 }
 

@@ -232,7 +232,10 @@ pub(super) fn first_error_line(diagnostics: &str, source_file: &str) -> Option<u
 }
 
 /// The verdict on a claim that its compile fails with the first error on
-/// a given line, when it says so and the error stands elsewhere.
+/// a given line, when it says so and the error labels another: its
+/// primary line, or any line a secondary label of its snippet names
+/// (rustc's "immutable borrow later used here"), holds. A failure names
+/// the lines the error labels.
 pub(super) fn wrong_error_line(
     claim: &Claim,
     diagnostics: &str,
@@ -243,9 +246,34 @@ pub(super) fn wrong_error_line(
     if found == Some(want.line) {
         return None;
     }
-    let found = match found {
-        Some(l) => format!("its first error is on {}", want.told(l)),
-        None => "the compiler named no line for its first error".to_owned(),
+    let labels = mdbook_companion_core::labels::first_error_labels(diagnostics, source_file);
+    if labels.iter().any(|l| l.line == want.line) {
+        return None;
+    }
+    // The other labelled lines, each once with its labels' words.
+    let mut lines: Vec<(usize, Vec<String>)> = Vec::new();
+    for l in labels
+        .iter()
+        .filter(|l| Some(l.line) != found && !l.text.is_empty())
+    {
+        let words = format!("\"{}\"", l.text);
+        match lines.iter_mut().find(|(n, _)| *n == l.line) {
+            Some((_, w)) => w.push(words),
+            None => lines.push((l.line, vec![words])),
+        }
+    }
+    let others: Vec<String> = lines
+        .iter()
+        .map(|(n, w)| format!("{} ({})", want.told(*n), w.join(", ")))
+        .collect();
+    let found = match (found, others.is_empty()) {
+        (Some(l), true) => format!("its first error is on {}", want.told(l)),
+        (Some(l), false) => format!(
+            "its first error is on {} and labels {}",
+            want.told(l),
+            others.join(", ")
+        ),
+        (None, _) => "the compiler named no line for its first error".to_owned(),
     };
     Some(Verdict::fail_with(
         format!(
