@@ -196,13 +196,11 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         partition,
         library_path: args.library_path.clone(),
         chapter: args.chapter.clone(),
-        second_runs: false,
         toolchain: args
             .toolchain
             .as_deref()
             .map(|name| toolchain(name, args.format, "check"))
             .transpose()?,
-        observe: false,
     };
     let report = check::run(&args.book, &options)?;
     match args.format {

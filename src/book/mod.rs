@@ -12,6 +12,7 @@ pub mod memo;
 pub mod plain;
 pub mod protocol;
 pub mod resolve;
+pub mod session;
 pub mod translate;
 pub mod walk;
 

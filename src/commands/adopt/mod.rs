@@ -24,10 +24,11 @@
 //! differently). A second run finds nothing more to change.
 
 use super::author;
-use super::check::{self, Checked, Options};
+use super::check::{self, Checked, Options, Report};
 use super::install;
 use crate::book::load::{self, LineMap};
 use crate::book::plain::CodeBlock;
+use crate::book::session::Session;
 use mdbook_companion_core::code;
 use mdbook_companion_core::diff;
 use mdbook_companion_core::doctest::LangString;
@@ -35,6 +36,7 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::tokens::starts_threads;
 use mdbook_companion_engine::check::Verdict;
+use rayon::prelude::*;
 use stable::{Stable, stable};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -155,19 +157,39 @@ fn output_block(text: &str, unordered: bool, prefix: &str) -> Option<String> {
     Some(s)
 }
 
+/// Runs each passing plain block that printed something again (once, or
+/// many times when it starts threads), and keeps what it printed in
+/// [`Checked::others`]: what every run agrees on is what `adopt` writes.
+fn second_runs(session: &Session, report: &mut Report, jobs: Option<usize>) -> anyhow::Result<()> {
+    let pool = check::pool(jobs)?;
+    let checker = &session.checker;
+    pool.install(|| {
+        report.checked.par_iter_mut().for_each(|c| {
+            let printed = c.claim.doctest.is_some()
+                && c.outcome.verdict == Verdict::Passed
+                && matches!(c.claim.expect, Expect::Run | Expect::Panic)
+                && c.outcome.actual.is_some();
+            if printed {
+                c.others = checker.other_actuals(&c.claim);
+            }
+        });
+    });
+    Ok(())
+}
+
 /// Finds what `adopt` would change in the book at `root` (checking its
 /// blocks, with the cache).
 pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
-    let loaded = load::load(root)?;
+    // Checked, and companion.lock left alone.
+    let session = Session::open(root, None, &[])?;
     let options = Options {
         jobs,
-        // Compared, never written: adopt leaves companion.lock alone.
-        locked: true,
-        // Each program run at least twice: only what is stable is kept.
-        second_runs: true,
         ..Options::default()
     };
-    let report = check::run(root, &options)?;
+    let mut report = check::checked_book(&session, &options)?;
+    // Each program run at least twice: only what is stable is kept.
+    second_runs(&session, &mut report, jobs)?;
+    let loaded = &session.loaded;
     let mut by_file: BTreeMap<&str, Vec<&Checked>> = BTreeMap::new();
     for c in report.checked.iter().filter(|c| c.claim.doctest.is_some()) {
         by_file.entry(c.claim.file.as_str()).or_default().push(c);
@@ -211,7 +233,7 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
             let block = found.iter().find(|b| b.range.start == c.claim.offset);
             match block
                 .ok_or_else(|| "not found again in the chapter".to_owned())
-                .and_then(|b| edit(c, b, chapter, &map, &raw_lines, &loaded))
+                .and_then(|b| edit(c, b, chapter, &map, &raw_lines, loaded))
             {
                 Ok((e, varying)) => {
                     if let Some(v) = varying {

@@ -58,8 +58,8 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
 /// `new` with the committed lock's entries kept for claims this machine
 /// could not check (another architecture's code): a run on such a machine
 /// neither loses nor overrules the verdict the lock records.
-pub fn keep_other_arch(root: &Path, mut new: Lock) -> Lock {
-    let Some(old) = Lock::load(root) else {
+pub fn keep_other_arch(old: &Read, mut new: Lock) -> Lock {
+    let Read::Lock(old) = old else {
         return new;
     };
     let recorded: HashMap<&str, &Entry> = old.blocks.iter().map(|e| (e.hash.as_str(), e)).collect();
@@ -79,11 +79,11 @@ pub fn keep_other_arch(root: &Path, mut new: Lock) -> Lock {
 /// under `[..]`, lines in another order under `unordered`): the same book
 /// keeps the same lock, and `check` leaves nothing to commit.
 pub fn keep_accepted_runs(
-    root: &Path,
+    old: &Read,
     mut new: Lock,
     accepts: impl Fn(&str, &RecordedRun) -> bool,
 ) -> Lock {
-    let Some(old) = Lock::load(root) else {
+    let Read::Lock(old) = old else {
         return new;
     };
     let recorded: HashMap<(&str, &str, usize), &RecordedRun> = old
@@ -109,14 +109,15 @@ pub fn keep_accepted_runs(
     new
 }
 
-/// Writes `new` at `root`; notes say what happened to an unreadable or
-/// other-toolchain lock.
-pub fn write(root: &Path, new: &Lock, notes: &mut Vec<String>) -> anyhow::Result<()> {
-    match Lock::read(root) {
+/// Writes `new` at `root` over `old` (the lock as read when the book was
+/// loaded); notes say what happened to an unreadable or other-toolchain
+/// lock.
+pub fn write(root: &Path, old: &Read, new: &Lock, notes: &mut Vec<String>) -> anyhow::Result<()> {
+    match old {
         Read::Invalid(why) => notes.push(format!(
             "warning: {why}; it does not parse as a lock, so it was rewritten"
         )),
-        Read::Lock(old) => notes.extend(toolchain_changes(&old, new)),
+        Read::Lock(old) => notes.extend(toolchain_changes(old, new)),
         Read::Missing => {}
     }
     new.write(root)?;
@@ -163,12 +164,12 @@ pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
 /// lock's recorded `run` as what its program did (the same run, or one
 /// that differs only where the claim lets runs differ).
 pub fn differences(
-    root: &Path,
+    old: &Read,
     new: &Lock,
     places: &[(String, String)],
     accepts: impl Fn(&str, &RecordedRun) -> bool,
 ) -> Vec<String> {
-    let old = match Lock::read(root) {
+    let old = match old {
         Read::Lock(old) => old,
         Read::Missing => {
             return vec![format!(
@@ -451,7 +452,7 @@ mod tests {
             ],
             assembly: Vec::new(),
         };
-        let kept = keep_other_arch(dir.path(), new);
+        let kept = keep_other_arch(&Lock::read(dir.path()), new);
         let got: Vec<(Recorded, &str)> = kept
             .blocks
             .iter()
@@ -466,7 +467,10 @@ mod tests {
             ]
         );
         // `b` changed and `c` is new; `a` agrees with the lock.
-        assert_eq!(differences(dir.path(), &kept, &[], |_, _| false).len(), 2);
+        assert_eq!(
+            differences(&Lock::read(dir.path()), &kept, &[], |_, _| false).len(),
+            2
+        );
     }
 
     /// A lock with every field of an entry, its run and a panel filled.
@@ -533,7 +537,7 @@ mod tests {
             .collect();
         let locked = |forged: &Lock| {
             std::fs::write(Lock::path(dir.path()), forged.to_text()).unwrap();
-            differences(dir.path(), &honest, &places, |_, _| false)
+            differences(&Lock::read(dir.path()), &honest, &places, |_, _| false)
         };
         assert_eq!(locked(&honest), Vec::<String>::new());
         let value = toml::Value::try_from(&honest).unwrap();

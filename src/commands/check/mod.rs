@@ -1,9 +1,12 @@
 //! `mdbook-companion check`: prove what every example claims.
 //!
-//! The book is loaded as mdBook loads it ([`crate::book::load`]), every
-//! directive's claims are collected from its rendering, and each claim is
-//! checked by the engine's [`Checker`] in parallel, from the cache when
-//! nothing changed. The [`report`] says what held ([`formats`]: for CI
+//! The book is loaded once, as mdBook loads it, into a
+//! [`Session`]; every directive's claims
+//! are collected from its rendering, and each claim is checked by the
+//! session's checker in parallel, from the cache when nothing changed.
+//! `check` is a policy over the session (bless, then write or compare
+//! `companion.lock`); `adopt` and `drift` are others, over
+//! [`checked_book`]. The [`report`] says what held ([`formats`]: for CI
 //! systems); [`bless`] writes actual
 //! outputs back into the chapters when asked.
 
@@ -20,23 +23,21 @@ pub use observed::Observed;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
-use crate::book::resolve::Run;
-use crate::book::{load, plain};
+use crate::book::load;
+use crate::book::session::Session;
 use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::config::{OnFailure, Warnings};
-use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::config::Warnings;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::problem::{Located, MissingTool, Purpose};
 use mdbook_companion_directives::Target;
-use mdbook_companion_engine::cache::Cache;
-use mdbook_companion_engine::check::{Checker, Outcome, Verdict};
-use mdbook_companion_engine::crates::{self, Crates};
+use mdbook_companion_engine::check::{Outcome, Verdict};
+use mdbook_companion_engine::crates::Crates;
+use mdbook_companion_engine::lock;
 use mdbook_companion_engine::toolchain::Toolchain;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 /// How `check` runs.
 #[derive(Debug, Clone, Default)]
@@ -60,16 +61,9 @@ pub struct Options {
     /// Check only this chapter, by its title or its path under `src`
     /// (`mdbook test --chapter`).
     pub chapter: Option<String>,
-    /// Run each passing plain block that printed something again (once,
-    /// or many times when it starts threads), and keep what it printed in
-    /// [`Checked::others`] (for `adopt`).
-    pub second_runs: bool,
     /// Compile and run every Rust claim with this toolchain instead of
     /// the book's `rustc` (`--toolchain`).
     pub toolchain: Option<Toolchain>,
-    /// Leave `companion.lock` alone and keep what the run observed in
-    /// [`Report::observed`] (`drift`).
-    pub observe: bool,
 }
 
 /// The files of the chapters `wanted` names (by title, by path under the
@@ -151,42 +145,168 @@ fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> (Vec<String>, 
     (errors, notes)
 }
 
-/// Checks the book at `root`: load it as mdBook does, collect the claims,
-/// check them in parallel, bless if asked.
-pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
-    let mut loaded = load::load(root)?;
-    let book_rustc = loaded.config.rustc.clone();
-    if let Some(t) = &options.toolchain {
-        loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
+/// What a command checks of a session's book: every chapter, one
+/// (`--chapter`) or a share (`--partition`), rendered for the page or for
+/// `mdbook test`.
+struct Scope {
+    /// The files of the chapters `--chapter` chose.
+    only: Option<Vec<String>>,
+    partition: Option<Partition>,
+    target: Target,
+}
+
+impl Scope {
+    fn of(session: &Session, options: &Options) -> anyhow::Result<Scope> {
+        let only = options
+            .chapter
+            .as_deref()
+            .map(|c| chosen_chapter(&session.loaded, c))
+            .transpose()?;
+        // A whole-book run renders as for a page, so the assembly panels
+        // the lock keeps are made too; a share of the book makes none (it
+        // leaves the lock alone and caches only its own blocks).
+        let target = match options.partition.is_some() || only.is_some() {
+            false => Target::Html,
+            true => Target::Test,
+        };
+        Ok(Scope {
+            only,
+            partition: options.partition,
+            target,
+        })
     }
-    let only = options
-        .chapter
-        .as_deref()
-        .map(|c| chosen_chapter(&loaded, c))
-        .transpose()?;
-    let libraries = crates::Libraries::scan(&options.library_path).map_err(anyhow::Error::msg)?;
-    // One value of the book's crates for the run: rendering (assembly
-    // panels) and checking read and build them once.
-    let crates = crates::for_check(&loaded.config, libraries);
-    let mut run = Run::new(Cache::for_book(&loaded.root))
-        .recording_assembly()
-        .with_crates(Arc::clone(&crates));
-    run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
-    // A whole-book run renders as for a page, so the assembly panels the
-    // lock keeps are made too; a share of the book makes none (it leaves
-    // the lock alone and caches only its own blocks).
-    let partial = options.partition.is_some() || only.is_some();
-    let target = match partial {
-        false => Target::Html,
-        true => Target::Test,
+
+    /// The claims of `session` within the scope, from the chapters `keep`
+    /// keeps, in book order.
+    fn claims(&self, session: &Session, keep: impl Fn(&str) -> bool) -> Vec<(String, Claim)> {
+        let mut claims = session.claims(self.target, |f| {
+            keep(f)
+                && self
+                    .only
+                    .as_ref()
+                    .is_none_or(|files| files.iter().any(|o| o == f))
+        });
+        if let Some(p) = self.partition {
+            claims.retain(|(_, c)| p.holds(&c.file, c.line));
+        }
+        claims
+    }
+}
+
+/// Checks the book at `root`: load it as mdBook does, collect the claims,
+/// check them in parallel, bless if asked, then write `companion.lock` or
+/// compare with it (`--locked`).
+pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
+    let mut session = Session::open(root, options.toolchain.as_ref(), &options.library_path)?;
+    let scope = Scope::of(&session, options)?;
+    let mut report = checked(&session, &scope, options)?;
+    if options.bless {
+        bless_in(&mut session, &scope, &mut report)?;
+        report.counters = session.checker.counters();
+    }
+    let lock = lock_of(&session, &report);
+    let claims: std::collections::HashMap<String, &Claim> = report
+        .checked
+        .iter()
+        .map(|c| (session.checker.claim_key(&c.claim), &c.claim))
+        .collect();
+    let accepts = |hash: &str, run: &mdbook_companion_core::run::RecordedRun| {
+        claims
+            .get(hash)
+            .is_some_and(|c| session.checker.accepts_recorded(c, run))
     };
-    let mut claims = book_claims(&loaded, &run, target, options.partition);
+    let mut lock_notes = Vec::new();
+    let mut lock_errors = Vec::new();
+    if scope.partition.is_some() {
+        lock_notes.push("note: a partitioned run leaves companion.lock alone".to_owned());
+    } else if scope.only.is_some() {
+        lock_notes.push("note: a run of one chapter leaves companion.lock alone".to_owned());
+    } else if options.locked {
+        let places: Vec<(String, String)> = (session.run.placed.lock())
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|p| (p.hash.clone(), format!("{}:{}", p.file, p.line)))
+            .collect();
+        lock_errors = locking::differences(&session.lock, &lock, &places, accepts);
+    } else {
+        let lock = locking::keep_accepted_runs(&session.lock, lock, accepts);
+        locking::write(&session.loaded.root, &session.lock, &lock, &mut lock_notes)?;
+    }
+    report.lock_notes.extend(lock_notes);
+    report.lock_errors = lock_errors;
+    Ok(report)
+}
+
+/// The lock this session's report makes (not written): its claims'
+/// entries, the assembly the run recorded, and the committed lock's
+/// verdicts for claims about another architecture.
+fn lock_of(session: &Session, report: &Report) -> lock::Lock {
+    let assembly = (session.run.assembly.as_ref())
+        .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).clone())
+        .unwrap_or_default();
+    let lock = locking::of_run(report, &session.checker, assembly);
+    locking::keep_other_arch(&session.lock, lock)
+}
+
+/// What `drift` keeps of a session: the lock it would write and the
+/// session's checker, configuration and assembly places; `companion.lock`
+/// is left alone.
+pub fn observed(session: Session, report: &Report) -> Observed {
+    let lock = lock_of(&session, report);
+    Observed {
+        placed: std::mem::take(&mut *session.run.placed.lock().unwrap_or_else(|e| e.into_inner())),
+        lock,
+        checker: session.checker,
+        config: session.loaded.config,
+        book_rustc: session.book_rustc,
+    }
+}
+
+/// `--bless`: the actual outputs written into the chapters and quiz
+/// files, then the claims of the chapters that may have changed (those
+/// with a claim that did not hold) read again, so the lock describes the
+/// blessed book: new outputs, and lines moved by them. No other chapter
+/// is loaded or rendered again.
+fn bless_in(session: &mut Session, scope: &Scope, report: &mut Report) -> anyhow::Result<()> {
+    let mut touched: Vec<String> = report
+        .checked
+        .iter()
+        .filter(|c| c.outcome.verdict != Verdict::Passed)
+        .map(|c| c.chapter.clone())
+        .collect();
+    touched.dedup();
+    let src = session.loaded.root.join(&session.loaded.config.src);
+    report.bless_notes = bless::bless(&src, &mut report.checked)?;
+    report.bless_notes.extend(bless_toml::bless(
+        &session.loaded.root,
+        &session.checker,
+        &mut report.checked,
+    )?);
+    session.reload(&touched)?;
+    let again = scope.claims(session, |f| touched.iter().any(|t| t == f));
+    if let Some(note) = rebless(&mut report.checked, again, &touched) {
+        report.bless_notes.push(note);
+    }
+    Ok(())
+}
+
+/// Every claim of the session within `scope` checked (merged builds
+/// first, what they do not take beside them), with what `mdbook build`
+/// would fail with and warn of, and the notes about the book's setup. The
+/// lock is neither written nor compared: that is the caller's policy.
+pub fn checked_book(session: &Session, options: &Options) -> anyhow::Result<Report> {
+    let scope = Scope::of(session, options)?;
+    checked(session, &scope, options)
+}
+
+fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
+    let loaded = &session.loaded;
+    let checker = &session.checker;
+    let (chapters, claims): (Vec<String>, Vec<Claim>) =
+        scope.claims(session, |_| true).into_iter().unzip();
     // What `mdbook build` fails with, found by the build's own walk (after
-    // the claims' render, so that their assembly is in the cache). What
-    // it would fail with does not depend on the lock, so it reads none
-    // (and hashes no claim for it).
-    let build_run = Run::new(Cache::for_book(&loaded.root)).with_crates(Arc::clone(&crates));
-    let (mut invalid, mut warnings) = load::build_says(&loaded, build_run, target);
+    // the claims' render, so that their assembly is in the cache).
+    let (mut invalid, mut warnings) = session.build_says(scope.target);
     // A fence one edit from ours is a plain block whose claim nobody
     // checks: the build warns, check fails.
     let typos: Vec<Located> = loaded.chapters.iter().flat_map(load::typos).collect();
@@ -198,10 +318,10 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let chapter_of = |file: &str| loaded.chapters.iter().position(|c| c.file == file);
     invalid.sort_by_key(|i| (chapter_of(&i.file), i.line, i.column));
     for list in [&mut invalid, &mut warnings] {
-        if let Some(p) = options.partition {
+        if let Some(p) = scope.partition {
             list.retain(|i| p.holds(&i.file, i.line));
         }
-        if let Some(files) = &only {
+        if let Some(files) = &scope.only {
             // A data file's fault goes with the chapter that asked for it.
             list.retain(|i| {
                 files.contains(&i.file)
@@ -210,15 +330,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             });
         }
     }
-    if let Some(files) = &only {
-        claims.retain(|c| files.contains(&c.file));
-    }
-    let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
-    let jobs = options
-        .jobs
-        .filter(|&j| j > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let pool = pool(options.jobs)?;
     let bar = report::progress_bar(options.progress, claims.len());
     let check = |c: &Claim| {
         let o = checker.check(c);
@@ -251,23 +363,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let others: Vec<Vec<String>> = pool.install(|| {
-        claims
-            .par_iter()
-            .zip(&outcomes)
-            .map(|(c, o)| {
-                let printed = c.doctest.is_some()
-                    && o.verdict == Verdict::Passed
-                    && matches!(c.expect, Expect::Run | Expect::Panic)
-                    && o.actual.is_some();
-                match options.second_runs && printed {
-                    true => checker.other_actuals(c),
-                    false => Vec::new(),
-                }
-            })
-            .collect()
-    });
-    let (errors, preprocessors) = preprocessor_notes(&loaded, &claims);
+    let (errors, preprocessors) = preprocessor_notes(loaded, &claims);
     // The toolchain the book's file chose, unless `--toolchain` says
     // otherwise.
     let toolchain = match (&options.toolchain, &loaded.config.rustc_from) {
@@ -281,12 +377,13 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .collect();
     let mut checked: Vec<Checked> = claims
         .into_iter()
+        .zip(chapters)
         .zip(outcomes)
-        .zip(others)
-        .map(|((claim, outcome), others)| Checked {
+        .map(|((claim, chapter), outcome)| Checked {
             claim,
+            chapter,
             outcome,
-            others,
+            others: Vec::new(),
         })
         .collect();
     places::in_chapters(&mut checked, &loaded.chapters);
@@ -319,120 +416,47 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             at: blocks,
         })
         .collect();
-    if options.bless {
-        let src = loaded.root.join(&loaded.config.src);
-        report.bless_notes = bless::bless(&src, &mut report.checked)?;
-        report.bless_notes.extend(bless_toml::bless(
-            &loaded.root,
-            &checker,
-            &mut report.checked,
-        )?);
-        // The lock describes the blessed book: its claims as read from
-        // the rewritten chapters (new outputs, and lines moved by them).
-        let reloaded = load::load(root)?;
-        let again = book_claims(&reloaded, &run, target, options.partition);
-        if let Some(note) = rebless(&mut report.checked, again) {
-            report.bless_notes.push(note);
-        }
-    }
     report.counters = checker.counters();
-    if let Some(note) = library_note(&crates, &report) {
+    if let Some(note) = library_note(&session.crates, &report) {
         report.lock_notes.push(note);
-    }
-    let assembly = run
-        .assembly
-        .take()
-        .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
-        .unwrap_or_default();
-    let lock = locking::of_run(&report, &checker, assembly);
-    let lock = locking::keep_other_arch(&loaded.root, lock);
-    if options.observe {
-        report.observed = Some(Arc::new(Observed {
-            placed: std::mem::take(&mut *run.placed.lock().unwrap_or_else(|e| e.into_inner())),
-            lock,
-            checker,
-            config: loaded.config,
-            book_rustc,
-        }));
-        return Ok(report);
-    }
-    let claims: std::collections::HashMap<String, &Claim> = report
-        .checked
-        .iter()
-        .map(|c| (checker.claim_key(&c.claim), &c.claim))
-        .collect();
-    let accepts = |hash: &str, run: &mdbook_companion_core::run::RecordedRun| {
-        claims
-            .get(hash)
-            .is_some_and(|c| checker.accepts_recorded(c, run))
-    };
-    if options.partition.is_some() {
-        report
-            .lock_notes
-            .push("note: a partitioned run leaves companion.lock alone".to_owned());
-    } else if only.is_some() {
-        report
-            .lock_notes
-            .push("note: a run of one chapter leaves companion.lock alone".to_owned());
-    } else if options.locked {
-        let places: Vec<(String, String)> = (run.placed.lock())
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .map(|p| (p.hash.clone(), format!("{}:{}", p.file, p.line)))
-            .collect();
-        report.lock_errors = locking::differences(&loaded.root, &lock, &places, accepts);
-    } else {
-        let lock = locking::keep_accepted_runs(&loaded.root, lock, accepts);
-        locking::write(&loaded.root, &lock, &mut report.lock_notes)?;
     }
     Ok(report)
 }
 
-/// The claims of every chapter of `loaded` (directives and plain blocks,
-/// in book order), within the partition if any. The blocks that cannot
-/// be read are the build's errors ([`load::build_errors`]).
-fn book_claims(
-    loaded: &load::Loaded,
-    run: &Run,
-    target: Target,
-    partition: Option<Partition>,
-) -> Vec<Claim> {
-    // Code that does not compile is the claim's failure, told by its
-    // verdict: its assembly panel must not turn the block into an
-    // unreadable directive (and hide its claims), as it does under `bail`.
-    let mut render_config = loaded.config.clone();
-    render_config.on_failure = OnFailure::Continue;
-    let triple = mdbook_companion_core::doctest::host_triple();
-    let mut claims = Vec::new();
-    for chapter in &loaded.chapters {
-        let mut c = load::claims(chapter, &render_config, run, target);
-        c.extend(plain::claims(chapter, loaded.test_edition, &triple));
-        c.sort_by_key(|c| c.offset);
-        claims.extend(c);
-    }
-    if let Some(p) = partition {
-        claims.retain(|c| p.holds(&c.file, c.line));
-    }
-    claims
+/// The worker pool: `jobs` threads, or one per core.
+pub fn pool(jobs: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let jobs = jobs
+        .filter(|&j| j > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    Ok(rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?)
 }
 
-/// After `--bless`: each checked claim becomes the claim its block makes
-/// now (`again`, read from the rewritten chapters), keeping its outcome,
-/// so the lock holds the blessed text's entries at their lines. When the
-/// chapters no longer give the same blocks (one was edited meanwhile), a
-/// note says to check again.
-fn rebless(checked: &mut [Checked], again: Vec<Claim>) -> Option<String> {
-    let same = checked.len() == again.len()
-        && checked
+/// After `--bless`: each checked claim of the chapters `touched` names
+/// becomes the claim its block makes now (`again`, read from the
+/// rewritten chapters, in book order), keeping its outcome, so the lock
+/// holds the blessed text's entries at their lines. When those chapters
+/// no longer give the same blocks (one was edited meanwhile), a note says
+/// to check again.
+fn rebless(
+    checked: &mut [Checked],
+    again: Vec<(String, Claim)>,
+    touched: &[String],
+) -> Option<String> {
+    let mut mine: Vec<&mut Checked> = checked
+        .iter_mut()
+        .filter(|c| touched.contains(&c.chapter))
+        .collect();
+    let same = mine.len() == again.len()
+        && mine
             .iter()
             .zip(&again)
-            .all(|(c, a)| c.claim.file == a.file && c.claim.what == a.what);
+            .all(|(c, (_, a))| c.claim.file == a.file && c.claim.what == a.what);
     if !same {
         return Some(
             "note: the chapters changed while blessing; run `mdbook-companion check` again before committing companion.lock".to_owned(),
         );
     }
-    for (c, a) in checked.iter_mut().zip(again) {
+    for (c, (_, a)) in mine.iter_mut().zip(again) {
         c.claim = a;
     }
     None

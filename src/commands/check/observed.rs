@@ -1,5 +1,5 @@
 //! What a `check` run observed, kept when it leaves `companion.lock`
-//! alone ([`super::Options::observe`]): the lock it would have written,
+//! alone ([`super::observed()`], for `drift`): the lock it would have written,
 //! its checker (whose cache and memo hold every observation), and where
 //! each assembly panel stands. `drift` compares it with the committed
 //! lock.

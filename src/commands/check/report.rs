@@ -13,10 +13,13 @@ use std::fmt::Write as _;
 pub struct Checked {
     /// The claim.
     pub claim: Claim,
+    /// The file of the chapter whose block makes the claim (for a quiz
+    /// file's question, the chapter that links the file).
+    pub chapter: String,
     /// What checking it gave.
     pub outcome: Outcome,
     /// What the program printed on further runs, when asked for
-    /// ([`super::Options::second_runs`]).
+    /// (`adopt` asks for them).
     pub others: Vec<String>,
 }
 
@@ -53,8 +56,6 @@ pub struct Report {
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
-    /// What the run observed, kept for `drift` (the `observe` option).
-    pub observed: Option<std::sync::Arc<super::observed::Observed>>,
 }
 
 impl Report {

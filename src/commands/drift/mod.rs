@@ -15,6 +15,7 @@
 pub mod report;
 
 use super::check::{self, Observed, Report};
+use crate::book::session::Session;
 use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::run::RecordedRun;
@@ -172,8 +173,9 @@ pub fn short(toolchain: &str) -> &str {
 /// Checks the book at `root` with the toolchain and compares with its
 /// lock; writes nothing.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Drift> {
-    let old = match Lock::read(root) {
-        Read::Lock(l) => l,
+    let session = Session::open(root, Some(&options.toolchain), &[])?;
+    let old = match &session.lock {
+        Read::Lock(l) => l.clone(),
         Read::Missing => anyhow::bail!(
             "{} has no {}: drift compares a toolchain with what `mdbook-companion check` recorded; run `mdbook-companion check {}` first",
             root.display(),
@@ -184,25 +186,17 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Drift> {
             anyhow::bail!("{why}; run `mdbook-companion check` to rewrite it")
         }
     };
-    let report = check::run(
-        root,
+    let report = check::checked_book(
+        &session,
         &check::Options {
             jobs: options.jobs,
             progress: options.progress,
             toolchain: Some(options.toolchain.clone()),
-            observe: true,
             ..check::Options::default()
         },
     )?;
-    let observed = report
-        .observed
-        .clone()
-        .ok_or_else(|| anyhow::anyhow!("the check kept no observations"))?;
-    let jobs = options
-        .jobs
-        .filter(|&j| j > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let observed = Arc::new(check::observed(session, &report));
+    let pool = check::pool(options.jobs)?;
     Ok(pool.install(|| compare(&old, report, &observed)))
 }
 

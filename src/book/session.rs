@@ -1,0 +1,126 @@
+//! One loaded book for every command: the book loaded as mdBook loads it,
+//! the run that renders its chapters (the cache, the book's crates, the
+//! assembly it records), the checker that proves its claims, and
+//! `companion.lock` as read once. `check`, `--bless`, `adopt` and `drift`
+//! are policies over a [`Session`]: what they do with its claims and
+//! their outcomes, never a second load of the book or of its lock.
+
+use super::load::{self, Loaded};
+use super::plain;
+use super::resolve::Run;
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::config::OnFailure;
+use mdbook_companion_core::problem::Located;
+use mdbook_companion_directives::Target;
+use mdbook_companion_engine::cache::Cache;
+use mdbook_companion_engine::check::Checker;
+use mdbook_companion_engine::crates::{self, Crates, Libraries};
+use mdbook_companion_engine::lock::{Lock, Read};
+use mdbook_companion_engine::toolchain::Toolchain;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A book loaded once, with what every command over it shares.
+#[derive(Debug)]
+pub struct Session {
+    /// The book as mdBook loads it (`rustc` is the toolchain's when one
+    /// was given).
+    pub loaded: Loaded,
+    /// The book's own `rustc` (before `--toolchain`).
+    pub book_rustc: String,
+    /// The book's crates, built at most once for the session.
+    pub crates: Arc<Crates>,
+    /// The run that renders the chapters: the cache, the crates, and the
+    /// assembly panels it records for the lock.
+    pub run: Run,
+    /// The checker of the claims (its cache and memo hold every
+    /// observation of the session).
+    pub checker: Checker,
+    /// `companion.lock` as it was when the book was loaded.
+    pub lock: Read,
+}
+
+impl Session {
+    /// Loads the book at `root`; `toolchain` replaces the book's `rustc`
+    /// (`--toolchain`), `library_path` holds compiled crates (`-L`).
+    pub fn open(
+        root: &Path,
+        toolchain: Option<&Toolchain>,
+        library_path: &[PathBuf],
+    ) -> anyhow::Result<Session> {
+        let mut loaded = load::load(root)?;
+        let book_rustc = loaded.config.rustc.clone();
+        if let Some(t) = toolchain {
+            loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
+        }
+        let libraries = Libraries::scan(library_path).map_err(anyhow::Error::msg)?;
+        // One value of the book's crates for the session: rendering
+        // (assembly panels) and checking read and build them once.
+        let crates = crates::for_check(&loaded.config, libraries);
+        let mut run = Run::new(Cache::for_book(&loaded.root))
+            .recording_assembly()
+            .with_crates(Arc::clone(&crates));
+        run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
+        let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
+        let lock = Lock::read(&loaded.root);
+        Ok(Session {
+            loaded,
+            book_rustc,
+            crates,
+            run,
+            checker,
+            lock,
+        })
+    }
+
+    /// The claims of the chapters `keep` keeps (directives and plain
+    /// blocks, in book order), rendered for `target`, each with the file
+    /// of the chapter that makes it (a quiz file's question is made by
+    /// the chapter that links the file). Code that does not
+    /// compile is the claim's failure, told by its verdict: its assembly
+    /// panel must not turn the block into an unreadable directive (and
+    /// hide its claims), as it does under `bail`.
+    pub fn claims(&self, target: Target, keep: impl Fn(&str) -> bool) -> Vec<(String, Claim)> {
+        let mut render_config = self.loaded.config.clone();
+        render_config.on_failure = OnFailure::Continue;
+        let triple = mdbook_companion_core::doctest::host_triple();
+        let mut claims = Vec::new();
+        for chapter in self.loaded.chapters.iter().filter(|c| keep(&c.file)) {
+            let mut c = load::claims(chapter, &render_config, &self.run, target);
+            c.extend(plain::claims(chapter, self.loaded.test_edition, &triple));
+            c.sort_by_key(|c| c.offset);
+            claims.extend(c.into_iter().map(|c| (chapter.file.clone(), c)));
+        }
+        claims
+    }
+
+    /// What `mdbook build` would fail with and warn of, by the build's own
+    /// walk over the loaded chapters (it reads no lock: what the build
+    /// fails with does not depend on one).
+    pub fn build_says(&self, target: Target) -> (Vec<Located>, Vec<Located>) {
+        let run =
+            Run::new(Cache::for_book(&self.loaded.root)).with_crates(Arc::clone(&self.crates));
+        load::build_says(&self.loaded, run, target)
+    }
+
+    /// The chapters `files` names loaded again from disk (after `--bless`
+    /// rewrote them), every other chapter kept as it was loaded.
+    pub fn reload(&mut self, files: &[String]) -> anyhow::Result<()> {
+        if files.is_empty() {
+            return Ok(());
+        }
+        let again = load::load(&self.loaded.root)?;
+        for chapter in again.chapters {
+            if files.contains(&chapter.file)
+                && let Some(slot) = self
+                    .loaded
+                    .chapters
+                    .iter_mut()
+                    .find(|c| c.file == chapter.file)
+            {
+                *slot = chapter;
+            }
+        }
+        Ok(())
+    }
+}
