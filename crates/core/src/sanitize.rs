@@ -15,9 +15,10 @@ use crate::lang::Lang;
 use crate::problem::Problem;
 use crate::values::Attrs;
 
-/// One checker.
+/// One tool that watches a program run (a sanitizer, or Valgrind's
+/// Memcheck); the engine's `Checker` is what checks a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Checker {
+pub enum Sanitizer {
     /// `address`: AddressSanitizer, with LeakSanitizer.
     Address,
     /// `thread`: ThreadSanitizer.
@@ -28,38 +29,38 @@ pub enum Checker {
     Memcheck,
 }
 
-impl Checker {
+impl Sanitizer {
     /// Every checker, in the order values are written and named.
-    pub const ALL: [Checker; 4] = [
-        Checker::Address,
-        Checker::Thread,
-        Checker::Undefined,
-        Checker::Memcheck,
+    pub const ALL: [Sanitizer; 4] = [
+        Sanitizer::Address,
+        Sanitizer::Thread,
+        Sanitizer::Undefined,
+        Sanitizer::Memcheck,
     ];
 
     /// The attribute value (`address`), also gcc's `-fsanitize=` word.
     pub fn value(self) -> &'static str {
         match self {
-            Checker::Address => "address",
-            Checker::Thread => "thread",
-            Checker::Undefined => "undefined",
-            Checker::Memcheck => "memcheck",
+            Sanitizer::Address => "address",
+            Sanitizer::Thread => "thread",
+            Sanitizer::Undefined => "undefined",
+            Sanitizer::Memcheck => "memcheck",
         }
     }
 
     /// Its name as its reports print it (`AddressSanitizer`).
     pub fn name(self) -> &'static str {
         match self {
-            Checker::Address => "AddressSanitizer",
-            Checker::Thread => "ThreadSanitizer",
-            Checker::Undefined => "UndefinedBehaviorSanitizer",
-            Checker::Memcheck => "Memcheck",
+            Sanitizer::Address => "AddressSanitizer",
+            Sanitizer::Thread => "ThreadSanitizer",
+            Sanitizer::Undefined => "UndefinedBehaviorSanitizer",
+            Sanitizer::Memcheck => "Memcheck",
         }
     }
 
     /// A sanitizer compiled into the program (not Memcheck).
     pub fn compiled_in(self) -> bool {
-        self != Checker::Memcheck
+        self != Sanitizer::Memcheck
     }
 
     fn bit(self) -> u8 {
@@ -81,7 +82,7 @@ impl Sanitize {
     pub const NONE: Sanitize = Sanitize(0);
 
     /// One checker.
-    pub fn one(c: Checker) -> Sanitize {
+    pub fn one(c: Sanitizer) -> Sanitize {
         Sanitize(c.bit())
     }
 
@@ -91,13 +92,16 @@ impl Sanitize {
     }
 
     /// Whether `c` is among them.
-    pub fn has(self, c: Checker) -> bool {
+    pub fn has(self, c: Sanitizer) -> bool {
         self.0 & c.bit() != 0
     }
 
-    /// The checkers, in [`Checker::ALL`]'s order.
-    pub fn checkers(self) -> Vec<Checker> {
-        Checker::ALL.into_iter().filter(|c| self.has(*c)).collect()
+    /// The checkers, in [`Sanitizer::ALL`]'s order.
+    pub fn checkers(self) -> Vec<Sanitizer> {
+        Sanitizer::ALL
+            .into_iter()
+            .filter(|c| self.has(*c))
+            .collect()
     }
 
     /// The sanitizers compiled in (`address,undefined`), for
@@ -107,21 +111,21 @@ impl Sanitize {
             .checkers()
             .into_iter()
             .filter(|c| c.compiled_in())
-            .map(Checker::value)
+            .map(Sanitizer::value)
             .collect();
         words.join(",")
     }
 
     /// The value as the book writes it (`address,undefined`).
     pub fn value(self) -> String {
-        let words: Vec<&str> = self.checkers().into_iter().map(Checker::value).collect();
+        let words: Vec<&str> = self.checkers().into_iter().map(Sanitizer::value).collect();
         words.join(",")
     }
 
     /// The checkers' names (`AddressSanitizer and
     /// UndefinedBehaviorSanitizer`), empty for none.
     pub fn names(self) -> String {
-        let names: Vec<&str> = self.checkers().into_iter().map(Checker::name).collect();
+        let names: Vec<&str> = self.checkers().into_iter().map(Sanitizer::name).collect();
         names.join(" and ")
     }
 
@@ -132,7 +136,7 @@ impl Sanitize {
         let mut set = Sanitize::NONE;
         let words: Vec<&str> = text.split([',', '+']).map(str::trim).collect();
         for w in &words {
-            let c = Checker::ALL
+            let c = Sanitizer::ALL
                 .into_iter()
                 .find(|c| c.value() == *w)
                 .ok_or_else(|| format!("found `{w}` for `sanitize`"))?;
@@ -150,10 +154,10 @@ impl Sanitize {
     /// ThreadSanitizer each own the program's memory layout, and Memcheck
     /// runs a build without sanitizers.
     fn combinable(self) -> Result<(), &'static str> {
-        if self.has(Checker::Address) && self.has(Checker::Thread) {
+        if self.has(Sanitizer::Address) && self.has(Sanitizer::Thread) {
             return Err("but AddressSanitizer and ThreadSanitizer cannot watch one program");
         }
-        if self.has(Checker::Memcheck) && self.0 != Checker::Memcheck.bit() {
+        if self.has(Sanitizer::Memcheck) && self.0 != Sanitizer::Memcheck.bit() {
             return Err("but Memcheck runs a program built without sanitizers");
         }
         Ok(())
@@ -170,7 +174,7 @@ impl Sanitize {
         };
         let set = Sanitize::parse(&text)
             .map_err(|found| a.problem(attr, format!("{found}; expected one of {KNOWN}")))?;
-        if lang == Lang::Rust && set != Sanitize::one(Checker::Memcheck) {
+        if lang == Lang::Rust && set != Sanitize::one(Sanitizer::Memcheck) {
             return Err(a.problem(
                 attr,
                 format!(
@@ -203,7 +207,7 @@ impl Sanitize {
     /// for an `expect=ub` that names none.
     pub fn effective(self, expect: Expect) -> Sanitize {
         if self.is_empty() && expect == Expect::Ub {
-            Sanitize::one(Checker::Undefined)
+            Sanitize::one(Sanitizer::Undefined)
         } else {
             self
         }
@@ -250,10 +254,10 @@ mod tests {
             s.badge("Undefined behaviour"),
             "Undefined behaviour · AddressSanitizer and UndefinedBehaviorSanitizer"
         );
-        assert_eq!(Sanitize::one(Checker::Memcheck).fsanitize(), "");
+        assert_eq!(Sanitize::one(Sanitizer::Memcheck).fsanitize(), "");
         assert_eq!(
             Sanitize::NONE.effective(Expect::Ub),
-            Sanitize::one(Checker::Undefined)
+            Sanitize::one(Sanitizer::Undefined)
         );
         assert_eq!(Sanitize::NONE.effective(Expect::Run), Sanitize::NONE);
     }
@@ -268,7 +272,7 @@ mod tests {
                 Ok(set) => {
                     prop_assert!(!set.is_empty());
                     prop_assert_eq!(Sanitize::parse(&set.value()), Ok(set));
-                    prop_assert!(!(set.has(Checker::Address) && set.has(Checker::Thread)));
+                    prop_assert!(!(set.has(Sanitizer::Address) && set.has(Sanitizer::Thread)));
                 }
                 Err(m) => prop_assert!(m.starts_with("found `"), "{}", m),
             }

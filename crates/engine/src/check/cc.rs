@@ -52,7 +52,8 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         args,
         run,
         env: sanitizer::env(sanitize),
-        memcheck: run.is_some() && sanitize.has(mdbook_companion_core::sanitize::Checker::Memcheck),
+        memcheck: run.is_some()
+            && sanitize.has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),
     }
 }
 

@@ -54,7 +54,7 @@ use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::config::{Config, OutputFilter};
 use mdbook_companion_core::lang::Compiler;
 use mdbook_companion_core::links::Mode;
-use mdbook_companion_core::sanitize::Checker as Watcher;
+use mdbook_companion_core::sanitize::Sanitizer;
 use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -293,7 +293,7 @@ impl Checker {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
         let used = self.used(claim);
-        if claim.sanitize.has(Watcher::Memcheck)
+        if claim.sanitize.has(Sanitizer::Memcheck)
             && claim.expect.runs()
             && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
         {

@@ -77,7 +77,7 @@ impl Checker {
             let thread = claim
                 .sanitize
                 .effective(claim.expect)
-                .has(mdbook_companion_core::sanitize::Checker::Thread);
+                .has(mdbook_companion_core::sanitize::Sanitizer::Thread);
             let same = RecordedRun {
                 report: Some(now.clone()),
                 ..run.clone()

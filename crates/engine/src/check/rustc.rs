@@ -77,7 +77,7 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         memcheck: claim.expect.runs()
             && claim
                 .sanitize
-                .has(mdbook_companion_core::sanitize::Checker::Memcheck),
+                .has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),
     }
 }
 

@@ -14,7 +14,7 @@
 //! randomisation (`setarch -R`) when the kernel's layout defeats it.
 
 use super::verdict::{Job, MAX_OUTPUT, Observation, RunResult, Verdict};
-use mdbook_companion_core::sanitize::{Checker, Sanitize};
+use mdbook_companion_core::sanitize::{Sanitize, Sanitizer};
 use std::path::Path;
 use std::process::Command;
 
@@ -38,7 +38,7 @@ pub const TSAN_MAPPING: &str = "ThreadSanitizer: unexpected memory mapping";
 pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
     let fs = sanitize.fsanitize();
     if fs.is_empty() {
-        return match sanitize.has(Checker::Memcheck) {
+        return match sanitize.has(Sanitizer::Memcheck) {
             true => vec!["-g".into()],
             false => Vec::new(),
         };
@@ -48,10 +48,10 @@ pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
         format!("-fsanitize={fs}"),
         "-fno-sanitize-recover=all".into(),
     ];
-    if sanitize.has(Checker::Undefined) {
+    if sanitize.has(Sanitizer::Undefined) {
         for (other, lib) in [
-            (Checker::Address, "-static-libasan"),
-            (Checker::Thread, "-static-libtsan"),
+            (Sanitizer::Address, "-static-libasan"),
+            (Sanitizer::Thread, "-static-libtsan"),
         ] {
             if sanitize.has(other) {
                 args.extend([lib.to_owned(), "-static-libubsan".to_owned()]);
@@ -65,10 +65,10 @@ pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
 pub fn env(sanitize: Sanitize) -> Vec<(&'static str, &'static str)> {
     // UBSan's alone, as every `expect=ub` claim had it before `sanitize=`.
     let mut env = vec![("UBSAN_OPTIONS", "print_stacktrace=0")];
-    if sanitize.has(Checker::Address) {
+    if sanitize.has(Sanitizer::Address) {
         env.push(("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0"));
     }
-    if sanitize.has(Checker::Thread) {
+    if sanitize.has(Sanitizer::Thread) {
         env.push(("TSAN_OPTIONS", "halt_on_error=1"));
     }
     env
@@ -181,7 +181,7 @@ pub fn report(run: &RunResult, sanitize: Sanitize) -> Option<(String, String)> {
 /// `==pid==` prefixes).
 fn parse(log: &str, sanitize: Sanitize) -> Option<(String, String)> {
     let shown = log.lines().find_map(|l| headline(l, sanitize))?;
-    let searched = match sanitize.has(Checker::Memcheck) {
+    let searched = match sanitize.has(Sanitizer::Memcheck) {
         true => log
             .lines()
             .map(|l| memcheck_line(l).unwrap_or(l))
@@ -195,24 +195,24 @@ fn parse(log: &str, sanitize: Sanitize) -> Option<(String, String)> {
 /// A line's report headline, if it is the first line of a report of one
 /// of the checkers.
 fn headline(line: &str, sanitize: Sanitize) -> Option<String> {
-    if sanitize.has(Checker::Undefined)
+    if sanitize.has(Sanitizer::Undefined)
         && let Some((_, msg)) = line.split_once("runtime error: ")
     {
         return Some(format!("runtime error: {}", msg.trim_end()));
     }
-    if sanitize.has(Checker::Address) {
+    if sanitize.has(Sanitizer::Address) {
         for name in ["AddressSanitizer: ", "LeakSanitizer: "] {
             if let Some((_, rest)) = line.split_once(&format!("ERROR: {name}")) {
                 return Some(format!("{name}{}", kind(rest)));
             }
         }
     }
-    if sanitize.has(Checker::Thread)
+    if sanitize.has(Sanitizer::Thread)
         && let Some((_, rest)) = line.split_once("WARNING: ThreadSanitizer: ")
     {
         return Some(format!("ThreadSanitizer: {}", kind(rest)));
     }
-    if sanitize.has(Checker::Memcheck)
+    if sanitize.has(Sanitizer::Memcheck)
         && let Some(msg) = memcheck_line(line)
         && !msg.trim().is_empty()
         && !msg.starts_with(' ')
@@ -278,7 +278,7 @@ pub fn normalise(text: &str) -> String {
 pub fn shown_report(log: &str, sanitize: Sanitize) -> Option<String> {
     let lines: Vec<&str> = log.lines().collect();
     let start = lines.iter().position(|l| headline(l, sanitize).is_some())?;
-    let report = match sanitize.has(Checker::Memcheck) {
+    let report = match sanitize.has(Sanitizer::Memcheck) {
         // Memcheck's report ends at its first blank line; its lines
         // without their `==pid==`.
         true => lines[start..]
@@ -329,7 +329,7 @@ pub fn same_but_schedule(a: &str, b: &str) -> bool {
 /// for what changes from run to run (addresses, ids, the temporary
 /// folder). It is found in the log it was made from.
 pub fn bless_pattern(log: &str, sanitize: Sanitize, source_file: &str) -> Option<String> {
-    let plain = |l: &str| match sanitize.has(Checker::Memcheck) {
+    let plain = |l: &str| match sanitize.has(Sanitizer::Memcheck) {
         true => memcheck_line(l).unwrap_or(l).to_owned(),
         false => l.to_owned(),
     };
@@ -364,7 +364,7 @@ fn head_pattern(line: &str, sanitize: Sanitize) -> String {
             return format!("{marker}{kind}{more}");
         }
     }
-    if sanitize.has(Checker::Undefined)
+    if sanitize.has(Sanitizer::Undefined)
         && let Some((_, msg)) = line.split_once("runtime error: ")
     {
         return varying(&format!("runtime error: {}", msg.trim_end()));
@@ -438,9 +438,9 @@ pub fn unavailable(obs: &Observation, sanitize: Sanitize, valgrind: &str) -> Opt
         key: Some("cc"),
     };
     let libs = [
-        (Checker::Address, "asan", "libasan"),
-        (Checker::Thread, "tsan", "libtsan"),
-        (Checker::Undefined, "ubsan", "libubsan"),
+        (Sanitizer::Address, "asan", "libasan"),
+        (Sanitizer::Thread, "tsan", "libtsan"),
+        (Sanitizer::Undefined, "ubsan", "libubsan"),
     ];
     if !obs.compiled {
         for (c, short, lib) in libs {
@@ -456,16 +456,16 @@ pub fn unavailable(obs: &Observation, sanitize: Sanitize, valgrind: &str) -> Opt
         return None;
     }
     let run = obs.run.as_ref()?;
-    if sanitize.has(Checker::Thread) && tsan_mapping(run) {
+    if sanitize.has(Sanitizer::Thread) && tsan_mapping(run) {
         return Some(runtime("libtsan"));
     }
-    if sanitize.has(Checker::Address)
+    if sanitize.has(Sanitizer::Address)
         && (runtime_said(run, "ASan runtime does not come first")
             || runtime_said(run, "Shadow memory range interleaves"))
     {
         return Some(runtime("libasan"));
     }
-    if sanitize.has(Checker::Memcheck)
+    if sanitize.has(Sanitizer::Memcheck)
         && run.stderr.lines().any(|l| {
             l.starts_with("valgrind: ")
                 && (l.contains("failed to start tool") || l.contains("Bad option"))
