@@ -16,7 +16,7 @@ use crate::problem::Problem;
 use crate::values::Attrs;
 
 /// One tool that watches a program run (a sanitizer, or Valgrind's
-/// Memcheck); the engine's `Checker` is what checks a claim.
+/// Memcheck); the engine's `Sanitizer` is what checks a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Sanitizer {
     /// `address`: AddressSanitizer, with LeakSanitizer.

@@ -5,7 +5,7 @@
 
 pub use super::facts::{Facts, Need};
 use super::facts::{Item, Topic};
-pub use super::numbering::{Entry, Numbers, Row};
+pub use super::numbering::{Numbered, Numbers, Row};
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{BlessTarget, Claim};
 use mdbook_companion_core::config::{Config, Key};
@@ -327,7 +327,7 @@ pub struct Rendered {
     /// for the whole book, not per block.
     pub missing: Vec<MissingTool>,
     /// Its numbered frames, in order (the claims page lists them).
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Numbered>,
     /// For `mdbook-xgettext`: the strings of data files the block shows.
     pub data: Vec<DataMessage>,
 }

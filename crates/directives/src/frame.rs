@@ -22,7 +22,7 @@ use mdbook_companion_core::problem::Problem;
 /// What a framed block claims, for its class: the stylesheet colours the
 /// frame by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum FrameClaim {
     /// An expected outcome, checked.
     Expect(Expect),
     /// `ignore`: shown, never compiled or run.
@@ -31,23 +31,23 @@ pub enum Outcome {
     Shown,
 }
 
-impl Outcome {
+impl FrameClaim {
     /// The outcome of a block that claims `expect` (none: shown only),
     /// unless it is ignored.
-    pub fn of(expect: Option<Expect>, ignore: bool) -> Outcome {
+    pub fn of(expect: Option<Expect>, ignore: bool) -> FrameClaim {
         match expect {
-            _ if ignore => Outcome::Ignore,
-            Some(e) => Outcome::Expect(e),
-            None => Outcome::Shown,
+            _ if ignore => FrameClaim::Ignore,
+            Some(e) => FrameClaim::Expect(e),
+            None => FrameClaim::Shown,
         }
     }
 
     /// Its name in the frame's class.
     pub fn name(self) -> &'static str {
         match self {
-            Outcome::Expect(e) => e.name(),
-            Outcome::Ignore => "ignore",
-            Outcome::Shown => "shown",
+            FrameClaim::Expect(e) => e.name(),
+            FrameClaim::Ignore => "ignore",
+            FrameClaim::Shown => "shown",
         }
     }
 }
@@ -56,7 +56,7 @@ impl Outcome {
 #[derive(Debug, Clone, Copy)]
 pub struct Frame<'a> {
     /// What the block claims, as its class (`companion-expect-run`).
-    pub outcome: Outcome,
+    pub outcome: FrameClaim,
     /// The title in the header.
     pub title: Option<&'a str>,
     /// The badge in the header.

@@ -33,7 +33,8 @@ mod unexpanded;
 pub mod xgettext;
 
 pub use contract::{
-    DataFiles, DataMessage, Entry, Env, Kind, Model, Numbers, Parsed, Rendered, Row, Shared, Target,
+    DataFiles, DataMessage, Env, Kind, Model, Numbered, Numbers, Parsed, Rendered, Row, Shared,
+    Target,
 };
 pub use facts::{Facts, Need};
 

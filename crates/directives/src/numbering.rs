@@ -5,7 +5,7 @@
 //!
 //! A directive numbers its own frames from [`Numbers::first`] (the
 //! chapter layer counts what earlier blocks used) and gives back one
-//! [`Entry`] per frame, and one more with the same number for the claim
+//! [`Numbered`] per frame, and one more with the same number for the claim
 //! of a frame's ```` ```asm ```` block; the chapter layer turns entries
 //! into [`Row`]s, the book-wide list the ```` ```claims ```` page reads.
 
@@ -60,7 +60,7 @@ pub struct Number {
 
 /// One numbered frame, as its directive describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct Numbered {
     /// Its number and anchor.
     pub number: Number,
     /// Where the author's `id=` stands in the chapter, when given.
@@ -76,11 +76,11 @@ pub struct Entry {
     pub claim: Option<usize>,
 }
 
-impl Entry {
+impl Numbered {
     /// The entry of the same frame's ```` ```asm ```` block, whose claim
     /// is the block's `claim`-th and whose badge is `badge`.
-    pub fn assembly(&self, badge: String, claim: usize) -> Entry {
-        Entry {
+    pub fn assembly(&self, badge: String, claim: usize) -> Numbered {
+        Numbered {
             number: self.number.clone(),
             id_at: None,
             title: self.title.clone(),

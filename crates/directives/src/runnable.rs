@@ -10,8 +10,8 @@ use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
 use super::attributes::{ATTRIBUTES, Slot};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
-use super::frame::{self, Frame, Outcome};
-use super::numbering::{self, Entry, Number};
+use super::frame::{self, Frame, FrameClaim};
+use super::numbering::{self, Number, Numbered};
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{Claim, UNORDERED};
 use mdbook_companion_core::code;
@@ -484,8 +484,8 @@ impl Example {
 
     /// Its entry for the claims page, as `what` (`Rust example`), whose
     /// claim is the block's `claim`-th.
-    pub fn entry(&self, env: &Env<'_>, number: Number, what: &str, claim: usize) -> Entry {
-        Entry {
+    pub fn entry(&self, env: &Env<'_>, number: Number, what: &str, claim: usize) -> Numbered {
+        Numbered {
             number,
             id_at: self.id.as_ref().map(|(_, at)| *at),
             title: env.text_opt(self.title.as_deref()).map(|t| t.into_owned()),
@@ -555,7 +555,7 @@ impl Example {
         );
         Frame {
             report: None,
-            outcome: Outcome::of(Some(self.expect), self.ignore),
+            outcome: FrameClaim::of(Some(self.expect), self.ignore),
             title: title.as_deref(),
             badge: Some(&badge),
             info: &info,

@@ -23,7 +23,7 @@ use super::asmspec::{self, AsmSpec, CSnippet, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Need, Reference, Vouched};
 use super::frame;
-use super::numbering::{Entry, Number};
+use super::numbering::{Number, Numbered};
 use super::runnable::{self, Example};
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
@@ -417,7 +417,7 @@ impl Model for Compare {
         for (s, number) in cmp.sides.iter().zip(numbers) {
             let claim = s.claim(env);
             let asm = claim.as_ref().and_then(|c| s.asm_claim(env, c));
-            let entry = Entry {
+            let entry = Numbered {
                 number,
                 id_at: s.id.as_ref().map(|(_, at)| *at),
                 title: env

@@ -5,7 +5,7 @@ use super::{Compare, Layout, Side};
 use crate::asmspec;
 use crate::contract::{Env, Rendered, Target};
 use crate::facts::{Facts, Listing, Moment, Vouched};
-use crate::frame::{self, Frame, Outcome};
+use crate::frame::{self, Frame, FrameClaim};
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
 use mdbook_companion_core::escape::{escape, escape_markdown};
@@ -394,7 +394,7 @@ fn c_side(
         None => s.expect().map_or("Output", Expect::output_label),
     };
     Frame {
-        outcome: Outcome::of(s.expect(), s.ignore()),
+        outcome: FrameClaim::of(s.expect(), s.ignore()),
         title: Some(&heading),
         badge: (!badge.is_empty()).then_some(badge.as_str()),
         info: s.lang.fence(),

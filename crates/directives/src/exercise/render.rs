@@ -9,7 +9,7 @@
 
 use super::{Code, Exercise, Prose, WHAT};
 use crate::body;
-use crate::contract::{Entry, Env, Model, Package, Rendered, Target};
+use crate::contract::{Env, Model, Numbered, Package, Rendered, Target};
 use crate::facts::Facts;
 use crate::frame;
 use crate::numbering::Number;
@@ -35,7 +35,7 @@ impl Model for Exercise {
             .claims
             .iter()
             .enumerate()
-            .map(|(i, c)| Entry {
+            .map(|(i, c)| Numbered {
                 number: number.clone(),
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: Some(title.clone()),

@@ -131,7 +131,7 @@ pub struct Choice {
 
 /// What a program question's program does, as its key says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Behaviour {
     /// Runs and prints its output block.
     Prints,
     /// Panics (Rust).
@@ -142,24 +142,24 @@ pub enum Outcome {
     Undefined,
 }
 
-impl Outcome {
+impl Behaviour {
     /// Its value in the page's key and inputs.
     pub fn name(self) -> &'static str {
         match self {
-            Outcome::Prints => "prints",
-            Outcome::Panics => "panics",
-            Outcome::DoesNotCompile => "compile-fail",
-            Outcome::Undefined => "ub",
+            Behaviour::Prints => "prints",
+            Behaviour::Panics => "panics",
+            Behaviour::DoesNotCompile => "compile-fail",
+            Behaviour::Undefined => "ub",
         }
     }
 
     /// The outcome a claim's expectation means to the reader.
-    fn of(expect: Expect) -> Outcome {
+    fn of(expect: Expect) -> Behaviour {
         match expect {
-            Expect::Panic => Outcome::Panics,
-            Expect::CompileFail => Outcome::DoesNotCompile,
-            Expect::Ub => Outcome::Undefined,
-            _ => Outcome::Prints,
+            Expect::Panic => Behaviour::Panics,
+            Expect::CompileFail => Behaviour::DoesNotCompile,
+            Expect::Ub => Behaviour::Undefined,
+            _ => Behaviour::Prints,
         }
     }
 }
@@ -228,8 +228,8 @@ impl Program {
     }
 
     /// What the reader must choose.
-    pub fn outcome(&self) -> Outcome {
-        Outcome::of(self.expect())
+    pub fn outcome(&self) -> Behaviour {
+        Behaviour::of(self.expect())
     }
 
     /// Its claim (the `n`-th question of `quiz`).

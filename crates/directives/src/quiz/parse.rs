@@ -470,7 +470,7 @@ fn choices(body: &str, r: Range<usize>, mapper: &Mapper) -> Result<Option<Vec<Ch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quiz::Outcome;
+    use crate::quiz::Behaviour;
     use mdbook_companion_core::problem::Located;
     use pretty_assertions::assert_eq;
 
@@ -593,13 +593,13 @@ signed integer overflow
             other => panic!("not a program: {other:?}"),
         };
         let panics = program(3);
-        assert_eq!(panics.outcome(), Outcome::Panics);
+        assert_eq!(panics.outcome(), Behaviour::Panics);
         assert_eq!(
             panics.output.as_deref(),
             Some("index out of bounds: the len is 3 but the index is 3\n")
         );
         let fails = program(4);
-        assert_eq!(fails.outcome(), Outcome::DoesNotCompile);
+        assert_eq!(fails.outcome(), Behaviour::DoesNotCompile);
         assert_eq!(fails.line, Some(2));
         // The hidden attribute line stays on top; `fn main` opens line 2.
         assert_eq!(fails.shown_lines, [3, 4]);
@@ -608,7 +608,7 @@ signed integer overflow
             "A moved value cannot be used."
         );
         let ub = program(5);
-        assert_eq!((ub.lang, ub.outcome()), (Lang::C, Outcome::Undefined));
+        assert_eq!((ub.lang, ub.outcome()), (Lang::C, Behaviour::Undefined));
         assert_eq!(ub.shown_lines, [1, 3]);
         assert!(ub.source.contains("#include <stdio.h>"));
         assert!(!ub.shown.contains("stdio"));

@@ -10,9 +10,11 @@
 //! questions as Markdown (the answers under the same key); `mdbook test`
 //! gets the Rust programs with rustdoc's attributes.
 
-use super::{Answer, Labelled, Outcome, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT};
+use super::{
+    Answer, Behaviour, Labelled, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT,
+};
 use crate::body;
-use crate::contract::{Entry, Env, Model, Rendered, Target};
+use crate::contract::{Env, Model, Numbered, Rendered, Target};
 use crate::facts::Facts;
 use crate::note::render_note;
 use crate::numbering::Number;
@@ -52,10 +54,10 @@ impl Model for Quiz {
         let mut number = env.numbers.number(0, id.map(|(id, _)| id.as_str()));
         number.word = WHAT;
         let title = env.text_opt(self.title.as_deref()).map(|t| t.into_owned());
-        let mut entries: Vec<Entry> = claims
+        let mut entries: Vec<Numbered> = claims
             .iter()
             .enumerate()
-            .map(|(i, (n, _))| Entry {
+            .map(|(i, (n, _))| Numbered {
                 number: number.clone(),
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: title.clone(),
@@ -71,7 +73,7 @@ impl Model for Quiz {
             })
             .collect();
         if entries.is_empty() {
-            entries.push(Entry {
+            entries.push(Numbered {
                 number: number.clone(),
                 id_at: id.map(|(_, at)| *at),
                 title: title.clone(),
@@ -324,10 +326,10 @@ impl Quiz {
             }
             Answer::Program(p) => {
                 let said = match p.outcome() {
-                    Outcome::Prints => env.ui("It prints:").into_owned(),
-                    Outcome::Panics => env.ui("It panics:").into_owned(),
-                    Outcome::Undefined => env.ui("Its behaviour is undefined:").into_owned(),
-                    Outcome::DoesNotCompile => env
+                    Behaviour::Prints => env.ui("It prints:").into_owned(),
+                    Behaviour::Panics => env.ui("It panics:").into_owned(),
+                    Behaviour::Undefined => env.ui("Its behaviour is undefined:").into_owned(),
+                    Behaviour::DoesNotCompile => env
                         .ui("It does not compile: the first error is on line {line}.")
                         .replace("{line}", &p.line.unwrap_or(0).to_string()),
                 };
@@ -543,7 +545,7 @@ impl Quiz {
 /// build recorded them).
 fn program_key(p: &Program, labelled: &[Labelled]) -> String {
     let mut key = format!("{{\"outcome\":{}", json(p.outcome().name()));
-    if p.outcome() == Outcome::Prints {
+    if p.outcome() == Behaviour::Prints {
         key.push_str(&format!(
             ",\"output\":{}",
             json(p.output.as_deref().unwrap_or(""))
@@ -587,22 +589,22 @@ fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
         )
     };
     out.line("<div class=\"companion-quiz-options companion-quiz-outcomes\">");
-    out.line(option(Outcome::Prints.name(), "It prints:"));
+    out.line(option(Behaviour::Prints.name(), "It prints:"));
     out.line(format!(
         "<textarea class=\"companion-quiz-prints\" name=\"{name}-prints\" rows=\"2\" spellcheck=\"false\" aria-label=\"{}\"></textarea>",
         escape(&env.ui("What it prints"))
     ));
     if p.lang == Lang::Rust {
-        out.line(option(Outcome::Panics.name(), "It panics"));
+        out.line(option(Behaviour::Panics.name(), "It panics"));
     }
     out.line(format!(
         "<div class=\"companion-quiz-compile\">{} <input type=\"number\" class=\"companion-quiz-line\" name=\"{name}-line\" min=\"1\" inputmode=\"numeric\" aria-label=\"{}\"></div>",
-        option(Outcome::DoesNotCompile.name(), "It does not compile; the first error is on line"),
+        option(Behaviour::DoesNotCompile.name(), "It does not compile; the first error is on line"),
         escape(&env.ui("Line of the first error"))
     ));
     if p.lang != Lang::Rust {
         out.line(option(
-            Outcome::Undefined.name(),
+            Behaviour::Undefined.name(),
             "Its behaviour is undefined",
         ));
     }
