@@ -1,6 +1,7 @@
 //! Integration tests: the real binary driven by real mdBook (through
 //! `mdbook-driver`'s command preprocessor), checked on the HTML a reader
 //! gets. One binary, a module per feature; `support` builds the case books.
+//! The tests in a real browser are a target of their own, `tests/browser/`.
 
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
@@ -8,7 +9,6 @@ mod adopt;
 mod anybook;
 mod architecture;
 mod assets;
-mod browser;
 mod catalogue;
 mod check;
 mod compare;

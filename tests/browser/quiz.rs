@@ -45,7 +45,7 @@ fn built(name: &str, companion: &str) -> PathBuf {
     .expect("summary");
     std::fs::write(
         root.join("src/claims.md"),
-        include_str!("../quiz/claims.md"),
+        include_str!("../testsuite/quiz/claims.md"),
     )
     .expect("chapter");
     let bin = env!("CARGO_BIN_EXE_mdbook-companion");

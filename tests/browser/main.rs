@@ -9,6 +9,17 @@
 //! the screenshots saved to `target/screenshots/`. The harness is here;
 //! [`layout`] holds the layout and markup checks, [`pages`] the themes,
 //! print and screenshots.
+//!
+//! A test target of its own (`cargo test --test browser`), beside
+//! `testsuite`, so the suite that needs no browser runs without one; it
+//! shares `testsuite`'s support and tools.
+
+#![allow(unreachable_pub, missing_docs, dead_code)]
+
+#[path = "../testsuite/support.rs"]
+mod support;
+#[path = "../testsuite/tools.rs"]
+mod tools;
 
 mod a11y;
 mod asm;
