@@ -242,8 +242,16 @@ impl Example {
                     return Err(a.problem(
                         attr,
                         format!(
-                            "found unknown attribute `{key}`; expected one of {}",
-                            context.known()
+                            "found unknown attribute `{key}`; expected one of {}{}",
+                            context.known(),
+                            super::attributes::hint(
+                                match context {
+                                    Context::Standalone => "rust example",
+                                    Context::Side => "rust side",
+                                    Context::Quiz => "quiz's rust program",
+                                },
+                                key
+                            )
                         ),
                     ));
                 }

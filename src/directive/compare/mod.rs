@@ -676,6 +676,22 @@ mod tests {
                 ),
             ),
             (
+                "````compare\n```c sanitise=address\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    6,
+                    "found unknown attribute `sanitise` on a `c` side; expected one of caption, id, expect, ignore, sanitize, asm, asm-syntax, flags, warnings; did you mean `sanitize`?",
+                ),
+            ),
+            (
+                "````compare\n```c expect=ub sanitize=adress\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    16,
+                    "found `adress` for `sanitize`; expected one of address, thread, undefined, memcheck (combined: \"address,undefined\", \"thread,undefined\"); did you mean `address`?",
+                ),
+            ),
+            (
                 "````compare\n```c expect=ub sanitize=leak\nint x;\n```\n```c\nint y;\n```\n````\n",
                 (
                     2,

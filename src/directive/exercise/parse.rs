@@ -50,7 +50,10 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
             _ => {
                 return Err(a.problem(
                     attr,
-                    format!("found unknown attribute `{key}`; expected one of {KNOWN}"),
+                    format!(
+                        "found unknown attribute `{key}`; expected one of {KNOWN}{}",
+                        crate::directive::attributes::hint("exercise", key)
+                    ),
                 ));
             }
         }

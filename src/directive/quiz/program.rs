@@ -14,7 +14,8 @@ use crate::core::markdown::{self, Fence};
 use crate::core::problem::Problem;
 use crate::core::sanitize::Sanitize;
 use crate::core::values::Attrs;
-use crate::directive::asmspec::{self, AsmSpec};
+use crate::directive::asmspec::AsmSpec;
+use crate::directive::attributes;
 use crate::directive::runnable::{Context, Example};
 
 /// The values `expect=` takes on a quiz's Rust program.
@@ -102,9 +103,10 @@ pub(super) fn program(
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of expect, line, sanitize, {}",
+                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of {}{}",
                                 lang.fence(),
-                                asmspec::C_KEYS
+                                attributes::names("quiz's c program"),
+                                attributes::hint("quiz's c program", key)
                             ),
                         ));
                     }

@@ -181,6 +181,11 @@ fn check_in_the_wrong_place_says_what_to_pass() {
             "found SUMMARY.md but no book.toml in src: it is the book's source directory; pass the book's root directory, .",
         ),
         (
+            root.join("mybook/src"),
+            vec![],
+            "found SUMMARY.md but no book.toml in .: it is the book's source directory; pass the book's root directory, ..",
+        ),
+        (
             root.to_path_buf(),
             vec!["mybok"],
             "found no directory mybok; did you mean mybook? (pass the book's root directory, the one that holds book.toml)",
@@ -198,6 +203,17 @@ fn check_in_the_wrong_place_says_what_to_pass() {
             format!("mdbook-companion: error: {want}"),
             "{args:?}"
         );
+    }
+    // `build` in the wrong place says what `check` says.
+    for dir in [root.to_path_buf(), root.join("mybook/src")] {
+        let built = Command::new(BIN)
+            .current_dir(&dir)
+            .arg("build")
+            .output()
+            .expect("run build");
+        let (checked, _) = check_in(&dir, &[]);
+        assert_eq!(built.status.code(), Some(1), "{}", dir.display());
+        assert_eq!(String::from_utf8_lossy(&built.stderr), checked);
     }
 }
 
