@@ -448,6 +448,10 @@ impl Place for FilePlace<'_> {
         let c = self.chapter;
         bless_target(range, &c.expanded, self.map, &c.raw, &c.path)
     }
+
+    fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        self.map.literal(from, to)
+    }
 }
 
 fn line_start(text: &str, line: usize) -> usize {

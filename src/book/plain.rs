@@ -13,6 +13,7 @@ use super::load::{Chapter, LineMap};
 use crate::core::claim::Claim;
 use crate::core::doctest::{self, Doctest, LangString};
 use crate::core::lang::Lang;
+use crate::core::lines::ProgramLines;
 use crate::core::links::Mode;
 use crate::core::markdown;
 use crate::directive;
@@ -88,6 +89,12 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
         let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
         let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
         let flags = lang.flags();
+        let lines = ProgramLines::of_block(text, test_line, &program.source, &chapter.file)
+            .and_then(|l| {
+                let file = map.literal(l.open - 1, l.close - 1)?;
+                let by = file as isize + 1 - l.open as isize;
+                Some(l.shifted(by))
+            });
         out.push(Claim {
             file: chapter.file.clone(),
             line: map.file_line(test_line - 1),
@@ -100,6 +107,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
             lang: Lang::Rust,
             source: program.source,
             wrapped: program.wrapped,
+            lines,
             expect: lang.expect(),
             output: None,
             output_range: None,

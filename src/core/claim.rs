@@ -7,6 +7,7 @@ use crate::core::doctest::Doctest;
 use crate::core::expect::Expect;
 use crate::core::filecheck::Checks;
 use crate::core::lang::Lang;
+use crate::core::lines::ProgramLines;
 use crate::core::links::Mode;
 use crate::core::machine::Syntax;
 use crate::core::sanitize::Sanitize;
@@ -134,6 +135,11 @@ pub struct Claim {
     /// The line the compiler's first error must stand on (a quiz's key
     /// "does not compile, on line 3"), when the block says.
     pub error_line: Option<ErrorLine>,
+    /// Where the lines of `source` stand in the author's file, so that
+    /// what the compiler and the program say names them (`None`: a block
+    /// that is not literally in the file keeps `main.rs`). Not part of
+    /// what decides a verdict: the cache keys leave it out.
+    pub lines: Option<ProgramLines>,
 }
 
 /// Where a compile failure's first error must be: a line of the program

@@ -18,6 +18,7 @@ pub mod filecheck;
 pub mod hash;
 pub mod i18n;
 pub mod lang;
+pub mod lines;
 pub mod links;
 pub mod machine;
 pub mod markdown;

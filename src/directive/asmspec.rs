@@ -527,6 +527,7 @@ impl AsmSpec {
             lang: snippet.lang,
             source: snippet.source.to_owned(),
             wrapped: false,
+            lines: None,
             expect,
             output: snippet.output.map(|(o, _)| o.to_owned()),
             bless: output_range.as_ref().and_then(|r| env.place.bless(r)),

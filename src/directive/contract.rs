@@ -10,6 +10,7 @@ use crate::core::attrs::Attr;
 use crate::core::claim::{BlessTarget, Claim};
 use crate::core::config::{Config, Key};
 use crate::core::i18n::Translations;
+use crate::core::lines::ProgramLines;
 use crate::core::markdown::{self, Block, Out, Pattern};
 use crate::core::problem::{MissingTool, Problem};
 use std::any::Any;
@@ -250,6 +251,10 @@ pub trait Place: std::fmt::Debug {
     /// Where `--bless` may write over the output block at `range` of the
     /// chapter's text: only where it stands literally in the file.
     fn bless(&self, range: &std::ops::Range<usize>) -> Option<BlessTarget>;
+    /// The file's line (0-based) of the chapter text's line `from`
+    /// (0-based), when lines `from..=to` stand literally in the file, in
+    /// a row (not through an `{{#include}}`).
+    fn literal(&self, from: usize, to: usize) -> Option<usize>;
 }
 
 /// No file behind the text: renders that report no line (a page build,
@@ -265,9 +270,25 @@ impl Place for Unplaced {
     fn bless(&self, _: &std::ops::Range<usize>) -> Option<BlessTarget> {
         None
     }
+
+    /// The text is taken for the file.
+    fn literal(&self, from: usize, _: usize) -> Option<usize> {
+        Some(from)
+    }
 }
 
 impl Env<'_> {
+    /// Where the lines of `program`, made of the block whose info string
+    /// is at `offset` of the chapter, stand in the chapter's file, when
+    /// the block stands there literally.
+    pub fn program_lines(&self, offset: usize, program: &str) -> Option<ProgramLines> {
+        let first = crate::core::markdown::line_col(self.text, offset).0;
+        let lines = ProgramLines::of_block(self.text, first, program, self.file)?;
+        let file = self.place.literal(lines.open - 1, lines.close - 1)?;
+        let by = file as isize + 1 - lines.open as isize;
+        Some(lines.shifted(by))
+    }
+
     /// An author's plain string (a title, a caption) in the book's
     /// language: every directive translates through here.
     pub fn text<'s>(&self, text: &'s str) -> Cow<'s, str> {

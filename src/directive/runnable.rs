@@ -453,13 +453,15 @@ impl Example {
         };
         let what = under(what, self.sanitize);
         let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
+        let source = code::rust_program(&self.source());
         Claim {
             file: env.file.to_owned(),
             line: env.place.line(offset),
             offset,
             what,
             lang: Lang::Rust,
-            source: code::rust_program(&self.source()),
+            lines: env.program_lines(offset, &source),
+            source,
             wrapped: !code::has_main(&self.source()),
             expect: self.expect,
             output: self.output.clone(),

@@ -12,7 +12,6 @@ pub mod formats;
 pub mod locking;
 pub mod observed;
 pub mod partition;
-pub mod places;
 pub mod report;
 
 pub use observed::Observed;
@@ -278,7 +277,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         .chain(warnings.iter().map(|w| format!("warning: {w}")))
         .chain(preprocessors)
         .collect();
-    let mut checked: Vec<Checked> = claims
+    let checked: Vec<Checked> = claims
         .into_iter()
         .zip(outcomes)
         .zip(others)
@@ -288,7 +287,6 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             others,
         })
         .collect();
-    places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
         notes,
         errors,

@@ -188,6 +188,7 @@ impl Exercise {
             lang: Lang::Rust,
             source: self.test_crate(solution),
             wrapped: false,
+            lines: None,
             expect,
             output: None,
             output_range: None,

@@ -300,6 +300,10 @@ Look at `i32::checked_div`.
         fn bless(&self, _: &std::ops::Range<usize>) -> Option<crate::core::claim::BlessTarget> {
             None
         }
+
+        fn literal(&self, from: usize, _: usize) -> Option<usize> {
+            Some(from)
+        }
     }
 
     #[test]

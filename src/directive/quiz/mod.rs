@@ -243,6 +243,7 @@ impl Program {
             claim.file = file.clone();
             claim.line = *line;
             claim.bless = None;
+            claim.lines = None;
         }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),

@@ -42,7 +42,12 @@ impl Checker {
             let obs = filtered.as_ref().unwrap_or(&obs);
             let (verdict, _) = rustc::judge(claim, obs, self.timeout);
             return match verdict {
-                Verdict::Passed => of_observation(obs, lock::toolchain(version)),
+                Verdict::Passed => of_observation(obs, lock::toolchain(version)).map(|mut run| {
+                    if let Some(lines) = &claim.lines {
+                        run.stderr = lines.tell(&run.stderr);
+                    }
+                    run
+                }),
                 _ => None,
             };
         }

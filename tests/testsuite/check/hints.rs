@@ -295,3 +295,36 @@ fn report_is_in_book_order_and_ignored_lines_read_plainly() {
         "{stdout}"
     );
 }
+
+/// One mapping everywhere: the lock's recorded runs (what the Run button
+/// replays) and the built page name the chapter's lines as `check`'s
+/// report does; an indented block's diagnostics are mapped like a fenced
+/// one's; the wrapper rustdoc adds is never quoted.
+#[test]
+fn the_chapters_lines_everywhere() {
+    let chapter = "# C\n\n```rust example expect=compile-fail\nlet v = vec![1];\nlet w = v;\nprintln!(\"{:?}\", v);\n```\n\n```rust example expect=panic\nlet v: Vec<i32> = Vec::new();\nv[3];\n```\n\nIndented:\n\n    let y: i32 = \"b\";\n\nUnclosed:\n\n```rust\nlet z = {\n    1\n```\n";
+    let book = TestBook::new().chapter("c.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    // The indented block: line 16, its code after four spaces.
+    assert!(stdout.contains("    |   --> src/c.md:16:18\n"), "{stdout}");
+    assert!(
+        stdout.contains("    | 16 | let y: i32 = \"b\";\n"),
+        "{stdout}"
+    );
+    // The unclosed delimiter: at the block's closing fence, no wrapper.
+    assert!(stdout.contains("    |  --> src/c.md:23:1\n"), "{stdout}");
+    assert!(!stdout.contains("_doctest_main"), "{stdout}");
+    assert!(!stdout.contains("main.rs"), "{stdout}");
+    let lock = std::fs::read_to_string(book.root().join("companion.lock")).unwrap();
+    assert!(lock.contains(" --> src/c.md:6:18\n"), "{lock}");
+    assert!(lock.contains("4 | let v = vec![1];\n"), "{lock}");
+    assert!(lock.contains("panicked at src/c.md:11:"), "{lock}");
+    assert!(!lock.contains("main.rs"), "{lock}");
+    // The page's Run buttons replay the same.
+    book.build().unwrap();
+    let html = std::fs::read_to_string(book.output_dir("html").join("c.html")).unwrap();
+    assert!(html.contains("src/c.md:6:18"), "the page's recorded run");
+    assert!(!html.contains("main.rs"), "the page names main.rs");
+}
