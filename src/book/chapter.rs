@@ -71,6 +71,7 @@ impl<'a> Page<'a> {
 pub struct ParsedChapter<'a> {
     page: Page<'a>,
     text: &'a str,
+    place: BuildPlace<'a>,
     blocks: Vec<markdown::Block>,
     parsed: Vec<Result<directive::Parsed, Problem>>,
     outcome: ChapterOutcome,
@@ -89,7 +90,7 @@ impl<'a> ParsedChapter<'a> {
                 section: self.page.section,
                 first: 0,
             },
-            place: &crate::directive::contract::Unplaced,
+            place: &self.place,
         }
     }
 
@@ -107,6 +108,35 @@ impl<'a> ParsedChapter<'a> {
     }
 }
 
+/// Where a built chapter's lines stand in its file: no line is reported
+/// and nothing blessed (as [`crate::directive::contract::Unplaced`]), but
+/// a block's program is placed in the file's lines where the block stands
+/// there literally (the file read, once, only when a block asks).
+#[derive(Debug)]
+struct BuildPlace<'a> {
+    path: std::path::PathBuf,
+    text: &'a str,
+    map: std::sync::OnceLock<Option<super::load::LineMap>>,
+}
+
+impl crate::directive::contract::Place for BuildPlace<'_> {
+    fn line(&self, _: usize) -> usize {
+        0
+    }
+
+    fn bless(&self, _: &Range<usize>) -> Option<crate::core::claim::BlessTarget> {
+        None
+    }
+
+    fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        let map = self.map.get_or_init(|| {
+            let raw = std::fs::read_to_string(&self.path).ok()?;
+            Some(super::load::LineMap::new(&raw, self.text))
+        });
+        map.as_ref()?.literal(from, to)
+    }
+}
+
 /// Scans a chapter and parses its directives.
 pub fn parse<'a>(
     config: &Config,
@@ -118,6 +148,11 @@ pub fn parse<'a>(
     let mut chapter = ParsedChapter {
         page: *page,
         text,
+        place: BuildPlace {
+            path: config.root.join(page.file),
+            text,
+            map: std::sync::OnceLock::new(),
+        },
         blocks: Vec::new(),
         parsed: Vec::new(),
         outcome: ChapterOutcome::default(),
@@ -210,6 +245,7 @@ pub fn render(
     let ParsedChapter {
         page,
         text,
+        place,
         blocks,
         parsed,
         mut outcome,
@@ -226,7 +262,7 @@ pub fn render(
             section: page.section,
             first: 0,
         },
-        place: &crate::directive::contract::Unplaced,
+        place: &place,
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());

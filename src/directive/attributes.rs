@@ -270,9 +270,6 @@ mod tests {
         let words = |c: &[(&'static str, Expect)]| c.iter().map(|(w, _)| *w).collect::<Vec<_>>();
         assert_eq!(RUST_EXPECT, words(&Expect::RUST_CHOICES));
         assert_eq!(C_EXPECT, words(&Expect::C_CHOICES));
-        assert_eq!(names("compare"), super::super::compare::KNOWN);
-        assert_eq!(names("exercise"), super::super::exercise::KNOWN);
-        assert_eq!(names("quiz"), super::super::quiz::KNOWN);
         let sanitizers: Vec<&str> = crate::core::sanitize::Checker::ALL
             .iter()
             .map(|c| c.value())

@@ -414,6 +414,12 @@ impl Model for Compare {
 
 #[cfg(test)]
 mod tests {
+
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(crate::directive::attributes::names("compare"), KNOWN);
+    }
     use super::parse::safe_note;
     use super::render::block_id;
     use super::*;

@@ -221,6 +221,15 @@ fn code(f: Fence, part: &str) -> Result<Code, Problem> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(
+            crate::directive::attributes::names("exercise"),
+            super::KNOWN
+        );
+    }
     use super::*;
     use crate::core::expect::Expect;
     use crate::core::problem::Located;

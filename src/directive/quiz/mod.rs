@@ -334,6 +334,12 @@ impl Quiz {
 mod tests {
     use super::reads_a_file;
 
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(crate::directive::attributes::names("quiz"), super::KNOWN);
+    }
+
     #[test]
     fn a_quiz_reading_a_file_is_seen_in_any_container() {
         assert!(reads_a_file("# A\n\n```quiz src=\"q.toml\"\n```\n"));

@@ -303,7 +303,13 @@ fn report_is_in_book_order_and_ignored_lines_read_plainly() {
 #[test]
 fn the_chapters_lines_everywhere() {
     let chapter = "# C\n\n```rust example expect=compile-fail\nlet v = vec![1];\nlet w = v;\nprintln!(\"{:?}\", v);\n```\n\n```rust example expect=panic\nlet v: Vec<i32> = Vec::new();\nv[3];\n```\n\nIndented:\n\n    let y: i32 = \"b\";\n\nUnclosed:\n\n```rust\nlet z = {\n    1\n```\n";
-    let book = TestBook::new().chapter("c.md", chapter);
+    // A block that came through `{{#include}}` is not in the chapter's
+    // lines: it keeps `main.rs`, in the lock and on the page alike.
+    let included = "```rust example expect=compile-fail\nlet a: u8 = \"x\";\n```\n";
+    let book = TestBook::new()
+        .chapter("c.md", chapter)
+        .chapter("inc.md", "# I\n\nText.\n\n{{#include ex.md}}\n")
+        .file("src/ex.md", included);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}");
@@ -321,10 +327,18 @@ fn the_chapters_lines_everywhere() {
     assert!(lock.contains(" --> src/c.md:6:18\n"), "{lock}");
     assert!(lock.contains("4 | let v = vec![1];\n"), "{lock}");
     assert!(lock.contains("panicked at src/c.md:11:"), "{lock}");
-    assert!(!lock.contains("main.rs"), "{lock}");
+    assert_eq!(lock.matches("main.rs").count(), 1, "{lock}");
+    assert!(lock.contains(" --> main.rs:2:13\n"), "{lock}");
     // The page's Run buttons replay the same.
     book.build().unwrap();
-    let html = std::fs::read_to_string(book.output_dir("html").join("c.html")).unwrap();
+    let page = |name: &str| std::fs::read_to_string(book.output_dir("html").join(name)).unwrap();
+    let html = page("c.html");
     assert!(html.contains("src/c.md:6:18"), "the page's recorded run");
     assert!(!html.contains("main.rs"), "the page names main.rs");
+    let html = page("inc.html");
+    assert!(html.contains("main.rs:2:13"), "the included block's run");
+    assert!(
+        !html.contains("src/inc.md:"),
+        "an included block placed in the chapter"
+    );
 }
