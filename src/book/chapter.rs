@@ -116,7 +116,7 @@ impl<'a> ParsedChapter<'a> {
 struct BuildPlace<'a> {
     path: std::path::PathBuf,
     text: &'a str,
-    map: std::sync::OnceLock<Option<super::load::LineMap>>,
+    raw: std::sync::OnceLock<Option<String>>,
 }
 
 impl crate::directive::contract::Place for BuildPlace<'_> {
@@ -129,11 +129,18 @@ impl crate::directive::contract::Place for BuildPlace<'_> {
     }
 
     fn literal(&self, from: usize, to: usize) -> Option<usize> {
-        let map = self.map.get_or_init(|| {
-            let raw = std::fs::read_to_string(&self.path).ok()?;
-            Some(super::load::LineMap::new(&raw, self.text))
-        });
-        map.as_ref()?.literal(from, to)
+        let raw = (self.raw)
+            .get_or_init(|| std::fs::read_to_string(&self.path).ok())
+            .as_deref()?;
+        if raw == self.text {
+            return Some(from);
+        }
+        // As `check` places them ([`super::load::LineMap::literal`]): the
+        // lines in one run the file and the text share.
+        crate::core::diff::lines(raw, self.text)
+            .into_iter()
+            .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
+            .map(|op| op.old.start + (from - op.new.start))
     }
 }
 
@@ -151,7 +158,7 @@ pub fn parse<'a>(
         place: BuildPlace {
             path: config.root.join(page.file),
             text,
-            map: std::sync::OnceLock::new(),
+            raw: std::sync::OnceLock::new(),
         },
         blocks: Vec::new(),
         parsed: Vec::new(),

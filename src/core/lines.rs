@@ -50,25 +50,20 @@ impl ProgramLines {
             Some(found) => found,
             None => indented(&lines, first)?,
         };
-        let code: Vec<&str> = block.iter().map(|(t, _, _)| t.as_str()).collect();
-        let prog: Vec<&str> = program.lines().collect();
-        let mut out = vec![None; prog.len()];
-        let mut matched = 0;
-        for op in diff::items(&code, &prog) {
-            if !op.equal {
-                continue;
-            }
-            for (o, n) in op.old.zip(op.new) {
-                out[n] = Some((block[o].1, block[o].2));
-                matched += 1;
-            }
-        }
-        (matched == code.len() && prog.len() <= code.len() + WRAPPING).then(|| ProgramLines {
-            file: file.to_owned(),
-            lines: out,
-            open: first,
-            close,
-        })
+        of_code(&block, first, close, program, file)
+    }
+
+    /// The places of `program`'s lines for code that stands whole (from
+    /// column 1) on the lines of a file from line `first` on: a string of
+    /// a data file (an mdbook-quiz file's program).
+    pub fn of_lines(code: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
+        let block: Vec<(String, usize, usize)> = code
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (l.to_owned(), first + i, 0))
+            .collect();
+        let close = first + block.len();
+        of_code(&block, first.saturating_sub(1).max(1), close, program, file)
     }
 
     /// The same places `by` lines further down (a block of an expanded
@@ -115,6 +110,37 @@ impl ProgramLines {
                 .map(|p| p.map(|(line, _)| line))
         })
     }
+}
+
+/// The places of `program`'s lines for a block's `code` lines (each with
+/// its file line and the characters before its text), between the file's
+/// lines `open` and `close`.
+fn of_code(
+    block: &[(String, usize, usize)],
+    open: usize,
+    close: usize,
+    program: &str,
+    file: &str,
+) -> Option<ProgramLines> {
+    let code: Vec<&str> = block.iter().map(|(t, _, _)| t.as_str()).collect();
+    let prog: Vec<&str> = program.lines().collect();
+    let mut out = vec![None; prog.len()];
+    let mut matched = 0;
+    for op in diff::items(&code, &prog) {
+        if !op.equal {
+            continue;
+        }
+        for (o, n) in op.old.zip(op.new) {
+            out[n] = Some((block[o].1, block[o].2));
+            matched += 1;
+        }
+    }
+    (matched == code.len() && prog.len() <= code.len() + WRAPPING).then(|| ProgramLines {
+        file: file.to_owned(),
+        lines: out,
+        open,
+        close,
+    })
 }
 
 /// A fenced block at `lines[first - 1]`: its code lines as the program
@@ -266,6 +292,17 @@ mod tests {
         let p = ProgramLines::of_block(raw, 5, program, "src/c.md").unwrap();
         assert_eq!(p.lines, vec![None, Some((6, 5)), Some((7, 3)), None]);
         assert_eq!((p.open, p.close), (5, 8));
+    }
+
+    #[test]
+    fn a_data_files_string_maps_to_its_lines() {
+        let program = "fn main() {\nlet x = 1;\nx = 2;\n}\n";
+        let p = ProgramLines::of_lines("let x = 1;\nx = 2;\n", 24, program, "src/q.toml").unwrap();
+        assert_eq!(p.lines, vec![None, Some((24, 0)), Some((25, 0)), None]);
+        assert_eq!(
+            p.tell("error[E0384]: cannot assign twice\n --> main.rs:3:1\n  |\n3 | x = 2;\n"),
+            "error[E0384]: cannot assign twice\n  --> src/q.toml:25:1\n   |\n25 | x = 2;\n"
+        );
     }
 
     #[test]

@@ -197,6 +197,10 @@ pub struct Program {
     /// Where its claim is told when it was written in another file (a
     /// quiz file's `Tracing` question): that file and line.
     pub placed: Option<(String, usize)>,
+    /// For a program written in another file: its text as written there
+    /// and its first line, so that what the compiler says names that
+    /// file's lines (`src/q.toml:25:5`).
+    pub placed_code: Option<(String, usize)>,
 }
 
 impl Program {
@@ -243,7 +247,9 @@ impl Program {
             claim.file = file.clone();
             claim.line = *line;
             claim.bless = None;
-            claim.lines = None;
+            claim.lines = self.placed_code.as_ref().and_then(|(code, first)| {
+                crate::core::lines::ProgramLines::of_lines(code, *first, &claim.source, file)
+            });
         }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),

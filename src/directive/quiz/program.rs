@@ -184,6 +184,7 @@ pub(super) fn program(
         shown_lines,
         info_offset: fence.info_offset,
         placed: None,
+        placed_code: None,
     })
 }
 
