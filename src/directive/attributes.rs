@@ -1,7 +1,7 @@
 //! The attributes of every kind of block: [`TABLE`] (names and values,
 //! for messages with "did you mean", checked against the guide's tables),
 //! and the runnable Rust snippet's (an example, a comparison side, a
-//! quiz's program) [`ATTRIBUTES`], in the order messages list them, that
+//! quiz's program) `ATTRIBUTES`, in the order messages list them, that
 //! the parser in `runnable.rs` dispatches through and the hints for
 //! near-miss fences (`hint.rs`) read.
 
@@ -146,7 +146,7 @@ const C_CODE: [Attribute; 5] = [
 ];
 
 /// Every kind of block that takes attributes, and what each takes: the
-/// messages for an unknown attribute ([`unknown`]) list them from here,
+/// messages for an unknown attribute ([`names`], [`hint`]) list them from here,
 /// and the guide's attribute tables are checked against it.
 pub const TABLE: &[Block] = &[
     Block {
