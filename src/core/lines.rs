@@ -44,13 +44,32 @@ impl ProgramLines {
     /// lines of `text`; `None` when the block is not the program's code
     /// line for line.
     pub fn of_block(text: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
+        ProgramLines::of_blocks(text, &[first], program, file, WRAPPING)
+    }
+
+    /// The same for a program made of several blocks' code, in order (an
+    /// exercise's code and its tests), with at most `added` lines of its
+    /// own between and around them.
+    pub fn of_blocks(
+        text: &str,
+        firsts: &[usize],
+        program: &str,
+        file: &str,
+        added: usize,
+    ) -> Option<ProgramLines> {
         let lines: Vec<&str> = text.lines().collect();
-        let start = *lines.get(first.checked_sub(1)?)?;
-        let (block, close) = match fenced(&lines, first, start) {
-            Some(found) => found,
-            None => indented(&lines, first)?,
-        };
-        of_code(&block, first, close, program, file)
+        let mut code = Vec::new();
+        let mut close = 0;
+        for &first in firsts {
+            let start = *lines.get(first.checked_sub(1)?)?;
+            let (block, end) = match fenced(&lines, first, start) {
+                Some(found) => found,
+                None => indented(&lines, first)?,
+            };
+            code.extend(block);
+            close = end;
+        }
+        of_code(&code, *firsts.first()?, close, program, file, added)
     }
 
     /// The places of `program`'s lines for code that stands whole (from
@@ -63,7 +82,8 @@ impl ProgramLines {
             .map(|(i, l)| (l.to_owned(), first + i, 0))
             .collect();
         let close = first + block.len();
-        of_code(&block, first.saturating_sub(1).max(1), close, program, file)
+        let open = first.saturating_sub(1).max(1);
+        of_code(&block, open, close, program, file, WRAPPING)
     }
 
     /// The same places `by` lines further down (a block of an expanded
@@ -121,6 +141,7 @@ fn of_code(
     close: usize,
     program: &str,
     file: &str,
+    added: usize,
 ) -> Option<ProgramLines> {
     let code: Vec<&str> = block.iter().map(|(t, _, _)| t.as_str()).collect();
     let prog: Vec<&str> = program.lines().collect();
@@ -135,7 +156,7 @@ fn of_code(
             matched += 1;
         }
     }
-    (matched == code.len() && prog.len() <= code.len() + WRAPPING).then(|| ProgramLines {
+    (matched == code.len() && prog.len() <= code.len() + added).then(|| ProgramLines {
         file: file.to_owned(),
         lines: out,
         open,

@@ -284,6 +284,27 @@ impl Env<'_> {
     pub fn program_lines(&self, offset: usize, program: &str) -> Option<ProgramLines> {
         let first = crate::core::markdown::line_col(self.text, offset).0;
         let lines = ProgramLines::of_block(self.text, first, program, self.file)?;
+        self.in_file(lines)
+    }
+
+    /// The same for a program made of several blocks (their info strings
+    /// at `offsets`, in order), with at most `added` lines of its own.
+    pub fn joined_program_lines(
+        &self,
+        offsets: &[usize],
+        program: &str,
+        added: usize,
+    ) -> Option<ProgramLines> {
+        let firsts: Vec<usize> = (offsets.iter())
+            .map(|o| crate::core::markdown::line_col(self.text, *o).0)
+            .collect();
+        let lines = ProgramLines::of_blocks(self.text, &firsts, program, self.file, added)?;
+        self.in_file(lines)
+    }
+
+    /// Lines of the chapter's text told as the file's, when they stand
+    /// there literally.
+    fn in_file(&self, lines: ProgramLines) -> Option<ProgramLines> {
         let file = self.place.literal(lines.open - 1, lines.close - 1)?;
         let by = file as isize + 1 - lines.open as isize;
         Some(lines.shifted(by))

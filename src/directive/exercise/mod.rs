@@ -180,6 +180,9 @@ impl Exercise {
     /// tests), every test passes on the solution (at the solution). The
     /// first two share one program, so one build and one run serve both.
     pub fn claims(&self, env: &Env<'_>) -> Vec<Claim> {
+        // The test crate's own lines: a blank line and the tests' module
+        // (three lines, a blank one, its closing brace).
+        const TEST_CRATE_LINES: usize = 6;
         let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
             file: env.file.to_owned(),
             line: env.place.line(at.info_offset),
@@ -188,7 +191,18 @@ impl Exercise {
             lang: Lang::Rust,
             source: self.test_crate(solution),
             wrapped: false,
-            lines: None,
+            lines: env.joined_program_lines(
+                &[
+                    match solution {
+                        true => &self.solution,
+                        false => &self.starter,
+                    }
+                    .info_offset,
+                    self.tests.info_offset,
+                ],
+                &self.test_crate(solution),
+                TEST_CRATE_LINES,
+            ),
             expect,
             output: None,
             output_range: None,
