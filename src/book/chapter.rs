@@ -116,7 +116,11 @@ impl<'a> ParsedChapter<'a> {
 struct BuildPlace<'a> {
     path: std::path::PathBuf,
     text: &'a str,
-    raw: std::sync::OnceLock<Option<String>>,
+    /// The text's lines in the file's, once the file is read: `None`
+    /// when the two are the same text, else the runs of the diff.
+    literal: std::sync::OnceLock<Option<Option<Vec<crate::core::diff::Op>>>>,
+    /// Where each line of the text ends, once asked.
+    ends: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl crate::directive::contract::Place for BuildPlace<'_> {
@@ -129,18 +133,29 @@ impl crate::directive::contract::Place for BuildPlace<'_> {
     }
 
     fn literal(&self, from: usize, to: usize) -> Option<usize> {
-        let raw = (self.raw)
-            .get_or_init(|| std::fs::read_to_string(&self.path).ok())
-            .as_deref()?;
-        if raw == self.text {
-            return Some(from);
+        let ops = self.literal.get_or_init(|| {
+            let raw = std::fs::read_to_string(&self.path).ok()?;
+            // As `check` places them ([`super::load::LineMap::literal`]):
+            // the lines in one run the file and the text share.
+            Some((raw != self.text).then(|| crate::core::diff::lines(&raw, self.text)))
+        });
+        match ops.as_ref()? {
+            None => Some(from),
+            Some(ops) => ops
+                .iter()
+                .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
+                .map(|op| op.old.start + (from - op.new.start)),
         }
-        // As `check` places them ([`super::load::LineMap::literal`]): the
-        // lines in one run the file and the text share.
-        crate::core::diff::lines(raw, self.text)
-            .into_iter()
-            .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
-            .map(|op| op.old.start + (from - op.new.start))
+    }
+
+    fn text_line(&self, text: &str, offset: usize) -> usize {
+        if !std::ptr::eq(text, self.text) {
+            return markdown::line_col(text, offset).0;
+        }
+        let ends = self
+            .ends
+            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.as_bytes()).collect());
+        ends.partition_point(|&end| end < offset) + 1
     }
 }
 
@@ -158,7 +173,8 @@ pub fn parse<'a>(
         place: BuildPlace {
             path: config.root.join(page.file),
             text,
-            raw: std::sync::OnceLock::new(),
+            literal: std::sync::OnceLock::new(),
+            ends: std::sync::OnceLock::new(),
         },
         blocks: Vec::new(),
         parsed: Vec::new(),

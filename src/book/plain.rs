@@ -89,7 +89,9 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
         let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
         let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
         let flags = lang.flags();
-        let lines = ProgramLines::of_block(text, test_line, &program.source, &chapter.file)
+        let at = text[..block.range.start].rfind('\n').map_or(0, |i| i + 1);
+        let start = [(at, test_line)];
+        let lines = ProgramLines::of_blocks(text, &start, &program.source, &chapter.file, 2)
             .and_then(|l| {
                 let file = map.literal(l.open - 1, l.close - 1)?;
                 let by = file as isize + 1 - l.open as isize;

@@ -44,32 +44,42 @@ impl ProgramLines {
     /// lines of `text`; `None` when the block is not the program's code
     /// line for line.
     pub fn of_block(text: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
-        ProgramLines::of_blocks(text, &[first], program, file, WRAPPING)
+        let at = match first.checked_sub(2) {
+            None => 0,
+            Some(n) => memchr::memchr_iter(b'\n', text.as_bytes()).nth(n)? + 1,
+        };
+        ProgramLines::of_blocks(text, &[(at, first)], program, file, WRAPPING)
     }
 
     /// The same for a program made of several blocks' code, in order (an
-    /// exercise's code and its tests), with at most `added` lines of its
-    /// own between and around them.
+    /// exercise's code and its tests), each given by the byte where its
+    /// first line starts in `text` and that line's number, with at most
+    /// `added` lines of its own between and around them. Only the lines
+    /// a block can span are read (its program's, and its fences): a
+    /// block's cost is its own size, however long the chapter.
     pub fn of_blocks(
         text: &str,
-        firsts: &[usize],
+        starts: &[(usize, usize)],
         program: &str,
         file: &str,
         added: usize,
     ) -> Option<ProgramLines> {
-        let lines: Vec<&str> = text.lines().collect();
+        let most = program.lines().count() + 2;
         let mut code = Vec::new();
         let mut close = 0;
-        for &first in firsts {
-            let start = *lines.get(first.checked_sub(1)?)?;
-            let (block, end) = match fenced(&lines, first, start) {
+        for &(at, first) in starts {
+            let lines: Vec<&str> = text.get(at..)?.lines().take(most).collect();
+            let start = *lines.first()?;
+            let (block, end) = match fenced(&lines, 1, start) {
                 Some(found) => found,
-                None => indented(&lines, first)?,
+                None => indented(&lines, 1)?,
             };
-            code.extend(block);
-            close = end;
+            // Lines of the window told as the text's.
+            let shift = first - 1;
+            code.extend(block.into_iter().map(|(t, l, b)| (t, l + shift, b)));
+            close = end + shift;
         }
-        of_code(&code, *firsts.first()?, close, program, file, added)
+        of_code(&code, starts.first()?.1, close, program, file, added)
     }
 
     /// The places of `program`'s lines for code that stands whole (from
@@ -176,7 +186,7 @@ fn fenced(lines: &[&str], first: usize, fence: &str) -> Option<Code> {
     let fence_len = opening.len() - opening.trim_start_matches(fence_char).len();
     let closing = fence_char.to_string().repeat(fence_len);
     let mut block = Vec::new();
-    let mut close = lines.len();
+    let mut close = None;
     for (i, line) in lines.iter().enumerate().skip(first) {
         let cut = line
             .char_indices()
@@ -186,12 +196,13 @@ fn fenced(lines: &[&str], first: usize, fence: &str) -> Option<Code> {
             .map_or(0, |(at, c)| at + c.len_utf8());
         let rest = &line[cut..];
         if rest.trim_start().starts_with(&closing) {
-            close = i + 1;
+            close = Some(i + 1);
             break;
         }
         block.push(code_line(rest, i + 1, line[..cut].chars().count()));
     }
-    Some((block, close))
+    // A fence closed past the lines read is no block of this program.
+    Some((block, close?))
 }
 
 /// An indented block starting at `lines[first - 1]`: its lines up to the

@@ -255,6 +255,12 @@ pub trait Place: std::fmt::Debug {
     /// (0-based), when lines `from..=to` stand literally in the file, in
     /// a row (not through an `{{#include}}`).
     fn literal(&self, from: usize, to: usize) -> Option<usize>;
+    /// The 1-based line of `text` (the chapter's) that the byte at
+    /// `offset` is on; a place that knows the text may answer from an
+    /// index instead of counting.
+    fn text_line(&self, text: &str, offset: usize) -> usize {
+        crate::core::markdown::line_col(text, offset).0
+    }
 }
 
 /// No file behind the text: renders that report no line (a page build,
@@ -282,9 +288,7 @@ impl Env<'_> {
     /// is at `offset` of the chapter, stand in the chapter's file, when
     /// the block stands there literally.
     pub fn program_lines(&self, offset: usize, program: &str) -> Option<ProgramLines> {
-        let first = crate::core::markdown::line_col(self.text, offset).0;
-        let lines = ProgramLines::of_block(self.text, first, program, self.file)?;
-        self.in_file(lines)
+        self.joined_program_lines(&[offset], program, 2)
     }
 
     /// The same for a program made of several blocks (their info strings
@@ -295,10 +299,14 @@ impl Env<'_> {
         program: &str,
         added: usize,
     ) -> Option<ProgramLines> {
-        let firsts: Vec<usize> = (offsets.iter())
-            .map(|o| crate::core::markdown::line_col(self.text, *o).0)
+        let starts: Vec<(usize, usize)> = (offsets.iter())
+            .map(|&o| {
+                let before = self.text.get(..o).unwrap_or(self.text);
+                let at = before.rfind('\n').map_or(0, |i| i + 1);
+                (at, self.place.text_line(self.text, o))
+            })
             .collect();
-        let lines = ProgramLines::of_blocks(self.text, &firsts, program, self.file, added)?;
+        let lines = ProgramLines::of_blocks(self.text, &starts, program, self.file, added)?;
         self.in_file(lines)
     }
 
