@@ -130,7 +130,23 @@ impl ProgramLines {
             return text.to_owned();
         }
         let file = &self.file;
-        let moved = relocate(text, "main.rs:", |l, c| {
+        // A span (`{closure@main.rs:6:32: 6:39}`): its end too.
+        static SPAN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let span = SPAN.get_or_init(|| {
+            // `main.rs` whole, not the end of a path (`src/main.rs`).
+            regex::Regex::new(r"(^|[^\w/.])main\.rs:(\d+):(\d+): (\d+):(\d+)")
+                .expect("a valid pattern")
+        });
+        let text = span.replace_all(text, |c: &regex::Captures<'_>| {
+            let n = |i: usize| c[i].parse::<usize>().ok();
+            let placed = (|| {
+                let (l, col) = self.place(n(2)?, n(3)?)?;
+                let (l2, col2) = self.place(n(4)?, n(5)?)?;
+                Some(format!("{}{file}:{l}:{col}: {l2}:{col2}", &c[1]))
+            })();
+            placed.unwrap_or_else(|| c[0].to_owned())
+        });
+        let moved = relocate(&text, "main.rs:", |l, c| {
             let (line, column) = self.place(l, c)?;
             Some(format!("{file}:{line}:{column}"))
         });
@@ -334,6 +350,17 @@ mod tests {
         assert_eq!(
             p.tell("error[E0384]: cannot assign twice\n --> main.rs:3:1\n  |\n3 | x = 2;\n"),
             "error[E0384]: cannot assign twice\n  --> src/q.toml:25:1\n   |\n25 | x = 2;\n"
+        );
+    }
+
+    #[test]
+    fn a_span_is_placed_at_both_ends() {
+        let raw = "# C\n\n```rust\nlet c = || 1;\n```\n";
+        let program = "fn main() {\nlet c = || 1;\n}\n";
+        let p = ProgramLines::of_block(raw, 3, program, "src/c.md").unwrap();
+        assert_eq!(
+            p.tell("within `{closure@main.rs:2:9: 2:11}` at src/main.rs:2:9: 2:11"),
+            "within `{closure@src/c.md:4:9: 4:11}` at src/main.rs:2:9: 2:11"
         );
     }
 
