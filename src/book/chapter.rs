@@ -71,6 +71,7 @@ impl<'a> Page<'a> {
 pub struct ParsedChapter<'a> {
     page: Page<'a>,
     text: &'a str,
+    place: BuildPlace<'a>,
     blocks: Vec<markdown::Block>,
     parsed: Vec<Result<directive::Parsed, Problem>>,
     outcome: ChapterOutcome,
@@ -89,7 +90,7 @@ impl<'a> ParsedChapter<'a> {
                 section: self.page.section,
                 first: 0,
             },
-            place: &mdbook_companion_directives::contract::Unplaced,
+            place: &self.place,
         }
     }
 
@@ -107,6 +108,57 @@ impl<'a> ParsedChapter<'a> {
     }
 }
 
+/// Where a built chapter's lines stand in its file: no line is reported
+/// and nothing blessed (as [`mdbook_companion_directives::contract::Unplaced`]), but
+/// a block's program is placed in the file's lines where the block stands
+/// there literally (the file read, once, only when a block asks).
+#[derive(Debug)]
+struct BuildPlace<'a> {
+    path: std::path::PathBuf,
+    text: &'a str,
+    /// The text's lines in the file's, once the file is read: `None`
+    /// when the two are the same text, else the runs of the diff.
+    literal: std::sync::OnceLock<Option<Option<Vec<mdbook_companion_core::diff::Op>>>>,
+    /// Where each line of the text ends, once asked.
+    ends: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl mdbook_companion_directives::contract::Place for BuildPlace<'_> {
+    fn line(&self, _: usize) -> usize {
+        0
+    }
+
+    fn bless(&self, _: &Range<usize>) -> Option<mdbook_companion_core::claim::BlessTarget> {
+        None
+    }
+
+    fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        let ops = self.literal.get_or_init(|| {
+            let raw = std::fs::read_to_string(&self.path).ok()?;
+            // As `check` places them ([`super::load::LineMap::literal`]):
+            // the lines in one run the file and the text share.
+            Some((raw != self.text).then(|| mdbook_companion_core::diff::lines(&raw, self.text)))
+        });
+        match ops.as_ref()? {
+            None => Some(from),
+            Some(ops) => ops
+                .iter()
+                .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
+                .map(|op| op.old.start + (from - op.new.start)),
+        }
+    }
+
+    fn text_line(&self, text: &str, offset: usize) -> usize {
+        if !std::ptr::eq(text, self.text) {
+            return markdown::line_col(text, offset).0;
+        }
+        let ends = self
+            .ends
+            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.as_bytes()).collect());
+        ends.partition_point(|&end| end < offset) + 1
+    }
+}
+
 /// Scans a chapter and parses its directives.
 pub fn parse<'a>(
     config: &Config,
@@ -118,6 +170,12 @@ pub fn parse<'a>(
     let mut chapter = ParsedChapter {
         page: *page,
         text,
+        place: BuildPlace {
+            path: config.root.join(page.file),
+            text,
+            literal: std::sync::OnceLock::new(),
+            ends: std::sync::OnceLock::new(),
+        },
         blocks: Vec::new(),
         parsed: Vec::new(),
         outcome: ChapterOutcome::default(),
@@ -210,6 +268,7 @@ pub fn render(
     let ParsedChapter {
         page,
         text,
+        place,
         blocks,
         parsed,
         mut outcome,
@@ -226,7 +285,7 @@ pub fn render(
             section: page.section,
             first: 0,
         },
-        place: &mdbook_companion_directives::contract::Unplaced,
+        place: &place,
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());

@@ -78,8 +78,16 @@ pub struct Loaded {
 pub fn not_a_book(root: &Path) -> Option<String> {
     let shown = root.display();
     let is_book = |d: &Path| d.join("book.toml").is_file() || d.join("src/SUMMARY.md").is_file();
-    let parent = match root.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+    // `.` (or `..`) is a directory whose parent is `..` (`../..`), not
+    // the path with its last word cut.
+    let parent = match (root.components().next_back(), root.parent()) {
+        (Some(std::path::Component::CurDir), _) if root.components().count() == 1 => {
+            PathBuf::from("..")
+        }
+        (Some(std::path::Component::CurDir | std::path::Component::ParentDir), _) => {
+            root.join("..")
+        }
+        (_, Some(p)) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     if !root.exists() {
@@ -439,6 +447,10 @@ impl Place for FilePlace<'_> {
     fn bless(&self, range: &Range<usize>) -> Option<BlessTarget> {
         let c = self.chapter;
         bless_target(range, &c.expanded, self.map, &c.raw, &c.path)
+    }
+
+    fn literal(&self, from: usize, to: usize) -> Option<usize> {
+        self.map.literal(from, to)
     }
 }
 

@@ -13,6 +13,7 @@ use super::load::{Chapter, LineMap};
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lines::ProgramLines;
 use mdbook_companion_core::markdown;
 use mdbook_companion_directives as directive;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
@@ -93,8 +94,17 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
         } else {
             format!("rust block ({flags})")
         };
+        let at = text[..block.range.start].rfind('\n').map_or(0, |i| i + 1);
+        let start = [(at, test_line)];
+        let lines = ProgramLines::of_blocks(text, &start, &program.source, &chapter.file, 2)
+            .and_then(|l| {
+                let file = map.literal(l.open - 1, l.close - 1)?;
+                let by = file as isize + 1 - l.open as isize;
+                Some(l.shifted(by))
+            });
         out.push(Claim {
             line: map.file_line(test_line - 1),
+            lines,
             wrapped: program.wrapped,
             edition: lang.edition.unwrap_or(edition),
             error: lang.error_codes.first().cloned(),

@@ -159,7 +159,13 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
             for n in names {
                 a.push(*n);
             }
-            companion.insert("after", Item::Value(Value::Array(a)));
+            let mut value = Value::Array(a);
+            // Why, in the words the guide shows it with.
+            value.decor_mut().set_suffix(match gettext {
+                true => "   # translate the chapters first, then render them",
+                false => "          # so {{#include}} works inside directives",
+            });
+            companion.insert("after", Item::Value(value));
         }
         Some(Item::Value(Value::Array(a))) => {
             for n in names {
@@ -242,7 +248,7 @@ mathjax-support = true
 additional-js = ["theme/companion.js"]
 
 [preprocessor.companion]
-after = ["links"]
+after = ["links"]          # so {{#include}} works inside directives
 "#
         );
         assert_eq!(
@@ -250,6 +256,26 @@ after = ["links"]
             after,
             "idempotent"
         );
+    }
+
+    /// The `after` install writes says why, as the guide's getting
+    /// started and translations pages show it.
+    #[test]
+    fn a_new_after_says_why() {
+        let plain = edit_book_toml("", DEFAULT_CSS).unwrap();
+        let translated = edit_book_toml("[preprocessor.gettext]\n", DEFAULT_CSS).unwrap();
+        let guide = |page: &str| {
+            std::fs::read_to_string(format!("{}/guide/src/{page}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+        };
+        for (written, page) in [
+            (plain, "getting-started.md"),
+            (translated, "translations.md"),
+        ] {
+            let line = written.lines().find(|l| l.starts_with("after = ")).unwrap();
+            assert!(line.contains(" # "), "{line}");
+            assert!(guide(page).lines().any(|l| l == line), "{page}: {line}");
+        }
     }
 
     #[test]

@@ -360,3 +360,159 @@ fn guide_lists_every_check_format() {
         assert!(text.contains(&want), "{page} does not give {want}");
     }
 }
+
+/// The attributes (and their values) of each kind of block, as the
+/// guide's tables list them: `| attribute | meaning |` tables stand for
+/// the page's one kind of block, `| on | attribute | meaning |` tables
+/// name the kinds in their first column.
+type Listed =
+    std::collections::BTreeMap<String, std::collections::BTreeMap<String, BTreeSet<String>>>;
+
+fn listed_attributes(page: &str, every_rust_example: &Listed) -> Listed {
+    let text = std::fs::read_to_string(guide().join("src").join(page)).expect("a guide page");
+    let single = match page {
+        "examples.md" => "rust example",
+        "quizzes.md" => "quiz",
+        "exercises.md" => "exercise",
+        _ => "",
+    };
+    let kinds = |on: &str| -> Vec<&str> {
+        let mut out = Vec::new();
+        for word in on.split(',').map(str::trim) {
+            out.extend(match (page, word) {
+                (_, "block") => vec!["compare"],
+                (_, "any side") => vec!["rust side", "c side", "python side"],
+                ("comparisons.md", "`rust`") => vec!["rust side"],
+                ("comparisons.md", "`c`" | "`cpp`") => vec!["c side"],
+                ("quizzes.md", "`rust`") => vec!["quiz's rust program"],
+                ("quizzes.md", "`c`" | "`cpp`") => vec!["quiz's c program"],
+                _ => panic!("{page}: a table row on {word:?}, which names no kind of block"),
+            });
+        }
+        out.dedup();
+        out
+    };
+    let ticked = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    };
+    let mut out = Listed::new();
+    let mut on_column = None;
+    for line in text.lines() {
+        if !line.starts_with('|') {
+            on_column = None;
+            continue;
+        }
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        match cells.as_slice() {
+            ["attribute", "meaning"] => on_column = Some(false),
+            ["on", "attribute", "meaning"] => on_column = Some(true),
+            _ if cells[0].starts_with("---") => {}
+            _ => {
+                let Some(on) = on_column else { continue };
+                let (blocks, cell) = match on {
+                    true => (kinds(cells[0]), cells[1]),
+                    false => (vec![single], cells[0]),
+                };
+                let mut attrs: Vec<(String, BTreeSet<String>)> = Vec::new();
+                if cell.contains("every `rust example` attribute") {
+                    for (name, values) in &every_rust_example["rust example"] {
+                        if name != "at" {
+                            attrs.push((name.clone(), values.clone()));
+                        }
+                    }
+                }
+                let mut pieces = cell.split("\\|");
+                for token in ticked(pieces.next().unwrap_or_default()) {
+                    let (name, value) = match token.split_once('=') {
+                        Some((n, v)) => (n.to_owned(), Some(v.to_owned())),
+                        None => (token, None),
+                    };
+                    // rustdoc's spellings of an edition and an error code.
+                    let forms = ["edition20", "E0"];
+                    if name == "rust example" || forms.iter().any(|f| name.starts_with(f)) {
+                        continue;
+                    }
+                    attrs.push((name, value.into_iter().collect()));
+                }
+                if let Some((_, values)) = attrs.last_mut() {
+                    for piece in pieces {
+                        values.extend(ticked(piece));
+                    }
+                }
+                for block in blocks {
+                    for (name, values) in &attrs {
+                        let words = values
+                            .iter()
+                            .filter(|v| !v.contains(['"', ',', '…']) && v.as_str() != "N");
+                        (out.entry(block.to_owned()).or_default())
+                            .entry(name.clone())
+                            .or_default()
+                            .extend(words.cloned());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The guide's attribute tables list every attribute of every kind of
+/// block that the parsers take (the one table, `directive::attributes`),
+/// and no other; a value they show is one the attribute takes, and an
+/// attribute shown with its alternatives shows all of them.
+#[test]
+fn the_guide_lists_every_attribute_of_every_block() {
+    use mdbook_companion_directives::attributes::TABLE;
+    let examples = listed_attributes("examples.md", &Listed::new());
+    let mut guide = Listed::new();
+    for page in [
+        "examples.md",
+        "comparisons.md",
+        "quizzes.md",
+        "exercises.md",
+    ] {
+        guide.extend(listed_attributes(page, &examples));
+    }
+    let mut faults = Vec::new();
+    for block in TABLE {
+        let Some(listed) = guide.get(block.block) else {
+            faults.push(format!(
+                "{}: no table lists the {}'s attributes",
+                block.page, block.block
+            ));
+            continue;
+        };
+        let ours: BTreeSet<&str> = block.attributes.iter().map(|a| a.name).collect();
+        let theirs: BTreeSet<&str> = listed.keys().map(String::as_str).collect();
+        for name in ours.difference(&theirs) {
+            faults.push(format!(
+                "{}: the {} takes `{name}`, not in its table",
+                block.page, block.block
+            ));
+        }
+        for name in theirs.difference(&ours) {
+            faults.push(format!(
+                "{}: the table lists `{name}` on the {}, which does not take it",
+                block.page, block.block
+            ));
+        }
+        for a in block.attributes.iter().filter(|a| !a.values.is_empty()) {
+            let Some(shown) = listed.get(a.name) else {
+                continue;
+            };
+            let takes: BTreeSet<String> = a.values.iter().map(|v| v.to_string()).collect();
+            let wrong: Vec<_> = shown.difference(&takes).collect();
+            if !wrong.is_empty() || (shown.len() > 1 && *shown != takes) {
+                faults.push(format!(
+                    "{}: the {}'s `{}` takes {:?}; the table shows {:?}",
+                    block.page, block.block, a.name, takes, shown
+                ));
+            }
+        }
+    }
+    assert_eq!(faults, Vec::<String>::new());
+}

@@ -7,6 +7,7 @@ use crate::doctest::Doctest;
 use crate::expect::Expect;
 use crate::filecheck::Checks;
 use crate::lang::Lang;
+use crate::lines::ProgramLines;
 use crate::links::Mode;
 use crate::machine::Syntax;
 use crate::sanitize::Sanitize;
@@ -138,6 +139,11 @@ pub struct Claim {
     /// The line the compiler's first error must stand on (a quiz's key
     /// "does not compile, on line 3"), when the block says.
     pub error_line: Option<ErrorLine>,
+    /// Where the lines of `source` stand in the author's file, so that
+    /// what the compiler and the program say names them (`None`: a block
+    /// that is not literally in the file keeps `main.rs`). Not part of
+    /// what decides a verdict: the cache keys leave it out.
+    pub lines: Option<ProgramLines>,
 }
 
 impl Claim {
@@ -179,6 +185,7 @@ impl Claim {
             unordered: false,
             asm: None,
             error_line: None,
+            lines: None,
         }
     }
 }

@@ -172,8 +172,14 @@ impl Sanitize {
             Some(v) => v.to_string(),
             None => String::new(),
         };
-        let set = Sanitize::parse(&text)
-            .map_err(|found| a.problem(attr, format!("{found}; expected one of {KNOWN}")))?;
+        let set = Sanitize::parse(&text).map_err(|found| {
+            let names: Vec<&str> = Sanitizer::ALL.iter().map(|c| c.value()).collect();
+            let near = (text.split([',', '+']).map(str::trim))
+                .find(|w| !names.contains(w))
+                .map(|w| crate::values::did_you_mean(w, &names))
+                .unwrap_or_default();
+            a.problem(attr, format!("{found}; expected one of {KNOWN}{near}"))
+        })?;
         if lang == Lang::Rust && set != Sanitize::one(Sanitizer::Memcheck) {
             return Err(a.problem(
                 attr,

@@ -110,14 +110,54 @@ impl<'a> Attrs<'a> {
                 } else {
                     format!("`{found}`")
                 };
+                let near = match &attr.value {
+                    Some(toml::Value::String(s)) => did_you_mean(s, &names),
+                    _ => String::new(),
+                };
                 self.problem(
                     attr,
                     format!(
-                        "found {found} for `{}`; expected one of {}",
+                        "found {found} for `{}`; expected one of {}{near}",
                         attr.key,
                         names.join(", ")
                     ),
                 )
             })
+    }
+}
+
+/// The name of `names` nearest to `found`, a few edits away (one for a
+/// name of five characters or fewer, two for a longer one): `panics` for
+/// `panic`, `sanitise` for `sanitize`, `compile_fail` for `compile-fail`.
+pub fn nearest<'n>(found: &str, names: &[&'n str]) -> Option<&'n str> {
+    let most = if found.chars().count() <= 5 { 1 } else { 2 };
+    names
+        .iter()
+        .filter(|n| **n != found)
+        .map(|n| (strsim::osa_distance(found, n), *n))
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, n)| n)
+}
+
+/// `; did you mean `NAME`?` for the name of `names` nearest to `found`
+/// ([`nearest`]), or nothing: what a message ends with.
+pub fn did_you_mean(found: &str, names: &[&str]) -> String {
+    nearest(found, names).map_or_else(String::new, |n| format!("; did you mean `{n}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_a_few_edits_away_is_suggested() {
+        let expect = ["run", "panic", "compile-fail", "no-run"];
+        assert_eq!(nearest("panics", &expect), Some("panic"));
+        assert_eq!(nearest("compile_fail", &expect), Some("compile-fail"));
+        assert_eq!(nearest("sanitise", &["sanitize", "asm"]), Some("sanitize"));
+        assert_eq!(nearest("colour", &["caption", "id", "title"]), None);
+        assert_eq!(nearest("run", &expect), None);
+        assert_eq!(did_you_mean("rnu", &expect), "; did you mean `run`?");
     }
 }

@@ -10,6 +10,7 @@ use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{BlessTarget, Claim};
 use mdbook_companion_core::config::{Config, Key};
 use mdbook_companion_core::i18n::Translations;
+use mdbook_companion_core::lines::ProgramLines;
 use mdbook_companion_core::markdown::{self, Block, Out, Pattern};
 use mdbook_companion_core::problem::{MissingTool, Problem};
 use std::any::Any;
@@ -250,6 +251,16 @@ pub trait Place: std::fmt::Debug {
     /// Where `--bless` may write over the output block at `range` of the
     /// chapter's text: only where it stands literally in the file.
     fn bless(&self, range: &std::ops::Range<usize>) -> Option<BlessTarget>;
+    /// The file's line (0-based) of the chapter text's line `from`
+    /// (0-based), when lines `from..=to` stand literally in the file, in
+    /// a row (not through an `{{#include}}`).
+    fn literal(&self, from: usize, to: usize) -> Option<usize>;
+    /// The 1-based line of `text` (the chapter's) that the byte at
+    /// `offset` is on; a place that knows the text may answer from an
+    /// index instead of counting.
+    fn text_line(&self, text: &str, offset: usize) -> usize {
+        mdbook_companion_core::markdown::line_col(text, offset).0
+    }
 }
 
 /// No file behind the text: renders that report no line (a page build,
@@ -265,9 +276,48 @@ impl Place for Unplaced {
     fn bless(&self, _: &std::ops::Range<usize>) -> Option<BlessTarget> {
         None
     }
+
+    /// The text is taken for the file.
+    fn literal(&self, from: usize, _: usize) -> Option<usize> {
+        Some(from)
+    }
 }
 
 impl Env<'_> {
+    /// Where the lines of `program`, made of the block whose info string
+    /// is at `offset` of the chapter, stand in the chapter's file, when
+    /// the block stands there literally.
+    pub fn program_lines(&self, offset: usize, program: &str) -> Option<ProgramLines> {
+        self.joined_program_lines(&[offset], program, 2)
+    }
+
+    /// The same for a program made of several blocks (their info strings
+    /// at `offsets`, in order), with at most `added` lines of its own.
+    pub fn joined_program_lines(
+        &self,
+        offsets: &[usize],
+        program: &str,
+        added: usize,
+    ) -> Option<ProgramLines> {
+        let starts: Vec<(usize, usize)> = (offsets.iter())
+            .map(|&o| {
+                let before = self.text.get(..o).unwrap_or(self.text);
+                let at = before.rfind('\n').map_or(0, |i| i + 1);
+                (at, self.place.text_line(self.text, o))
+            })
+            .collect();
+        let lines = ProgramLines::of_blocks(self.text, &starts, program, self.file, added)?;
+        self.in_file(lines)
+    }
+
+    /// Lines of the chapter's text told as the file's, when they stand
+    /// there literally.
+    fn in_file(&self, lines: ProgramLines) -> Option<ProgramLines> {
+        let file = self.place.literal(lines.open - 1, lines.close - 1)?;
+        let by = file as isize + 1 - lines.open as isize;
+        Some(lines.shifted(by))
+    }
+
     /// An author's plain string (a title, a caption) in the book's
     /// language: every directive translates through here.
     pub fn text<'s>(&self, text: &'s str) -> Cow<'s, str> {

@@ -9,7 +9,7 @@
 pub mod asmspec;
 pub mod asmview;
 pub mod assets;
-mod attributes;
+pub mod attributes;
 pub mod body;
 pub mod cards;
 pub mod claims;

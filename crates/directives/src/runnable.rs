@@ -242,8 +242,16 @@ impl Example {
                     return Err(a.problem(
                         attr,
                         format!(
-                            "found unknown attribute `{key}`; expected one of {}",
-                            context.known()
+                            "found unknown attribute `{key}`; expected one of {}{}",
+                            context.known(),
+                            super::attributes::hint(
+                                match context {
+                                    Context::Standalone => "rust example",
+                                    Context::Side => "rust side",
+                                    Context::Quiz => "quiz's rust program",
+                                },
+                                key
+                            )
                         ),
                     ));
                 }
@@ -445,10 +453,12 @@ impl Example {
         };
         let what = under(what, self.sanitize);
         let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
-        let source = self.source();
+        let shown = self.source();
+        let source = code::rust_program(&shown);
         Claim {
             line: env.place.line(offset),
-            wrapped: !code::has_main(&source),
+            lines: env.program_lines(offset, &source),
+            wrapped: !code::has_main(&shown),
             output: self.output.clone(),
             output_range,
             edition: self.edition,
@@ -459,14 +469,7 @@ impl Example {
             no_warnings: self.spec.no_warnings,
             sanitize: self.sanitize,
             unordered: self.unordered,
-            ..Claim::new(
-                env.file,
-                offset,
-                what,
-                Lang::Rust,
-                code::rust_program(&source),
-                self.expect,
-            )
+            ..Claim::new(env.file, offset, what, Lang::Rust, source, self.expect)
         }
     }
 

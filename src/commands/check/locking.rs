@@ -3,6 +3,7 @@
 
 use super::report::Report;
 use mdbook_companion_core::claim::Recorded;
+use mdbook_companion_core::diff;
 use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_engine::check::{Checker, Verdict};
 use mdbook_companion_engine::lock::{self, Assembly, Entry, Lock, Read};
@@ -187,25 +188,34 @@ pub fn differences(
     let new_asm: HashMap<&str, &Assembly> =
         new.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
     let mut panel_faults: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut panel_diffs: BTreeMap<&str, String> = BTreeMap::new();
     for (hash, place) in places {
         let Some(a) = new_asm.get(hash.as_str()) else {
             continue;
         };
-        let found = match old_asm.get(hash.as_str()) {
-            None => {
-                vec!["assembly.hash: its assembly panel has no entry in companion.lock".to_owned()]
-            }
+        let (found, diffs) = match old_asm.get(hash.as_str()) {
+            None => (
+                vec!["assembly.hash: its assembly panel has no entry in companion.lock".to_owned()],
+                String::new(),
+            ),
             Some(o) if o == a => continue,
-            Some(o) => lock::changes(&o.facts(), &a.facts())
-                .iter()
-                .map(difference)
-                .collect(),
+            Some(o) => {
+                let changes = lock::changes(&o.facts(), &a.facts());
+                (
+                    changes.iter().map(difference).collect(),
+                    changes.iter().filter_map(shown).collect(),
+                )
+            }
         };
         let faults = panel_faults.entry(place.as_str()).or_default();
         for fault in found {
             if !faults.contains(&fault) {
                 faults.push(fault);
             }
+        }
+        let shown = panel_diffs.entry(place.as_str()).or_default();
+        if !shown.contains(&diffs) {
+            shown.push_str(&diffs);
         }
     }
     let stale_panels = old_asm.keys().filter(|h| !new_asm.contains_key(*h)).count();
@@ -219,13 +229,16 @@ pub fn differences(
     let mut told: BTreeSet<String> = BTreeSet::new();
     for (o, n) in &pairs.matched {
         let place = format!("{}:{}", n.chapter, n.line);
-        let mut faults = entry_differences(o, n, &accepts);
+        let (mut faults, mut diffs) = entry_differences(o, n, &accepts);
         if let Some(p) = panel_faults.get(place.as_str()) {
             faults.extend(p.iter().cloned());
         }
+        if let Some(d) = panel_diffs.get(place.as_str()) {
+            diffs.push_str(d);
+        }
         if !faults.is_empty() {
             out.push(format!(
-                "{place}: {}: {}; {HINT}",
+                "{place}: {}: {}; {HINT}{diffs}",
                 n.what,
                 faults.join("; ")
             ));
@@ -253,7 +266,8 @@ pub fn differences(
     // Panels of blocks whose entries agree (or that make no entry).
     for (place, faults) in &panel_faults {
         if !told.contains(*place) {
-            out.push(format!("{place}: {}; {HINT}", faults.join("; ")));
+            let diffs = panel_diffs.get(place).map_or("", String::as_str);
+            out.push(format!("{place}: {}; {HINT}{diffs}", faults.join("; ")));
             told.insert((*place).to_owned());
         }
     }
@@ -320,24 +334,61 @@ fn pair<'a>(old: &'a [Entry], new: &'a [Entry]) -> Pairs<'a> {
 }
 
 /// What differs between a block's entry in the lock (`o`) and this run's
-/// (`n`): one phrase per field ([`Entry::facts`]), naming it.
+/// (`n`): one phrase per field ([`Entry::facts`]), naming it, and the
+/// changed fields of more than one line as small diffs ([`shown`]).
 fn entry_differences(
     o: &Entry,
     n: &Entry,
     accepts: &impl Fn(&str, &RecordedRun) -> bool,
-) -> Vec<String> {
+) -> (Vec<String>, String) {
     let (run, rest): (Vec<_>, Vec<_>) = lock::changes(&o.facts(), &n.facts())
         .into_iter()
         .partition(|c| c.field == "run" || c.field.starts_with("run."));
-    let mut out: Vec<String> = rest.iter().map(|c| change(c, o, n)).collect();
+    let mut told: Vec<&lock::Change> = rest.iter().collect();
     // A recorded run is compared only where the rest agrees: a changed
     // block's run changes with it. One the claim accepts (an address
     // under `[..]`) is the same run.
     let accepted = o.run.as_ref().is_some_and(|run| accepts(&n.hash, run));
-    if out.is_empty() && !accepted {
-        out.extend(run.iter().map(|c| change(c, o, n)));
+    if told.is_empty() && !accepted {
+        told.extend(run.iter());
     }
-    out
+    let out = told.iter().map(|c| change(c, o, n)).collect();
+    let mut diffs: String = told.iter().filter_map(|c| shown(c)).collect();
+    // A changed code's output, as the hash's phrase quotes it.
+    if told.iter().any(|c| c.field == "hash")
+        && let (Some(a), Some(b)) = (&o.run, &n.run)
+    {
+        diffs.extend(shown(&lock::Change {
+            field: "run.stdout",
+            locked: a.stdout.clone(),
+            now: b.stdout.clone(),
+        }));
+    }
+    (out, diffs)
+}
+
+/// A changed field of more than one line as a unified diff from the
+/// lock's value to this run's, three lines of context around each change
+/// ([`diff::unified`]), indented under the report's line (`    | `) and
+/// headed by the field; `None` for values of one line at most, which the
+/// field's phrase quotes whole.
+fn shown(c: &lock::Change) -> Option<String> {
+    let lines = |t: &str| t.split_inclusive('\n').count();
+    if lines(&c.locked).max(lines(&c.now)) < 2 {
+        return None;
+    }
+    let diff = diff::unified(
+        &c.locked,
+        &c.now,
+        &format!("{} in companion.lock", c.field),
+        &format!("{} now", c.field),
+    );
+    let mut out = String::new();
+    for line in diff.lines() {
+        out.push_str("\n    | ");
+        out.push_str(line);
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// A changed fact in words: its field, and its first line that differs
@@ -650,6 +701,42 @@ mod tests {
                 x(20),
                 x(39)
             )
+        );
+    }
+
+    /// A changed field of several lines is shown as a small unified diff
+    /// under the report's line: the lines around the first difference,
+    /// whole, so that two values that quote alike are told apart.
+    #[test]
+    fn locked_shows_a_changed_run_as_a_small_diff() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |stdout: &str| {
+            let mut lock = full();
+            lock.assembly.clear();
+            lock.blocks[0].missing = None;
+            if let Some(r) = &mut lock.blocks[0].run {
+                r.stdout = stdout.into();
+            }
+            lock
+        };
+        let now = "1500: MTU 1500\nabc: error NotANumber(ParseIntError { kind: InvalidDigit })\n1: a\n2: b\n3: c\n4: d\n";
+        let locked = now.replace("InvalidDigit", "Empty");
+        std::fs::write(Lock::path(dir.path()), run(&locked).to_text()).unwrap();
+        let out = differences(&Lock::read(dir.path()), &run(now), &[], |_, _| false);
+        assert_eq!(
+            out,
+            [concat!(
+                "src/a.md:3: asm of rust example: run.stdout line 2: \"abc: error NotANumber(ParseIntError { kind: Empty })\\n\" in companion.lock, \"abc: error NotANumber(ParseIntError { kind: InvalidDigit })\\n\" now; run `mdbook-companion check` and commit companion.lock\n",
+                "    | --- run.stdout in companion.lock\n",
+                "    | +++ run.stdout now\n",
+                "    | @@ -1,5 +1,5 @@\n",
+                "    |  1500: MTU 1500\n",
+                "    | -abc: error NotANumber(ParseIntError { kind: Empty })\n",
+                "    | +abc: error NotANumber(ParseIntError { kind: InvalidDigit })\n",
+                "    |  1: a\n",
+                "    |  2: b\n",
+                "    |  3: c",
+            )]
         );
     }
 }

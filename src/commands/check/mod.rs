@@ -16,7 +16,6 @@ pub mod formats;
 pub mod locking;
 pub mod observed;
 pub mod partition;
-pub mod places;
 pub mod report;
 
 pub use observed::Observed;
@@ -375,7 +374,7 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         .chain(warnings.iter().map(|w| format!("warning: {w}")))
         .chain(preprocessors)
         .collect();
-    let mut checked: Vec<Checked> = claims
+    let checked: Vec<Checked> = claims
         .into_iter()
         .zip(chapters)
         .zip(outcomes)
@@ -386,7 +385,6 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
             others: Vec::new(),
         })
         .collect();
-    places::in_chapters(&mut checked, &loaded.chapters);
     let mut report = Report {
         notes,
         errors,

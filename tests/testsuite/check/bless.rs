@@ -294,3 +294,33 @@ third rust
     // and the one whose output would close its comparison.
     assert_eq!(after, "5 passed, 2 failed");
 }
+
+/// What guide/src/check.md says an output-only edit costs: none while the
+/// block still holds (the verdict comes from what the program did), one
+/// compile and run when it no longer matches (the second run that tells
+/// output that varies from a wrong block).
+#[test]
+fn an_output_only_edit_costs_what_the_guide_says() {
+    let chapter = |output: &str| {
+        format!("# C\n\n```rust example\nprintln!(\"hi\");\n```\n\n```output\n{output}\n```\n")
+    };
+    let book = TestBook::new().chapter("c.md", &chapter("hi"));
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    let path = book.root().join("src/c.md");
+    std::fs::write(&path, chapter("h[..]")).unwrap();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("compiler runs: 0, program runs: 0,"),
+        "{stdout}"
+    );
+    std::fs::write(&path, chapter("hello")).unwrap();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("compiler runs: 1, program runs: 1,"),
+        "{stdout}"
+    );
+}

@@ -27,6 +27,7 @@ fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Cl
         asm: None,
         doctest: None,
         error_line: None,
+        lines: None,
     }
 }
 

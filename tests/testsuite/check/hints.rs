@@ -181,6 +181,11 @@ fn check_in_the_wrong_place_says_what_to_pass() {
             "found SUMMARY.md but no book.toml in src: it is the book's source directory; pass the book's root directory, .",
         ),
         (
+            root.join("mybook/src"),
+            vec![],
+            "found SUMMARY.md but no book.toml in .: it is the book's source directory; pass the book's root directory, ..",
+        ),
+        (
             root.to_path_buf(),
             vec!["mybok"],
             "found no directory mybok; did you mean mybook? (pass the book's root directory, the one that holds book.toml)",
@@ -198,6 +203,17 @@ fn check_in_the_wrong_place_says_what_to_pass() {
             format!("mdbook-companion: error: {want}"),
             "{args:?}"
         );
+    }
+    // `build` in the wrong place says what `check` says.
+    for dir in [root.to_path_buf(), root.join("mybook/src")] {
+        let built = Command::new(BIN)
+            .current_dir(&dir)
+            .arg("build")
+            .output()
+            .expect("run build");
+        let (checked, _) = check_in(&dir, &[]);
+        assert_eq!(built.status.code(), Some(1), "{}", dir.display());
+        assert_eq!(String::from_utf8_lossy(&built.stderr), checked);
     }
 }
 
@@ -277,5 +293,52 @@ fn report_is_in_book_order_and_ignored_lines_read_plainly() {
             "ignored src/b.md:7: rust block (ignore): not checked",
         ],
         "{stdout}"
+    );
+}
+
+/// One mapping everywhere: the lock's recorded runs (what the Run button
+/// replays) and the built page name the chapter's lines as `check`'s
+/// report does; an indented block's diagnostics are mapped like a fenced
+/// one's; the wrapper rustdoc adds is never quoted.
+#[test]
+fn the_chapters_lines_everywhere() {
+    let chapter = "# C\n\n```rust example expect=compile-fail\nlet v = vec![1];\nlet w = v;\nprintln!(\"{:?}\", v);\n```\n\n```rust example expect=panic\nlet v: Vec<i32> = Vec::new();\nv[3];\n```\n\nIndented:\n\n    let y: i32 = \"b\";\n\nUnclosed:\n\n```rust\nlet z = {\n    1\n```\n";
+    // A block that came through `{{#include}}` is not in the chapter's
+    // lines: it keeps `main.rs`, in the lock and on the page alike.
+    let included = "```rust example expect=compile-fail\nlet a: u8 = \"x\";\n```\n";
+    let book = TestBook::new()
+        .chapter("c.md", chapter)
+        .chapter("inc.md", "# I\n\nText.\n\n{{#include ex.md}}\n")
+        .file("src/ex.md", included);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    // The indented block: line 16, its code after four spaces.
+    assert!(stdout.contains("    |   --> src/c.md:16:18\n"), "{stdout}");
+    assert!(
+        stdout.contains("    | 16 | let y: i32 = \"b\";\n"),
+        "{stdout}"
+    );
+    // The unclosed delimiter: at the block's closing fence, no wrapper.
+    assert!(stdout.contains("    |  --> src/c.md:23:1\n"), "{stdout}");
+    assert!(!stdout.contains("_doctest_main"), "{stdout}");
+    assert!(!stdout.contains("main.rs"), "{stdout}");
+    let lock = std::fs::read_to_string(book.root().join("companion.lock")).unwrap();
+    assert!(lock.contains(" --> src/c.md:6:18\n"), "{lock}");
+    assert!(lock.contains("4 | let v = vec![1];\n"), "{lock}");
+    assert!(lock.contains("panicked at src/c.md:11:"), "{lock}");
+    assert_eq!(lock.matches("main.rs").count(), 1, "{lock}");
+    assert!(lock.contains(" --> main.rs:2:13\n"), "{lock}");
+    // The page's Run buttons replay the same.
+    book.build().unwrap();
+    let page = |name: &str| std::fs::read_to_string(book.output_dir("html").join(name)).unwrap();
+    let html = page("c.html");
+    assert!(html.contains("src/c.md:6:18"), "the page's recorded run");
+    assert!(!html.contains("main.rs"), "the page names main.rs");
+    let html = page("inc.html");
+    assert!(html.contains("main.rs:2:13"), "the included block's run");
+    assert!(
+        !html.contains("src/inc.md:"),
+        "an included block placed in the chapter"
     );
 }

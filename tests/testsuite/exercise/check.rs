@@ -171,3 +171,17 @@ fn parts_come_from_files_through_include() {
     let solution = Page::text(page.one(".companion-exercise-solution"));
     assert!(solution.contains("1 }"), "{solution}");
 }
+
+/// A test that panics on the solution is told at the solution's line in
+/// the chapter, not in the test crate's `main.rs`.
+#[test]
+fn a_failing_test_names_the_chapters_lines() {
+    let chapter = "# C\n\n`````exercise title=\"Div\"\nDivide.\n\n```rust starter\npub fn div(a: i32, b: i32) -> Option<i32> {\n    todo!()\n}\n```\n\n```rust tests\n#[test]\nfn by_zero() {\n    assert_eq!(div(1, 0), None);\n}\n```\n\n```rust solution\npub fn div(a: i32, b: i32) -> Option<i32> {\n    Some(a / b)\n}\n```\n`````\n";
+    let book = TestBook::new().chapter("c.md", chapter);
+    book.write();
+    let (text, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{text}");
+    // `Some(a / b)`: line 21, column 10.
+    assert!(text.contains("panicked at src/c.md:21:10:\n"), "{text}");
+    assert!(!text.contains("main.rs"), "{text}");
+}

@@ -142,3 +142,20 @@ fn an_mdbook_quiz_link_reads_the_same_file() {
         "{main}"
     );
 }
+
+/// A `Tracing` program's diagnostics name the quiz file's lines, in the
+/// lock (what a Run button replays) as in the report.
+#[test]
+fn a_tracing_programs_diagnostics_name_the_quiz_files_lines() {
+    let b = book(TALK, "../quizzes/talk.toml");
+    b.write();
+    let (text, code) = check(&b);
+    assert_eq!(code, 0, "{text}");
+    let lock = std::fs::read_to_string(b.root().join("companion.lock")).unwrap();
+    let println = line_of(TALK, "    println!(\"{s} {t}\")", 0);
+    assert!(
+        lock.contains(&format!("--> src/quizzes/talk.toml:{println}:")),
+        "{lock}"
+    );
+    assert!(!lock.contains("main.rs"), "{lock}");
+}

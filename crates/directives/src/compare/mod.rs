@@ -447,6 +447,12 @@ impl Model for Compare {
 
 #[cfg(test)]
 mod tests {
+
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(crate::attributes::names("compare"), KNOWN);
+    }
     use super::parse::safe_note;
     use super::render::block_id;
     use super::*;
@@ -706,6 +712,22 @@ mod tests {
                     2,
                     6,
                     "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, ignore, sanitize, asm, asm-syntax, flags, warnings",
+                ),
+            ),
+            (
+                "````compare\n```c sanitise=address\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    6,
+                    "found unknown attribute `sanitise` on a `c` side; expected one of caption, id, expect, ignore, sanitize, asm, asm-syntax, flags, warnings; did you mean `sanitize`?",
+                ),
+            ),
+            (
+                "````compare\n```c expect=ub sanitize=adress\nint x;\n```\n```c\nint y;\n```\n````\n",
+                (
+                    2,
+                    16,
+                    "found `adress` for `sanitize`; expected one of address, thread, undefined, memcheck (combined: \"address,undefined\", \"thread,undefined\"); did you mean `address`?",
                 ),
             ),
             (

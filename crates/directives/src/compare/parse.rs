@@ -4,6 +4,7 @@
 
 use super::{Compare, KIND, KNOWN, Layout, Role, Side};
 use crate::asmspec::{self, AsmBlock, AsmSpec, Panel};
+use crate::attributes;
 use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
 use crate::facts::{Reference, Topic};
@@ -56,7 +57,10 @@ impl Compare {
                 _ => {
                     return Err(a.problem(
                         attr,
-                        format!("found unknown attribute `{key}`; expected one of {KNOWN}"),
+                        format!(
+                            "found unknown attribute `{key}`; expected one of {KNOWN}{}",
+                            attributes::hint("compare", key)
+                        ),
                     ));
                 }
             }
@@ -288,9 +292,10 @@ fn side(
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of caption, id, expect, ignore, sanitize, {}",
+                                "found unknown attribute `{key}` on a `{}` side; expected one of {}{}",
                                 lang.fence(),
-                                asmspec::C_KEYS
+                                attributes::names("c side"),
+                                attributes::hint("c side", key)
                             ),
                         ));
                     }
@@ -320,8 +325,9 @@ fn side(
                     return Err(a.problem(
                         attr,
                         format!(
-                            "found unknown attribute `{}` on a `python` side; expected caption, id or ignore",
-                            attr.key
+                            "found unknown attribute `{}` on a `python` side; expected caption, id or ignore{}",
+                            attr.key,
+                            attributes::hint("python side", &attr.key)
                         ),
                     ));
                 }

@@ -190,6 +190,17 @@ mod tests {
     }
 
     #[test]
+    fn a_misspelled_attribute_gets_a_did_you_mean() {
+        let err = parse("```rust example mdoe=release\nfn main() {}\n```\n").unwrap_err();
+        assert!(
+            err.message
+                .ends_with("edition2015/2018/2021/2024, at; did you mean `mode`?"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
     fn errors_are_located_and_name_what_was_expected() {
         let cases: &[(&str, (usize, usize, &str))] = &[
             (
@@ -198,6 +209,14 @@ mod tests {
                     3,
                     17,
                     "found unknown attribute `colour`; expected one of title, id, expect",
+                ),
+            ),
+            (
+                "```rust example expect=panics\nfn main() {}\n```\n",
+                (
+                    1,
+                    17,
+                    "found `panics` for `expect`; expected one of run, panic, compile-fail, no-run; did you mean `panic`?",
                 ),
             ),
             (

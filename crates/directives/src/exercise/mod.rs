@@ -180,8 +180,23 @@ impl Exercise {
     /// tests), every test passes on the solution (at the solution). The
     /// first two share one program, so one build and one run serve both.
     pub fn claims(&self, env: &Env<'_>) -> Vec<Claim> {
+        // The test crate's own lines: a blank line and the tests' module
+        // (three lines, a blank one, its closing brace).
+        const TEST_CRATE_LINES: usize = 6;
         let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
             line: env.place.line(at.info_offset),
+            lines: env.joined_program_lines(
+                &[
+                    match solution {
+                        true => &self.solution,
+                        false => &self.starter,
+                    }
+                    .info_offset,
+                    self.tests.info_offset,
+                ],
+                &self.test_crate(solution),
+                TEST_CRATE_LINES,
+            ),
             edition: self.edition,
             mode: self.mode,
             ..Claim::new(

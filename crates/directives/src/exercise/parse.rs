@@ -50,7 +50,10 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
             _ => {
                 return Err(a.problem(
                     attr,
-                    format!("found unknown attribute `{key}`; expected one of {KNOWN}"),
+                    format!(
+                        "found unknown attribute `{key}`; expected one of {KNOWN}{}",
+                        crate::attributes::hint("exercise", key)
+                    ),
                 ));
             }
         }
@@ -218,6 +221,12 @@ fn code(f: Fence, part: &str) -> Result<Code, Problem> {
 
 #[cfg(test)]
 mod tests {
+
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(crate::attributes::names("exercise"), super::KNOWN);
+    }
     use super::*;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_core::problem::Located;
@@ -299,6 +308,10 @@ Look at `i32::checked_div`.
             _: &std::ops::Range<usize>,
         ) -> Option<mdbook_companion_core::claim::BlessTarget> {
             None
+        }
+
+        fn literal(&self, from: usize, _: usize) -> Option<usize> {
+            Some(from)
         }
     }
 

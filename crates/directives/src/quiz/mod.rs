@@ -210,6 +210,10 @@ pub struct Program {
     /// Where `--bless` writes its answer when it was written in a quiz
     /// file: its `[[questions]]` table there.
     pub bless: Option<mdbook_companion_core::claim::BlessTarget>,
+    /// For a program written in another file: its text as written there
+    /// and its first line, so that what the compiler says names that
+    /// file's lines (`src/q.toml:25:5`).
+    pub placed_code: Option<(String, usize)>,
 }
 
 impl Program {
@@ -256,6 +260,14 @@ impl Program {
             claim.file = file.clone();
             claim.line = *line;
             claim.bless = self.bless.clone();
+            claim.lines = self.placed_code.as_ref().and_then(|(code, first)| {
+                mdbook_companion_core::lines::ProgramLines::of_lines(
+                    code,
+                    *first,
+                    &claim.source,
+                    file,
+                )
+            });
         }
         claim.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),
@@ -389,6 +401,12 @@ impl Quiz {
 #[cfg(test)]
 mod tests {
     use super::reads_a_file;
+
+    /// The attributes messages list are the table's (`directive::attributes`).
+    #[test]
+    fn known_attributes_are_the_tables() {
+        assert_eq!(crate::attributes::names("quiz"), super::KNOWN);
+    }
 
     #[test]
     fn a_quiz_reading_a_file_is_seen_in_any_container() {

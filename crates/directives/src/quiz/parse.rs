@@ -133,7 +133,10 @@ fn parse_with_src(
             _ => {
                 return Err(a.problem(
                     attr,
-                    format!("found unknown attribute `{key}` on the quiz; expected one of {KNOWN}"),
+                    format!(
+                        "found unknown attribute `{key}` on the quiz; expected one of {KNOWN}{}",
+                        crate::attributes::hint("quiz", key)
+                    ),
                 ));
             }
         }

@@ -4,7 +4,8 @@
 //! sees told as lines of the program the compiler gets.
 
 use super::{Program, Role};
-use crate::asmspec::{self, AsmSpec};
+use crate::asmspec::AsmSpec;
+use crate::attributes;
 use crate::runnable::{Context, Example};
 use mdbook_companion_core::attrs::{self, Attr};
 use mdbook_companion_core::claim::{UNORDERED, has_pattern};
@@ -102,9 +103,10 @@ pub(super) fn program(
                         return Err(a.problem(
                             attr,
                             format!(
-                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of expect, line, sanitize, {}",
+                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of {}{}",
                                 lang.fence(),
-                                asmspec::C_KEYS
+                                attributes::names("quiz's c program"),
+                                attributes::hint("quiz's c program", key)
                             ),
                         ));
                     }
@@ -183,6 +185,7 @@ pub(super) fn program(
         info_offset: fence.info_offset,
         placed: None,
         bless: None,
+        placed_code: None,
     })
 }
 

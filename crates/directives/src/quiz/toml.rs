@@ -302,6 +302,7 @@ pub(super) fn questions(
                     block: block.to_owned(),
                     quiz_file: true,
                 });
+                program.placed_code = program_string(text, start..end);
                 let mut body = part_context(&f.multipart)?;
                 body.push(prose("What does this program do?"));
                 Question {
@@ -409,6 +410,34 @@ fn tracing(
     Ok(p)
 }
 
+/// Where a question's `program` string stands in the file (`text`'s
+/// `range` holds the question): its text as written and its first line,
+/// for a multi-line string (`"""` or `'''`) opened on the key's line.
+fn program_string(text: &str, range: std::ops::Range<usize>) -> Option<(String, usize)> {
+    let within = text.get(range.clone())?;
+    let mut from = 0;
+    while let Some(i) = within[from..].find("program") {
+        let at = from + i + "program".len();
+        let rest = within[at..].trim_start_matches([' ', '\t']);
+        if let Some(value) = rest.strip_prefix('=') {
+            let value = value.trim_start_matches([' ', '\t']);
+            for quotes in ["\"\"\"", "'''"] {
+                if let Some(body) = value.strip_prefix(quotes) {
+                    let body = (body.strip_prefix("\r\n"))
+                        .or_else(|| body.strip_prefix('\n'))
+                        .unwrap_or(body);
+                    let end = body.find(quotes)?;
+                    let offset = range.start + (within.len() - body.len());
+                    let line = mdbook_companion_core::markdown::line_col(text, offset).0;
+                    return Some((body[..end].to_owned(), line));
+                }
+            }
+        }
+        from = at;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,6 +518,9 @@ answer.answer = ["u8", "i32"]
         };
         assert_eq!((p.expect(), p.line), (Expect::CompileFail, Some(4)));
         assert_eq!(p.placed, Some(("src/q.toml".to_owned(), 24)));
+        let (code, first) = p.placed_code.clone().unwrap();
+        assert_eq!(first, 18);
+        assert!(code.starts_with("fn main() {\n    let s"), "{code}");
         let Answer::Program(p) = &qs[3].answer else {
             panic!("program")
         };

@@ -99,10 +99,15 @@ pub fn parse(stdout: &str) -> Report {
 
 /// The verdict on an exercise claim from what happened; a failure's
 /// detail ends with where the code and the tests stand in `main.rs`, the
-/// test crate that compiler and harness messages name.
+/// test crate that compiler and harness messages name, unless they are
+/// told in the chapter's lines ([`Claim::lines`]).
 pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
     let (verdict, actual) = judged(claim, obs, timeout);
-    let verdict = match (verdict, layout(&claim.source)) {
+    let layout = match claim.lines {
+        Some(_) => None,
+        None => layout(&claim.source),
+    };
+    let verdict = match (verdict, layout) {
         (
             Verdict::Failed {
                 message,

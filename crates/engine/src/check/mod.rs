@@ -381,7 +381,7 @@ impl Checker {
             }
         }
         Outcome {
-            verdict,
+            verdict: in_chapter(claim, verdict),
             actual,
             cached,
         }
@@ -627,6 +627,25 @@ fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
             "first run:\n{first}\n\nsecond run:\n{second}"
         )),
     }
+}
+
+/// A failure told in the chapter's lines: the places rustc and a panic
+/// name in `main.rs` named in the author's file, where the claim knows
+/// them ([`mdbook_companion_core::lines`]).
+fn in_chapter(claim: &Claim, mut verdict: Verdict) -> Verdict {
+    if let (
+        Some(lines),
+        Verdict::Failed {
+            message, detail, ..
+        },
+    ) = (&claim.lines, &mut verdict)
+    {
+        *message = lines.tell(message);
+        if let Some(d) = detail {
+            *d = lines.tell(d);
+        }
+    }
+    verdict
 }
 
 /// The outcome of a claim whose crates could not be built.

@@ -43,7 +43,14 @@ impl Checker {
             && let Some(obs) = self.observed(&key)
         {
             return match self.verdict_of(claim, &obs) {
-                Verdict::Passed => of_observation(claim, &obs, lock::toolchain(version)),
+                Verdict::Passed => {
+                    of_observation(claim, &obs, lock::toolchain(version)).map(|mut run| {
+                        if let Some(lines) = &claim.lines {
+                            run.stderr = lines.tell(&run.stderr);
+                        }
+                        run
+                    })
+                }
                 _ => None,
             };
         }

@@ -1,0 +1,404 @@
+//! A block's program told in the author's lines.
+//!
+//! rustc and a panicking program name places in `main.rs`, the program
+//! made of a block (wrapped in `fn main`, hidden lines shown). Told to the
+//! author or the reader (a failure's message, the run a Run button
+//! replays, the lock), `main.rs:4:12` reads `src/c.md:6:12`, the line and
+//! column in the chapter file, and the line numbers of rustc's snippets
+//! are the file's too, with the same rewriting a merged build uses to
+//! give each example its own lines ([`relocate`], [`renumber_gutter`]).
+//! A line the wrapping added (`fn main() {`, rustdoc's
+//! `} _doctest_main() }`) is never quoted: a place on it is the block's
+//! fence, and a snippet's line of it is left out (`...`).
+//!
+//! A program is placed only when every line of the block's code is found
+//! in it, in order (lines the wrapping added are the only others): fenced
+//! blocks and indented ones alike, in a list or a block quote too.
+
+use crate::code::{relocate, renumber_gutter};
+use crate::diff;
+
+/// Lines the wrapping of a block adds to its program at most (`fn main()
+/// {` and its `}`; rustdoc's wrapper and crate attributes count the same).
+const WRAPPING: usize = 2;
+
+/// Where the lines of a block's program stand in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramLines {
+    /// The file (`src/c.md`).
+    pub file: String,
+    /// For each line of the program (0-based): its line in the file
+    /// (1-based) and how many characters stand before its text there;
+    /// `None` for a line the wrapping added.
+    pub lines: Vec<Option<(usize, usize)>>,
+    /// The file's lines of the block's first line (its opening fence, or
+    /// an indented block's first line) and its last.
+    pub open: usize,
+    /// See [`ProgramLines::open`].
+    pub close: usize,
+}
+
+impl ProgramLines {
+    /// The places of `program`'s lines, for the block whose fence (or,
+    /// indented, first line) is line `first` (1-based) of `text`, told as
+    /// lines of `text`; `None` when the block is not the program's code
+    /// line for line.
+    pub fn of_block(text: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
+        let at = match first.checked_sub(2) {
+            None => 0,
+            Some(n) => memchr::memchr_iter(b'\n', text.as_bytes()).nth(n)? + 1,
+        };
+        ProgramLines::of_blocks(text, &[(at, first)], program, file, WRAPPING)
+    }
+
+    /// The same for a program made of several blocks' code, in order (an
+    /// exercise's code and its tests), each given by the byte where its
+    /// first line starts in `text` and that line's number, with at most
+    /// `added` lines of its own between and around them. Only the lines
+    /// a block can span are read (its program's, and its fences): a
+    /// block's cost is its own size, however long the chapter.
+    pub fn of_blocks(
+        text: &str,
+        starts: &[(usize, usize)],
+        program: &str,
+        file: &str,
+        added: usize,
+    ) -> Option<ProgramLines> {
+        let most = program.lines().count() + 2;
+        let mut code = Vec::new();
+        let mut close = 0;
+        for &(at, first) in starts {
+            let lines: Vec<&str> = text.get(at..)?.lines().take(most).collect();
+            let start = *lines.first()?;
+            let (block, end) = match fenced(&lines, 1, start) {
+                Some(found) => found,
+                None => indented(&lines, 1)?,
+            };
+            // Lines of the window told as the text's.
+            let shift = first - 1;
+            code.extend(block.into_iter().map(|(t, l, b)| (t, l + shift, b)));
+            close = end + shift;
+        }
+        of_code(&code, starts.first()?.1, close, program, file, added)
+    }
+
+    /// The places of `program`'s lines for code that stands whole (from
+    /// column 1) on the lines of a file from line `first` on: a string of
+    /// a data file (an mdbook-quiz file's program).
+    pub fn of_lines(code: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
+        let block: Vec<(String, usize, usize)> = code
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (l.to_owned(), first + i, 0))
+            .collect();
+        let close = first + block.len();
+        let open = first.saturating_sub(1).max(1);
+        of_code(&block, open, close, program, file, WRAPPING)
+    }
+
+    /// The same places `by` lines further down (a block of an expanded
+    /// text whose lines stand lower in the file).
+    pub fn shifted(mut self, by: isize) -> ProgramLines {
+        let move_line = |l: usize| l.saturating_add_signed(by);
+        for (l, _) in self.lines.iter_mut().flatten() {
+            *l = move_line(*l);
+        }
+        self.open = move_line(self.open);
+        self.close = move_line(self.close);
+        self
+    }
+
+    /// The file's line and column of the program's line `line` and
+    /// column `column` (1-based): a line the wrapping added before the
+    /// code is the opening fence's, one after it the closing fence's.
+    fn place(&self, line: usize, column: usize) -> Option<(usize, usize)> {
+        let at = line.checked_sub(1)?;
+        match self.lines.get(at)? {
+            Some((l, before)) => Some((*l, column + before)),
+            None => {
+                let before_code = self.lines[..at].iter().all(Option::is_none);
+                Some((if before_code { self.open } else { self.close }, 1))
+            }
+        }
+    }
+
+    /// `text` (rustc's diagnostics, a panic message) with every
+    /// `main.rs:L:C` told as `FILE:L:C`, the line numbers of its snippets
+    /// renumbered, and the lines the wrapping added left out of them.
+    pub fn tell(&self, text: &str) -> String {
+        if !text.contains("main.rs:") {
+            return text.to_owned();
+        }
+        let file = &self.file;
+        // A span (`{closure@main.rs:6:32: 6:39}`): its end too.
+        static SPAN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let span = SPAN.get_or_init(|| {
+            // `main.rs` whole, not the end of a path (`src/main.rs`).
+            regex::Regex::new(r"(^|[^\w/.])main\.rs:(\d+):(\d+): (\d+):(\d+)")
+                .expect("a valid pattern")
+        });
+        let text = span.replace_all(text, |c: &regex::Captures<'_>| {
+            let n = |i: usize| c[i].parse::<usize>().ok();
+            let placed = (|| {
+                let (l, col) = self.place(n(2)?, n(3)?)?;
+                let (l2, col2) = self.place(n(4)?, n(5)?)?;
+                Some(format!("{}{file}:{l}:{col}: {l2}:{col2}", &c[1]))
+            })();
+            placed.unwrap_or_else(|| c[0].to_owned())
+        });
+        let moved = relocate(&text, "main.rs:", |l, c| {
+            let (line, column) = self.place(l, c)?;
+            Some(format!("{file}:{line}:{column}"))
+        });
+        gutters(&moved, &format!("{file}:"), |l| {
+            self.lines
+                .get(l.checked_sub(1)?)
+                .map(|p| p.map(|(line, _)| line))
+        })
+    }
+}
+
+/// The places of `program`'s lines for a block's `code` lines (each with
+/// its file line and the characters before its text), between the file's
+/// lines `open` and `close`.
+fn of_code(
+    block: &[(String, usize, usize)],
+    open: usize,
+    close: usize,
+    program: &str,
+    file: &str,
+    added: usize,
+) -> Option<ProgramLines> {
+    let code: Vec<&str> = block.iter().map(|(t, _, _)| t.as_str()).collect();
+    let prog: Vec<&str> = program.lines().collect();
+    let mut out = vec![None; prog.len()];
+    let mut matched = 0;
+    for op in diff::items(&code, &prog) {
+        if !op.equal {
+            continue;
+        }
+        for (o, n) in op.old.zip(op.new) {
+            out[n] = Some((block[o].1, block[o].2));
+            matched += 1;
+        }
+    }
+    (matched == code.len() && prog.len() <= code.len() + added).then(|| ProgramLines {
+        file: file.to_owned(),
+        lines: out,
+        open,
+        close,
+    })
+}
+
+/// A fenced block at `lines[first - 1]`: its code lines as the program
+/// has them (hidden lines shown), each with its file line and the
+/// characters before its text, and the closing fence's line.
+type Code = (Vec<(String, usize, usize)>, usize);
+
+fn fenced(lines: &[&str], first: usize, fence: &str) -> Option<Code> {
+    let indent = fence.len() - fence.trim_start_matches([' ', '\t', '>']).len();
+    let opening = &fence[indent..];
+    let fence_char = opening.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let fence_len = opening.len() - opening.trim_start_matches(fence_char).len();
+    let closing = fence_char.to_string().repeat(fence_len);
+    let mut block = Vec::new();
+    let mut close = None;
+    for (i, line) in lines.iter().enumerate().skip(first) {
+        let cut = line
+            .char_indices()
+            .take(indent)
+            .take_while(|(_, c)| [' ', '\t', '>'].contains(c))
+            .last()
+            .map_or(0, |(at, c)| at + c.len_utf8());
+        let rest = &line[cut..];
+        if rest.trim_start().starts_with(&closing) {
+            close = Some(i + 1);
+            break;
+        }
+        block.push(code_line(rest, i + 1, line[..cut].chars().count()));
+    }
+    // A fence closed past the lines read is no block of this program.
+    Some((block, close?))
+}
+
+/// An indented block starting at `lines[first - 1]`: its lines up to the
+/// first that is indented less (blank lines inside kept, trailing ones
+/// not), each cut at the block's indentation.
+fn indented(lines: &[&str], first: usize) -> Option<Code> {
+    let width = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let start = *lines.get(first - 1)?;
+    if width(start) < 4 || start.trim().is_empty() {
+        return None;
+    }
+    let mut run: Vec<(usize, &str)> = Vec::new();
+    for (i, line) in lines.iter().enumerate().skip(first - 1) {
+        if !line.trim().is_empty() && width(line) < 4 {
+            break;
+        }
+        run.push((i, line));
+    }
+    while run.last().is_some_and(|(_, l)| l.trim().is_empty()) {
+        run.pop();
+    }
+    let indent = run
+        .iter()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(_, l)| width(l))
+        .min()?;
+    let close = run.last().map_or(first, |(i, _)| i + 1);
+    let block = run
+        .iter()
+        .map(|(i, l)| code_line(l.get(indent..).unwrap_or(""), i + 1, indent))
+        .collect();
+    Some((block, close))
+}
+
+/// A line of a block's code as the program has it: rustdoc's hidden
+/// lines (`# `) shown, with the characters before its text.
+fn code_line(rest: &str, line: usize, before: usize) -> (String, usize, usize) {
+    let (text, hidden) = match rest {
+        "#" => ("", 1),
+        r if r.starts_with("# ") => (&r[2..], 2),
+        r => (r, 0),
+    };
+    (text.to_owned(), line, before + hidden)
+}
+
+/// `text` with the snippets under a ` --> FILE` header (those of the
+/// chapter, once relocated) renumbered by `to` (`Some(None)`: a line the
+/// wrapping added, left out with the marks under it); snippets of other
+/// files (the standard library's) keep their numbers.
+fn gutters(text: &str, file: &str, to: impl Fn(usize) -> Option<Option<usize>> + Copy) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chunk = String::new();
+    let mut ours = false;
+    let flush = |out: &mut String, chunk: &str, ours: bool| match ours {
+        true => out.push_str(&renumber_gutter(&without_wrapping(chunk, to), |l| {
+            to(l).flatten()
+        })),
+        false => out.push_str(chunk),
+    };
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("-->") || t.starts_with(":::") {
+            flush(&mut out, &chunk, ours);
+            chunk = String::new();
+            ours = t.contains(file);
+        }
+        chunk.push_str(line);
+    }
+    flush(&mut out, &chunk, ours);
+    out
+}
+
+/// A snippet without its quoted lines that `to` says the wrapping added
+/// (and the marks under them), each run of them told as `...`, as rustc
+/// elides lines.
+fn without_wrapping(snippet: &str, to: impl Fn(usize) -> Option<Option<usize>>) -> String {
+    let numbered = |line: &str| {
+        let t = line.trim_start();
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let n = t[..digits].parse::<usize>().ok()?;
+        t[digits..].starts_with(" |").then_some(n)
+    };
+    let mut out = String::with_capacity(snippet.len());
+    let mut skipping = false;
+    for line in snippet.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(n) = numbered(line) {
+            skipping = matches!(to(n), Some(None));
+            if skipping {
+                if !out.ends_with("...\n") {
+                    out.push_str("...\n");
+                }
+                continue;
+            }
+        } else if skipping && (t.starts_with('|') && t.len() > 2) {
+            // A mark under a left-out line (`|     ^`).
+            continue;
+        } else if !t.starts_with('|') {
+            skipping = false;
+        }
+        if t == "...\n" && out.ends_with("...\n") {
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    #[test]
+    fn a_wrapped_block_maps_to_its_file_lines() {
+        let raw =
+            "# C\n\n1. item\n\n   ```rust\n   # use std::fmt;\n   let x: i32 = \"a\";\n   ```\n";
+        let program = "fn main() {\nuse std::fmt;\nlet x: i32 = \"a\";\n}\n";
+        let p = ProgramLines::of_block(raw, 5, program, "src/c.md").unwrap();
+        assert_eq!(p.lines, vec![None, Some((6, 5)), Some((7, 3)), None]);
+        assert_eq!((p.open, p.close), (5, 8));
+    }
+
+    #[test]
+    fn a_data_files_string_maps_to_its_lines() {
+        let program = "fn main() {\nlet x = 1;\nx = 2;\n}\n";
+        let p = ProgramLines::of_lines("let x = 1;\nx = 2;\n", 24, program, "src/q.toml").unwrap();
+        assert_eq!(p.lines, vec![None, Some((24, 0)), Some((25, 0)), None]);
+        assert_eq!(
+            p.tell("error[E0384]: cannot assign twice\n --> main.rs:3:1\n  |\n3 | x = 2;\n"),
+            "error[E0384]: cannot assign twice\n  --> src/q.toml:25:1\n   |\n25 | x = 2;\n"
+        );
+    }
+
+    #[test]
+    fn a_span_is_placed_at_both_ends() {
+        let raw = "# C\n\n```rust\nlet c = || 1;\n```\n";
+        let program = "fn main() {\nlet c = || 1;\n}\n";
+        let p = ProgramLines::of_block(raw, 3, program, "src/c.md").unwrap();
+        assert_eq!(
+            p.tell("within `{closure@main.rs:2:9: 2:11}` at src/main.rs:2:9: 2:11"),
+            "within `{closure@src/c.md:4:9: 4:11}` at src/main.rs:2:9: 2:11"
+        );
+    }
+
+    #[test]
+    fn an_included_block_is_not_mapped() {
+        let raw = "```rust\n{{#include x.rs}}\n```\n";
+        assert_eq!(
+            ProgramLines::of_block(raw, 1, "fn main() {}\n", "src/c.md"),
+            None
+        );
+    }
+
+    #[test]
+    fn an_indented_block_maps_like_a_fenced_one() {
+        let raw = "# C\n\nText:\n\n    let y: i32 = \"b\";\n\n    let z = 1;\n\nAfter.\n";
+        let program = "fn main() {\nlet y: i32 = \"b\";\n\nlet z = 1;\n}\n";
+        let p = ProgramLines::of_block(raw, 5, program, "src/c.md").unwrap();
+        assert_eq!(
+            p.lines,
+            vec![None, Some((5, 4)), Some((6, 4)), Some((7, 4)), None]
+        );
+        assert_eq!(
+            p.tell("error[E0308]: mismatched types\n --> main.rs:2:14\n  |\n2 | let y: i32 = \"b\";\n  |              ^^^\n"),
+            "error[E0308]: mismatched types\n --> src/c.md:5:18\n  |\n5 | let y: i32 = \"b\";\n  |              ^^^\n"
+        );
+    }
+
+    /// rustdoc's wrapper is never quoted: its lines in a snippet are left
+    /// out, and a place on them is the block's fence.
+    #[test]
+    fn the_wrapping_is_never_quoted() {
+        let raw = "# C\n\n```rust\nlet z = {\n    1\n```\n";
+        let program = "fn main() { #[allow(non_snake_case)] fn _doctest_main() {\nlet z = {\n    1\n} _doctest_main() }\n";
+        let p = ProgramLines::of_block(raw, 3, program, "src/c.md").unwrap();
+        let rustc = "error: this file contains an unclosed delimiter\n --> main.rs:4:21\n  |\n1 | fn main() { #[allow(non_snake_case)] fn _doctest_main() {\n  |           - unclosed delimiter\n2 | let z = {\n  |         - unclosed delimiter\n...\n4 | } _doctest_main() }\n  |                    ^\n\nerror: aborting due to 1 previous error\n";
+        assert_eq!(
+            p.tell(rustc),
+            "error: this file contains an unclosed delimiter\n --> src/c.md:6:1\n  |\n...\n4 | let z = {\n  |         - unclosed delimiter\n...\n\nerror: aborting due to 1 previous error\n"
+        );
+    }
+}
