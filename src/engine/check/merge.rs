@@ -31,13 +31,14 @@
 //! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
 //! and deny-by-default lints still fail the build, and so the example.
 
+use super::merge_fail::{attribute, codes, member_file};
+use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::core::claim::Claim;
 use crate::core::code;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
-use crate::core::links::Mode;
 use crate::core::tokens::{crate_attributes, super_outside_modules};
 use crate::engine::exec::{self, Limits};
 use rayon::prelude::*;
@@ -141,98 +142,89 @@ struct Member<'a> {
     used: Vec<String>,
 }
 
-/// A merged crate: its source and, per member, the 1-based lines its
-/// module spans and the line its source starts at.
+/// A merged crate: its root, and per member its file (in
+/// [`member_file`]) and how many lines of it are the member's own.
 struct Merged {
-    source: String,
-    spans: Vec<(usize, usize, usize)>,
+    root: String,
+    files: Vec<String>,
+    lines: Vec<usize>,
 }
 
 /// The merged crate of `members`: a binary with a selector, or, for
-/// exercises, a test crate (the harness is the selector).
+/// exercises, a test crate (the harness is the selector). Each member is
+/// a module in a file of its own, so that rustc's locations name it and
+/// its lines and columns are its own.
 fn merged_source(members: &[Member<'_>]) -> Merged {
     let tests = members.first().is_some_and(|m| m.claim.expect.tests());
-    let mut source = String::new();
-    let mut line = 1;
-    let mut spans = Vec::new();
+    let mut root = String::new();
+    let mut files = Vec::new();
+    let mut lines = Vec::new();
     for (i, m) in members.iter().enumerate() {
-        let open = line;
-        source.push_str(&format!("mod __companion_ex_{i} {{\n"));
-        line += 1;
-        let first = line;
-        let body = m.claim.source.trim_end_matches('\n');
-        source.push_str(body);
-        source.push('\n');
-        line += body.lines().count().max(1);
-        if tests {
-            source.push_str("}\n");
-            line += 1;
-        } else {
-            source.push_str(
-                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
-            );
-            line += 2;
-        }
-        spans.push((open, line - 1, first));
-    }
-    if tests {
-        return Merged { source, spans };
-    }
-    source.push_str(&format!(
-        "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
-    ));
-    for i in 0..members.len() {
-        source.push_str(&format!(
-            "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+        root.push_str(&format!(
+            "#[path = \"{}\"]\nmod __companion_ex_{i};\n",
+            member_file(i)
         ));
+        let body = m.claim.source.trim_end_matches('\n');
+        let mut file = format!("{body}\n");
+        if !tests {
+            file.push_str(
+                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n",
+            );
+        }
+        files.push(file);
+        lines.push(body.lines().count().max(1));
     }
-    source.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
-    Merged { source, spans }
+    if !tests {
+        root.push_str(&format!(
+            "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
+        ));
+        for i in 0..members.len() {
+            root.push_str(&format!(
+                "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+            ));
+        }
+        root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+    }
+    Merged { root, files, lines }
 }
 
-/// The members whose modules the errors of a failed merged build point
-/// into; `None` when an error points elsewhere or nowhere.
-fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSet<usize>> {
-    let mut found = HashSet::new();
-    for line in diagnostics.lines() {
-        let Some(at) = line.trim_start().strip_prefix("--> main.rs:") else {
-            continue;
-        };
-        let n: usize = at.split(':').next()?.parse().ok()?;
-        let member = spans
-            .iter()
-            .position(|&(open, close, _)| (open..=close).contains(&n))?;
-        found.insert(member);
-    }
-    (!found.is_empty()).then_some(found)
+/// `text` with member `i`'s file told as the file of the example alone.
+pub(super) fn remap(text: &str, i: usize) -> String {
+    text.replace(&format!("{}:", member_file(i)), "main.rs:")
 }
 
-/// `text` with every `main.rs:L:C` whose line lies in `open..=close`
-/// told as the line of the example alone (its source starts at `first`).
-pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
-    crate::core::code::relocate(text, "main.rs:", |l, c| {
-        (open..=close)
-            .contains(&l)
-            .then(|| format!("main.rs:{}:{c}", (l + 1).saturating_sub(first)))
-    })
+/// Merged builds a group gets at most: a build decides the members with
+/// errors of their own, the next builds the rest; a split is a build more.
+const BUILDS: usize = 8;
+
+/// What a merged build decided of a group.
+enum Built<'a> {
+    /// Observations, and the members left to be built again together.
+    Decided(Vec<(String, Observation)>, Vec<Member<'a>>),
+    /// Errors outside every member: the group is to be split.
+    Split(Vec<Member<'a>>),
+    /// Nothing more to learn together: the rest compile alone.
+    Done,
 }
 
 impl Checker {
-    /// Compiles the cold, mergeable Rust claims of `claims` together, so
-    /// that [`Checker::check`] finds their observations computed. Claims in
-    /// the cache or answered by the lock (a build's checker), and claims a
-    /// merged build cannot take, are left to it.
+    /// Compiles the cold Rust claims of `claims` that can share a crate
+    /// together (examples and plain blocks, expected failures among them),
+    /// so that [`Checker::check`] finds their observations computed.
+    /// Claims in the cache or answered by the lock (a build's checker), and
+    /// claims a merged build cannot take, are left to it.
     pub fn prepare(&self, claims: &[Claim]) {
         let tool = self.tool(Lang::Rust).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return;
         };
         let mut seen = HashSet::new();
-        // Edition, mode, emit, test crate or binary, and whether the book's dependency set is
-        // linked (a crate for those that use it, with the `--extern`s of
+        // Same flags (edition, mode, emit, test crate or binary, a plain
+        // block's or an example's), and whether the book's crates are
+        // linked (a crate for those that use any, with the `--extern`s of
         // every crate its members use; one for those that use none).
-        let mut groups: BTreeMap<(u16, bool, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
-        for claim in claims.iter().filter(|c| mergeable(c)) {
+        let mut groups: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+        for claim in claims.iter().filter(|c| self.merges(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
                 continue;
@@ -243,19 +235,15 @@ impl Checker {
             {
                 continue;
             }
-            let group = (
-                claim.edition,
-                claim.mode == Mode::Release,
-                claim.expect == Expect::NoRun,
-                claim.expect.tests(),
-                !used.is_empty(),
-            );
-            groups.entry(group).or_default().push(Member {
-                key,
-                claim,
-                job,
-                used,
-            });
+            groups
+                .entry((job.args.join(" "), !used.is_empty()))
+                .or_default()
+                .push(Member {
+                    key,
+                    claim,
+                    job,
+                    used,
+                });
         }
         // As many builds as workers, so that front ends run side by side.
         let workers = rayon::current_num_threads().max(1);
@@ -267,95 +255,147 @@ impl Checker {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
             }
         }
-        rayon::join(
-            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
-            || self.prepare_failures(claims, &tool, &version),
-        );
+        chunks.into_par_iter().for_each(|c| self.build_merged(c));
     }
 
-    /// Builds one group, leaving culprits to compiles of their own.
-    fn build_merged(&self, mut members: Vec<Member<'_>>) {
-        for _round in 0..3 {
-            if members.len() < 2 {
-                return;
+    /// Builds one group in one scratch directory, again and again while
+    /// builds decide members (see [`super::merge_fail`]); what they leave
+    /// compiles alone.
+    fn build_merged(&self, members: Vec<Member<'_>>) {
+        let Ok(dir) = exec::scratch_dir() else { return };
+        let mut queue = vec![members];
+        let mut builds = 0;
+        while let Some(members) = queue.pop() {
+            if members.len() < 2 || builds == BUILDS {
+                continue;
             }
-            let Ok(dir) = exec::scratch_dir() else { return };
-            let merged = merged_source(&members);
-            if std::fs::write(dir.path().join("main.rs"), &merged.source).is_err() {
-                return;
-            }
-            let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
-            let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
-            self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-            let mut job = members[0].job.clone();
-            let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
-            used.sort();
-            used.dedup();
-            if !used.is_empty()
-                && self
-                    .link_crates(&mut job, members[0].claim.mode, &used)
-                    .is_err()
-            {
-                return;
-            }
-            let mut cmd = exec::compiler_command(&job.tool, dir.path());
-            cmd.args(&job.args).args(["-A", "warnings"]);
-            let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
-                return;
-            };
-            if compiled.timed_out {
-                return;
-            }
-            tracing::debug!(
-                "merged build of {} examples (edition {}): {}",
-                members.len(),
-                members[0].claim.edition,
-                if compiled.success() {
-                    "built"
-                } else {
-                    "failed"
+            builds += 1;
+            match self.build_once(dir.path(), members) {
+                Built::Decided(observed, rest) => {
+                    (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+                    queue.push(rest);
                 }
-            );
-            if compiled.success() {
-                let observed: Vec<(String, Observation)> = members
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, m)| {
-                        (
-                            m.key.clone(),
-                            self.run_member(dir.path(), i, m, merged.spans[i]),
-                        )
-                    })
-                    .collect();
-                let mut store = self.merged.lock().unwrap_or_else(|e| e.into_inner());
-                store.extend(observed);
-                return;
+                Built::Split(mut members) => {
+                    let second = members.split_off(members.len() / 2);
+                    queue.push(second);
+                    queue.push(members);
+                }
+                Built::Done => {}
             }
-            let Some(bad) = culprits(&compiled.stderr, &merged.spans) else {
-                tracing::debug!(
-                    "merged build failed outside its examples: each compiled alone\n{}",
-                    compiled.stderr
-                );
-                return;
-            };
-            tracing::debug!("{} culprits left to compiles of their own", bad.len());
-            members = members
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !bad.contains(i))
-                .map(|(_, m)| m)
-                .collect();
         }
     }
 
+    /// One merged build of `members` in `dir`, and what it decided.
+    fn build_once<'a>(&self, dir: &std::path::Path, members: Vec<Member<'a>>) -> Built<'a> {
+        let merged = merged_source(&members);
+        let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
+            && merged.files.iter().enumerate().all(|(i, text)| {
+                let file = dir.join(member_file(i));
+                file.parent()
+                    .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
+                    && std::fs::write(file, text).is_ok()
+            });
+        if !written {
+            return Built::Done;
+        }
+        let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
+        let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
+        let mut job = members[0].job.clone();
+        let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
+        used.sort();
+        used.dedup();
+        if !used.is_empty()
+            && self
+                .link_crates(&mut job, members[0].claim.mode, &used)
+                .is_err()
+        {
+            return Built::Done;
+        }
+        self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = exec::compiler_command(&job.tool, dir);
+        cmd.args(&job.args);
+        // An example's diagnostics are never judged when it compiles; a
+        // plain block's are its report when it does not, warnings with
+        // them (its `-A unused` is rustdoc's).
+        let plain = members[0].claim.doctest.is_some();
+        if !plain {
+            cmd.args(["-A", "warnings"]);
+        }
+        let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+            return Built::Done;
+        };
+        tracing::debug!(
+            "merged build of {} blocks ({}): {}",
+            members.len(),
+            job.args.join(" "),
+            if compiled.success() {
+                "built"
+            } else {
+                "failed"
+            }
+        );
+        if compiled.timed_out {
+            return Built::Done;
+        }
+        if compiled.success() {
+            // An expected failure that compiled is left to its own compile.
+            let observed: Vec<(String, Observation)> = members
+                .par_iter()
+                .enumerate()
+                .filter(|(_, m)| m.claim.expect != Expect::CompileFail)
+                .map(|(i, m)| (m.key.clone(), self.run_member(dir, i, m)))
+                .collect();
+            (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+            return Built::Done;
+        }
+        let Some(own) = attribute(&compiled.stderr, &merged.lines) else {
+            tracing::debug!(
+                "merged build failed outside its blocks: split\n{}",
+                compiled.stderr
+            );
+            return Built::Split(members);
+        };
+        let mut observed = Vec::new();
+        let mut rest = Vec::new();
+        let mut alone = 0;
+        for (m, own) in members.into_iter().zip(own) {
+            if own.errors == 0 {
+                rest.push(m);
+                continue;
+            }
+            let codes = codes(m.claim);
+            let found = error_codes(&own.diagnostics);
+            // An example's report is its whole diagnostics, warnings
+            // with them; a block whose diagnostics alone could read
+            // otherwise compiles alone, once.
+            if m.claim.doctest.is_none() || own.differs || !codes.iter().all(|c| found.contains(c))
+            {
+                alone += 1;
+                continue;
+            }
+            observed.push((
+                m.key,
+                Observation {
+                    compiled: false,
+                    diagnostics: own.diagnostics,
+                    compile_timed_out: false,
+                    run: None,
+                },
+            ));
+        }
+        tracing::debug!(
+            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again",
+            observed.len(),
+            rest.len()
+        );
+        if observed.is_empty() && alone == 0 {
+            return Built::Done;
+        }
+        Built::Decided(observed, rest)
+    }
+
     /// Runs member `i` of a built merged binary in its own process.
-    fn run_member(
-        &self,
-        dir: &std::path::Path,
-        i: usize,
-        member: &Member<'_>,
-        span: (usize, usize, usize),
-    ) -> Observation {
+    fn run_member(&self, dir: &std::path::Path, i: usize, member: &Member<'_>) -> Observation {
         let mut obs = Observation {
             compiled: true,
             diagnostics: String::new(),
@@ -374,8 +414,8 @@ impl Checker {
             false => cmd.env(SELECT, i.to_string()),
         };
         let mut run = self.run_program(&mut cmd, self.config.memory, None);
-        run.stdout = remap(&run.stdout, span);
-        run.stderr = remap(&run.stderr, span);
+        run.stdout = remap(&run.stdout, i);
+        run.stderr = remap(&run.stderr, i);
         if member.claim.expect.tests() {
             run.stdout = alone(&run.stdout, &module);
             run.stderr = run.stderr.replace(&module, "");
@@ -491,14 +531,12 @@ mod tests {
 
     #[test]
     fn locations_map_back_to_the_example_alone() {
-        // The module opens on line 10; the example's first line is 11.
-        let span = (10, 14, 11);
         assert_eq!(
             remap(
-                "panicked at main.rs:12:5:\nboom at main.rs:3:1 main.rs:",
-                span
+                "panicked at __companion_ex_3/main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:",
+                3
             ),
-            "panicked at main.rs:2:5:\nboom at main.rs:3:1 main.rs:"
+            "panicked at main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:"
         );
     }
 
@@ -509,15 +547,6 @@ mod tests {
             alone(merged, "__companion_ex_3::"),
             "running 1 test\ntest tests::adds ... FAILED\n\n---- tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
         );
-    }
-
-    #[test]
-    fn errors_name_their_modules() {
-        let spans = [(1, 4, 2), (5, 9, 6)];
-        let d = "error[E0425]: cannot find value `x`\n --> main.rs:7:13\n  |\nerror: aborting due to 1 previous error\n";
-        assert_eq!(culprits(d, &spans), Some(HashSet::from([1])));
-        assert_eq!(culprits("error: linking with `cc` failed", &spans), None);
-        assert_eq!(culprits(" --> main.rs:40:1", &spans), None);
     }
 
     #[test]
@@ -534,11 +563,17 @@ mod tests {
             })
             .collect();
         let m = merged_source(&members);
-        assert_eq!(m.spans, [(1, 6, 2), (7, 10, 8)]);
-        let lines: Vec<&str> = m.source.lines().collect();
-        assert_eq!(lines[2], "    println!(\"a\");");
-        assert_eq!(lines[7], "fn main() {}");
-        assert!(m.source.contains(
+        assert_eq!(m.lines, [3, 1]);
+        assert!(
+            m.root
+                .starts_with("#[path = \"__companion_ex_0/main.rs\"]\nmod __companion_ex_0;\n")
+        );
+        // The example's lines are its own, the wrapper after them.
+        let lines: Vec<&str> = m.files[0].lines().collect();
+        assert_eq!(lines[1], "    println!(\"a\");");
+        assert!(lines[3].contains("__companion_run"));
+        assert_eq!(m.files[1].lines().next(), Some("fn main() {}"));
+        assert!(m.root.contains(
             "\"1\" => ::std::process::Termination::report(__companion_ex_1::__companion_run())"
         ));
     }
