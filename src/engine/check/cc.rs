@@ -53,6 +53,7 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         run,
         env: sanitizer::env(sanitize),
         memcheck: run.is_some() && sanitize.has(crate::core::sanitize::Checker::Memcheck),
+        timeout: None,
     }
 }
 

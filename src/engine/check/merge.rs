@@ -413,7 +413,7 @@ impl Checker {
             true => cmd.arg(&module),
             false => cmd.env(SELECT, i.to_string()),
         };
-        let mut run = self.run_program(&mut cmd, self.config.memory, None);
+        let mut run = self.run_program(&mut cmd, member.job.timeout, self.config.memory, None);
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);
         if member.claim.expect.tests() {

@@ -76,6 +76,7 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         },
         memcheck: claim.expect.runs()
             && claim.sanitize.has(crate::core::sanitize::Checker::Memcheck),
+        timeout: None,
     }
 }
 

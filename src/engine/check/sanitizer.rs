@@ -391,6 +391,7 @@ mod tests {
             run: Some("prog"),
             env: env(sanitize),
             memcheck,
+            timeout: None,
         };
         let asan = command(
             &job(set("address,undefined"), false),
