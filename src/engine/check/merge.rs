@@ -1,35 +1,48 @@
 //! Cold Rust claims compiled together, as rustdoc's merged doctests are
-//! (expected compile failures: [`super::merge_fail`]).
+//! (how a failed build's diagnostics are told block by block:
+//! [`super::merge_fail`]).
 //!
 //! One `rustc` start and one link per example is what a cold `check`
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
 //! takes the Rust claims that are not in the cache and can share a crate
-//! (same edition, mode and emit; no crate-level attribute, not
-//! `compile-fail`, nothing that sees the crate's shape; 2015-edition code
-//! only without `use` and paths from the crate root, which a module
-//! would change), puts each inside a
-//! module of its own next to a wrapper that calls its `main`, and compiles
-//! one binary per group. Each example then runs in its own process, chosen
-//! by an environment variable the selector removes before the example
-//! starts (an argument would change `std::env::args()`), with its own time
-//! limit and output cap; `file:line:col` locations in its output are mapped
-//! back to its own lines, so panics read as when compiled alone.
+//! (same flags; no crate-level attribute, nothing that sees the crate's
+//! shape; 2015-edition code only without `use` and paths from the crate
+//! root, which a module would change; `extern crate` only for a crate
+//! linked with `--extern`), puts each in a module of its own, in a file of
+//! its own (`#[path]`, so that rustc's locations name the block, at its
+//! own lines and columns), with a wrapper that calls its `main` after its
+//! last line, and compiles one binary per group: examples, plain blocks
+//! and `compile_fail` plain blocks alike, crates that use the book's
+//! crates with the `--extern`s of every crate their members use. Each
+//! example then runs in its own process, chosen by an environment
+//! variable the selector removes before the example starts (an argument
+//! would change `std::env::args()`), with its own time limit and output
+//! cap; locations in its output name `main.rs`, so panics read as when
+//! compiled alone.
 //!
 //! The observation is stored under the example's own cache key, the one a
 //! compile alone would have: the warm path is unchanged and a one-example
-//! edit recompiles that example alone. A merged build that fails names its
-//! culprits by the error spans (mapped to modules); they are left to the
-//! compile of their own and the rest is built again. An error outside any
-//! example, a time-out or a third failure leaves the whole group to
-//! compiles of their own, so verdicts are always those of compiling alone.
+//! edit recompiles that example alone. A merged build that fails is one
+//! loop, not a compile per block: rustc's error recovery reports the
+//! errors of many blocks in one run; the blocks with errors of their own
+//! are decided by it (a plain block's report is its diagnostics as its
+//! compile alone tells them, or, where they could read otherwise, one
+//! compile alone; an example's is always its compile alone), and the
+//! others are built together again, since rustc stops some analyses for
+//! the whole crate after an error. An error outside every block splits
+//! the group in two; a time-out, or more than [`BUILDS`] builds, leaves
+//! the rest to compiles of their own, so verdicts are always those of
+//! compiling alone.
 //! Exercises' test crates merge the same way, into a test crate
 //! (`--test`) whose modules are the exercises' code with their tests;
 //! each runs in its own process too, the harness filtered to its module,
 //! and its report is told as the test crate alone would tell it.
 //!
-//! Warnings are allowed in the merged build (`-A warnings`, as rustdoc's
-//! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
-//! and deny-by-default lints still fail the build, and so the example.
+//! Warnings are allowed in a merged build of examples (`-A warnings`, as
+//! rustdoc's `#![allow(unused)]`): a compiled example's diagnostics are
+//! never judged, and deny-by-default lints still fail the build, and so
+//! the example. Plain blocks keep rustdoc's `-A unused` only, so that a
+//! failing block's warnings are in its report as when alone.
 
 use super::merge_fail::{attribute, codes, member_file};
 use super::rustc::error_codes;
@@ -103,6 +116,43 @@ pub(super) fn mergeable_code(source: &str) -> bool {
         && !crate::core::doctest::shebang(source)
         && crate_attributes(source).iter().all(|a| module_lint(a))
         && !super_outside_modules(source)
+}
+
+/// A claim's code without its `extern crate NAME;` items for crates
+/// linked with `--extern` (`linked`), when it has any (`None` otherwise):
+/// such a crate is in every module's extern prelude already, so inside
+/// an example's module the item means what it means at a crate's root
+/// (the Rust book's `extern crate trpl; // required for mdbook test`).
+/// Not so with `#[macro_use]` (only at a root) or `as` (at the root, a
+/// name for the whole crate), nor in 2015, where the item is how paths
+/// find the crate.
+pub(super) fn without_linked_externs(claim: &Claim, linked: &[String]) -> Option<String> {
+    static ITEM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^\s*extern\s+crate\s+(\w+)\s*;\s*(?://.*)?$").expect("a valid pattern")
+    });
+    if claim.edition < 2018 || linked.is_empty() || !claim.source.contains("extern crate") {
+        return None;
+    }
+    let mut out = String::with_capacity(claim.source.len());
+    let mut previous = "";
+    let mut blanked = false;
+    for line in claim.source.split_inclusive('\n') {
+        let linked_item = ITEM
+            .captures(line.trim_end())
+            .is_some_and(|c| linked.iter().any(|l| l == &c[1]))
+            && !previous.trim_end().ends_with(']');
+        match linked_item {
+            true => {
+                out.push('\n');
+                blanked = true;
+            }
+            false => out.push_str(line),
+        }
+        if !line.trim().is_empty() {
+            previous = line;
+        }
+    }
+    blanked.then_some(out)
 }
 
 /// Whether a crate-level attribute means the same as the first inner
@@ -527,6 +577,34 @@ mod tests {
             old.edition = 2015;
             assert_eq!(mergeable(&old), merge, "{source}");
         }
+    }
+
+    #[test]
+    fn extern_crate_items_of_linked_crates_merge() {
+        let linked = ["trpl".to_owned()];
+        let merges = |source: &str, edition: u16| {
+            let mut c = claim(Expect::Run, source);
+            c.edition = edition;
+            without_linked_externs(&c, &linked)
+                .map(|s| mergeable(&Claim { source: s, ..c }))
+                .unwrap_or(false)
+        };
+        assert!(merges(
+            "extern crate trpl; // required for mdbook test\n\nfn main() { trpl::run(async {}); }",
+            2021
+        ));
+        // Not a linked crate, a root-only attribute, a rename, 2015.
+        assert!(!merges("extern crate other;\nfn main() {}", 2021));
+        assert!(!merges(
+            "#[macro_use]\nextern crate trpl;\nfn main() {}",
+            2021
+        ));
+        assert!(!merges("extern crate trpl as t;\nfn main() {}", 2021));
+        assert!(!merges("extern crate trpl;\nfn main() {}", 2015));
+        assert!(!merges(
+            "extern crate trpl;\nextern crate std;\nfn main() {}",
+            2021
+        ));
     }
 
     #[test]

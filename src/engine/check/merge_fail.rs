@@ -255,7 +255,17 @@ impl super::Checker {
     /// Whether [`super::Checker::prepare`] may take `claim` into a merged
     /// build (a claim it takes is best checked after it).
     pub fn merges(&self, claim: &Claim) -> bool {
-        mergeable(claim) || candidate(claim)
+        let linked = self.used(claim);
+        match super::merge::without_linked_externs(claim, &linked) {
+            Some(source) => {
+                let bare = Claim {
+                    source,
+                    ..claim.clone()
+                };
+                mergeable(&bare) || candidate(&bare)
+            }
+            None => mergeable(claim) || candidate(claim),
+        }
     }
 }
 
