@@ -52,7 +52,7 @@ use crate::core::claim::Claim;
 use crate::core::code;
 use crate::core::expect::Expect;
 use crate::core::lang::Lang;
-use crate::core::tokens::{crate_attributes, super_outside_modules};
+use crate::core::tokens::{crate_attributes, crate_paths_from_module, super_outside_modules};
 use crate::engine::exec::{self, Limits};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -66,7 +66,7 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 15] = [
+const UNMERGEABLE: [&str; 14] = [
     "global_allocator",
     "panic_handler",
     "extern crate",
@@ -74,7 +74,6 @@ const UNMERGEABLE: [&str; 15] = [
     "$crate",
     "no_mangle",
     "export_name",
-    "crate::",
     "line!",
     "file!",
     "module_path!",
@@ -113,6 +112,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
+        && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
         && !crate::core::doctest::shebang(source)
         && crate_attributes(source).iter().all(|a| module_lint(a))
         && !super_outside_modules(source)
@@ -193,11 +193,14 @@ struct Member<'a> {
 }
 
 /// A merged crate: its root, and per member its file (in
-/// [`member_file`]) and how many lines of it are the member's own.
+/// [`member_file`]), how many lines of it are the member's own, and
+/// whether its `crate::` paths were rewritten (so that a diagnostic may
+/// show a line otherwise than the author wrote it).
 struct Merged {
     root: String,
     files: Vec<String>,
     lines: Vec<usize>,
+    rewritten: Vec<bool>,
 }
 
 /// The merged crate of `members`: a binary with a selector, or, for
@@ -209,12 +212,24 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
     let mut root = String::new();
     let mut files = Vec::new();
     let mut lines = Vec::new();
+    let mut rewritten = Vec::new();
     for (i, m) in members.iter().enumerate() {
         root.push_str(&format!(
             "#[path = \"{}\"]\nmod __companion_ex_{i};\n",
             member_file(i)
         ));
-        let body = m.claim.source.trim_end_matches('\n');
+        // Paths from the crate's root, from the member's module instead,
+        // at the same lines and columns ([`mergeable_code`] took only
+        // code where they can be).
+        let source = match m.claim.source.contains("crate::") {
+            true => crate_paths_from_module(&m.claim.source),
+            false => None,
+        };
+        rewritten.push(source.as_ref().is_some_and(|s| *s != m.claim.source));
+        let body = source
+            .as_deref()
+            .unwrap_or(&m.claim.source)
+            .trim_end_matches('\n');
         let mut file = format!("{body}\n");
         if !tests {
             file.push_str(
@@ -235,7 +250,12 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
         }
         root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
     }
-    Merged { root, files, lines }
+    Merged {
+        root,
+        files,
+        lines,
+        rewritten,
+    }
 }
 
 /// `text` with member `i`'s file told as the file of the example alone.
@@ -300,9 +320,17 @@ impl Checker {
         let mut chunks = Vec::new();
         for (_, members) in groups {
             let size = members.len().div_ceil(workers).max(2);
+            let first = chunks.len();
             let mut members = members.into_iter().peekable();
             while members.peek().is_some() {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
+            }
+            // A last member alone goes with the others rather than alone.
+            if chunks.len() > first + 1 && chunks.last().is_some_and(|c| c.len() == 1) {
+                let last = chunks.pop().unwrap_or_default();
+                if let Some(previous) = chunks.last_mut() {
+                    previous.extend(last);
+                }
             }
         }
         chunks.into_par_iter().for_each(|c| self.build_merged(c));
@@ -408,7 +436,7 @@ impl Checker {
         let mut observed = Vec::new();
         let mut rest = Vec::new();
         let mut alone = 0;
-        for (m, own) in members.into_iter().zip(own) {
+        for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
             if own.errors == 0 {
                 rest.push(m);
                 continue;
@@ -417,8 +445,12 @@ impl Checker {
             let found = error_codes(&own.diagnostics);
             // An example's report is its whole diagnostics, warnings
             // with them; a block whose diagnostics alone could read
-            // otherwise compiles alone, once.
-            if m.claim.doctest.is_none() || own.differs || !codes.iter().all(|c| found.contains(c))
+            // otherwise (or shows a line with its paths rewritten)
+            // compiles alone, once.
+            if m.claim.doctest.is_none()
+                || own.differs
+                || rewritten
+                || !codes.iter().all(|c| found.contains(c))
             {
                 alone += 1;
                 continue;
@@ -531,7 +563,15 @@ mod tests {
                 Expect::Run,
                 false,
             ),
-            ("use crate::x;\nfn main() {}", Expect::Run, false),
+            // Paths from the crate's root are told from the module's,
+            // where they can be at the same columns.
+            ("use crate::x;\nfn main() {}", Expect::Run, true),
+            (
+                "mod a { mod b { pub fn f() { crate::g() } } }\nfn g() {}\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            ("fn main() { assert!(crate::ok()); }", Expect::Run, false),
             ("use super::x;\nfn main() {}", Expect::Run, false),
             ("fn f() { super::g() }\nfn main() {}", Expect::Run, false),
             // Inside the example's own modules, `super` is the example's.
