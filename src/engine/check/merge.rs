@@ -44,7 +44,7 @@
 //! the example. Plain blocks keep rustdoc's `-A unused` only, so that a
 //! failing block's warnings are in its report as when alone.
 
-use super::merge_fail::{attribute, codes, member_file};
+use super::merge_fail::{attribute, codes, from_json, member_file};
 use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
@@ -395,10 +395,12 @@ impl Checker {
         // An example's diagnostics are never judged when it compiles; a
         // plain block's are its report when it does not, warnings with
         // them (its `-A unused` is rustdoc's).
+        // JSON for plain blocks, to know each diagnostic's lint.
         let plain = members[0].claim.doctest.is_some();
-        if !plain {
-            cmd.args(["-A", "warnings"]);
-        }
+        match plain {
+            true => cmd.arg("--error-format=json"),
+            false => cmd.args(["-A", "warnings"]),
+        };
         let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
             return Built::Done;
         };
@@ -426,7 +428,14 @@ impl Checker {
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
             return Built::Done;
         }
-        let Some(own) = attribute(&compiled.stderr, &merged.lines) else {
+        let json = plain.then(|| from_json(&compiled.stderr));
+        let attributed = match &json {
+            Some(Some((human, lints))) => attribute(human, Some(lints), &merged.lines),
+            // Not rustc's JSON throughout (a crash): nothing attributed.
+            Some(None) => None,
+            None => attribute(&compiled.stderr, None, &merged.lines),
+        };
+        let Some(own) = attributed else {
             tracing::debug!(
                 "merged build failed outside its blocks: split\n{}",
                 compiled.stderr

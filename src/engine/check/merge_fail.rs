@@ -172,13 +172,50 @@ fn plain_summary(tail: &str) -> bool {
     })
 }
 
+/// rustc's output under `--error-format=json` as its human output (each
+/// diagnostic's `rendered` text, as rustc would print it), and the lint
+/// of each diagnostic before the closing summary (`None` for what is no
+/// lint); `None` for output that is not rustc's JSON throughout.
+pub(super) fn from_json(stderr: &str) -> Option<(String, Vec<Option<String>>)> {
+    let mut human = String::new();
+    let mut lints = Vec::new();
+    for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        if v["$message_type"] != "diagnostic" {
+            return None;
+        }
+        human.push_str(v["rendered"].as_str()?);
+        let message = v["message"].as_str().unwrap_or_default();
+        let summary = v["level"] == "failure-note"
+            || message.starts_with("aborting due to")
+            || (message.ends_with(" emitted") && v["spans"].as_array().is_none_or(Vec::is_empty));
+        if !summary {
+            let code = v["code"]["code"].as_str();
+            lints.push(
+                code.filter(|c| {
+                    !(c.starts_with('E') && c[1..].bytes().all(|b| b.is_ascii_digit()))
+                })
+                .map(str::to_owned),
+            );
+        }
+    }
+    Some((human, lints))
+}
+
 /// Each member's own diagnostics in a failed merged build's `stderr`
 /// (member `i`'s code is `lines[i]` lines long in [`member_file`]`(i)`);
-/// `None` when an error lies outside every member.
-pub(super) fn attribute(stderr: &str, lines: &[usize]) -> Option<Vec<Own>> {
+/// `None` when an error lies outside every member. `lints`, when known
+/// (from [`from_json`]), names the lint of each diagnostic.
+pub(super) fn attribute(
+    stderr: &str,
+    lints: Option<&[Option<String>]>,
+    lines: &[usize],
+) -> Option<Vec<Own>> {
     let (messages, tail) = messages(stderr);
-    let mut own: Vec<Vec<&Message<'_>>> = vec![Vec::new(); lines.len()];
-    for m in &messages {
+    let lints = lints.filter(|l| l.len() == messages.len());
+    let mut own: Vec<Vec<(&Message<'_>, Option<&str>)>> = vec![Vec::new(); lines.len()];
+    for (n, m) in messages.iter().enumerate() {
+        let lint = lints.and_then(|l| l[n].as_deref());
         let member = m.at.and_then(|(file, _)| {
             let n: usize = file
                 .strip_prefix("__companion_ex_")?
@@ -188,7 +225,7 @@ pub(super) fn attribute(stderr: &str, lines: &[usize]) -> Option<Vec<Own>> {
             (n < lines.len()).then_some(n)
         });
         match member {
-            Some(i) => own[i].push(m),
+            Some(i) => own[i].push((m, lint)),
             // The root's warnings are no block's.
             None if !m.error => {}
             None => return None,
@@ -205,7 +242,8 @@ pub(super) fn attribute(stderr: &str, lines: &[usize]) -> Option<Vec<Own>> {
                 let mut differs = !exact_tail;
                 let (mut errors, mut warnings) = (0, 0);
                 let mut codes = Vec::new();
-                for m in &messages {
+                let mut seen_lints = Vec::new();
+                for &(m, lint) in &messages {
                     let told = m.text.replace(&format!("{file}:"), "main.rs:");
                     differs |= told.contains("__companion")
                         || told.contains("other candidate")
@@ -213,9 +251,24 @@ pub(super) fn attribute(stderr: &str, lines: &[usize]) -> Option<Vec<Own>> {
                         || beyond(&told, lines[i]);
                     // A lint's first diagnostic of the run carries its
                     // note; it may have gone to another block.
-                    differs |= lints_noted
-                        && (!m.error || code(m.text).is_none())
-                        && !told.contains("` on by default");
+                    differs |= match (lints, lint) {
+                        (Some(_), None) => false,
+                        (Some(_), Some(lint)) => {
+                            let first = !seen_lints.contains(&lint);
+                            seen_lints.push(lint);
+                            first
+                                && !told.contains("` on by default")
+                                && stderr.lines().any(|l| {
+                                    l.contains(&format!("({lint})]`"))
+                                        && l.contains("on by default")
+                                })
+                        }
+                        (None, _) => {
+                            lints_noted
+                                && (!m.error || code(m.text).is_none())
+                                && !told.contains("` on by default")
+                        }
+                    };
                     match m.error {
                         true => errors += 1,
                         false => warnings += 1,
@@ -282,7 +335,7 @@ mod tests {
 
     #[test]
     fn each_block_gets_its_own_diagnostics_as_alone() {
-        let own = attribute(MERGED, &[4, 5]).expect("attributed");
+        let own = attribute(MERGED, None, &[4, 5]).expect("attributed");
         assert_eq!(own[0].errors, 2);
         assert!(!own[0].differs);
         assert_eq!(
@@ -303,7 +356,7 @@ mod tests {
     fn what_a_merged_build_could_tell_otherwise_is_marked() {
         let one = |text: &str, lines: usize| {
             let stderr = format!("{text}\nerror: aborting due to 1 previous error\n\n");
-            attribute(&stderr, &[lines, 1])
+            attribute(&stderr, None, &[lines, 1])
                 .expect("attributed")
                 .remove(0)
         };
@@ -341,12 +394,53 @@ mod tests {
     #[test]
     fn an_error_outside_every_block_is_not_attributed() {
         let root = "error[E0425]: cannot find function `main`\n --> main.rs:9:1\n\nerror: aborting due to 1 previous error\n\n";
-        assert_eq!(attribute(root, &[3, 3]), None);
+        assert_eq!(attribute(root, None, &[3, 3]), None);
         let nowhere = "error: linking with `cc` failed: exit status: 1\n\nerror: aborting due to 1 previous error\n\n";
-        assert_eq!(attribute(nowhere, &[3, 3]), None);
+        assert_eq!(attribute(nowhere, None, &[3, 3]), None);
         // A warning in the root is no block's.
         let warned = "warning: x\n --> main.rs:9:1\n\nerror: y\n --> __companion_ex_1/main.rs:1:1\n\nerror: aborting due to 1 previous error; 1 warning emitted\n\n";
-        assert_eq!(attribute(warned, &[3, 3]).map(|o| o[1].errors), Some(1));
+        assert_eq!(
+            attribute(warned, None, &[3, 3]).map(|o| o[1].errors),
+            Some(1)
+        );
+    }
+
+    /// rustc's JSON for two blocks that each call a deprecated function
+    /// and have a type error (paths shortened): the lint's note went to
+    /// the first block's warning.
+    const JSON: &str = r##"{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_0/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |             ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\n"}
+{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_1/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |             ^^^\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_0/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_1/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+{"$message_type": "diagnostic", "message": "aborting due to 2 previous errors; 2 warnings emitted", "code": null, "level": "error", "spans": [], "rendered": "error: aborting due to 2 previous errors; 2 warnings emitted\n\n"}
+{"$message_type": "diagnostic", "message": "For more information about this error, try `rustc --explain E0308`.", "code": null, "level": "failure-note", "spans": [], "rendered": "For more information about this error, try `rustc --explain E0308`.\n"}
+"##;
+
+    #[test]
+    fn json_names_each_diagnostics_lint() {
+        let (human, lints) = from_json(JSON).expect("rustc's JSON");
+        assert_eq!(
+            lints,
+            [
+                Some("deprecated".to_owned()),
+                Some("deprecated".to_owned()),
+                None,
+                None
+            ]
+        );
+        assert!(
+            human
+                .ends_with("For more information about this error, try `rustc --explain E0308`.\n")
+        );
+        let own = attribute(&human, Some(&lints), &[2, 2]).expect("attributed");
+        // The first block's warning carries the note, as alone; the
+        // second's lost it to the first.
+        assert!(!own[0].differs, "{own:?}");
+        assert!(own[1].differs, "{own:?}");
+        assert_eq!(own[0].errors, 1);
+        assert!(own[0].diagnostics.contains(" --> main.rs:2:33\n"));
+        // Not rustc's JSON throughout: nothing to attribute.
+        assert_eq!(from_json("thread 'rustc' panicked\n"), None);
     }
 
     #[test]
