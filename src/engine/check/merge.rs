@@ -30,7 +30,8 @@
 //! compile alone; an example's is always its compile alone), and the
 //! others are built together again, since rustc stops some analyses for
 //! the whole crate after an error. An error outside every block splits
-//! the group in two; a time-out, or more than [`BUILDS`] builds, leaves
+//! the group in two (up to [`SPLITS`] times); a time-out, or more than
+//! [`BUILDS`] deciding builds, leaves
 //! the rest to compiles of their own, so verdicts are always those of
 //! compiling alone.
 //! Exercises' test crates merge the same way, into a test crate
@@ -263,9 +264,14 @@ pub(super) fn remap(text: &str, i: usize) -> String {
     text.replace(&format!("{}:", member_file(i)), "main.rs:")
 }
 
-/// Merged builds a group gets at most: a build decides the members with
-/// errors of their own, the next builds the rest; a split is a build more.
-const BUILDS: usize = 8;
+/// Merged builds that decide members a group gets at most: a build
+/// decides the members with errors of their own, the next builds the
+/// rest.
+const BUILDS: usize = 24;
+
+/// Times a group is split in two at most (a group of 4,096 down to one
+/// block).
+const SPLITS: usize = 12;
 
 /// What a merged build decided of a group.
 enum Built<'a> {
@@ -341,24 +347,26 @@ impl Checker {
     /// compiles alone.
     fn build_merged(&self, members: Vec<Member<'_>>) {
         let Ok(dir) = exec::scratch_dir() else { return };
-        let mut queue = vec![members];
-        let mut builds = 0;
-        while let Some(members) = queue.pop() {
+        // Each part: its members, the builds it has had, and how many
+        // times it was split (each half goes on with its own builds, so
+        // that one block whose error names no block costs a few builds,
+        // not the group).
+        let mut queue = vec![(members, 0, 0)];
+        while let Some((members, builds, splits)) = queue.pop() {
             if members.len() < 2 || builds == BUILDS {
                 continue;
             }
-            builds += 1;
             match self.build_once(dir.path(), members) {
                 Built::Decided(observed, rest) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
-                    queue.push(rest);
+                    queue.push((rest, builds + 1, splits));
                 }
-                Built::Split(mut members) => {
+                Built::Split(mut members) if splits < SPLITS => {
                     let second = members.split_off(members.len() / 2);
-                    queue.push(second);
-                    queue.push(members);
+                    queue.push((second, builds, splits + 1));
+                    queue.push((members, builds, splits + 1));
                 }
-                Built::Done => {}
+                Built::Split(_) | Built::Done => {}
             }
         }
     }
