@@ -267,7 +267,7 @@ pub(super) fn remap(text: &str, i: usize) -> String {
 /// Merged builds that decide members a group gets at most: a build
 /// decides the members with errors of their own, the next builds the
 /// rest.
-const BUILDS: usize = 24;
+const BUILDS: usize = 8;
 
 /// Times a group is split in two at most (a group of 4,096 down to one
 /// block).
