@@ -464,8 +464,11 @@ impl Checker {
             // with them; a block whose diagnostics alone could read
             // otherwise (or shows a line with its paths rewritten)
             // compiles alone, once.
+            // A `compile_fail` block's verdict is its codes, all among
+            // its first errors: its report is those, as before batches.
             if m.claim.doctest.is_none()
                 || own.differs
+                || (own.crowded && m.claim.expect != Expect::CompileFail)
                 || rewritten
                 || !codes.iter().all(|c| found.contains(c))
             {

@@ -71,6 +71,10 @@ pub(super) struct Own {
     pub diagnostics: String,
     /// Whether its compile alone could print them otherwise.
     pub differs: bool,
+    /// Whether another block failed in the same build, so that this
+    /// block's later errors may be missing (its first errors, and the
+    /// codes among them, are its own all the same).
+    pub crowded: bool,
 }
 
 /// One diagnostic of rustc's human output: its text and the file and line
@@ -251,7 +255,7 @@ pub(super) fn attribute(
             .map(|(i, messages)| {
                 let file = member_file(i);
                 let mut text = String::new();
-                let mut differs = !exact_tail || failing > 1;
+                let mut differs = !exact_tail;
                 let (mut errors, mut warnings) = (0, 0);
                 let mut codes = Vec::new();
                 let mut seen_lints = Vec::new();
@@ -298,6 +302,7 @@ pub(super) fn attribute(
                     errors,
                     diagnostics: text,
                     differs,
+                    crowded: failing > 1,
                 }
             })
             .collect(),
@@ -351,7 +356,8 @@ mod tests {
         assert_eq!(own[0].errors, 2);
         // Both blocks fail: either may have stopped the crate before the
         // other's later errors.
-        assert!(own[0].differs);
+        assert!(!own[0].differs);
+        assert!(own[0].crowded);
         assert_eq!(
             own[0].diagnostics,
             "error[E0425]: cannot find value `undefined_thing` in this scope\n --> main.rs:4:13\n  |\n4 |     let y = undefined_thing;\n  |             ^^^^^^^^^^^^^^^ not found in this scope\n\nwarning: use of deprecated function `old`\n --> main.rs:3:5\n  |\n3 |     old();\n  |     ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\nerror[E0308]: mismatched types\n --> main.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror: aborting due to 2 previous errors; 1 warning emitted\n\nSome errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\n"
@@ -447,16 +453,17 @@ mod tests {
                 .ends_with("For more information about this error, try `rustc --explain E0308`.\n")
         );
         let own = attribute(&human, Some(&lints), &[2, 2]).expect("attributed");
-        // Both fail, so both are compiled alone; the second's warning
-        // lost its note to the first too.
-        assert!(own[0].differs, "{own:?}");
+        // The first block's warning carries the note, as alone; the
+        // second's lost it to the first; both fail, so both are crowded.
+        assert!(!own[0].differs, "{own:?}");
         assert!(own[1].differs, "{own:?}");
+        assert!(own[0].crowded && own[1].crowded, "{own:?}");
         // With the first block's error gone, it alone fails: its warning
         // lost the note to the first block.
         let one: String = human.replacen("error[E0308]", "warning[E0308]", 1);
         let own = attribute(&one, Some(&lints), &[2, 2]).expect("attributed");
         assert_eq!(own[0].errors, 0);
-        assert!(own[1].differs, "{own:?}");
+        assert!(own[1].differs && !own[1].crowded, "{own:?}");
         assert!(own[1].diagnostics.contains(" --> main.rs:2:33\n"));
         // Not rustc's JSON throughout: nothing to attribute.
         assert_eq!(from_json("thread 'rustc' panicked\n"), None);
