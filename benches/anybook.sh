@@ -28,7 +28,9 @@
 # Books tried (fetch them, e.g. `git clone https://github.com/OWNER/NAME`):
 #   rust-lang/nomicon, rust-lang/rust-by-example (--strip-preprocessors),
 #   rust-lang/reference (--strip-preprocessors), rust-embedded/book
-#   (--strip-preprocessors; no [rust] edition: 2015).
+#   (--strip-preprocessors; no [rust] edition: 2015), rust-lang/api-guidelines
+#   and rust-lang/rfcs (after its generate-book.py made src/; mostly failing
+#   blocks).
 set -euo pipefail
 book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
 strip=${2:-}

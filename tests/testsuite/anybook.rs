@@ -229,6 +229,40 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
     }
 }
 
+/// A book of fragments, most of which do not compile (as an RFC's or a
+/// guideline's): the failing blocks are found by merged builds, rustc's
+/// error recovery reporting many blocks in one run, and each failing
+/// block's report is its compile alone's, word for word (the merged text
+/// where it is the only failing block of its build, else a compile of
+/// its own).
+#[test]
+fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
+    let book = case_book("failing");
+    let alone = case_book("failing");
+    let (merged, code) = check_json(book.path(), &[]);
+    assert_eq!(code, 1);
+    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    let reports = |j: &Value| {
+        let mut results = j["results"].clone();
+        for r in results.as_array_mut().into_iter().flatten() {
+            r["cached"] = Value::Null;
+        }
+        results
+    };
+    assert_eq!(reports(&merged), reports(&single));
+    assert_eq!(merged["summary"], "3 passed, 18 failed", "{merged:#}");
+    // A failing block whose merged diagnostics could be cut short by
+    // another block's error compiles alone once, so no more starts than
+    // before batches: one per block, and the merged builds.
+    let runs = |j: &Value| j["compiler_runs"].as_u64().unwrap_or_default();
+    assert_eq!(runs(&single), 21);
+    assert!(runs(&merged) <= 24, "{} compiler runs", runs(&merged));
+    // Warm: nothing compiled, the same reports.
+    let (warm, _) = check_json(book.path(), &[]);
+    assert_eq!(runs(&warm), 0);
+    assert_eq!(reports(&warm), reports(&merged));
+}
+
 /// `check --format FORMAT` on a book: stdout and the exit code.
 fn check_format(root: &Path, format: &str) -> (String, i32) {
     let out = Command::new(BIN)

@@ -58,6 +58,7 @@ pub struct RawConfig {
     rustc: Option<String>,
     valgrind: Option<String>,
     timeout: Option<u64>,
+    hang_guard: Option<u64>,
     memory: Option<Value>,
     c_hidden_prefix: Option<String>,
     output_filters: Option<std::collections::BTreeMap<String, String>>,
@@ -199,6 +200,10 @@ pub struct Config {
     pub valgrind: String,
     /// Time limit for compiling or running one program.
     pub timeout: Duration,
+    /// `hang-guard`: time limit for running a plain block that claims no
+    /// output (`mdbook test` runs it to completion, with no limit; this
+    /// only stops a program that hangs).
+    pub hang_guard: Duration,
     /// `memory`: the address space one of the book's programs may use, in
     /// bytes (`None`: no limit). Compilers are not limited.
     pub memory: Option<u64>,
@@ -267,7 +272,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -503,6 +508,15 @@ impl Config {
                 Some(t) => t,
                 None => 10,
             }),
+            hang_guard: Duration::from_secs(match raw.hang_guard {
+                Some(0) => {
+                    return Err(ConfigError::new(
+                        "hang-guard is 0; expected a number of seconds of at least 1",
+                    ));
+                }
+                Some(t) => t,
+                None => 120,
+            }),
             memory: memory(raw.memory.as_ref())?,
             c_hidden_prefix: match raw.c_hidden_prefix {
                 Some(p) if p.trim().is_empty() => {
@@ -722,6 +736,7 @@ mod tests {
         assert_eq!(c.rust_compiler, DEFAULT_RUST_COMPILER);
         assert_eq!(c.edition, 2021);
         assert_eq!(c.timeout, Duration::from_secs(10));
+        assert_eq!(c.hang_guard, Duration::from_secs(120));
         assert_eq!(c.c_hidden_prefix, "~ ");
         let talks = DataKey {
             key: "talks",
@@ -873,6 +888,11 @@ mod tests {
     fn bad_values_are_errors() {
         assert!(cfg(json!({"on-failure": "ignore"})).is_err());
         assert!(cfg(json!({"timeout": 0})).is_err());
+        assert!(cfg(json!({"hang-guard": 0})).is_err());
+        assert_eq!(
+            cfg(json!({"hang-guard": 30})).map(|c| c.hang_guard).ok(),
+            Some(Duration::from_secs(30))
+        );
         assert_eq!(
             cfg(json!({"asm-syntax": "masm"})).unwrap_err().to_string(),
             "book.toml [preprocessor.companion]: asm-syntax is `masm`; expected `\"intel\"` or `\"att\"`"

@@ -52,6 +52,54 @@ pub fn super_outside_modules(source: &str) -> bool {
     false
 }
 
+/// The program with its paths from the crate's root (`crate::x`) told
+/// from the root of a module it is compiled in instead, every line and
+/// column kept: `crate::` becomes `self:: ` at the program's top level and
+/// `super::` inside one of its own `mod` blocks (the same width). `None`
+/// when one cannot be told so: in a module two deep, or inside a macro's
+/// call or definition (whose tokens a program may print, as `assert!`
+/// does), or with space inside `crate::`. The source itself (`Some` of
+/// it unchanged) when it has no such path.
+pub fn crate_paths_from_module(source: &str) -> Option<String> {
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let at = |t: &str| t.as_ptr() as usize - source.as_ptr() as usize;
+    // For each open bracket: whether it opens a `mod`'s body, and
+    // whether a macro's tokens.
+    let mut open: Vec<(bool, bool)> = Vec::new();
+    let mut out = source.to_owned();
+    for (i, t) in tokens.iter().enumerate() {
+        match *t {
+            "(" | "[" | "{" => {
+                let module =
+                    *t == "{" && i >= 2 && tokens[i - 2] == "mod" && is_ident(tokens[i - 1]);
+                let macro_call = i >= 1 && tokens[i - 1] == "!"
+                    || i >= 2 && tokens[i - 2] == "!" && is_ident(tokens[i - 1]);
+                open.push((module, macro_call));
+            }
+            ")" | "]" | "}" => {
+                open.pop();
+            }
+            "crate" if tokens.get(i + 1) == Some(&":") && tokens.get(i + 2) == Some(&":") => {
+                let start = at(t);
+                if source.get(start..start + 7) != Some("crate::") {
+                    return None;
+                }
+                if open.iter().any(|&(_, m)| m) {
+                    return None;
+                }
+                let with = match open.iter().filter(|&&(m, _)| m).count() {
+                    0 => "self:: ",
+                    1 => "super::",
+                    _ => return None,
+                };
+                out.replace_range(start..start + 7, with);
+            }
+            _ => {}
+        }
+    }
+    Some(out)
+}
+
 /// Whether a program iterates something std hashes with a random key
 /// per process (`HashMap`, `HashSet`): its order can change from run to
 /// run, and with a few entries two runs often agree.
@@ -213,6 +261,30 @@ fn string_len(rest: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crate_paths_are_told_from_the_module_at_the_same_columns() {
+        let source = "use crate::a::f;\nmod a {\n    pub fn f() -> u8 { crate::b() }\n}\nfn b() -> u8 { 1 }\nfn main() { let s = \"crate::x\"; crate::a::f(); }\n";
+        assert_eq!(
+            crate_paths_from_module(source).as_deref(),
+            Some(
+                "use self:: a::f;\nmod a {\n    pub fn f() -> u8 { super::b() }\n}\nfn b() -> u8 { 1 }\nfn main() { let s = \"crate::x\"; self:: a::f(); }\n"
+            )
+        );
+        assert_eq!(
+            crate_paths_from_module("pub(crate) fn f() {}").as_deref(),
+            Some("pub(crate) fn f() {}")
+        );
+        // Two modules deep, inside a macro's tokens, or spaced out.
+        for source in [
+            "mod a { mod b { fn f() { crate::g() } } }",
+            "fn main() { assert!(crate::ok()); }",
+            "macro_rules! m { () => { crate::g() } }",
+            "fn main() { crate :: g() }",
+        ] {
+            assert_eq!(crate_paths_from_module(source), None, "{source}");
+        }
+    }
 
     #[test]
     fn crate_attributes_are_the_ones_outside_braces() {

@@ -146,6 +146,50 @@ fn library_path_passes_the_newest_build_of_a_crate_it_holds() {
     );
 }
 
+/// Blocks that use a `-L` crate, with the Rust book's `extern crate
+/// trpl; // required for mdbook test` or by its path, share merged
+/// builds linked with `--extern` for the crates they use.
+#[test]
+fn blocks_that_use_a_library_crate_are_merged() {
+    let mut book = TestBook::new().toml("[rust]\nedition = \"2021\"\n");
+    for n in 0..4 {
+        book = book.chapter(
+            &format!("extern{n}.md"),
+            &format!("# E{n}\n\n```rust\nextern crate support; // required for mdbook test\n\nfn main() {{\n    assert_eq!(support::answer() + {n}, 2 + {n});\n}}\n```\n"),
+        );
+    }
+    let book = book
+        .chapter(
+            "path.md",
+            "# P\n\n```rust\nassert_eq!(support::answer(), 2);\n```\n",
+        )
+        .chapter(
+            "fails.md",
+            "# F\n\n```rust\nextern crate support;\n\nfn main() {\n    let n: String = support::answer();\n}\n```\n",
+        );
+    book.write();
+    let support = tempfile::tempdir().expect("tempdir");
+    let deps = support_crate_built_twice(support.path());
+    let deps = deps.to_string_lossy().into_owned();
+    let (merged, code) = check_json(&book, &["-L", &deps]);
+    assert_eq!(code, 1, "{merged:#}");
+    assert_eq!(merged["summary"], "5 passed, 1 failed", "{merged:#}");
+    // Six blocks in one build per worker, the failure told by one, and
+    // the blocks beside it built again.
+    assert!(
+        merged["compiler_runs"].as_u64().unwrap_or(99) <= 3,
+        "{merged:#}"
+    );
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (alone, _) = check_json(&book, &["-L", &deps, "--no-merge"]);
+    assert_eq!(alone["compiler_runs"], 6, "{alone:#}");
+    assert_eq!(statuses(&merged), statuses(&alone));
+    assert_eq!(
+        merged["results"][5]["detail"],
+        alone["results"][5]["detail"]
+    );
+}
+
 #[test]
 fn a_library_path_that_is_not_a_directory_is_a_clear_error() {
     let book = support_book();

@@ -213,6 +213,66 @@ fn examples_that_break_a_merged_build_are_judged_as_alone() {
     );
 }
 
+/// Examples with paths from the crate's root, which a merged build tells
+/// from each example's module at the same lines and columns.
+const CRATE_PATHS: &str = r#"# Crate paths
+
+```rust example title="use crate"
+mod shapes {
+    pub struct Square(pub u32);
+    impl Square { pub fn area(&self) -> u32 { self.0 * self.0 } }
+}
+use crate::shapes::Square;
+fn main() { println!("{}", Square(3).area()); }
+```
+
+```output
+9
+```
+
+```rust example title="crate path in a module" expect=panic
+mod a {
+    pub fn f() -> u8 { crate::b(9) }
+}
+fn b(n: u8) -> u8 { [1u8, 2][n as usize] }
+fn main() { println!("{}", crate::a::f()); }
+```
+
+```output
+index out of bounds: the len is 2 but the index is 9
+```
+
+```rust example title="panics after a crate path"
+mod a { pub fn get(n: u32) -> Option<u32> { (n < 3).then_some(n) } }
+fn main() { let v = crate::a::get(7); println!("{}", v.unwrap()); }
+```
+"#;
+
+#[test]
+fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
+    let book = TestBook::new().chapter("crate.md", CRATE_PATHS);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "2 passed, 1 failed", "{report:#}");
+    // One build per worker, nothing alone.
+    assert!(
+        report["compiler_runs"].as_u64().unwrap_or(99) <= 2,
+        "{report:#}"
+    );
+    // `unwrap` panics at its call, after the path on the same line.
+    let detail = report["results"][2]["detail"].as_str().unwrap_or_default();
+    let line = super::line_of(CRATE_PATHS, "v.unwrap()");
+    let column = CRATE_PATHS
+        .lines()
+        .nth(line - 1)
+        .and_then(|l| l.find("v.unwrap()"))
+        .map_or(0, |c| c + 3);
+    assert!(
+        detail.contains(&format!("panicked at src/crate.md:{line}:{column}:")),
+        "{detail}"
+    );
+}
+
 /// A copy of the example book with no cache.
 fn example_book_copy(to: &Path) {
     crate::tools::valgrind();

@@ -347,6 +347,42 @@ fn unchanged_book_rechecks_without_compiling() {
     assert_eq!(after["summary"], "5 passed, 4 failed, 1 ignored");
 }
 
+/// A plain block that claims no output runs to completion under `mdbook
+/// test`: it gets `hang-guard`, not `timeout`, which an example with the
+/// same body keeps.
+#[test]
+fn a_plain_block_runs_past_timeout_under_its_hang_guard() {
+    let sleeps = "std::thread::sleep(std::time::Duration::from_millis(2500));";
+    let chapter = format!(
+        "```rust example title=\"sleeps\"\n{sleeps}\n```\n\n```rust\n{sleeps}\n```\n\n```rust,should_panic\n{sleeps}\npanic!(\"late\");\n```\n"
+    );
+    let book = TestBook::new()
+        .companion("timeout = 1\nhang-guard = 20")
+        .chapter("slow.md", &chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("FAILED  src/slow.md:1: rust example \"sleeps\" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ok      src/slow.md:5: rust block (expect=run)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ok      src/slow.md:9: rust block (should_panic)"),
+        "{stdout}"
+    );
+    // The guard still stops a block that hangs, naming its key.
+    edit_toml(&book, "hang-guard = 20", "hang-guard = 1");
+    let (stdout, _, _) = check(&book, &[]);
+    assert!(
+        stdout.contains("FAILED  src/slow.md:5: rust block (expect=run): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn a_loop_times_out_and_leaves_nothing_running() {
     let dir = tempfile::tempdir().unwrap();

@@ -137,7 +137,7 @@ fn display_symbol(symbol: &str, lang: Lang) -> String {
     }
     match rustc_demangle::try_demangle(symbol) {
         Ok(d) => {
-            let s = format!("{d:#}");
+            let s = as_legacy(symbol, format!("{d:#}"));
             match s.split_once("::") {
                 Some((krate, rest)) if !krate.starts_with('<') => rest.to_owned(),
                 _ => s,
@@ -145,6 +145,54 @@ fn display_symbol(symbol: &str, lang: Lang) -> String {
         }
         Err(_) => symbol.to_owned(),
     }
+}
+
+/// A demangled name as the legacy scheme tells it, when `symbol` is of
+/// the v0 scheme (`_R…`, nightly's): an inherent method's impl path
+/// without its angle brackets (`<example::positive::Positive>::get` ->
+/// `example::positive::Positive::get`) and a function's generic
+/// arguments left out (`example::twice::<u8>` -> `example::twice`), so a
+/// listing's names stay the same on either toolchain.
+fn as_legacy(symbol: &str, demangled: String) -> String {
+    if !symbol.starts_with("_R") {
+        return demangled;
+    }
+    let mut name = demangled;
+    if name.starts_with('<')
+        && let Some(close) = group_close(&name, 0)
+        && !name[1..close].contains(" as ")
+    {
+        name = format!("{}{}", &name[1..close], &name[close + 1..]);
+    }
+    // `::<…>` generic arguments, outside the trait impl's own brackets.
+    let mut out = String::with_capacity(name.len());
+    let mut at = 0;
+    while let Some(found) = name[at..].find("::<") {
+        let start = at + found;
+        out.push_str(&name[at..start]);
+        at = group_close(&name, start + 2).map_or(name.len(), |c| c + 1);
+    }
+    out.push_str(&name[at..]);
+    out
+}
+
+/// The index of the `>` that closes the `<` at `open` in `text`.
+fn group_close(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices().skip_while(|&(i, _)| i < open) {
+        match c {
+            '<' => depth += 1,
+            '>' if i > 0 && text.as_bytes()[i - 1] == b'-' => {}
+            '>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Replaces mangled Rust symbols inside an instruction by their readable
@@ -160,7 +208,7 @@ fn demangle_operands(line: &str) -> String {
             .unwrap_or(from.len());
         let (sym, after) = from.split_at(len);
         match rustc_demangle::try_demangle(sym) {
-            Ok(d) => out.push_str(&format!("{d:#}")),
+            Ok(d) => out.push_str(&as_legacy(sym, format!("{d:#}"))),
             Err(_) => out.push_str(sym),
         }
         rest = after;
@@ -326,4 +374,44 @@ pub fn filter(listing: &str, lang: Lang, keep: &[String], file: &str) -> Listing
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v0_symbols_read_as_legacy_ones() {
+        // rustc 1.9x's symbols for the same functions, legacy (stable's)
+        // and v0 (`-C symbol-mangling-version=v0`, nightly's).
+        for (legacy, v0, shown) in [
+            (
+                "_ZN7example8positive8Positive3get17h4567d1a6e651f270E",
+                "_RNvMNtCsbdRDyALLnXW_7example8positiveNtB2_8Positive3get",
+                "positive::Positive::get",
+            ),
+            (
+                "_ZN7example5twice17h615f5af5f209c9ebE",
+                "_RINvCsbdRDyALLnXW_7example5twicehEB2_",
+                "twice",
+            ),
+            (
+                "_ZN66_$LT$example..positive..Positive$u20$as$u20$core..fmt..Display$GT$3fmt17h30bff5ac8d891b06E",
+                "_RNvXs_NtCsbdRDyALLnXW_7example8positiveNtB4_8PositiveNtNtCsgEmfK2I1SDS_4core3fmt7Display3fmt",
+                "<example::positive::Positive as core::fmt::Display>::fmt",
+            ),
+        ] {
+            assert_eq!(display_symbol(legacy, Lang::Rust), shown);
+            assert_eq!(display_symbol(v0, Lang::Rust), shown);
+            assert_eq!(
+                demangle_operands(&format!("call {v0}")),
+                demangle_operands(&format!("call {legacy}"))
+            );
+        }
+        assert!(wanted(
+            "_RNvMNtCsbdRDyALLnXW_7example8positiveNtB2_8Positive3get",
+            Lang::Rust,
+            &["get".to_owned()]
+        ));
+    }
 }

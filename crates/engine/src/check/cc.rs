@@ -54,6 +54,7 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         env: sanitizer::env(sanitize),
         memcheck: run.is_some()
             && sanitize.has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),
+        timeout: None,
     }
 }
 

@@ -38,6 +38,13 @@ pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
     job
 }
 
+/// Whether a plain block's program runs under `hang-guard` rather than
+/// `timeout`: it claims no output, so `mdbook test` would run it to
+/// completion with no limit; the guard only stops a program that hangs.
+pub(super) fn hang_guarded(claim: &Claim) -> bool {
+    claim.doctest.is_some() && claim.output.is_none()
+}
+
 /// The verdict on a plain block, and what it printed (its stdout, its
 /// panic message, or its first error line), for `adopt`.
 pub(super) fn judge(
@@ -100,8 +107,9 @@ pub(super) fn judge(
             if run.timed_out {
                 return (
                     Verdict::fail(format!(
-                        "the program ran longer than the {} s time limit and was killed (config `timeout`)",
-                        timeout.as_secs()
+                        "the program ran longer than the {} s time limit and was killed (config `{}`)",
+                        timeout.as_secs(),
+                        super::judge::limit_key(claim)
                     )),
                     None,
                 );

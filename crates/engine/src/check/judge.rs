@@ -15,6 +15,20 @@ use std::time::Duration;
 /// A time-out, a flood or a program over its memory, shared by every
 /// kind of run.
 pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
+    abnormal_under(run, timeout, "timeout")
+}
+
+/// The config key that sets `claim`'s time limit.
+pub(super) fn limit_key(claim: &Claim) -> &'static str {
+    match super::doctest::hang_guarded(claim) {
+        true => "hang-guard",
+        false => "timeout",
+    }
+}
+
+/// [`abnormal`] under the limit set by the config key `key` (`timeout`,
+/// or a plain block's `hang-guard`).
+pub(super) fn abnormal_under(run: &RunResult, timeout: Duration, key: &str) -> Option<Verdict> {
     if let Some(limit) = run.over_memory {
         return Some(Verdict::fail(format!(
             "the program used more than its {} of memory and was killed (config `memory`)",
@@ -28,11 +42,11 @@ pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
     let message = match (run.timed_out, run.truncated) {
         (false, false) => return None,
         (true, false) => format!(
-            "the program ran longer than the {} s time limit and was killed (config `timeout`)",
+            "the program ran longer than the {} s time limit and was killed (config `{key}`)",
             timeout.as_secs()
         ),
         (true, true) => format!(
-            "the program {flood} and ran longer than the {} s time limit; it was killed (config `timeout`)",
+            "the program {flood} and ran longer than the {} s time limit; it was killed (config `{key}`)",
             timeout.as_secs()
         ),
         (false, true) => format!("the program {flood}"),
@@ -102,7 +116,7 @@ pub(super) fn exits_cleanly(
     let Some(run) = run else {
         return (Verdict::fail("the program was not run"), None);
     };
-    if let Some(v) = abnormal(run, timeout) {
+    if let Some(v) = abnormal_under(run, timeout, limit_key(claim)) {
         return (v, None);
     }
     let actual = normalize(&run.stdout);

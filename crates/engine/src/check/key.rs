@@ -57,13 +57,18 @@ impl Decides<'_> {
             run,
             env,
             memcheck,
+            timeout: run_limit,
         } = job;
-        let limits = format!(
+        let mut limits = format!(
             "timeout={}ms compile-timeout={}ms memory={}",
             timeout.as_millis(),
             timeout.max(COMPILE_TIMEOUT).as_millis(),
             memory.map_or_else(|| "none".to_owned(), |m| m.to_string()),
         );
+        // Absent for a job with `timeout`, so its key stays the same.
+        if let Some(limit) = run_limit {
+            limits.push_str(&format!(" run-limit={}ms", limit.as_millis()));
+        }
         let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut parts: Vec<&[u8]> = vec![
             b"check-v2",
@@ -99,6 +104,7 @@ mod tests {
             run: Some("main"),
             env: vec![("RUST_BACKTRACE", "0")],
             memcheck: false,
+            timeout: None,
         };
         let base = Decides {
             job: &job,
@@ -137,6 +143,9 @@ mod tests {
         let mut other = job.clone();
         other.memcheck = true;
         jobs.push(("Memcheck", other));
+        let mut other = job.clone();
+        other.timeout = Some(Duration::from_secs(120));
+        jobs.push(("a hang guard", other));
         let mut keys = vec![("base", key.clone())];
         for (what, job) in &jobs {
             keys.push((what, Decides { job, ..base }.key()));

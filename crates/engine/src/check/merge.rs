@@ -1,36 +1,52 @@
 //! Cold Rust claims compiled together, as rustdoc's merged doctests are
-//! (expected compile failures: [`super::merge_fail`]).
+//! (how a failed build's diagnostics are told block by block:
+//! [`super::merge_fail`]).
 //!
 //! One `rustc` start and one link per example is what a cold `check`
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
 //! takes the Rust claims that are not in the cache and can share a crate
-//! (same edition, mode and emit; no crate-level attribute, not
-//! `compile-fail`, nothing that sees the crate's shape; 2015-edition code
-//! only without `use` and paths from the crate root, which a module
-//! would change), puts each inside a
-//! module of its own next to a wrapper that calls its `main`, and compiles
-//! one binary per group. Each example then runs in its own process, chosen
-//! by an environment variable the selector removes before the example
-//! starts (an argument would change `std::env::args()`), with its own time
-//! limit and output cap; `file:line:col` locations in its output are mapped
-//! back to its own lines, so panics read as when compiled alone.
+//! (same flags; no crate-level attribute, nothing that sees the crate's
+//! shape; 2015-edition code only without `use` and paths from the crate
+//! root, which a module would change; `extern crate` only for a crate
+//! linked with `--extern`), puts each in a module of its own, in a file of
+//! its own (`#[path]`, so that rustc's locations name the block, at its
+//! own lines and columns), with a wrapper that calls its `main` after its
+//! last line, and compiles one binary per group: examples, plain blocks
+//! and `compile_fail` plain blocks alike, crates that use the book's
+//! crates with the `--extern`s of every crate their members use. Each
+//! example then runs in its own process, chosen by an environment
+//! variable the selector removes before the example starts (an argument
+//! would change `std::env::args()`), with its own time limit and output
+//! cap; locations in its output name `main.rs`, so panics read as when
+//! compiled alone.
 //!
 //! The observation is stored under the example's own cache key, the one a
 //! compile alone would have: the warm path is unchanged and a one-example
-//! edit recompiles that example alone. A merged build that fails names its
-//! culprits by the error spans (mapped to modules); they are left to the
-//! compile of their own and the rest is built again. An error outside any
-//! example, a time-out or a third failure leaves the whole group to
-//! compiles of their own, so verdicts are always those of compiling alone.
+//! edit recompiles that example alone. A merged build that fails is one
+//! loop, not a compile per block: rustc's error recovery reports the
+//! errors of many blocks in one run; the blocks with errors of their own
+//! are decided by it (a plain block's report is its diagnostics as its
+//! compile alone tells them, or, where they could read otherwise, one
+//! compile alone; an example's is always its compile alone), and the
+//! others are built together again, since rustc stops some analyses for
+//! the whole crate after an error. An error outside every block splits
+//! the group in two (up to [`SPLITS`] times); a time-out, or more than
+//! [`BUILDS`] deciding builds, leaves
+//! the rest to compiles of their own, so verdicts are always those of
+//! compiling alone.
 //! Exercises' test crates merge the same way, into a test crate
 //! (`--test`) whose modules are the exercises' code with their tests;
 //! each runs in its own process too, the harness filtered to its module,
 //! and its report is told as the test crate alone would tell it.
 //!
-//! Warnings are allowed in the merged build (`-A warnings`, as rustdoc's
-//! `#![allow(unused)]`): a compiled example's diagnostics are never judged,
-//! and deny-by-default lints still fail the build, and so the example.
+//! Warnings are allowed in a merged build of examples (`-A warnings`, as
+//! rustdoc's `#![allow(unused)]`): a compiled example's diagnostics are
+//! never judged, and deny-by-default lints still fail the build, and so
+//! the example. Plain blocks keep rustdoc's `-A unused` only, so that a
+//! failing block's warnings are in its report as when alone.
 
+use super::merge_fail::{attribute, codes, from_json, member_file};
+use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::exec::{self, Limits};
@@ -38,8 +54,9 @@ use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::Mode;
-use mdbook_companion_core::tokens::{crate_attributes, super_outside_modules};
+use mdbook_companion_core::tokens::{
+    crate_attributes, crate_paths_from_module, super_outside_modules,
+};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
@@ -52,7 +69,7 @@ const SELECT: &str = "__COMPANION_EXAMPLE";
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
 /// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 15] = [
+const UNMERGEABLE: [&str; 14] = [
     "global_allocator",
     "panic_handler",
     "extern crate",
@@ -60,7 +77,6 @@ const UNMERGEABLE: [&str; 15] = [
     "$crate",
     "no_mangle",
     "export_name",
-    "crate::",
     "line!",
     "file!",
     "module_path!",
@@ -99,9 +115,47 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
+        && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
         && !mdbook_companion_core::doctest::shebang(source)
         && crate_attributes(source).iter().all(|a| module_lint(a))
         && !super_outside_modules(source)
+}
+
+/// A claim's code without its `extern crate NAME;` items for crates
+/// linked with `--extern` (`linked`), when it has any (`None` otherwise):
+/// such a crate is in every module's extern prelude already, so inside
+/// an example's module the item means what it means at a crate's root
+/// (the Rust book's `extern crate trpl; // required for mdbook test`).
+/// Not so with `#[macro_use]` (only at a root) or `as` (at the root, a
+/// name for the whole crate), nor in 2015, where the item is how paths
+/// find the crate.
+pub(super) fn without_linked_externs(claim: &Claim, linked: &[String]) -> Option<String> {
+    static ITEM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^\s*extern\s+crate\s+(\w+)\s*;\s*(?://.*)?$").expect("a valid pattern")
+    });
+    if claim.edition < 2018 || linked.is_empty() || !claim.source.contains("extern crate") {
+        return None;
+    }
+    let mut out = String::with_capacity(claim.source.len());
+    let mut previous = "";
+    let mut blanked = false;
+    for line in claim.source.split_inclusive('\n') {
+        let linked_item = ITEM
+            .captures(line.trim_end())
+            .is_some_and(|c| linked.iter().any(|l| l == &c[1]))
+            && !previous.trim_end().ends_with(']');
+        match linked_item {
+            true => {
+                out.push('\n');
+                blanked = true;
+            }
+            false => out.push_str(line),
+        }
+        if !line.trim().is_empty() {
+            previous = line;
+        }
+    }
+    blanked.then_some(out)
 }
 
 /// Whether a crate-level attribute means the same as the first inner
@@ -141,98 +195,114 @@ struct Member<'a> {
     used: Vec<String>,
 }
 
-/// A merged crate: its source and, per member, the 1-based lines its
-/// module spans and the line its source starts at.
+/// A merged crate: its root, and per member its file (in
+/// [`member_file`]), how many lines of it are the member's own, and
+/// whether its `crate::` paths were rewritten (so that a diagnostic may
+/// show a line otherwise than the author wrote it).
 struct Merged {
-    source: String,
-    spans: Vec<(usize, usize, usize)>,
+    root: String,
+    files: Vec<String>,
+    lines: Vec<usize>,
+    rewritten: Vec<bool>,
 }
 
 /// The merged crate of `members`: a binary with a selector, or, for
-/// exercises, a test crate (the harness is the selector).
+/// exercises, a test crate (the harness is the selector). Each member is
+/// a module in a file of its own, so that rustc's locations name it and
+/// its lines and columns are its own.
 fn merged_source(members: &[Member<'_>]) -> Merged {
     let tests = members.first().is_some_and(|m| m.claim.expect.tests());
-    let mut source = String::new();
-    let mut line = 1;
-    let mut spans = Vec::new();
+    let mut root = String::new();
+    let mut files = Vec::new();
+    let mut lines = Vec::new();
+    let mut rewritten = Vec::new();
     for (i, m) in members.iter().enumerate() {
-        let open = line;
-        source.push_str(&format!("mod __companion_ex_{i} {{\n"));
-        line += 1;
-        let first = line;
-        let body = m.claim.source.trim_end_matches('\n');
-        source.push_str(body);
-        source.push('\n');
-        line += body.lines().count().max(1);
-        if tests {
-            source.push_str("}\n");
-            line += 1;
-        } else {
-            source.push_str(
-                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n}\n",
-            );
-            line += 2;
-        }
-        spans.push((open, line - 1, first));
-    }
-    if tests {
-        return Merged { source, spans };
-    }
-    source.push_str(&format!(
-        "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
-    ));
-    for i in 0..members.len() {
-        source.push_str(&format!(
-            "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+        root.push_str(&format!(
+            "#[path = \"{}\"]\nmod __companion_ex_{i};\n",
+            member_file(i)
         ));
-    }
-    source.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
-    Merged { source, spans }
-}
-
-/// The members whose modules the errors of a failed merged build point
-/// into; `None` when an error points elsewhere or nowhere.
-fn culprits(diagnostics: &str, spans: &[(usize, usize, usize)]) -> Option<HashSet<usize>> {
-    let mut found = HashSet::new();
-    for line in diagnostics.lines() {
-        let Some(at) = line.trim_start().strip_prefix("--> main.rs:") else {
-            continue;
+        // Paths from the crate's root, from the member's module instead,
+        // at the same lines and columns ([`mergeable_code`] took only
+        // code where they can be).
+        let source = match m.claim.source.contains("crate::") {
+            true => crate_paths_from_module(&m.claim.source),
+            false => None,
         };
-        let n: usize = at.split(':').next()?.parse().ok()?;
-        let member = spans
-            .iter()
-            .position(|&(open, close, _)| (open..=close).contains(&n))?;
-        found.insert(member);
+        rewritten.push(source.as_ref().is_some_and(|s| *s != m.claim.source));
+        let body = source
+            .as_deref()
+            .unwrap_or(&m.claim.source)
+            .trim_end_matches('\n');
+        let mut file = format!("{body}\n");
+        if !tests {
+            file.push_str(
+                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n",
+            );
+        }
+        files.push(file);
+        lines.push(body.lines().count().max(1));
     }
-    (!found.is_empty()).then_some(found)
+    if !tests {
+        root.push_str(&format!(
+            "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
+        ));
+        for i in 0..members.len() {
+            root.push_str(&format!(
+                "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
+            ));
+        }
+        root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+    }
+    Merged {
+        root,
+        files,
+        lines,
+        rewritten,
+    }
 }
 
-/// `text` with every `main.rs:L:C` whose line lies in `open..=close`
-/// told as the line of the example alone (its source starts at `first`).
-pub(super) fn remap(text: &str, (open, close, first): (usize, usize, usize)) -> String {
-    mdbook_companion_core::code::relocate(text, "main.rs:", |l, c| {
-        (open..=close)
-            .contains(&l)
-            .then(|| format!("main.rs:{}:{c}", (l + 1).saturating_sub(first)))
-    })
+/// `text` with member `i`'s file told as the file of the example alone.
+pub(super) fn remap(text: &str, i: usize) -> String {
+    text.replace(&format!("{}:", member_file(i)), "main.rs:")
+}
+
+/// Merged builds that decide members a group gets at most: a build
+/// decides the members with errors of their own, the next builds the
+/// rest.
+const BUILDS: usize = 8;
+
+/// Times a group is split in two at most (a group of 4,096 down to one
+/// block).
+const SPLITS: usize = 12;
+
+/// What a merged build decided of a group.
+enum Built<'a> {
+    /// Observations, and the members left to be built again together.
+    Decided(Vec<(String, Observation)>, Vec<Member<'a>>),
+    /// Errors outside every member: the group is to be split.
+    Split(Vec<Member<'a>>),
+    /// Nothing more to learn together: the rest compile alone.
+    Done,
 }
 
 impl Checker {
-    /// Compiles the cold, mergeable Rust claims of `claims` together, so
-    /// that [`Checker::check`] finds their observations computed. Claims in
-    /// the cache or answered by the lock (a build's checker), and claims a
-    /// merged build cannot take, are left to it.
+    /// Compiles the cold Rust claims of `claims` that can share a crate
+    /// together (examples and plain blocks, expected failures among them),
+    /// so that [`Checker::check`] finds their observations computed.
+    /// Claims in the cache or answered by the lock (a build's checker), and
+    /// claims a merged build cannot take, are left to it.
     pub fn prepare(&self, claims: &[Claim]) {
         let tool = self.tool(Lang::Rust).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return;
         };
         let mut seen = HashSet::new();
-        // Edition, mode, emit, test crate or binary, and whether the book's dependency set is
-        // linked (a crate for those that use it, with the `--extern`s of
+        // Same flags (edition, mode, emit, test crate or binary, a plain
+        // block's or an example's), and whether the book's crates are
+        // linked (a crate for those that use any, with the `--extern`s of
         // every crate its members use; one for those that use none).
-        let mut groups: BTreeMap<(u16, bool, bool, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
-        for claim in claims.iter().filter(|c| mergeable(c)) {
+        let mut groups: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+        for claim in claims.iter().filter(|c| self.merges(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
                 continue;
@@ -243,119 +313,193 @@ impl Checker {
             {
                 continue;
             }
-            let group = (
-                claim.edition,
-                claim.mode == Mode::Release,
-                claim.expect == Expect::NoRun,
-                claim.expect.tests(),
-                !used.is_empty(),
-            );
-            groups.entry(group).or_default().push(Member {
-                key,
-                claim,
-                job,
-                used,
-            });
+            groups
+                .entry((job.args.join(" "), !used.is_empty()))
+                .or_default()
+                .push(Member {
+                    key,
+                    claim,
+                    job,
+                    used,
+                });
         }
         // As many builds as workers, so that front ends run side by side.
         let workers = rayon::current_num_threads().max(1);
         let mut chunks = Vec::new();
         for (_, members) in groups {
             let size = members.len().div_ceil(workers).max(2);
+            let first = chunks.len();
             let mut members = members.into_iter().peekable();
             while members.peek().is_some() {
                 chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
             }
+            // A last member alone goes with the others rather than alone.
+            if chunks.len() > first + 1 && chunks.last().is_some_and(|c| c.len() == 1) {
+                let last = chunks.pop().unwrap_or_default();
+                if let Some(previous) = chunks.last_mut() {
+                    previous.extend(last);
+                }
+            }
         }
-        rayon::join(
-            || chunks.into_par_iter().for_each(|c| self.build_merged(c)),
-            || self.prepare_failures(claims, &tool, &version),
-        );
+        chunks.into_par_iter().for_each(|c| self.build_merged(c));
     }
 
-    /// Builds one group, leaving culprits to compiles of their own.
-    fn build_merged(&self, mut members: Vec<Member<'_>>) {
-        for _round in 0..3 {
-            if members.len() < 2 {
-                return;
+    /// Builds one group in one scratch directory, again and again while
+    /// builds decide members (see [`super::merge_fail`]); what they leave
+    /// compiles alone.
+    fn build_merged(&self, members: Vec<Member<'_>>) {
+        let Ok(dir) = exec::scratch_dir() else { return };
+        // Each part: its members, the builds it has had, and how many
+        // times it was split (each half goes on with its own builds, so
+        // that one block whose error names no block costs a few builds,
+        // not the group).
+        let mut queue = vec![(members, 0, 0)];
+        while let Some((members, builds, splits)) = queue.pop() {
+            if members.len() < 2 || builds == BUILDS {
+                continue;
             }
-            let Ok(dir) = exec::scratch_dir() else { return };
-            let merged = merged_source(&members);
-            if std::fs::write(dir.path().join("main.rs"), &merged.source).is_err() {
-                return;
-            }
-            let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
-            let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
-            self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-            let mut job = members[0].job.clone();
-            let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
-            used.sort();
-            used.dedup();
-            if !used.is_empty()
-                && self
-                    .link_crates(&mut job, members[0].claim.mode, &used)
-                    .is_err()
-            {
-                return;
-            }
-            let mut cmd = exec::compiler_command(&job.tool, dir.path());
-            cmd.args(&job.args).args(["-A", "warnings"]);
-            let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
-                return;
-            };
-            if compiled.timed_out {
-                return;
-            }
-            tracing::debug!(
-                "merged build of {} examples (edition {}): {}",
-                members.len(),
-                members[0].claim.edition,
-                if compiled.success() {
-                    "built"
-                } else {
-                    "failed"
+            match self.build_once(dir.path(), members) {
+                Built::Decided(observed, rest) => {
+                    (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+                    queue.push((rest, builds + 1, splits));
                 }
-            );
-            if compiled.success() {
-                let observed: Vec<(String, Observation)> = members
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, m)| {
-                        (
-                            m.key.clone(),
-                            self.run_member(dir.path(), i, m, merged.spans[i]),
-                        )
-                    })
-                    .collect();
-                let mut store = self.merged.lock().unwrap_or_else(|e| e.into_inner());
-                store.extend(observed);
-                return;
+                Built::Split(mut members) if splits < SPLITS => {
+                    let second = members.split_off(members.len() / 2);
+                    queue.push((second, builds, splits + 1));
+                    queue.push((members, builds, splits + 1));
+                }
+                Built::Split(_) | Built::Done => {}
             }
-            let Some(bad) = culprits(&compiled.stderr, &merged.spans) else {
-                tracing::debug!(
-                    "merged build failed outside its examples: each compiled alone\n{}",
-                    compiled.stderr
-                );
-                return;
-            };
-            tracing::debug!("{} culprits left to compiles of their own", bad.len());
-            members = members
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !bad.contains(i))
-                .map(|(_, m)| m)
-                .collect();
         }
+    }
+
+    /// One merged build of `members` in `dir`, and what it decided.
+    fn build_once<'a>(&self, dir: &std::path::Path, members: Vec<Member<'a>>) -> Built<'a> {
+        let merged = merged_source(&members);
+        let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
+            && merged.files.iter().enumerate().all(|(i, text)| {
+                let file = dir.join(member_file(i));
+                file.parent()
+                    .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
+                    && std::fs::write(file, text).is_ok()
+            });
+        if !written {
+            return Built::Done;
+        }
+        let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
+        let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
+        let mut job = members[0].job.clone();
+        let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
+        used.sort();
+        used.dedup();
+        if !used.is_empty()
+            && self
+                .link_crates(&mut job, members[0].claim.mode, &used)
+                .is_err()
+        {
+            return Built::Done;
+        }
+        self.compiler_runs.fetch_add(1, Ordering::Relaxed);
+        let mut cmd = exec::compiler_command(&job.tool, dir);
+        cmd.args(&job.args);
+        // An example's diagnostics are never judged when it compiles; a
+        // plain block's are its report when it does not, warnings with
+        // them (its `-A unused` is rustdoc's).
+        // JSON for plain blocks, to know each diagnostic's lint.
+        let plain = members[0].claim.doctest.is_some();
+        match plain {
+            true => cmd.arg("--error-format=json"),
+            false => cmd.args(["-A", "warnings"]),
+        };
+        let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+            return Built::Done;
+        };
+        tracing::debug!(
+            "merged build of {} blocks ({}): {}",
+            members.len(),
+            job.args.join(" "),
+            if compiled.success() {
+                "built"
+            } else {
+                "failed"
+            }
+        );
+        if compiled.timed_out {
+            return Built::Done;
+        }
+        if compiled.success() {
+            // An expected failure that compiled is left to its own compile.
+            let observed: Vec<(String, Observation)> = members
+                .par_iter()
+                .enumerate()
+                .filter(|(_, m)| m.claim.expect != Expect::CompileFail)
+                .map(|(i, m)| (m.key.clone(), self.run_member(dir, i, m)))
+                .collect();
+            (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+            return Built::Done;
+        }
+        let json = plain.then(|| from_json(&compiled.stderr));
+        let attributed = match &json {
+            Some(Some((human, lints))) => attribute(human, Some(lints), &merged.lines),
+            // Not rustc's JSON throughout (a crash): nothing attributed.
+            Some(None) => None,
+            None => attribute(&compiled.stderr, None, &merged.lines),
+        };
+        let Some(own) = attributed else {
+            tracing::debug!(
+                "merged build failed outside its blocks: split\n{}",
+                compiled.stderr
+            );
+            return Built::Split(members);
+        };
+        let mut observed = Vec::new();
+        let mut rest = Vec::new();
+        let mut alone = 0;
+        for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
+            if own.errors == 0 {
+                rest.push(m);
+                continue;
+            }
+            let codes = codes(m.claim);
+            let found = error_codes(&own.diagnostics);
+            // An example's report is its whole diagnostics, warnings
+            // with them; a block whose diagnostics alone could read
+            // otherwise (or shows a line with its paths rewritten)
+            // compiles alone, once.
+            // A `compile_fail` block's verdict is its codes, all among
+            // its first errors: its report is those, as before batches.
+            if m.claim.doctest.is_none()
+                || own.differs
+                || (own.crowded && m.claim.expect != Expect::CompileFail)
+                || rewritten
+                || !codes.iter().all(|c| found.contains(c))
+            {
+                alone += 1;
+                continue;
+            }
+            observed.push((
+                m.key,
+                Observation {
+                    compiled: false,
+                    diagnostics: own.diagnostics,
+                    compile_timed_out: false,
+                    run: None,
+                },
+            ));
+        }
+        tracing::debug!(
+            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again",
+            observed.len(),
+            rest.len()
+        );
+        if observed.is_empty() && alone == 0 {
+            return Built::Done;
+        }
+        Built::Decided(observed, rest)
     }
 
     /// Runs member `i` of a built merged binary in its own process.
-    fn run_member(
-        &self,
-        dir: &std::path::Path,
-        i: usize,
-        member: &Member<'_>,
-        span: (usize, usize, usize),
-    ) -> Observation {
+    fn run_member(&self, dir: &std::path::Path, i: usize, member: &Member<'_>) -> Observation {
         let mut obs = Observation {
             compiled: true,
             diagnostics: String::new(),
@@ -373,9 +517,9 @@ impl Checker {
             true => cmd.arg(&module),
             false => cmd.env(SELECT, i.to_string()),
         };
-        let mut run = self.run_program(&mut cmd, self.config.memory, None);
-        run.stdout = remap(&run.stdout, span);
-        run.stderr = remap(&run.stderr, span);
+        let mut run = self.run_program(&mut cmd, member.job.timeout, self.config.memory, None);
+        run.stdout = remap(&run.stdout, i);
+        run.stderr = remap(&run.stderr, i);
         if member.claim.expect.tests() {
             run.stdout = alone(&run.stdout, &module);
             run.stderr = run.stderr.replace(&module, "");
@@ -441,7 +585,15 @@ mod tests {
                 Expect::Run,
                 false,
             ),
-            ("use crate::x;\nfn main() {}", Expect::Run, false),
+            // Paths from the crate's root are told from the module's,
+            // where they can be at the same columns.
+            ("use crate::x;\nfn main() {}", Expect::Run, true),
+            (
+                "mod a { mod b { pub fn f() { crate::g() } } }\nfn g() {}\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            ("fn main() { assert!(crate::ok()); }", Expect::Run, false),
             ("use super::x;\nfn main() {}", Expect::Run, false),
             ("fn f() { super::g() }\nfn main() {}", Expect::Run, false),
             // Inside the example's own modules, `super` is the example's.
@@ -490,15 +642,41 @@ mod tests {
     }
 
     #[test]
+    fn extern_crate_items_of_linked_crates_merge() {
+        let linked = ["trpl".to_owned()];
+        let merges = |source: &str, edition: u16| {
+            let mut c = claim(Expect::Run, source);
+            c.edition = edition;
+            without_linked_externs(&c, &linked)
+                .map(|s| mergeable(&Claim { source: s, ..c }))
+                .unwrap_or(false)
+        };
+        assert!(merges(
+            "extern crate trpl; // required for mdbook test\n\nfn main() { trpl::run(async {}); }",
+            2021
+        ));
+        // Not a linked crate, a root-only attribute, a rename, 2015.
+        assert!(!merges("extern crate other;\nfn main() {}", 2021));
+        assert!(!merges(
+            "#[macro_use]\nextern crate trpl;\nfn main() {}",
+            2021
+        ));
+        assert!(!merges("extern crate trpl as t;\nfn main() {}", 2021));
+        assert!(!merges("extern crate trpl;\nfn main() {}", 2015));
+        assert!(!merges(
+            "extern crate trpl;\nextern crate std;\nfn main() {}",
+            2021
+        ));
+    }
+
+    #[test]
     fn locations_map_back_to_the_example_alone() {
-        // The module opens on line 10; the example's first line is 11.
-        let span = (10, 14, 11);
         assert_eq!(
             remap(
-                "panicked at main.rs:12:5:\nboom at main.rs:3:1 main.rs:",
-                span
+                "panicked at __companion_ex_3/main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:",
+                3
             ),
-            "panicked at main.rs:2:5:\nboom at main.rs:3:1 main.rs:"
+            "panicked at main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:"
         );
     }
 
@@ -509,15 +687,6 @@ mod tests {
             alone(merged, "__companion_ex_3::"),
             "running 1 test\ntest tests::adds ... FAILED\n\n---- tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
         );
-    }
-
-    #[test]
-    fn errors_name_their_modules() {
-        let spans = [(1, 4, 2), (5, 9, 6)];
-        let d = "error[E0425]: cannot find value `x`\n --> main.rs:7:13\n  |\nerror: aborting due to 1 previous error\n";
-        assert_eq!(culprits(d, &spans), Some(HashSet::from([1])));
-        assert_eq!(culprits("error: linking with `cc` failed", &spans), None);
-        assert_eq!(culprits(" --> main.rs:40:1", &spans), None);
     }
 
     #[test]
@@ -534,11 +703,17 @@ mod tests {
             })
             .collect();
         let m = merged_source(&members);
-        assert_eq!(m.spans, [(1, 6, 2), (7, 10, 8)]);
-        let lines: Vec<&str> = m.source.lines().collect();
-        assert_eq!(lines[2], "    println!(\"a\");");
-        assert_eq!(lines[7], "fn main() {}");
-        assert!(m.source.contains(
+        assert_eq!(m.lines, [3, 1]);
+        assert!(
+            m.root
+                .starts_with("#[path = \"__companion_ex_0/main.rs\"]\nmod __companion_ex_0;\n")
+        );
+        // The example's lines are its own, the wrapper after them.
+        let lines: Vec<&str> = m.files[0].lines().collect();
+        assert_eq!(lines[1], "    println!(\"a\");");
+        assert!(lines[3].contains("__companion_run"));
+        assert_eq!(m.files[1].lines().next(), Some("fn main() {}"));
+        assert!(m.root.contains(
             "\"1\" => ::std::process::Termination::report(__companion_ex_1::__companion_run())"
         ));
     }

@@ -1,238 +1,340 @@
-//! Cold `compile_fail` blocks (plain blocks, as `mdbook test` sees them)
-//! compiled together.
+//! Failing blocks found in batches: a merged build's diagnostics told
+//! block by block, as each block's compile alone tells them.
 //!
-//! rustdoc compiles every `compile_fail` block alone; on a book like the
-//! Reference they are most of the compiler starts. Here the cold ones
-//! that can share a crate (same flags, nothing that sees the crate's
-//! shape, see [`super::merge::mergeable_code`]) are put each in a module
-//! of its own, with nothing around them that could fail, and compiled as
-//! one crate. A block is taken as failing only where the merged run shows
-//! an error inside the block's own lines, carrying every error code the
-//! block names; its observation is those errors, told at the block's own
-//! lines. Blocks with no error of their own are compiled together again
-//! without the others (rustc stops some analyses for the whole crate after
-//! an early error), while a round decides some, up to six rounds. Whatever the merged runs cannot
-//! decide — a block with no error of its own, or with other codes than it
-//! names, or a merged build that compiled — is left to a compile of its
-//! own, so the verdicts are those of compiling alone (`--no-merge`).
+//! rustc recovers from errors and reports them across every module of a
+//! crate in one run. [`super::merge`] puts each block in a file of its own
+//! (`__companion_ex_N/main.rs`, a `#[path]` module), so every diagnostic's
+//! primary location names its block; [`attribute`] cuts a failed merged
+//! build's stderr into its diagnostics and gives each block its own, with
+//! rustc's closing summary (the count of errors and warnings, the error
+//! codes to explain) as its compile alone would end. Where the merged text
+//! could differ from the block's alone, the block is marked so and
+//! compiled alone once: another block with errors in the same build
+//! (its error may stop the crate, by a fatal error or a phase rustc skips
+//! after any error, before this block's later errors: measured on the
+//! RFCs, a quarter of the failing blocks lost errors so), a diagnostic
+//! naming the merged crate's modules or
+//! another block's file (a path printed in full because two blocks define
+//! the same name, an import suggested from another block), a location
+//! past the block's own lines (the wrapper that calls its `main`),
+//! candidates left unnamed, a lint's "on by default" note that went to
+//! another block (rustc gives it once per lint and run), or a summary
+//! rustc ended otherwise. An error outside every block (in the crate's
+//! root, or with no location) cannot be attributed: that group is split.
+//!
+//! A block with no error of its own in a failed build is not decided:
+//! rustc stops some analyses for the whole crate after an error (lints,
+//! code generation), so it is built again with the undecided ones.
+//!
+//! `compile_fail` plain blocks are merged the same way
+//! ([`candidate`]); rustdoc compiles each alone. A block is taken as
+//! failing there only with every error code it names among its own.
 
-use super::merge::{mergeable, mergeable_code, remap};
-use super::rustc::error_codes;
-use super::verdict::{Job, Observation};
-use super::{CACHE_NAMESPACE, COMPILE_TIMEOUT, Checker};
-use crate::exec::{self, Limits};
+use super::merge::mergeable;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
-use std::sync::atomic::Ordering;
-use std::time::Duration;
-
-/// Merged rounds a group gets at most; a round that decides nothing ends
-/// them (each phase of rustc that stops the crate early is one round).
-const ROUNDS: usize = 6;
-
-/// One expected failure of a group.
-struct Member<'a> {
-    key: String,
-    claim: &'a Claim,
-    job: Job,
-    used: Vec<String>,
-}
 
 /// Whether a claim is an expected compile failure a merged build may take.
 /// Only plain blocks: an example's report shows its compiler's whole
-/// diagnostics, which a merged build tells differently (no warnings, no
-/// closing summary), so examples keep their own compile.
-fn candidate(claim: &Claim) -> bool {
+/// diagnostics with warnings, which the merged build of examples does not
+/// show (`-A warnings`), so examples keep their own compile.
+pub(super) fn candidate(claim: &Claim) -> bool {
     claim.doctest.is_some()
         && claim.lang == Lang::Rust
         && !claim.ignore
         && claim.expect == Expect::CompileFail
         && claim.edition >= 2018
-        && mergeable_code(&claim.source)
+        && super::merge::mergeable_code(&claim.source)
 }
 
 /// The codes a claim's failure must carry.
-fn codes(claim: &Claim) -> Vec<String> {
+pub(super) fn codes(claim: &Claim) -> Vec<String> {
     match &claim.doctest {
         Some(d) => d.error_codes.clone(),
         None => claim.error.iter().cloned().collect(),
     }
 }
 
-/// The merged crate: each member in a module, and per member the
-/// 1-based lines its own code spans (first, last).
-fn merged_source(members: &[Member<'_>]) -> (String, Vec<(usize, usize)>) {
-    let mut source = String::new();
-    let mut line = 1;
-    let mut spans = Vec::new();
-    for (i, m) in members.iter().enumerate() {
-        source.push_str(&format!("mod __companion_ex_{i} {{\n"));
-        line += 1;
-        let body = m.claim.source.trim_end_matches('\n');
-        source.push_str(body);
-        source.push_str("\n}\n");
-        let n = body.lines().count().max(1);
-        spans.push((line, line + n - 1));
-        line += n + 1;
-    }
-    source.push_str("fn main() {}\n");
-    (source, spans)
+/// The file a merged build gives member `i` (relative to the crate root).
+pub(super) fn member_file(i: usize) -> String {
+    format!("__companion_ex_{i}/main.rs")
 }
 
-/// rustc's diagnostics cut into messages, each with the line of its
-/// primary location in `main.rs` (none for a message without one).
-fn messages(stderr: &str) -> Vec<(bool, Option<usize>, String)> {
-    let mut out: Vec<(bool, Option<usize>, String)> = Vec::new();
+/// What a failed merged build says of one member.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Own {
+    /// Its errors.
+    pub errors: usize,
+    /// Its diagnostics as its compile alone prints them (its messages,
+    /// then rustc's summary).
+    pub diagnostics: String,
+    /// Whether its compile alone could print them otherwise.
+    pub differs: bool,
+    /// Whether another block failed in the same build, so that this
+    /// block's later errors may be missing (its first errors, and the
+    /// codes among them, are its own all the same).
+    pub crowded: bool,
+}
+
+/// One diagnostic of rustc's human output: its text and the file and line
+/// of its primary location.
+struct Message<'a> {
+    text: &'a str,
+    error: bool,
+    at: Option<(&'a str, usize)>,
+}
+
+/// rustc's stderr cut into its diagnostics and its closing summary (from
+/// `error: aborting due to`, or a last `warning: N warnings emitted`).
+fn messages(stderr: &str) -> (Vec<Message<'_>>, &str) {
+    let mut starts = Vec::new();
+    let mut summary = stderr.len();
+    let mut offset = 0;
     for line in stderr.split_inclusive('\n') {
-        let starts = line.starts_with("error") || line.starts_with("warning");
-        if starts || out.is_empty() {
-            out.push((line.starts_with("error"), None, String::new()));
-        }
-        let Some(last) = out.last_mut() else { continue };
-        if last.1.is_none()
-            && let Some(at) = line.trim_start().strip_prefix("--> main.rs:")
+        if line.starts_with("error: aborting due to")
+            || (line.starts_with("warning: ") && line.trim_end().ends_with(" emitted"))
         {
-            last.1 = at.split(':').next().and_then(|n| n.parse().ok());
+            summary = offset;
+            break;
         }
-        last.2.push_str(line);
+        if line.starts_with("error") || line.starts_with("warning") {
+            starts.push(offset);
+        }
+        offset += line.len();
+    }
+    let mut out = Vec::new();
+    if starts.first().is_some_and(|&s| s > 0) {
+        // Text before the first diagnostic: nothing rustc says of a block.
+        out.push(Message {
+            text: &stderr[..starts[0]],
+            error: true,
+            at: None,
+        });
+    }
+    for (n, &start) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(summary);
+        let text = &stderr[start..end];
+        let at = text.lines().find_map(|l| {
+            let place = l.trim_start().strip_prefix("--> ")?;
+            let (file, rest) = place.split_once(':')?;
+            Some((file, rest.split(':').next()?.parse().ok()?))
+        });
+        out.push(Message {
+            text,
+            error: text.starts_with("error"),
+            at,
+        });
+    }
+    (out, &stderr[summary..])
+}
+
+/// The code in a diagnostic's first line (`error[E0308]: …`).
+fn code(text: &str) -> Option<&str> {
+    let rest = text
+        .strip_prefix("error[")
+        .or_else(|| text.strip_prefix("warning["))?;
+    rest.split_once(']').map(|(c, _)| c)
+}
+
+/// rustc's closing summary for `errors` errors, `warnings` warnings and
+/// the codes `codes` (as `print_error_count` words it).
+fn summary(errors: usize, warnings: usize, codes: &[&str]) -> String {
+    let plural = |n: usize, word: &str| match n {
+        1 => format!("1 {word}"),
+        n => format!("{n} {word}s"),
+    };
+    let mut out = match errors {
+        1 => "error: aborting due to 1 previous error".to_owned(),
+        n => format!("error: aborting due to {n} previous errors"),
+    };
+    if warnings > 0 {
+        out.push_str(&format!("; {} emitted", plural(warnings, "warning")));
+    }
+    out.push_str("\n\n");
+    match codes {
+        [] => {}
+        [one] => out.push_str(&format!(
+            "For more information about this error, try `rustc --explain {one}`.\n"
+        )),
+        [first, ..] => {
+            let shown = &codes[..codes.len().min(9)];
+            out.push_str(&format!(
+                "Some errors have detailed explanations: {}{}\nFor more information about an error, try `rustc --explain {first}`.\n",
+                shown.join(", "),
+                if codes.len() > 9 { "..." } else { "." }
+            ));
+        }
     }
     out
 }
 
-/// `text` with the line numbers of rustc's source snippets (`12 | code`)
-/// in `first..=last` told as lines of the block alone.
-fn gutter(text: &str, first: usize, last: usize) -> String {
-    mdbook_companion_core::code::renumber_gutter(text, |n| {
-        (first..=last).contains(&n).then(|| n + 1 - first)
+/// Whether a merged build's summary is the one rustc ends a failed build
+/// with and nothing else (such as a future-incompatibility report).
+fn plain_summary(tail: &str) -> bool {
+    tail.lines().all(|l| {
+        l.is_empty()
+            || l.starts_with("error: aborting due to")
+            || l.starts_with("Some errors have detailed explanations: ")
+            || l.starts_with("For more information about")
     })
 }
 
-impl Checker {
-    /// Whether [`Checker::prepare`] may take `claim` into a merged build
-    /// (a claim it takes is best checked after it).
-    pub fn merges(&self, claim: &Claim) -> bool {
-        mergeable(claim) || candidate(claim)
-    }
-
-    /// Compiles the cold expected failures of `claims` together (see the
-    /// module's comment); called by [`Checker::prepare`].
-    pub(super) fn prepare_failures(&self, claims: &[Claim], tool: &str, version: &str) {
-        let mut seen = HashSet::new();
-        let mut groups: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
-        for claim in claims.iter().filter(|c| candidate(c)) {
-            let used = self.used(claim);
-            let Ok((job, key)) = self.job_and_key(claim, tool, version, &used) else {
-                continue;
-            };
-            if !seen.insert(key.clone())
-                || self.cache.get(CACHE_NAMESPACE, &key).is_some()
-                || self.locked_outcome(claim, Some(version)).is_some()
-            {
-                continue;
-            }
-            let group = (job.args.join(" "), !used.is_empty());
-            groups.entry(group).or_default().push(Member {
-                key,
-                claim,
-                job,
-                used,
-            });
+/// rustc's output under `--error-format=json` as its human output (each
+/// diagnostic's `rendered` text, as rustc would print it), and the lint
+/// of each diagnostic before the closing summary (`None` for what is no
+/// lint); `None` for output that is not rustc's JSON throughout.
+pub(super) fn from_json(stderr: &str) -> Option<(String, Vec<Option<String>>)> {
+    let mut human = String::new();
+    let mut lints = Vec::new();
+    for line in stderr.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        if v["$message_type"] != "diagnostic" {
+            return None;
         }
-        let workers = rayon::current_num_threads().max(1);
-        let mut chunks = Vec::new();
-        for (_, members) in groups {
-            let size = members.len().div_ceil(workers).max(2);
-            let mut members = members.into_iter().peekable();
-            while members.peek().is_some() {
-                chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
-            }
-        }
-        chunks.into_par_iter().for_each(|c| self.build_failures(c));
-    }
-
-    /// Merged rounds of one group; decided members' observations
-    /// go where [`Checker::check`] takes them.
-    fn build_failures(&self, mut members: Vec<Member<'_>>) {
-        for _round in 0..ROUNDS {
-            if members.len() < 2 {
-                return;
-            }
-            let Ok(dir) = exec::scratch_dir() else { return };
-            let (source, spans) = merged_source(&members);
-            if std::fs::write(dir.path().join("main.rs"), &source).is_err() {
-                return;
-            }
-            let mut job = members[0].job.clone();
-            let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
-            used.sort();
-            used.dedup();
-            if !used.is_empty()
-                && self
-                    .link_crates(&mut job, members[0].claim.mode, &used)
-                    .is_err()
-            {
-                return;
-            }
-            let per = Duration::from_secs(1) * u32::try_from(members.len()).unwrap_or(u32::MAX);
-            let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
-            self.compiler_runs.fetch_add(1, Ordering::Relaxed);
-            let mut cmd = exec::compiler_command(&job.tool, dir.path());
-            cmd.args(&job.args).args(["-A", "warnings"]);
-            let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
-                return;
-            };
-            tracing::debug!(
-                "merged build of {} expected failures: {}",
-                members.len(),
-                if compiled.success() {
-                    "built"
-                } else {
-                    "failed"
-                }
+        human.push_str(v["rendered"].as_str()?);
+        let message = v["message"].as_str().unwrap_or_default();
+        let summary = v["level"] == "failure-note"
+            || message.starts_with("aborting due to")
+            || (message.ends_with(" emitted") && v["spans"].as_array().is_none_or(Vec::is_empty));
+        if !summary {
+            let code = v["code"]["code"].as_str();
+            lints.push(
+                code.filter(|c| {
+                    !(c.starts_with('E') && c[1..].bytes().all(|b| b.is_ascii_digit()))
+                })
+                .map(str::to_owned),
             );
-            if compiled.timed_out || compiled.success() {
-                return;
-            }
-            let mut own: Vec<String> = vec![String::new(); members.len()];
-            for (is_error, line, text) in messages(&compiled.stderr) {
-                let Some(line) = line.filter(|_| is_error) else {
-                    continue;
+        }
+    }
+    Some((human, lints))
+}
+
+/// Each member's own diagnostics in a failed merged build's `stderr`
+/// (member `i`'s code is `lines[i]` lines long in [`member_file`]`(i)`);
+/// `None` when an error lies outside every member. `lints`, when known
+/// (from [`from_json`]), names the lint of each diagnostic.
+pub(super) fn attribute(
+    stderr: &str,
+    lints: Option<&[Option<String>]>,
+    lines: &[usize],
+) -> Option<Vec<Own>> {
+    let (messages, tail) = messages(stderr);
+    let lints = lints.filter(|l| l.len() == messages.len());
+    let mut own: Vec<Vec<(&Message<'_>, Option<&str>)>> = vec![Vec::new(); lines.len()];
+    for (n, m) in messages.iter().enumerate() {
+        let lint = lints.and_then(|l| l[n].as_deref());
+        let member = m.at.and_then(|(file, _)| {
+            let n: usize = file
+                .strip_prefix("__companion_ex_")?
+                .strip_suffix("/main.rs")?
+                .parse()
+                .ok()?;
+            (n < lines.len()).then_some(n)
+        });
+        match member {
+            Some(i) => own[i].push((m, lint)),
+            // The root's warnings are no block's.
+            None if !m.error => {}
+            None => return None,
+        }
+    }
+    let lints_noted = stderr.contains("` on by default");
+    let exact_tail = plain_summary(tail);
+    // Another block's error can stop the whole crate early (a fatal
+    // error, or a phase rustc skips after any error), where the block
+    // alone would have gone on to errors of its own in later phases: a
+    // block's errors are all there only where no other block has any.
+    let failing = own
+        .iter()
+        .filter(|m| m.iter().any(|(m, _)| m.error))
+        .count();
+    Some(
+        own.into_iter()
+            .enumerate()
+            .map(|(i, messages)| {
+                let file = member_file(i);
+                let mut text = String::new();
+                let mut differs = !exact_tail;
+                let (mut errors, mut warnings) = (0, 0);
+                let mut codes = Vec::new();
+                let mut seen_lints = Vec::new();
+                for &(m, lint) in &messages {
+                    let told = m.text.replace(&format!("{file}:"), "main.rs:");
+                    differs |= told.contains("__companion")
+                        || told.contains("other candidate")
+                        || m.at.is_some_and(|(_, l)| l > lines[i])
+                        || beyond(&told, lines[i]);
+                    // A lint's first diagnostic of the run carries its
+                    // note; it may have gone to another block.
+                    differs |= match (lints, lint) {
+                        (Some(_), None) => false,
+                        (Some(_), Some(lint)) => {
+                            let first = !seen_lints.contains(&lint);
+                            seen_lints.push(lint);
+                            first
+                                && !told.contains("` on by default")
+                                && stderr.lines().any(|l| {
+                                    l.contains(&format!("({lint})]`"))
+                                        && l.contains("on by default")
+                                })
+                        }
+                        (None, _) => {
+                            lints_noted
+                                && (!m.error || code(m.text).is_none())
+                                && !told.contains("` on by default")
+                        }
+                    };
+                    match m.error {
+                        true => errors += 1,
+                        false => warnings += 1,
+                    }
+                    codes.extend(code(m.text));
+                    text.push_str(&told);
+                }
+                if errors == 0 {
+                    return Own::default();
+                }
+                codes.sort_unstable();
+                codes.dedup();
+                text.push_str(&summary(errors, warnings, &codes));
+                Own {
+                    errors,
+                    diagnostics: text,
+                    differs,
+                    crowded: failing > 1,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Whether `text` points at a line of `main.rs` past `last` (the code
+/// the merged build adds after a block's own).
+fn beyond(text: &str, last: usize) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        l.strip_prefix("--> main.rs:")
+            .or_else(|| l.strip_prefix("::: main.rs:"))
+            .and_then(|r| r.split(':').next()?.parse::<usize>().ok())
+            .is_some_and(|n| n > last)
+    })
+}
+
+impl super::Checker {
+    /// Whether [`super::Checker::prepare`] may take `claim` into a merged
+    /// build (a claim it takes is best checked after it).
+    pub fn merges(&self, claim: &Claim) -> bool {
+        let linked = self.used(claim);
+        match super::merge::without_linked_externs(claim, &linked) {
+            Some(source) => {
+                let bare = Claim {
+                    source,
+                    ..claim.clone()
                 };
-                if let Some(i) = spans.iter().position(|&(a, b)| (a..=b).contains(&line)) {
-                    let (first, last) = spans[i];
-                    own[i].push_str(&gutter(&remap(&text, (first, last, first)), first, last));
-                }
+                mergeable(&bare) || candidate(&bare)
             }
-            let mut decided = Vec::new();
-            let mut rest = Vec::new();
-            for (m, errors) in members.into_iter().zip(own) {
-                if errors.is_empty() {
-                    rest.push(m);
-                    continue;
-                }
-                let found = error_codes(&errors);
-                if codes(m.claim).iter().all(|c| found.contains(c)) {
-                    decided.push((
-                        m.key,
-                        Observation {
-                            compiled: false,
-                            diagnostics: errors,
-                            compile_timed_out: false,
-                            run: None,
-                        },
-                    ));
-                }
-                // Other codes than the block names: left to its own compile.
-            }
-            tracing::debug!("{} decided, {} left", decided.len(), rest.len());
-            if decided.is_empty() {
-                return;
-            }
-            (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(decided);
-            members = rest;
+            None => mergeable(claim) || candidate(claim),
         }
     }
 }
@@ -240,49 +342,148 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::rustc;
     use crate::check::tests::claim;
 
-    #[test]
-    fn members_get_modules_and_their_own_lines() {
-        let a = claim(
-            Expect::CompileFail,
-            "fn main() {\n    let x: i32 = \"a\";\n}\n",
-        );
-        let b = claim(Expect::CompileFail, "fn main() {}");
-        let members: Vec<Member<'_>> = [&a, &b]
-            .into_iter()
-            .map(|c| Member {
-                key: String::new(),
-                claim: c,
-                job: rustc::job(c, "rustc"),
-                used: Vec::new(),
-            })
-            .collect();
-        let (source, spans) = merged_source(&members);
-        assert_eq!(spans, [(2, 4), (7, 7)]);
-        let lines: Vec<&str> = source.lines().collect();
-        assert_eq!(lines[2], "    let x: i32 = \"a\";");
-        assert_eq!(lines[6], "fn main() {}");
-        assert_eq!(lines.last(), Some(&"fn main() {}"));
-    }
+    /// rustc 1.9x's output for two blocks in `#[path]` modules: the first
+    /// (4 lines of its own) with two errors and a deprecation warning, the
+    /// second (5 lines) with one error and a warning whose "on by default"
+    /// note went to the first.
+    const MERGED: &str = "error[E0425]: cannot find value `undefined_thing` in this scope\n --> __companion_ex_0/main.rs:4:13\n  |\n4 |     let y = undefined_thing;\n  |             ^^^^^^^^^^^^^^^ not found in this scope\n\nwarning: use of deprecated function `old`\n --> __companion_ex_0/main.rs:3:5\n  |\n3 |     old();\n  |     ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\nwarning: use of deprecated function `old2`\n --> __companion_ex_1/main.rs:5:5\n  |\n5 |     old2();\n  |     ^^^^\n\nerror[E0308]: mismatched types\n --> __companion_ex_0/main.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror[E0308]: mismatched types\n --> __companion_ex_1/main.rs:3:18\n  |\n3 |     let f: Foo = 3;\n  |            ---   ^ expected `Foo`, found integer\n  |            |\n  |            expected due to this\n\nerror: aborting due to 3 previous errors; 2 warnings emitted\n\nSome errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\n";
 
     #[test]
-    fn messages_carry_their_primary_line() {
-        let stderr = "error[E0308]: mismatched types\n --> main.rs:3:18\n  |\nnote: x\n --> main.rs:9:1\n\nerror: aborting due to 1 previous error\n\nFor more information about this error, try `rustc --explain E0308`.\n";
-        let m = messages(stderr);
-        assert_eq!(m.len(), 2);
-        assert_eq!((m[0].0, m[0].1), (true, Some(3)));
-        assert!(m[0].2.contains("note: x"));
-        assert_eq!((m[1].0, m[1].1), (true, None));
-    }
-
-    #[test]
-    fn snippet_lines_are_the_blocks_own() {
-        let text = "error[E0308]: x\n --> main.rs:2:1\n   |\n13 | let x: i32 = \"a\";\n   |        ^\n40 | other\n";
+    fn each_block_gets_its_own_diagnostics_as_alone() {
+        let own = attribute(MERGED, None, &[4, 5]).expect("attributed");
+        assert_eq!(own[0].errors, 2);
+        // Both blocks fail: either may have stopped the crate before the
+        // other's later errors.
+        assert!(!own[0].differs);
+        assert!(own[0].crowded);
         assert_eq!(
-            gutter(text, 12, 14),
-            "error[E0308]: x\n --> main.rs:2:1\n   |\n 2 | let x: i32 = \"a\";\n   |        ^\n40 | other\n"
+            own[0].diagnostics,
+            "error[E0425]: cannot find value `undefined_thing` in this scope\n --> main.rs:4:13\n  |\n4 |     let y = undefined_thing;\n  |             ^^^^^^^^^^^^^^^ not found in this scope\n\nwarning: use of deprecated function `old`\n --> main.rs:3:5\n  |\n3 |     old();\n  |     ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\nerror[E0308]: mismatched types\n --> main.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror: aborting due to 2 previous errors; 1 warning emitted\n\nSome errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\n"
+        );
+        // Its warning lost the note: alone it would carry it.
+        assert_eq!(own[1].errors, 1);
+        assert!(own[1].differs);
+        assert!(
+            own[1]
+                .diagnostics
+                .ends_with("error: aborting due to 1 previous error; 1 warning emitted\n\nFor more information about this error, try `rustc --explain E0308`.\n")
+        );
+    }
+
+    #[test]
+    fn what_a_merged_build_could_tell_otherwise_is_marked() {
+        let one = |text: &str, lines: usize| {
+            let stderr = format!("{text}\nerror: aborting due to 1 previous error\n\n");
+            attribute(&stderr, None, &[lines, 1])
+                .expect("attributed")
+                .remove(0)
+        };
+        let plain =
+            "error: expected one of `;` or `}`, found `x`\n --> __companion_ex_0/main.rs:2:5\n";
+        let own = one(plain, 3);
+        assert!(!own.differs);
+        assert_eq!(
+            own.diagnostics,
+            "error: expected one of `;` or `}`, found `x`\n --> main.rs:2:5\n\nerror: aborting due to 1 previous error\n\n"
+        );
+        // The wrapper after the block's lines.
+        assert!(one(plain, 1).differs);
+        // Another block's item, by its path or its file.
+        assert!(
+            one("error[E0412]: cannot find type `Foo`\n --> __companion_ex_0/main.rs:1:8\n  = help: use crate::__companion_ex_1::Foo;\n", 3).differs
+        );
+        assert!(
+            one("error[E0308]: x\n --> __companion_ex_0/main.rs:1:8\n  ::: __companion_ex_1/main.rs:4:1\n", 3).differs
+        );
+        assert!(
+            one(
+                "error[E0425]: x\n --> __companion_ex_0/main.rs:1:8\n  and 3 other candidates\n",
+                3
+            )
+            .differs
+        );
+        // No error of its own: undecided.
+        assert_eq!(
+            one("error: x\n --> __companion_ex_1/main.rs:1:1\n", 3),
+            Own::default()
+        );
+    }
+
+    #[test]
+    fn an_error_outside_every_block_is_not_attributed() {
+        let root = "error[E0425]: cannot find function `main`\n --> main.rs:9:1\n\nerror: aborting due to 1 previous error\n\n";
+        assert_eq!(attribute(root, None, &[3, 3]), None);
+        let nowhere = "error: linking with `cc` failed: exit status: 1\n\nerror: aborting due to 1 previous error\n\n";
+        assert_eq!(attribute(nowhere, None, &[3, 3]), None);
+        // A warning in the root is no block's.
+        let warned = "warning: x\n --> main.rs:9:1\n\nerror: y\n --> __companion_ex_1/main.rs:1:1\n\nerror: aborting due to 1 previous error; 1 warning emitted\n\n";
+        assert_eq!(
+            attribute(warned, None, &[3, 3]).map(|o| o[1].errors),
+            Some(1)
+        );
+    }
+
+    /// rustc's JSON for two blocks that each call a deprecated function
+    /// and have a type error (paths shortened): the lint's note went to
+    /// the first block's warning.
+    const JSON: &str = r##"{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_0/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |             ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\n"}
+{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_1/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |             ^^^\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_0/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_1/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+{"$message_type": "diagnostic", "message": "aborting due to 2 previous errors; 2 warnings emitted", "code": null, "level": "error", "spans": [], "rendered": "error: aborting due to 2 previous errors; 2 warnings emitted\n\n"}
+{"$message_type": "diagnostic", "message": "For more information about this error, try `rustc --explain E0308`.", "code": null, "level": "failure-note", "spans": [], "rendered": "For more information about this error, try `rustc --explain E0308`.\n"}
+"##;
+
+    #[test]
+    fn json_names_each_diagnostics_lint() {
+        let (human, lints) = from_json(JSON).expect("rustc's JSON");
+        assert_eq!(
+            lints,
+            [
+                Some("deprecated".to_owned()),
+                Some("deprecated".to_owned()),
+                None,
+                None
+            ]
+        );
+        assert!(
+            human
+                .ends_with("For more information about this error, try `rustc --explain E0308`.\n")
+        );
+        let own = attribute(&human, Some(&lints), &[2, 2]).expect("attributed");
+        // The first block's warning carries the note, as alone; the
+        // second's lost it to the first; both fail, so both are crowded.
+        assert!(!own[0].differs, "{own:?}");
+        assert!(own[1].differs, "{own:?}");
+        assert!(own[0].crowded && own[1].crowded, "{own:?}");
+        // With the first block's error gone, it alone fails: its warning
+        // lost the note to the first block.
+        let one: String = human.replacen("error[E0308]", "warning[E0308]", 1);
+        let own = attribute(&one, Some(&lints), &[2, 2]).expect("attributed");
+        assert_eq!(own[0].errors, 0);
+        assert!(own[1].differs && !own[1].crowded, "{own:?}");
+        assert!(own[1].diagnostics.contains(" --> main.rs:2:33\n"));
+        // Not rustc's JSON throughout: nothing to attribute.
+        assert_eq!(from_json("thread 'rustc' panicked\n"), None);
+    }
+
+    #[test]
+    fn the_summary_is_rustcs() {
+        assert_eq!(
+            summary(1, 0, &[]),
+            "error: aborting due to 1 previous error\n\n"
+        );
+        assert_eq!(
+            summary(2, 2, &["E0308"]),
+            "error: aborting due to 2 previous errors; 2 warnings emitted\n\nFor more information about this error, try `rustc --explain E0308`.\n"
+        );
+        let ten: Vec<String> = (0..10).map(|n| format!("E{n:04}")).collect();
+        let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+        assert!(
+            summary(10, 0, &ten)
+                .contains("E0000, E0001, E0002, E0003, E0004, E0005, E0006, E0007, E0008...\n")
         );
     }
 

@@ -393,7 +393,7 @@ impl Checker {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
         let (mut verdict, actual) = match (claim.lang, &claim.doctest) {
-            (Lang::Rust, Some(d)) => doctest::judge(claim, d, obs, self.timeout),
+            (Lang::Rust, Some(d)) => doctest::judge(claim, d, obs, self.run_limit(claim)),
             (Lang::Rust, None) => rustc::judge(claim, obs, self.timeout),
             (Lang::C | Lang::Cpp | Lang::Python, _) => cc::judge(claim, obs, self.timeout),
         };
@@ -502,6 +502,15 @@ impl Checker {
         observed
     }
 
+    /// The time `claim`'s program may run: `hang-guard` for a plain block
+    /// that claims no output, `timeout` otherwise.
+    fn run_limit(&self, claim: &Claim) -> Duration {
+        match doctest::hang_guarded(claim) {
+            true => self.config.hang_guard,
+            false => self.timeout,
+        }
+    }
+
     /// The declared crates a Rust claim uses.
     fn used(&self, claim: &Claim) -> Vec<String> {
         match claim.lang {
@@ -520,11 +529,14 @@ impl Checker {
         version: &str,
         used: &[String],
     ) -> Result<(Job, String), String> {
-        let job = match (claim.lang, &claim.doctest) {
+        let mut job = match (claim.lang, &claim.doctest) {
             (Lang::Rust, Some(d)) => doctest::job(claim, d, tool),
             (Lang::Rust, None) => rustc::job(claim, tool),
             (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
         };
+        if doctest::hang_guarded(claim) {
+            job.timeout = Some(self.config.hang_guard);
+        }
         // Memcheck's version and options are part of what decides the
         // observation.
         let checker = job.memcheck.then(|| {

@@ -114,23 +114,24 @@ impl Checker {
         let mut cmd = sanitizer::command(job, path, &self.config.valgrind, logs_dir, fixed_layout);
         cmd.current_dir(dir);
         let (memory, resident) = sanitizer::memory_limits(&job.env, self.config.memory);
-        let mut run = self.run_program(&mut cmd, memory, resident);
+        let mut run = self.run_program(&mut cmd, job.timeout, memory, resident);
         run.report = logs.and_then(|d| sanitizer::read_log(d.path()));
         run
     }
 
-    /// Runs a compiled program with the time limit, the output cap and a
+    /// Runs a compiled program with its time limit (the job's, else `timeout`), the output cap and a
     /// memory limit: `memory` on its address space, or `resident` on its
     /// tree's resident memory for a sanitizer that reserves address space
     /// ([`sanitizer::memory_limits`]); compilers get none.
     pub(super) fn run_program(
         &self,
         cmd: &mut Command,
+        timeout: Option<Duration>,
         memory: Option<u64>,
         resident: Option<u64>,
     ) -> RunResult {
         let limits = Limits {
-            timeout: self.timeout,
+            timeout: timeout.unwrap_or(self.timeout),
             max_output: MAX_OUTPUT,
             memory,
             resident,
@@ -200,6 +201,7 @@ mod tests {
             run,
             env: Vec::new(),
             memcheck,
+            timeout: None,
         }
     }
 

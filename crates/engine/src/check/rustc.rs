@@ -78,6 +78,7 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
             && claim
                 .sanitize
                 .has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),
+        timeout: None,
     }
 }
 

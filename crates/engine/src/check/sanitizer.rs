@@ -640,6 +640,7 @@ mod tests {
             run: Some("prog"),
             env: env(sanitize),
             memcheck,
+            timeout: None,
         };
         let asan = command(
             &job(set("address,undefined"), false),

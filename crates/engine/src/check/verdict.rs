@@ -29,6 +29,9 @@ pub struct Job {
     pub env: Vec<(&'static str, &'static str)>,
     /// The program runs under Valgrind's Memcheck (`sanitize=memcheck`).
     pub memcheck: bool,
+    /// The program's time limit when it is not `timeout`: a plain block
+    /// that claims no output gets `hang-guard`.
+    pub timeout: Option<Duration>,
 }
 
 impl Job {
