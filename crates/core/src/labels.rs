@@ -17,6 +17,26 @@ pub struct Label {
     pub primary: bool,
 }
 
+/// The labels of rustc's first error in `diagnostics`, on lines of the
+/// program: read on `main.rs`, or, when the diagnostics were told in the
+/// author's file (`lines`, as `check` tells failures and the lock keeps
+/// runs), read there and told as lines of the program again. A label on
+/// a line of the file that is no line of the program is left out.
+pub fn program_labels(diagnostics: &str, lines: Option<&crate::lines::ProgramLines>) -> Vec<Label> {
+    let told = lines.filter(|l| diagnostics.contains(&format!("--> {}:", l.file)));
+    let Some(told) = told else {
+        return first_error_labels(diagnostics, "main.rs");
+    };
+    first_error_labels(diagnostics, &told.file)
+        .into_iter()
+        .filter_map(|mut l| {
+            let at = (told.lines.iter()).position(|p| p.is_some_and(|(line, _)| line == l.line))?;
+            l.line = at + 1;
+            Some(l)
+        })
+        .collect()
+}
+
 /// The labels of rustc's first error in `diagnostics` on lines of
 /// `source_file`, in the order the snippet shows them (one per label; a
 /// line may carry several). Empty when there is no such error.
@@ -200,5 +220,33 @@ help: consider cloning
             want(&[(3, "", true), (5, "expected `u8`, found `i32`", false)])
         );
         assert_eq!(first_error_labels("error: linking failed\n", "main.rs"), []);
+    }
+
+    #[test]
+    fn labels_told_in_the_authors_file_are_lines_of_the_program_again() {
+        // The program's line 1 is the wrapping; lines 2-4 stand on lines
+        // 11-13 of the quiz file, as `check` tells them.
+        let lines = crate::lines::ProgramLines {
+            file: "src/q.toml".into(),
+            lines: vec![None, Some((11, 4)), Some((12, 4)), Some((13, 4))],
+            open: 10,
+            close: 14,
+        };
+        let told = "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable\n  --> src/q.toml:13:5\n   |\n12 |     let r = &v;\n   |             -- immutable borrow occurs here\n13 |     v.push(1);\n   |     ^^^^^^^^^ mutable borrow occurs here\n";
+        let got: Vec<(usize, bool)> = program_labels(told, Some(&lines))
+            .into_iter()
+            .map(|l| (l.line, l.primary))
+            .collect();
+        assert_eq!(got, [(3, false), (4, true)]);
+        // Untold diagnostics are read on main.rs, as before.
+        let raw = told
+            .replace("src/q.toml:13:5", "main.rs:4:5")
+            .replace("12 |", " 3 |")
+            .replace("13 |", " 4 |");
+        let got: Vec<(usize, bool)> = program_labels(&raw, Some(&lines))
+            .into_iter()
+            .map(|l| (l.line, l.primary))
+            .collect();
+        assert_eq!(got, [(3, false), (4, true)]);
     }
 }

@@ -126,10 +126,11 @@ fn seen(checker: &Checker, c: &Checked) -> Result<Key, String> {
         return Err("it did not fail".to_owned());
     };
     let fails_on = |diagnostics: &str| -> Result<Key, String> {
-        let primary = mdbook_companion_core::labels::first_error_labels(diagnostics, "main.rs")
-            .into_iter()
-            .find(|l| l.primary)
-            .ok_or("the compiler named no line for its first error")?;
+        let primary =
+            mdbook_companion_core::labels::program_labels(diagnostics, claim.lines.as_ref())
+                .into_iter()
+                .find(|l| l.primary)
+                .ok_or("the compiler named no line for its first error")?;
         let shown = shown_lines(claim);
         match shown.iter().position(|&l| l == primary.line) {
             Some(i) => Ok(Key::FailsOn(i + 1)),

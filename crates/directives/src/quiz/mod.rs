@@ -298,14 +298,19 @@ impl Program {
     /// recorded run labels (primary first), when the build knows one:
     /// each is a right answer to "the first error is on line …". Empty
     /// without a recording (the key's own line is then the answer).
+    ///
+    /// A recorded run tells its diagnostics in the author's file when the
+    /// claim knows where its program's lines stand (`lines`): they are
+    /// read there, and told as lines of the program again.
     pub fn labelled(
         &self,
         recorded: Option<&mdbook_companion_core::run::RecordedRun>,
+        lines: Option<&mdbook_companion_core::lines::ProgramLines>,
     ) -> Vec<Labelled> {
         let Some(run) = recorded.filter(|r| !r.compiled && self.lang == Lang::Rust) else {
             return Vec::new();
         };
-        let mut labels = mdbook_companion_core::labels::first_error_labels(&run.stderr, "main.rs");
+        let mut labels = mdbook_companion_core::labels::program_labels(&run.stderr, lines);
         labels.sort_by_key(|l| !l.primary);
         let mut out: Vec<Labelled> = Vec::new();
         for l in labels {

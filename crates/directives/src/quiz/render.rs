@@ -47,7 +47,9 @@ impl Model for Quiz {
                 claims
                     .iter()
                     .find(|(k, c)| *k == n && c.error_line.is_some())
-                    .map_or_else(Vec::new, |(_, c)| program.labelled(facts.recorded(c)))
+                    .map_or_else(Vec::new, |(_, c)| {
+                        program.labelled(facts.recorded(c), c.lines.as_ref())
+                    })
             })
             .collect();
         let id = self.id.as_ref();
