@@ -1,4 +1,4 @@
-//! Rust source read as tokens, roughly (no macro expansion, no parser):
+//! Rust source read as tokens by rustc's own lexer (no macro expansion, no parser):
 //! enough to follow brackets and tell items, crate attributes and paths
 //! apart, for rustdoc's wrapping ([`super::doctest`]) and for what may
 //! share a merged crate.
@@ -144,18 +144,25 @@ pub(crate) fn is_ident(t: &str) -> bool {
         .is_some_and(|c| c == '_' || c.is_alphabetic())
 }
 
-/// Rust tokens, roughly: identifiers, string literals (as one token),
-/// single punctuation characters; comments, char literals, lifetimes,
-/// numbers and whitespace skipped. Enough to follow brackets and spot
-/// `fn main`.
+/// Rust source as tokens, by rustc's own lexer (`rustc_lexer`): comments
+/// and whitespace left out, as are character, byte and number literals
+/// (nothing here looks inside them); a string literal (raw or not, any
+/// prefix) whole; a lifetime as its name (`'a` is `a`); punctuation one
+/// character at a time; every token a slice of the source.
 pub(crate) struct Tokens<'a> {
     text: &'a str,
     at: usize,
+    tokens: Box<dyn Iterator<Item = ra_ap_rustc_lexer::Token> + 'a>,
 }
 
 impl<'a> Tokens<'a> {
     pub(crate) fn new(text: &'a str) -> Tokens<'a> {
-        Tokens { text, at: 0 }
+        let tokens = ra_ap_rustc_lexer::tokenize(text, ra_ap_rustc_lexer::FrontmatterAllowed::No);
+        Tokens {
+            text,
+            at: 0,
+            tokens: Box::new(tokens),
+        }
     }
 }
 
@@ -163,99 +170,35 @@ impl<'a> Iterator for Tokens<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
+        use ra_ap_rustc_lexer::{LiteralKind as L, TokenKind as K};
         loop {
-            let rest = self.text.get(self.at..)?;
-            let c = rest.chars().next()?;
-            if c.is_whitespace() {
-                self.at += c.len_utf8();
-            } else if rest.starts_with("//") {
-                self.at += rest.find('\n').unwrap_or(rest.len());
-            } else if rest.starts_with("/*") {
-                self.at += block_comment_len(rest);
-            } else if let Some(len) = string_len(rest) {
-                self.at += len;
-                return Some(&rest[..len]);
-            } else if c == '\'' {
-                // A char literal ('a', '\n', '\'') or a lifetime ('a).
-                let body: Vec<char> = rest.chars().take(4).collect();
-                let len = match body.as_slice() {
-                    ['\'', '\\', _, ..] => rest[2..].find('\'').map_or(2, |e| e + 3),
-                    ['\'', x, '\'', ..] => 2 + x.len_utf8(),
-                    _ => 1,
-                };
-                self.at += len;
-            } else if c == '_' || c.is_alphanumeric() {
-                let len = rest
-                    .char_indices()
-                    .find(|(_, c)| !(*c == '_' || c.is_alphanumeric()))
-                    .map_or(rest.len(), |(i, _)| i);
-                self.at += len;
-                if c.is_ascii_digit() {
-                    continue;
+            let token = self.tokens.next()?;
+            let start = self.at;
+            self.at += token.len as usize;
+            let text = self.text.get(start..self.at)?;
+            match token.kind {
+                K::Eof => return None,
+                K::Whitespace | K::LineComment { .. } | K::BlockComment { .. } => {}
+                K::Literal {
+                    kind: L::Char { .. } | L::Byte { .. } | L::Int { .. } | L::Float { .. },
+                    ..
+                } => {}
+                K::Lifetime { .. } | K::RawLifetime => {
+                    return Some(text.trim_start_matches('\'').trim_start_matches("r#"));
                 }
-                return Some(&rest[..len]);
-            } else {
-                self.at += c.len_utf8();
-                return Some(&rest[..c.len_utf8()]);
+                _ => return Some(text),
             }
         }
     }
 }
 
-/// The length of the (nested) block comment that starts `text`, all of
-/// `text` when it is not closed.
+/// The length of the block comment `text` starts with (nested comments
+/// inside it), or of `text` when it does not end.
 pub(crate) fn block_comment_len(text: &str) -> usize {
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < text.len() {
-        if text[i..].starts_with("/*") {
-            depth += 1;
-            i += 2;
-        } else if text[i..].starts_with("*/") {
-            depth = depth.saturating_sub(1);
-            i += 2;
-            if depth == 0 {
-                return i;
-            }
-        } else {
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
-        }
-    }
-    text.len()
-}
-
-/// The length of a string literal at the start of `rest` (`"…"`, `b"…"`,
-/// `r#"…"#`, `c"…"`), if one starts there.
-fn string_len(rest: &str) -> Option<usize> {
-    let prefix = rest
-        .find(|c: char| !(c == 'b' || c == 'r' || c == 'c'))
-        .unwrap_or(0);
-    let (head, tail) = rest.split_at(prefix.min(2));
-    if head.len() != prefix.min(2) || !head.chars().all(|c| "brc".contains(c)) {
-        return None;
-    }
-    if head.contains('r') {
-        let hashes = tail.bytes().take_while(|&b| b == b'#').count();
-        let open = &tail[hashes..];
-        if !open.starts_with('"') {
-            return None;
-        }
-        let close = format!("\"{}", "#".repeat(hashes));
-        let end = open[1..].find(&close)?;
-        return Some(head.len() + hashes + 1 + end + close.len());
-    }
-    if !tail.starts_with('"') {
-        return None;
-    }
-    let mut escaped = false;
-    for (i, c) in tail.char_indices().skip(1) {
-        match c {
-            '\\' if !escaped => escaped = true,
-            '"' if !escaped => return Some(head.len() + i + 1),
-            _ => escaped = false,
-        }
-    }
-    None
+    ra_ap_rustc_lexer::tokenize(text, ra_ap_rustc_lexer::FrontmatterAllowed::No)
+        .next()
+        .filter(|t| matches!(t.kind, ra_ap_rustc_lexer::TokenKind::BlockComment { .. }))
+        .map_or(text.len(), |t| t.len as usize)
 }
 
 #[cfg(test)]
@@ -315,5 +258,23 @@ mod tests {
         assert!(!starts_threads("let spawn = 1;"));
         assert!(hashes_randomly("use std::collections::HashMap;"));
         assert!(!hashes_randomly("use std::collections::BTreeMap;"));
+    }
+
+    #[test]
+    fn tokens_are_rustcs() {
+        // A raw identifier is one token, a byte literal holding a quote
+        // and a raw string holding a brace are no brackets, a label is
+        // its name: rustc's lexer, not a guess.
+        let code =
+            "let r#type = b'\"'; 'outer: loop { break 'outer; } let s = r#\"}\"#; /* /* } */ */";
+        let tokens: Vec<&str> = Tokens::new(code).collect();
+        assert_eq!(
+            tokens,
+            [
+                "let", "r#type", "=", ";", "outer", ":", "loop", "{", "break", "outer", ";", "}",
+                "let", "s", "=", "r#\"}\"#", ";"
+            ]
+        );
+        assert_eq!(block_comment_len("/* /* } */ */ x"), 13);
     }
 }
