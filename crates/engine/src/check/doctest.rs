@@ -38,13 +38,6 @@ pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
     job
 }
 
-/// Whether a plain block's program runs under `hang-guard` rather than
-/// `timeout`: it claims no output, so `mdbook test` would run it to
-/// completion with no limit; the guard only stops a program that hangs.
-pub(super) fn hang_guarded(claim: &Claim) -> bool {
-    claim.doctest.is_some() && claim.output.is_none()
-}
-
 /// The verdict on a plain block, and what it printed (its stdout, its
 /// panic message, or its first error line), for `adopt`.
 pub(super) fn judge(

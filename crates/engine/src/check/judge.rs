@@ -18,9 +18,16 @@ pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
     abnormal_under(run, timeout, "timeout")
 }
 
+/// Whether a plain block's program runs under `hang-guard` rather than
+/// `timeout`: it claims no output, so `mdbook test` would run it to
+/// completion with no limit; the guard only stops a program that hangs.
+pub(super) fn hang_guarded(claim: &Claim) -> bool {
+    claim.doctest.is_some() && claim.output.is_none()
+}
+
 /// The config key that sets `claim`'s time limit.
 pub(super) fn limit_key(claim: &Claim) -> &'static str {
-    match super::doctest::hang_guarded(claim) {
+    match hang_guarded(claim) {
         true => "hang-guard",
         false => "timeout",
     }

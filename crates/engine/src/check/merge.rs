@@ -548,6 +548,37 @@ fn alone(report: &str, module: &str) -> String {
     out
 }
 
+/// Whether a claim is an expected compile failure a merged build may take.
+/// Only plain blocks: an example's report shows its compiler's whole
+/// diagnostics with warnings, which the merged build of examples does not
+/// show (`-A warnings`), so examples keep their own compile.
+pub(super) fn candidate(claim: &Claim) -> bool {
+    claim.doctest.is_some()
+        && claim.lang == Lang::Rust
+        && !claim.ignore
+        && claim.expect == Expect::CompileFail
+        && claim.edition >= 2018
+        && mergeable_code(&claim.source)
+}
+
+impl super::Checker {
+    /// Whether [`super::Checker::prepare`] may take `claim` into a merged
+    /// build (a claim it takes is best checked after it).
+    pub fn merges(&self, claim: &Claim) -> bool {
+        let linked = self.used(claim);
+        match without_linked_externs(claim, &linked) {
+            Some(source) => {
+                let bare = Claim {
+                    source,
+                    ..claim.clone()
+                };
+                mergeable(&bare) || candidate(&bare)
+            }
+            None => mergeable(claim) || candidate(claim),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

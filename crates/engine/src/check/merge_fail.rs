@@ -27,26 +27,10 @@
 //! code generation), so it is built again with the undecided ones.
 //!
 //! `compile_fail` plain blocks are merged the same way
-//! ([`candidate`]); rustdoc compiles each alone. A block is taken as
+//! ([`super::merge::candidate`]); rustdoc compiles each alone. A block is taken as
 //! failing there only with every error code it names among its own.
 
-use super::merge::mergeable;
 use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
-
-/// Whether a claim is an expected compile failure a merged build may take.
-/// Only plain blocks: an example's report shows its compiler's whole
-/// diagnostics with warnings, which the merged build of examples does not
-/// show (`-A warnings`), so examples keep their own compile.
-pub(super) fn candidate(claim: &Claim) -> bool {
-    claim.doctest.is_some()
-        && claim.lang == Lang::Rust
-        && !claim.ignore
-        && claim.expect == Expect::CompileFail
-        && claim.edition >= 2018
-        && super::merge::mergeable_code(&claim.source)
-}
 
 /// The codes a claim's failure must carry.
 pub(super) fn codes(claim: &Claim) -> Vec<String> {
@@ -321,28 +305,12 @@ fn beyond(text: &str, last: usize) -> bool {
     })
 }
 
-impl super::Checker {
-    /// Whether [`super::Checker::prepare`] may take `claim` into a merged
-    /// build (a claim it takes is best checked after it).
-    pub fn merges(&self, claim: &Claim) -> bool {
-        let linked = self.used(claim);
-        match super::merge::without_linked_externs(claim, &linked) {
-            Some(source) => {
-                let bare = Claim {
-                    source,
-                    ..claim.clone()
-                };
-                mergeable(&bare) || candidate(&bare)
-            }
-            None => mergeable(claim) || candidate(claim),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::merge::candidate;
     use crate::check::tests::claim;
+    use mdbook_companion_core::expect::Expect;
 
     /// rustc 1.9x's output for two blocks in `#[path]` modules: the first
     /// (4 lines of its own) with two errors and a deprecation warning, the

@@ -505,7 +505,7 @@ impl Checker {
     /// The time `claim`'s program may run: `hang-guard` for a plain block
     /// that claims no output, `timeout` otherwise.
     fn run_limit(&self, claim: &Claim) -> Duration {
-        match doctest::hang_guarded(claim) {
+        match judge::hang_guarded(claim) {
             true => self.config.hang_guard,
             false => self.timeout,
         }
@@ -534,7 +534,7 @@ impl Checker {
             (Lang::Rust, None) => rustc::job(claim, tool),
             (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
         };
-        if doctest::hang_guarded(claim) {
+        if judge::hang_guarded(claim) {
             job.timeout = Some(self.config.hang_guard);
         }
         // Memcheck's version and options are part of what decides the
