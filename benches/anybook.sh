@@ -71,8 +71,23 @@ SH
 chmod +x "$shim/rustdoc"
 : > "$work/rustdoc.log"
 
+# mdBook runs rustdoc in a scratch directory, where rustup does not see
+# the book's rust-toolchain(.toml): it would test with the default
+# toolchain, not the one the book (and its CI, which makes it the
+# default) selects, and `check` uses. The book's toolchain is named here,
+# as its CI would.
+toolchain=""
+for f in "$copy/rust-toolchain.toml" "$copy/rust-toolchain"; do
+  [ -f "$f" ] || continue
+  toolchain=$(sed -n 's/^ *channel *= *"\(.*\)".*/\1/p' "$f" | head -1)
+  [ -n "$toolchain" ] || toolchain=$(head -1 "$f" | tr -d '[:space:]')
+  break
+done
+if [ -n "$toolchain" ]; then
+  echo "mdbook test runs rustdoc with the book's toolchain: $toolchain"
+fi
 t0=$(now)
-(cd "$copy" && PATH=$shim:$PATH mdbook test > "$work/mdbook-test.out" 2>&1) || true
+(cd "$copy" && PATH=$shim:$PATH RUSTUP_TOOLCHAIN=${toolchain:-${RUSTUP_TOOLCHAIN:-}} mdbook test > "$work/mdbook-test.out" 2>&1) || true
 t1=$(now)
 rm -rf "$copy/.companion-cache" "$copy/companion.lock"
 t2=$(now)
