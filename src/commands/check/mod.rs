@@ -263,14 +263,17 @@ pub fn observed(session: Session, report: &Report) -> Observed {
 
 /// `--bless`: the actual outputs written into the chapters and quiz
 /// files, then the claims of the chapters that may have changed (those
-/// with a claim that did not hold) read again, so the lock describes the
+/// with a claim that did not hold or an output block to add) read again, so the lock describes the
 /// blessed book: new outputs, and lines moved by them. No other chapter
 /// is loaded or rendered again.
 fn bless_in(session: &mut Session, scope: &Scope, report: &mut Report) -> anyhow::Result<()> {
+    // The chapters bless may write: a claim that did not hold, or an
+    // example that printed with no output block (bless adds one, which
+    // moves every block after it).
     let mut touched: Vec<String> = report
         .checked
         .iter()
-        .filter(|c| c.outcome.verdict != Verdict::Passed)
+        .filter(|c| c.outcome.verdict != Verdict::Passed || report::unclaimed_output(c).is_some())
         .map(|c| c.chapter.clone())
         .collect();
     touched.dedup();

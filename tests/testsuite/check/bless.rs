@@ -324,3 +324,20 @@ fn an_output_only_edit_costs_what_the_guide_says() {
         "{stdout}"
     );
 }
+
+#[test]
+fn bless_adding_an_output_block_leaves_a_lock_that_vouches_for_the_moved_blocks() {
+    // The first example passes and printed with no output block: bless
+    // adds one, which moves the next example down. The lock written
+    // after bless must name that example at its new line, or `--locked`
+    // on the blessed book fails.
+    let chapter = "# Add\n\n```rust example\nprintln!(\"printed\");\n```\n\n```rust example\nprintln!(\"second\");\n```\n\n```output\nsecond\n```\n";
+    let book = TestBook::new().chapter("add.md", chapter);
+    book.write();
+    let (stdout, _, code) = check(&book, &["--bless"]);
+    assert_eq!(code, 0, "{stdout}");
+    let after = std::fs::read_to_string(book.root().join("src/add.md")).unwrap();
+    assert!(after.contains("```output\nprinted\n```"), "{after}");
+    let (stdout, _, code) = check(&book, &["--locked"]);
+    assert_eq!(code, 0, "{stdout}");
+}
