@@ -4,7 +4,7 @@
 //! quiz's program) `ATTRIBUTES`, in the order messages list them, that
 //! the parser in `runnable.rs` dispatches through and the hints for
 //! near-miss fences (`hint.rs`) read; and the one reader of a C or C++
-//! snippet's attributes ([`c_code`]), a comparison side's and a quiz
+//! snippet's attributes (`c_code`), a comparison side's and a quiz
 //! program's.
 
 use crate::asmspec::AsmSpec;
