@@ -4,7 +4,7 @@
 //! run), and a position-independent executable spends a large part of its
 //! start-up applying tens of thousands of relative relocations, each page
 //! of them a copy-on-write fault. Linked at a fixed address the binary has
-//! none: a start takes about a third less (`benches/book.rs` measures it).
+//! none, so each start skips that work (`benches/book.rs` measures it).
 //! Go links its Linux binaries the same way by default; the code itself is
 //! still compiled position-independent, only the executable's own load
 //! address is fixed.

@@ -4,6 +4,8 @@
 //! `companion.lock` as read once. `check`, `--bless`, `adopt` and `drift`
 //! are policies over a [`Session`]: what they do with its claims and
 //! their outcomes, never a second load of the book or of its lock.
+//! `exercises` is a policy over the [`Book`] alone: it proves nothing, so
+//! it starts no checker, reads no lock and renders nothing.
 
 use super::load::{self, Loaded};
 use super::plain;
@@ -20,7 +22,47 @@ use mdbook_companion_engine::toolchain::Toolchain;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A book loaded once, with what every command over it shares.
+/// A book loaded once: its chapters and configuration as mdBook loads
+/// them, and its crates. What every command over a book starts from.
+#[derive(Debug)]
+pub struct Book {
+    /// The book as mdBook loads it (`rustc` is the toolchain's when one
+    /// was given).
+    pub loaded: Loaded,
+    /// The book's own `rustc` (before `--toolchain`).
+    pub book_rustc: String,
+    /// The book's crates (read, not built: a build happens at most once,
+    /// when something compiles with them).
+    pub crates: Arc<Crates>,
+}
+
+impl Book {
+    /// Loads the book at `root`; `toolchain` replaces the book's `rustc`
+    /// (`--toolchain`), `library_path` holds compiled crates (`-L`).
+    pub fn load(
+        root: &Path,
+        toolchain: Option<&Toolchain>,
+        library_path: &[PathBuf],
+    ) -> anyhow::Result<Book> {
+        let mut loaded = load::load(root)?;
+        let book_rustc = loaded.config.rustc.clone();
+        if let Some(t) = toolchain {
+            loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
+        }
+        let libraries = Libraries::scan(library_path).map_err(anyhow::Error::msg)?;
+        // One value of the book's crates for the session: rendering
+        // (assembly panels) and checking read and build them once.
+        let crates = crates::for_check(&loaded.config, libraries);
+        Ok(Book {
+            loaded,
+            book_rustc,
+            crates,
+        })
+    }
+}
+
+/// A loaded [`Book`] with what the commands that prove it share: the run
+/// that renders it, the checker and the lock.
 #[derive(Debug)]
 pub struct Session {
     /// The book as mdBook loads it (`rustc` is the toolchain's when one
@@ -41,36 +83,36 @@ pub struct Session {
 }
 
 impl Session {
-    /// Loads the book at `root`; `toolchain` replaces the book's `rustc`
-    /// (`--toolchain`), `library_path` holds compiled crates (`-L`).
+    /// Loads the book at `root` ([`Book::load`]) and opens a session over it.
     pub fn open(
         root: &Path,
         toolchain: Option<&Toolchain>,
         library_path: &[PathBuf],
     ) -> anyhow::Result<Session> {
-        let mut loaded = load::load(root)?;
-        let book_rustc = loaded.config.rustc.clone();
-        if let Some(t) = toolchain {
-            loaded.config.rustc = t.rustc.to_string_lossy().into_owned();
-        }
-        let libraries = Libraries::scan(library_path).map_err(anyhow::Error::msg)?;
-        // One value of the book's crates for the session: rendering
-        // (assembly panels) and checking read and build them once.
-        let crates = crates::for_check(&loaded.config, libraries);
+        Ok(Session::over(Book::load(root, toolchain, library_path)?))
+    }
+
+    /// A session over `book`: its run, its checker, its lock as read now.
+    pub fn over(book: Book) -> Session {
+        let Book {
+            loaded,
+            book_rustc,
+            crates,
+        } = book;
         let mut run = Run::new(Cache::for_book(&loaded.root))
             .recording_assembly()
             .with_crates(Arc::clone(&crates));
         run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
         let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
         let lock = Lock::read(&loaded.root);
-        Ok(Session {
+        Session {
             loaded,
             book_rustc,
             crates,
             run,
             checker,
             lock,
-        })
+        }
     }
 
     /// The claims of the chapters `keep` keeps (directives and plain

@@ -1,7 +1,8 @@
 //! `mdbook-companion exercises BOOK --out DIR [--solutions]`: the book's
 //! exercises as a Cargo workspace students run `cargo test` in.
 //!
-//! The book is loaded as `check` loads it (`{{#include}}` expanded), every
+//! The book is loaded as `check` loads it ([`Book::load`]: `{{#include}}`
+//! expanded, its crates read, no checker, lock or render), every
 //! exercise is parsed (a broken one is a located error, and nothing is
 //! written) into the [`Package`] it offers ([`load::packages`]); [`files`]
 //! says what the workspace holds. Writing it is careful with what is not ours: the command keeps a
@@ -15,11 +16,11 @@
 //! `DIR` stops the run before anything is written, never followed.
 
 use crate::book::load;
+use crate::book::session::Book;
 use anyhow::{Context as _, bail};
 use mdbook_companion_core::crates::{self, Dependency};
 use mdbook_companion_directives::contract::Package;
 use mdbook_companion_engine::cache::Cache;
-use mdbook_companion_engine::crates as book_crates;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -53,7 +54,12 @@ pub struct Placed {
 /// Writes the exercises of the book at `root` into `out`: the starters,
 /// or the solutions.
 pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> {
-    let loaded = load::load(root)?;
+    over(&Book::load(root, None, &[])?, out, solutions)
+}
+
+/// [`run`] over a loaded book: its exercises into `out`.
+pub fn over(book: &Book, out: &Path, solutions: bool) -> anyhow::Result<Written> {
+    let loaded = &book.loaded;
     let mut placed = Vec::new();
     let mut problems = Vec::new();
     for chapter in &loaded.chapters {
@@ -79,11 +85,13 @@ pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> 
     if placed.is_empty() {
         return Ok(Written::default());
     }
-    let deps = book_crates::for_book(&loaded.config)
+    let deps = book
+        .crates
         .dependencies()
         .map_err(anyhow::Error::msg)?
         .to_vec();
-    let name = root
+    let name = loaded
+        .root
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))

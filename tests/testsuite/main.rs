@@ -1,7 +1,8 @@
 //! Integration tests: the real binary driven by real mdBook (through
 //! `mdbook-driver`'s command preprocessor), checked on the HTML a reader
 //! gets. One binary, a module per feature; `support` builds the case books.
-//! The tests in a real browser are a target of their own, `tests/browser/`.
+//! The tests in a real browser are a target of their own, `tests/browser/`,
+//! and so are those that run Valgrind, `tests/valgrind/`.
 
 #![allow(unreachable_pub, missing_docs, dead_code)]
 
@@ -25,6 +26,7 @@ mod quiz;
 mod reading;
 mod readme;
 mod robust;
+mod shown;
 mod support;
 mod talk;
 mod talk_at;

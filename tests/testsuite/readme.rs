@@ -1,115 +1,16 @@
 //! The README's and the guide's examples are true. Every ````markdown
 //! block of the README or of a guide page that shows a directive is a
-//! chapter of a book on which `check` passes and which builds; the guide
-//! itself, with those blocks added as chapters, checks and builds; a
-//! directive is shown only in a ````markdown block (nowhere it would go
-//! unchecked); and the guide's configuration reference names exactly the
-//! keys the code accepts.
+//! chapter of a book on which `check` passes and which builds (the guide
+//! itself with those blocks added as chapters runs Memcheck: it is
+//! checked in the Valgrind target, `tests/valgrind/guide.rs`); and the
+//! guide's configuration reference names exactly the keys the code
+//! accepts.
 
-use crate::support::{BIN, Page, TestBook};
+use crate::shown::{check_passes, copy_book, guide, shown};
+use crate::support::{BIN, TestBook};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// The info strings that open a directive.
-const DIRECTIVES: [&str; 7] = [
-    "rust example",
-    "compare",
-    "exercise",
-    "quiz",
-    "reading-list",
-    "talk",
-    "claims",
-];
-
-/// A fence line's backticks and info string (`None` for other lines).
-fn fence(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
-    let ticks = t.len() - t.trim_start_matches('`').len();
-    (ticks >= 3).then(|| (&t[..ticks], t[ticks..].trim()))
-}
-
-/// Whether an info string opens a directive.
-fn is_directive(info: &str) -> bool {
-    DIRECTIVES.iter().any(|d| {
-        info.strip_prefix(d)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',']))
-    })
-}
-
-/// What a page shows: the bodies of its ````markdown blocks that hold a
-/// directive (a line `{{#include FILE}}` in one replaced by FILE, relative
-/// to `dir`, as mdBook's `links` does), and the directives it shows in any
-/// other code block, as `line: text`.
-fn shown(text: &str, dir: &Path) -> (Vec<String>, Vec<String>) {
-    let (mut bodies, mut stray) = (Vec::new(), Vec::new());
-    let mut lines = text.lines().enumerate();
-    while let Some((_, line)) = lines.next() {
-        let Some((ticks, info)) = fence(line) else {
-            continue;
-        };
-        let body: Vec<(usize, &str)> = lines
-            .by_ref()
-            .take_while(|(_, l)| l.trim() != ticks)
-            .collect();
-        if is_directive(info) {
-            continue; // a live directive: `check` checks it
-        }
-        let mut expanded = String::new();
-        for (n, l) in &body {
-            let include = l
-                .trim()
-                .strip_prefix("{{#include ")
-                .and_then(|r| r.strip_suffix("}}"));
-            match include {
-                Some(file) => {
-                    let path = dir.join(file.trim());
-                    let text = std::fs::read_to_string(&path)
-                        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    expanded.push_str(&text);
-                }
-                None => {
-                    expanded.push_str(l);
-                    expanded.push('\n');
-                }
-            }
-            if info != "markdown" && fence(l).is_some_and(|(_, i)| is_directive(i)) {
-                stray.push(format!("{}: {l}", n + 1));
-            }
-        }
-        let holds_directive = expanded
-            .lines()
-            .any(|l| fence(l).is_some_and(|(_, i)| is_directive(i)));
-        if info == "markdown" && ticks.len() >= 4 && holds_directive {
-            bodies.push(expanded);
-        }
-    }
-    (bodies, stray)
-}
-
-/// Runs `check --format json` on a book; its report, after asserting
-/// that it passed with nothing failed.
-fn check_passes(root: &Path) -> serde_json::Value {
-    let out = Command::new(BIN)
-        .args(["check", "--format", "json"])
-        .arg(root)
-        .output()
-        .expect("run check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_str(&stdout).expect("check's JSON");
-    assert_eq!(report["failed"], 0, "{stdout}");
-    assert_eq!(
-        report["invalid"].as_array().map(Vec::len),
-        Some(0),
-        "{stdout}"
-    );
-    report
-}
 
 #[test]
 fn every_example_in_the_readme_holds() {
@@ -132,97 +33,6 @@ fn every_example_in_the_readme_holds() {
     let report = check_passes(book.root());
     assert!(report["passed"].as_u64() >= Some(3), "{report}");
     book.build().expect("the README's examples build");
-}
-
-fn guide() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("guide")
-}
-
-/// Copies a book, leaving out its build output and cache.
-fn copy_book(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let name = entry.file_name();
-        if name == "book" || name == ".companion-cache" {
-            continue;
-        }
-        let target = to.join(&name);
-        if entry.file_type().expect("file type").is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-            copy_book(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
-
-/// Every Markdown file under `dir`, with its path.
-fn pages(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
-    for entry in std::fs::read_dir(dir).expect("read_dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            pages(&path, out);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            let text = std::fs::read_to_string(&path).expect("page");
-            out.push((path, text));
-        }
-    }
-}
-
-#[test]
-fn every_directive_in_the_guide_builds_and_checks() {
-    crate::tools::valgrind();
-    let src = guide().join("src");
-    let mut all = Vec::new();
-    pages(&src, &mut all);
-    let mut shown_blocks = Vec::new();
-    let mut stray = Vec::new();
-    for (path, text) in &all {
-        let (bodies, s) = shown(text, path.parent().expect("page dir"));
-        shown_blocks.extend(bodies);
-        stray.extend(s.into_iter().map(|s| format!("{}:{s}", path.display())));
-    }
-    assert!(
-        stray.is_empty(),
-        "directives outside ````markdown: {stray:?}"
-    );
-    assert!(
-        shown_blocks.len() >= 15,
-        "found {} shown blocks",
-        shown_blocks.len()
-    );
-
-    // The guide as it is, plus a chapter for each block it shows.
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
-    copy_book(&guide(), root);
-    let mut summary = std::fs::read_to_string(root.join("src/SUMMARY.md")).expect("SUMMARY");
-    summary.push_str("\n# Shown\n\n");
-    for (i, body) in shown_blocks.iter().enumerate() {
-        std::fs::write(root.join(format!("src/shown-{i}.md")), body).expect("chapter");
-        summary.push_str(&format!("- [Shown {i}](shown-{i}.md)\n"));
-    }
-    std::fs::write(root.join("src/SUMMARY.md"), summary).expect("SUMMARY");
-
-    let report = check_passes(root);
-    assert!(report["passed"].as_u64() >= Some(20), "{report}");
-    mdbook_companion::commands::build::build(root).expect("the guide builds");
-    let page = |name: &str| {
-        let text = std::fs::read_to_string(root.join("book").join(name)).expect("page");
-        Page(scraper::Html::parse_document(&text))
-    };
-    assert!(!page("examples.html").all(".companion-example").is_empty());
-    assert!(
-        !page("comparisons.html")
-            .all(".companion-compare")
-            .is_empty()
-    );
-    assert!(
-        !page("further-reading.html")
-            .all("article.companion-card")
-            .is_empty()
-    );
-    assert!(!page("talks.html").all("article.companion-talk").is_empty());
 }
 
 #[test]

@@ -25,8 +25,8 @@ pub const MAX_URL_LEN: usize = 8000;
 /// written `+` and everything RFC 3986 allows in a query stays literal
 /// except what that format gives a meaning (`&`, `+`, `%`, `=` is safe after
 /// the first), `#`, quotes, `<`, `>`, and the brackets `qs` reads in keys.
-/// Code is mostly punctuation, so this keeps addresses about a third
-/// shorter than escaping every non-alphanumeric byte, which also makes the
+/// Code is mostly punctuation, so this keeps addresses much shorter than
+/// escaping every non-alphanumeric byte, which also makes the
 /// pages lighter for mdBook to render and for readers to load.
 const QUERY: &AsciiSet = &percent_encoding::CONTROLS
     .add(b' ')

@@ -467,8 +467,8 @@ mod tests {
     }
 
     /// Reading an ```asm block and describing it does work in proportion
-    /// to its size: counted, not timed (20,000 lines took 6.6 s and 40,000
-    /// took 26 s when locating each directive walked the chapter again).
+    /// to its size: counted, not timed (locating each directive by walking
+    /// the chapter again made it quadratic in the block's lines).
     #[test]
     fn reading_an_asm_block_is_linear_in_its_lines() {
         let steps = |n: usize, kind: &str| {

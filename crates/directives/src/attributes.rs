@@ -3,7 +3,18 @@
 //! and the runnable Rust snippet's (an example, a comparison side, a
 //! quiz's program) `ATTRIBUTES`, in the order messages list them, that
 //! the parser in `runnable.rs` dispatches through and the hints for
-//! near-miss fences (`hint.rs`) read.
+//! near-miss fences (`hint.rs`) read; and the one reader of a C or C++
+//! snippet's attributes (`c_code`), a comparison side's and a quiz
+//! program's.
+
+use crate::asmspec::AsmSpec;
+use mdbook_companion_core::attrs::Attr;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::markdown::Fence;
+use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::sanitize::Sanitize;
+use mdbook_companion_core::values::Attrs;
 
 /// What one of an example's attributes sets: the parser's dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,10 +257,89 @@ pub fn hint(block: &str, key: &str) -> String {
     mdbook_companion_core::values::did_you_mean(key, &names)
 }
 
+/// A kind of C or C++ snippet: a comparison's side or a quiz's program.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CKind {
+    /// Its name in [`TABLE`] (`c side`): the attributes it takes.
+    pub(crate) block: &'static str,
+    /// What messages call it, around the fence's language: ("a ", " side")
+    /// says "on a `c` side".
+    pub(crate) called: (&'static str, &'static str),
+    /// The values `expect=` takes, and what each means.
+    pub(crate) expects: &'static [(&'static str, Expect)],
+    /// The outcome without `expect=`.
+    pub(crate) default: Expect,
+}
+
+/// What a C or C++ snippet's own attributes say.
+#[derive(Debug, Clone)]
+pub(crate) struct CCode {
+    /// `expect=`, or the kind's default.
+    pub(crate) expect: Expect,
+    /// `ignore` (only where the kind takes it).
+    pub(crate) ignore: bool,
+    /// The assembly attributes and `flags`.
+    pub(crate) spec: AsmSpec,
+    /// `sanitize=`, checked against the outcome.
+    pub(crate) sanitize: Sanitize,
+}
+
+/// Reads the attributes `list` of a C or C++ snippet of `kind` (those
+/// it shares with other snippets, `caption`, `id`, `line`, already taken
+/// out): each value once, read and checked as every C or C++ snippet
+/// reads it, located at its attribute; an attribute `kind` does not take
+/// names those it does. `spec` starts with what was read before (an
+/// ```asm block).
+pub(crate) fn c_code(
+    fence: &Fence,
+    list: &[Attr],
+    lang: Lang,
+    kind: CKind,
+    mut spec: AsmSpec,
+) -> Result<CCode, Problem> {
+    let mut a = Attrs::new(fence);
+    let mut expect = kind.default;
+    let mut ignore = false;
+    let mut sanitize = Sanitize::NONE;
+    let mut sanitize_at = fence.info_offset;
+    let takes_ignore = of(kind.block).iter().any(|at| at.name == "ignore");
+    for attr in list {
+        let key = attr.key.as_str();
+        a.once(attr, key)?;
+        match key {
+            "expect" => expect = a.choice(attr, kind.expects)?,
+            "ignore" if takes_ignore => ignore = a.boolean(attr)?,
+            "sanitize" => {
+                sanitize = Sanitize::read(&a, attr, lang)?;
+                sanitize_at = fence.info_offset + attr.offset;
+            }
+            _ if spec.attribute(&a, attr, true)? => {}
+            _ => {
+                let (before, after) = kind.called;
+                return Err(a.problem(
+                    attr,
+                    format!(
+                        "found unknown attribute `{key}` on {before}`{}`{after}; expected one of {}{}",
+                        lang.fence(),
+                        names(kind.block),
+                        hint(kind.block, key)
+                    ),
+                ));
+            }
+        }
+    }
+    sanitize.fits(expect, sanitize_at)?;
+    Ok(CCode {
+        expect,
+        ignore,
+        spec,
+        sanitize,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mdbook_companion_core::expect::Expect;
 
     /// The table's Rust snippets take what the parser dispatches through.
     #[test]

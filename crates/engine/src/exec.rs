@@ -322,8 +322,9 @@ pub fn target_libdir(program: &str) -> Option<std::path::PathBuf> {
 /// toolchain's own `bin/rustc`, from `rustc --print sysroot` asked there
 /// through the proxy), found once per process; `None` for anything that
 /// is not a rustup proxy of `rustc`. Started directly, a compile skips the
-/// proxy's own start (8 ms of the 22 ms of `rustc -vV` here), paid on
-/// each of a cold check's compiler starts (92 on the Reference).
+/// proxy's own start (it resolves the toolchain and execs the real
+/// compiler), which a cold check would otherwise pay on every one of its
+/// compiler starts.
 fn unproxied(program: &str) -> Option<std::path::PathBuf> {
     static FOUND: Found = std::sync::LazyLock::new(Default::default);
     remembered(&FOUND, program, || {

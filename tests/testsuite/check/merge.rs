@@ -1,13 +1,13 @@
 //! Merged builds (`check` compiles cold Rust examples together) against
-//! `--no-merge` (each alone): the same report on every check fixture, on
-//! the example book and on a book of examples that break a merged build;
-//! fewer compiler starts; `--partition` shares that add up to the book.
+//! `--no-merge` (each alone): the same report on every check fixture and
+//! on a book of examples that break a merged build; fewer compiler
+//! starts; `--partition` shares that add up to the book. The example book
+//! (which runs Memcheck) is compared in the Valgrind target.
 
 use super::{INCLUDED, KINDS, check, check_json, verdicts};
 use crate::support::TestBook;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
-use std::path::Path;
 
 /// Examples that a shared crate would change or break: each must be
 /// judged as when compiled alone.
@@ -270,50 +270,6 @@ fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
     assert!(
         detail.contains(&format!("panicked at src/crate.md:{line}:{column}:")),
         "{detail}"
-    );
-}
-
-/// A copy of the example book with no cache.
-fn example_book_copy(to: &Path) {
-    crate::tools::valgrind();
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("example-book");
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(&from)
-        .arg(to)
-        .status()
-        .expect("cp");
-    assert!(status.success());
-    let _ = std::fs::remove_dir_all(to.join(".companion-cache"));
-    let _ = std::fs::remove_dir_all(to.join("book"));
-}
-
-#[test]
-fn merged_and_alone_report_the_same_on_the_example_book() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().join("book");
-    example_book_copy(&root);
-    let run = |args: &[&str]| {
-        let _ = std::fs::remove_dir_all(root.join(".companion-cache"));
-        let out = std::process::Command::new(crate::support::BIN)
-            .arg("check")
-            .arg(&root)
-            .args(["--format", "json"])
-            .args(args)
-            .output()
-            .expect("check");
-        serde_json::from_slice::<Value>(&out.stdout).expect("json")
-    };
-    let merged = run(&[]);
-    let alone = run(&["--no-merge"]);
-    assert_eq!(verdicts(&merged), verdicts(&alone));
-    assert_eq!(merged["summary"], alone["summary"]);
-    let starts = |v: &Value| v["compiler_runs"].as_u64().unwrap_or(0);
-    assert!(
-        starts(&merged) * 2 <= starts(&alone),
-        "merged {} vs alone {} compiler starts",
-        starts(&merged),
-        starts(&alone)
     );
 }
 

@@ -15,7 +15,9 @@ mod hints;
 mod lock;
 mod merge;
 mod recorded;
+mod run;
 mod sanitize;
+mod sanitized;
 mod toolchain;
 mod verify;
 mod vouched;
@@ -25,42 +27,11 @@ use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_engine::check::{Checker, Claim, Expect, Lang, Verdict};
 use pretty_assertions::assert_eq;
+use run::{check, check_json, line_of, verdicts};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-/// Runs `check` on the book as written; (stdout, stderr, exit code).
-fn check(book: &TestBook, args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .args(args)
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-fn check_json(book: &TestBook, args: &[&str]) -> (Value, i32) {
-    let mut all = vec!["--format", "json"];
-    all.extend_from_slice(args);
-    let (stdout, stderr, code) = check(book, &all);
-    let json = serde_json::from_str(&stdout)
-        .unwrap_or_else(|e| panic!("json: {e}\nstdout: {stdout}\nstderr: {stderr}"));
-    (json, code)
-}
-
-/// 1-based line of the first line containing `needle`.
-fn line_of(text: &str, needle: &str) -> usize {
-    text.lines()
-        .position(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("{needle} not in text"))
-        + 1
-}
 
 const KINDS: &str = r#"# Every kind
 
@@ -549,19 +520,6 @@ fn missing_compiler_is_reported_once_with_its_blocks() {
             "blocks": ["src/m.md:1", "src/m.md:5"]
         }])
     );
-}
-
-/// The results without `cached`, which depends on which of two identical
-/// jobs ran first.
-fn verdicts(report: &Value) -> Vec<Value> {
-    let mut results = report["results"].as_array().cloned().unwrap_or_default();
-    for r in &mut results {
-        if let Some(o) = r.as_object_mut() {
-            o.remove("cached");
-        }
-    }
-    assert!(!results.is_empty(), "no results in {report}");
-    results
 }
 
 #[test]

@@ -15,10 +15,17 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::sanitize::Sanitize;
 use mdbook_companion_core::values::Attrs;
 
 const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python)";
+
+/// A C or C++ side, as [`attributes::c_code`] reads it.
+const C_SIDE: attributes::CKind = attributes::CKind {
+    block: "c side",
+    called: ("a ", " side"),
+    expects: &Expect::C_CHOICES,
+    default: Expect::Compile,
+};
 
 impl Compare {
     /// Parses a compare block: its attributes and its sides.
@@ -268,46 +275,17 @@ fn side(
             Role::Rust(ex)
         }
         Lang::C | Lang::Cpp => {
-            let mut a = Attrs::new(&fence);
-            let mut expect = Expect::Compile;
-            let mut ignore = false;
-            let mut sanitize = Sanitize::NONE;
-            let mut sanitize_at = fence.info_offset;
-            let mut spec = AsmSpec {
+            let spec = AsmSpec {
                 block: asm,
                 ..AsmSpec::default()
             };
-            for attr in &rest {
-                let key = attr.key.as_str();
-                a.once(attr, key)?;
-                match key {
-                    "expect" => expect = a.choice(attr, &Expect::C_CHOICES)?,
-                    "ignore" => ignore = a.boolean(attr)?,
-                    "sanitize" => {
-                        sanitize = Sanitize::read(&a, attr, lang)?;
-                        sanitize_at = fence.info_offset + attr.offset;
-                    }
-                    _ if spec.attribute(&a, attr, true)? => {}
-                    _ => {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found unknown attribute `{key}` on a `{}` side; expected one of {}{}",
-                                lang.fence(),
-                                attributes::names("c side"),
-                                attributes::hint("c side", key)
-                            ),
-                        ));
-                    }
-                }
-            }
-            spec.panel = spec.panel.max(block_asm);
-            sanitize.fits(expect, sanitize_at)?;
+            let mut c = attributes::c_code(&fence, &rest, lang, C_SIDE, spec)?;
+            c.spec.panel = c.spec.panel.max(block_asm);
             Role::Compiled {
-                expect,
-                spec,
-                ignore,
-                sanitize,
+                expect: c.expect,
+                spec: c.spec,
+                ignore: c.ignore,
+                sanitize: c.sanitize,
             }
         }
         Lang::Python => {

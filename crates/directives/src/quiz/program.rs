@@ -15,7 +15,6 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::sanitize::Sanitize;
 use mdbook_companion_core::values::Attrs;
 
 /// The values `expect=` takes on a quiz's Rust program.
@@ -31,6 +30,14 @@ const C_OUTCOMES: [(&str, Expect); 3] = [
     ("ub", Expect::Ub),
     ("compile-fail", Expect::CompileFail),
 ];
+
+/// A quiz's C or C++ program, as [`attributes::c_code`] reads it.
+const QUIZ_C: attributes::CKind = attributes::CKind {
+    block: "quiz's c program",
+    called: ("a quiz's ", " program"),
+    expects: &C_OUTCOMES,
+    default: Expect::Run,
+};
 
 /// A program question from its (chapter-mapped) fence and output block.
 pub(super) fn program(
@@ -84,39 +91,11 @@ pub(super) fn program(
             Role::Rust(Box::new(ex))
         }
         _ => {
-            let mut a = Attrs::new(&fence);
-            let mut expect = Expect::Run;
-            let mut spec = AsmSpec::default();
-            let mut sanitize = Sanitize::NONE;
-            let mut sanitize_at = fence.info_offset;
-            for attr in &rest {
-                let key = attr.key.as_str();
-                a.once(attr, key)?;
-                match key {
-                    "expect" => expect = a.choice(attr, &C_OUTCOMES)?,
-                    "sanitize" => {
-                        sanitize = Sanitize::read(&a, attr, lang)?;
-                        sanitize_at = fence.info_offset + attr.offset;
-                    }
-                    _ if spec.attribute(&a, attr, true)? => {}
-                    _ => {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found unknown attribute `{key}` on a quiz's `{}` program; expected one of {}{}",
-                                lang.fence(),
-                                attributes::names("quiz's c program"),
-                                attributes::hint("quiz's c program", key)
-                            ),
-                        ));
-                    }
-                }
-            }
-            sanitize.fits(expect, sanitize_at)?;
+            let c = attributes::c_code(&fence, &rest, lang, QUIZ_C, AsmSpec::default())?;
             Role::Compiled {
-                expect,
-                spec,
-                sanitize,
+                expect: c.expect,
+                spec: c.spec,
+                sanitize: c.sanitize,
             }
         }
     };

@@ -11,8 +11,8 @@
 //! could differ from the block's alone, the block is marked so and
 //! compiled alone once: another block with errors in the same build
 //! (its error may stop the crate, by a fatal error or a phase rustc skips
-//! after any error, before this block's later errors: measured on the
-//! RFCs, a quarter of the failing blocks lost errors so), a diagnostic
+//! after any error, before this block's later errors: common in books
+//! whose blocks fail on purpose), a diagnostic
 //! naming the merged crate's modules or
 //! another block's file (a path printed in full because two blocks define
 //! the same name, an import suggested from another block), a location

@@ -166,10 +166,10 @@ fn not_run(why: String) -> RunResult {
 
 /// Where a Rust program compiled alone finds the standard library it is
 /// linked to dynamically (`-C prefer-dynamic`, the toolchain's own
-/// `libstd-*.so` by its path, so no environment changes): its link takes
-/// a third less time (58 ms against 80 ms for `fn main` here, on each of
-/// the Reference's 50 examples compiled alone) and its start 0.3 ms more.
-/// The program does what it does linked statically; `None` (a static
+/// `libstd-*.so` by its path, so no environment changes): the linker then
+/// has no copy of the standard library to write into each program, which
+/// every example compiled alone pays, while the program's start only adds
+/// the loading of one shared library. The program does what it does linked statically; `None` (a static
 /// link, as rustdoc's) for what is not a plain Rust program: one that
 /// links the book's crates (built against a static standard library),
 /// runs under Memcheck, or is not linked at all.
