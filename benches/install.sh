@@ -14,8 +14,10 @@
 # cache (~/.cargo/registry) is warmed first for both (`cargo fetch`), so
 # neither pays for downloads.
 #
-# Prints each install's wall time and binary size, and the two ratios the
-# issue sets as limits: time ≤ 1.00× mdBook's, size ≤ 2.00× mdBook's.
+# Prints each install's wall time, CPU time and binary size, and the
+# ratios: time ≤ 0.80× mdBook's and size ≤ 2.00× mdBook's are the limits
+# (the CPU ratio is shown, not judged: it says what a loaded machine
+# cannot).
 # Exits non-zero when a limit is exceeded.
 #
 #   benches/install.sh              # mdBook first, then ours
@@ -50,22 +52,27 @@ mkdir "$work/mdbook-src"
 tar -xzf "$mdbook_crate" -C "$work/mdbook-src" --strip-components=1
 (cd "$work/mdbook-src" && cargo fetch --locked --quiet)
 
-install_mdbook() {
-  local t0 t1
+# Runs "$@" quietly; sets wall_secs (elapsed) and cpu_secs (user + system
+# time of every process it started). The CPU time is what the build costs
+# whatever else the machine is doing; the wall time is what an author
+# waits on an idle one, where parallel crates help.
+timed() {
+  local t0 times TIMEFORMAT='%U %S'
   t0=$(now)
-  cargo install mdbook --version 0.5.4 --locked --quiet --root "$work/mdbook" \
-    --target-dir "$work/mdbook-target" >/dev/null
-  t1=$(now)
-  mdbook_secs=$(secs "$t0" "$t1")
+  times=$( { time "$@" >/dev/null 2>"$work/stderr"; } 2>&1 ) || { cat "$work/stderr"; return 1; }
+  wall_secs=$(secs "$t0" "$(now)")
+  cpu_secs=$(awk '{ printf "%.1f", $1 + $2 }' <<< "$times")
+}
+install_mdbook() {
+  timed cargo install mdbook --version 0.5.4 --locked --quiet --root "$work/mdbook" \
+    --target-dir "$work/mdbook-target"
+  mdbook_secs=$wall_secs mdbook_cpu=$cpu_secs
   mdbook_size=$(stat -c %s "$work/mdbook/bin/mdbook")
 }
 install_ours() {
-  local t0 t1
-  t0=$(now)
-  cargo install --path "$work/ours-src" --locked --quiet --root "$work/ours" \
-    --target-dir "$work/ours-target" >/dev/null
-  t1=$(now)
-  ours_secs=$(secs "$t0" "$t1")
+  timed cargo install --path "$work/ours-src" --locked --quiet --root "$work/ours" \
+    --target-dir "$work/ours-target"
+  ours_secs=$wall_secs ours_cpu=$cpu_secs
   ours_size=$(stat -c %s "$work/ours/bin/mdbook-companion")
 }
 if [ "${ORDER:-mdbook-first}" = ours-first ]; then
@@ -78,11 +85,13 @@ fi
 
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
 time_ratio=$(awk -v a="$ours_secs" -v b="$mdbook_secs" 'BEGIN { printf "%.2f", a / b }')
+cpu_ratio=$(awk -v a="$ours_cpu" -v b="$mdbook_cpu" 'BEGIN { printf "%.2f", a / b }')
 size_ratio=$(awk -v a="$ours_size" -v b="$mdbook_size" 'BEGIN { printf "%.2f", a / b }')
-echo "cargo install mdbook 0.5.4:     ${mdbook_secs} s, binary $(mb "$mdbook_size")"
-echo "cargo install mdbook-companion: ${ours_secs} s, binary $(mb "$ours_size")"
-echo "ratio (ours / mdBook): time ${time_ratio}x (limit 1.00x), size ${size_ratio}x (limit 2.00x)"
+echo "cargo install mdbook 0.5.4:     ${mdbook_secs} s wall, ${mdbook_cpu} s CPU, binary $(mb "$mdbook_size")"
+echo "cargo install mdbook-companion: ${ours_secs} s wall, ${ours_cpu} s CPU, binary $(mb "$ours_size")"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "ratio (ours / mdBook): time ${time_ratio}x (limit 0.80x), CPU ${cpu_ratio}x, size ${size_ratio}x (limit 2.00x)"
 status=0
-awk -v r="$time_ratio" 'BEGIN { exit !(r > 1.0) }' && { echo "install takes longer than mdBook's"; status=1; }
+awk -v r="$time_ratio" 'BEGIN { exit !(r > 0.80) }' && { echo "install takes longer than 0.80x mdBook's"; status=1; }
 awk -v r="$size_ratio" 'BEGIN { exit !(r > 2.0) }' && { echo "binary is more than twice mdBook's size"; status=1; }
 exit $status
