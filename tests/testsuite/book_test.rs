@@ -4,8 +4,9 @@
 //! (`str![]`, `file![]`), and the files it writes checked the same way.
 //! `SNAPSHOTS=overwrite cargo test --test testsuite NAME` writes what the
 //! binary printed into the expectations; what varies from run to run is
-//! redacted (the book's path to `[ROOT]`, durations to `[ELAPSED]`, the
-//! toolchain's versions to `[RUSTC]` and `[CC]`).
+//! redacted (the book's path to `[ROOT]`, the binary's to `[BIN]`,
+//! durations to `[ELAPSED]`, the toolchain's versions to `[RUSTC]`,
+//! `[RUSTC_RELEASE]` (`rustc 1.95.0`) and `[CC]`).
 
 use super::{BIN, BookTest};
 use snapbox::{Data, IntoData};
@@ -13,6 +14,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The directory the fixtures live in.
 fn fixtures() -> PathBuf {
@@ -74,6 +76,7 @@ impl BookTest {
             env: Vec::new(),
             stdin: None,
             dir: PathBuf::new(),
+            timeout: None,
             status: Status::Success,
             stdout: None,
             stderr: None,
@@ -123,6 +126,17 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Reads a child's pipe to its end on a thread of its own.
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            p.read_to_end(&mut buf).ok();
+        }
+        buf
+    })
+}
+
 /// The exit status a command is expected to end with.
 #[derive(Clone, Copy, Debug)]
 enum Status {
@@ -139,6 +153,8 @@ pub struct BookCommand {
     stdin: Option<Vec<u8>>,
     /// Where it runs, from the book's root.
     dir: PathBuf,
+    /// How long it may take before it is killed and the test fails.
+    timeout: Option<Duration>,
     status: Status,
     stdout: Option<Data>,
     stderr: Option<Data>,
@@ -194,6 +210,13 @@ impl BookCommand {
         self
     }
 
+    /// Kills the command and fails the test if it runs longer than
+    /// `limit` (a hang is a failure, not a stuck test run).
+    pub fn timeout(&mut self, limit: Duration) -> &mut Self {
+        self.timeout = Some(limit);
+        self
+    }
+
     /// Gives the command this stdin (else it reads nothing).
     pub fn stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
         self.stdin = Some(input.into());
@@ -201,7 +224,7 @@ impl BookCommand {
     }
 
     #[track_caller]
-    fn run(self, root: &Path, assert: &snapbox::Assert) -> Ran {
+    fn run(mut self, root: &Path, assert: &snapbox::Assert) -> Ran {
         let mut cmd = Command::new(BIN);
         cmd.current_dir(root.join(&self.dir))
             .args(&self.args)
@@ -219,14 +242,54 @@ impl BookCommand {
             };
         }
         let mut child = cmd.spawn().expect("spawn the binary");
-        let writer = self.stdin.map(|data| {
+        let writer = self.stdin.take().map(|data| {
             use std::io::Write as _;
             let mut input = child.stdin.take().expect("stdin");
             std::thread::spawn(move || {
                 let _ = input.write_all(&data);
             })
         });
+        if let Some(limit) = self.timeout {
+            // Stdout and stderr are read as it runs, so a full pipe
+            // cannot stall it.
+            let start = Instant::now();
+            let (out, err) = (child.stdout.take(), child.stderr.take());
+            let (out_reader, err_reader) = (drain(out), drain(err));
+            while child.try_wait().expect("wait for the binary").is_none() {
+                if start.elapsed() > limit {
+                    child.kill().ok();
+                    child.wait().ok();
+                    panic!(
+                        "`{}` did not end within {limit:?}",
+                        self.args
+                            .iter()
+                            .map(|a| a.to_string_lossy())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let status = child.wait().expect("wait for the binary");
+            let out = std::process::Output {
+                status,
+                stdout: out_reader.join().unwrap_or_default(),
+                stderr: err_reader.join().unwrap_or_default(),
+            };
+            return self.judge(out, writer, assert);
+        }
         let out = child.wait_with_output().expect("wait for the binary");
+        self.judge(out, writer, assert)
+    }
+
+    /// Checks what the command did against the expectations.
+    #[track_caller]
+    fn judge(
+        self,
+        out: std::process::Output,
+        writer: Option<std::thread::JoinHandle<()>>,
+        assert: &snapbox::Assert,
+    ) -> Ran {
         if let Some(w) = writer {
             w.join().ok();
         }
@@ -325,6 +388,16 @@ pub(super) fn assert(root: &Path) -> snapbox::Assert {
         if !v.is_empty() {
             subs.insert(placeholder, v).expect(placeholder);
         }
+    }
+    // `rustc 1.95.0`: how reports name a compiler in a line.
+    let release = version("rustc", &RUSTC)
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !release.is_empty() {
+        subs.insert("[RUSTC_RELEASE]", release)
+            .expect("[RUSTC_RELEASE]");
     }
     // Paths are not normalised: `\` in a chapter or a report is itself.
     snapbox::Assert::new()
