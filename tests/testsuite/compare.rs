@@ -511,14 +511,16 @@ fn a_side_owns_free_form_notes_and_its_output_in_either_order() {
             .contains(&"companion-expect-ignore".to_owned())
     );
     // The whole book still checks: the fragment is never compiled.
-    let out = std::process::Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(book.root())
-        .output()
-        .expect("check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("2 passed, 0 failed, 1 ignored"));
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(snapbox::str![[r#"
+ok      src/notes.md:6: compare side C (expect=run)
+ignored src/notes.md:17: compare side "A fragment": not checked
+ok      src/notes.md:20: compare side Rust (expect=run)
+compiler runs: 2, program runs: 2, from cache: 0
+2 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
 }
 
 #[test]

@@ -301,16 +301,15 @@ fn run_button_follows_the_guide_with_and_without_a_recorded_run() {
     assert_eq!(spec(&page, "Greets"), None, "nothing recorded: no button");
     assert_eq!(spec(&page, "Ignored"), None);
 
-    let out = std::process::Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(recorded.root())
-        .output()
-        .expect("check");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    recorded.run(&["check"], |cmd| {
+        cmd.expect_stdout(snapbox::str![[r#"
+ok      src/r.md:3: rust example "Greets" (expect=run)
+ignored src/r.md:11: rust example "Ignored": not checked
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
     let page = recorded.html("r.md");
     let run = spec(&page, "Greets").expect("checked: Run shows the recorded output");
     assert_eq!(run["mode"], "recorded");
