@@ -42,14 +42,11 @@ fn locked_failures(stdout: &str) -> Vec<&str> {
 /// in-process) with no compiler on PATH; its lines about the lock.
 fn build_lock_warnings(book: &TestBook) -> Vec<String> {
     let empty = tempfile::tempdir().expect("tempdir");
-    let out = Command::new(BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("PATH", empty.path())
-        .output()
-        .expect("build");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let stderr = book
+        .run(&["build"], |cmd| {
+            cmd.arg(book.root()).env("PATH", empty.path());
+        })
+        .stderr;
     assert!(!stderr.contains("could not be run"), "{stderr}");
     stderr
         .lines()
