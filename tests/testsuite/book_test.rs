@@ -5,7 +5,7 @@
 //! `SNAPSHOTS=overwrite cargo test --test testsuite NAME` writes what the
 //! binary printed into the expectations; what varies from run to run is
 //! redacted (the book's path to `[ROOT]`, the binary's to `[BIN]`,
-//! durations to `[ELAPSED]`, the toolchain's versions to `[RUSTC]`,
+//! durations to `[ELAPSED]`, a panicking thread's id to `[THREAD_ID]`, the toolchain's versions to `[RUSTC]`,
 //! `[RUSTC_RELEASE]` (`rustc 1.95.0`) and `[CC]`).
 
 use super::{BIN, BookTest};
@@ -411,6 +411,9 @@ pub(super) fn assert(root: &Path) -> snapbox::Assert {
     subs.insert("[BIN]", PathBuf::from(BIN)).expect("[BIN]");
     let elapsed = regex::Regex::new(r"\b(?<redacted>[0-9]+(\.[0-9]+)?(ms|s|µs))\b").expect("regex");
     subs.insert("[ELAPSED]", elapsed).expect("[ELAPSED]");
+    // Rust names a panicking thread with its id: `thread 'main' (2072)`.
+    let thread = regex::Regex::new(r"thread '[^']*' \((?<redacted>[0-9]+)\)").expect("regex");
+    subs.insert("[THREAD_ID]", thread).expect("[THREAD_ID]");
     for (placeholder, tool, cell) in [("[RUSTC]", "rustc", &RUSTC), ("[CC]", "cc", &CC)] {
         let v = version(tool, cell);
         if !v.is_empty() {

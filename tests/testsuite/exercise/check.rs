@@ -39,7 +39,7 @@ ok      src/verdicts.md:53: exercise "A wrong solution" (starter) (expect=starte
 ok      src/verdicts.md:59: exercise "A wrong solution" (tests) (expect=starter-fails)
 FAILED  src/verdicts.md:71: exercise "A wrong solution" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::negative`
     | ---- tests::negative ----
-    | thread 'tests::negative' ([..]) panicked at src/verdicts.md:67:5:
+    | thread 'tests::negative' ([THREAD_ID]) panicked at src/verdicts.md:67:5:
     | assertion `left == right` failed: abs(-5)
     |   left: 18446744073709551611
     |  right: 5
@@ -172,7 +172,7 @@ ok      src/c.md:6: exercise "Div" (starter) (expect=starter-compiles)
 ok      src/c.md:12: exercise "Div" (tests) (expect=starter-fails)
 FAILED  src/c.md:19: exercise "Div" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::by_zero`
     | ---- tests::by_zero ----
-    | thread 'tests::by_zero' ([..]) panicked at src/c.md:21:10:
+    | thread 'tests::by_zero' ([THREAD_ID]) panicked at src/c.md:21:10:
     | attempt to divide by zero
     | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
 compiler runs: 1, program runs: 2, from cache: 1
