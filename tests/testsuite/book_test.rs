@@ -23,7 +23,9 @@ fn fixtures() -> PathBuf {
 
 impl BookTest {
     /// A copy of the fixture `tests/testsuite/{dir}` in a temporary
-    /// directory. A fixture with its own `book.toml` is a whole book, used
+    /// directory (`dir` may lead out of it, as `../../guide` does; a
+    /// book's build output `book/` and cache `.companion-cache/` are left
+    /// behind). A fixture with its own `book.toml` is a whole book, used
     /// as it is; one without is the chapters (`src/*.md`, in the order of
     /// the fixture's `src/SUMMARY.md` links if it has one, else by name)
     /// and files of a book whose `book.toml` is written as for
@@ -33,8 +35,15 @@ impl BookTest {
         let from = fixtures().join(dir);
         assert!(from.is_dir(), "no fixture {}", from.display());
         let mut book = BookTest::new();
-        snapbox::dir::copy_template(&from, book.root())
-            .unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+        for path in walk(&from) {
+            let rel = path.strip_prefix(&from).expect("inside the fixture");
+            if rel.starts_with("book") || rel.starts_with(".companion-cache") {
+                continue;
+            }
+            let to = book.root().join(rel);
+            std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+            std::fs::copy(&path, &to).unwrap_or_else(|e| panic!("copying {}: {e}", path.display()));
+        }
         book.whole = book.root().join("book.toml").exists();
         if !book.whole {
             let src = book.root().join("src");
