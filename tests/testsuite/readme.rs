@@ -6,7 +6,7 @@
 //! unchecked); and the guide's configuration reference names exactly the
 //! keys the code accepts.
 
-use crate::support::{BIN, Page, TestBook};
+use crate::support::{BIN, BookTest, Page};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,24 +89,13 @@ fn shown(text: &str, dir: &Path) -> (Vec<String>, Vec<String>) {
 
 /// Runs `check --format json` on a book; its report, after asserting
 /// that it passed with nothing failed.
-fn check_passes(root: &Path) -> serde_json::Value {
-    let out = Command::new(BIN)
-        .args(["check", "--format", "json"])
-        .arg(root)
-        .output()
-        .expect("run check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_str(&stdout).expect("check's JSON");
-    assert_eq!(report["failed"], 0, "{stdout}");
+fn check_passes(book: &BookTest) -> serde_json::Value {
+    let report = book.run(&["check", "--format", "json"], |_| {}).json();
+    assert_eq!(report["failed"], 0, "{report}");
     assert_eq!(
         report["invalid"].as_array().map(Vec::len),
         Some(0),
-        "{stdout}"
+        "{report}"
     );
     report
 }
@@ -124,12 +113,11 @@ fn every_example_in_the_readme_holds() {
         "found {} README examples",
         examples.len()
     );
-    let mut book = TestBook::new();
+    let mut book = BookTest::new();
     for (i, body) in examples.iter().enumerate() {
         book = book.chapter(&format!("readme-{i}.md"), body);
     }
-    book.write();
-    let report = check_passes(book.root());
+    let report = check_passes(&book);
     assert!(report["passed"].as_u64() >= Some(3), "{report}");
     book.build().expect("the README's examples build");
 }
@@ -193,9 +181,8 @@ fn every_directive_in_the_guide_builds_and_checks() {
     );
 
     // The guide as it is, plus a chapter for each block it shows.
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
-    copy_book(&guide(), root);
+    let book = BookTest::from_dir("../../guide");
+    let root = book.root();
     let mut summary = std::fs::read_to_string(root.join("src/SUMMARY.md")).expect("SUMMARY");
     summary.push_str("\n# Shown\n\n");
     for (i, body) in shown_blocks.iter().enumerate() {
@@ -204,7 +191,7 @@ fn every_directive_in_the_guide_builds_and_checks() {
     }
     std::fs::write(root.join("src/SUMMARY.md"), summary).expect("SUMMARY");
 
-    let report = check_passes(root);
+    let report = check_passes(&book);
     assert!(report["passed"].as_u64() >= Some(20), "{report}");
     mdbook_companion::commands::build::build(root).expect("the guide builds");
     let page = |name: &str| {
@@ -287,7 +274,7 @@ fn the_getting_started_loop_runs_as_written() {
     let first = std::fs::read_to_string(guide().join("src/examples/first.md")).expect("first.md");
     let wrong = first.replace("attempt to divide by zero", "attempt to divide by one");
     assert_ne!(wrong, first);
-    let book = TestBook::new().chapter("first.md", &wrong);
+    let book = BookTest::new().chapter("first.md", &wrong);
     book.write();
     let target = repo.path().join("path/to/book");
     std::fs::create_dir_all(&target).expect("mkdir");
@@ -342,11 +329,7 @@ fn the_getting_started_loop_runs_as_written() {
 /// gives `check`'s synopsis (check.md and the commands reference).
 #[test]
 fn guide_lists_every_check_format() {
-    let help = Command::new(BIN)
-        .args(["check", "-h"])
-        .output()
-        .expect("check -h");
-    let help = String::from_utf8_lossy(&help.stdout);
+    let help = BookTest::new().run(&["check", "-h"], |_| {}).stdout;
     let values = help
         .split("[possible values: ")
         .nth(1)
