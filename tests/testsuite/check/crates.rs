@@ -396,17 +396,9 @@ fn a_fresh_clone_builds_with_verify_from_the_locks_without_cargo() {
     // What a clone has: the chapters, companion.lock and
     // companion.Cargo.lock, no cache; and here no Cargo at all.
     std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("rm cache");
-    let out = Command::new(crate::support::BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("CARGO", "/nonexistent/cargo")
-        .output()
-        .expect("run build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    book.run(&["build"], |cmd| {
+        cmd.arg(book.root()).env("CARGO", "/nonexistent/cargo");
+    });
     assert!(
         !book
             .root()
