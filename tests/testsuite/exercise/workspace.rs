@@ -28,7 +28,10 @@ fn course_book(chapter: &str) -> TestBook {
 /// Runs `exercises` on the book; (stderr, success).
 fn exercises(book: &TestBook, out: &Path, solutions: bool) -> (String, bool) {
     let ran = book.run(&["exercises"], |cmd| {
-        cmd.arg(book.root()).arg("--out").arg(out).expect_any_status();
+        cmd.arg(book.root())
+            .arg("--out")
+            .arg(out)
+            .expect_any_status();
         if solutions {
             cmd.arg("--solutions");
         }
