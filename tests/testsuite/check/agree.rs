@@ -7,24 +7,7 @@ use pretty_assertions::assert_eq;
 
 /// A program that prints three lines under a block that claims one, and
 /// a block after it whose line moves when the first is blessed.
-const TWO: &str = r#"# Two
-
-```rust example title="hi"
-fn main() { println!("a\nb\nc"); }
-```
-
-```output
-bye
-```
-
-```rust example title="later"
-fn main() { println!("x"); }
-```
-
-```output
-x
-```
-"#;
+const TWO: &str = include_str!("two/src/two.md");
 
 fn lock_text(book: &TestBook) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("companion.lock")
@@ -369,24 +352,7 @@ fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
 
 /// A program that writes to both streams, and one that panics after
 /// writing to stdout: each stream is a fact the page shows.
-const STREAMS: &str = r#"# Streams
-
-```rust example title="streams"
-fn main() { println!("out"); eprintln!("err"); }
-```
-
-```output
-out
-```
-
-```rust example title="panics" expect=panic
-fn main() { println!("before"); let d = std::env::args().count() - 1; println!("{}", 1 / d); }
-```
-
-```output
-attempt to divide by zero
-```
-"#;
+const STREAMS: &str = include_str!("streams/src/streams.md");
 
 /// Checks `STREAMS`, sets `field` of the named block's recorded run to
 /// `value` in the lock, and runs `check --locked` on a cold cache: its
