@@ -5,34 +5,7 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const IGNORED: &str = r#"# Ignored
-
-````compare title="Fragments"
-```cpp caption="Not a whole program" ignore
-std::transform(a.begin(), a.end(), b.begin(), f);
-```
-A note of two paragraphs.
-
-The second one.
-```c ignore
-this is not C at all
-```
-```python ignore
-also not checked(
-```
-```rust ignore
-this is not Rust either
-```
-````
-
-```rust example title="checked"
-println!("checked");
-```
-
-```output
-checked
-```
-"#;
+const IGNORED: &str = include_str!("ignored/src/ignored.md");
 
 #[test]
 fn ignored_sides_and_examples_are_reported_as_ignored_never_passed() {
@@ -73,57 +46,7 @@ fn ignored_sides_and_examples_are_reported_as_ignored_never_passed() {
     assert_eq!(statuses, ["ignored", "ignored", "ignored", "passed"]);
 }
 
-const PATTERNS: &str = r#"# Patterns
-
-```rust example title="lines"
-println!("start");
-for i in 0..3 { println!("step {i}"); }
-println!("end");
-```
-
-```output
-start
-...
-end
-```
-
-```rust example title="within a line"
-let v = vec![1, 2, 3];
-println!("at {:p}, len {}", &v, v.len());
-```
-
-```output
-at 0x[..], len 3
-```
-
-```rust example title="panic pattern" expect=panic
-let v: Vec<u8> = Vec::new();
-let i = 7;
-let _ = v[i];
-```
-
-```output
-the len is [..] but the index is 7
-```
-
-```rust example title="filtered"
-println!("took {} ms in /tmp/work-{}", 17, std::process::id());
-```
-
-```output
-took [TIME] in [TMP]
-```
-
-```rust example title="wrong"
-println!("id 42");
-println!("total: 4");
-```
-
-```output
-id [..]
-total: 3
-```
-"#;
+const PATTERNS: &str = include_str!("patterns/src/patterns.md");
 
 #[test]
 fn patterns_and_filters_match_and_a_mismatch_is_a_located_diff_against_the_pattern() {
