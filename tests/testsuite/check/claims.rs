@@ -4,48 +4,9 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const FIRST: &str = r#"# First
+const FIRST: &str = include_str!("claims/src/first.md");
 
-```rust example title="Adds"
-fn main() { println!("{}", 1 + 1); }
-```
-
-```output
-2
-```
-
-````compare title="Overflow"
-```c caption="C add" expect=ub
-~ #include <limits.h>
-int add(int a, int b) { return a + b; }
-~ int main(void) { volatile int x = INT_MAX; return add(x, 1); }
-```
-```rust caption="Rust add" expect=panic id="rust-add"
-pub fn add(a: i32, b: i32) -> i32 { a + b }
-# fn main() { add(std::hint::black_box(i32::MAX), 1); }
-```
-````
-"#;
-
-const SECOND: &str = r#"# Second
-
-```rust example expect=compile-fail error=E0382 id="moved"
-fn main() { let s = String::new(); let t = s; println!("{s}{t}"); }
-```
-
-```python
-print("shown only")
-```
-
-````compare
-```python caption="Python"
-x = 1
-```
-```rust ignore
-fn main() {}
-```
-````
-"#;
+const SECOND: &str = include_str!("claims/src/second.md");
 
 const CLAIMS: &str = "# Claims\n\n```claims\n```\n";
 
