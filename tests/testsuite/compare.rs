@@ -6,30 +6,7 @@ use crate::support::{Page, TestBook, client_state, inside, logging_wrapper};
 use pretty_assertions::assert_eq;
 use scraper::ElementRef;
 
-const DIVISION: &str = r#"# Division
-
-Before the block.
-
-`````compare title="Integer division"
-```c caption="C: undefined for b == 0" expect=ub
-~ #include <limits.h>
-int divide(int a, int b) { return a / b; }
-~ int main(void) { return divide(INT_MIN, -1); }
-```
-A *note* about the C side.
-```output
-runtime error: division of -2147483648 by -1 cannot be represented
-```
-```rust caption="Rust: both cases panic" expect=panic
-pub fn divide(a: i32, b: i32) -> i32 { a / b }
-# fn main() { divide(1, 0); }
-```
-
-Rust never has **undefined** behaviour here.
-`````
-
-After the block.
-"#;
+const DIVISION: &str = include_str!("compare/division/src/div.md");
 
 fn href(el: ElementRef<'_>) -> String {
     el.value().attr("href").expect("href").to_owned()

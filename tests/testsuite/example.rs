@@ -3,21 +3,7 @@
 use crate::support::{Page, TestBook, client_state, inside};
 use pretty_assertions::assert_eq;
 
-const DIVIDE: &str = r#"# Division
-
-Some text before.
-
-```rust example title="Dividing by zero" expect=panic
-fn divide(a: i32, b: i32) -> i32 { a / b }
-# fn main() { divide(1, 0); }
-```
-
-```output
-attempt to divide by zero
-```
-
-Text after.
-"#;
+const DIVIDE: &str = include_str!("example/divide/src/div.md");
 
 fn query(url: &str, key: &str) -> String {
     let q = url.split_once('?').expect("query").1;
