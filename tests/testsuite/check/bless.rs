@@ -190,66 +190,7 @@ fn bless_reports_a_comparison_output_that_comes_through_an_include() {
     assert_eq!(after, "1 passed, 1 failed");
 }
 
-pub(super) const TWO_COMPARES: &str = r#"# Two
-
-````compare title="First"
-```c caption="1c" expect=run
-~ #include <stdio.h>
-int main(void) { puts("first c, now much longer than before"); puts("and two lines"); return 0; }
-```
-```output
-1c
-```
-```rust caption="1r"
-fn main() { println!("first rust"); }
-```
-```output
-old first rust output, longer than the new one
-```
-````
-
-```rust example
-println!("between");
-```
-
-```output
-not between
-```
-
-- A list item holding a comparison:
-
-  ````compare title="Second"
-  ```cpp caption="2cpp" expect=run
-  ~ #include <cstdio>
-  int main() { std::puts("second cpp"); }
-  ```
-  ```output
-  2cpp
-  ```
-  ```c caption="2c" expect=run
-  int main(void) { return missing; }
-  ```
-  ```output
-  kept: this side does not compile
-  ```
-  ````
-
-~~~~compare title="Third"
-```c caption="3c" expect=run
-~ #include <stdio.h>
-int main(void) { puts("~~~~"); return 0; }
-```
-```output
-tildes
-```
-```rust caption="3r"
-fn main() { println!("third rust"); }
-```
-```output
-3r
-```
-~~~~
-"#;
+pub(super) const TWO_COMPARES: &str = include_str!("two-compares/src/two.md");
 
 #[test]
 fn bless_composes_several_comparisons_in_one_chapter() {

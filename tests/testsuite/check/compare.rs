@@ -3,51 +3,7 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-pub(super) const COMPARE: &str = r#"# Compare
-
-`````compare title="Overflow"
-```c caption="C: UB" expect=ub
-~ #include <limits.h>
-int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
-```
-
-```output
-signed integer overflow
-```
-
-```c caption="C: no UB after all" expect=ub
-int main(void) { return 0; }
-```
-
-```cpp caption="C++: prints" expect=run
-~ #include <iostream>
-int main() { std::cout << 41 << std::endl; }
-```
-
-```output
-42
-```
-
-```c caption="C: compiles"
-int add(int a, int b) { return a + b; }
-```
-`````
-
-`````compare title="Rust and Python"
-```rust caption="Rust: panics" expect=panic
-let x = i32::MAX;
-let _ = x + std::env::args().count() as i32;
-```
-
-```output
-attempt to add with overflow
-```
-
-```python caption="Python"
-print(2**31)
-```
-`````
-"#;
+pub(super) const COMPARE: &str = include_str!("compare/src/cmp.md");
 
 #[test]
 fn comparison_sides_are_checked_with_locations() {
