@@ -4,32 +4,13 @@
 //! are, and the book afterwards (check passes on every adopted block, the
 //! play buttons stay).
 
-use crate::anybook::{case_book, check_json, verdicts};
-use crate::support::BIN;
+use crate::anybook::{check_json, verdicts};
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use similar::{DiffOp, TextDiff};
+use snapbox::str;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
-
-/// `adopt BOOK ARGS`: (stdout, stderr).
-fn adopt(root: &Path, args: &[&str]) -> (String, String) {
-    let out = Command::new(BIN)
-        .arg("adopt")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("run adopt");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Every file of the book (but the cache, the lock and the build), by path.
 fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -57,17 +38,9 @@ fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 /// Play buttons per page of the built book.
-fn play_buttons(root: &Path) -> BTreeMap<String, usize> {
-    let out = Command::new(BIN)
-        .arg("build")
-        .arg(root)
-        .output()
-        .expect("build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+fn play_buttons(book: &BookTest) -> BTreeMap<String, usize> {
+    let root = book.root();
+    book.run(&["build"], |_| {});
     // mdBook's play button, or ours (a frame with a recorded run: its
     // fence is then noplayground, so mdBook leaves it to us).
     let selector =
@@ -85,41 +58,168 @@ fn play_buttons(root: &Path) -> BTreeMap<String, usize> {
 
 #[test]
 fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
-    let book = case_book("plain");
-    let root = book.path();
+    let book = BookTest::from_dir("anybook/plain");
+    let root = book.root();
     let original = files(root);
-    let buttons = play_buttons(root);
+    let buttons = play_buttons(&book);
     let (before, _) = check_json(root, &[]);
 
-    // The diff, and nothing written.
-    let (diff, left) = adopt(root, &[]);
+    // The diff, and nothing written; on stderr, the blocks left as they
+    // are, and why: includes, failures, what examples cannot say.
+    let diff = book
+        .run(&["adopt"], |cmd| {
+            cmd.expect_stdout(str![[r#"
+--- a/src/run.md
++++ b/src/run.md
+@@ -1,7 +1,11 @@
+ # Run
+ 
+-```rust
++```rust example
+ fn main() {
+     println!("hi");
+ }
+ ```
++
++```output
++hi
++```
+--- a/src/loose.md
++++ b/src/loose.md
+@@ -2,7 +2,7 @@
+ 
+ Unlabelled, and no `fn main`:
+ 
+-```
++```rust example
+ let x = 2;
+ assert_eq!(x, 2);
+ ```
+--- a/src/hidden.md
++++ b/src/hidden.md
+@@ -1,9 +1,13 @@
+ # Hidden lines
+ 
+-```rust
++```rust example
+ ##[derive(Debug)]
+ # struct Hidden;
+ # fn main() {
+ println!("{:?}", Hidden);
+ # }
+ ```
++
++```output
++Hidden
++```
+--- a/src/panics.md
++++ b/src/panics.md
+@@ -1,5 +1,9 @@
+ # Panics
+ 
+-```should_panic
++```rust example expect=panic
+ panic!("boom");
+ ```
++
++```output
++boom
++```
+--- a/src/no_run.md
++++ b/src/no_run.md
+@@ -1,5 +1,5 @@
+ # No run
+ 
+-```rust,no_run
++```rust example expect=no-run
+ loop {}
+ ```
+--- a/src/compile_fail.md
++++ b/src/compile_fail.md
+@@ -1,5 +1,5 @@
+ # Compile fail
+ 
+-```compile_fail
++```rust example expect=compile-fail error=E0308
+ let x: i32 = "a";
+ ```
+--- a/src/compile_fail_code.md
++++ b/src/compile_fail_code.md
+@@ -1,5 +1,5 @@
+ # Compile fail with its code
+ 
+-```compile_fail,E0308
++```rust example expect=compile-fail error=E0308
+ let x: i32 = "a";
+ ```
+--- a/src/edition2015.md
++++ b/src/edition2015.md
+@@ -1,6 +1,10 @@
+ # Edition 2015
+ 
+-```rust,edition2015
++```rust example edition=2015
+ let async = 1;
+ println!("{}", async);
+ ```
++
++```output
++1
++```
+--- a/src/book_edition.md
++++ b/src/book_edition.md
+@@ -1,6 +1,6 @@
+ # The book's edition
+ 
+-```rust
++```rust example
+ async fn f() {}
+ let _ = f();
+ ```
+--- a/src/crate_name.md
++++ b/src/crate_name.md
+@@ -1,6 +1,6 @@
+ # Crate name
+ 
+-```rust
++```rust example
+ #![crate_name = "renamed"]
+ fn main() {}
+ ```
+--- a/src/sub/nested.md
++++ b/src/sub/nested.md
+@@ -1,6 +1,6 @@
+ # Nested
+ 
+-```rust
++```rust example
+ use std::collections::HashMap;
+ let mut m = HashMap::new();
+ m.insert(1, 2);
+
+"#]]).expect_stderr(str![[r#"
+left as they are:
+  src/no_panic.md:3: fails (the program exited successfully; the block is marked should_panic)
+  src/fails.md:3: fails (the program panicked: assertion `left == right` failed)
+  src/wrong_code.md:3: fails (does not compile, but with E0308 instead of E0382 (rustdoc checks error codes only on nightly; mdbook test on stable would pass this block))
+  src/compiles.md:3: fails (compiled, but the block is marked compile_fail)
+  src/ignore.md:3: ignored
+  src/harness.md:3: test_harness (an example has no test harness)
+  src/harness_fails.md:3: fails (the program exited with code 101)
+  src/result.md:3: ends in `Ok(())`, which rustdoc returns from a wrapped `main` and mdBook does not
+  src/include.md:5: comes from {{#include}}; left as it is
+  src/indented.md:5: an indented block (examples are fenced)
+  src/stray_semicolon.md:3: `fn main` is found differently by rustdoc and mdBook
+  src/main_then_code.md:3: `fn main` is found differently by rustdoc and mdBook
+mdbook-companion adopt: 11 block(s) would become examples; 12 left as they are
+
+"#]]);
+        })
+        .stdout;
     assert_eq!(files(root), original);
-    for want in [
-        "--- a/src/panics.md\n+++ b/src/panics.md\n",
-        "-```should_panic\n+```rust example expect=panic\n panic!(\"boom\");\n ```\n+\n+```output\n+boom\n+```\n",
-        "-```rust\n+```rust example\n fn main() {\n     println!(\"hi\");\n }\n ```\n+\n+```output\n+hi\n+```\n",
-        "-```compile_fail\n+```rust example expect=compile-fail error=E0308\n",
-        "-```rust,edition2015\n+```rust example edition=2015\n",
-    ] {
-        assert!(diff.contains(want), "{want}\nnot in\n{diff}");
-    }
-    // Left as they are, and listed: includes, failures, what examples
-    // cannot say.
-    for want in [
-        "src/include.md:5: comes from {{#include}}",
-        "src/fails.md:3: fails (the program panicked",
-        "src/compiles.md:3: fails (compiled, but the block is marked compile_fail)",
-        "src/harness.md:3: test_harness",
-        "src/ignore.md:3: ignored",
-        "src/indented.md:5: an indented block",
-        "11 block(s) would become examples; 12 left as they are",
-        "src/stray_semicolon.md:3: `fn main` is found differently by rustdoc and mdBook",
-    ] {
-        assert!(left.contains(want), "{want}\nnot in\n{left}");
-    }
 
     // --write: the same change, and nothing else in any file.
-    let (written, _) = adopt(root, &["--write"]);
+    let written = book.run(&["adopt", "--write"], |_| {}).stdout;
     assert_eq!(written, diff);
     let after = files(root);
     for (file, old) in &original {
@@ -166,9 +266,10 @@ fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
     }
 
     // A second run changes nothing.
-    let (again, _) = adopt(root, &[]);
-    assert_eq!(again, "");
-    let (_, _) = adopt(root, &["--write"]);
+    book.run(&["adopt"], |cmd| {
+        cmd.expect_stdout(str![""]);
+    });
+    book.run(&["adopt", "--write"], |_| {});
     assert_eq!(files(root), after);
 
     // check: every adopted block passes, the same blocks fail as before.
@@ -195,7 +296,7 @@ fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
     assert!(examples.iter().all(|r| r["status"] == "passed"), "{json:#}");
 
     // Every play button the book had is still there.
-    let now = play_buttons(root);
+    let now = play_buttons(&book);
     for (page, n) in &buttons {
         assert!(
             now.get(page).copied().unwrap_or(0) >= *n,
@@ -216,9 +317,12 @@ fn counting_block(dir: &Path, name: &str, body: &str) -> String {
 
 #[test]
 fn adopt_runs_each_program_again_and_records_only_what_is_stable() {
-    let counts = tempfile::tempdir().expect("tempdir");
-    let dir = counts.path();
-    let book = crate::support::TestBook::new()
+    // The programs count their runs in files in the book's root, which
+    // the chapters then name as `[ROOT]`.
+    let mut book = BookTest::new();
+    let counts = book.root().to_path_buf();
+    let dir = counts.as_path();
+    book = book
         .chapter(
             "order.md",
             &format!(
@@ -274,52 +378,144 @@ fn adopt_runs_each_program_again_and_records_only_what_is_stable() {
             "threads.md",
             "# Threads\n\n```rust\nfor i in 0..2 {\n    std::thread::spawn(move || println!(\"thread {i}\")).join().unwrap();\n}\n```\n",
         );
-    book.write();
     let root = book.root();
-    let (_, said) = adopt(root, &["--write"]);
-    for want in [
-        "output that varies between runs (each program was run twice, one that starts threads or hashes with a random key up to 24 times):",
-        "src/order.md:3: its lines come in another order: recorded as ```output unordered",
-        "src/span.md:3: parts of its lines change: recorded with [..] for them",
-        "src/lines.md:3: it changes otherwise: no output block recorded",
-        "src/threads.md:3: it starts threads, whose lines may come in any order: recorded as ```output unordered",
-        "src/channel.md:3: parts of its lines change: recorded with [..] for them",
-        // Two runs agreed; a program that uses a HashMap is run until
-        // the order changes.
-        "src/hash.md:3: its lines come in another order: recorded as ```output unordered",
-        "7 block(s) became examples; 0 left as they are",
-    ] {
-        assert!(said.contains(want), "{want}\nnot in\n{said}");
-    }
-    let chapter = |f: &str| std::fs::read_to_string(root.join("src").join(f)).expect("chapter");
-    assert!(
-        chapter("order.md").contains("```output unordered\nbeta\ngamma\nalpha\n```"),
-        "{}",
-        chapter("order.md")
+    // Two runs agreed for hash.md; a program that uses a HashMap is run
+    // until the order changes.
+    book.run(&["adopt", "--write"], |cmd| {
+        cmd.expect_stderr(str![[r#"
+output that varies between runs (each program was run twice, one that starts threads or hashes with a random key up to 24 times):
+  src/order.md:3: its lines come in another order: recorded as ```output unordered
+  src/span.md:3: parts of its lines change: recorded with [..] for them
+  src/lines.md:3: it changes otherwise: no output block recorded
+  src/channel.md:3: parts of its lines change: recorded with [..] for them
+  src/hash.md:3: its lines come in another order: recorded as ```output unordered
+  src/threads.md:3: it starts threads, whose lines may come in any order: recorded as ```output unordered
+mdbook-companion adopt: wrote src/order.md
+mdbook-companion adopt: wrote src/span.md
+mdbook-companion adopt: wrote src/lines.md
+mdbook-companion adopt: wrote src/steady.md
+mdbook-companion adopt: wrote src/channel.md
+mdbook-companion adopt: wrote src/hash.md
+mdbook-companion adopt: wrote src/threads.md
+mdbook-companion adopt: 7 block(s) became examples; 0 left as they are
+
+"#]]);
+    });
+    book.check_file(
+        "src/order.md",
+        str![[r##"
+# Order
+
+```rust example edition=2015
+use std::io::Write;
+let path = "[ROOT]/runs-order";
+let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+writeln!(f, "run").unwrap();
+let n = std::fs::read_to_string(path).unwrap().lines().count();
+let words = ["alpha", "beta", "gamma"];
+for i in 0..3 {
+    println!("{}", words[(i + n) % 3]);
+}
+```
+
+```output unordered
+beta
+gamma
+alpha
+```
+
+"##]],
     );
+    // `[..]` is a wildcard to snapbox too: the text itself is checked.
+    let span = book.read("src/span.md");
     assert!(
-        chapter("span.md").contains("```output\nrun [..] of the program\ndone\n```"),
-        "{}",
-        chapter("span.md")
+        span.contains("```output\nrun [..] of the program\ndone\n```"),
+        "{span}"
     );
-    assert!(
-        !chapter("lines.md").contains("```output"),
-        "{}",
-        chapter("lines.md")
+    // No output block recorded.
+    book.check_file(
+        "src/lines.md",
+        str![[r##"
+# Lines
+
+```rust example edition=2015
+use std::io::Write;
+let path = "[ROOT]/runs-lines";
+let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+writeln!(f, "run").unwrap();
+let n = std::fs::read_to_string(path).unwrap().lines().count();
+for _ in 0..n {
+    println!("tick");
+}
+```
+
+"##]],
     );
-    assert!(chapter("steady.md").contains("```output\nalways\n```"));
-    assert!(chapter("threads.md").contains("```output unordered\nthread 0\nthread 1\n```"));
+    book.check_file(
+        "src/steady.md",
+        str![[r##"
+# Steady
+
+```rust example edition=2015
+println!("always");
+```
+
+```output
+always
+```
+
+"##]],
+    );
+    book.check_file(
+        "src/threads.md",
+        str![[r##"
+# Threads
+
+```rust example edition=2015
+for i in 0..2 {
+    std::thread::spawn(move || println!("thread {i}")).join().unwrap();
+}
+```
+
+```output unordered
+thread 0
+thread 1
+```
+
+"##]],
+    );
     // Two runs agreed; the fourth did not, and a program that starts
     // threads is run until it shows.
-    assert!(
-        chapter("hash.md").contains("```output unordered\na\nb\n```"),
-        "{}",
-        chapter("hash.md")
+    book.check_file(
+        "src/hash.md",
+        str![[r##"
+# Hash
+
+```rust example edition=2015
+use std::io::Write;
+let path = "[ROOT]/runs-hash";
+let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+writeln!(f, "run").unwrap();
+let n = std::fs::read_to_string(path).unwrap().lines().count();
+// A HashMap's order is the process's own; here the fourth run's.
+let _m: std::collections::HashMap<u8, u8> = Default::default();
+let keys = if n <= 3 { ["a", "b"] } else { ["b", "a"] };
+for k in keys {
+    println!("{k}");
+}
+```
+
+```output unordered
+a
+b
+```
+
+"##]],
     );
+    let channel = book.read("src/channel.md");
     assert!(
-        chapter("channel.md").contains("```output\nsent\n[Ok([..])]\n```"),
-        "{}",
-        chapter("channel.md")
+        channel.contains("```output\nsent\n[Ok([..])]\n```"),
+        "{channel}"
     );
     // check then passes, cold, run after run (each run counts on).
     for _ in 0..3 {

@@ -6,30 +6,7 @@ use crate::support::{Page, TestBook, client_state, inside, logging_wrapper};
 use pretty_assertions::assert_eq;
 use scraper::ElementRef;
 
-const DIVISION: &str = r#"# Division
-
-Before the block.
-
-`````compare title="Integer division"
-```c caption="C: undefined for b == 0" expect=ub
-~ #include <limits.h>
-int divide(int a, int b) { return a / b; }
-~ int main(void) { return divide(INT_MIN, -1); }
-```
-A *note* about the C side.
-```output
-runtime error: division of -2147483648 by -1 cannot be represented
-```
-```rust caption="Rust: both cases panic" expect=panic
-pub fn divide(a: i32, b: i32) -> i32 { a / b }
-# fn main() { divide(1, 0); }
-```
-
-Rust never has **undefined** behaviour here.
-`````
-
-After the block.
-"#;
+const DIVISION: &str = include_str!("compare/division/src/div.md");
 
 fn href(el: ElementRef<'_>) -> String {
     el.value().attr("href").expect("href").to_owned()
@@ -511,14 +488,16 @@ fn a_side_owns_free_form_notes_and_its_output_in_either_order() {
             .contains(&"companion-expect-ignore".to_owned())
     );
     // The whole book still checks: the fragment is never compiled.
-    let out = std::process::Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(book.root())
-        .output()
-        .expect("check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("2 passed, 0 failed, 1 ignored"));
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(snapbox::str![[r#"
+ok      src/notes.md:6: compare side C (expect=run)
+ignored src/notes.md:17: compare side "A fragment": not checked
+ok      src/notes.md:20: compare side Rust (expect=run)
+compiler runs: 2, program runs: 2, from cache: 0
+2 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
 }
 
 #[test]

@@ -9,9 +9,10 @@
 //! and hands programs an environment variable they can print: the changes
 //! a new release brings, each one on purpose.
 
-use crate::support::{BIN, TestBook};
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
+use snapbox::str;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,29 +28,6 @@ fn real_rustc() -> PathBuf {
     let rustc = Path::new(sysroot.trim()).join("bin").join("rustc");
     assert!(rustc.is_file(), "no compiler at {}", rustc.display());
     rustc
-}
-
-/// The first line of the real compiler's `-vV`: the lock's toolchain.
-fn real_version() -> String {
-    let out = Command::new(real_rustc())
-        .arg("-vV")
-        .output()
-        .expect("rustc -vV");
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .next()
-        .expect("a version line")
-        .to_owned()
-}
-
-/// `rustc 1.95.0`: how reports name the real compiler.
-fn short_version() -> String {
-    real_version()
-        .split_whitespace()
-        .take(2)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The stand-in toolchain: `DIR/bin/rustc`, logging each compile to
@@ -79,88 +57,10 @@ COMPANION_STANDIN=nightly RUSTC_BOOTSTRAP=1 exec "$real" "$@" -W unused-results 
     rustc
 }
 
-const CHAPTER: &str = r#"# Drift
-
-```rust example title="Same everywhere"
-fn main() { println!("{}", 6 * 7); }
-```
-
-```output
-42
-```
-
-```rust example title="Names its compiler"
-fn main() { println!("{:?}", option_env!("COMPANION_STANDIN")); }
-```
-
-```output
-[..]
-```
-
-```rust example title="Needs a nightly" expect=compile-fail error=E0554
-#![feature(never_type)]
-fn main() { let v: Option<!> = None; println!("{}", v.is_none()); }
-```
-
-```rust example title="Drops a result"
-fn answer() -> i32 { 42 }
-fn main() { answer(); }
-```
-
-```rust example title="Doubling" asm
-pub fn double(x: i32) -> i32 { x.wrapping_mul(2) }
-# fn main() { println!("{}", double(21)); }
-```
-
-```output
-42
-```
-
-````compare title="C stays C"
-```c expect=run
-#include <stdio.h>
-int main(void) { printf("%d\n", 7); return 0; }
-```
-```output
-7
-```
-```rust
-fn main() { println!("{}", 7); }
-```
-```output
-7
-```
-````
-
-A plain block, as `mdbook test` tests it:
-
-```rust
-let v = vec![1, 2, 3];
-assert_eq!(v.len(), 3);
-```
-"#;
-
-fn book() -> TestBook {
-    let book = TestBook::new().chapter("drift.md", CHAPTER);
-    book.write();
-    book
-}
-
-/// Runs the binary: (stdout, stderr, exit code).
-fn run(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("run the binary");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
-fn json(stdout: &str, stderr: &str) -> Value {
-    serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}\n{stdout}\n{stderr}"))
+/// The fixture `drift/book`: one chapter with a claim of each kind a
+/// new compiler can change.
+fn book() -> BookTest {
+    BookTest::from_dir("drift/book")
 }
 
 /// The lock's `(what, toolchain)` of every block.
@@ -187,15 +87,22 @@ fn check_with_a_toolchain_compiles_every_rust_claim_with_it_and_c_with_cc() {
     let book = book();
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path());
-    let root = book.root().display().to_string();
-    let (out, err, code) = run(&["check", &root, "--toolchain", &rustc.display().to_string()]);
     // Only the stand-in accepts `#![feature]`: that claim fails with it.
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(
-        out.contains("FAILED  src/drift.md:19: rust example \"Needs a nightly\""),
-        "{out}"
-    );
-    assert!(out.ends_with("7 passed, 1 failed\n"), "{out}");
+    book.run(&["check", "--toolchain"], |cmd| {
+        cmd.arg(&rustc).expect_code(1).expect_stdout(str![[r#"
+ok      src/drift.md:3: rust example "Same everywhere" (expect=run)
+ok      src/drift.md:11: rust example "Names its compiler" (expect=run)
+FAILED  src/drift.md:19: rust example "Needs a nightly" (expect=compile-fail): compiled, but the example says it does not compile
+ok      src/drift.md:24: rust example "Drops a result" (expect=run)
+ok      src/drift.md:29: rust example "Doubling" (expect=run)
+ok      src/drift.md:39: compare side C (expect=run)
+ok      src/drift.md:46: compare side Rust (expect=run)
+ok      src/drift.md:56: rust block (expect=run)
+compiler runs: 5, program runs: 7, from cache: 0
+7 passed, 1 failed
+
+"#]]);
+    });
     let compiles = std::fs::read_to_string(dir.path().join("compiles.log")).expect("it compiled");
     assert!(
         compiles.contains("--emit asm"),
@@ -216,12 +123,16 @@ fn results_are_kept_per_toolchain_so_switching_back_is_warm() {
     let book = book();
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path()).display().to_string();
-    let root = book.root().display().to_string();
     let runs = |args: &[&str]| -> (u64, u64) {
-        let mut all = vec!["check", root.as_str(), "--format", "json"];
+        let mut all = vec!["check", "--format", "json"];
         all.extend_from_slice(args);
-        let (out, err, _) = run(&all);
-        let j = json(&out, &err);
+        // The stand-in fails the nightly claim; the real one passes it.
+        let code = i32::from(args.contains(&"--toolchain"));
+        let j = book
+            .run(&all, |cmd| {
+                cmd.expect_code(code);
+            })
+            .json();
         (
             j["compiler_runs"].as_u64().expect("runs"),
             j["cache_hits"].as_u64().expect("hits"),
@@ -239,46 +150,38 @@ fn results_are_kept_per_toolchain_so_switching_back_is_warm() {
 #[test]
 fn drift_reports_each_changed_claim_and_leaves_the_files_alone() {
     let book = book();
-    let root = book.root().display().to_string();
-    let (out, err, code) = run(&["check", &root]);
-    assert_eq!(code, 0, "{out}{err}");
+    book.run(&["check"], |_| {});
     let lock = std::fs::read(book.root().join("companion.lock")).expect("lock");
     let chapter = std::fs::read(book.root().join("src/drift.md")).expect("chapter");
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path()).display().to_string();
-    let (out, err, code) = run(&["drift", &root, "--toolchain", &rustc]);
-    assert_eq!(code, 1, "a verdict flips: {out}{err}");
-    let short_from = short_version();
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| !l.starts_with(' ') && !l.starts_with("compiler runs"))
-        .collect();
-    let via = format!("({short_from} → rustc 9.99.0-nightly)");
-    assert_eq!(
-        lines,
-        [
-            format!(
-                "changed src/drift.md:11: rust example \"Names its compiler\" (expect=run) {via}: output: the output differs"
-            ),
-            format!(
-                "FLIPPED src/drift.md:19: rust example \"Needs a nightly\" (expect=compile-fail) {via}: verdict: passed with {short_from}, failed with rustc 9.99.0-nightly: compiled, but the example says it does not compile"
-            ),
-            format!(
-                "changed src/drift.md:24: rust example \"Drops a result\" (expect=run) {via}: new warnings: 1 new warning(s): warning: unused result of type `i32`"
-            ),
-            format!(
-                "changed src/drift.md:29: rust example \"Doubling\" (expect=run) {via}: assembly listing: the assembly listing differs"
-            ),
-            format!("8 claims: 4 the same, 4 changed, 1 of them flipped {via}"),
-        ]
-    );
-    // A diff where there is text, headed by both toolchains.
-    assert!(
-        out.contains(&format!(
-            "    --- {short_from}\n    +++ rustc 9.99.0-nightly\n    @@ -1 +1 @@\n    -None\n    +Some(\"nightly\")\n"
-        )),
-        "{out}"
-    );
+    // A verdict flips; a diff where there is text, headed by both
+    // toolchains.
+    book.run(&["drift", "--toolchain", &rustc], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+changed src/drift.md:11: rust example "Names its compiler" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): output: the output differs
+    --- [RUSTC_RELEASE]
+    +++ rustc 9.99.0-nightly
+    @@ -1 +1 @@
+    -None
+    +Some("nightly")
+FLIPPED src/drift.md:19: rust example "Needs a nightly" (expect=compile-fail) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): verdict: passed with [RUSTC_RELEASE], failed with rustc 9.99.0-nightly: compiled, but the example says it does not compile
+changed src/drift.md:24: rust example "Drops a result" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): new warnings: 1 new warning(s): warning: unused result of type `i32`
+    --- [RUSTC_RELEASE]
+    +++ rustc 9.99.0-nightly
+    @@ -0,0 +1,2 @@
+    +warning: unused result of type `i32`
+    + --> main.rs:2:13
+changed src/drift.md:29: rust example "Doubling" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): assembly listing: the assembly listing differs
+    --- [RUSTC_RELEASE]
+    +++ rustc 9.99.0-nightly
+    @@ [..] @@
+...
+compiler runs: 11, program runs: 6, from cache: 1
+8 claims: 4 the same, 4 changed, 1 of them flipped ([RUSTC_RELEASE] → rustc 9.99.0-nightly)
+
+"#]]);
+    });
     assert_eq!(
         std::fs::read(book.root().join("companion.lock")).expect("lock"),
         lock,
@@ -293,14 +196,15 @@ fn drift_reports_each_changed_claim_and_leaves_the_files_alone() {
 #[test]
 fn drift_speaks_json_github_and_junit() {
     let book = book();
-    let root = book.root().display().to_string();
-    assert_eq!(run(&["check", &root]).2, 0);
+    book.run(&["check"], |_| {});
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path()).display().to_string();
-    let drift = |format: &str| run(&["drift", &root, "--toolchain", &rustc, "--format", format]);
-    let (out, err, code) = drift("json");
-    assert_eq!(code, 1);
-    let j = json(&out, &err);
+    let drift = ["drift", "--toolchain", &rustc, "--format"];
+    let j = book
+        .run(&[&drift[..], &["json"]].concat(), |cmd| {
+            cmd.expect_code(1);
+        })
+        .json();
     assert_eq!(
         (&j["claims"], &j["same"], &j["changed"], &j["flipped"]),
         (
@@ -318,94 +222,74 @@ fn drift_speaks_json_github_and_junit() {
             .as_str()
             .is_some_and(|t| t.starts_with("rustc 9.99.0-nightly"))
     );
-    let (out, _, code) = drift("github");
-    assert_eq!(code, 1);
-    let short = short_version();
-    let annotations: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
-    let heads = [
-        "::warning file=src/drift.md,line=11,title=rust example \"Names its compiler\" drifts",
-        "::error file=src/drift.md,line=19,title=rust example \"Needs a nightly\" drifts",
-        "::warning file=src/drift.md,line=24,title=rust example \"Drops a result\" drifts",
-        "::warning file=src/drift.md,line=29,title=rust example \"Doubling\" drifts",
-    ];
-    assert_eq!(annotations.len(), heads.len(), "{out}");
-    for (a, head) in annotations.iter().zip(heads) {
-        assert!(
-            a.starts_with(&format!("{head} ({short} → rustc 9.99.0-nightly)::")),
-            "{a}"
-        );
-    }
+    book.run(&[&drift[..], &["github"]].concat(), |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+::warning file=src/drift.md,line=11,title=rust example "Names its compiler" drifts ([RUSTC_RELEASE] → rustc 9.99.0-nightly)::src/drift.md:11: rust example "Names its compiler" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): output: the output differs%0A--- [RUSTC_RELEASE]%0A+++ rustc 9.99.0-nightly%0A@@ -1 +1 @@%0A-None%0A+Some("nightly")
+::error file=src/drift.md,line=19,title=rust example "Needs a nightly" drifts ([RUSTC_RELEASE] → rustc 9.99.0-nightly)::src/drift.md:19: rust example "Needs a nightly" (expect=compile-fail) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): verdict: passed with [RUSTC_RELEASE], failed with rustc 9.99.0-nightly: compiled, but the example says it does not compile
+::warning file=src/drift.md,line=24,title=rust example "Drops a result" drifts ([RUSTC_RELEASE] → rustc 9.99.0-nightly)::src/drift.md:24: rust example "Drops a result" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): new warnings: 1 new warning(s): warning: unused result of type `i32`%0A--- [RUSTC_RELEASE]%0A+++ rustc 9.99.0-nightly%0A@@ -0,0 +1,2 @@%0A+warning: unused result of type `i32`%0A+ --> main.rs:2:13
+::warning file=src/drift.md,line=29,title=rust example "Doubling" drifts ([RUSTC_RELEASE] → rustc 9.99.0-nightly)::src/drift.md:29: rust example "Doubling" (expect=run) ([RUSTC_RELEASE] → rustc 9.99.0-nightly): assembly listing: the assembly listing differs%0A--- [RUSTC_RELEASE]%0A+++ rustc 9.99.0-nightly%0A[..]
+8 claims: 4 the same, 4 changed, 1 of them flipped ([RUSTC_RELEASE] → rustc 9.99.0-nightly)
+
+"#]]);
+    });
+    let junit = book
+        .run(&[&drift[..], &["junit"]].concat(), |cmd| {
+            cmd.expect_code(1);
+        })
+        .stdout;
     assert!(
-        out.ends_with(&format!(
-            "1 of them flipped ({short} → rustc 9.99.0-nightly)\n"
-        )),
-        "{out}"
+        junit.contains(r#"<testsuites name="mdbook-companion drift: 8 claims: 4 the same, 4 changed, 1 of them flipped"#),
+        "{junit}"
     );
-    let (out, _, code) = drift("junit");
-    assert_eq!(code, 1);
-    assert!(
-        out.contains(r#"<testsuites name="mdbook-companion drift: 8 claims: 4 the same, 4 changed, 1 of them flipped"#),
-        "{out}"
-    );
-    assert_eq!(out.matches("<testcase ").count(), 4, "{out}");
-    assert_eq!(out.matches("<failure ").count(), 1, "{out}");
-    assert_eq!(out.matches("<system-out>").count(), 3, "{out}");
+    assert_eq!(junit.matches("<testcase ").count(), 4, "{junit}");
+    assert_eq!(junit.matches("<failure ").count(), 1, "{junit}");
+    assert_eq!(junit.matches("<system-out>").count(), 3, "{junit}");
 }
 
 #[test]
 fn drift_with_the_lock_toolchain_finds_nothing_and_exits_zero() {
     let book = book();
-    let root = book.root().display().to_string();
-    assert_eq!(run(&["check", &root]).2, 0);
-    let (out, err, code) = run(&[
-        "drift",
-        &root,
-        "--toolchain",
-        &real_rustc().display().to_string(),
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    let short = short_version();
-    assert!(
-        out.ends_with(&format!(
-            "8 claims: 8 the same, 0 changed ({short} → {short})\n"
-        )),
-        "{out}"
-    );
+    book.run(&["check"], |_| {});
+    book.run(&["drift", "--toolchain"], |cmd| {
+        cmd.arg(real_rustc()).expect_stdout(str![[r#"
+compiler runs: 10, program runs: 6, from cache: 1
+8 claims: 8 the same, 0 changed ([RUSTC_RELEASE] → [RUSTC_RELEASE])
+
+"#]]);
+    });
 }
 
 #[test]
 fn drift_without_a_lock_says_to_run_check_first() {
     let book = book();
-    let root = book.root().display().to_string();
-    let (_, err, code) = run(&[
-        "drift",
-        &root,
-        "--toolchain",
-        &real_rustc().display().to_string(),
-    ]);
-    assert_eq!(code, 1);
-    assert!(err.contains("has no companion.lock"), "{err}");
-    assert!(err.contains("run `mdbook-companion check"), "{err}");
+    book.run(&["drift", "--toolchain"], |cmd| {
+        cmd.arg(real_rustc()).expect_code(1).expect_stderr(str![[r#"
+mdbook-companion: error: . has no companion.lock: drift compares a toolchain with what `mdbook-companion check` recorded; run `mdbook-companion check .` first
+
+"#]]);
+    });
 }
 
 #[test]
 fn an_unknown_toolchain_is_an_error_listing_the_installed_ones() {
     let book = book();
-    let root = book.root().display().to_string();
     let installed = Command::new("rustup")
         .args(["toolchain", "list"])
         .output()
         .expect("rustup runs (the tests need it to name toolchains)");
     let installed = String::from_utf8_lossy(&installed.stdout).into_owned();
+    // The run could not do its work: 2, as for every --toolchain that
+    // names no compiler that runs. The toolchains installed are this
+    // machine's: each is looked for below.
+    let mut table = String::new();
     for command in ["check", "drift"] {
-        let (out, err, code) = run(&[command, &root, "--toolchain", "no-such-toolchain-0.1"]);
-        // The run could not do its work: 2, as for every --toolchain
-        // that names no compiler that runs.
-        assert_eq!(code, 2, "{out}{err}");
-        assert!(
-            err.contains("rustup has no toolchain `no-such-toolchain-0.1` installed; installed: "),
-            "{err}"
-        );
+        let err = book
+            .run(&[command, "--toolchain", "no-such-toolchain-0.1"], |cmd| {
+                cmd.expect_code(2);
+            })
+            .stderr;
+        let (head, _) = err.split_once("installed: ").unwrap_or((&err, ""));
+        table.push_str(&format!("{command}: {head}installed: ...\n"));
         for t in installed.lines().filter(|l| !l.trim().is_empty()) {
             assert!(err.contains(t.trim()), "{t} in {err}");
         }
@@ -414,17 +298,26 @@ fn an_unknown_toolchain_is_an_error_listing_the_installed_ones() {
             "nothing checked"
         );
     }
-    let (_, err, code) = run(&["check", &root, "--toolchain", "./no/such/rustc"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no compiler at ./no/such/rustc"), "{err}");
+    let err = book
+        .run(&["check", "--toolchain", "./no/such/rustc"], |cmd| {
+            cmd.expect_code(2);
+        })
+        .stderr;
+    table.push_str(&format!("check ./no/such/rustc: {err}"));
+    book.check_text(table, str![[r#"
+check: mdbook-companion: error: --toolchain no-such-toolchain-0.1: rustup has no toolchain `no-such-toolchain-0.1` installed; installed: ...
+drift: mdbook-companion: error: --toolchain no-such-toolchain-0.1: rustup has no toolchain `no-such-toolchain-0.1` installed; installed: ...
+check ./no/such/rustc: mdbook-companion: error: --toolchain ./no/such/rustc: no compiler at ./no/such/rustc; expected a rustup toolchain name (`beta`, `nightly`, `1.95.0`) or the path of a `rustc`
+
+"#]]);
 }
 
 /// The fixture book whose examples use path crates (`tests/crates-book`),
 /// copied into a case book.
-fn crates_book() -> TestBook {
+fn crates_book() -> BookTest {
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/crates-book");
     let read = |p: &str| std::fs::read_to_string(fixture.join(p)).expect("fixture file");
-    let mut book = TestBook::new().chapter("crates.md", &read("src/crates.md")).toml(
+    let mut book = BookTest::new().chapter("crates.md", &read("src/crates.md")).toml(
         "[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\nrand = { path = \"crates/rand\", features = [\"small\"] }\n",
     );
     for file in [
@@ -444,13 +337,10 @@ fn the_books_crates_are_built_by_the_toolchain_beside_the_books_own() {
     let book = crates_book();
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path()).display().to_string();
-    let root = book.root().display().to_string();
     let check = |args: &[&str]| {
-        let mut all = vec!["check", root.as_str(), "--format", "json"];
+        let mut all = vec!["check", "--format", "json"];
         all.extend_from_slice(args);
-        let (out, err, code) = run(&all);
-        let j = json(&out, &err);
-        assert_eq!(code, 0, "{out}{err}");
+        let j = book.run(&all, |_| {}).json();
         (
             j["compiler_runs"].as_u64().expect("runs"),
             j["dependency_builds"].as_u64().expect("builds"),
@@ -478,25 +368,31 @@ fn the_books_crates_are_built_by_the_toolchain_beside_the_books_own() {
 #[test]
 fn a_flip_back_counts_and_warnings_name_the_compiler_they_are_compared_with() {
     let book = book();
-    let root = book.root().display().to_string();
     let dir = tempfile::tempdir().expect("tmp");
     let rustc = stand_in(dir.path()).display().to_string();
     // The lock as the stand-in sees the book: its nightly claim fails.
-    assert_eq!(run(&["check", &root, "--toolchain", &rustc]).2, 1);
-    let real = real_rustc().display().to_string();
-    let (out, err, code) = run(&["drift", &root, "--toolchain", &real]);
-    assert_eq!(code, 1, "failed, now holds: a flip too: {out}{err}");
-    let short = short_version();
-    assert!(
-        out.contains(&format!(
-            "FLIPPED src/drift.md:19: rust example \"Needs a nightly\" (expect=compile-fail) (rustc 9.99.0-nightly → {short}): verdict: failed with rustc 9.99.0-nightly, passed with {short}\n"
-        )),
-        "{out}"
-    );
-    assert!(
-        out.contains(&format!(
-            "note: warnings are compared with the book's compiler here ({short}), not with rustc 9.99.0-nightly that the lock names\n"
-        )),
-        "{out}"
-    );
+    book.run(&["check", "--toolchain", &rustc], |cmd| {
+        cmd.expect_code(1);
+    });
+    // Failed, now holds: a flip too.
+    book.run(&["drift", "--toolchain"], |cmd| {
+        cmd.arg(real_rustc()).expect_code(1).expect_stdout(str![[r#"
+changed src/drift.md:11: rust example "Names its compiler" (expect=run) (rustc 9.99.0-nightly → [RUSTC_RELEASE]): output: the output differs
+    --- rustc 9.99.0-nightly
+    +++ [RUSTC_RELEASE]
+    @@ -1 +1 @@
+    -Some("nightly")
+    +None
+FLIPPED src/drift.md:19: rust example "Needs a nightly" (expect=compile-fail) (rustc 9.99.0-nightly → [RUSTC_RELEASE]): verdict: failed with rustc 9.99.0-nightly, passed with [RUSTC_RELEASE]
+changed src/drift.md:29: rust example "Doubling" (expect=run) (rustc 9.99.0-nightly → [RUSTC_RELEASE]): assembly listing: the assembly listing differs
+    --- rustc 9.99.0-nightly
+    +++ [RUSTC_RELEASE]
+    @@ [..] @@
+...
+note: warnings are compared with the book's compiler here ([RUSTC_RELEASE]), not with rustc 9.99.0-nightly that the lock names
+compiler runs: 10, program runs: 6, from cache: 1
+8 claims: 5 the same, 3 changed, 1 of them flipped (rustc 9.99.0-nightly → [RUSTC_RELEASE])
+
+"#]]);
+    });
 }

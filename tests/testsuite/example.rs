@@ -3,21 +3,7 @@
 use crate::support::{Page, TestBook, client_state, inside};
 use pretty_assertions::assert_eq;
 
-const DIVIDE: &str = r#"# Division
-
-Some text before.
-
-```rust example title="Dividing by zero" expect=panic
-fn divide(a: i32, b: i32) -> i32 { a / b }
-# fn main() { divide(1, 0); }
-```
-
-```output
-attempt to divide by zero
-```
-
-Text after.
-"#;
+const DIVIDE: &str = include_str!("example/divide/src/div.md");
 
 fn query(url: &str, key: &str) -> String {
     let q = url.split_once('?').expect("query").1;
@@ -301,16 +287,15 @@ fn run_button_follows_the_guide_with_and_without_a_recorded_run() {
     assert_eq!(spec(&page, "Greets"), None, "nothing recorded: no button");
     assert_eq!(spec(&page, "Ignored"), None);
 
-    let out = std::process::Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(recorded.root())
-        .output()
-        .expect("check");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    recorded.run(&["check"], |cmd| {
+        cmd.expect_stdout(snapbox::str![[r#"
+ok      src/r.md:3: rust example "Greets" (expect=run)
+ignored src/r.md:11: rust example "Ignored": not checked
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
     let page = recorded.html("r.md");
     let run = spec(&page, "Greets").expect("checked: Run shows the recorded output");
     assert_eq!(run["mode"], "recorded");

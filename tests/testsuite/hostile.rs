@@ -7,30 +7,18 @@
 //! terminal; `exercises --out` never follows a link; a FIFO in the cache
 //! cannot hang `check`.
 
-use crate::support::{BIN, TestBook};
+use crate::support::BookTest;
+use snapbox::str;
 use std::os::unix::fs::{PermissionsExt as _, symlink};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Runs the binary; (stdout, stderr, success).
-fn run(args: &[&dyn AsRef<std::ffi::OsStr>]) -> (String, String, bool) {
-    let out = Command::new(BIN)
-        .args(args.iter().map(|a| a.as_ref()))
-        .output()
-        .expect("run the binary");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
-}
-
 const PLAIN: &str = "# C\n\n```rust\nfn main() {\n    println!(\"hi\");\n}\n```\n";
 
 #[test]
 fn adopt_write_stays_in_src_keeps_links_refuses_read_only_and_keeps_a_bom() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("../outside.md", PLAIN)
         .chapter("link.md", "placeholder")
         .chapter("ro.md", PLAIN)
@@ -46,21 +34,18 @@ fn adopt_write_stays_in_src_keeps_links_refuses_read_only_and_keeps_a_bom() {
     symlink("real/target.md", src.join("link.md")).unwrap();
     std::fs::set_permissions(src.join("ro.md"), std::fs::Permissions::from_mode(0o444)).unwrap();
 
-    let (_, said, ok) = run(&[&"adopt", &book.root(), &"--write"]);
-    assert!(!ok, "refused files make adopt --write fail:\n{said}");
-    assert!(
-        said.contains("src/../outside.md: not written: resolves to ")
-            && said.contains(", outside the book's src; expected a file inside it"),
-        "{said}"
-    );
-    assert!(
-        said.contains(
-            "src/ro.md: not written: is read-only; make it writable to let this command change it"
-        ),
-        "{said}"
-    );
-    assert!(said.contains("2 file(s) not written"), "{said}");
-    assert!(said.contains("2 block(s) became examples"), "{said}");
+    // Refused files make adopt --write fail.
+    book.run(&["adopt", "--write"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion adopt: src/../outside.md: not written: resolves to [ROOT]/outside.md, outside the book's src; expected a file inside it
+mdbook-companion adopt: wrote src/link.md
+mdbook-companion adopt: src/ro.md: not written: is read-only; make it writable to let this command change it
+mdbook-companion adopt: wrote src/bom.md
+mdbook-companion adopt: 2 block(s) became examples; 0 left as they are
+mdbook-companion: error: 2 file(s) not written
+
+"#]]);
+    });
     // Outside and read-only: untouched.
     assert_eq!(
         std::fs::read_to_string(book.root().join("outside.md")).unwrap(),
@@ -88,7 +73,7 @@ fn adopt_write_stays_in_src_keeps_links_refuses_read_only_and_keeps_a_bom() {
 
 #[test]
 fn bless_and_install_refuse_read_only_files() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "ro.md",
         "```rust example\nfn main() { println!(\"new\"); }\n```\n\n```output\nold\n```\n",
     );
@@ -96,21 +81,31 @@ fn bless_and_install_refuse_read_only_files() {
     let ro = book.root().join("src/ro.md");
     let before = std::fs::read_to_string(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let (out, _, ok) = run(&[&"check", &book.root(), &"--bless"]);
-    assert!(!ok, "{out}");
-    assert!(
-        out.contains("bless: src/ro.md:1: not blessed: ")
-            && out.contains("ro.md is read-only; make it writable"),
-        "{out}"
-    );
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/ro.md:1: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -old
+    +new
+bless: src/ro.md:1: not blessed: ./src/ro.md is read-only; make it writable to let this command change it
+compiler runs: 2, program runs: 2, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
     assert_eq!(std::fs::read_to_string(&ro).unwrap(), before);
 
     let toml = book.root().join("book.toml");
     std::fs::write(&toml, "[book]\ntitle = \"x\"\n").unwrap();
     std::fs::set_permissions(&toml, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let (_, said, ok) = run(&[&"install", &book.root()]);
-    assert!(!ok);
-    assert!(said.contains("book.toml is read-only"), "{said}");
+    book.run(&["install"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion: error: not written: ./book.toml is read-only; make it writable to let this command change it: ./book.toml is read-only; make it writable to let this command change it
+
+"#]]);
+    });
     assert_eq!(
         std::fs::read_to_string(&toml).unwrap(),
         "[book]\ntitle = \"x\"\n"
@@ -119,32 +114,27 @@ fn bless_and_install_refuse_read_only_files() {
 
 #[test]
 fn a_programs_children_end_with_it_and_at_the_time_limit() {
-    let marker = tempfile::tempdir().unwrap();
-    let late = marker.path().join("late");
-    let waited = marker.path().join("waited");
+    let mut book = BookTest::new().companion("timeout = 2");
+    let late = book.root().join("late");
+    let waited = book.root().join("waited");
     let chapter = format!(
         "```rust example\nuse std::process::Command;\nfn main() {{\n    // Detached, holding stdout, and left behind.\n    Command::new(\"setsid\").args([\"sh\", \"-c\", \"sleep 15; touch {}\"]).spawn().unwrap();\n    println!(\"started\");\n}}\n```\n\n```output\nstarted\n```\n\n```rust example\nuse std::process::Command;\nfn main() {{\n    Command::new(\"setsid\").args([\"sh\", \"-c\", \"sleep 15; touch {}\"]).status().unwrap();\n}}\n```\n",
         late.display(),
         waited.display()
     );
-    let book = TestBook::new()
-        .companion("timeout = 2")
-        .chapter("ch.md", &chapter);
-    book.write();
+    book.set_chapter("ch.md", &chapter);
     let start = Instant::now();
-    let (out, _, ok) = run(&[&"check", &book.root()]);
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+FAILED  src/ch.md:14: rust example (expect=run): the program ran longer than the 2 s time limit and was killed (config `timeout`)
+compiler runs: 1, program runs: 2, from cache: 0
+1 passed, 1 failed
+
+"#]]);
+    });
     let took = start.elapsed();
-    assert!(!ok, "{out}");
-    assert!(
-        took < Duration::from_secs(13),
-        "check waited {took:?}:\n{out}"
-    );
-    assert!(out.contains("ok      src/ch.md:1:"), "{out}");
-    assert!(
-        out.lines()
-            .any(|l| l.starts_with("FAILED  src/ch.md:14:") && l.contains("time")),
-        "{out}"
-    );
+    assert!(took < Duration::from_secs(13), "check waited {took:?}");
     std::thread::sleep(Duration::from_secs(17).saturating_sub(start.elapsed()));
     assert!(!late.exists(), "the detached child outlived its program");
     assert!(
@@ -157,91 +147,106 @@ fn a_programs_children_end_with_it_and_at_the_time_limit() {
 fn the_memory_limit_stops_a_program_and_is_configurable() {
     // calloc'd pages are not touched: 3 GiB of address space, no real memory.
     let chapter = "```rust example\nfn main() {\n    let v = vec![0u8; 3 << 30];\n    println!(\"{}\", v[12345]);\n}\n```\n\n```output\n0\n```\n";
-    let limited = TestBook::new().chapter("ch.md", chapter);
-    limited.write();
-    let (out, _, ok) = run(&[&"check", &limited.root()]);
-    assert!(!ok, "{out}");
-    assert!(
-        out.contains("memory allocation of 3221225472 bytes failed"),
-        "{out}"
-    );
-    let roomy = TestBook::new()
+    let limited = BookTest::new().chapter("ch.md", chapter);
+    limited.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/ch.md:1: rust example (expect=run): the program was killed by a signal
+    | memory allocation of 3221225472 bytes failed
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+compiler runs: 1, program runs: 1, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
+    let roomy = BookTest::new()
         .companion("memory = \"4 GiB\"")
         .chapter("ch.md", chapter);
-    roomy.write();
-    let (out, _, ok) = run(&[&"check", &roomy.root()]);
-    assert!(ok, "{out}");
-    let bad = TestBook::new()
+    roomy.run(&["check"], |_| {});
+    let bad = BookTest::new()
         .companion("memory = \"lots\"")
         .chapter("ch.md", chapter);
-    bad.write();
-    let (_, said, ok) = run(&[&"check", &bad.root()]);
-    assert!(!ok);
-    assert!(
-        said.contains("memory is `\"lots\"`; expected a size"),
-        "{said}"
-    );
+    bad.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion: error: book.toml [preprocessor.companion]: memory is `"lots"`; expected a size such as "2 GiB" or "512 MiB" (a bare number is MiB), at least 16 MiB, or "unlimited"
+
+"#]]);
+    });
 }
 
 #[test]
 fn c_flags_that_touch_files_are_located_errors_and_nothing_is_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let written = dir.path().join("x");
+    // The table of errors: each `flags`, and what the build said.
+    let mut book = BookTest::new();
+    let written = book.root().join("x");
+    let mut table = String::new();
     for flags in [
         format!("-Wall -MF{} -MD", written.display()),
         "-include/etc/hostname".to_owned(),
         "-fplugin=/tmp/p.so".to_owned(),
         format!("-Wl,-o,{}", written.display()),
     ] {
-        let bad = flags.split(' ').find(|f| *f != "-Wall").unwrap().to_owned();
         let chapter = format!(
             "# C\n\n````compare\n```c flags=\"{flags}\" asm\nint f(int x) {{ return x + 1; }}\n```\n```rust\npub fn f(x: i32) -> i32 {{ x + 1 }}\n```\n````\n"
         );
-        let book = TestBook::new().chapter("ch.md", &chapter);
+        book.set_chapter("ch.md", &chapter);
         book.write();
-        let (_, said, ok) = run(&[&"build", &book.root()]);
-        assert!(!ok, "{said}");
-        assert!(
-            said.contains("src/ch.md:4:")
-                && said.contains(&format!(": found `{bad}` in `flags`, which is refused")),
-            "{flags}: {said}"
-        );
+        let ran = book.run(&["build"], |cmd| {
+            cmd.expect_failure();
+        });
+        table.push_str(&format!("flags=\"{flags}\"\n{}", ran.stderr));
         assert!(!written.exists(), "{flags} wrote a file");
     }
+    book.check_text(table, str![[r#"
+flags="-Wall -MF[ROOT]/x -MD"
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:6: found `-MF[ROOT]/x` in `flags`, which is refused: it does not change how the code is generated or diagnosed, or names a file; expected only flags that change how the code is generated or diagnosed: `-W…`, `-O…`, `-std=…`, `-f…` without a file, `-D…`, `-U…`, `-m…`, `-w`, `-pedantic`
+flags="-include/etc/hostname"
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:6: found `-include/etc/hostname` in `flags`, which is refused: it does not change how the code is generated or diagnosed, or names a file; expected only flags that change how the code is generated or diagnosed: `-W…`, `-O…`, `-std=…`, `-f…` without a file, `-D…`, `-U…`, `-m…`, `-w`, `-pedantic`
+flags="-fplugin=/tmp/p.so"
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:6: found `-fplugin=/tmp/p.so` in `flags`, which is refused: it names a file or runs another program; expected only flags that change how the code is generated or diagnosed: `-W…`, `-O…`, `-std=…`, `-f…` without a file, `-D…`, `-U…`, `-m…`, `-w`, `-pedantic`
+flags="-Wl,-o,[ROOT]/x"
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:6: found `-Wl,-o,[ROOT]/x` in `flags`, which is refused: it passes options through to the assembler, linker or preprocessor; expected only flags that change how the code is generated or diagnosed: `-W…`, `-O…`, `-std=…`, `-f…` without a file, `-D…`, `-U…`, `-m…`, `-w`, `-pedantic`
+
+"#]]);
 }
 
 #[test]
 fn a_stray_asm_block_is_a_located_warning() {
     let chapter = "# C\n\n```rust example\npub fn f() {}\nfn main() {}\n```\n\nA paragraph in between.\n\n```asm\nCHECK: ret\n```\n\n```asm\nmov eax, 1\n```\n";
-    let book = TestBook::new().chapter("ch.md", chapter);
-    book.write();
-    let (_, said, ok) = run(&[&"build", &book.root()]);
-    assert!(ok, "{said}");
-    let warning = "found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing";
-    assert!(
-        said.contains(&format!("src/ch.md:10:4: {warning}")),
-        "{said}"
-    );
-    assert_eq!(
-        said.matches("```asm block of FileCheck").count(),
-        1,
-        "{said}"
-    );
-    let (out, _, ok) = run(&[&"check", &book.root()]);
-    assert!(ok, "{out}");
-    assert!(
-        out.contains(&format!("warning: src/ch.md:10:4: {warning}")),
-        "{out}"
-    );
+    let book = BookTest::new().chapter("ch.md", chapter);
+    // One warning, at the stray block.
+    book.run(&["build"], |cmd| {
+        cmd.expect_stderr(str![[r#"
+ INFO Book building has started
+ WARN src/ch.md:10:4: found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]]);
+    });
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:3: rust example (expect=run)
+warning: src/ch.md:10:4: found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
 }
 
 #[test]
 fn program_output_can_neither_break_junit_nor_drive_the_terminal() {
     let chapter = "```rust example\nfn main() {\n    println!(\"\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{fffe}\\u{9b}31m\");\n}\n```\n\n```output\nquiet\n```\n";
-    let book = TestBook::new().chapter("ch.md", chapter);
-    book.write();
-    let (xml, _, ok) = run(&[&"check", &book.root(), &"--format", &"junit"]);
-    assert!(!ok);
+    let book = BookTest::new().chapter("ch.md", chapter);
+    let xml = book
+        .run(&["check", "--format", "junit"], |cmd| {
+            cmd.expect_failure();
+        })
+        .stdout;
     let mut reader = quick_xml::Reader::from_str(&xml);
     loop {
         match reader.read_event() {
@@ -252,47 +257,57 @@ fn program_output_can_neither_break_junit_nor_drive_the_terminal() {
     }
     assert!(!xml.contains(['\u{fffe}', '\u{1b}', '\u{7}']), "{xml:?}");
     assert!(xml.contains("\\u{fffe}"), "{xml}");
-    let (text, _, ok) = run(&[&"check", &book.root()]);
-    assert!(!ok);
+    // No raw control character reaches the terminal: each is written
+    // as its escape.
+    let text = book
+        .run(&["check"], |cmd| {
+            cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/ch.md:1: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -quiet
+    +\u{1b}[2J\u{1b}]0;owned\u{7}\u{fffe}\u{9b}31m
+compiler runs: 0, program runs: 0, from cache: 1
+0 passed, 1 failed
+
+"#]]);
+        })
+        .stdout;
     assert!(
         !text.contains(['\u{1b}', '\u{7}', '\u{9b}', '\u{fffe}']),
         "raw control characters reach the terminal: {text:?}"
-    );
-    assert!(
-        text.contains("\\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{fffe}\\u{9b}31m"),
-        "{text}"
     );
 }
 
 #[test]
 fn exercises_out_never_follows_a_link_inside_it() {
     let chapter = "````exercise title=\"Add\" id=add\n```rust starter\npub fn add(a: i32, b: i32) -> i32 { todo!() }\n```\n\n```rust tests\n#[test]\nfn adds() { assert_eq!(add(1, 2), 3); }\n```\n\n```rust solution\npub fn add(a: i32, b: i32) -> i32 { a + b }\n```\n````\n";
-    let book = TestBook::new().chapter("ch.md", chapter);
+    let book = BookTest::new().chapter("ch.md", chapter);
     book.write();
-    let ws = tempfile::tempdir().unwrap();
     let elsewhere = tempfile::tempdir().unwrap();
-    let out = ws.path().join("out");
-    std::fs::create_dir(&out).unwrap();
+    let out = book.root().join("ws/out");
+    std::fs::create_dir_all(&out).unwrap();
     symlink(elsewhere.path(), out.join("add")).unwrap();
-    let (_, said, ok) = run(&[&"exercises", &book.root(), &"--out", &out]);
-    assert!(!ok, "{said}");
-    assert!(
-        said.contains(
-            "holds add, a symbolic link; expected only folders and regular files under it"
-        ),
-        "{said}"
-    );
+    book.run(&["exercises", ".", "--out", "ws/out"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion: error: ws/out holds add, a symbolic link; expected only folders and regular files under it, which this command writes (nothing was written)
+
+"#]]);
+    });
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
     assert!(!out.join("Cargo.toml").exists(), "nothing was written");
     // A FIFO where a file would go is refused too, without hanging.
     std::fs::remove_file(out.join("add")).unwrap();
     mkfifo(&out.join("Cargo.toml"));
-    let (_, said, ok) = run(&[&"exercises", &book.root(), &"--out", &out]);
-    assert!(!ok);
-    assert!(
-        said.contains("Cargo.toml, which is not a regular file"),
-        "{said}"
-    );
+    book.run(&["exercises", ".", "--out", "ws/out"], |cmd| {
+        cmd.timeout(Duration::from_secs(60))
+            .expect_failure()
+            .expect_stderr(str![[r#"
+mdbook-companion: error: ws/out holds Cargo.toml, which is not a regular file; expected only folders and regular files under it, which this command writes (nothing was written)
+
+"#]]);
+    });
 }
 
 fn mkfifo(path: &Path) {
@@ -302,13 +317,11 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn a_fifo_in_the_cache_is_a_miss_not_a_hang() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "ch.md",
         "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n```output\nhi\n```\n",
     );
-    book.write();
-    let (out, _, ok) = run(&[&"check", &book.root()]);
-    assert!(ok, "{out}");
+    book.run(&["check"], |_| {});
     // Every entry of the cache becomes a FIFO.
     let mut entries = Vec::new();
     let mut stack = vec![book.root().join(".companion-cache")];
@@ -327,22 +340,13 @@ fn a_fifo_in_the_cache_is_a_miss_not_a_hang() {
         std::fs::remove_file(p).unwrap();
         mkfifo(p);
     }
-    let mut child = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("check hangs on a FIFO in the cache");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("ok      src/ch.md:1:"), "{text}");
+    // A hang fails the test after a minute.
+    book.run(&["check"], |cmd| {
+        cmd.timeout(Duration::from_secs(60)).expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
 }

@@ -3,30 +3,15 @@
 //! French through `mdbook-gettext` shows the catalog's strings in our
 //! frames and cards, code and outputs untouched (`tests/i18n-book`).
 
-use crate::support::{BIN, Page, logging_wrapper_in};
+use crate::support::{BookTest, Page, logging_wrapper_in};
 use crate::tools::{path_with, tool};
+use snapbox::str;
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// A copy of the fixture book in a fresh directory.
-fn fixture() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/i18n-book");
-    copy_dir(&from, dir.path());
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).expect("copy");
-        }
-    }
+/// A copy of the fixture book `tests/i18n-book` in a fresh directory.
+fn fixture() -> BookTest {
+    BookTest::from_dir("../i18n-book")
 }
 
 /// Runs the real `mdbook` CLI in `book` with our binary, `mdbook-gettext`
@@ -74,13 +59,13 @@ fn texts(page: &Page, css: &str) -> Vec<String> {
 fn xgettext_extracts_every_string_of_ours_at_its_line() {
     let book = fixture();
     let out = mdbook(
-        book.path(),
+        book.root(),
         &["build", "-d", "po-out"],
         &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let catalog =
-        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+        polib::po_file::parse(&book.root().join("po-out/messages.pot")).expect("the POT parses");
     let found = |id: &str| {
         let m = catalog
             .find_message(None, id, None)
@@ -150,8 +135,8 @@ fn xgettext_extracts_every_string_of_ours_at_its_line() {
 #[test]
 fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
     let book = fixture();
-    build(book.path(), None);
-    let en = page(book.path(), "division.html");
+    build(book.root(), None);
+    let en = page(book.root(), "division.html");
     let en_links: Vec<String> = en
         .all(".companion-links a")
         .iter()
@@ -167,8 +152,8 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
             "Rust: a panic"
         ]
     );
-    build(book.path(), Some("fr"));
-    let fr = page(book.path(), "division.html");
+    build(book.root(), Some("fr"));
+    let fr = page(book.root(), "division.html");
     assert_eq!(
         texts(&fr, ".companion-title"),
         [
@@ -227,7 +212,7 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
         .collect();
     assert_eq!(fr_links, en_links);
     assert!(!fr_links.is_empty());
-    let cards = page(book.path(), "reading.html");
+    let cards = page(book.root(), "reading.html");
     for (css, want) in [
         (".companion-reading-list-title", "Livres pour commencer"),
         (
@@ -266,7 +251,7 @@ fn a_french_build_shows_the_catalog_inside_frames_and_cards() {
 #[test]
 fn a_malformed_catalog_is_an_error_naming_file_and_line() {
     let book = fixture();
-    let po = book.path().join("po/fr.po");
+    let po = book.root().join("po/fr.po");
     let text = std::fs::read_to_string(&po).expect("po");
     let broken = text.replacen(
         "msgstr \"Division entière\"",
@@ -279,7 +264,7 @@ fn a_malformed_catalog_is_an_error_naming_file_and_line() {
         + 1;
     std::fs::write(&po, broken).expect("write");
     let out = mdbook(
-        book.path(),
+        book.root(),
         &["build", "-d", "out"],
         &[("MDBOOK_BOOK__LANGUAGE", "fr")],
     );
@@ -296,14 +281,14 @@ fn a_malformed_catalog_is_an_error_naming_file_and_line() {
 #[test]
 fn gettext_running_after_us_is_warned_with_the_fix() {
     let book = fixture();
-    let toml = book.path().join("book.toml");
+    let toml = book.root().join("book.toml");
     let text = std::fs::read_to_string(&toml).expect("toml");
     std::fs::write(
         &toml,
         text.replace("after = [\"links\", \"gettext\"]", "after = [\"links\"]"),
     )
     .expect("write");
-    let out = build(book.path(), Some("fr"));
+    let out = build(book.root(), Some("fr"));
     let err = stderr(&out);
     assert!(
         err.contains("[preprocessor.gettext] runs after mdbook-companion")
@@ -312,7 +297,7 @@ fn gettext_running_after_us_is_warned_with_the_fix() {
     );
     // In the right order there is no such warning.
     std::fs::write(&toml, text).expect("write");
-    assert!(!stderr(&build(book.path(), Some("fr"))).contains("runs after mdbook-companion"));
+    assert!(!stderr(&build(book.root(), Some("fr"))).contains("runs after mdbook-companion"));
 }
 
 fn compiler_starts(book: &Path) -> usize {
@@ -325,9 +310,9 @@ fn compiler_starts(book: &Path) -> usize {
 #[test]
 fn check_and_a_french_build_share_verdicts_and_cache() {
     let book = fixture();
-    let rustc = logging_wrapper_in(book.path(), "rustc-logged", "rustc");
-    let cc = logging_wrapper_in(book.path(), "cc-logged", "cc");
-    let toml = book.path().join("book.toml");
+    let rustc = logging_wrapper_in(book.root(), "rustc-logged", "rustc");
+    let cc = logging_wrapper_in(book.root(), "cc-logged", "cc");
+    let toml = book.root().join("book.toml");
     let text = std::fs::read_to_string(&toml).expect("toml");
     std::fs::write(
         &toml,
@@ -339,39 +324,58 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
         ),
     )
     .expect("write");
-    let check = Command::new(BIN)
-        .args(["check", &book.path().display().to_string()])
-        .output()
-        .expect("check");
-    let report = String::from_utf8_lossy(&check.stdout).into_owned();
-    assert!(check.status.success(), "{report}{}", stderr(&check));
-    assert!(report.contains("7 passed, 0 failed"), "{report}");
-    let starts = compiler_starts(book.path());
+    let report = book
+        .run(&["check"], |cmd| {
+            cmd.expect_stdout(str![[r#"
+ok      src/division.md:5: rust example "Dividing by zero" (expect=panic)
+ok      src/division.md:16: compare side "C: undefined behaviour" (expect=compile)
+ok      src/division.md:23: compare side "Rust: a panic" (expect=run)
+ok      src/exercise.md:6: exercise "Safe division" (starter) (expect=starter-compiles)
+ok      src/exercise.md:12: exercise "Safe division" (tests) (expect=starter-fails)
+ok      src/exercise.md:23: exercise "Safe division" (solution) (expect=solution-passes)
+ok      src/quiz.md:18: quiz "Halves" (question 3) (expect=run)
+note: book.toml lists the preprocessor `gettext`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them
+compiler runs: 2, program runs: 3, from cache: 4
+7 passed, 0 failed
+
+"#]]);
+        })
+        .stdout;
+    let starts = compiler_starts(book.root());
     assert!(starts > 0);
     // check in French: the same verdicts, from the same cache.
-    let fr_check = Command::new(BIN)
-        .args(["check", &book.path().display().to_string()])
-        .env("MDBOOK_BOOK__LANGUAGE", "fr")
-        .output()
-        .expect("check");
+    let fr_report = book
+        .run(&["check"], |cmd| {
+            cmd.env("MDBOOK_BOOK__LANGUAGE", "fr")
+                .expect_stdout(str![[r#"
+ok      src/division.md:5: rust example "Dividing by zero" (expect=panic)
+ok      src/division.md:16: compare side "C: undefined behaviour" (expect=compile)
+ok      src/division.md:23: compare side "Rust: a panic" (expect=run)
+ok      src/exercise.md:6: exercise "Safe division" (starter) (expect=starter-compiles)
+ok      src/exercise.md:12: exercise "Safe division" (tests) (expect=starter-fails)
+ok      src/exercise.md:23: exercise "Safe division" (solution) (expect=solution-passes)
+ok      src/quiz.md:18: quiz "Halves" (question 3) (expect=run)
+note: book.toml lists the preprocessor `gettext`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them
+compiler runs: 0, program runs: 0, from cache: 7
+7 passed, 0 failed
+
+"#]]);
+        })
+        .stdout;
     let verdicts = |r: &str| -> Vec<String> {
         r.lines()
             .filter(|l| !l.starts_with("compiler runs:"))
             .map(str::to_owned)
             .collect()
     };
-    assert_eq!(
-        verdicts(&String::from_utf8_lossy(&fr_check.stdout)),
-        verdicts(&report)
-    );
-    assert!(String::from_utf8_lossy(&fr_check.stdout).contains("from cache: 7"));
-    assert_eq!(compiler_starts(book.path()), starts);
+    assert_eq!(verdicts(&fr_report), verdicts(&report));
+    assert_eq!(compiler_starts(book.root()), starts);
     // The French build verifies every claim from check's cache: the
     // translated prose is in no claim's key, so no compiler runs again.
-    std::fs::remove_file(book.path().join("companion.lock")).ok();
-    let out = build(book.path(), Some("fr"));
-    assert_eq!(compiler_starts(book.path()), starts, "{}", stderr(&out));
-    let fr = page(book.path(), "division.html");
+    std::fs::remove_file(book.root().join("companion.lock")).ok();
+    let out = build(book.root(), Some("fr"));
+    assert_eq!(compiler_starts(book.root()), starts, "{}", stderr(&out));
+    let fr = page(book.root(), "division.html");
     assert!(fr.all(".companion-verify").is_empty());
     assert_eq!(texts(&fr, ".companion-title")[0], "Diviser par <zéro> & co");
 }
@@ -380,13 +384,13 @@ fn check_and_a_french_build_share_verdicts_and_cache() {
 fn an_exercise_is_extracted_and_translated_as_every_directive() {
     let book = fixture();
     let out = mdbook(
-        book.path(),
+        book.root(),
         &["build", "-d", "po-out"],
         &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let catalog =
-        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+        polib::po_file::parse(&book.root().join("po-out/messages.pot")).expect("the POT parses");
     let source = |id: &str| {
         catalog
             .find_message(None, id, None)
@@ -407,8 +411,8 @@ fn an_exercise_is_extracted_and_translated_as_every_directive() {
     ] {
         assert_eq!(source(id), at, "{id}");
     }
-    build(book.path(), Some("fr"));
-    let fr = page(book.path(), "exercise.html");
+    build(book.root(), Some("fr"));
+    let fr = page(book.root(), "exercise.html");
     assert_eq!(texts(&fr, ".companion-title"), ["Division sûre"]);
     assert_eq!(texts(&fr, ".companion-number"), ["Exercice 3.1"]);
     assert_eq!(
@@ -428,13 +432,13 @@ fn an_exercise_is_extracted_and_translated_as_every_directive() {
 fn a_quiz_is_extracted_and_translated_code_untouched() {
     let book = fixture();
     let out = mdbook(
-        book.path(),
+        book.root(),
         &["build", "-d", "po-out"],
         &[("MDBOOK_OUTPUT", "{\"xgettext\": {}}")],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let catalog =
-        polib::po_file::parse(&book.path().join("po-out/messages.pot")).expect("the POT parses");
+        polib::po_file::parse(&book.root().join("po-out/messages.pot")).expect("the POT parses");
     let source = |id: &str| {
         catalog
             .find_message(None, id, None)
@@ -457,8 +461,8 @@ fn a_quiz_is_extracted_and_translated_code_untouched() {
     ] {
         assert_eq!(source(id), at, "{id}");
     }
-    build(book.path(), Some("fr"));
-    let fr = page(book.path(), "quiz.html").answers_shown();
+    build(book.root(), Some("fr"));
+    let fr = page(book.root(), "quiz.html").answers_shown();
     assert_eq!(texts(&fr, ".companion-quiz .companion-title"), ["Moitiés"]);
     let legends: Vec<String> = texts(&fr, ".companion-quiz-question legend")
         .iter()

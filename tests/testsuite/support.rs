@@ -1,5 +1,7 @@
 //! Case books: a temporary mdBook project whose `[preprocessor.companion]`
-//! runs the freshly built binary, built with `mdbook-driver`.
+//! runs the freshly built binary, built with `mdbook-driver`, or driven
+//! through the binary's own commands with snapbox expectations
+//! ([`BookTest::run`], [`BookTest::check_file`]).
 
 use mdbook_driver::MDBook;
 use scraper::{ElementRef, Html, Selector};
@@ -8,27 +10,45 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[path = "book_test.rs"]
+pub mod book_test;
+
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mdbook-companion");
 
-/// A small book in a temporary directory.
-pub struct TestBook {
+/// The name the test files not yet moved to [`BookTest`]'s name use.
+pub type TestBook = BookTest;
+
+/// A book in a temporary directory: written from strings (the chapters,
+/// `[preprocessor.companion]` lines), or copied from a fixture directory
+/// under `tests/testsuite/`; then built with real mdBook or run through
+/// the binary with snapbox expectations.
+pub struct BookTest {
     dir: tempfile::TempDir,
     chapters: Vec<(String, String)>,
     companion: String,
     extra: String,
     stylesheet: bool,
+    /// The fixture has its own book.toml: the book is used as it is.
+    whole: bool,
+    written: std::sync::atomic::AtomicBool,
+    assert: snapbox::Assert,
 }
 
-impl TestBook {
+impl BookTest {
     /// An empty book whose preprocessor is the binary under test.
-    pub fn new() -> TestBook {
-        TestBook {
-            dir: tempfile::tempdir().expect("tempdir"),
+    pub fn new() -> BookTest {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let assert = book_test::assert(dir.path());
+        BookTest {
+            dir,
             chapters: Vec::new(),
             companion: String::new(),
             extra: String::new(),
             stylesheet: true,
+            whole: false,
+            written: std::sync::atomic::AtomicBool::new(false),
+            assert,
         }
     }
 
@@ -79,8 +99,18 @@ impl TestBook {
         self.dir.path()
     }
 
-    /// Writes book.toml, SUMMARY.md and the chapters.
+    /// Writes book.toml, SUMMARY.md and the chapters (a whole fixture
+    /// book is already written).
     pub fn write(&self) {
+        self.written
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if self.whole {
+            assert!(
+                self.chapters.is_empty() && self.companion.is_empty() && self.extra.is_empty(),
+                "a fixture with its own book.toml is used as it is"
+            );
+            return;
+        }
         let root = self.root();
         let mut toml = String::from("[book]\ntitle = \"Case\"\n\n[preprocessor.companion]\n");
         writeln!(toml, "command = {:?}", BIN).ok();

@@ -4,28 +4,7 @@ use crate::support::{Page, TestBook, inside};
 use pretty_assertions::assert_eq;
 
 /// A talk data file with every field (the values are the tests' own).
-const TALKS: &str = r#"[[talk]]
-id = "concepts"
-title = "Key Rust concepts for the kernel"
-speakers = ["Ada Lovelace", "Alan Turing"]
-event = "Example Conf 2026"
-date = 2026-12-03
-duration = "1:00:00"
-place = "online"
-video = "https://www.youtube.com/watch?v=abc123"
-links = [{ label = "Slides", url = "https://example.org/slides.pdf" }]
-abstract = "Why *ownership* matters, with `unsafe` <script>alert(1)</script>"
-tags = ["kernel"]
-
-[[talk.moment]]
-at = "12:30"
-title = "Uninitialized variables"
-chapter = "deep/uninit.md"
-
-[[talk.moment]]
-at = "1:02:03"
-title = "Too late"
-"#;
+const TALKS: &str = include_str!("talk/talks.toml");
 
 fn texts(els: Vec<scraper::ElementRef<'_>>) -> Vec<String> {
     els.into_iter().map(Page::text).collect()

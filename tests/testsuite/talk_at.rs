@@ -121,14 +121,14 @@ fn check_knows_the_chapters_moments_point_at() {
     let book = TestBook::new()
         .file("src/talks.toml", data)
         .chapter("e.md", EXAMPLE);
-    book.write();
-    let out = std::process::Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(book.root())
-        .output()
-        .expect("run check");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert!(!stdout.contains("not in the book"), "{stdout}");
+    // Nothing is "not in the book".
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(snapbox::str![[r#"
+ok      src/e.md:3: rust example "From the talk" (expect=run)
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]])
+            .expect_stderr(snapbox::str![]);
+    });
 }

@@ -12,48 +12,7 @@ use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 /// C and C++ sides whose reports do not depend on a thread schedule.
-const RECORDED: &str = r#"# Recorded
-
-`````compare title="Recorded"
-```c caption="use after free" expect=ub sanitize=address
-~ #include <stdio.h>
-~ #include <stdlib.h>
-int main(void) { int *p = malloc(sizeof *p); *p = 1; free(p); printf("freed\n"); fflush(stdout); return *p; }
-```
-
-```output
-AddressSanitizer: heap-use-after-free [..]
-```
-
-```c caption="overflow" expect=ub
-~ #include <limits.h>
-int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
-```
-
-```output
-signed integer overflow
-```
-
-```c caption="uninitialised read" expect=ub sanitize=memcheck
-~ #include <stdio.h>
-~ int more(void) { return 0; }
-int main(void) { int x; while (more()) x = 42; if (x == 42) puts("42"); return 0; }
-```
-
-```output
-Conditional jump or move depends on uninitialised value(s)
-```
-
-```cpp caption="prints" expect=run
-~ #include <iostream>
-int main() { std::cout << "from C++" << std::endl; return 0; }
-```
-
-```output
-from C++
-```
-`````
-"#;
+const RECORDED: &str = include_str!("../testsuite/check/recorded/src/r.md");
 
 fn lock_of(book: &TestBook) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("the lock")

@@ -7,24 +7,7 @@ use pretty_assertions::assert_eq;
 
 /// A program that prints three lines under a block that claims one, and
 /// a block after it whose line moves when the first is blessed.
-const TWO: &str = r#"# Two
-
-```rust example title="hi"
-fn main() { println!("a\nb\nc"); }
-```
-
-```output
-bye
-```
-
-```rust example title="later"
-fn main() { println!("x"); }
-```
-
-```output
-x
-```
-"#;
+const TWO: &str = include_str!("two/src/two.md");
 
 fn lock_text(book: &TestBook) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("companion.lock")
@@ -42,14 +25,11 @@ fn locked_failures(stdout: &str) -> Vec<&str> {
 /// in-process) with no compiler on PATH; its lines about the lock.
 fn build_lock_warnings(book: &TestBook) -> Vec<String> {
     let empty = tempfile::tempdir().expect("tempdir");
-    let out = Command::new(BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("PATH", empty.path())
-        .output()
-        .expect("build");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    let stderr = book
+        .run(&["build"], |cmd| {
+            cmd.arg(book.root()).env("PATH", empty.path());
+        })
+        .stderr;
     assert!(!stderr.contains("could not be run"), "{stderr}");
     stderr
         .lines()
@@ -60,12 +40,20 @@ fn build_lock_warnings(book: &TestBook) -> Vec<String> {
 
 #[test]
 fn bless_then_locked_passes_and_the_lock_is_the_blessed_books() {
-    let book = TestBook::new().chapter("two.md", TWO);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 0, "{stdout}");
+    let book = BookTest::from_dir("check/two");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1);
+    });
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/two.md:3: rust example "hi" (expect=run)
+ok      src/two.md:13: rust example "later" (expect=run)
+bless: src/two.md:3: blessed the output block
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 0 failed
+
+"#]]);
+    });
     let blessed = std::fs::read_to_string(book.root().join("src/two.md")).unwrap();
     assert!(blessed.contains("```output\na\nb\nc\n```"), "{blessed}");
     // The lock --bless wrote is the one a check of the blessed book writes.
@@ -91,10 +79,9 @@ fn bless_then_locked_passes_and_the_lock_is_the_blessed_books() {
         ],
         "no entry of the text before blessing, the later block at its new line"
     );
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 0, "{stdout}");
+    let stdout = book.run(&["check", "--locked"], |_| {}).stdout;
     assert_eq!(locked_failures(&stdout), Vec::<&str>::new());
-    check(&book, &[]);
+    book.run(&["check"], |_| {});
     assert_eq!(lock_text(&book), after_bless);
 }
 
@@ -112,37 +99,32 @@ fn locked_tells_one_line_per_block_with_what_to_do() {
         .replace("\nx\n", "\ny\n")
         + "\n```rust example title=\"new\"\nfn main() {}\n```\n";
     std::fs::write(&chapter, &edited).unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
-    let later = line_of(&edited, "title=\"later\"");
-    let new = line_of(&edited, "title=\"new\"");
-    assert_eq!(
-        locked_failures(&stdout),
-        [
-            format!(
-                "FAILED  --locked: src/two.md:{later}: rust example \"later\": hash: its code or what it claims changed since companion.lock was written (it printed \"x\\n\" then, \"y\\n\" now); run `mdbook-companion check` and commit companion.lock"
-            ),
-            format!(
-                "FAILED  --locked: src/two.md:{new}: rust example \"new\" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock"
-            ),
-        ],
-        "{stdout}"
-    );
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/two.md:3: rust example "hi" (expect=run)
+ok      src/two.md:13: rust example "later" (expect=run)
+ok      src/two.md:21: rust example "new" (expect=run)
+FAILED  --locked: src/two.md:13: rust example "later": hash: its code or what it claims changed since companion.lock was written (it printed "x\n" then, "y\n" now); run `mdbook-companion check` and commit companion.lock
+FAILED  --locked: src/two.md:21: rust example "new" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock
+compiler runs: 1, program runs: 2, from cache: 1
+3 passed, 2 failed
+
+"#]]);
+    });
     // A block gone: its entry is stale.
     std::fs::write(&chapter, &text).unwrap();
     check(&book, &[]);
     let first = text.find("```rust example title=\"later\"").unwrap();
     std::fs::write(&chapter, &text[..first]).unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert_eq!(
-        locked_failures(&stdout),
-        [format!(
-            "FAILED  --locked: companion.lock holds a stale entry for src/two.md:{}: rust example \"later\" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock",
-            line_of(&text, "title=\"later\"")
-        )],
-        "{stdout}"
-    );
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/two.md:3: rust example "hi" (expect=run)
+FAILED  --locked: companion.lock holds a stale entry for src/two.md:13: rust example "later" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -160,16 +142,24 @@ fn a_forged_run_or_a_copied_entry_fails_locked_naming_the_block() {
     assert_ne!(forged, honest, "the run is in the lock: {honest}");
     std::fs::write(book.root().join("companion.lock"), &forged).unwrap();
     std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/two.md:3: rust example "hi" (expect=run)
+ok      src/two.md:13: rust example "later" (expect=run)
+FAILED  --locked: src/two.md:3: rust example "hi": run.stdout line 1: "FORGED\n" in companion.lock, "a\n" now; run `mdbook-companion check` and commit companion.lock
+    | --- run.stdout in companion.lock
+    | +++ run.stdout now
+    | @@ -1 +1,3 @@
+    | -FORGED
+    | +a
+    | +b
+    | +c
+compiler runs: 1, program runs: 2, from cache: 0
+2 passed, 1 failed
+
+"#]]);
+    });
     let hi = line_of(TWO, "title=\"hi\"");
-    assert_eq!(
-        locked_failures(&stdout),
-        [format!(
-            "FAILED  --locked: src/two.md:{hi}: rust example \"hi\": run.stdout line 1: \"FORGED\\n\" in companion.lock, \"a\\n\" now; run `mdbook-companion check` and commit companion.lock"
-        )],
-        "{stdout}"
-    );
     assert_eq!(lock_text(&book), forged, "--locked leaves the lock alone");
     // An honest entry copied to a line where no block is: stale.
     let start = honest.find("[[block]]").unwrap();
@@ -181,15 +171,16 @@ fn a_forged_run_or_a_copied_entry_fails_locked_naming_the_block() {
         format!("{honest}\n{copy}"),
     )
     .unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert_eq!(
-        locked_failures(&stdout),
-        [
-            "FAILED  --locked: companion.lock holds a stale entry for src/two.md:40: rust example \"hi\" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock"
-        ],
-        "{stdout}"
-    );
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/two.md:3: rust example "hi" (expect=run)
+ok      src/two.md:13: rust example "later" (expect=run)
+FAILED  --locked: companion.lock holds a stale entry for src/two.md:40: rust example "hi" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -205,15 +196,26 @@ fn locked_names_the_block_of_a_changed_assembly_panel() {
     let first = listing.lines().next().unwrap().to_owned();
     let forged = honest.replacen(&first, "forged:", 1);
     std::fs::write(book.root().join("companion.lock"), &forged).unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
-    let at = line_of(chapter, "title=\"twice\"");
-    assert_eq!(
-        locked_failures(&stdout),
-        [format!(
-            "FAILED  --locked: src/asm.md:{at}: rust example \"twice\": assembly.listing line 1: \"forged:\\n\" in companion.lock, {:?} now; run `mdbook-companion check` and commit companion.lock",
-            format!("{first}\n")
-        )],
+    // The listing's first line, as the lock held it, is named.
+    let stdout = book
+        .run(&["check", "--locked"], |cmd| {
+            cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/asm.md:3: rust example "twice" (expect=run)
+FAILED  --locked: src/asm.md:3: rust example "twice": assembly.listing line 1: "forged:\n" in companion.lock, "twice:\n" now; run `mdbook-companion check` and commit companion.lock
+    | --- assembly.listing in companion.lock
+    | +++ assembly.listing now
+    | @@ [..] @@
+    | -forged:
+    | +twice:
+...
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 1 failed
+
+"#]]);
+        })
+        .stdout;
+    assert!(
+        stdout.contains(&format!("{:?} now", format!("{first}\n"))),
         "{stdout}"
     );
 }
@@ -372,24 +374,7 @@ fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
 
 /// A program that writes to both streams, and one that panics after
 /// writing to stdout: each stream is a fact the page shows.
-const STREAMS: &str = r#"# Streams
-
-```rust example title="streams"
-fn main() { println!("out"); eprintln!("err"); }
-```
-
-```output
-out
-```
-
-```rust example title="panics" expect=panic
-fn main() { println!("before"); let d = std::env::args().count() - 1; println!("{}", 1 / d); }
-```
-
-```output
-attempt to divide by zero
-```
-"#;
+const STREAMS: &str = include_str!("streams/src/streams.md");
 
 /// Checks `STREAMS`, sets `field` of the named block's recorded run to
 /// `value` in the lock, and runs `check --locked` on a cold cache: its

@@ -5,59 +5,23 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const IGNORED: &str = r#"# Ignored
-
-````compare title="Fragments"
-```cpp caption="Not a whole program" ignore
-std::transform(a.begin(), a.end(), b.begin(), f);
-```
-A note of two paragraphs.
-
-The second one.
-```c ignore
-this is not C at all
-```
-```python ignore
-also not checked(
-```
-```rust ignore
-this is not Rust either
-```
-````
-
-```rust example title="checked"
-println!("checked");
-```
-
-```output
-checked
-```
-"#;
+const IGNORED: &str = include_str!("ignored/src/ignored.md");
 
 #[test]
 fn ignored_sides_and_examples_are_reported_as_ignored_never_passed() {
-    let book = TestBook::new().chapter("ignored.md", IGNORED);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    let ignored: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("ignored "))
-        .collect();
-    assert_eq!(
-        ignored,
-        [
-            "ignored src/ignored.md:4: compare side \"Not a whole program\": not checked",
-            "ignored src/ignored.md:10: compare side C: not checked",
-            "ignored src/ignored.md:16: compare side Rust: not checked",
-        ],
-        "{stdout}"
-    );
-    assert_eq!(stdout.lines().last(), Some("1 passed, 0 failed, 3 ignored"));
-    assert!(
-        stdout.contains("compiler runs: 1, program runs: 1"),
-        "only the checked example is compiled: {stdout}"
-    );
+    let book = BookTest::from_dir("check/ignored");
+    // Only the checked example is compiled.
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ignored src/ignored.md:4: compare side "Not a whole program": not checked
+ignored src/ignored.md:10: compare side C: not checked
+ignored src/ignored.md:16: compare side Rust: not checked
+ok      src/ignored.md:21: rust example "checked" (expect=run)
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed, 3 ignored
+
+"#]]);
+    });
     let (json, code) = check_json(&book, &[]);
     assert_eq!(code, 0);
     assert_eq!(
@@ -73,122 +37,81 @@ fn ignored_sides_and_examples_are_reported_as_ignored_never_passed() {
     assert_eq!(statuses, ["ignored", "ignored", "ignored", "passed"]);
 }
 
-const PATTERNS: &str = r#"# Patterns
-
-```rust example title="lines"
-println!("start");
-for i in 0..3 { println!("step {i}"); }
-println!("end");
-```
-
-```output
-start
-...
-end
-```
-
-```rust example title="within a line"
-let v = vec![1, 2, 3];
-println!("at {:p}, len {}", &v, v.len());
-```
-
-```output
-at 0x[..], len 3
-```
-
-```rust example title="panic pattern" expect=panic
-let v: Vec<u8> = Vec::new();
-let i = 7;
-let _ = v[i];
-```
-
-```output
-the len is [..] but the index is 7
-```
-
-```rust example title="filtered"
-println!("took {} ms in /tmp/work-{}", 17, std::process::id());
-```
-
-```output
-took [TIME] in [TMP]
-```
-
-```rust example title="wrong"
-println!("id 42");
-println!("total: 4");
-```
-
-```output
-id [..]
-total: 3
-```
-"#;
+const PATTERNS: &str = include_str!("patterns/src/patterns.md");
 
 #[test]
 fn patterns_and_filters_match_and_a_mismatch_is_a_located_diff_against_the_pattern() {
-    let book = TestBook::new()
-        .companion(r#"output-filters = { "[0-9]+ ms" = "[TIME]", "/tmp/[a-z0-9-]+" = "[TMP]" }"#)
-        .chapter("patterns.md", PATTERNS);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    for title in ["lines", "within a line", "panic pattern", "filtered"] {
-        assert!(
-            stdout
-                .lines()
-                .any(|l| l.starts_with("ok ") && l.contains(&format!("\"{title}\""))),
-            "{title}: {stdout}"
-        );
-    }
-    let line = line_of(PATTERNS, "title=\"wrong\"");
-    assert!(
-        stdout.contains(&format!(
-            "FAILED  src/patterns.md:{line}: rust example \"wrong\" (expect=run): the output differs from the output block"
-        )),
-        "{stdout}"
-    );
+    let book = BookTest::from_dir("check/patterns")
+        .companion(r#"output-filters = { "[0-9]+ ms" = "[TIME]", "/tmp/[a-z0-9-]+" = "[TMP]" }"#);
+    let stdout = book
+        .run(&["check"], |cmd| {
+            cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/patterns.md:3: rust example "lines" (expect=run)
+ok      src/patterns.md:15: rust example "within a line" (expect=run)
+ok      src/patterns.md:24: rust example "panic pattern" (expect=panic)
+ok      src/patterns.md:34: rust example "filtered" (expect=run)
+FAILED  src/patterns.md:42: rust example "wrong" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1,2 +1,2 @@
+     id [..]
+    -total: 3
+    +total: 4
+compiler runs: 3, program runs: 6, from cache: 0
+4 passed, 1 failed
+
+"#]]);
+        })
+        .stdout;
     // The diff is against the pattern: the matching `[..]` line is not
-    // shown as a difference.
+    // shown as a difference (`[..]` is a wildcard to snapbox too: the text
+    // itself is checked).
     assert!(
         stdout.contains("    @@ -1,2 +1,2 @@\n     id [..]\n    -total: 3\n    +total: 4\n"),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().last(), Some("4 passed, 1 failed"));
 }
 
 #[test]
 fn bless_keeps_the_patterns_that_still_match() {
     let chapter = "```rust example\nprintln!(\"id 42\");\nprintln!(\"a\");\nprintln!(\"b\");\nprintln!(\"end\");\nprintln!(\"total: 4\");\n```\n\n```output\nid [..]\n...\nend\ntotal: 3\n```\n";
-    let book = TestBook::new().chapter("bless.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 0, "{stdout}");
+    let book = BookTest::new().chapter("bless.md", chapter);
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/bless.md:1: rust example (expect=run)
+bless: src/bless.md:1: blessed the output block
+compiler runs: 2, program runs: 2, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
     let after = std::fs::read_to_string(book.root().join("src/bless.md")).unwrap();
     assert_eq!(
         after,
         chapter.replace("end\ntotal: 3\n", "end\ntotal: 4\n"),
         "only the changed line is rewritten"
     );
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(
-        (code, stdout.lines().last()),
-        (0, Some("1 passed, 0 failed"))
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/bless.md:1: rust example (expect=run)
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+
+"#]]);
+    });
 }
 
 #[test]
 fn a_bad_output_filter_is_a_config_error() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion(r#"output-filters = { "(open" = "x" }"#)
         .chapter("a.md", "# A\n");
-    book.write();
-    let (_, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stderr.contains("output-filters: `(open` is not a regular expression"),
-        "{stderr}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stderr(str![[r#"
+mdbook-companion: error: book.toml [preprocessor.companion]: output-filters: `(open` is not a regular expression (unclosed group); expected a pattern of the regex crate, such as "0x[0-9a-f]+"
+
+"#]]);
+    });
 }
 
 #[test]

@@ -8,22 +8,40 @@ pub(super) const BLESS: &str = "\u{feff}# Bless\r\n\r\n```rust example\r\nprintl
 
 #[test]
 fn bless_rewrites_only_output_blocks_and_then_passes() {
-    let book = TestBook::new().chapter("bless.md", BLESS);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("1 passed, 2 failed"));
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(
-        stdout.contains("bless: src/bless.md:3: blessed the output block"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("bless: src/bless.md:14: blessed the output block"),
-        "{stdout}"
-    );
-    assert_eq!(stdout.lines().last(), Some("3 passed, 0 failed"));
+    let book = BookTest::new().chapter("bless.md", BLESS);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/bless.md:3: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1,2 @@
+    -old
+    +new one
+    +new two
+FAILED  src/bless.md:14: rust example (expect=panic): the panic message does not contain the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -imagined reason
+    +real reason
+ok      src/bless.md:22: rust example (expect=run)
+compiler runs: 2, program runs: 4, from cache: 0
+1 passed, 2 failed
+
+"#]]);
+    });
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/bless.md:3: rust example (expect=run)
+ok      src/bless.md:15: rust example (expect=panic)
+ok      src/bless.md:23: rust example (expect=run)
+bless: src/bless.md:3: blessed the output block
+bless: src/bless.md:14: blessed the output block
+compiler runs: 0, program runs: 0, from cache: 3
+3 passed, 0 failed
+
+"#]]);
+    });
     let after = std::fs::read_to_string(book.root().join("src/bless.md")).unwrap();
     let want = BLESS
         .replace(
@@ -32,23 +50,22 @@ fn bless_rewrites_only_output_blocks_and_then_passes() {
         )
         .replace("> imagined reason", "> real reason");
     assert_eq!(after, want);
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(
-        (code, stdout.lines().last()),
-        (0, Some("3 passed, 0 failed"))
-    );
-    assert!(
-        stdout.contains("compiler runs: 0, program runs: 0, from cache: 3"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/bless.md:3: rust example (expect=run)
+ok      src/bless.md:15: rust example (expect=panic)
+ok      src/bless.md:23: rust example (expect=run)
+compiler runs: 0, program runs: 0, from cache: 3
+3 passed, 0 failed
+
+"#]]);
+    });
 }
 
 #[test]
 fn bless_leaves_included_outputs_and_files_outside_src_alone() {
-    let outside = tempfile::tempdir().unwrap();
     let chapter = "```rust example\nprintln!(\"new\");\n```\n\n```output\nold\n```\n";
-    std::fs::write(outside.path().join("real.md"), chapter).unwrap();
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter(
             "inc.md",
             "```rust example\nprintln!(\"new\");\n```\n\n{{#include out.md}}\n",
@@ -56,31 +73,38 @@ fn bless_leaves_included_outputs_and_files_outside_src_alone() {
         .chapter("link.md", "placeholder")
         .file("src/out.md", "```output\nold\n```\n");
     book.write();
+    // The link's target: in the book's root, outside its src.
+    let outside = book.root().join("real.md");
+    std::fs::write(&outside, chapter).unwrap();
     let link = book.root().join("src/link.md");
     std::fs::remove_file(&link).unwrap();
-    std::os::unix::fs::symlink(outside.path().join("real.md"), &link).unwrap();
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains(
-            "bless: src/inc.md:1: not blessed: the output block comes through {{#include}}"
-        ),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("bless: src/link.md:1: not blessed:"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("outside the book's src"), "{stdout}");
+    std::os::unix::fs::symlink(&outside, &link).unwrap();
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/inc.md:1: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -old
+    +new
+FAILED  src/link.md:1: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -old
+    +new
+bless: src/inc.md:1: not blessed: the output block comes through {{#include}}, not from the chapter file; update the included file
+bless: src/link.md:1: not blessed: ./src/link.md is a symbolic link to [ROOT]/real.md, outside the book's src; expected a file inside it
+compiler runs: 3, program runs: 3, from cache: 1
+0 passed, 2 failed
+
+"#]]);
+    });
     assert_eq!(
         std::fs::read_to_string(book.root().join("src/out.md")).unwrap(),
         "```output\nold\n```\n"
     );
-    assert_eq!(
-        std::fs::read_to_string(outside.path().join("real.md")).unwrap(),
-        chapter
-    );
-    assert_eq!(stdout.lines().last(), Some("0 passed, 2 failed"));
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), chapter);
 }
 
 /// Checks with `--bless`, then again without; returns the first run's
@@ -166,66 +190,7 @@ fn bless_reports_a_comparison_output_that_comes_through_an_include() {
     assert_eq!(after, "1 passed, 1 failed");
 }
 
-pub(super) const TWO_COMPARES: &str = r#"# Two
-
-````compare title="First"
-```c caption="1c" expect=run
-~ #include <stdio.h>
-int main(void) { puts("first c, now much longer than before"); puts("and two lines"); return 0; }
-```
-```output
-1c
-```
-```rust caption="1r"
-fn main() { println!("first rust"); }
-```
-```output
-old first rust output, longer than the new one
-```
-````
-
-```rust example
-println!("between");
-```
-
-```output
-not between
-```
-
-- A list item holding a comparison:
-
-  ````compare title="Second"
-  ```cpp caption="2cpp" expect=run
-  ~ #include <cstdio>
-  int main() { std::puts("second cpp"); }
-  ```
-  ```output
-  2cpp
-  ```
-  ```c caption="2c" expect=run
-  int main(void) { return missing; }
-  ```
-  ```output
-  kept: this side does not compile
-  ```
-  ````
-
-~~~~compare title="Third"
-```c caption="3c" expect=run
-~ #include <stdio.h>
-int main(void) { puts("~~~~"); return 0; }
-```
-```output
-tildes
-```
-```rust caption="3r"
-fn main() { println!("third rust"); }
-```
-```output
-3r
-```
-~~~~
-"#;
+pub(super) const TWO_COMPARES: &str = include_str!("two-compares/src/two.md");
 
 #[test]
 fn bless_composes_several_comparisons_in_one_chapter() {
@@ -304,25 +269,32 @@ fn an_output_only_edit_costs_what_the_guide_says() {
     let chapter = |output: &str| {
         format!("# C\n\n```rust example\nprintln!(\"hi\");\n```\n\n```output\n{output}\n```\n")
     };
-    let book = TestBook::new().chapter("c.md", &chapter("hi"));
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
+    let book = BookTest::new().chapter("c.md", &chapter("hi"));
+    book.run(&["check"], |_| {});
     let path = book.root().join("src/c.md");
     std::fs::write(&path, chapter("h[..]")).unwrap();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(
-        stdout.contains("compiler runs: 0, program runs: 0,"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/c.md:3: rust example (expect=run)
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+
+"#]]);
+    });
     std::fs::write(&path, chapter("hello")).unwrap();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("compiler runs: 1, program runs: 1,"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/c.md:3: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -hello
+    +hi
+compiler runs: 1, program runs: 1, from cache: 1
+0 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -332,12 +304,39 @@ fn bless_adding_an_output_block_leaves_a_lock_that_vouches_for_the_moved_blocks(
     // after bless must name that example at its new line, or `--locked`
     // on the blessed book fails.
     let chapter = "# Add\n\n```rust example\nprintln!(\"printed\");\n```\n\n```rust example\nprintln!(\"second\");\n```\n\n```output\nsecond\n```\n";
-    let book = TestBook::new().chapter("add.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 0, "{stdout}");
-    let after = std::fs::read_to_string(book.root().join("src/add.md")).unwrap();
-    assert!(after.contains("```output\nprinted\n```"), "{after}");
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 0, "{stdout}");
+    let book = BookTest::new().chapter("add.md", chapter);
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/add.md:3: rust example (expect=run)
+ok      src/add.md:11: rust example (expect=run)
+bless: src/add.md:3: added an output block
+compiler runs: 1, program runs: 2, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
+    book.check_file(
+        "src/add.md",
+        str![[r##"
+# Add
+
+```rust example
+println!("printed");
+```
+
+```output
+printed
+```
+
+```rust example
+println!("second");
+```
+
+```output
+second
+```
+
+"##]],
+    );
+    book.run(&["check", "--locked"], |_| {});
 }

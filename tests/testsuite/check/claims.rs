@@ -4,48 +4,9 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const FIRST: &str = r#"# First
+const FIRST: &str = include_str!("claims/src/first.md");
 
-```rust example title="Adds"
-fn main() { println!("{}", 1 + 1); }
-```
-
-```output
-2
-```
-
-````compare title="Overflow"
-```c caption="C add" expect=ub
-~ #include <limits.h>
-int add(int a, int b) { return a + b; }
-~ int main(void) { volatile int x = INT_MAX; return add(x, 1); }
-```
-```rust caption="Rust add" expect=panic id="rust-add"
-pub fn add(a: i32, b: i32) -> i32 { a + b }
-# fn main() { add(std::hint::black_box(i32::MAX), 1); }
-```
-````
-"#;
-
-const SECOND: &str = r#"# Second
-
-```rust example expect=compile-fail error=E0382 id="moved"
-fn main() { let s = String::new(); let t = s; println!("{s}{t}"); }
-```
-
-```python
-print("shown only")
-```
-
-````compare
-```python caption="Python"
-x = 1
-```
-```rust ignore
-fn main() {}
-```
-````
-"#;
+const SECOND: &str = include_str!("claims/src/second.md");
 
 const CLAIMS: &str = "# Claims\n\n```claims\n```\n";
 
@@ -250,7 +211,7 @@ fn the_claims_page_lists_every_frame_with_the_verdicts_of_the_lock() {
 
 #[test]
 fn duplicate_and_malformed_ids_are_located_errors() {
-    let twice = TestBook::new()
+    let twice = BookTest::new()
         .chapter(
             "a.md",
             "# A\n\n```rust example id=\"same\"\nfn main() {}\n```\n",
@@ -259,38 +220,40 @@ fn duplicate_and_malformed_ids_are_located_errors() {
             "b.md",
             "# B\n\n````compare\n```c id=\"same\"\nint x;\n```\n```rust\nfn f() {}\n```\n````\n",
         );
+    // The table of errors: each case, and what the build said.
+    let mut table = String::new();
     let err = twice
         .build_in_process()
         .expect_err("a duplicate id fails the build");
-    assert!(
-        err.contains("src/b.md:4:6: found `id=\"same\"` already used at src/a.md:3:17; expected an id used once in the book"),
-        "{err}"
-    );
+    table.push_str(&format!("an id used twice\n{err}\n"));
     // An id may not take the shape of an anchor made from a number.
-    let clash = TestBook::new().chapter(
-        "a.md",
-        "# A\n\n```rust example\nfn main() {}\n```\n\n```rust example id=\"example-1-1\"\nfn main() {}\n```\n",
-    );
-    let err = clash.build_in_process().expect_err("clash");
-    assert!(
-        err.contains("src/a.md:7:17: found `example-1-1` for `id`; expected a name of your own"),
-        "{err}"
-    );
-    let bad = TestBook::new().chapter(
-        "a.md",
-        "```rust example id=\"two words\"\nfn main() {}\n```\n",
-    );
-    let err = bad.build_in_process().expect_err("bad id");
-    assert!(
-        err.contains("src/a.md:1:17: found `two words` for `id`; expected a letter followed by letters, digits, `-` or `_`"),
-        "{err}"
-    );
-    let body = TestBook::new().chapter("a.md", "```claims\nnot empty\n```\n");
-    let err = body.build_in_process().expect_err("claims with a body");
-    assert!(
-        err.contains("src/a.md:1:4: found text inside a claims block"),
-        "{err}"
-    );
+    let mut book = BookTest::new();
+    for (case, chapter) in [
+        (
+            "an id shaped like a numbered anchor",
+            "# A\n\n```rust example\nfn main() {}\n```\n\n```rust example id=\"example-1-1\"\nfn main() {}\n```\n",
+        ),
+        (
+            "an id of two words",
+            "```rust example id=\"two words\"\nfn main() {}\n```\n",
+        ),
+        ("a claims block with a body", "```claims\nnot empty\n```\n"),
+    ] {
+        book.set_chapter("a.md", chapter);
+        let err = book.build_in_process().expect_err(case);
+        table.push_str(&format!("{case}\n{err}\n"));
+    }
+    book.check_text(table, str![[r#"
+an id used twice
+src/b.md:4:6: found `id="same"` already used at src/a.md:3:17; expected an id used once in the book
+an id shaped like a numbered anchor
+src/a.md:7:17: found `example-1-1` for `id`; expected a name of your own (`example-` and numbers are the anchors made from block numbers)
+an id of two words
+src/a.md:1:17: found `two words` for `id`; expected a letter followed by letters, digits, `-` or `_`
+a claims block with a body
+src/a.md:1:4: found text inside a claims block; expected an empty block (the page is made from the book)
+
+"#]]);
 }
 
 #[test]

@@ -3,97 +3,43 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-pub(super) const COMPARE: &str = r#"# Compare
-
-`````compare title="Overflow"
-```c caption="C: UB" expect=ub
-~ #include <limits.h>
-int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
-```
-
-```output
-signed integer overflow
-```
-
-```c caption="C: no UB after all" expect=ub
-int main(void) { return 0; }
-```
-
-```cpp caption="C++: prints" expect=run
-~ #include <iostream>
-int main() { std::cout << 41 << std::endl; }
-```
-
-```output
-42
-```
-
-```c caption="C: compiles"
-int add(int a, int b) { return a + b; }
-```
-`````
-
-`````compare title="Rust and Python"
-```rust caption="Rust: panics" expect=panic
-let x = i32::MAX;
-let _ = x + std::env::args().count() as i32;
-```
-
-```output
-attempt to add with overflow
-```
-
-```python caption="Python"
-print(2**31)
-```
-`````
-"#;
+pub(super) const COMPARE: &str = include_str!("compare/src/cmp.md");
 
 #[test]
 fn comparison_sides_are_checked_with_locations() {
-    let book = TestBook::new().chapter("cmp.md", COMPARE);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
-    let at = |caption: &str| {
-        format!(
-            "src/cmp.md:{}: compare side \"{caption}\"",
-            line_of(COMPARE, &format!("caption=\"{caption}\""))
-        )
-    };
-    let want = [
-        format!("ok      {} (expect=ub)", at("C: UB")),
-        format!(
-            "FAILED  {} (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
-            at("C: no UB after all")
-        ),
-        format!(
-            "FAILED  {} (expect=run): the output differs from the output block",
-            at("C++: prints")
-        ),
-        format!("ok      {} (expect=compile)", at("C: compiles")),
-        format!("ok      {} (expect=panic)", at("Rust: panics")),
-    ];
-    let got: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("ok ") || l.starts_with("FAILED "))
-        .collect();
-    assert_eq!(got, want);
-    assert!(stdout.contains("    -42\n    +41\n"), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("3 passed, 2 failed"));
+    let book = BookTest::from_dir("check/compare");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/cmp.md:4: compare side "C: UB" (expect=ub)
+FAILED  src/cmp.md:13: compare side "C: no UB after all" (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+FAILED  src/cmp.md:17: compare side "C++: prints" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -42
+    +41
+ok      src/cmp.md:26: compare side "C: compiles" (expect=compile)
+ok      src/cmp.md:32: compare side "Rust: panics" (expect=panic)
+compiler runs: 6, program runs: 5, from cache: 0
+3 passed, 2 failed
+
+"#]]);
+    });
     // --bless rewrites the C++ side's output; a side that does not
     // behave as it says (no UB after all) is not an output to bless.
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 1, "{stdout}");
-    let blessed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("bless:")).collect();
-    assert_eq!(
-        blessed,
-        [format!(
-            "bless: src/cmp.md:{}: blessed the output block",
-            line_of(COMPARE, "caption=\"C++: prints\"")
-        )]
-    );
-    assert_eq!(stdout.lines().last(), Some("4 passed, 1 failed"));
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/cmp.md:4: compare side "C: UB" (expect=ub)
+FAILED  src/cmp.md:13: compare side "C: no UB after all" (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+ok      src/cmp.md:17: compare side "C++: prints" (expect=run)
+ok      src/cmp.md:26: compare side "C: compiles" (expect=compile)
+ok      src/cmp.md:32: compare side "Rust: panics" (expect=panic)
+bless: src/cmp.md:17: blessed the output block
+compiler runs: 0, program runs: 0, from cache: 5
+4 passed, 1 failed
+
+"#]]);
+    });
     assert_eq!(
         std::fs::read_to_string(book.root().join("src/cmp.md")).unwrap(),
         COMPARE.replace("```output\n42\n```", "```output\n41\n```")

@@ -4,8 +4,9 @@
 //! Playground's note, and `mdbook test -L` on the same book.
 
 use super::{check, check_json, line_of};
-use crate::support::{TestBook, inside};
+use crate::support::{BookTest, TestBook, inside};
 use serde_json::Value;
+use snapbox::str;
 use std::path::Path;
 use std::process::Command;
 
@@ -127,71 +128,86 @@ fn editing_a_path_crate_checks_its_examples_again() {
         fixture("crates/mylib/src/lib.rs").replace("x * 2", "x * 3"),
     )
     .expect("edit");
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let at = line_of(&fixture("src/crates.md"), "Doubling with mylib");
-    assert!(
-        stdout.contains(&format!(
-            "FAILED  src/crates.md:{at}: rust example \"Doubling with mylib\" (expect=run): the output differs"
-        )),
-        "{stdout}"
-    );
-    assert!(stdout.contains("+63"), "{stdout}");
-    assert!(stdout.contains("dependency builds: 1"), "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/crates.md:5: rust example "Doubling with mylib" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -42
+    +63
+ok      src/crates.md:19: rust example "A number in a range" (expect=run)
+ok      src/crates.md:32: rust example "Overflow inside mylib" (expect=panic)
+note: the book's crates are built in [ROOT]/.companion-cache/crates/lib-debug; `mdbook test -L [ROOT]/.companion-cache/crates/lib-debug` finds them
+compiler runs: 2, program runs: 4, from cache: 0, dependency builds: 1
+2 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]
 fn a_crate_the_book_does_not_declare_is_located_and_names_the_table() {
     let chapter = "# Undeclared\n\n```rust example title=\"serde\"\n# fn main() {\nlet x = 1;\n  let v = serde_json::to_string(&x);\n# }\n```\n";
-    let book = TestBook::new().chapter("u.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains(
-            "FAILED  src/u.md:3: rust example \"serde\" (expect=run): src/u.md:6:11: uses the crate `serde_json`, which the book does not declare; add it to [preprocessor.companion.dependencies] in book.toml"
-        ),
-        "{stdout}"
-    );
+    let book = BookTest::new().chapter("u.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/u.md:3: rust example "serde" (expect=run): src/u.md:6:11: uses the crate `serde_json`, which the book does not declare; add it to [preprocessor.companion.dependencies] in book.toml, such as `serde_json = "1"` or `serde_json = { path = "../serde_json" }`
+...
+compiler runs: 1, program runs: 0, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
     // A book that declares no crates starts no Cargo at all.
     assert!(!book.root().join(".companion-cache/crates").exists());
 }
 
 #[test]
 fn bad_entries_are_located_in_book_toml() {
-    for (entry, place, words) in [
-        (
-            "mylib = { path = \"crates/mylib\", feature = [\"x\"] }",
-            "book.toml:9:34:",
-            "unknown field `feature`",
-        ),
-        (
-            "rand = \"latest\"",
-            "book.toml:9:1:",
-            "version `latest` is not a version requirement",
-        ),
+    // The table of errors: each entry (on book.toml's line 9), what
+    // check said and what the build said.
+    let mut table = String::new();
+    let mut last = None;
+    for entry in [
+        "mylib = { path = \"crates/mylib\", feature = [\"x\"] }",
+        "rand = \"latest\"",
     ] {
-        let book = TestBook::new()
+        let book = BookTest::new()
             .chapter("a.md", "# A\n")
             .toml(&format!("[preprocessor.companion.dependencies]\n{entry}\n"));
-        book.write();
-        let (stdout, stderr, code) = check(&book, &[]);
-        assert_ne!(code, 0, "{stdout}");
+        let checked = book.run(&["check"], |cmd| {
+            cmd.expect_failure();
+        });
         let toml = std::fs::read_to_string(book.root().join("book.toml")).expect("toml");
         assert_eq!(line_of(&toml, entry), 9, "{toml}");
-        assert!(stderr.contains(place), "{entry}: {stderr}");
-        assert!(stderr.contains(words), "{entry}: {stderr}");
-        // The build says the same.
         let err = book.build_in_process().expect_err("bad entry");
-        assert!(err.contains(place) && err.contains(words), "{err}");
+        table.push_str(&format!(
+            "{entry}\n--- check\n{}--- build\n{err}\n",
+            checked.stderr
+        ));
+        last = Some(book);
     }
+    last.expect("a book").check_text(table, str![[r#"
+mylib = { path = "crates/mylib", feature = ["x"] }
+--- check
+mdbook-companion: error: book.toml:9:34: [preprocessor.companion] dependencies.mylib: unknown field `feature`, expected one of `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `package`
+--- build
+book.toml:9:34: [preprocessor.companion] dependencies.mylib: unknown field `feature`, expected one of `version`, `path`, `git`, `branch`, `tag`, `rev`, `features`, `default-features`, `package`
+rand = "latest"
+--- check
+mdbook-companion: error: book.toml:9:1: [preprocessor.companion] dependencies.rand: version `latest` is not a version requirement (unexpected character 'l' while parsing major version number); expected one such as "0.8" or "=1.2.3"
+--- build
+book.toml:9:1: [preprocessor.companion] dependencies.rand: version `latest` is not a version requirement (unexpected character 'l' while parsing major version number); expected one such as "0.8" or "=1.2.3"
+
+"#]]);
 }
 
 #[test]
 fn cargo_manifest_checks_examples_against_the_library_and_its_dependencies() {
     // The library beside the chapters, as a book in a library's
     // repository has it; its own dependency is a path crate.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("cargo-manifest = \"lib/Cargo.toml\"")
         .chapter(
             "a.md",
@@ -207,27 +223,37 @@ fn cargo_manifest_checks_examples_against_the_library_and_its_dependencies() {
             "[package]\nname = \"helper\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
         )
         .file("lib/helper/src/lib.rs", "pub const ONE: u32 = 1;\n");
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/a.md:3: rust example (expect=run)
+note: the book's crates are built in [ROOT]/.companion-cache/crates/lib-debug; `mdbook test -L [ROOT]/.companion-cache/crates/lib-debug` finds them
+compiler runs: 1, program runs: 1, from cache: 0, dependency builds: 1
+1 passed, 0 failed
+
+"#]]);
+    });
     // What the library's folder holds beside its sources (a book, its
     // output) is not the library: the check stays warm.
     std::fs::write(book.root().join("lib/index.html"), "<p>built</p>").expect("write");
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("compiler runs: 0,"), "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/a.md:3: rust example (expect=run)
+note: the book's crates are built in [ROOT]/.companion-cache/crates/lib-debug; `mdbook test -L [ROOT]/.companion-cache/crates/lib-debug` finds them
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+
+"#]]);
+    });
     // A manifest that is not there is an error naming it.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("cargo-manifest = \"nowhere/Cargo.toml\"")
         .chapter("a.md", "# A\n\n```rust example\nfn main() {}\n```\n");
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_ne!(code, 0, "{stdout}");
-    assert!(
-        stderr.contains("cargo-manifest `nowhere/Cargo.toml` cannot be read"),
-        "{stderr}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion: error: book.toml:7:1: [preprocessor.companion] cargo-manifest `nowhere/Cargo.toml` cannot be read: No such file or directory (os error 2)
+
+"#]]);
+    });
 }
 
 #[test]
@@ -396,17 +422,9 @@ fn a_fresh_clone_builds_with_verify_from_the_locks_without_cargo() {
     // What a clone has: the chapters, companion.lock and
     // companion.Cargo.lock, no cache; and here no Cargo at all.
     std::fs::remove_dir_all(book.root().join(".companion-cache")).expect("rm cache");
-    let out = Command::new(crate::support::BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("CARGO", "/nonexistent/cargo")
-        .output()
-        .expect("run build");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    book.run(&["build"], |cmd| {
+        cmd.arg(book.root()).env("CARGO", "/nonexistent/cargo");
+    });
     assert!(
         !book
             .root()

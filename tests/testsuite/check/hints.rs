@@ -3,11 +3,9 @@
 //! example whose output nobody claims, `check` run in the wrong place,
 //! rustc's diagnostics in the author's lines.
 
-use super::check;
-use crate::support::{BIN, TestBook};
-use pretty_assertions::assert_eq;
+use crate::support::{BIN, BookTest};
 use serde_json::json;
-use std::process::Command;
+use snapbox::str;
 
 /// A typo in the directive's word: a plain block whose claims nobody
 /// checks, so check fails, naming the word and ours at the word's line
@@ -15,23 +13,17 @@ use std::process::Command;
 #[test]
 fn typo_in_the_directive_word_fails_check_with_a_located_hint() {
     let chapter = "# C\n\n```rust exmaple title=\"Hi\"\nfn main() { println!(\"hi\"); }\n```\n\n```output\nbye\n```\n\n```comapre\n```\n";
-    let book = TestBook::new().chapter("c.md", chapter);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
-    let hints: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.contains("unknown word"))
-        .collect();
-    assert_eq!(
-        hints,
-        [
-            "FAILED  src/c.md:3:9: the block was not checked: unknown word `exmaple`; did you mean `example`?",
-            "FAILED  src/c.md:11:4: the block was not checked: unknown word `comapre`; did you mean `compare`?",
-        ],
-        "{stdout}"
-    );
-    assert!(stdout.ends_with(" 2 failed\n"), "{stdout}");
+    let book = BookTest::new().chapter("c.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/c.md:3: rust block (expect=run)
+FAILED  src/c.md:3:9: the block was not checked: unknown word `exmaple`; did you mean `example`?
+FAILED  src/c.md:11:4: the block was not checked: unknown word `comapre`; did you mean `compare`?
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 2 failed
+
+"#]]);
+    });
 }
 
 /// rustdoc's words and other languages' fences get no hint.
@@ -61,15 +53,21 @@ fn rustdoc_words_and_other_languages_get_no_hint() {
     for lang in ["text", "console", "toml", "nasm", "rst", "just", "python"] {
         chapter.push_str(&format!("```{lang}\nx\n```\n\n"));
     }
-    let book = TestBook::new().chapter("c.md", &chapter);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}\n{stderr}");
-    assert!(!stdout.contains("unknown word"), "{stdout}");
-    assert!(
-        stdout.ends_with("6 passed, 0 failed, 1 ignored\n"),
-        "{stdout}"
-    );
+    let book = BookTest::new().chapter("c.md", &chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ignored src/c.md:3: rust block (ignore): not checked
+ok      src/c.md:7: rust block (should_panic) (expect=panic)
+ok      src/c.md:11: rust block (no_run) (expect=no-run)
+ok      src/c.md:15: rust block (compile_fail,E0308) (expect=compile-fail)
+ok      src/c.md:19: rust block (edition2021) (expect=run)
+ok      src/c.md:23: rust block (expect=run)
+ok      src/c.md:27: rust block (test_harness) (expect=run)
+compiler runs: 5, program runs: 4, from cache: 0
+6 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
 }
 
 /// The build warns at the word too, on both of mdBook's paths: the
@@ -85,22 +83,22 @@ fn typo_in_the_directive_word_warns_at_build() {
         {"items": [{"Chapter": {"name": "C", "content": chapter, "number": [1], "sub_items": [],
             "path": "c.md", "source_path": "c.md", "parent_names": []}}]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("src/c.md:3:9: unknown word `exmaple`; did you mean `example`?"),
-        "{stderr}"
-    );
-    let book = TestBook::new().chapter("c.md", chapter);
-    book.write();
-    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(
-        stderr.contains("src/c.md:3:9: unknown word `exmaple`; did you mean `example`?"),
-        "{stderr}"
-    );
+    let book = BookTest::new().chapter("c.md", chapter);
+    book.run(&[], |cmd| {
+        cmd.stdin(input.to_string()).expect_stderr(str![[r#"
+ WARN src/c.md:3:9: unknown word `exmaple`; did you mean `example`?
+
+"#]]);
+    });
+    book.run(&["build"], |cmd| {
+        cmd.expect_stderr(str![[r#"
+ INFO Book building has started
+ WARN src/c.md:3:9: unknown word `exmaple`; did you mean `example`?
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]]);
+    });
 }
 
 /// An example that prints with no output block passes, and the report
@@ -109,112 +107,105 @@ fn typo_in_the_directive_word_warns_at_build() {
 #[test]
 fn unclaimed_output_is_reported_and_bless_adds_the_block() {
     let chapter = "# C\n\n> ```rust example title=\"Prints\"\n> fn main() { println!(\"hi\\n\\nthere\"); }\n> ```\n\nAfter.\n\n```rust example title=\"Silent\"\nfn main() {}\n```\n";
-    let book = TestBook::new().chapter("c.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(
-        stdout.lines().any(|l| l
-            == "ok      src/c.md:3: rust example \"Prints\" (expect=run) (output not claimed: add an output block, or --bless adds it)"),
-        "{stdout}"
-    );
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l == "ok      src/c.md:9: rust example \"Silent\" (expect=run)"),
-        "{stdout}"
-    );
-    let (stdout, _, code) = check(&book, &["--bless"]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(
-        stdout.contains("bless: src/c.md:3: added an output block"),
-        "{stdout}"
-    );
-    let written = std::fs::read_to_string(book.root().join("src/c.md")).unwrap();
-    assert_eq!(
-        written,
-        "# C\n\n> ```rust example title=\"Prints\"\n> fn main() { println!(\"hi\\n\\nthere\"); }\n> ```\n>\n> ```output\n> hi\n>\n> there\n> ```\n\nAfter.\n\n```rust example title=\"Silent\"\nfn main() {}\n```\n"
-    );
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(!stdout.contains("not claimed"), "{stdout}");
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l == "ok      src/c.md:3: rust example \"Prints\" (expect=run)"),
-        "{stdout}"
-    );
-}
+    let book = BookTest::new().chapter("c.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/c.md:3: rust example "Prints" (expect=run) (output not claimed: add an output block, or --bless adds it)
+ok      src/c.md:9: rust example "Silent" (expect=run)
+compiler runs: 1, program runs: 2, from cache: 0
+2 passed, 0 failed
 
-fn check_in(dir: &std::path::Path, args: &[&str]) -> (String, i32) {
-    let out = Command::new(BIN)
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+"#]]);
+    });
+    book.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/c.md:3: rust example "Prints" (expect=run)
+ok      src/c.md:15: rust example "Silent" (expect=run)
+bless: src/c.md:3: added an output block
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 0 failed
+
+"#]]);
+    });
+    book.check_file(
+        "src/c.md",
+        str![[r##"
+# C
+
+> ```rust example title="Prints"
+> fn main() { println!("hi\n\nthere"); }
+> ```
+>
+> ```output
+> hi
+>
+> there
+> ```
+
+After.
+
+```rust example title="Silent"
+fn main() {}
+```
+
+"##]],
+    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/c.md:3: rust example "Prints" (expect=run)
+ok      src/c.md:15: rust example "Silent" (expect=run)
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 0 failed
+
+"#]]);
+    });
 }
 
 /// `check` in the wrong place says where it is and what to pass.
 #[test]
 fn check_in_the_wrong_place_says_what_to_pass() {
-    let book = TestBook::new().chapter("c.md", "# C\n");
+    let book = BookTest::new().chapter("c.md", "# C\n");
     book.write();
     let root = book.root();
     std::fs::rename(root.join("book.toml"), root.join("book.toml.x")).unwrap();
     std::fs::create_dir(root.join("mybook")).unwrap();
     std::fs::rename(root.join("book.toml.x"), root.join("mybook/book.toml")).unwrap();
     std::fs::rename(root.join("src"), root.join("mybook/src")).unwrap();
-    for (dir, args, want) in [
-        (
-            root.to_path_buf(),
-            vec![],
-            "found no book.toml (and no src/SUMMARY.md) in .; pass the book's root directory: ./mybook",
-        ),
-        (
-            root.join("mybook"),
-            vec!["src"],
-            "found SUMMARY.md but no book.toml in src: it is the book's source directory; pass the book's root directory, .",
-        ),
-        (
-            root.join("mybook/src"),
-            vec![],
-            "found SUMMARY.md but no book.toml in .: it is the book's source directory; pass the book's root directory, ..",
-        ),
-        (
-            root.to_path_buf(),
-            vec!["mybok"],
-            "found no directory mybok; did you mean mybook? (pass the book's root directory, the one that holds book.toml)",
-        ),
-        (
-            root.to_path_buf(),
-            vec!["mybook/src/c.md"],
-            "found the file mybook/src/c.md; expected the book's root directory: pass mybook",
-        ),
+    // The table of errors: where `check` (and `build`) ran, its
+    // arguments, and what it said.
+    let mut table = String::new();
+    for (dir, args) in [
+        (".", &["check"][..]),
+        ("mybook", &["check", "src"]),
+        ("mybook/src", &["check"]),
+        (".", &["check", "mybok"]),
+        (".", &["check", "mybook/src/c.md"]),
+        // `build` in the wrong place says what `check` says.
+        (".", &["build"]),
+        ("mybook/src", &["build"]),
     ] {
-        let (stderr, code) = check_in(&dir, &args);
-        assert_eq!(code, 1, "{args:?}: {stderr}");
-        assert_eq!(
-            stderr.trim_end(),
-            format!("mdbook-companion: error: {want}"),
-            "{args:?}"
-        );
+        let ran = book.run(args, |cmd| {
+            cmd.current_dir(dir).expect_code(1);
+        });
+        table.push_str(&format!("{dir}$ {}\n{}", args.join(" "), ran.stderr));
     }
-    // `build` in the wrong place says what `check` says.
-    for dir in [root.to_path_buf(), root.join("mybook/src")] {
-        let built = Command::new(BIN)
-            .current_dir(&dir)
-            .arg("build")
-            .output()
-            .expect("run build");
-        let (checked, _) = check_in(&dir, &[]);
-        assert_eq!(built.status.code(), Some(1), "{}", dir.display());
-        assert_eq!(String::from_utf8_lossy(&built.stderr), checked);
-    }
+    book.check_text(table, str![[r#"
+.$ check
+mdbook-companion: error: found no book.toml (and no src/SUMMARY.md) in .; pass the book's root directory: ./mybook
+mybook$ check src
+mdbook-companion: error: found SUMMARY.md but no book.toml in src: it is the book's source directory; pass the book's root directory, .
+mybook/src$ check
+mdbook-companion: error: found SUMMARY.md but no book.toml in .: it is the book's source directory; pass the book's root directory, ..
+.$ check mybok
+mdbook-companion: error: found no directory mybok; did you mean mybook? (pass the book's root directory, the one that holds book.toml)
+.$ check mybook/src/c.md
+mdbook-companion: error: found the file mybook/src/c.md; expected the book's root directory: pass mybook
+.$ build
+mdbook-companion: error: found no book.toml (and no src/SUMMARY.md) in .; pass the book's root directory: ./mybook
+mybook/src$ build
+mdbook-companion: error: found SUMMARY.md but no book.toml in .: it is the book's source directory; pass the book's root directory, ..
+
+"#]]);
 }
 
 /// A misspelled `[preprocessor.compaion]` with no `[preprocessor.companion]`:
@@ -222,7 +213,7 @@ fn check_in_the_wrong_place_says_what_to_pass() {
 /// so `check` fails, saying so.
 #[test]
 fn a_misspelled_preprocessor_table_fails_check() {
-    let book = TestBook::new().chapter("c.md", "# C\n\n```rust example\nfn main() {}\n```\n");
+    let book = BookTest::new().chapter("c.md", "# C\n\n```rust example\nfn main() {}\n```\n");
     book.write();
     let toml = std::fs::read_to_string(book.root().join("book.toml")).unwrap();
     // The table as a newcomer types it: no `command` (one naming our
@@ -235,20 +226,15 @@ fn a_misspelled_preprocessor_table_fails_check() {
             .replace(&command, ""),
     )
     .unwrap();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let said: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("note:") || l.contains("preprocessor"))
-        .collect();
-    assert_eq!(
-        said,
-        [
-            "FAILED  book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.compaion]`"
-        ],
-        "{stdout}"
-    );
-    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/c.md:3: rust example (expect=run)
+FAILED  book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.compaion]`
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 1 failed
+
+"#]]);
+    });
 }
 
 /// rustc's diagnostics name the chapter's lines and columns, not those
@@ -256,16 +242,21 @@ fn a_misspelled_preprocessor_table_fails_check() {
 #[test]
 fn compiler_diagnostics_point_into_the_chapter() {
     let chapter = "# C\n\nText.\n\n1. A list item:\n\n   ```rust example title=\"Bad\"\n   # use std::fmt::Debug;\n   let x: i32 = \"a\";\n   ```\n";
-    let book = TestBook::new().chapter("c.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("    |  --> src/c.md:9:17\n"), "{stdout}");
-    assert!(
-        stdout.contains("    | 9 | let x: i32 = \"a\";\n"),
-        "{stdout}"
-    );
-    assert!(!stdout.contains("main.rs"), "{stdout}");
+    let book = BookTest::new().chapter("c.md", chapter);
+    let ran = book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/c.md:7: rust example "Bad" (expect=run): does not compile
+...
+    |  --> src/c.md:9:17
+    |   |
+    | 9 | let x: i32 = "a";
+...
+compiler runs: 1, program runs: 0, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
+    assert!(!ran.stdout.contains("main.rs"), "{}", ran.stdout);
 }
 
 /// The report is in book order: an unreadable directive stands among its
@@ -275,25 +266,18 @@ fn compiler_diagnostics_point_into_the_chapter() {
 fn report_is_in_book_order_and_ignored_lines_read_plainly() {
     let a = "# A\n\n```rust example colour=red\nfn main() {}\n```\n\n```rust example title=\"Fine\"\nfn main() {}\n```\n";
     let b = "# B\n\n```rust example title=\"Later\"\nfn main() {}\n```\n\n```rust,ignore\nfn main() {}\n```\n";
-    let book = TestBook::new().chapter("a.md", a).chapter("b.md", b);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let lines: Vec<&str> = stdout
-        .lines()
-        .filter(|l| ["ok", "FAILED", "ignored"].iter().any(|w| l.starts_with(w)))
-        .map(|l| l.split(": found").next().unwrap_or(l))
-        .collect();
-    assert_eq!(
-        lines,
-        [
-            "FAILED  src/a.md:3:17",
-            "ok      src/a.md:7: rust example \"Fine\" (expect=run)",
-            "ok      src/b.md:3: rust example \"Later\" (expect=run)",
-            "ignored src/b.md:7: rust block (ignore): not checked",
-        ],
-        "{stdout}"
-    );
+    let book = BookTest::new().chapter("a.md", a).chapter("b.md", b);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/a.md:3:17: found unknown attribute `colour`; expected one of title, id, expect, error, edition, mode, asm, asm-syntax, warnings, playground, compiler-explorer, editable, ignore, noplayground, noplaypen, mdbook-runnable, hidelines, should_panic, compile_fail, no_run, sanitize, edition2015/2018/2021/2024, at
+ok      src/a.md:7: rust example "Fine" (expect=run)
+ok      src/b.md:3: rust example "Later" (expect=run)
+ignored src/b.md:7: rust block (ignore): not checked
+compiler runs: 1, program runs: 1, from cache: 1
+2 passed, 1 failed, 1 ignored
+
+"#]]);
+    });
 }
 
 /// One mapping everywhere: the lock's recorded runs (what the Run button
@@ -306,23 +290,35 @@ fn the_chapters_lines_everywhere() {
     // A block that came through `{{#include}}` is not in the chapter's
     // lines: it keeps `main.rs`, in the lock and on the page alike.
     let included = "```rust example expect=compile-fail\nlet a: u8 = \"x\";\n```\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("c.md", chapter)
         .chapter("inc.md", "# I\n\nText.\n\n{{#include ex.md}}\n")
         .file("src/ex.md", included);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    // The indented block: line 16, its code after four spaces.
-    assert!(stdout.contains("    |   --> src/c.md:16:18\n"), "{stdout}");
-    assert!(
-        stdout.contains("    | 16 | let y: i32 = \"b\";\n"),
-        "{stdout}"
-    );
-    // The unclosed delimiter: at the block's closing fence, no wrapper.
-    assert!(stdout.contains("    |  --> src/c.md:23:1\n"), "{stdout}");
-    assert!(!stdout.contains("_doctest_main"), "{stdout}");
-    assert!(!stdout.contains("main.rs"), "{stdout}");
+    // The indented block: line 16, its code after four spaces; the
+    // unclosed delimiter: at the block's closing fence (23:1); never the
+    // wrapper (`_doctest_main`, `main.rs`).
+    let ran = book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/c.md:3: rust example (expect=compile-fail)
+ok      src/c.md:9: rust example (expect=panic)
+FAILED  src/c.md:16: rust block (expect=run): does not compile
+...
+    |   --> src/c.md:16:18
+    |    |
+    | 16 | let y: i32 = "b";
+...
+FAILED  src/c.md:20: rust block (expect=run): does not compile
+...
+    |  --> src/c.md:23:1
+...
+ok      src/inc.md:5: rust example (expect=compile-fail)
+compiler runs: 6, program runs: 1, from cache: 0
+3 passed, 2 failed
+
+"#]]);
+    });
+    assert!(!ran.stdout.contains("_doctest_main"), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("main.rs"), "{}", ran.stdout);
     let lock = std::fs::read_to_string(book.root().join("companion.lock")).unwrap();
     assert!(lock.contains(" --> src/c.md:6:18\n"), "{lock}");
     assert!(lock.contains("4 | let v = vec![1];\n"), "{lock}");

@@ -2,48 +2,36 @@
 //! builds that lack compilers, and enforced by `check --locked`.
 
 use super::*;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
+use snapbox::str;
 
-const LOCKED: &str = r#"# Locked
+/// The fixture book `check/locked/`: an example and a compare block, all
+/// three with assembly panels.
+const LOCKED: &str = "check/locked";
 
-```rust example title="prints" asm
-pub fn twice(x: u32) -> u32 { x * 2 }
-fn main() { println!("{}", twice(21)); }
-```
+/// The text of the fixture's one chapter.
+fn locked_chapter() -> String {
+    BookTest::fixture_chapter(LOCKED, "locked.md")
+}
 
-```output
-42
-```
-
-````compare title="Overflow" asm
-```c caption="C" expect=ub
-~ #include <limits.h>
-int add(int a, int b) { return a + b; }
-~ int main(void) { volatile int x = INT_MAX; return add(x, 1); }
-```
-```output
-signed integer overflow
-```
-```rust caption="Rust" expect=panic mode=debug
-pub fn add(a: i32, b: i32) -> i32 { a + b }
-# fn main() { let x = std::hint::black_box(i32::MAX); add(x, 1); }
-```
-```output
-attempt to add with overflow
-```
-````
-"#;
-
-fn lock_text(book: &TestBook) -> String {
+fn lock_text(book: &BookTest) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("companion.lock")
 }
 
 #[test]
 fn check_writes_the_same_lock_twice_and_locked_passes_on_it() {
-    let book = TestBook::new().chapter("locked.md", LOCKED);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
+    let book = BookTest::from_dir(LOCKED);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/locked.md:3: rust example "prints" (expect=run)
+ok      src/locked.md:13: compare side "C" (expect=ub)
+ok      src/locked.md:21: compare side "Rust" (expect=panic)
+compiler runs: 2, program runs: 3, from cache: 0
+3 passed, 0 failed
+
+"#]]);
+    });
     let first = lock_text(&book);
     let lock: toml::Value = toml::from_str(&first).expect("the lock is TOML");
     let blocks = lock["block"].as_array().expect("blocks");
@@ -58,7 +46,7 @@ fn check_writes_the_same_lock_twice_and_locked_passes_on_it() {
             )
         })
         .collect();
-    let at = |s| line_of(LOCKED, s) as i64;
+    let at = |s| line_of(&locked_chapter(), s) as i64;
     assert_eq!(
         summary,
         [
@@ -96,81 +84,89 @@ fn check_writes_the_same_lock_twice_and_locked_passes_on_it() {
     );
     // Cold again: byte for byte the same lock.
     std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
-    let (_, _, code) = check(&book, &[]);
-    assert_eq!(code, 0);
+    book.run(&["check"], |_| {});
     assert_eq!(lock_text(&book), first);
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 0, "{stdout}");
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/locked.md:3: rust example "prints" (expect=run)
+ok      src/locked.md:13: compare side "C" (expect=ub)
+ok      src/locked.md:21: compare side "Rust" (expect=panic)
+compiler runs: 0, program runs: 0, from cache: 3
+3 passed, 0 failed
+
+"#]]);
+    });
     assert_eq!(lock_text(&book), first);
 }
 
 #[test]
 fn locked_fails_naming_each_block_when_the_lock_is_missing_or_stale() {
-    let book = TestBook::new().chapter("locked.md", LOCKED);
-    book.write();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("FAILED  --locked: companion.lock is missing; run `mdbook-companion check` and commit it"),
-        "{stdout}"
-    );
+    let book = BookTest::from_dir(LOCKED);
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/locked.md:3: rust example "prints" (expect=run)
+ok      src/locked.md:13: compare side "C" (expect=ub)
+ok      src/locked.md:21: compare side "Rust" (expect=panic)
+FAILED  --locked: companion.lock is missing; run `mdbook-companion check` and commit it
+compiler runs: 2, program runs: 3, from cache: 0
+3 passed, 1 failed
+
+"#]]);
+    });
     assert!(
         !book.root().join("companion.lock").exists(),
         "--locked writes no lock"
     );
-    let (_, _, code) = check(&book, &[]);
-    assert_eq!(code, 0);
+    book.run(&["check"], |_| {});
     let locked = lock_text(&book);
     // An edited example, not re-checked.
-    let chapter = book.root().join("src/locked.md");
     std::fs::write(
-        &chapter,
-        LOCKED
+        book.root().join("src/locked.md"),
+        locked_chapter()
             .replace("twice(21)", "twice(20)")
             .replace("\n42\n", "\n40\n"),
     )
     .unwrap();
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 1, "{stdout}");
     // One block changed: one line, saying what changed and what to do.
-    let line = line_of(LOCKED, "title=\"prints\"");
-    let failures: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("FAILED  --locked"))
-        .collect();
-    assert_eq!(
-        failures,
-        [format!(
-            "FAILED  --locked: src/locked.md:{line}: rust example \"prints\": hash: its code or what it claims changed since companion.lock was written (it printed \"42\\n\" then, \"40\\n\" now); assembly.hash: its assembly panel has no entry in companion.lock; run `mdbook-companion check` and commit companion.lock"
-        )],
-        "{stdout}"
-    );
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/locked.md:3: rust example "prints" (expect=run)
+ok      src/locked.md:13: compare side "C" (expect=ub)
+ok      src/locked.md:21: compare side "Rust" (expect=panic)
+FAILED  --locked: src/locked.md:3: rust example "prints": hash: its code or what it claims changed since companion.lock was written (it printed "42\n" then, "40\n" now); assembly.hash: its assembly panel has no entry in companion.lock; run `mdbook-companion check` and commit companion.lock
+compiler runs: 1, program runs: 1, from cache: 2
+3 passed, 1 failed
+
+"#]]);
+    });
     assert_eq!(lock_text(&book), locked, "--locked leaves the lock alone");
     // A plain check brings it up to date; --locked agrees again.
-    let (_, _, code) = check(&book, &[]);
-    assert_eq!(code, 0);
+    book.run(&["check"], |_| {});
     assert_ne!(lock_text(&book), locked);
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 0, "{stdout}");
+    book.run(&["check", "--locked"], |_| {});
 }
 
 #[test]
 fn a_lock_that_does_not_parse_is_a_warning_and_is_rewritten() {
-    let book = TestBook::new().chapter("locked.md", LOCKED);
+    let book = BookTest::from_dir(LOCKED);
     book.write();
     std::fs::write(
         book.root().join("companion.lock"),
         "<<<<<<< HEAD\nversion = 1\n",
     )
     .unwrap();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "a bad lock fails nothing but --locked: {stdout}");
-    assert!(
-        stdout.contains("warning: ")
-            && stdout.contains("companion.lock")
-            && stdout.contains("rewritten"),
-        "{stdout}"
-    );
+    // A bad lock fails nothing but --locked.
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/locked.md:3: rust example "prints" (expect=run)
+ok      src/locked.md:13: compare side "C" (expect=ub)
+ok      src/locked.md:21: compare side "Rust" (expect=panic)
+warning: ./companion.lock:1:1: found a merge conflict marker; expected a lock whose conflict is resolved; it does not parse as a lock, so it was rewritten
+compiler runs: 2, program runs: 3, from cache: 0
+3 passed, 0 failed
+
+"#]]);
+    });
     assert!(lock_text(&book).starts_with("# companion.lock"));
     // A build with a bad lock is not failed by it either.
     std::fs::write(book.root().join("companion.lock"), "nonsense").unwrap();
@@ -189,24 +185,11 @@ fn no_compilers() -> tempfile::TempDir {
 
 #[test]
 fn without_any_compiler_a_verified_build_takes_everything_from_the_lock() {
-    let book = TestBook::new()
-        .companion("verify = true")
-        .chapter("locked.md", LOCKED);
-    book.write();
-    let (_, _, code) = check(&book, &[]);
-    assert_eq!(code, 0);
+    let book = BookTest::from_dir(LOCKED).companion("verify = true");
+    book.run(&["check"], |_| {});
     // The pages with compilers at hand.
-    let with = Command::new(BIN)
-        .arg("build")
-        .arg(book.root())
-        .output()
-        .unwrap();
-    assert!(
-        with.status.success(),
-        "{}",
-        String::from_utf8_lossy(&with.stderr)
-    );
-    let page = |b: &TestBook| std::fs::read_to_string(b.root().join("book/locked.html")).unwrap();
+    book.run(&["build"], |_| {});
+    let page = |b: &BookTest| std::fs::read_to_string(b.root().join("book/locked.html")).unwrap();
     let with_page = page(&book);
     assert!(
         with_page.contains("companion-asm"),
@@ -216,53 +199,45 @@ fn without_any_compiler_a_verified_build_takes_everything_from_the_lock() {
     std::fs::remove_dir_all(book.root().join(".companion-cache")).unwrap();
     std::fs::remove_dir_all(book.root().join("book")).unwrap();
     let empty = no_compilers();
-    let without = Command::new(BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("PATH", empty.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&without.stderr);
-    assert!(without.status.success(), "{stderr}");
-    assert!(
-        !stderr.contains("could not be run"),
-        "no compiler was needed: {stderr}"
-    );
+    // No compiler was needed: nothing could not be run.
+    book.run(&["build"], |cmd| {
+        cmd.env("PATH", empty.path()).expect_stderr(str![[r#"
+ INFO Book building has started
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]]);
+    });
     assert_eq!(page(&book), with_page, "the same pages without compilers");
     // And without the lock, the same machine cannot show or verify them.
     std::fs::remove_file(book.root().join("companion.lock")).unwrap();
     std::fs::remove_dir_all(book.root().join(".companion-cache")).ok();
-    let bare = Command::new(BIN)
-        .arg("build")
-        .arg(book.root())
-        .env("PATH", empty.path())
-        .output()
-        .unwrap();
-    assert!(
-        String::from_utf8_lossy(&bare.stderr).contains("could not be run"),
-        "{}",
-        String::from_utf8_lossy(&bare.stderr)
-    );
+    book.run(&["build"], |cmd| {
+        cmd.env("PATH", empty.path())
+            .expect_code(1)
+            .expect_stderr(str![[r#"
+ INFO Book building has started
+ WARN src/locked.md:3:4: the compiler `rustc` could not be run, so the assembly of 2 blocks is not shown (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs
+ WARN src/locked.md:13:4: the compiler `cc` could not be run, so the assembly of 1 block is not shown (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs
+mdbook-companion: error: src/locked.md:3:4: the compiler `rustc` could not be run, so 2 blocks were not checked (the first is here); set `rustc` in [preprocessor.companion] to a compiler that runs
+src/locked.md:13:4: the compiler `cc` could not be run, so 1 block was not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs
+2 directives have errors
+
+"#]]);
+    });
 }
 
 #[test]
 fn two_checks_at_once_both_finish_with_the_right_verdicts_and_one_whole_lock() {
-    let book = TestBook::new().chapter("locked.md", LOCKED);
+    let book = BookTest::from_dir(LOCKED);
     book.write();
-    let run = || {
-        Command::new(BIN)
-            .arg("check")
-            .arg(book.root())
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("check")
-    };
-    let (mut a, mut b) = (run(), run());
-    assert!(a.wait().unwrap().success());
-    assert!(b.wait().unwrap().success());
-    let text = lock_text(&book);
-    let (stdout, _, code) = check(&book, &["--locked"]);
-    assert_eq!(code, 0, "{stdout}\n{text}");
+    std::thread::scope(|s| {
+        let a = s.spawn(|| book.run(&["check"], |_| {}));
+        let b = s.spawn(|| book.run(&["check"], |_| {}));
+        a.join().expect("first check");
+        b.join().expect("second check");
+    });
+    book.run(&["check", "--locked"], |_| {});
     let leftovers: Vec<_> = std::fs::read_dir(book.root())
         .unwrap()
         .filter_map(|e| e.ok())
@@ -275,71 +250,32 @@ fn two_checks_at_once_both_finish_with_the_right_verdicts_and_one_whole_lock() {
 #[test]
 fn code_that_does_not_compile_under_asm_is_a_failed_claim_not_a_lost_block() {
     let chapter = "````compare asm\n```c\nint f(void) { return missing; }\n```\n```rust\npub fn f() -> i32 { 1 }\n```\n````\n";
-    let book = TestBook::new().chapter("bad.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("FAILED  src/bad.md:2: compare side C (expect=compile): does not compile"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("ok      src/bad.md:5: compare side Rust"),
-        "the other side is still checked: {stdout}"
-    );
-    // The build fails on the panel (`on-failure = "bail"`), and check
-    // says so where the build does.
-    assert!(
-        stdout.contains("FAILED  src/bad.md:2:4: cannot show the assembly: `cc` rejected the code"),
-        "{stdout}"
-    );
+    let book = BookTest::new().chapter("bad.md", chapter);
+    // The other side is still checked; the build fails on the panel
+    // (`on-failure = "bail"`), and check says so where the build does.
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/bad.md:2: compare side C (expect=compile): does not compile
+...
+FAILED  src/bad.md:2:4: cannot show the assembly: `cc` rejected the code: [..]
+...
+ok      src/bad.md:5: compare side Rust (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+1 passed, 2 failed
+
+"#]]);
+    });
 }
-
-/// Every kind of recorded run: output on both streams, a panic, a
-/// compile error; and blocks with no run to record.
-const RUNS: &str = r#"# Runs
-
-```rust example title="streams"
-fn main() { println!("out"); eprintln!("err"); }
-```
-
-```output
-out
-```
-
-```rust example title="panics" expect=panic
-fn main() { let d = std::env::args().count() - 1; println!("{}", 1 / d); }
-```
-
-```output
-attempt to divide by zero
-```
-
-```rust example title="mismatched" expect=compile-fail error=E0308
-fn main() { let x: i32 = "one"; }
-```
-
-```rust example title="compiles" expect=no-run
-fn main() { loop {} }
-```
-
-```rust example title="wrong" expect=run
-fn main() { println!("not what it says"); }
-```
-
-```output
-something else
-```
-"#;
 
 #[test]
 fn check_records_what_each_passing_rust_program_did_for_the_run_button() {
-    let book = TestBook::new()
-        .companion("on-failure = \"continue\"")
-        .chapter("runs.md", RUNS);
-    book.write();
-    let (_, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "the wrong example fails");
+    // Every kind of recorded run: output on both streams, a panic, a
+    // compile error; and blocks with no run to record.
+    let book = BookTest::from_dir("check/runs").companion("on-failure = \"continue\"");
+    // The wrong example fails.
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1);
+    });
     let lock: toml::Value = toml::from_str(&lock_text(&book)).unwrap();
     let run = |what: &str| -> Option<toml::Value> {
         let entry = lock["block"]
@@ -379,6 +315,8 @@ fn check_records_what_each_passing_rust_program_did_for_the_run_button() {
     assert_eq!(run("wrong"), None, "only verified output is recorded");
     // Deterministic: a second check writes the same lock.
     let before = lock_text(&book);
-    check(&book, &[]);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1);
+    });
     assert_eq!(lock_text(&book), before);
 }

@@ -22,157 +22,61 @@ mod toolchain;
 mod verify;
 mod vouched;
 
-use crate::support::{BIN, Page, TestBook, inside};
+use crate::support::{BookTest, Page, TestBook, inside};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_engine::check::{Checker, Claim, Expect, Lang, Verdict};
 use pretty_assertions::assert_eq;
 use run::{check, check_json, line_of, verdicts};
 use serde_json::Value;
+use snapbox::str;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-const KINDS: &str = r#"# Every kind
+/// The chapter of every kind of example claim (the fixture
+/// `check/kinds`, whose `inc.md` is [`INCLUDED`]).
+const KINDS: &str = include_str!("kinds/src/kinds.md");
 
-```rust example title="run ok"
-println!("hello");
-```
+/// A chapter whose example comes through `{{#include}}`.
+const INCLUDED: &str = include_str!("kinds/src/inc.md");
 
-```output
-hello
-```
-
-```rust example title="run wrong output"
-println!("hullo");
-```
-
-```output
-hello
-```
-
-```rust example title="panic ok" expect=panic
-let v: Vec<i32> = Vec::new();
-let _ = v[3];
-```
-
-```output
-index out of bounds
-```
-
-```rust example title="panic none" expect=panic
-fn main() {}
-```
-
-```rust example title="compile-fail ok" expect=compile-fail error=E0381
-fn main() { let x: i32; println!("{x}"); }
-```
-
-```output
-used binding `x` isn't initialized
-```
-
-```rust example title="compile-fail compiles" expect=compile-fail
-fn main() {}
-```
-
-```rust example title="compile-fail other code" expect=compile-fail error=E0308
-fn main() { let x: i32; println!("{x}"); }
-```
-
-```rust example title="no-run ok" expect=no-run
-fn main() { loop {} }
-```
-
-```rust example title="no-run broken" expect=no-run
-fn main() { let x: u8 = "s"; }
-```
-
-```rust example title="ignored" ignore
-fn main() { loop {} }
-```
-"#;
-
-const INCLUDED: &str = "# Included\n\n```rust example title=\"included\"\n{{#include code/hi.rs}}\n```\n\n```output\nhi\n```\n";
-
-fn kinds_book() -> TestBook {
-    TestBook::new()
-        .chapter("kinds.md", KINDS)
-        .chapter("inc.md", INCLUDED)
-        .file("src/code/hi.rs", "fn main() { println!(\"hi\"); }\n")
+/// The fixture `check/kinds`: [`KINDS`], then [`INCLUDED`] and its code.
+fn kinds_book() -> BookTest {
+    BookTest::from_dir("check/kinds")
 }
 
 #[test]
 fn case_book_reports_every_kind_with_locations_and_fails() {
     let book = kinds_book();
-    book.write();
-    let (stdout, stderr, code) = check(&book, &["--jobs", "2"]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
-    let at = |title: &str| format!("src/kinds.md:{}", line_of(KINDS, &format!("\"{title}\"")));
-    for (title, expect) in [
-        ("run ok", "run"),
-        ("panic ok", "panic"),
-        ("compile-fail ok", "compile-fail"),
-        ("no-run ok", "no-run"),
-    ] {
-        let line = format!(
-            "ok      {}: rust example \"{title}\" (expect={expect})",
-            at(title)
-        );
-        assert!(stdout.lines().any(|l| l == line), "{line}\n{stdout}");
-    }
-    assert!(
-        stdout
-            .lines()
-            .any(|l| l == "ok      src/inc.md:3: rust example \"included\" (expect=run)"),
-        "{stdout}"
-    );
-    for (title, expect, message) in [
-        (
-            "run wrong output",
-            "run",
-            "the output differs from the output block",
-        ),
-        (
-            "panic none",
-            "panic",
-            "the program exited successfully; the example says it panics",
-        ),
-        (
-            "compile-fail compiles",
-            "compile-fail",
-            "compiled, but the example says it does not compile",
-        ),
-        (
-            "compile-fail other code",
-            "compile-fail",
-            "does not compile, but with E0381 instead of E0308",
-        ),
-        ("no-run broken", "no-run", "does not compile"),
-    ] {
-        let line = format!(
-            "FAILED  {}: rust example \"{title}\" (expect={expect}): {message}",
-            at(title)
-        );
-        assert!(stdout.lines().any(|l| l == line), "{line}\n{stdout}");
-    }
-    // The output difference is shown as a diff.
-    let diff = "    --- expected\n    +++ actual\n    @@ -1 +1 @@\n    -hello\n    +hullo\n";
-    assert!(stdout.contains(diff), "{stdout}");
-    // Compiler diagnostics of the broken no-run example are shown.
-    assert!(
-        stdout.contains("    | error[E0308]: mismatched types"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.lines().any(|l| l
-            == format!(
-                "ignored {}: rust example \"ignored\": not checked",
-                at("ignored")
-            )),
-        "{stdout}"
-    );
-    assert_eq!(stdout.lines().last(), Some("5 passed, 5 failed, 1 ignored"));
+    // The output difference is shown as a diff, the broken no-run
+    // example's diagnostics (rustc's own words: a wildcard but for the
+    // first line).
+    book.run(&["check", "--jobs", "2"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/kinds.md:3: rust example "run ok" (expect=run)
+FAILED  src/kinds.md:11: rust example "run wrong output" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -hello
+    +hullo
+ok      src/kinds.md:19: rust example "panic ok" (expect=panic)
+FAILED  src/kinds.md:28: rust example "panic none" (expect=panic): the program exited successfully; the example says it panics
+ok      src/kinds.md:32: rust example "compile-fail ok" (expect=compile-fail)
+FAILED  src/kinds.md:40: rust example "compile-fail compiles" (expect=compile-fail): compiled, but the example says it does not compile
+FAILED  src/kinds.md:44: rust example "compile-fail other code" (expect=compile-fail): does not compile, but with E0381 instead of E0308
+...
+ok      src/kinds.md:48: rust example "no-run ok" (expect=no-run)
+FAILED  src/kinds.md:52: rust example "no-run broken" (expect=no-run): does not compile
+    | error[E0308]: mismatched types
+...
+ignored src/kinds.md:56: rust example "ignored": not checked
+ok      src/inc.md:3: rust example "included" (expect=run)
+compiler runs: 8, program runs: 6, from cache: 1
+5 passed, 5 failed, 1 ignored
+
+"#]]);
+    });
 }
 
 #[test]
@@ -226,19 +130,19 @@ fn json_format_lists_each_verdict() {
 
 #[test]
 fn a_missing_chapter_is_an_error_and_is_not_created() {
-    let book = TestBook::new().chapter("a.md", "# A\n");
+    let book = BookTest::new().chapter("a.md", "# A\n");
     book.write();
     std::fs::write(
         book.root().join("src/SUMMARY.md"),
         "# Summary\n\n- [A](a.md)\n- [Gone](gone.md)\n",
     )
     .unwrap();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stderr.contains("failed to read chapter `gone.md`"),
-        "{stderr}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stderr(str![[r#"
+mdbook-companion: error: loading the book at .: failed to read chapter `gone.md`: No such file or directory (os error 2)
+
+"#]]);
+    });
     assert!(!book.root().join("src/gone.md").exists());
 }
 
@@ -327,31 +231,31 @@ fn a_plain_block_runs_past_timeout_under_its_hang_guard() {
     let chapter = format!(
         "```rust example title=\"sleeps\"\n{sleeps}\n```\n\n```rust\n{sleeps}\n```\n\n```rust,should_panic\n{sleeps}\npanic!(\"late\");\n```\n"
     );
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("timeout = 1\nhang-guard = 20")
         .chapter("slow.md", &chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("FAILED  src/slow.md:1: rust example \"sleeps\" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("ok      src/slow.md:5: rust block (expect=run)"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("ok      src/slow.md:9: rust block (should_panic)"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/slow.md:1: rust example "sleeps" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)
+ok      src/slow.md:5: rust block (expect=run)
+ok      src/slow.md:9: rust block (should_panic) (expect=panic)
+compiler runs: 2, program runs: 3, from cache: 0
+2 passed, 1 failed
+
+"#]]);
+    });
     // The guard still stops a block that hangs, naming its key.
     edit_toml(&book, "hang-guard = 20", "hang-guard = 1");
-    let (stdout, _, _) = check(&book, &[]);
-    assert!(
-        stdout.contains("FAILED  src/slow.md:5: rust block (expect=run): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/slow.md:1: rust example "sleeps" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)
+FAILED  src/slow.md:5: rust block (expect=run): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)
+FAILED  src/slow.md:9: rust block (should_panic) (expect=panic): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)
+compiler runs: 1, program runs: 2, from cache: 1
+0 passed, 3 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -362,21 +266,22 @@ fn a_loop_times_out_and_leaves_nothing_running() {
         "```rust example title=\"spins\"\nfn main() {{\n    let child = std::process::Command::new(\"sleep\").arg(\"60\").spawn().unwrap();\n    std::fs::write({:?}, format!(\"{{}} {{}}\", std::process::id(), child.id())).unwrap();\n    loop {{}}\n}}\n```\n",
         pids.display().to_string()
     );
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("timeout = 1")
         .chapter("loop.md", &program);
-    book.write();
     let start = Instant::now();
-    let (stdout, _, code) = check(&book, &[]);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/loop.md:1: rust example "spins" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)
+compiler runs: 1, program runs: 1, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
     assert!(
         start.elapsed() < Duration::from_secs(30),
         "{:?}",
         start.elapsed()
-    );
-    assert_eq!(code, 1);
-    assert!(
-        stdout.contains("FAILED  src/loop.md:1: rust example \"spins\" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)"),
-        "{stdout}"
     );
     let text = std::fs::read_to_string(&pids).expect("the program ran");
     for pid in text.split_whitespace() {

@@ -7,23 +7,7 @@
 use super::*;
 use pretty_assertions::assert_eq;
 
-const BLESSED: &str = r#"# Blessed
-
-`````compare
-```c caption="double free" expect=ub sanitize=address
-~ #include <stdlib.h>
-int main(void) { int *p = malloc(4); free(p); free(p); return 0; }
-```
-
-```output
-heap-use-after-free
-```
-
-```rust
-fn main() {}
-```
-`````
-"#;
+const BLESSED: &str = include_str!("blessed/src/b.md");
 
 #[test]
 fn bless_writes_the_headline_and_the_authors_frame_and_the_claim_then_passes() {

@@ -2,23 +2,17 @@
 //! testsuite's `check` modules and the Valgrind target (`tests/valgrind/`),
 //! which includes this file.
 
-use crate::support::{BIN, TestBook};
+use crate::support::TestBook;
 use serde_json::Value;
-use std::process::Command;
 
-/// Runs `check` on the book as written; (stdout, stderr, exit code).
+/// Runs `check` on the book as written; (stdout, stderr, exit code),
+/// for the caller to check.
 pub fn check(book: &TestBook, args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .args(args)
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let root = book.root().to_str().expect("a UTF-8 path");
+    let ran = book.run(&[&["check", root], args].concat(), |cmd| {
+        cmd.expect_any_status();
+    });
+    (ran.stdout, ran.stderr, ran.code)
 }
 
 pub fn check_json(book: &TestBook, args: &[&str]) -> (Value, i32) {

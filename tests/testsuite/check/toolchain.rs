@@ -64,14 +64,10 @@ fn toolchains(log: &Path) -> Vec<String> {
 fn check_asks_the_version_where_it_compiles() {
     let (book, log) = toolchain_book("");
     book.write();
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .current_dir(book.root())
-        .output()
-        .expect("run check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}");
+    // In the book's folder (as BookTest runs every command), naming it.
+    book.run(&["check"], |cmd| {
+        cmd.arg(book.root());
+    });
     let seen = toolchains(&log);
     assert!(seen.iter().all(|t| *t == seen[0]), "{seen:?}");
 }

@@ -4,25 +4,11 @@
 //! `--locked` passes on the lock `check` wrote; warm: no compiler start;
 //! the claims page lists each claim under the exercise's number.
 
-use crate::support::{BIN, Page, TestBook};
+use crate::support::{BookTest, Page};
 use pretty_assertions::assert_eq;
-use serde_json::Value;
-use std::process::Command;
+use snapbox::str;
 
 const VERDICTS: &str = include_str!("verdicts.md");
-
-fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .args(args)
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
 
 /// The 1-based line of `fence` in the chapter, after the exercise titled
 /// `title`.
@@ -36,48 +22,44 @@ fn line(title: &str, fence: &str) -> usize {
 
 #[test]
 fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("verdicts.md", VERDICTS)
         .chapter("claims.md", "# Claims\n\n```claims\n```\n");
-    book.write();
-    let (text, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{text}");
-    let at = |title: &str, fence: &str| format!("src/verdicts.md:{}", line(title, fence));
-    for want in [
-        format!(
-            "ok      {}: exercise \"Safe division\" (starter) (expect=starter-compiles)",
-            at("Safe division", "```rust starter")
-        ),
-        format!(
-            "ok      {}: exercise \"Safe division\" (tests) (expect=starter-fails)",
-            at("Safe division", "```rust tests")
-        ),
-        format!(
-            "ok      {}: exercise \"Safe division\" (solution) (expect=solution-passes)",
-            at("Safe division", "```rust solution")
-        ),
-        format!(
-            "FAILED  {}: exercise \"Tests that test nothing\" (tests) (expect=starter-fails): every test passes on the starter (`tests::doubles`); the tests must fail on it, or they test nothing the reader writes",
-            at("Tests that test nothing", "```rust tests")
-        ),
-        format!(
-            "FAILED  {}: exercise \"A wrong solution\" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::negative`",
-            at("A wrong solution", "```rust solution")
-        ),
-        format!(
-            "FAILED  {}: exercise \"A starter the tests cannot use\" (starter) (expect=starter-compiles): the starter does not compile with the tests",
-            at("A starter the tests cannot use", "```rust starter")
-        ),
-    ] {
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
-    // The failing test's output, under the failure.
-    assert!(text.contains("    | ---- tests::negative ----"), "{text}");
-    assert!(text.contains("abs(-5)"), "{text}");
-    assert_eq!(text.lines().last(), Some("8 passed, 4 failed"));
+    // Each claim at its fence; the failing test's output under the
+    // failure.
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/verdicts.md:6: exercise "Safe division" (starter) (expect=starter-compiles)
+ok      src/verdicts.md:12: exercise "Safe division" (tests) (expect=starter-fails)
+ok      src/verdicts.md:24: exercise "Safe division" (solution) (expect=solution-passes)
+ok      src/verdicts.md:32: exercise "Tests that test nothing" (starter) (expect=starter-compiles)
+FAILED  src/verdicts.md:38: exercise "Tests that test nothing" (tests) (expect=starter-fails): every test passes on the starter (`tests::doubles`); the tests must fail on it, or they test nothing the reader writes
+ok      src/verdicts.md:45: exercise "Tests that test nothing" (solution) (expect=solution-passes)
+ok      src/verdicts.md:53: exercise "A wrong solution" (starter) (expect=starter-compiles)
+ok      src/verdicts.md:59: exercise "A wrong solution" (tests) (expect=starter-fails)
+FAILED  src/verdicts.md:71: exercise "A wrong solution" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::negative`
+    | ---- tests::negative ----
+    | thread 'tests::negative' ([THREAD_ID]) panicked at src/verdicts.md:67:5:
+    | assertion `left == right` failed: abs(-5)
+    |   left: 18446744073709551611
+    |  right: 5
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+FAILED  src/verdicts.md:79: exercise "A starter the tests cannot use" (starter) (expect=starter-compiles): the starter does not compile with the tests
+...
+FAILED  src/verdicts.md:85: exercise "A starter the tests cannot use" (tests) (expect=starter-fails): the starter does not compile with the tests
+...
+ok      src/verdicts.md:92: exercise "A starter the tests cannot use" (solution) (expect=solution-passes)
+compiler runs: 4, program runs: 7, from cache: 4
+8 passed, 4 failed
+
+"#]]);
+    });
     // JSON: one result per claim, with its line and outcome.
-    let (json, _) = check(&book, &["--format", "json"]);
-    let json: Value = serde_json::from_str(&json).unwrap();
+    let json = book
+        .run(&["check", "--format", "json"], |cmd| {
+            cmd.expect_code(1);
+        })
+        .json();
     let results: Vec<(u64, String, String)> = json["results"]
         .as_array()
         .unwrap()
@@ -119,7 +101,11 @@ fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
         4,
         "{lock}"
     );
-    let (locked, _) = check(&book, &["--locked"]);
+    let locked = book
+        .run(&["check", "--locked"], |cmd| {
+            cmd.expect_code(1);
+        })
+        .stdout;
     assert!(!locked.contains("companion.lock"), "{locked}");
     // The claims page: each claim a row under the exercise's number.
     book.build().unwrap();
@@ -146,7 +132,7 @@ fn each_claim_is_reported_at_its_fence_with_its_own_verdict() {
 #[test]
 fn parts_come_from_files_through_include() {
     let chapter = "# Included\n\n````exercise title=\"Included\"\nThe task.\n\n```rust starter\n{{#include code/starter.rs}}\n```\n\n```rust tests\n{{#include code/tests.rs}}\n```\n\n```rust solution\n{{#include code/solution.rs}}\n```\n````\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("included.md", chapter)
         .file(
             "src/code/starter.rs",
@@ -157,16 +143,16 @@ fn parts_come_from_files_through_include() {
             "#[test]\nfn is_one() {\n    assert_eq!(one(), 1);\n}\n",
         )
         .file("src/code/solution.rs", "pub fn one() -> u8 {\n    1\n}\n");
-    book.write();
-    let (text, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{text}");
-    for want in [
-        "ok      src/included.md:6: exercise \"Included\" (starter) (expect=starter-compiles)",
-        "ok      src/included.md:10: exercise \"Included\" (tests) (expect=starter-fails)",
-        "ok      src/included.md:14: exercise \"Included\" (solution) (expect=solution-passes)",
-    ] {
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/included.md:6: exercise "Included" (starter) (expect=starter-compiles)
+ok      src/included.md:10: exercise "Included" (tests) (expect=starter-fails)
+ok      src/included.md:14: exercise "Included" (solution) (expect=solution-passes)
+compiler runs: 1, program runs: 2, from cache: 1
+3 passed, 0 failed
+
+"#]]);
+    });
     let page = book.html("included.md");
     let solution = Page::text(page.one(".companion-exercise-solution"));
     assert!(solution.contains("1 }"), "{solution}");
@@ -177,11 +163,23 @@ fn parts_come_from_files_through_include() {
 #[test]
 fn a_failing_test_names_the_chapters_lines() {
     let chapter = "# C\n\n`````exercise title=\"Div\"\nDivide.\n\n```rust starter\npub fn div(a: i32, b: i32) -> Option<i32> {\n    todo!()\n}\n```\n\n```rust tests\n#[test]\nfn by_zero() {\n    assert_eq!(div(1, 0), None);\n}\n```\n\n```rust solution\npub fn div(a: i32, b: i32) -> Option<i32> {\n    Some(a / b)\n}\n```\n`````\n";
-    let book = TestBook::new().chapter("c.md", chapter);
-    book.write();
-    let (text, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{text}");
+    let book = BookTest::new().chapter("c.md", chapter);
     // `Some(a / b)`: line 21, column 10.
-    assert!(text.contains("panicked at src/c.md:21:10:\n"), "{text}");
+    let text = book
+        .run(&["check"], |cmd| {
+            cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/c.md:6: exercise "Div" (starter) (expect=starter-compiles)
+ok      src/c.md:12: exercise "Div" (tests) (expect=starter-fails)
+FAILED  src/c.md:19: exercise "Div" (solution) (expect=solution-passes): 1 test fails on the solution: `tests::by_zero`
+    | ---- tests::by_zero ----
+    | thread 'tests::by_zero' ([THREAD_ID]) panicked at src/c.md:21:10:
+    | attempt to divide by zero
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+compiler runs: 1, program runs: 2, from cache: 1
+2 passed, 1 failed
+
+"#]]);
+        })
+        .stdout;
     assert!(!text.contains("main.rs"), "{text}");
 }

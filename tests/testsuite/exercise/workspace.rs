@@ -3,7 +3,7 @@
 //! the starters and passes on the solutions; a re-run rewrites only its
 //! own files; a broken exercise is located and nothing is written.
 
-use crate::support::{BIN, TestBook};
+use crate::support::TestBook;
 use std::path::Path;
 use std::process::Command;
 
@@ -27,16 +27,16 @@ fn course_book(chapter: &str) -> TestBook {
 
 /// Runs `exercises` on the book; (stderr, success).
 fn exercises(book: &TestBook, out: &Path, solutions: bool) -> (String, bool) {
-    let mut cmd = Command::new(BIN);
-    cmd.arg("exercises").arg(book.root()).arg("--out").arg(out);
-    if solutions {
-        cmd.arg("--solutions");
-    }
-    let o = cmd.output().expect("run exercises");
-    (
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-        o.status.success(),
-    )
+    let ran = book.run(&["exercises"], |cmd| {
+        cmd.arg(book.root())
+            .arg("--out")
+            .arg(out)
+            .expect_any_status();
+        if solutions {
+            cmd.arg("--solutions");
+        }
+    });
+    (ran.stderr, ran.code == 0)
 }
 
 /// `cargo test --offline` in the workspace; (stdout and stderr, success).

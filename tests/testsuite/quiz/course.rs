@@ -5,24 +5,11 @@
 //! page and the reader's page say which label it is; a key on a line the
 //! error does not label fails naming the labelled lines.
 
-use crate::support::{BIN, Page, TestBook};
-use std::process::Command;
+use crate::support::{BookTest, Page};
+use snapbox::str;
 
 const OWNERSHIP: &str = include_str!("course/ch04-01-ownership.toml");
 const REFERENCES: &str = include_str!("course/ch04-02-references.toml");
-
-fn check(book: &TestBook, args: &[&str]) -> (String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .args(args)
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
 
 /// The line of the `n`-th `needle` (from 0) in `text`.
 fn line_of(text: &str, needle: &str, n: usize) -> usize {
@@ -32,8 +19,8 @@ fn line_of(text: &str, needle: &str, n: usize) -> usize {
 
 /// The course book's layout: quizzes beside `src`, linked from chapters,
 /// and a claims page.
-fn course(ownership: &str) -> TestBook {
-    TestBook::new()
+fn course(ownership: &str) -> BookTest {
+    BookTest::new()
         .chapter(
             "ch04-01-ownership.md",
             "# What is ownership?\n\nOwnership is Rust's way of managing memory.\n\n{{#quiz ../quizzes/ch04-01-ownership.toml}}\n",
@@ -50,20 +37,16 @@ fn course(ownership: &str) -> TestBook {
 #[test]
 fn a_book_laid_out_as_the_course_book_builds_and_checks() {
     let b = course(OWNERSHIP);
-    b.write();
-    let (text, code) = check(&b, &[]);
-    assert_eq!(code, 0, "{text}");
-    for (n, expect) in [(0, "compile-fail"), (1, "run")] {
-        let want = format!(
-            "ok      quizzes/ch04-01-ownership.toml:{}: quiz (question {}) (expect={expect})",
-            line_of(OWNERSHIP, "answer.doesCompile", n),
-            n + 1
-        );
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
-    assert_eq!(text.lines().last(), Some("2 passed, 0 failed"), "{text}");
-    let (locked, code) = check(&b, &["--locked"]);
-    assert_eq!(code, 0, "{locked}");
+    b.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      quizzes/ch04-01-ownership.toml:15: quiz (question 1) (expect=compile-fail)
+ok      quizzes/ch04-01-ownership.toml:29: quiz (question 2) (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
+    b.run(&["check", "--locked"], |_| {});
     b.build().unwrap();
     let page = b.page("ch04-01-ownership.md");
     assert_eq!(page.all("fieldset.companion-quiz-question").len(), 2);
@@ -104,8 +87,8 @@ fn a_quiz_file_outside_the_books_root_is_refused() {
 }
 
 /// The ownership quiz in `src/`, with a claims page.
-fn in_src(ownership: &str) -> TestBook {
-    TestBook::new()
+fn in_src(ownership: &str) -> BookTest {
+    BookTest::new()
         .chapter("ownership.md", "# Ownership\n\n{{#quiz ownership.toml}}\n")
         .chapter("claims.md", "# Claims\n\n```claims\n```\n")
         .file("src/ownership.toml", ownership)
@@ -116,14 +99,15 @@ fn a_tracing_key_on_a_secondary_label_holds_and_the_pages_name_it() {
     // The key says line 5, where rustc's first error says "immutable
     // borrow later used here"; its primary line is 4.
     let b = in_src(OWNERSHIP);
-    b.write();
-    let (text, code) = check(&b, &[]);
-    assert_eq!(code, 0, "{text}");
-    let want = format!(
-        "ok      src/ownership.toml:{}: quiz (question 1) (expect=compile-fail)",
-        line_of(OWNERSHIP, "answer.doesCompile", 0)
-    );
-    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    b.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ownership.toml:15: quiz (question 1) (expect=compile-fail)
+ok      src/ownership.toml:29: quiz (question 2) (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
     b.build().unwrap();
     let claims = b.page("claims.md");
     let row = Page::text(claims.all("tr.companion-claim")[0]);
@@ -157,14 +141,16 @@ fn a_tracing_key_on_a_secondary_label_holds_and_the_pages_name_it() {
 fn a_key_on_a_line_the_error_does_not_label_fails_naming_the_labelled_lines() {
     let wrong = OWNERSHIP.replace("answer.lineNumber = 5", "answer.lineNumber = 2");
     let b = in_src(&wrong);
-    b.write();
-    let (text, code) = check(&b, &[]);
-    assert_eq!(code, 1, "{text}");
-    let want = format!(
-        "FAILED  src/ownership.toml:{}: quiz (question 1) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 3 (\"immutable borrow occurs here\"), line 5 (\"immutable borrow later used here\"); the block says line 2",
-        line_of(&wrong, "answer.doesCompile", 0)
-    );
-    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
+    b.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/ownership.toml:15: quiz (question 1) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 3 ("immutable borrow occurs here"), line 5 ("immutable borrow later used here"); the block says line 2
+...
+ok      src/ownership.toml:29: quiz (question 2) (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+1 passed, 1 failed
+
+"#]]);
+    });
     // Nothing recorded: the page takes the key's own line only.
     b.build().unwrap();
     let page = b.page("ownership.md");
@@ -182,34 +168,29 @@ fn bless_writes_a_stale_tracing_answer_into_the_quiz_file_keeping_its_comments()
         .replace("answer.lineNumber = 5", "answer.lineNumber = 2")
         .replace("answer.stdout = \"5\"", "answer.stdout = \"five\"");
     let b = course(&stale);
-    b.write();
-    let (text, code) = check(&b, &["--bless"]);
-    assert_eq!(code, 0, "{text}");
-    for (n, what) in [
-        (0, "answer.doesCompile = false, answer.lineNumber = 4"),
-        (1, "answer.doesCompile = true, answer.stdout"),
-    ] {
-        let want = format!(
-            "bless: quizzes/ch04-01-ownership.toml:{}: blessed the quiz's answer ({what})",
-            line_of(&stale, "answer.doesCompile", n)
-        );
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
+    b.run(&["check", "--bless"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      quizzes/ch04-01-ownership.toml:15: quiz (question 1) (expect=compile-fail)
+ok      quizzes/ch04-01-ownership.toml:29: quiz (question 2) (expect=run)
+bless: quizzes/ch04-01-ownership.toml:15: blessed the quiz's answer (answer.doesCompile = false, answer.lineNumber = 4)
+bless: quizzes/ch04-01-ownership.toml:29: blessed the quiz's answer (answer.doesCompile = true, answer.stdout)
+compiler runs: 3, program runs: 2, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
     // Only the answers changed: comments, order and layout are the file's.
     let written = std::fs::read_to_string(b.root().join("quizzes/ch04-01-ownership.toml")).unwrap();
     assert_eq!(
         written,
         OWNERSHIP.replace("answer.lineNumber = 5", "answer.lineNumber = 4")
     );
-    let (again, code) = check(&b, &["--locked"]);
-    assert_eq!(code, 0, "{again}");
+    b.run(&["check", "--locked"], |_| {});
     // A program that compiles, keyed as one that does not: its output is
     // found and written, its line key removed.
     let flipped = OWNERSHIP.replace("    v.push(4);\n", "    v.len();\n");
     let b = course(&flipped);
-    b.write();
-    let (text, code) = check(&b, &["--bless"]);
-    assert_eq!(code, 0, "{text}");
+    let text = b.run(&["check", "--bless"], |_| {}).stdout;
     let written = std::fs::read_to_string(b.root().join("quizzes/ch04-01-ownership.toml")).unwrap();
     assert_eq!(
         written,
@@ -219,8 +200,7 @@ fn bless_writes_a_stale_tracing_answer_into_the_quiz_file_keeping_its_comments()
         ),
         "{text}"
     );
-    let (again, code) = check(&b, &["--locked"]);
-    assert_eq!(code, 0, "{again}");
+    b.run(&["check", "--locked"], |_| {});
 }
 
 #[test]

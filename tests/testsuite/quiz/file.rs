@@ -3,32 +3,20 @@
 //! wrong one reported there; unknown types and keys located in the file;
 //! paths stay inside the book.
 
-use crate::support::{BIN, TestBook};
-use std::process::Command;
+use crate::support::BookTest;
+use snapbox::str;
 
 const TALK: &str = include_str!("talk.toml");
 
-fn check(book: &TestBook) -> (String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(book.root())
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+/// The chapter `ch/quiz.md`, whose quiz reads the file at `src`.
+fn quiz_chapter(src: &str) -> String {
+    format!("# From mdbook-quiz\n\n```quiz title=\"Ported\" src=\"{src}\"\n```\n\nAfter.\n")
 }
 
 /// A book whose chapter `ch/quiz.md` reads `quizzes/talk.toml`.
-fn book(toml: &str, src: &str) -> TestBook {
-    TestBook::new()
-        .chapter(
-            "ch/quiz.md",
-            &format!(
-                "# From mdbook-quiz\n\n```quiz title=\"Ported\" src=\"{src}\"\n```\n\nAfter.\n"
-            ),
-        )
+fn book(toml: &str, src: &str) -> BookTest {
+    BookTest::new()
+        .chapter("ch/quiz.md", &quiz_chapter(src))
         .file("src/quizzes/talk.toml", toml)
 }
 
@@ -40,17 +28,15 @@ fn line_of(text: &str, needle: &str, n: usize) -> usize {
 #[test]
 fn tracing_answers_are_claims_at_their_line_in_the_file() {
     let b = book(TALK, "../quizzes/talk.toml");
-    b.write();
-    let (text, code) = check(&b);
-    assert_eq!(code, 0, "{text}");
-    for (n, expect) in [(0, "compile-fail"), (1, "run")] {
-        let want = format!(
-            "ok      src/quizzes/talk.toml:{}: quiz \"Ported\" (question {}) (expect={expect})",
-            line_of(TALK, "answer.doesCompile", n),
-            n + 3
-        );
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
+    b.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/quizzes/talk.toml:24: quiz "Ported" (question 3) (expect=compile-fail)
+ok      src/quizzes/talk.toml:37: quiz "Ported" (question 4) (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
     let page = b.html("ch/quiz.md");
     let kinds: Vec<&str> = page
         .all("fieldset.companion-quiz-question")
@@ -63,21 +49,21 @@ fn tracing_answers_are_claims_at_their_line_in_the_file() {
         .replace("answer.lineNumber = 4", "answer.lineNumber = 1")
         .replace("answer.stdout = \"6\"", "answer.stdout = \"7\"");
     let b = book(&wrong, "../quizzes/talk.toml");
-    b.write();
-    let (text, code) = check(&b);
-    assert_eq!(code, 1, "{text}");
-    for want in [
-        format!(
-            "FAILED  src/quizzes/talk.toml:{}: quiz \"Ported\" (question 3) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 2 (\"move occurs because `s` has type `String`, which does not implement the `Copy` trait\"), line 3 (\"value moved here\"); the block says line 1",
-            line_of(&wrong, "answer.doesCompile", 0)
-        ),
-        format!(
-            "FAILED  src/quizzes/talk.toml:{}: quiz \"Ported\" (question 4) (expect=run): the output differs from the output block",
-            line_of(&wrong, "answer.doesCompile", 1)
-        ),
-    ] {
-        assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    }
+    b.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/quizzes/talk.toml:24: quiz "Ported" (question 3) (expect=compile-fail): does not compile, but its first error is on line 4 and labels line 2 ("move occurs because `s` has type `String`, which does not implement the `Copy` trait"), line 3 ("value moved here"); the block says line 1
+...
+FAILED  src/quizzes/talk.toml:37: quiz "Ported" (question 4) (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -7
+    +6
+compiler runs: 3, program runs: 2, from cache: 0
+0 passed, 2 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -86,29 +72,37 @@ fn faults_of_the_file_are_located_in_it_and_paths_stay_in_the_book() {
         (
             TALK.replace("\"ShortAnswer\"", "\"Essay\""),
             "../quizzes/talk.toml",
-            "src/quizzes/talk.toml:10:1: found a question of type `Essay`; expected MultipleChoice, ShortAnswer or Tracing",
+            "(a ShortAnswer becomes an Essay)",
         ),
         (
             TALK.replace("id = \"division\"", "points = 1"),
             "../quizzes/talk.toml",
-            "src/quizzes/talk.toml:2:1: found unknown key `points` in a question",
+            "(an id becomes points)",
         ),
-        (
-            TALK.to_owned(),
-            "../../../talk.toml",
-            "src/ch/quiz.md:3:24: found src=\"../../../talk.toml\", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)",
-        ),
-        (
-            TALK.to_owned(),
-            "missing.toml",
-            "src/ch/quiz.md:3:24: found no readable mdbook-quiz file at src/ch/missing.toml",
-        ),
+        (TALK.to_owned(), "../../../talk.toml", ""),
+        (TALK.to_owned(), "missing.toml", ""),
     ];
-    for (toml, src, want) in cases {
-        let b = book(&toml, src);
+    // The table of errors: each case's `src`, the file's first change,
+    // and what the build said.
+    let mut b = book(TALK, "../quizzes/talk.toml");
+    let mut table = String::new();
+    for (toml, src, change) in cases {
+        b.set_chapter("ch/quiz.md", &quiz_chapter(src));
+        std::fs::write(b.root().join("src/quizzes/talk.toml"), &toml).expect("quiz file");
         let err = b.build_in_process().unwrap_err();
-        assert!(err.contains(want), "{want}\n{err}");
+        table.push_str(&format!("src=\"{src}\" {change}\n{err}\n"));
     }
+    b.check_text(table, str![[r#"
+src="../quizzes/talk.toml" (a ShortAnswer becomes an Essay)
+src/quizzes/talk.toml:10:1: found a question of type `Essay`; expected MultipleChoice, ShortAnswer or Tracing (asked for by src/ch/quiz.md:3:24)
+src="../quizzes/talk.toml" (an id becomes points)
+src/quizzes/talk.toml:2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation (asked for by src/ch/quiz.md:3:24)
+src="../../../talk.toml" 
+src/ch/quiz.md:3:24: found src="../../../talk.toml", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)
+src="missing.toml" 
+src/ch/quiz.md:3:24: found no readable mdbook-quiz file at src/ch/missing.toml (No such file or directory (os error 2)); expected a TOML file of [[questions]] tables there, or a `src` path in [preprocessor.companion] of book.toml, or [[questions]] tables in this block's body
+
+"#]]);
 }
 
 #[test]
@@ -116,18 +110,18 @@ fn an_mdbook_quiz_link_reads_the_same_file() {
     // Escaped, as mdBook's `\\{{#include}}`: shown as written (in code
     // and out), no quiz.
     let chapter = "# Linked\n\nBefore.\n\n{{#quiz ../quizzes/talk.toml}}\n\n```text\n\\{{#quiz ../quizzes/talk.toml}}\n```\n\n\\{{#quiz ../quizzes/talk.toml}}\n\nAfter.\n";
-    let b = TestBook::new()
+    let b = BookTest::new()
         .chapter("ch/linked.md", chapter)
         .file("src/quizzes/talk.toml", TALK);
-    b.write();
-    let (text, code) = check(&b);
-    assert_eq!(code, 0, "{text}");
-    let want = format!(
-        "ok      src/quizzes/talk.toml:{}: quiz (question 3) (expect=compile-fail)",
-        line_of(TALK, "answer.doesCompile", 0)
-    );
-    assert!(text.lines().any(|l| l == want), "{want}\n{text}");
-    assert_eq!(text.lines().last(), Some("2 passed, 0 failed"), "{text}");
+    b.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/quizzes/talk.toml:24: quiz (question 3) (expect=compile-fail)
+ok      src/quizzes/talk.toml:37: quiz (question 4) (expect=run)
+compiler runs: 2, program runs: 1, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
     let page = b.html("ch/linked.md");
     assert_eq!(page.all("div.companion-quiz").len(), 1);
     assert_eq!(page.all("fieldset.companion-quiz-question").len(), 4);
@@ -148,9 +142,7 @@ fn an_mdbook_quiz_link_reads_the_same_file() {
 #[test]
 fn a_tracing_programs_diagnostics_name_the_quiz_files_lines() {
     let b = book(TALK, "../quizzes/talk.toml");
-    b.write();
-    let (text, code) = check(&b);
-    assert_eq!(code, 0, "{text}");
+    b.run(&["check"], |_| {});
     let lock = std::fs::read_to_string(b.root().join("companion.lock")).unwrap();
     let println = line_of(TALK, "    println!(\"{s} {t}\")", 0);
     assert!(
