@@ -61,8 +61,10 @@ pub enum InstallError {
     )]
     Path(String),
     /// The guard refused to write a file (outside the book, read-only...).
+    /// Not a `#[source]`: the message says it all, and an error chain
+    /// would say it twice.
     #[error("not written: {0}")]
-    Refused(#[from] super::author::Refused),
+    Refused(super::author::Refused),
     /// Writing failed.
     #[error("cannot write {path}: {source}")]
     Write {

@@ -102,7 +102,7 @@ compiler runs: 2, program runs: 2, from cache: 0
     std::fs::set_permissions(&toml, std::fs::Permissions::from_mode(0o444)).unwrap();
     book.run(&["install"], |cmd| {
         cmd.expect_failure().expect_stderr(str![[r#"
-mdbook-companion: error: not written: ./book.toml is read-only; make it writable to let this command change it: ./book.toml is read-only; make it writable to let this command change it
+mdbook-companion: error: not written: ./book.toml is read-only; make it writable to let this command change it
 
 "#]]);
     });
