@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -81,7 +82,10 @@ impl StandIn {
     pub(super) fn drive_with(&self, page: &Path, scenario: &Value, script: &str) -> Value {
         *self.report.lock().expect("report") = None;
         let recorder = RECORDER.replace("REPORT_URL", &format!("{}report", self.url()));
-        let file = super::variant(page, "run", |html| {
+        // A name of its own: tests that share a page drive it at once.
+        static DRIVES: AtomicUsize = AtomicUsize::new(0);
+        let tag = format!("run{}", DRIVES.fetch_add(1, Ordering::Relaxed));
+        let file = super::variant(page, &tag, |html| {
             let html = super::inject(
                 html,
                 "<meta charset=\"UTF-8\">",
