@@ -61,7 +61,7 @@ fn violations(page: &Path, theme: &str, size: (u32, u32)) -> Vec<String> {
         let html = inject(html, "<meta charset", &choose);
         let run = format!(
             "<script>\n{axe}\n</script>\n<script>\n\
-             window.addEventListener('load', () => ({SETTLED}).then(() => axe.run(document, {{ runOnly: {{ type: 'tag', values: {TAGS} }} }}))\
+             window.addEventListener('load', () => ({SETTLED}).then(() => axe.run(document, {{ runOnly: {{ type: 'tag', values: {TAGS} }}, resultTypes: ['violations'] }}))\
              .then((r) => {{ const p = document.createElement('pre'); p.id = 'companion-axe-result';\
              p.textContent = JSON.stringify(r.violations.map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' (' + n.any.concat(n.all).map((c) => c.message).join('; ') + ')').join(', ')));\
              document.body.appendChild(p); }}));\n</script>\n"

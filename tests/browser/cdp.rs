@@ -52,7 +52,15 @@ pub(super) struct Browser {
 /// process does (its command pipe closes).
 pub(super) fn browser() -> &'static Browser {
     static BROWSER: OnceLock<Browser> = OnceLock::new();
-    BROWSER.get_or_init(Browser::launch)
+    BROWSER.get_or_init(|| Browser::launch("pages", "MAP * ~NOTFOUND", &["--hide-scrollbars"]))
+}
+
+/// The browser for pages that talk to a stand-in server on 127.0.0.1
+/// (every other host name still fails to resolve), with the flags those
+/// pages' own Chromium had (scrollbars shown).
+pub(super) fn standin_browser() -> &'static Browser {
+    static BROWSER: OnceLock<Browser> = OnceLock::new();
+    BROWSER.get_or_init(|| Browser::launch("standin", "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", &[]))
 }
 
 /// A pipe whose two ends are closed on exec (the child gets dups) and
@@ -75,24 +83,27 @@ fn pipe() -> (OwnedFd, OwnedFd) {
     (high(fds[0]), high(fds[1]))
 }
 
-/// The profile directory of this process's browser, under the target's
-/// scratch space; those of processes that are gone are removed.
-fn profile_dir() -> PathBuf {
+/// The profile directory of this process's browser `name`, under the
+/// target's scratch space; those of processes that are gone are removed.
+fn profile_dir(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
     std::fs::create_dir_all(&root).expect("scratch dir");
     for entry in std::fs::read_dir(&root).expect("scratch dir").flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(pid) = name.strip_prefix("chromium-profile-")
+        if let Some(rest) = name.strip_prefix("chromium-profile-")
+            && let Some((pid, _)) = rest.split_once('-')
             && !Path::new("/proc").join(pid).exists()
         {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
-    root.join(format!("chromium-profile-{}", std::process::id()))
+    root.join(format!("chromium-profile-{}-{name}", std::process::id()))
 }
 
 impl Browser {
-    fn launch() -> Browser {
+    /// Starts Chromium with host names resolved by `resolver` and the
+    /// `extra` flags.
+    fn launch(name: &str, resolver: &str, extra: &[&str]) -> Browser {
         let (cmd_read, cmd_write) = pipe();
         let (ans_read, ans_write) = pipe();
         let (child_in, child_out) = (cmd_read.as_raw_fd(), ans_write.as_raw_fd());
@@ -106,11 +117,11 @@ impl Browser {
             "--disable-sync",
             "--no-first-run",
             "--allow-file-access-from-files",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--hide-scrollbars",
             "--remote-debugging-pipe",
         ])
-        .arg(format!("--user-data-dir={}", profile_dir().display()))
+        .arg(format!("--host-resolver-rules={resolver}"))
+        .args(extra)
+        .arg(format!("--user-data-dir={}", profile_dir(name).display()))
         .arg("about:blank")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -199,14 +210,20 @@ impl Browser {
 /// A page in a browser context of its own, at a viewport of `size`;
 /// closed (context and all) when dropped.
 pub(super) struct Tab {
+    browser: &'static Browser,
     context: String,
     session: String,
 }
 
 impl Tab {
-    /// Opens `page` at `size` (CSS pixels, device scale 1).
+    /// Opens `page` at `size` (CSS pixels, device scale 1) in the
+    /// process's [`browser`].
     pub(super) fn open(page: &Path, size: (u32, u32)) -> Tab {
-        let b = browser();
+        Tab::open_in(browser(), page, size)
+    }
+
+    /// Opens `page` at `size` in browser `b`.
+    pub(super) fn open_in(b: &'static Browser, page: &Path, size: (u32, u32)) -> Tab {
         let must = |r: Result<Value, String>| r.unwrap_or_else(|e| panic!("Chromium: {e}"));
         let context =
             must(b.call(None, "Target.createBrowserContext", json!({})))["browserContextId"]
@@ -229,7 +246,11 @@ impl Tab {
             .as_str()
             .expect("a session id")
             .to_owned();
-        let tab = Tab { context, session };
+        let tab = Tab {
+            browser: b,
+            context,
+            session,
+        };
         tab.call(
             "Emulation.setDeviceMetricsOverride",
             json!({"width": size.0, "height": size.1, "deviceScaleFactor": 1, "mobile": false}),
@@ -243,7 +264,7 @@ impl Tab {
     }
 
     fn call(&self, method: &str, params: Value) -> Value {
-        browser()
+        self.browser
             .call(Some(&self.session), method, params)
             .unwrap_or_else(|e| panic!("Chromium: {e}"))
     }
@@ -251,7 +272,7 @@ impl Tab {
     /// The value of `expr` (a promise is awaited), or the exception it
     /// threw.
     fn eval(&self, expr: &str) -> Result<Value, String> {
-        let r = browser().call(
+        let r = self.browser.call(
             Some(&self.session),
             "Runtime.evaluate",
             json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
@@ -306,7 +327,7 @@ impl Tab {
 impl Drop for Tab {
     fn drop(&mut self) {
         // Closing the context closes its page too.
-        let _ = browser().call(
+        let _ = self.browser.call(
             None,
             "Target.disposeBrowserContext",
             json!({"browserContextId": self.context}),
