@@ -1,14 +1,16 @@
 //! One headless Chromium for the whole test process, driven over its
 //! DevTools pipe (`--remote-debugging-pipe`: JSON messages ended by NUL,
-//! commands on its fd 3, answers on its fd 4). Starting Chromium is most
-//! of what a page costs (about 0.7 s of CPU against 0.2 s to load and
-//! measure a page), so the tests open pages as tabs of this one browser,
-//! each tab in a browser context of its own: a fresh profile per page
-//! (no localStorage, cookies or cache shared), as a new Chromium had.
-//! The launch flags are those each Chromium had (no network: every host
-//! name fails to resolve); a tab waits for a condition on the page (the
-//! measuring script's result, the load and settled animations for a
-//! screenshot) instead of a virtual-time budget.
+//! commands on its fd 3, answers on its fd 4). Starting Chromium was most
+//! of what a page cost, and a new renderer process for each page half of
+//! the rest, so the tests open pages in tabs of this one browser, each
+//! tab in a browser context of its own (no storage, cookies or cache
+//! shared with another tab), and a tab done with a page is kept for the
+//! next one with what the page stored cleared: every page starts as in a
+//! fresh profile, as with a new Chromium. The launch flags are those each
+//! Chromium had (no network: every host name fails to resolve); a tab
+//! waits for a condition on the page (the measuring script's result, the
+//! load and settled animations for a screenshot) instead of a
+//! virtual-time budget.
 
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -35,6 +37,9 @@ pub(super) const SETTLED: &str = "document.fonts.ready\
       .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)\
       .map((a) => a.finished.catch(() => null))))\
     .then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))))";
+
+/// Tabs of [`browser`] given back by the pages they showed.
+static IDLE: Mutex<Vec<Tab>> = Mutex::new(Vec::new());
 
 type Waiting = Mutex<Option<HashMap<u64, Sender<Value>>>>;
 
@@ -207,8 +212,8 @@ impl Browser {
     }
 }
 
-/// A page in a browser context of its own, at a viewport of `size`;
-/// closed (context and all) when dropped.
+/// A tab in a browser context of its own; closed (context and all) when
+/// dropped.
 pub(super) struct Tab {
     browser: &'static Browser,
     context: String,
@@ -251,16 +256,48 @@ impl Tab {
             context,
             session,
         };
-        tab.call(
+        tab.goto(page, size);
+        tab
+    }
+
+    /// A tab of [`browser`] showing `page` at `size`: one a page before
+    /// gave back ([`Tab::done`]), its renderer process and compiled
+    /// scripts kept and its storage cleared, or a new one. A new renderer
+    /// for every page was about half of what a page cost.
+    pub(super) fn reuse(page: &Path, size: (u32, u32)) -> Tab {
+        let idle = IDLE.lock().expect("idle tabs").pop();
+        match idle {
+            Some(tab) => {
+                tab.goto(page, size);
+                tab
+            }
+            None => Tab::open(page, size),
+        }
+    }
+
+    /// Clears what the page stored (local and session storage, all a
+    /// `file://` page keeps) and keeps the tab for the next page, which
+    /// thus starts as in a fresh profile.
+    pub(super) fn done(self) {
+        let left = self.eval("localStorage.clear(); sessionStorage.clear(); localStorage.length + sessionStorage.length");
+        assert_eq!(left, Ok(json!(0)), "clearing the page's storage");
+        IDLE.lock().expect("idle tabs").push(self);
+    }
+
+    /// Shows `page` at `size` in this tab.
+    fn goto(&self, page: &Path, size: (u32, u32)) {
+        // The page this tab showed is marked, so that waiting for the new
+        // one never reads the old one (it may be the same file).
+        let _ = self.eval("window.companionStale = true");
+        self.call(
             "Emulation.setDeviceMetricsOverride",
             json!({"width": size.0, "height": size.1, "deviceScaleFactor": 1, "mobile": false}),
         );
         let url = format!("file://{}", page.display());
-        let nav = tab.call("Page.navigate", json!({"url": url}));
+        let nav = self.call("Page.navigate", json!({"url": url}));
         if let Some(err) = nav.get("errorText") {
             panic!("Chromium could not open {}: {err}", page.display());
         }
-        tab
     }
 
     fn call(&self, method: &str, params: Value) -> Value {
@@ -287,7 +324,7 @@ impl Tab {
     /// it replaces); panics after [`LIMIT`] naming `what`.
     pub(super) fn wait_for(&self, expr: &str, what: &str) {
         let check = format!(
-            "location.protocol === 'file:' && document.readyState === 'complete' && !!({expr})"
+            "location.protocol === 'file:' && !window.companionStale && document.readyState === 'complete' && !!({expr})"
         );
         let start = Instant::now();
         loop {

@@ -337,12 +337,14 @@ const MIN_WINDOW_WIDTH: u32 = 500;
 /// profile, no network: [`cdp`]) and returns its DOM once the element
 /// with id `id`, which the page's script writes when it is done, exists.
 fn dump_dom(page: &Path, size: (u32, u32), id: &str) -> String {
-    let tab = cdp::Tab::open(page, (size.0.max(MIN_WINDOW_WIDTH), size.1));
+    let tab = cdp::Tab::reuse(page, (size.0.max(MIN_WINDOW_WIDTH), size.1));
     tab.wait_for(
         &format!("document.getElementById({id:?})"),
         &format!("#{id} in {}", page.display()),
     );
-    tab.dom()
+    let dom = tab.dom();
+    tab.done();
+    dom
 }
 
 /// Writes `page` with `script` run first in `<head>` and the measuring
@@ -486,7 +488,9 @@ fn screenshot(page: &Path, theme: &str, size: (u32, u32), png: &Path) {
         html
     });
     let _ = std::fs::remove_file(png);
-    cdp::Tab::open(&file, size).screenshot(png);
+    let tab = cdp::Tab::reuse(&file, size);
+    tab.screenshot(png);
+    tab.done();
 }
 
 // ---- the books ------------------------------------------------------------
