@@ -4,9 +4,12 @@
 //! a few pages in the other four themes too. axe-core is obtained once by
 //! the test suite (`npm pack`, pinned, under `target/tmp/tools/`).
 
-use super::{DESKTOP, PHONE, copy_tree, example_book, inject, run_chromium, scratch, variant};
+use super::cdp::SETTLED;
+use super::{DESKTOP, PHONE, copy_tree, dump_dom, example_book, inject, scratch, variant};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The rules' tags axe runs: WCAG 2.0 and 2.1, A and AA.
 const TAGS: &str = "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']";
@@ -58,21 +61,14 @@ fn violations(page: &Path, theme: &str, size: (u32, u32)) -> Vec<String> {
         let html = inject(html, "<meta charset", &choose);
         let run = format!(
             "<script>\n{axe}\n</script>\n<script>\n\
-             window.addEventListener('load', () => setTimeout(() => axe.run(document, {{ runOnly: {{ type: 'tag', values: {TAGS} }} }})\
+             window.addEventListener('load', () => ({SETTLED}).then(() => axe.run(document, {{ runOnly: {{ type: 'tag', values: {TAGS} }}, resultTypes: ['violations'] }}))\
              .then((r) => {{ const p = document.createElement('pre'); p.id = 'companion-axe-result';\
              p.textContent = JSON.stringify(r.violations.map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' (' + n.any.concat(n.all).map((c) => c.message).join('; ') + ')').join(', ')));\
-             document.body.appendChild(p); }}), 300));\n</script>\n"
+             document.body.appendChild(p); }}));\n</script>\n"
         );
         inject(html, "</body>", &run)
     });
-    let dom = run_chromium(
-        &file,
-        size,
-        &[
-            "--dump-dom".to_owned(),
-            "--virtual-time-budget=15000".to_owned(),
-        ],
-    );
+    let dom = dump_dom(&file, size, "companion-axe-result");
     let _ = std::fs::remove_file(&file);
     let doc = scraper::Html::parse_document(&dom);
     let sel = scraper::Selector::parse("pre#companion-axe-result").expect("selector");
@@ -84,21 +80,41 @@ fn violations(page: &Path, theme: &str, size: (u32, u32)) -> Vec<String> {
     serde_json::from_str(&text).expect("axe's result is JSON")
 }
 
+/// `check` on every job, three at a time (tabs of the one browser: a
+/// page mostly waits for its renderer), the results in the jobs' order.
+fn in_parallel<J: Sync, R: Send>(jobs: &[J], check: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let done: Vec<Mutex<Option<R>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    *done[i].lock().expect("result") = Some(check(job));
+                }
+            });
+        }
+    });
+    done.into_iter()
+        .map(|r| r.into_inner().expect("result").expect("every job ran"))
+        .collect()
+}
+
 /// Every page of `book`, in the default theme, at desktop width.
 fn every_page_clean(book: &Path) {
-    let mut found = Vec::new();
-    for page in pages(book) {
+    let found: Vec<String> = in_parallel(&pages(book), |page| {
         let name = page
             .file_name()
             .expect("name")
             .to_string_lossy()
             .into_owned();
-        found.extend(
-            violations(&page, "light", DESKTOP)
-                .into_iter()
-                .map(|v| format!("{name}: {v}")),
-        );
-    }
+        violations(page, "light", DESKTOP)
+            .into_iter()
+            .map(|v| format!("{name}: {v}"))
+            .collect::<Vec<_>>()
+    })
+    .concat();
     assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
 }
 
@@ -115,21 +131,19 @@ fn axe_finds_nothing_on_any_page_of_the_guide() {
 #[test]
 fn axe_finds_nothing_in_every_theme_and_at_phone_width() {
     let book = example_book();
-    let mut found = Vec::new();
+    let mut jobs = Vec::new();
     for name in ["division.html", "further-reading.html", "verified.html"] {
-        let page = book.join("book").join(name);
         for theme in ["rust", "coal", "navy", "ayu"] {
-            found.extend(
-                violations(&page, theme, DESKTOP)
-                    .into_iter()
-                    .map(|v| format!("{name} ({theme}): {v}")),
-            );
+            jobs.push((name, theme, DESKTOP, format!("{name} ({theme})")));
         }
-        found.extend(
-            violations(&page, "light", PHONE)
-                .into_iter()
-                .map(|v| format!("{name} (390 px): {v}")),
-        );
+        jobs.push((name, "light", PHONE, format!("{name} (390 px)")));
     }
+    let found: Vec<String> = in_parallel(&jobs, |(name, theme, size, what)| {
+        violations(&book.join("book").join(name), theme, *size)
+            .into_iter()
+            .map(|v| format!("{what}: {v}"))
+            .collect::<Vec<_>>()
+    })
+    .concat();
     assert!(found.is_empty(), "axe-core found:\n{}", found.join("\n"));
 }

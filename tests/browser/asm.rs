@@ -102,7 +102,7 @@ fn asm_measure(size: (u32, u32), v: Variant, partners: bool, print: bool) -> Val
         );
         inject(html, "</body>", &script)
     });
-    let dom = run_chromium(&file, size, &["--dump-dom".to_owned()]);
+    let dom = dump_dom(&file, size, "companion-test-result");
     let doc = scraper::Html::parse_document(&dom);
     let sel = scraper::Selector::parse("pre#companion-test-result").expect("selector");
     let text: String = doc

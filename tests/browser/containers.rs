@@ -78,7 +78,7 @@ fn choose_tab(click: &str, remembered: Option<&str>, js: bool) -> Value {
         );
         inject(html, "</body>", &script)
     });
-    let dom = run_chromium(&file, DESKTOP, &["--dump-dom".to_owned()]);
+    let dom = dump_dom(&file, DESKTOP, "companion-test-result");
     let doc = scraper::Html::parse_document(&dom);
     let sel = scraper::Selector::parse("pre#companion-test-result").expect("selector");
     let text: String = doc

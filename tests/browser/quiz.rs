@@ -13,6 +13,13 @@ use serde_json::json;
 
 const SCENARIO: &str = include_str!("quiz-scenario.js");
 
+/// The book with nothing added to its table, checked and built once:
+/// the tests that only read its page share it.
+fn shared() -> PathBuf {
+    static PAGE: OnceLock<PathBuf> = OnceLock::new();
+    PAGE.get_or_init(|| built("shared", "")).clone()
+}
+
 /// The quiz book: checked (its lock written), then built with no
 /// compiler on PATH.
 fn built(name: &str, companion: &str) -> PathBuf {
@@ -48,6 +55,13 @@ fn built(name: &str, companion: &str) -> PathBuf {
         include_str!("../testsuite/quiz/claims.md"),
     )
     .expect("chapter");
+    // The examples are the same in every such book: a check after the
+    // first compiles nothing again, it finds them in the cache it copied.
+    static WARM: Mutex<Option<PathBuf>> = Mutex::new(None);
+    let warm = WARM.lock().expect("warm cache").clone();
+    if let Some(cache) = warm {
+        copy_tree(&cache, &root.join(".companion-cache"));
+    }
     let bin = env!("CARGO_BIN_EXE_mdbook-companion");
     let check = Command::new(bin)
         .arg("check")
@@ -59,6 +73,13 @@ fn built(name: &str, companion: &str) -> PathBuf {
         "check: {}",
         String::from_utf8_lossy(&check.stdout)
     );
+    let mut warm = WARM.lock().expect("warm cache");
+    if warm.is_none() {
+        let keep = scratch("quiz-warm-cache");
+        copy_tree(&root.join(".companion-cache"), &keep);
+        *warm = Some(keep);
+    }
+    drop(warm);
     let empty = tempfile::tempdir().expect("empty PATH");
     let build = Command::new(bin)
         .arg("build")
@@ -84,7 +105,7 @@ fn strings(v: &Value) -> Vec<String> {
 
 #[test]
 fn a_reader_answers_checks_reloads_and_tries_again_offline() {
-    let page = built("reader", "");
+    let page = shared();
     let server = StandIn::start(Answer::Runs);
     let report = server.drive_with(
         &page,
@@ -246,7 +267,7 @@ fn a_reader_answers_checks_reloads_and_tries_again_offline() {
 
 #[test]
 fn answered_quizzes_are_readable_in_every_theme_and_fit_a_phone() {
-    let page = built("themes", "");
+    let page = shared();
     let m = measure(&page, "screen", DESKTOP, Variant::Answered);
     for theme in THEMES {
         let t = &m["contrast"][theme];
@@ -287,7 +308,11 @@ fn print_shows_the_questions_and_the_answers_only_when_asked() {
         ("print", "", 0),
         ("print-answers", "print-answers = true", 7),
     ] {
-        let page = built(name, companion);
+        let page = if companion.is_empty() {
+            shared()
+        } else {
+            built(name, companion)
+        };
         let m = measure(&page, "print", DESKTOP, Variant::AsBuilt);
         let quizzes = array(&m, "quizzes");
         assert_eq!(quizzes.len(), 1, "{m}");

@@ -92,6 +92,13 @@ fn main() { let x = std::hint::black_box(i32::MAX); println!("{}", x + 1); }
 ````
 "#;
 
+/// The book with nothing added to its table, checked and built once:
+/// the tests that only read its page share it.
+fn shared() -> PathBuf {
+    static PAGE: OnceLock<PathBuf> = OnceLock::new();
+    PAGE.get_or_init(|| built("shared", "")).clone()
+}
+
 /// A book with `companion` lines added to its table, checked (with the
 /// compilers) and then built with none on PATH, in a fresh directory.
 fn built(name: &str, companion: &str) -> PathBuf {
@@ -124,6 +131,13 @@ fn built(name: &str, companion: &str) -> PathBuf {
     )
     .expect("summary");
     std::fs::write(root.join("src/runs.md"), CHAPTER).expect("chapter");
+    // The examples are the same in every such book: a check after the
+    // first compiles nothing again, it finds them in the cache it copied.
+    static WARM: Mutex<Option<PathBuf>> = Mutex::new(None);
+    let warm = WARM.lock().expect("warm cache").clone();
+    if let Some(cache) = warm {
+        copy_tree(&cache, &root.join(".companion-cache"));
+    }
     let bin = env!("CARGO_BIN_EXE_mdbook-companion");
     let check = Command::new(bin)
         .arg("check")
@@ -136,6 +150,13 @@ fn built(name: &str, companion: &str) -> PathBuf {
         String::from_utf8_lossy(&check.stdout),
         String::from_utf8_lossy(&check.stderr)
     );
+    let mut warm = WARM.lock().expect("warm cache");
+    if warm.is_none() {
+        let keep = scratch("run-warm-cache");
+        copy_tree(&root.join(".companion-cache"), &keep);
+        *warm = Some(keep);
+    }
+    drop(warm);
     // A fresh machine: no cache, no compiler on PATH; only the lock.
     std::fs::remove_dir_all(root.join(".companion-cache")).expect("the cache");
     let empty = tempfile::tempdir().expect("empty PATH");
@@ -175,7 +196,7 @@ const TITLES: [&str; 5] = [
 
 #[test]
 fn recorded_output_shows_at_once_with_the_network_blocked() {
-    let page = built("blocked", "");
+    let page = shared();
     // The report goes to a local server; the page's Playground is the
     // public one, which cannot be reached.
     let server = StandIn::start(Answer::Runs);
@@ -361,7 +382,7 @@ fn run_playground_keeps_mdbooks_own_button() {
 
 #[test]
 fn recorded_output_is_readable_in_every_theme() {
-    let page = built("themes", "");
+    let page = shared();
     let m = measure(&page, "screen", DESKTOP, Variant::Ran);
     for theme in THEMES {
         let t = &m["contrast"][theme];
@@ -387,7 +408,7 @@ fn recorded_output_is_readable_in_every_theme() {
 
 #[test]
 fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
-    let page = built("c-sides", "");
+    let page = shared();
     let server = StandIn::start(Answer::Runs);
     let report = server.drive(
         &page,
@@ -429,7 +450,7 @@ fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
 
 #[test]
 fn run_panels_keep_long_lines_whole_and_scroll_inside_their_column() {
-    let page = built("fits", "");
+    let page = shared();
     for size in [DESKTOP, PHONE] {
         let m = measure(&page, "screen", size, Variant::Ran);
         let o = &m["overflow"];
@@ -464,7 +485,7 @@ fn run_panels_keep_long_lines_whole_and_scroll_inside_their_column() {
 
 #[test]
 fn run_panel_screenshots_in_every_theme_at_390_px() {
-    let page = built("shots", "");
+    let page = shared();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
     std::fs::create_dir_all(&dir).expect("screenshots dir");
     for (title, tag) in [

@@ -1,14 +1,14 @@
 //! A stand-in Playground on 127.0.0.1 for the Run button's tests: it
 //! answers `/meta/crates` and `/evaluate.json` as play.rust-lang.org does
 //! (or fails, or never answers), logs every request it gets, and takes
-//! the scenario's report (`/report`). Chromium runs a page with every
-//! host name unresolvable but this one, reports, and is stopped.
+//! the scenario's report (`/report`). A tab of a Chromium with every
+//! host name unresolvable but this one runs a page, reports, and is closed.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -81,7 +81,10 @@ impl StandIn {
     pub(super) fn drive_with(&self, page: &Path, scenario: &Value, script: &str) -> Value {
         *self.report.lock().expect("report") = None;
         let recorder = RECORDER.replace("REPORT_URL", &format!("{}report", self.url()));
-        let file = super::variant(page, "run", |html| {
+        // A name of its own: tests that share a page drive it at once.
+        static DRIVES: AtomicUsize = AtomicUsize::new(0);
+        let tag = format!("run{}", DRIVES.fetch_add(1, Ordering::Relaxed));
+        let file = super::variant(page, &tag, |html| {
             let html = super::inject(
                 html,
                 "<meta charset=\"UTF-8\">",
@@ -95,41 +98,18 @@ impl StandIn {
                 ),
             )
         });
-        let profile = tempfile::tempdir().expect("profile dir");
-        let mut child = Command::new(super::chromium())
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--allow-file-access-from-files",
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                "--window-size=1280,900",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(format!("file://{}", file.display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("starting Chromium: {e}"));
+        let tab = super::cdp::Tab::open_in(super::cdp::standin_browser(), &file, (1280, 900));
         let start = Instant::now();
         let report = loop {
             if let Some(r) = self.report.lock().expect("report").take() {
                 break Some(r);
             }
-            if start.elapsed() > Duration::from_secs(90)
-                || child.try_wait().ok().flatten().is_some()
-            {
+            if start.elapsed() > Duration::from_secs(90) {
                 break None;
             }
             std::thread::sleep(Duration::from_millis(100));
         };
-        let _ = child.kill();
-        let _ = child.wait();
+        drop(tab);
         let report = report.unwrap_or_else(|| {
             panic!(
                 "no report from the page {} within 90 s; did the scenario run?",
