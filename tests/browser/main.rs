@@ -325,19 +325,11 @@ fn chromium() -> PathBuf {
     );
 }
 
-/// Headless Chromium's window is never narrower than this: with
-/// `--window-size=390,…` and `--dump-dom`, as these tests ran Chromium
-/// before [`cdp`], pages were laid out 500 px wide (the screenshots were
-/// 390 px). The measurements keep that width, so they assert what they
-/// asserted; at a true 390 px one of them fails (the example book's
-/// long sanitizer badge sticks out of the content column).
-const MIN_WINDOW_WIDTH: u32 = 500;
-
 /// Opens `page` at `size` in the process's headless Chromium (a fresh
 /// profile, no network: [`cdp`]) and returns its DOM once the element
 /// with id `id`, which the page's script writes when it is done, exists.
 fn dump_dom(page: &Path, size: (u32, u32), id: &str) -> String {
-    let tab = cdp::Tab::reuse(page, (size.0.max(MIN_WINDOW_WIDTH), size.1));
+    let tab = cdp::Tab::reuse(page, size);
     tab.wait_for(
         &format!("document.getElementById({id:?})"),
         &format!("#{id} in {}", page.display()),
