@@ -37,9 +37,8 @@ fn pages(book: &Path) -> Vec<PathBuf> {
             let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
             let name = name.unwrap_or_default();
             name.ends_with(".html")
-                && !name.contains("-axe-")
+                && !name.contains("-variant-")
                 && !["print.html", "404.html", "toc.html"].contains(&name.as_str())
-                && !name.starts_with("measure-")
         })
         .collect();
     out.sort();

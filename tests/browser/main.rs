@@ -341,12 +341,13 @@ fn dump_dom(page: &Path, size: (u32, u32), id: &str) -> String {
 
 /// Writes `page` with `script` run first in `<head>` and the measuring
 /// script at the end of `<body>`, next to the original (so its relative
-/// links hold), as `<stem>-<tag>.html`.
+/// links hold), as `<stem>-variant-<tag>.html` (which [`a11y`]'s page
+/// list leaves out).
 fn variant(page: &Path, tag: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let html =
         std::fs::read_to_string(page).unwrap_or_else(|e| panic!("reading {}: {e}", page.display()));
     let out = page.with_file_name(format!(
-        "{}-{tag}.html",
+        "{}-variant-{tag}.html",
         page.file_stem().expect("stem").to_string_lossy()
     ));
     std::fs::write(&out, edit(html)).expect("writing the page variant");
