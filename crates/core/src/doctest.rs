@@ -11,9 +11,10 @@
 //! `src/librustdoc/doctest/make.rs`), without rustc's parser: the code is
 //! read as rustdoc reads it, as the statements of a function, by a scan of
 //! its tokens ([`program`] says when the code keeps its own `main`).
-//! Outer attributes and doc comments that attach to nothing at the end
-//! of a block are dropped as rustdoc drops them, and a block that starts
-//! with a shebang is handed to rustc as it is ([`shebang`]).
+//! Attributes and doc comments (outer or inner) that attach to nothing at
+//! the end of a block are dropped as rustdoc drops them, `extern crate`
+//! items go to the crate's root wherever they are written, and a block
+//! that starts with a shebang is handed to rustc as it is ([`shebang`]).
 //!
 //! Differences from rustdoc, kept on purpose (the guide lists them too):
 //!
@@ -25,13 +26,11 @@
 //! - Code rustc cannot parse at all is wrapped like any other here;
 //!   rustdoc passes it through unchanged. Either way it does not compile,
 //!   so the verdict is the same; only the error's wording may differ.
-//! - Only the `extern crate` lines at the top (after the crate
-//!   attributes) move to the crate root; rustdoc also moves those written
-//!   further down, which matters only for a 2015-edition block that
-//!   `use`s such a crate after other statements.
 
 use crate::expect::Expect;
 use crate::tokens::{Tokens, group_end, is_ident};
+
+mod info;
 
 /// The lint flag that stands for rustdoc's `#![allow(unused)]`.
 pub const ALLOW: [&str; 2] = ["-A", "unused"];
@@ -84,7 +83,7 @@ impl LangString {
         let mut seen_rust = false;
         let mut seen_other = false;
         let mut seen_custom = false;
-        let Some(tokens) = tokens(info) else {
+        let Some(tokens) = info::words(info) else {
             data.rust = false;
             return data;
         };
@@ -185,35 +184,6 @@ impl LangString {
     }
 }
 
-/// The words of an info string, or `None` when rustdoc would call it
-/// malformed (an unclosed `(`, `{` or `"`).
-fn tokens(info: &str) -> Option<Vec<&str>> {
-    let mut out = Vec::new();
-    let bytes = info.as_bytes();
-    let mut i = 0;
-    let is_sep = |b: u8| b == b' ' || b == b',' || b == b'\t';
-    while i < bytes.len() {
-        match bytes[i] {
-            b if is_sep(b) => i += 1,
-            b'(' => i += info[i..].find(')')? + 1,
-            b'{' => i += info[i..].find('}')? + 1,
-            b'"' => {
-                let len = info[i + 1..].find('"')?;
-                out.push(&info[i + 1..i + 1 + len]);
-                i += len + 2;
-            }
-            _ => {
-                let start = i;
-                while i < bytes.len() && !is_sep(bytes[i]) && !b"({\"".contains(&bytes[i]) {
-                    i += 1;
-                }
-                out.push(&info[start..i]);
-            }
-        }
-    }
-    Some(out)
-}
-
 /// The code rustdoc compiles from a block's text: `# ` lines un-hidden
 /// (their indentation dropped, as rustdoc does), `##` turned into `#`,
 /// lines joined with `\n` and no newline at the end.
@@ -225,10 +195,9 @@ pub fn unhidden(code: &str) -> String {
             if trimmed.starts_with("##") {
                 // Written back below.
                 line
-            } else if let Some(rest) = trimmed
-                .strip_prefix("# ")
-                .or_else(|| trimmed.strip_prefix("#\t"))
-            {
+            } else if let Some(rest) = trimmed.strip_prefix("# ") {
+                // Only `# `: rustdoc shows `#\tcode` (a tab after `#`) as
+                // it is, and compiles it so.
                 rest
             } else if trimmed == "#" {
                 ""
@@ -282,7 +251,7 @@ pub fn program(code: &str, test_harness: bool) -> Program {
     let main = has_main(&format!("{}{body}", parts.crates));
     let wrapped = !(test_harness || main || source.contains("![no_std]"));
     if wrapped {
-        let (pre, post) = if body.ends_with("(())") {
+        let (pre, post) = if returns_result(&parts.rest) {
             (
                 "fn main() { #[allow(non_snake_case)] fn _doctest_main() -> core::result::Result<(), impl core::fmt::Debug> {\n",
                 "\n} _doctest_main().unwrap() }",
@@ -293,14 +262,120 @@ pub fn program(code: &str, test_harness: bool) -> Program {
                 "\n} _doctest_main() }",
             )
         };
+        // rustdoc keeps `extern crate` items at the crate's root wherever
+        // the code has them: on the wrapper's line, so that every line of
+        // the code stays where it was.
+        let (items, body) = extern_crates(body);
+        source.push_str(&items);
         source.push_str(pre);
-        source.push_str(body);
+        source.push_str(&body);
         source.push_str(post);
     } else {
         source.push_str(body);
     }
     source.push('\n');
     Program { source, wrapped }
+}
+
+/// The `extern crate` items among `code`'s statements (with their outer
+/// attributes, `#[macro_use]`), on one line, and `code` with them blanked
+/// (lines and columns kept): rustdoc puts them at the crate's root, where
+/// a 2015-edition path finds the crate and `#[macro_use]` is allowed.
+fn extern_crates(code: &str) -> (String, std::borrow::Cow<'_, str>) {
+    let tokens: Vec<&str> = Tokens::new(code).collect();
+    let offset = |t: &str| t.as_ptr() as usize - code.as_ptr() as usize;
+    let mut ranges = Vec::new();
+    // Where the statement at hand starts, and its first attribute.
+    let mut start = 0;
+    let mut attrs = None;
+    let mut at = 0;
+    while at < tokens.len() {
+        let t = tokens[at];
+        if at == start && t == "#" && tokens.get(at + 1) == Some(&"[") {
+            attrs.get_or_insert(at);
+            at = group_end(&tokens, at + 1);
+            start = at;
+            continue;
+        }
+        if at == start && t == "extern" && tokens.get(at + 1) == Some(&"crate") {
+            let Some(semi) = (at..tokens.len()).find(|&i| tokens[i] == ";") else {
+                break;
+            };
+            let first = tokens[attrs.take().unwrap_or(at)];
+            ranges.push(offset(first)..offset(tokens[semi]) + 1);
+            at = semi + 1;
+            start = at;
+            continue;
+        }
+        if at == start {
+            attrs = None;
+        }
+        let end = match t {
+            "(" | "[" | "{" => group_end(&tokens, at),
+            _ => at + 1,
+        };
+        if t == ";" || t == "{" {
+            start = end;
+        }
+        at = end;
+    }
+    if ranges.is_empty() {
+        return (String::new(), code.into());
+    }
+    let mut items = String::new();
+    for r in &ranges {
+        items.push_str(&code[r.clone()].replace(['\n', '\r'], " "));
+        items.push(' ');
+    }
+    // From the last, so that the earlier ranges stay where they are.
+    let mut out = code.to_owned();
+    for r in ranges.into_iter().rev() {
+        let blank: String = code[r.clone()]
+            .chars()
+            .map(|c| if c == '\n' { c } else { ' ' })
+            .collect();
+        out.replace_range(r, &blank);
+    }
+    (items, out.into())
+}
+
+/// Whether rustdoc wraps `code` in a function returning a `Result`: its
+/// last token ends it in `(())`, whatever plain comments follow (`Ok(())
+/// // done`). A doc comment or an attribute after it, even one rustdoc
+/// then drops as dangling, ends the code otherwise.
+fn returns_result(code: &str) -> bool {
+    let Some(last) = Tokens::new(code).last() else {
+        return false;
+    };
+    let end = last.as_ptr() as usize - code.as_ptr() as usize + last.len();
+    code[..end].ends_with("(())") && !comments_hold_docs(&code[end..])
+}
+
+/// Whether `tail`, blanks and comments only, holds a doc comment (`///`,
+/// `//!`, `/** */`, `/*! */`): rustc reads those as attributes.
+fn comments_hold_docs(tail: &str) -> bool {
+    let mut rest = tail.trim_start();
+    while rest.starts_with('/') {
+        if doc_comment(rest) {
+            return true;
+        }
+        let len = if rest.starts_with("/*") {
+            crate::tokens::block_comment_len(rest)
+        } else {
+            rest.find('\n').unwrap_or(rest.len())
+        };
+        rest = rest[len.max(1)..].trim_start();
+    }
+    false
+}
+
+/// Whether `text` starts with a doc comment, outer or inner (`///`,
+/// `//!`, `/**`, `/*!`, but not `////`, `/***` or `/**/`).
+fn doc_comment(text: &str) -> bool {
+    (text.starts_with("///") && !text.starts_with("////"))
+        || text.starts_with("//!")
+        || (text.starts_with("/**") && !text.starts_with("/***") && !text.starts_with("/**/"))
+        || text.starts_with("/*!")
 }
 
 /// Whether `code` starts with a shebang as rustc reads one: `#!` on the
@@ -311,10 +386,10 @@ pub fn shebang(code: &str) -> bool {
         .is_some_and(|rest| Tokens::new(rest).next() != Some("["))
 }
 
-/// `code` without the outer attributes and doc comments at its end that
+/// `code` without the attributes and doc comments at its end that
 /// attach to nothing (a block that is only `#[cfg(unix)]` or `/// Panics
-/// if …` lines, a stray attribute after the last statement): rustdoc
-/// drops them, where rustc would refuse them ("expected statement after
+/// if …` lines, a stray attribute after the last statement, an inner
+/// `#![…]` or `//!` after it): rustdoc drops them, where rustc would refuse them ("expected statement after
 /// outer attribute", E0585). They become blanks, so that every other line
 /// and column stays where the author wrote it. Code whose end holds
 /// anything else is returned as it is.
@@ -325,9 +400,11 @@ fn without_dangling(code: &str) -> std::borrow::Cow<'_, str> {
     let mut start = 0;
     let mut at = 0;
     while at < tokens.len() {
-        let attribute = tokens[at] == "#" && tokens.get(at + 1) == Some(&"[");
+        // Outer or inner: `#[…]`, `#![…]`.
+        let bang = usize::from(tokens.get(at + 1) == Some(&"!"));
+        let attribute = tokens[at] == "#" && tokens.get(at + 1 + bang) == Some(&"[");
         let end = match tokens[at] {
-            "#" if attribute => group_end(&tokens, at + 1),
+            "#" if attribute => group_end(&tokens, at + 1 + bang),
             "(" | "[" | "{" => group_end(&tokens, at),
             _ => at + 1,
         };
@@ -346,8 +423,8 @@ fn without_dangling(code: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// Whether `tail` is only blanks, comments and outer attributes, with at
-/// least one attribute or outer doc comment (`///`, `/** */`) among them.
+/// Whether `tail` is only blanks, comments and attributes (outer or
+/// inner), with at least one attribute or doc comment among them.
 fn dangling(tail: &str) -> bool {
     let mut rest = tail;
     let mut found = false;
@@ -357,14 +434,14 @@ fn dangling(tail: &str) -> bool {
             return found;
         }
         if rest.starts_with("//") {
-            found |= rest.starts_with("///") && !rest.starts_with("////");
+            found |= doc_comment(rest);
             rest = &rest[rest.find('\n').unwrap_or(rest.len())..];
         } else if rest.starts_with("/*") {
-            found |=
-                rest.starts_with("/**") && !rest.starts_with("/***") && !rest.starts_with("/**/");
+            found |= doc_comment(rest);
             rest = &rest[crate::tokens::block_comment_len(rest)..];
         } else if let Some(after) = rest.strip_prefix('#') {
-            let mut tokens = Tokens::new(after);
+            let mut tokens = Tokens::new(after).peekable();
+            tokens.next_if_eq(&"!");
             if tokens.next() != Some("[") {
                 return false;
             }
@@ -681,6 +758,24 @@ mod tests {
             ("rust,ignore(unclosed", false),
             ("rust {.class}", true),
             ("E12", false),
+            // rustdoc's tokenizer: an error makes the block not Rust.
+            ("rust,ignore=foo", false),
+            ("rust a=b", false),
+            ("rust,=", false),
+            ("rust,@", false),
+            ("rust,{x}", false),
+            ("rust,{a=b", false),
+            ("rust,{.x", false),
+            ("rust,\"x", false),
+            ("rust,x\"y\"", false),
+            ("rust,x{y}", false),
+            ("rust,{a=b}", true),
+            ("rust,{ .x }", true),
+            ("rust,{.x}y", true),
+            ("rust,\"x\"", true),
+            ("rust,x(y)z", true),
+            ("rust,foo:bar", true),
+            ("rust,a.b!", true),
         ] {
             assert_eq!(LangString::parse(info).rust, rust, "{info:?}");
         }
@@ -726,7 +821,7 @@ mod tests {
             unhidden(
                 "# fn main() {\n    # let x = 1;\nlet y = 2;\n## not hidden\n#\n#[derive(Debug)]\n#\tz\n# }\n"
             ),
-            "fn main() {\nlet x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\nz\n}"
+            "fn main() {\nlet x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\n#\tz\n}"
         );
     }
 
@@ -751,6 +846,41 @@ mod tests {
     }
 
     #[test]
+    fn extern_crates_anywhere_go_to_the_root() {
+        let wrap = |items: &str, body: &str| {
+            format!(
+                "{items}fn main() {{ #[allow(non_snake_case)] fn _doctest_main() {{\n{body}\n}} _doctest_main() }}\n"
+            )
+        };
+        for (code, items, body) in [
+            (
+                "let x = 1;\nextern crate core;\nuse core::mem;",
+                "extern crate core; ",
+                "let x = 1;\n                  \nuse core::mem;",
+            ),
+            (
+                "#[macro_use]\nextern crate std as s;\nlet v = vec![1];",
+                "#[macro_use] extern crate std as s; ",
+                "            \n                      \nlet v = vec![1];",
+            ),
+            (
+                "let v = S { a: 1 };\n#[allow(unused)] extern crate core;",
+                "#[allow(unused)] extern crate core; ",
+                "let v = S { a: 1 };\n                                   ",
+            ),
+            // Not a statement of the code's own: left where it is.
+            (
+                "fn f() {\n    extern crate core;\n}\nf();",
+                "",
+                "fn f() {\n    extern crate core;\n}\nf();",
+            ),
+            ("#[cfg(unix)]\nlet x = 1;", "", "#[cfg(unix)]\nlet x = 1;"),
+        ] {
+            assert_eq!(program(code, false).source, wrap(items, body), "{code:?}");
+        }
+    }
+
+    #[test]
     fn code_ending_in_ok_returns_a_result() {
         let p = program(
             "let n: i32 = \"1\".parse()?;\nOk::<(), std::num::ParseIntError>(())",
@@ -761,6 +891,20 @@ mod tests {
                 .contains("-> core::result::Result<(), impl core::fmt::Debug>")
         );
         assert!(p.source.ends_with("} _doctest_main().unwrap() }\n"));
+        // Plain comments after `(())` do not count, a doc comment or an
+        // attribute (even one dropped as dangling) does; `(())` in a
+        // comment is no code.
+        for (code, result) in [
+            ("Ok::<(), E>(()) // done", true),
+            ("Ok::<(), E>(())\n/* c */", true),
+            ("Ok::<(), E>(())\n/// doc", false),
+            ("Ok::<(), E>(())\n// c\n#[allow(unused)]", false),
+            ("Ok::<(), E>(())\n#![allow(unused)]", false),
+            ("let s = 1; // (())", false),
+            ("", false),
+        ] {
+            assert_eq!(returns_result(code), result, "{code:?}");
+        }
     }
 
     #[test]
@@ -784,13 +928,19 @@ mod tests {
                 "let x = 1;\n#[cfg(unix)]\n{ 2; }",
                 "let x = 1;\n#[cfg(unix)]\n{ 2; }",
             ),
-            // Plain comments alone, an inner attribute, something the
-            // tokens skip (a number): left as they are.
-            ("let x = 1; // c", "let x = 1; // c"),
+            // Inner attributes and inner doc comments after the last
+            // statement too (rustdoc passes `let x = 1;\n#![no_std]`).
             (
                 "let x = 1;\n#![allow(unused)]",
-                "let x = 1;\n#![allow(unused)]",
+                "let x = 1;\n                 ",
             ),
+            (
+                "fn f() {}\n//! doc\n/*! d */",
+                "fn f() {}\n       \n        ",
+            ),
+            // Plain comments alone, something the tokens skip (a
+            // number): left as they are.
+            ("let x = 1; // c", "let x = 1; // c"),
             ("x + 1 #[a]", "x + 1 #[a]"),
             ("impl S {\n    #[inline]\n}", "impl S {\n    #[inline]\n}"),
             ("let x = 1;\n#[cfg(unix", "let x = 1;\n#[cfg(unix"),
