@@ -378,6 +378,29 @@ fn doc_comment(text: &str) -> bool {
         || text.starts_with("/*!")
 }
 
+/// Whether `source`'s own `fn main` (outside any braces) has an ABI other
+/// than Rust's (`extern "C" fn main`): a module takes it as any function,
+/// the crate's root refuses it as `main` (E0580), so a program with one
+/// must be compiled alone to be judged as rustdoc judges it.
+pub fn foreign_main(source: &str) -> bool {
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match *t {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth = depth.saturating_sub(1),
+            "fn" if depth == 0 && tokens.get(i + 1) == Some(&"main") && i >= 1 => {
+                let abi = tokens[i - 1];
+                if abi == "extern" || (i >= 2 && tokens[i - 2] == "extern" && abi != "\"Rust\"") {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether `code` starts with a shebang as rustc reads one: `#!` on the
 /// first line, not followed by `[` (after blanks and comments), which
 /// would make it an inner attribute.
@@ -877,6 +900,20 @@ mod tests {
             ("#[cfg(unix)]\nlet x = 1;", "", "#[cfg(unix)]\nlet x = 1;"),
         ] {
             assert_eq!(program(code, false).source, wrap(items, body), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn a_main_of_another_abi_is_told() {
+        for (code, foreign) in [
+            ("extern \"C\" fn main() {}", true),
+            ("pub extern fn main() {}", true),
+            ("extern \"Rust\" fn main() {}", false),
+            ("fn main() {}", false),
+            ("mod m { extern \"C\" fn main() {} }\nfn main() {}", false),
+            ("extern \"C\" fn f() {}\nfn main() {}", false),
+        ] {
+            assert_eq!(foreign_main(code), foreign, "{code:?}");
         }
     }
 
