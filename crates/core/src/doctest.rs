@@ -799,6 +799,15 @@ mod tests {
             ("rust,x(y)z", true),
             ("rust,foo:bar", true),
             ("rust,a.b!", true),
+            ("rust,{\"k\"=\"v\"}", true),
+            ("rust,{\"\"=v}", false),
+            ("rust,{a=\"\"}", false),
+            ("rust,{a=}", false),
+            ("{", false),
+            ("\"", false),
+            ("(", false),
+            ("rust,ñ", false),
+            ("rust,{.é}", false),
         ] {
             assert_eq!(LangString::parse(info).rust, rust, "{info:?}");
         }
