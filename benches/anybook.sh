@@ -37,10 +37,12 @@
 #   (their book.toml fixed for mdBook 0.5 first: no `[book] edition`,
 #   `multilingual` or `author`), rust-cli/book, rust-lang/rust-clippy's
 #   book/, google/comprehensive-rust (14 parts, --strip-preprocessors),
-#   cognitive-engineering-lab/rust-book (chapters 4-8,
+#   rust-lang/rustc-dev-guide (the 155 of its 241 chapters our copy had,
+#   --strip-preprocessors), cognitive-engineering-lab/rust-book (chapters 4-8,
 #   --strip-preprocessors, RUSTUP_TOOLCHAIN=stable: its rust-toolchain
-#   names 1.85), and two books of rustdoc's corner cases in editions 2015
-#   and 2018.
+#   names 1.85), and benches/rustdoc-corners (200 blocks of rustdoc's
+#   corner cases: info strings, hidden lines, `fn main`, crate attributes,
+#   `extern crate`; as it is, 2015, and with `[rust] edition = "2018"`).
 set -euo pipefail
 book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
 strip=${2:-}
