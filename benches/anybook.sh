@@ -40,7 +40,7 @@
 #   rust-lang/rustc-dev-guide (the 155 of its 241 chapters our copy had,
 #   --strip-preprocessors), cognitive-engineering-lab/rust-book (chapters 4-8,
 #   --strip-preprocessors, RUSTUP_TOOLCHAIN=stable: its rust-toolchain
-#   names 1.85), and benches/rustdoc-corners (200 blocks of rustdoc's
+#   names 1.85), and benches/rustdoc-corners (198 blocks of rustdoc's
 #   corner cases: info strings, hidden lines, `fn main`, crate attributes,
 #   `extern crate`; as it is, 2015, and with `[rust] edition = "2018"`).
 set -euo pipefail
