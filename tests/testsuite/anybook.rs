@@ -163,7 +163,7 @@ fn plain_blocks_get_the_verdicts_of_mdbook_test() {
 /// the end are dropped too; `extern crate` items (with `#[macro_use]`)
 /// go to the crate's root wherever they are written; an `extern "C" fn
 /// main` is refused at the root (E0580) even where a module takes it.
-const RULES: [(&str, &str, &str); 15] = [
+const RULES: [(&str, &str, &str); 16] = [
     ("dangling attribute", "dangling_attribute.md", "passed"),
     ("dangling doc", "dangling_doc.md", "passed"),
     ("stray attribute", "stray_attribute.md", "passed"),
@@ -184,6 +184,8 @@ const RULES: [(&str, &str, &str); 15] = [
     ("extern crate late", "extern_crate_late.md", "passed"),
     ("macro use", "macro_use.md", "passed"),
     ("foreign main", "foreign_main.md", "failed"),
+    // With its doc comment, and a comment inside it.
+    ("extern crate doc", "extern_crate_doc.md", "passed"),
 ];
 
 #[test]

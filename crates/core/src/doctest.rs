@@ -301,8 +301,15 @@ fn extern_crates(code: &str) -> (String, std::borrow::Cow<'_, str>) {
             let Some(semi) = (at..tokens.len()).find(|&i| tokens[i] == ";") else {
                 break;
             };
-            let first = tokens[attrs.take().unwrap_or(at)];
-            ranges.push(offset(first)..offset(tokens[semi]) + 1);
+            let first = attrs.take().unwrap_or(at);
+            // With the doc comments written above it.
+            let gap = match first {
+                0 => 0,
+                i => offset(tokens[i - 1]) + tokens[i - 1].len(),
+            };
+            let from = first_doc_comment(&code[gap..offset(tokens[first])])
+                .map_or(offset(tokens[first]), |d| gap + d);
+            ranges.push((from..offset(tokens[semi]) + 1, first..semi + 1));
             at = semi + 1;
             start = at;
             continue;
@@ -322,14 +329,17 @@ fn extern_crates(code: &str) -> (String, std::borrow::Cow<'_, str>) {
     if ranges.is_empty() {
         return (String::new(), code.into());
     }
+    // Their tokens (no comment, which would hide the rest of the line).
     let mut items = String::new();
-    for r in &ranges {
-        items.push_str(&code[r.clone()].replace(['\n', '\r'], " "));
-        items.push(' ');
+    for (_, t) in &ranges {
+        for token in &tokens[t.clone()] {
+            items.push_str(token);
+            items.push(' ');
+        }
     }
     // From the last, so that the earlier ranges stay where they are.
     let mut out = code.to_owned();
-    for r in ranges.into_iter().rev() {
+    for (r, _) in ranges.into_iter().rev() {
         let blank: String = code[r.clone()]
             .chars()
             .map(|c| if c == '\n' { c } else { ' ' })
@@ -354,10 +364,16 @@ fn returns_result(code: &str) -> bool {
 /// Whether `tail`, blanks and comments only, holds a doc comment (`///`,
 /// `//!`, `/** */`, `/*! */`): rustc reads those as attributes.
 fn comments_hold_docs(tail: &str) -> bool {
-    let mut rest = tail.trim_start();
+    first_doc_comment(tail).is_some()
+}
+
+/// Where the first doc comment of `gap` (blanks and comments only)
+/// starts.
+fn first_doc_comment(gap: &str) -> Option<usize> {
+    let mut rest = gap.trim_start();
     while rest.starts_with('/') {
         if doc_comment(rest) {
-            return true;
+            return Some(gap.len() - rest.len());
         }
         let len = if rest.starts_with("/*") {
             crate::tokens::block_comment_len(rest)
@@ -366,7 +382,7 @@ fn comments_hold_docs(tail: &str) -> bool {
         };
         rest = rest[len.max(1)..].trim_start();
     }
-    false
+    None
 }
 
 /// Whether `text` starts with a doc comment, outer or inner (`///`,
@@ -887,18 +903,25 @@ mod tests {
         for (code, items, body) in [
             (
                 "let x = 1;\nextern crate core;\nuse core::mem;",
-                "extern crate core; ",
+                "extern crate core ; ",
                 "let x = 1;\n                  \nuse core::mem;",
             ),
             (
                 "#[macro_use]\nextern crate std as s;\nlet v = vec![1];",
-                "#[macro_use] extern crate std as s; ",
+                "# [ macro_use ] extern crate std as s ; ",
                 "            \n                      \nlet v = vec![1];",
             ),
             (
                 "let v = S { a: 1 };\n#[allow(unused)] extern crate core;",
-                "#[allow(unused)] extern crate core; ",
+                "# [ allow ( unused ) ] extern crate core ; ",
                 "let v = S { a: 1 };\n                                   ",
+            ),
+            // Doc comments above go with it, a comment inside does not
+            // hide the wrapper.
+            (
+                "let x = 1;\n/// doc\n#[macro_use] // c\nextern crate std as s;",
+                "# [ macro_use ] extern crate std as s ; ",
+                "let x = 1;\n       \n                 \n                      ",
             ),
             // Not a statement of the code's own: left where it is.
             (
