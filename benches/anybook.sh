@@ -30,7 +30,19 @@
 #   rust-lang/reference (--strip-preprocessors), rust-embedded/book
 #   (--strip-preprocessors; no [rust] edition: 2015), rust-lang/api-guidelines
 #   and rust-lang/rfcs (after its generate-book.py made src/; mostly failing
-#   blocks).
+#   blocks); round 7's sweep: rust-lang/async-book (a TCP server block
+#   never ends under `mdbook test`), rust-lang/edition-guide (2015),
+#   rust-unofficial/patterns (--strip-preprocessors),
+#   rust-unofficial/too-many-lists, Veykril/tlborm and rustwasm/book
+#   (their book.toml fixed for mdBook 0.5 first: no `[book] edition`,
+#   `multilingual` or `author`), rust-cli/book, rust-lang/rust-clippy's
+#   book/, google/comprehensive-rust (14 parts, --strip-preprocessors),
+#   rust-lang/rustc-dev-guide (the 155 of its 241 chapters our copy had,
+#   --strip-preprocessors), cognitive-engineering-lab/rust-book (chapters 4-8,
+#   --strip-preprocessors, RUSTUP_TOOLCHAIN=stable: its rust-toolchain
+#   names 1.85), and benches/rustdoc-corners (198 blocks of rustdoc's
+#   corner cases: info strings, hidden lines, `fn main`, crate attributes,
+#   `extern crate`; as it is, 2015, and with `[rust] edition = "2018"`).
 set -euo pipefail
 book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
 strip=${2:-}

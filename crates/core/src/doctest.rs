@@ -11,9 +11,10 @@
 //! `src/librustdoc/doctest/make.rs`), without rustc's parser: the code is
 //! read as rustdoc reads it, as the statements of a function, by a scan of
 //! its tokens ([`program`] says when the code keeps its own `main`).
-//! Outer attributes and doc comments that attach to nothing at the end
-//! of a block are dropped as rustdoc drops them, and a block that starts
-//! with a shebang is handed to rustc as it is ([`shebang`]).
+//! Attributes and doc comments (outer or inner) that attach to nothing at
+//! the end of a block are dropped as rustdoc drops them, `extern crate`
+//! items go to the crate's root wherever they are written, and a block
+//! that starts with a shebang is handed to rustc as it is ([`shebang`]).
 //!
 //! Differences from rustdoc, kept on purpose (the guide lists them too):
 //!
@@ -25,13 +26,12 @@
 //! - Code rustc cannot parse at all is wrapped like any other here;
 //!   rustdoc passes it through unchanged. Either way it does not compile,
 //!   so the verdict is the same; only the error's wording may differ.
-//! - Only the `extern crate` lines at the top (after the crate
-//!   attributes) move to the crate root; rustdoc also moves those written
-//!   further down, which matters only for a 2015-edition block that
-//!   `use`s such a crate after other statements.
 
 use crate::expect::Expect;
 use crate::tokens::{Tokens, group_end, is_ident};
+
+mod info;
+mod root;
 
 /// The lint flag that stands for rustdoc's `#![allow(unused)]`.
 pub const ALLOW: [&str; 2] = ["-A", "unused"];
@@ -84,7 +84,7 @@ impl LangString {
         let mut seen_rust = false;
         let mut seen_other = false;
         let mut seen_custom = false;
-        let Some(tokens) = tokens(info) else {
+        let Some(tokens) = info::words(info) else {
             data.rust = false;
             return data;
         };
@@ -185,35 +185,6 @@ impl LangString {
     }
 }
 
-/// The words of an info string, or `None` when rustdoc would call it
-/// malformed (an unclosed `(`, `{` or `"`).
-fn tokens(info: &str) -> Option<Vec<&str>> {
-    let mut out = Vec::new();
-    let bytes = info.as_bytes();
-    let mut i = 0;
-    let is_sep = |b: u8| b == b' ' || b == b',' || b == b'\t';
-    while i < bytes.len() {
-        match bytes[i] {
-            b if is_sep(b) => i += 1,
-            b'(' => i += info[i..].find(')')? + 1,
-            b'{' => i += info[i..].find('}')? + 1,
-            b'"' => {
-                let len = info[i + 1..].find('"')?;
-                out.push(&info[i + 1..i + 1 + len]);
-                i += len + 2;
-            }
-            _ => {
-                let start = i;
-                while i < bytes.len() && !is_sep(bytes[i]) && !b"({\"".contains(&bytes[i]) {
-                    i += 1;
-                }
-                out.push(&info[start..i]);
-            }
-        }
-    }
-    Some(out)
-}
-
 /// The code rustdoc compiles from a block's text: `# ` lines un-hidden
 /// (their indentation dropped, as rustdoc does), `##` turned into `#`,
 /// lines joined with `\n` and no newline at the end.
@@ -225,10 +196,9 @@ pub fn unhidden(code: &str) -> String {
             if trimmed.starts_with("##") {
                 // Written back below.
                 line
-            } else if let Some(rest) = trimmed
-                .strip_prefix("# ")
-                .or_else(|| trimmed.strip_prefix("#\t"))
-            {
+            } else if let Some(rest) = trimmed.strip_prefix("# ") {
+                // Only `# `: rustdoc shows `#\tcode` (a tab after `#`) as
+                // it is, and compiles it so.
                 rest
             } else if trimmed == "#" {
                 ""
@@ -282,7 +252,7 @@ pub fn program(code: &str, test_harness: bool) -> Program {
     let main = has_main(&format!("{}{body}", parts.crates));
     let wrapped = !(test_harness || main || source.contains("![no_std]"));
     if wrapped {
-        let (pre, post) = if body.ends_with("(())") {
+        let (pre, post) = if returns_result(&parts.rest) {
             (
                 "fn main() { #[allow(non_snake_case)] fn _doctest_main() -> core::result::Result<(), impl core::fmt::Debug> {\n",
                 "\n} _doctest_main().unwrap() }",
@@ -293,14 +263,60 @@ pub fn program(code: &str, test_harness: bool) -> Program {
                 "\n} _doctest_main() }",
             )
         };
+        // rustdoc keeps `extern crate` items at the crate's root wherever
+        // the code has them: on the wrapper's line, so that every line of
+        // the code stays where it was.
+        let (items, body) = root::extern_crates(body);
+        source.push_str(&items);
         source.push_str(pre);
-        source.push_str(body);
+        source.push_str(&body);
         source.push_str(post);
     } else {
         source.push_str(body);
     }
     source.push('\n');
     Program { source, wrapped }
+}
+
+/// Whether rustdoc wraps `code` in a function returning a `Result`: its
+/// last token ends it in `(())`, whatever plain comments follow (`Ok(())
+/// // done`). A doc comment or an attribute after it, even one rustdoc
+/// then drops as dangling, ends the code otherwise.
+fn returns_result(code: &str) -> bool {
+    let Some(last) = Tokens::new(code).last() else {
+        return false;
+    };
+    let end = last.as_ptr() as usize - code.as_ptr() as usize + last.len();
+    code[..end].ends_with("(())") && !comments_hold_docs(&code[end..])
+}
+
+/// Whether `tail`, blanks and comments only, holds a doc comment (`///`,
+/// `//!`, `/** */`, `/*! */`): rustc reads those as attributes.
+fn comments_hold_docs(tail: &str) -> bool {
+    root::first_doc_comment(tail).is_some()
+}
+
+/// Whether `source`'s own `fn main` (outside any braces) has an ABI other
+/// than Rust's (`extern "C" fn main`): a module takes it as any function,
+/// the crate's root refuses it as `main` (E0580), so a program with one
+/// must be compiled alone to be judged as rustdoc judges it.
+pub fn foreign_main(source: &str) -> bool {
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let mut depth = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match *t {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth = depth.saturating_sub(1),
+            "fn" if depth == 0 && tokens.get(i + 1) == Some(&"main") && i >= 1 => {
+                let abi = tokens[i - 1];
+                if abi == "extern" || (i >= 2 && tokens[i - 2] == "extern" && abi != "\"Rust\"") {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether `code` starts with a shebang as rustc reads one: `#!` on the
@@ -311,10 +327,10 @@ pub fn shebang(code: &str) -> bool {
         .is_some_and(|rest| Tokens::new(rest).next() != Some("["))
 }
 
-/// `code` without the outer attributes and doc comments at its end that
+/// `code` without the attributes and doc comments at its end that
 /// attach to nothing (a block that is only `#[cfg(unix)]` or `/// Panics
-/// if …` lines, a stray attribute after the last statement): rustdoc
-/// drops them, where rustc would refuse them ("expected statement after
+/// if …` lines, a stray attribute after the last statement, an inner
+/// `#![…]` or `//!` after it): rustdoc drops them, where rustc would refuse them ("expected statement after
 /// outer attribute", E0585). They become blanks, so that every other line
 /// and column stays where the author wrote it. Code whose end holds
 /// anything else is returned as it is.
@@ -325,9 +341,11 @@ fn without_dangling(code: &str) -> std::borrow::Cow<'_, str> {
     let mut start = 0;
     let mut at = 0;
     while at < tokens.len() {
-        let attribute = tokens[at] == "#" && tokens.get(at + 1) == Some(&"[");
+        // Outer or inner: `#[…]`, `#![…]`.
+        let bang = usize::from(tokens.get(at + 1) == Some(&"!"));
+        let attribute = tokens[at] == "#" && tokens.get(at + 1 + bang) == Some(&"[");
         let end = match tokens[at] {
-            "#" if attribute => group_end(&tokens, at + 1),
+            "#" if attribute => group_end(&tokens, at + 1 + bang),
             "(" | "[" | "{" => group_end(&tokens, at),
             _ => at + 1,
         };
@@ -346,8 +364,8 @@ fn without_dangling(code: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// Whether `tail` is only blanks, comments and outer attributes, with at
-/// least one attribute or outer doc comment (`///`, `/** */`) among them.
+/// Whether `tail` is only blanks, comments and attributes (outer or
+/// inner), with at least one attribute or doc comment among them.
 fn dangling(tail: &str) -> bool {
     let mut rest = tail;
     let mut found = false;
@@ -357,14 +375,14 @@ fn dangling(tail: &str) -> bool {
             return found;
         }
         if rest.starts_with("//") {
-            found |= rest.starts_with("///") && !rest.starts_with("////");
+            found |= root::doc_comment(rest);
             rest = &rest[rest.find('\n').unwrap_or(rest.len())..];
         } else if rest.starts_with("/*") {
-            found |=
-                rest.starts_with("/**") && !rest.starts_with("/***") && !rest.starts_with("/**/");
+            found |= root::doc_comment(rest);
             rest = &rest[crate::tokens::block_comment_len(rest)..];
         } else if let Some(after) = rest.strip_prefix('#') {
-            let mut tokens = Tokens::new(after);
+            let mut tokens = Tokens::new(after).peekable();
+            tokens.next_if_eq(&"!");
             if tokens.next() != Some("[") {
                 return false;
             }
@@ -681,6 +699,33 @@ mod tests {
             ("rust,ignore(unclosed", false),
             ("rust {.class}", true),
             ("E12", false),
+            // rustdoc's tokenizer: an error makes the block not Rust.
+            ("rust,ignore=foo", false),
+            ("rust a=b", false),
+            ("rust,=", false),
+            ("rust,@", false),
+            ("rust,{x}", false),
+            ("rust,{a=b", false),
+            ("rust,{.x", false),
+            ("rust,\"x", false),
+            ("rust,x\"y\"", false),
+            ("rust,x{y}", false),
+            ("rust,{a=b}", true),
+            ("rust,{ .x }", true),
+            ("rust,{.x}y", true),
+            ("rust,\"x\"", true),
+            ("rust,x(y)z", true),
+            ("rust,foo:bar", true),
+            ("rust,a.b!", true),
+            ("rust,{\"k\"=\"v\"}", true),
+            ("rust,{\"\"=v}", false),
+            ("rust,{a=\"\"}", false),
+            ("rust,{a=}", false),
+            ("{", false),
+            ("\"", false),
+            ("(", false),
+            ("rust,ñ", false),
+            ("rust,{.é}", false),
         ] {
             assert_eq!(LangString::parse(info).rust, rust, "{info:?}");
         }
@@ -726,7 +771,7 @@ mod tests {
             unhidden(
                 "# fn main() {\n    # let x = 1;\nlet y = 2;\n## not hidden\n#\n#[derive(Debug)]\n#\tz\n# }\n"
             ),
-            "fn main() {\nlet x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\nz\n}"
+            "fn main() {\nlet x = 1;\nlet y = 2;\n# not hidden\n\n#[derive(Debug)]\n#\tz\n}"
         );
     }
 
@@ -751,6 +796,62 @@ mod tests {
     }
 
     #[test]
+    fn extern_crates_anywhere_go_to_the_root() {
+        let wrap = |items: &str, body: &str| {
+            format!(
+                "{items}fn main() {{ #[allow(non_snake_case)] fn _doctest_main() {{\n{body}\n}} _doctest_main() }}\n"
+            )
+        };
+        for (code, items, body) in [
+            (
+                "let x = 1;\nextern crate core;\nuse core::mem;",
+                "extern crate core ; ",
+                "let x = 1;\n                  \nuse core::mem;",
+            ),
+            (
+                "#[macro_use]\nextern crate std as s;\nlet v = vec![1];",
+                "# [ macro_use ] extern crate std as s ; ",
+                "            \n                      \nlet v = vec![1];",
+            ),
+            (
+                "let v = S { a: 1 };\n#[allow(unused)] extern crate core;",
+                "# [ allow ( unused ) ] extern crate core ; ",
+                "let v = S { a: 1 };\n                                   ",
+            ),
+            // Doc comments above go with it, a comment inside does not
+            // hide the wrapper.
+            (
+                "let x = 1;\n/// doc\n#[macro_use] // c\nextern crate std as s;",
+                "# [ macro_use ] extern crate std as s ; ",
+                "let x = 1;\n       \n                 \n                      ",
+            ),
+            // Not a statement of the code's own: left where it is.
+            (
+                "fn f() {\n    extern crate core;\n}\nf();",
+                "",
+                "fn f() {\n    extern crate core;\n}\nf();",
+            ),
+            ("#[cfg(unix)]\nlet x = 1;", "", "#[cfg(unix)]\nlet x = 1;"),
+        ] {
+            assert_eq!(program(code, false).source, wrap(items, body), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn a_main_of_another_abi_is_told() {
+        for (code, foreign) in [
+            ("extern \"C\" fn main() {}", true),
+            ("pub extern fn main() {}", true),
+            ("extern \"Rust\" fn main() {}", false),
+            ("fn main() {}", false),
+            ("mod m { extern \"C\" fn main() {} }\nfn main() {}", false),
+            ("extern \"C\" fn f() {}\nfn main() {}", false),
+        ] {
+            assert_eq!(foreign_main(code), foreign, "{code:?}");
+        }
+    }
+
+    #[test]
     fn code_ending_in_ok_returns_a_result() {
         let p = program(
             "let n: i32 = \"1\".parse()?;\nOk::<(), std::num::ParseIntError>(())",
@@ -761,6 +862,20 @@ mod tests {
                 .contains("-> core::result::Result<(), impl core::fmt::Debug>")
         );
         assert!(p.source.ends_with("} _doctest_main().unwrap() }\n"));
+        // Plain comments after `(())` do not count, a doc comment or an
+        // attribute (even one dropped as dangling) does; `(())` in a
+        // comment is no code.
+        for (code, result) in [
+            ("Ok::<(), E>(()) // done", true),
+            ("Ok::<(), E>(())\n/* c */", true),
+            ("Ok::<(), E>(())\n/// doc", false),
+            ("Ok::<(), E>(())\n// c\n#[allow(unused)]", false),
+            ("Ok::<(), E>(())\n#![allow(unused)]", false),
+            ("let s = 1; // (())", false),
+            ("", false),
+        ] {
+            assert_eq!(returns_result(code), result, "{code:?}");
+        }
     }
 
     #[test]
@@ -784,13 +899,19 @@ mod tests {
                 "let x = 1;\n#[cfg(unix)]\n{ 2; }",
                 "let x = 1;\n#[cfg(unix)]\n{ 2; }",
             ),
-            // Plain comments alone, an inner attribute, something the
-            // tokens skip (a number): left as they are.
-            ("let x = 1; // c", "let x = 1; // c"),
+            // Inner attributes and inner doc comments after the last
+            // statement too (rustdoc passes `let x = 1;\n#![no_std]`).
             (
                 "let x = 1;\n#![allow(unused)]",
-                "let x = 1;\n#![allow(unused)]",
+                "let x = 1;\n                 ",
             ),
+            (
+                "fn f() {}\n//! doc\n/*! d */",
+                "fn f() {}\n       \n        ",
+            ),
+            // Plain comments alone, something the tokens skip (a
+            // number): left as they are.
+            ("let x = 1; // c", "let x = 1; // c"),
             ("x + 1 #[a]", "x + 1 #[a]"),
             ("impl S {\n    #[inline]\n}", "impl S {\n    #[inline]\n}"),
             ("let x = 1;\n#[cfg(unix", "let x = 1;\n#[cfg(unix"),

@@ -117,6 +117,7 @@ pub(super) fn mergeable_code(source: &str) -> bool {
     !UNMERGEABLE.iter().any(|w| source.contains(w))
         && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
         && !mdbook_companion_core::doctest::shebang(source)
+        && !mdbook_companion_core::doctest::foreign_main(source)
         && crate_attributes(source).iter().all(|a| module_lint(a))
         && !super_outside_modules(source)
 }
