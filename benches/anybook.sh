@@ -30,7 +30,10 @@
 #   rust-lang/reference (--strip-preprocessors), rust-embedded/book
 #   (--strip-preprocessors; no [rust] edition: 2015), rust-lang/api-guidelines
 #   and rust-lang/rfcs (after its generate-book.py made src/; mostly failing
-#   blocks).
+#   blocks, each of which still compiles alone once for its report when
+#   other blocks of its merged build fail too, so a cold check there costs
+#   about one compiler start per failing block: see the guide's
+#   performance page).
 set -euo pipefail
 book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
 strip=${2:-}
