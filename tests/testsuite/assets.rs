@@ -1,7 +1,7 @@
 //! The stylesheet reaches books: `install` through the binary, the warning
 //! for books without it, and the example book's copy kept current.
 
-use crate::support::TestBook;
+use crate::support::BookTest;
 use mdbook_companion_directives::assets;
 use pretty_assertions::assert_eq;
 use serde_json::json;
@@ -25,10 +25,10 @@ fn example_book_stylesheet_is_current() {
 
 #[test]
 fn install_through_the_binary_is_idempotent() {
-    let book = TestBook::new().no_stylesheet();
+    let book = BookTest::new().no_stylesheet();
     book.write();
     let toml_before = std::fs::read_to_string(book.root().join("book.toml")).expect("toml");
-    let out = TestBook::run_bin(&["install", &book.root().display().to_string()], b"");
+    let out = BookTest::run_bin(&["install", &book.root().display().to_string()], b"");
     assert!(
         out.status.success(),
         "{}",
@@ -45,7 +45,7 @@ fn install_through_the_binary_is_idempotent() {
         std::fs::read_to_string(book.root().join("theme/companion.js")).expect("js"),
         assets::stamped_script()
     );
-    let out = TestBook::run_bin(&["install", &book.root().display().to_string()], b"");
+    let out = BookTest::run_bin(&["install", &book.root().display().to_string()], b"");
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing changed"));
     assert_eq!(
         std::fs::read_to_string(book.root().join("book.toml")).expect("toml"),
@@ -64,7 +64,7 @@ fn a_book_without_the_stylesheet_gets_one_warning_naming_the_fix() {
         {"root": dir.path(), "config": {}, "renderer": "html", "mdbook_version": "0.5.4"},
         {"items": [chapter("a"), chapter("b")]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
@@ -74,7 +74,7 @@ fn a_book_without_the_stylesheet_gets_one_warning_naming_the_fix() {
     );
     // Other renderers do not use the stylesheet: no warning.
     let input = input.to_string().replace("\"html\"", "\"markdown\"");
-    let out = TestBook::run_bin(&[], input.as_bytes());
+    let out = BookTest::run_bin(&[], input.as_bytes());
     assert!(
         out.stderr.is_empty(),
         "{}",

@@ -3,11 +3,11 @@
 //! reads (`file:line:column: found …; expected …`), through real mdBook with
 //! the preprocessor in-process (which surfaces our error text).
 
-use crate::support::TestBook;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 
 /// Builds a one-chapter book and returns the error text, which must exist.
-fn error_of(book: TestBook) -> String {
+fn error_of(book: BookTest) -> String {
     match book.build_in_process() {
         Ok(()) => panic!("the build succeeded; expected an error"),
         Err(e) => e,
@@ -15,7 +15,7 @@ fn error_of(book: TestBook) -> String {
 }
 
 /// Our located message, from where it starts in mdBook's error chain.
-fn located(book: TestBook) -> String {
+fn located(book: BookTest) -> String {
     let e = error_of(book);
     let at = e
         .find("src/")
@@ -23,13 +23,13 @@ fn located(book: TestBook) -> String {
     e[at..].to_owned()
 }
 
-fn chapter(text: &str) -> TestBook {
-    TestBook::new().chapter("ch.md", text)
+fn chapter(text: &str) -> BookTest {
+    BookTest::new().chapter("ch.md", text)
 }
 
 /// A bad book and the located message its build fails with.
 struct Case {
-    book: TestBook,
+    book: BookTest,
     message: String,
     /// What must outlive the book (a directory it links to).
     keep: Option<tempfile::TempDir>,
@@ -427,8 +427,8 @@ fn check_fails_wherever_the_build_fails() {
         let case = make();
         let built = case.book.build_in_process();
         let root = case.book.root().display().to_string();
-        let _ = TestBook::run_bin(&["check", &root], b"");
-        let out = TestBook::run_bin(&["check", "--locked", &root], b"");
+        let _ = BookTest::run_bin(&["check", &root], b"");
+        let out = BookTest::run_bin(&["check", "--locked", &root], b"");
         let stdout = String::from_utf8_lossy(&out.stdout);
         if out.status.success() {
             assert!(
@@ -467,7 +467,7 @@ fn invalid_utf8_in_an_included_file() {
         {"items": [{"Chapter": {"name": "C", "content": text, "number": [1], "sub_items": [],
             "path": "ch.md", "source_path": "ch.md", "parent_names": []}}]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -478,9 +478,9 @@ fn invalid_utf8_in_an_included_file() {
 
 /// Builds with `mdbook-companion build` (real mdBook, the preprocessor
 /// in-process) and returns our lines of its log about includes.
-fn include_warnings(book: &TestBook) -> Vec<String> {
+fn include_warnings(book: &BookTest) -> Vec<String> {
     book.write();
-    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let out = BookTest::run_bin(&["build", &book.root().display().to_string()], b"");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     stderr
@@ -527,7 +527,7 @@ fn missing_include_is_still_warned_about() {
 
 #[test]
 fn not_json_input() {
-    let out = TestBook::run_bin(&[], b"this is not JSON");
+    let out = BookTest::run_bin(&[], b"this is not JSON");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     assert_eq!(
@@ -538,7 +538,7 @@ fn not_json_input() {
 
 #[test]
 fn wrong_shape_input() {
-    let out = TestBook::run_bin(&[], b"[{\"root\": 1}, {\"items\": []}]");
+    let out = BookTest::run_bin(&[], b"[{\"root\": 1}, {\"items\": []}]");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     assert_eq!(
@@ -605,7 +605,7 @@ fn directive_nested_a_thousand_block_quotes_deep() {
         );
     }
     // And through mdBook.
-    TestBook::new()
+    BookTest::new()
         .chapter("deep.md", &text)
         .build()
         .expect("build");

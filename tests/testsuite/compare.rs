@@ -2,7 +2,7 @@
 //! code blocks inside, the Compiler Explorer session, build-time assembly
 //! and its cache.
 
-use crate::support::{Page, TestBook, client_state, inside, logging_wrapper};
+use crate::support::{BookTest, Page, client_state, inside, logging_wrapper};
 use pretty_assertions::assert_eq;
 use scraper::ElementRef;
 
@@ -18,7 +18,7 @@ fn classes(el: ElementRef<'_>) -> Vec<String> {
 
 #[test]
 fn columns_hold_real_mdbook_code_blocks_with_captions_and_notes() {
-    let book = TestBook::new().chapter("div.md", DIVISION);
+    let book = BookTest::new().chapter("div.md", DIVISION);
     let page = book.html("div.md");
     let cmp = page.one("main div.companion-compare");
     assert!(classes(cmp).contains(&"companion-layout-columns".to_owned()));
@@ -127,7 +127,7 @@ def twice(x): return 2 * x
 ```
 ````
 "#;
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("c-compiler = \"cg141\"\ncpp-compiler = \"g141\"\nrust-compiler = \"r1900\"\nc-hidden-prefix = \"//~ \"")
         .chapter("a.md", &text.replace("\n~ ", "\n//~ "));
     let page = book.html("a.md");
@@ -172,7 +172,7 @@ def twice(x): return 2 * x
 #[test]
 fn tabs_work_without_javascript_and_ids_are_unique_on_the_print_page() {
     let chapter = "# T\n\n````compare layout=tabs\n```c caption=\"C\"\nint f(void);\n```\n```rust\nfn f() {}\n```\n```python\nf = 1\n```\n````\n\n````compare layout=tabs\n```c\nint g(void);\n```\n```cpp\nint g();\n```\n````\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("a.md", chapter)
         .chapter("b.md", chapter);
     let page = book.html("a.md");
@@ -228,7 +228,7 @@ fn tabs_work_without_javascript_and_ids_are_unique_on_the_print_page() {
 }
 
 /// A wrapper around a real compiler that logs each call's arguments.
-fn compiles_logged(book: &TestBook) -> usize {
+fn compiles_logged(book: &BookTest) -> usize {
     std::fs::read_to_string(book.root().join("compiler.log"))
         .unwrap_or_default()
         .lines()
@@ -253,7 +253,7 @@ fn listing(el: ElementRef<'_>) -> String {
 
 #[test]
 fn asm_is_built_once_filtered_and_cached() {
-    let book = TestBook::new();
+    let book = BookTest::new();
     let cc = logging_wrapper(&book, "cc-wrapper", "cc");
     let rustc = logging_wrapper(&book, "rustc-wrapper", "rustc");
     let text = DIVISION.replace(
@@ -307,7 +307,7 @@ fn asm_is_built_once_filtered_and_cached() {
 #[test]
 fn asm_on_a_single_rust_example() {
     let text = "# E\n\n```rust example title=\"Sum\" asm\npub fn sum(v: &[u32]) -> u32 { v.iter().sum() }\n# fn main() { println!(\"{}\", sum(&[1, 2])); }\n```\n\n```output\n3\n```\n";
-    let book = TestBook::new().chapter("e.md", text);
+    let book = BookTest::new().chapter("e.md", text);
     let page = book.html("e.md");
     let ex = page.one("div.companion-example");
     let asm = listing(ex);
@@ -339,7 +339,7 @@ fn asm_on_a_single_rust_example() {
 #[test]
 fn build_fails_with_location_for_a_bad_side() {
     let text = "# A\n\nText.\n\n````compare\n```c\nint x;\n```\n```kotlin\nval x = 1\n```\n````\n";
-    let book = TestBook::new().chapter("a.md", text);
+    let book = BookTest::new().chapter("a.md", text);
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains("src/a.md:9:4: found a `kotlin` code block; expected a side in one of c, cpp, rust, python"),
@@ -351,7 +351,7 @@ fn build_fails_with_location_for_a_bad_side() {
 fn asm_of_code_that_does_not_compile_fails_the_build_under_bail() {
     let text =
         "# A\n\n````compare asm\n```c\nint f(void) { return }\n```\n```python\nx = 1\n```\n````\n";
-    let book = TestBook::new().chapter("a.md", text);
+    let book = BookTest::new().chapter("a.md", text);
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains("src/a.md:4:4: cannot show the assembly: `cc` rejected the code"),
@@ -361,7 +361,7 @@ fn asm_of_code_that_does_not_compile_fails_the_build_under_bail() {
 
 #[test]
 fn missing_compiler_keeps_the_page_and_its_links() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("cc = \"/nonexistent/cc\"\nrustc = \"/nonexistent/rustc\"")
         .chapter(
             "div.md",
@@ -378,12 +378,12 @@ fn a_missing_compiler_for_assembly_is_told_once_per_build() {
     // Per chapter: a comparison with a C and a Rust side, and a Rust example,
     // all asking for assembly.
     let text = "# A\n\n````compare asm\n```c\nint one(void) { return 1; }\n```\n```rust\npub fn one() -> i32 { 1 }\n```\n````\n\n```rust example asm\npub fn two() -> i32 { 2 }\n# fn main() { two(); }\n```\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("cc = \"/nonexistent/cc\"\nrustc = \"/nonexistent/rustc\"")
         .chapter("a.md", text)
         .chapter("b.md", text);
     book.write();
-    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let out = BookTest::run_bin(&["build", &book.root().display().to_string()], b"");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let told: Vec<&str> = stderr
@@ -409,7 +409,7 @@ fn a_missing_compiler_for_assembly_is_told_once_per_build() {
 
 #[test]
 fn other_renderers_get_plain_fences_with_captions_and_notes() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .toml("[output.html]\n[output.markdown]")
         .chapter("div.md", DIVISION);
     book.build().expect("build");
@@ -433,13 +433,13 @@ fn other_renderers_get_plain_fences_with_captions_and_notes() {
 #[test]
 fn mdbook_test_runs_only_the_rust_sides() {
     let good = "````compare\n```c\nint f(void) { return *(int *)0; }\n```\n```rust expect=panic\nfn main() { let v: Vec<i32> = Vec::new(); v[0]; }\n```\n````\n";
-    let book = TestBook::new().chapter("t.md", good);
+    let book = BookTest::new().chapter("t.md", good);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     md.test(vec![]).expect("the Rust side passes mdbook test");
 
     let wrong = good.replace("expect=panic", "expect=run");
-    let book = TestBook::new().chapter("t.md", &wrong);
+    let book = BookTest::new().chapter("t.md", &wrong);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     assert!(
@@ -451,7 +451,7 @@ fn mdbook_test_runs_only_the_rust_sides() {
 #[test]
 fn a_side_owns_free_form_notes_and_its_output_in_either_order() {
     let text = "# Notes\n\n- In a list:\n\n  ````compare title=\"Free-form\"\n  ```c expect=run\n  #include <stdio.h>\n  int main(void) { puts(\"c\"); return 0; }\n  ```\n  ```output\n  c\n  ```\n  First paragraph, with a [link](https://example.com/) and `code`.\n\n  - a list item\n  - *another*\n  ```cpp caption=\"A fragment\" ignore\n  std::transform(v.begin(), v.end(), v.begin(), f);\n  ```\n  ```rust\n  fn main() { println!(\"rust\"); }\n  ```\n  Before the output.\n  ```output\n  rust\n  ```\n  After the output.\n  ````\n";
-    let book = TestBook::new().chapter("notes.md", text);
+    let book = BookTest::new().chapter("notes.md", text);
     let page = book.html("notes.md");
     let sides = page.all("main div.companion-compare .companion-side");
     assert_eq!(sides.len(), 3);
@@ -512,7 +512,7 @@ fn an_unclosed_side_and_a_stray_output_are_located() {
             "src/a.md:4:3: found an ```output block before the first side; expected a fenced code block",
         ),
     ] {
-        let err = TestBook::new()
+        let err = BookTest::new()
             .chapter("a.md", text)
             .build_in_process()
             .unwrap_err();

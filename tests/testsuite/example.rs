@@ -1,6 +1,6 @@
 //! The runnable Rust example, through real mdBook.
 
-use crate::support::{Page, TestBook, client_state, inside};
+use crate::support::{BookTest, Page, client_state, inside};
 use pretty_assertions::assert_eq;
 
 const DIVIDE: &str = include_str!("example/divide/src/div.md");
@@ -15,7 +15,7 @@ fn query(url: &str, key: &str) -> String {
 
 #[test]
 fn example_stays_a_runnable_mdbook_block_with_title_outcome_and_output() {
-    let book = TestBook::new().chapter("div.md", DIVIDE);
+    let book = BookTest::new().chapter("div.md", DIVIDE);
     let page = book.html("div.md");
     let ex = page.one("main div.companion-example");
     assert_eq!(
@@ -54,7 +54,7 @@ fn example_stays_a_runnable_mdbook_block_with_title_outcome_and_output() {
 
 #[test]
 fn links_open_the_full_program_in_playground_and_compiler_explorer() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "div.md",
         &DIVIDE.replace("expect=panic", "expect=panic mode=release edition=2018"),
     );
@@ -84,7 +84,7 @@ fn links_open_the_full_program_in_playground_and_compiler_explorer() {
 
 #[test]
 fn links_follow_the_config() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("playground-url = false\ncompiler-explorer-url = \"https://ce.example.org\"\nrust-compiler = \"nightly\"")
         .chapter("div.md", DIVIDE);
     let page = book.html("div.md");
@@ -95,7 +95,7 @@ fn links_follow_the_config() {
         href.starts_with("https://ce.example.org/clientstate/"),
         "{href}"
     );
-    let per_example = TestBook::new().chapter(
+    let per_example = BookTest::new().chapter(
         "div.md",
         &DIVIDE.replace(
             "expect=panic",
@@ -113,7 +113,7 @@ fn links_follow_the_config() {
 #[test]
 fn examples_in_lists_and_block_quotes_render_in_place() {
     let text = "1. First step:\n\n   ```rust example title=\"In a list\"\n   fn main() { println!(\"hi\"); }\n   ```\n   ```output\n   hi\n   ```\n2. Second step.\n\n> A quote:\n>\n> ```rust example title=\"In a quote\" editable\n> fn main() {}\n> ```\n> Still quoted.\n";
-    let page = TestBook::new().chapter("nest.md", text).html("nest.md");
+    let page = BookTest::new().chapter("nest.md", text).html("nest.md");
     let li = page.one("main ol > li:first-child");
     let ex = inside(li, "div.companion-example");
     assert_eq!(ex.len(), 1, "example inside the list item");
@@ -130,7 +130,7 @@ fn examples_in_lists_and_block_quotes_render_in_place() {
 #[test]
 fn lookalikes_are_left_alone() {
     let text = "````markdown\n```rust example\nfn main() {}\n```\n````\n\nUse `` ```rust example `` in a chapter.\n\n```output\nnot joined\n```\n\n```rust\nfn main() {}\n```\n";
-    let page = TestBook::new().chapter("plain.md", text).html("plain.md");
+    let page = BookTest::new().chapter("plain.md", text).html("plain.md");
     assert!(page.all("div.companion-example").is_empty());
     let md = Page::text(page.one("code.language-markdown"));
     assert!(md.contains("```rust example fn main() {} ```"), "{md}");
@@ -139,7 +139,7 @@ fn lookalikes_are_left_alone() {
 
 #[test]
 fn unknown_attribute_fails_the_build_with_its_location() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "a.md",
         "# A\n\n```rust example colour=red\nfn main() {}\n```\n",
     );
@@ -156,7 +156,7 @@ fn unknown_attribute_fails_the_build_with_its_location() {
 
 #[test]
 fn on_failure_continue_shows_an_error_box_and_builds() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("on-failure = \"continue\"")
         .chapter(
             "a.md",
@@ -182,7 +182,7 @@ fn on_failure_continue_shows_an_error_box_and_builds() {
 
 #[test]
 fn markdown_renderer_gets_plain_markdown() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .toml("[output.html]\n[output.markdown]")
         .chapter("div.md", DIVIDE);
     book.build().expect("build");
@@ -207,14 +207,14 @@ fn markdown_renderer_gets_plain_markdown() {
 #[test]
 fn mdbook_test_checks_the_outcomes() {
     let good = "```rust example expect=panic\nfn main() { let v: Vec<i32> = Vec::new(); v[0]; }\n```\n\n```rust example expect=compile-fail error=E0381\nfn main() { let x: i32; println!(\"{x}\"); }\n```\n\n```rust example expect=no-run\nfn main() { loop {} }\n```\n";
-    let book = TestBook::new().chapter("t.md", good);
+    let book = BookTest::new().chapter("t.md", good);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     md.test(vec![])
         .expect("the book's examples pass mdbook test");
 
     let wrong = "```rust example\nfn main() { panic!(\"not expected\"); }\n```\n";
-    let book = TestBook::new().chapter("t.md", wrong);
+    let book = BookTest::new().chapter("t.md", wrong);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     assert!(
@@ -225,7 +225,7 @@ fn mdbook_test_checks_the_outcomes() {
 
 #[test]
 fn parts_drafts_and_plain_chapters_survive() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("a.md", DIVIDE)
         .chapter("b.md", "# B\n\nPlain.\n");
     book.write();
@@ -272,7 +272,7 @@ fn run_button_follows_the_guide_with_and_without_a_recorded_run() {
             .attr("data-companion-run")
             .map(|j| serde_json::from_str::<serde_json::Value>(j).expect("json"))
     };
-    let never = TestBook::new().chapter("r.md", chapter);
+    let never = BookTest::new().chapter("r.md", chapter);
     let page = never.html("r.md");
     let run = spec(&page, "Greets").expect("a never-checked book shows Run");
     assert_eq!(run["mode"], "auto");
@@ -280,7 +280,7 @@ fn run_button_follows_the_guide_with_and_without_a_recorded_run() {
     assert!(run.get("recorded").is_none(), "{run}");
     assert_eq!(spec(&page, "Ignored"), None);
 
-    let recorded = TestBook::new()
+    let recorded = BookTest::new()
         .companion("run = \"recorded\"")
         .chapter("r.md", chapter);
     let page = recorded.html("r.md");

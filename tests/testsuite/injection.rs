@@ -2,14 +2,14 @@
 //! every field that reaches HTML, and the page a reader gets has no element
 //! or attribute that the author did not get from us, only text.
 
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 
 /// Strings that would inject markup or script if they reached the page raw.
 const SCRIPT: &str = "<script>alert(1)</script>";
 const IMG: &str = "\"><img src=x onerror=alert(2)>";
 const QUOTE: &str = "' onmouseover='alert(3)";
 
-fn hostile_book() -> TestBook {
+fn hostile_book() -> BookTest {
     // TOML literal strings ('...') hold `"` and `<` as they are; the
     // single-quote payload goes in a basic string.
     let example = format!(
@@ -24,7 +24,7 @@ fn hostile_book() -> TestBook {
     let talk = format!(
         "```talk title='{SCRIPT}'\n[[talk]]\ntitle = '{SCRIPT}{IMG}'\nspeakers = ['{IMG}', \"{QUOTE}\"]\nevent = '{SCRIPT}'\nplace = '{IMG}'\nduration = \"10:00\"\nvideo = \"https://v.example/?a=1&b='x'\"\nlinks = [{{ label = '{SCRIPT}', url = \"https://s.example/\" }}]\nabstract = 'See {SCRIPT} and <img src=x onerror=alert(6)>'\n[[talk.moment]]\nat = \"1:00\"\ntitle = '{SCRIPT}{IMG}'\n```\n"
     );
-    TestBook::new().chapter(
+    BookTest::new().chapter(
         "hostile.md",
         &format!("# Hostile\n\n{example}\n{compare}\n{reading}\n{talk}\n```claims\n```\n"),
     )
@@ -159,7 +159,7 @@ fn non_http_links_are_refused_everywhere() {
             "````compare\n```c\nint x;\n```\nSee [this](javascript:alert(1)).\n```python\nx = 1\n```\n````\n",
         ),
     ] {
-        let e = TestBook::new()
+        let e = BookTest::new()
             .chapter("ch.md", text)
             .build_in_process()
             .expect_err(what);
@@ -173,7 +173,7 @@ fn hostile_values_in_error_boxes_stay_text() {
     let text = format!(
         "```rust example expect='{SCRIPT}'\nfn main() {{}}\n```\n\n```reading-list tags=['{IMG}']\n[[entry]]\ntitle = \"A\"\nurl = \"https://a.example/\"\n```\n\n````compare\n```{SCRIPT}\nx\n```\n````\n"
     );
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("on-failure = \"continue\"")
         .chapter("errors.md", &text);
     let page = book.html("errors.md");

@@ -2,7 +2,7 @@
 //! mdBook: the same pages from one entry per chapter, and a fresh render
 //! whenever anything the chapter's rendering reads has changed.
 
-use crate::support::{Page, TestBook, logging_wrapper};
+use crate::support::{BookTest, Page, logging_wrapper};
 use mdbook_driver::MDBook;
 use pretty_assertions::assert_eq;
 
@@ -13,8 +13,8 @@ const CLEAN: &str = "# Clean\n\n```rust example title=\"Add\"\nfn main() { print
 const FALSE: &str = "# False\n\n```rust example title=\"Wrong\"\nfn main() { println!(\"4\"); }\n```\n\n```output\n5\n```\n";
 
 /// A book with `verify` on, its rustc wrapped to log every start.
-fn book(on_failure: &str, chapters: &[(&str, &str)]) -> TestBook {
-    let mut book = TestBook::new().file("src/reading-list.toml", DATA);
+fn book(on_failure: &str, chapters: &[(&str, &str)]) -> BookTest {
+    let mut book = BookTest::new().file("src/reading-list.toml", DATA);
     for (file, text) in chapters {
         book = book.chapter(file, text);
     }
@@ -28,12 +28,12 @@ fn book(on_failure: &str, chapters: &[(&str, &str)]) -> TestBook {
 
 /// Builds the book as it is on disk (edits included), with the command
 /// preprocessor.
-fn rebuild(book: &TestBook) {
+fn rebuild(book: &BookTest) {
     let md = MDBook::load(book.root()).expect("load");
     md.build().expect("build");
 }
 
-fn html(book: &TestBook, chapter: &str) -> String {
+fn html(book: &BookTest, chapter: &str) -> String {
     std::fs::read_to_string(
         book.output_dir("html")
             .join(chapter.replace(".md", ".html")),
@@ -41,7 +41,7 @@ fn html(book: &TestBook, chapter: &str) -> String {
     .expect("page")
 }
 
-fn entries(book: &TestBook) -> usize {
+fn entries(book: &BookTest) -> usize {
     let dir = book.root().join(".companion-cache/chapter");
     std::fs::read_dir(dir).map_or(0, |d| {
         d.filter_map(Result::ok)
@@ -50,7 +50,7 @@ fn entries(book: &TestBook) -> usize {
     })
 }
 
-fn starts(book: &TestBook) -> usize {
+fn starts(book: &BookTest) -> usize {
     std::fs::read_to_string(book.root().join("compiler.log"))
         .unwrap_or_default()
         .lines()
@@ -58,7 +58,7 @@ fn starts(book: &TestBook) -> usize {
         .count()
 }
 
-fn edit(book: &TestBook, path: &str, from: &str, to: &str) {
+fn edit(book: &BookTest, path: &str, from: &str, to: &str) {
     let p = book.root().join(path);
     let text = std::fs::read_to_string(&p).expect("read");
     assert!(text.contains(from), "{from:?} not in {path}");
@@ -90,7 +90,7 @@ fn any_changed_input_renders_the_chapter_afresh() {
     rebuild(&book);
     rebuild(&book);
     assert_eq!(entries(&book), 1);
-    let title = |book: &TestBook| {
+    let title = |book: &BookTest| {
         Page::text(
             Page(scraper::Html::parse_document(&html(book, "a.md"))).one("a.companion-card-link"),
         )
@@ -139,7 +139,7 @@ fn chapters_with_problems_are_never_remembered() {
 
 #[test]
 fn a_book_without_a_cache_gets_none() {
-    let book = TestBook::new().chapter("a.md", "# A\n\n```rust example\nfn main() {}\n```\n");
+    let book = BookTest::new().chapter("a.md", "# A\n\n```rust example\nfn main() {}\n```\n");
     book.write();
     rebuild(&book);
     rebuild(&book);

@@ -1,6 +1,6 @@
 //! mdBook's stdin/stdout protocol, both shapes, driven through the binary.
 
-use crate::support::TestBook;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 
@@ -21,7 +21,7 @@ fn mdbook_0_5_input_gets_0_5_output() {
         context("0.5.4", json!({"book": {"title": "x", "src": "src"}, "preprocessor": {"companion": {"after": ["links"]}}})),
         {"items": [chapter(EXAMPLE), "Separator", {"PartTitle": "P"}]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(
         out.status.success(),
         "{}",
@@ -50,7 +50,7 @@ fn mdbook_0_4_input_with_nulls_gets_0_4_output() {
             "rust": {"edition": null}})),
         {"sections": [chapter(EXAMPLE)], "__non_exhaustive": null}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(
         out.status.success(),
         "{}",
@@ -68,7 +68,7 @@ fn mdbook_0_4_input_with_nulls_gets_0_4_output() {
 #[test]
 fn untested_mdbook_version_warns_on_stderr_and_still_works() {
     let input = json!([context("0.7.1", json!({})), {"items": [chapter(EXAMPLE)]}]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -95,7 +95,7 @@ fn bad_input_is_a_clear_error_with_nothing_on_stdout() {
         (b"[{\"root\": \"/\", \"renderer\": \"html\", \"config\": {\"preprocessor\": {\"companion\": {\"colour\": 1}}}}, {\"items\": []}]", "unknown field `colour`"),
     ];
     for (input, want) in cases {
-        let out = TestBook::run_bin(&[], input);
+        let out = BookTest::run_bin(&[], input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{stderr}");
         assert!(out.stdout.is_empty(), "nothing on stdout");
@@ -107,7 +107,7 @@ fn bad_input_is_a_clear_error_with_nothing_on_stdout() {
 #[test]
 fn directive_error_exits_non_zero_with_location() {
     let input = json!([context("0.5.4", json!({})), {"items": [chapter("x\n\n```rust example expect=maybe\nfn main() {}\n```\n")]}]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -120,7 +120,7 @@ fn directive_error_exits_non_zero_with_location() {
 #[test]
 fn supports_every_renderer() {
     for r in ["html", "markdown", "test", "epub"] {
-        let out = TestBook::run_bin(&["supports", r], b"");
+        let out = BookTest::run_bin(&["supports", r], b"");
         assert!(out.status.success(), "{r}");
     }
 }
@@ -169,7 +169,7 @@ fn decoding_only_flagged_chapters_answers_as_decoding_all() {
         "0.5.4",
         json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
     );
-    let out = TestBook::run_bin(&[], json!([ctx, book]).to_string().as_bytes());
+    let out = BookTest::run_bin(&[], json!([ctx, book]).to_string().as_bytes());
     assert!(
         out.status.success(),
         "{}",

@@ -1,13 +1,13 @@
 //! Reading-list cards, through real mdBook.
 
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 
 /// The example book's data: the talk's five books and two tools.
 const DATA: &str = include_str!("reading-list.toml");
 
-fn book_with_data(chapter: &str) -> TestBook {
-    TestBook::new()
+fn book_with_data(chapter: &str) -> BookTest {
+    BookTest::new()
         .file("src/reading-list.toml", DATA)
         .chapter("intro.md", chapter)
 }
@@ -145,7 +145,7 @@ note = "Plain <script>alert(2)</script> <a href=\"javascript:alert(3)\">x</a> *f
 
 After.
 "#;
-    let book = TestBook::new().chapter("intro.md", chapter);
+    let book = BookTest::new().chapter("intro.md", chapter);
     let page = book.html("intro.md");
     assert!(page.all("main script").is_empty(), "no script element");
     assert!(page.all("main img, main b, main [onerror]").is_empty());
@@ -177,7 +177,7 @@ After.
 fn javascript_urls_fail_the_build_with_their_location() {
     let chapter =
         "# A\n\n```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"javascript:alert(1)\"\n```\n";
-    let book = TestBook::new().chapter("a.md", chapter);
+    let book = BookTest::new().chapter("a.md", chapter);
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains(
@@ -186,7 +186,7 @@ fn javascript_urls_fail_the_build_with_their_location() {
         "{err}"
     );
     let chapter = "```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nnote = \"[x](javascript:alert(1))\"\n```\n";
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("a.md", chapter)
         .build_in_process()
         .unwrap_err();
@@ -199,7 +199,7 @@ fn javascript_urls_fail_the_build_with_their_location() {
 #[test]
 fn data_file_errors_name_the_file_line_column_and_asking_chapter() {
     let data = DATA.replacen("authors = [\"Jim Blandy\"", "autors = [\"Jim Blandy\"", 1);
-    let book = TestBook::new()
+    let book = BookTest::new()
         .file("src/reading-list.toml", data)
         .chapter("intro.md", "# Intro\n\nText.\n\n```reading-list\n```\n");
     let err = book.build_in_process().unwrap_err();
@@ -213,7 +213,7 @@ fn data_file_errors_name_the_file_line_column_and_asking_chapter() {
 
 #[test]
 fn missing_data_file_and_empty_selection_are_errors_at_the_block() {
-    let book = TestBook::new().chapter("intro.md", "```reading-list\n```\n");
+    let book = BookTest::new().chapter("intro.md", "```reading-list\n```\n");
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains(
@@ -239,12 +239,12 @@ fn missing_data_file_and_empty_selection_are_errors_at_the_block() {
 
 #[test]
 fn configured_data_file_is_used_and_must_stay_in_src() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("reading-list = \"data/books.toml\"")
         .file("src/data/books.toml", DATA)
         .chapter("intro.md", "```reading-list ids=\"nomicon\"\n```\n");
     assert_eq!(card_titles(&book.html("intro.md")), ["The Rustonomicon"]);
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("reading-list = \"../reading-list.toml\"")
         .file("reading-list.toml", DATA)
         .chapter("intro.md", "```reading-list\n```\n");
@@ -258,7 +258,7 @@ fn configured_data_file_is_used_and_must_stay_in_src() {
 #[test]
 fn on_failure_continue_shows_the_error_in_the_card_area() {
     let data = DATA.replacen("kind = \"tool\"", "kind = \"gadget\"", 1);
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("on-failure = \"continue\"")
         .file("src/reading-list.toml", data)
         .chapter("intro.md", "```reading-list\n```\n\nAfter.\n");
@@ -322,7 +322,7 @@ fn test_renderer_drops_the_cards() {
         {"items": [{"Chapter": {"name": "A", "content": chapter, "number": [1], "sub_items": [],
             "path": "intro.md", "source_path": "intro.md", "parent_names": []}}]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     assert!(
         out.status.success(),
         "{}",

@@ -7,7 +7,7 @@
 //! accepts.
 
 use crate::shown::{check_passes, copy_book, guide, shown};
-use crate::support::{BIN, TestBook};
+use crate::support::{BIN, BookTest};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -25,7 +25,7 @@ fn every_example_in_the_readme_holds() {
         "found {} README examples",
         examples.len()
     );
-    let mut book = TestBook::new();
+    let mut book = BookTest::new();
     for (i, body) in examples.iter().enumerate() {
         book = book.chapter(&format!("readme-{i}.md"), body);
     }
@@ -97,7 +97,7 @@ fn the_getting_started_loop_runs_as_written() {
     let first = std::fs::read_to_string(guide().join("src/examples/first.md")).expect("first.md");
     let wrong = first.replace("attempt to divide by zero", "attempt to divide by one");
     assert_ne!(wrong, first);
-    let book = TestBook::new().chapter("first.md", &wrong);
+    let book = BookTest::new().chapter("first.md", &wrong);
     book.write();
     let target = repo.path().join("path/to/book");
     std::fs::create_dir_all(&target).expect("mkdir");

@@ -176,11 +176,11 @@ fn generated_chapter(n: usize) -> String {
 /// preprocessor does not run for that renderer.
 #[test]
 fn three_hundred_chapters_without_directives_are_byte_identical() {
-    use crate::support::TestBook;
+    use crate::support::BookTest;
     let toml = "[output.html]\n[output.markdown]\n";
-    let mut with = TestBook::new().toml(toml);
+    let mut with = BookTest::new().toml(toml);
     // `renderers = ["html"]` keeps the preprocessor away from `markdown`.
-    let mut without = TestBook::new()
+    let mut without = BookTest::new()
         .toml(toml)
         .companion("renderers = [\"html\"]");
     for n in 0..300 {
@@ -303,7 +303,7 @@ proptest! {
         items in prop::collection::vec(item(), 0..8),
         old_shape in any::<bool>(),
     ) {
-        use crate::support::TestBook;
+        use crate::support::BookTest;
         use serde_json::json;
         let mut counter = 0;
         let list = to_json(&items, &mut counter);
@@ -314,7 +314,7 @@ proptest! {
              "renderer": "html", "mdbook_version": version},
             book,
         ]);
-        let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+        let out = BookTest::run_bin(&[], input.to_string().as_bytes());
         prop_assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let back: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
         if let Err(e) = same_book(&book, &back) {

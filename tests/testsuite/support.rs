@@ -16,9 +16,6 @@ pub mod book_test;
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mdbook-companion");
 
-/// The name the test files not yet moved to [`BookTest`]'s name use.
-pub type TestBook = BookTest;
-
 /// A book in a temporary directory: written from strings (the chapters,
 /// `[preprocessor.companion]` lines), or copied from a fixture directory
 /// under `tests/testsuite/`; then built with real mdBook or run through
@@ -266,7 +263,7 @@ impl Page {
 
 /// A compiler wrapper script in the book root that logs each start to
 /// `compiler.log` and runs `real`; returns its path.
-pub fn logging_wrapper(book: &TestBook, name: &str, real: &str) -> String {
+pub fn logging_wrapper(book: &BookTest, name: &str, real: &str) -> String {
     logging_wrapper_in(book.root(), name, real)
 }
 

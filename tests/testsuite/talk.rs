@@ -1,6 +1,6 @@
 //! Talk cards and schedules, through real mdBook, checked on the HTML.
 
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 
 /// A talk data file with every field (the values are the tests' own).
@@ -16,12 +16,12 @@ fn href(el: scraper::ElementRef<'_>) -> String {
 
 /// A book with `TALKS` (the too-late moment dropped, so it builds) and the
 /// chapter the first moment points at.
-fn book(chapter: &str) -> TestBook {
+fn book(chapter: &str) -> BookTest {
     let data = TALKS.replace(
         "\n[[talk.moment]]\nat = \"1:02:03\"\ntitle = \"Too late\"\n",
         "",
     );
-    TestBook::new()
+    BookTest::new()
         .file("src/talks.toml", data)
         .chapter("talk.md", chapter)
         .chapter("deep/uninit.md", "# Uninit\n")
@@ -100,7 +100,7 @@ fn chapter_links_climb_out_of_nested_pages() {
         "\n[[talk.moment]]\nat = \"1:02:03\"\ntitle = \"Too late\"\n",
         "",
     );
-    let book = TestBook::new()
+    let book = BookTest::new()
         .file("src/talks.toml", data)
         .chapter("deep/uninit.md", "# Uninit\n")
         .chapter("a/b/notes.md", "```talk\n```\n");
@@ -137,7 +137,7 @@ at = "2:03"
 title = "Two minutes in"
 ```
 "#;
-    let page = TestBook::new().chapter("t.md", chapter).html("t.md");
+    let page = BookTest::new().chapter("t.md", chapter).html("t.md");
     let times: Vec<String> = page
         .all("main a.companion-talk-time")
         .into_iter()
@@ -152,7 +152,7 @@ title = "Two minutes in"
         ]
     );
     // Without a video a moment's time is plain text.
-    let page = TestBook::new()
+    let page = BookTest::new()
         .chapter(
             "t.md",
             "```talk\n[[talk]]\ntitle = \"T\"\n[[talk.moment]]\nat = \"3:00\"\ntitle = \"M\"\n```\n",
@@ -187,7 +187,7 @@ at = "5:00"
 title = "Earlier"
 ```
 "#;
-    let page = TestBook::new().chapter("s.md", chapter).html("s.md");
+    let page = BookTest::new().chapter("s.md", chapter).html("s.md");
     let schedule = page.one("main div.companion-schedule");
     let days = inside(schedule, ".companion-schedule-day");
     assert_eq!(days.len(), 2);
@@ -229,7 +229,7 @@ fn filters_select_by_event_and_tag() {
 ```
 "#;
     let data = "[[talk]]\ntitle = \"One\"\nevent = \"A\"\ntags = [\"x\"]\n\n[[talk]]\ntitle = \"Two\"\nevent = \"B\"\n";
-    let page = TestBook::new()
+    let page = BookTest::new()
         .file("src/talks.toml", data)
         .chapter("f.md", chapter)
         .html("f.md");
@@ -241,7 +241,7 @@ fn filters_select_by_event_and_tag() {
 
 /// The error of building a book whose talks.toml is `data`.
 fn data_error(data: &str) -> String {
-    TestBook::new()
+    BookTest::new()
         .file("src/talks.toml", data)
         .chapter("deep/uninit.md", "# U\n")
         .chapter("talk.md", "# T\n\n```talk\n```\n")
@@ -308,7 +308,7 @@ fn block_errors_name_the_chapter_and_line() {
         "{err}"
     );
     let chapter = "# T\n\n```talk\n[[talk]]\ntitle = \"T\"\nspeaker = \"A\"\n```\n";
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("i.md", chapter)
         .build_in_process()
         .unwrap_err();
@@ -317,7 +317,7 @@ fn block_errors_name_the_chapter_and_line() {
         "{err}"
     );
     let chapter = "```talk\n[[talk]]\ntitle = \"T\"\nvideo = \"data:text/html,x\"\n```\n";
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("i.md", chapter)
         .build_in_process()
         .unwrap_err();
@@ -325,7 +325,7 @@ fn block_errors_name_the_chapter_and_line() {
         err.contains("src/i.md:4:9: found url `data:text/html,x`"),
         "{err}"
     );
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("i.md", "```talk\n```\n")
         .build_in_process()
         .unwrap_err();
@@ -337,7 +337,7 @@ fn block_errors_name_the_chapter_and_line() {
 
 #[test]
 fn on_failure_continue_shows_the_error_in_place() {
-    let page = TestBook::new()
+    let page = BookTest::new()
         .companion("on-failure = \"continue\"")
         .chapter(
             "i.md",
@@ -369,7 +369,7 @@ at = "1:00"
 title = "<em>moment</em>"
 ```
 "#;
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("h.md", chapter)
         .build_in_process()
         .unwrap_err();
@@ -378,7 +378,7 @@ title = "<em>moment</em>"
         "{err}"
     );
     let chapter = chapter.replace("[bad](javascript:alert(1)) ", "");
-    let page = TestBook::new().chapter("h.md", &chapter).html("h.md");
+    let page = BookTest::new().chapter("h.md", &chapter).html("h.md");
     assert!(
         page.all("main script, main img, main b, main i, main u, main [onclick], main [onerror]")
             .is_empty()
@@ -469,7 +469,7 @@ fn guide_talks() -> (String, String, String) {
 #[test]
 fn the_guide_example_holds() {
     let (data, blocks, error) = guide_talks();
-    let page = TestBook::new()
+    let page = BookTest::new()
         .file("src/talks.toml", &data)
         .chapter("notes.md", &format!("# Notes\n\n{blocks}"))
         .chapter("moves.md", "# Moves\n")
@@ -485,7 +485,7 @@ fn the_guide_example_holds() {
         "moves.html"
     );
     // The error the guide shows is the one a build gives.
-    let err = TestBook::new()
+    let err = BookTest::new()
         .file("src/talks.toml", data.replace("\"2:30\"", "\"12:00\""))
         .chapter("notes.md", "# Notes\n\n```talk ids=\"ownership\"\n```\n")
         .chapter("moves.md", "# Moves\n")

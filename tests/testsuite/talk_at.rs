@@ -1,7 +1,7 @@
 //! `at="12:30"` on examples and comparisons, through real mdBook: the
 //! header's "12:30 in the talk" opens the talk's video at that second.
 
-use crate::support::{Page, TestBook};
+use crate::support::{BookTest, Page};
 use pretty_assertions::assert_eq;
 
 /// One talk with a YouTube video and a duration (the tests' own values).
@@ -19,7 +19,7 @@ fn href(el: scraper::ElementRef<'_>) -> String {
 
 #[test]
 fn an_example_links_to_its_moment_of_the_talk() {
-    let page = TestBook::new()
+    let page = BookTest::new()
         .file("src/talks.toml", ONE)
         .chapter("e.md", EXAMPLE)
         .html("e.md");
@@ -33,7 +33,7 @@ fn an_example_links_to_its_moment_of_the_talk() {
 #[test]
 fn a_comparison_names_its_talk_in_a_book_of_several() {
     let chapter = "````compare at=\"a@1:02:03\"\n```c\nint x;\n```\n```python\nx = 1\n```\n````\n\n```rust example at=\"b@0:10\"\nfn main() {}\n```\n";
-    let page = TestBook::new()
+    let page = BookTest::new()
         .file("src/talks.toml", TWO)
         .chapter("c.md", chapter)
         .html("c.md");
@@ -71,7 +71,7 @@ fn bad_moments_are_errors_at_the_attribute() {
         ),
     ];
     for (data, attr, want) in cases {
-        let err = TestBook::new()
+        let err = BookTest::new()
             .file("src/talks.toml", *data)
             .chapter("e.md", &EXAMPLE.replace("at=\"12:30\"", attr))
             .build_in_process()
@@ -79,7 +79,7 @@ fn bad_moments_are_errors_at_the_attribute() {
         assert!(err.contains(want), "{want}\ngot: {err}");
     }
     // No talk data at all.
-    let err = TestBook::new()
+    let err = BookTest::new()
         .chapter("e.md", EXAMPLE)
         .build_in_process()
         .expect_err("the build fails");
@@ -88,7 +88,7 @@ fn bad_moments_are_errors_at_the_attribute() {
         "{err}"
     );
     // A comparison side does not take `at`: it belongs to the block.
-    let err = TestBook::new()
+    let err = BookTest::new()
         .file("src/talks.toml", ONE)
         .chapter(
             "e.md",
@@ -101,7 +101,7 @@ fn bad_moments_are_errors_at_the_attribute() {
 
 #[test]
 fn other_renderers_get_the_moment_as_a_markdown_link() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .file("src/talks.toml", ONE)
         .chapter("e.md", EXAMPLE)
         .toml("[output.html]\n[output.markdown]");
@@ -118,7 +118,7 @@ fn check_knows_the_chapters_moments_point_at() {
     // `check` renders the example, whose `at` reads the talk data, whose
     // moment names a chapter: the chapter list must be the book's.
     let data = format!("{ONE}[[talk.moment]]\nat = \"12:30\"\ntitle = \"M\"\nchapter = \"e.md\"\n");
-    let book = TestBook::new()
+    let book = BookTest::new()
         .file("src/talks.toml", data)
         .chapter("e.md", EXAMPLE);
     // Nothing is "not in the book".

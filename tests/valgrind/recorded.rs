@@ -7,14 +7,14 @@
 
 use crate::run::{check, line_of};
 use crate::sanitized::SANITIZED;
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 /// C and C++ sides whose reports do not depend on a thread schedule.
 const RECORDED: &str = include_str!("../testsuite/check/recorded/src/r.md");
 
-fn lock_of(book: &TestBook) -> String {
+fn lock_of(book: &BookTest) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("the lock")
 }
 
@@ -35,7 +35,7 @@ fn run_of(lock: &str, what: &str) -> toml::Value {
 #[test]
 fn c_sides_record_their_run_and_report_and_two_cold_checks_write_the_same_lock() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("r.md", RECORDED);
+    let book = BookTest::new().chapter("r.md", RECORDED);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -89,7 +89,7 @@ fn c_sides_record_their_run_and_report_and_two_cold_checks_write_the_same_lock()
 #[test]
 fn a_forged_c_run_in_the_lock_fails_locked_naming_the_field() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("r.md", RECORDED);
+    let book = BookTest::new().chapter("r.md", RECORDED);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -133,7 +133,7 @@ fn a_forged_c_run_in_the_lock_fails_locked_naming_the_field() {
 #[test]
 fn a_race_reported_in_another_order_keeps_the_lock() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("t.md", SANITIZED);
+    let book = BookTest::new().chapter("t.md", SANITIZED);
     book.write();
     check(&book, &[]);
     let first = lock_of(&book);
@@ -160,7 +160,7 @@ fn a_race_reported_in_another_order_keeps_the_lock() {
 #[test]
 fn the_page_shows_the_recorded_report_under_the_claim_and_a_run_button_replays_it() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("r.md", RECORDED);
+    let book = BookTest::new().chapter("r.md", RECORDED);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");

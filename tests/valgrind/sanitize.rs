@@ -7,13 +7,13 @@
 
 use crate::run::{check, check_json, line_of};
 use crate::sanitized::{SANITIZED, side};
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 
 #[test]
 fn each_checker_proves_its_claims_and_fails_the_false_ones() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("s.md", SANITIZED);
+    let book = BookTest::new().chapter("s.md", SANITIZED);
     book.write();
     let (stdout, stderr, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
@@ -83,7 +83,7 @@ fn each_checker_proves_its_claims_and_fails_the_false_ones() {
 #[test]
 fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
     crate::tools::valgrind();
-    let book = TestBook::new().chapter("s.md", SANITIZED);
+    let book = BookTest::new().chapter("s.md", SANITIZED);
     book.write();
     let (json, _) = check_json(&book, &[]);
     let racy = json["results"]
@@ -148,7 +148,7 @@ fn main() { println!("{}", 6 * 7); }
 #[test]
 fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_link() {
     crate::tools::valgrind();
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("n.md", NAMED)
         .chapter("claims.md", "# Claims\n\n```claims\n```\n");
     book.write();
@@ -248,7 +248,7 @@ fine
 fn a_report_the_program_prints_is_never_the_checkers() {
     crate::tools::valgrind();
     // Valgrind's start alone can take seconds on a loaded machine.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("timeout = 60")
         .chapter("f.md", FORGED);
     book.write();

@@ -9,7 +9,7 @@ use pretty_assertions::assert_eq;
 /// a block after it whose line moves when the first is blessed.
 const TWO: &str = include_str!("two/src/two.md");
 
-fn lock_text(book: &TestBook) -> String {
+fn lock_text(book: &BookTest) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("companion.lock")
 }
 
@@ -23,7 +23,7 @@ fn locked_failures(stdout: &str) -> Vec<&str> {
 
 /// Runs `mdbook-companion build` (real mdBook, the preprocessor
 /// in-process) with no compiler on PATH; its lines about the lock.
-fn build_lock_warnings(book: &TestBook) -> Vec<String> {
+fn build_lock_warnings(book: &BookTest) -> Vec<String> {
     let empty = tempfile::tempdir().expect("tempdir");
     let stderr = book
         .run(&["build"], |cmd| {
@@ -87,7 +87,7 @@ compiler runs: 0, program runs: 0, from cache: 2
 
 #[test]
 fn locked_tells_one_line_per_block_with_what_to_do() {
-    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    let book = BookTest::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -129,7 +129,7 @@ compiler runs: 0, program runs: 0, from cache: 1
 
 #[test]
 fn a_forged_run_or_a_copied_entry_fails_locked_naming_the_block() {
-    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    let book = BookTest::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -186,7 +186,7 @@ compiler runs: 0, program runs: 0, from cache: 2
 #[test]
 fn locked_names_the_block_of_a_changed_assembly_panel() {
     let chapter = "# Asm\n\n```rust example title=\"twice\" asm\npub fn twice(x: u32) -> u32 { x * 2 }\nfn main() { println!(\"{}\", twice(21)); }\n```\n\n```output\n42\n```\n";
-    let book = TestBook::new().chapter("asm.md", chapter);
+    let book = BookTest::new().chapter("asm.md", chapter);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -222,7 +222,7 @@ compiler runs: 0, program runs: 0, from cache: 1
 
 #[test]
 fn a_build_warns_once_when_the_lock_records_a_failure_or_is_stale() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("on-failure = \"continue\"")
         .chapter("two.md", TWO);
     book.write();
@@ -259,7 +259,7 @@ fn a_build_warns_once_when_the_lock_records_a_failure_or_is_stale() {
 
 #[test]
 fn the_preprocessor_warns_about_a_failed_claim_in_the_lock() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("on-failure = \"continue\"")
         .chapter("two.md", TWO);
     book.write();
@@ -270,7 +270,7 @@ fn the_preprocessor_warns_about_a_failed_claim_in_the_lock() {
         {"items": [{"Chapter": {"name": "Two", "content": TWO, "number": [1], "sub_items": [],
             "path": "two.md", "source_path": "two.md", "parent_names": []}}]}
     ]);
-    let out = TestBook::run_bin(&[], input.to_string().as_bytes());
+    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let told: Vec<&str> = stderr
@@ -288,7 +288,7 @@ fn the_preprocessor_warns_about_a_failed_claim_in_the_lock() {
 
 #[test]
 fn a_conflicted_or_garbage_lock_is_named_with_line_and_column() {
-    let book = TestBook::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
+    let book = BookTest::new().chapter("two.md", &TWO.replace("bye", "a\nb\nc"));
     book.write();
     check(&book, &[]);
     let honest = lock_text(&book);
@@ -333,7 +333,7 @@ fn a_conflicted_or_garbage_lock_is_named_with_line_and_column() {
 #[test]
 fn a_recorded_run_that_differs_only_where_the_claim_allows_passes_locked() {
     let chapter = "# Where\n\n```rust example title=\"where\"\nfn main() { let v = vec![1]; println!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
-    let book = TestBook::new().chapter("where.md", chapter);
+    let book = BookTest::new().chapter("where.md", chapter);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -379,8 +379,8 @@ const STREAMS: &str = include_str!("streams/src/streams.md");
 /// Checks `STREAMS`, sets `field` of the named block's recorded run to
 /// `value` in the lock, and runs `check --locked` on a cold cache: its
 /// `--locked` failures, and the forged lock's text.
-fn forge_run(field: &str, title: &str, value: &str) -> (TestBook, Vec<String>, String) {
-    let book = TestBook::new().chapter("streams.md", STREAMS);
+fn forge_run(field: &str, title: &str, value: &str) -> (BookTest, Vec<String>, String) {
+    let book = BookTest::new().chapter("streams.md", STREAMS);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -445,7 +445,7 @@ fn a_forged_stdout_of_a_program_that_panics_fails_locked_on_a_cold_cache() {
 #[test]
 fn a_panic_message_may_differ_only_where_its_output_block_says() {
     let chapter = "# Where\n\n```rust example title=\"where\" expect=panic\nfn main() { let v = vec![1]; panic!(\"at {:p}\", &v[0]); }\n```\n\n```output\nat [..]\n```\n";
-    let book = TestBook::new().chapter("where.md", chapter);
+    let book = BookTest::new().chapter("where.md", chapter);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");

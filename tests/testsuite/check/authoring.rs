@@ -116,7 +116,7 @@ mdbook-companion: error: book.toml [preprocessor.companion]: output-filters: `(o
 
 #[test]
 fn verify_skips_ignored_sides_and_mdbook_test_ignores_them() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true")
         .chapter("ignored.md", IGNORED);
     book.build_in_process()

@@ -109,7 +109,7 @@ compiler runs: 3, program runs: 3, from cache: 1
 
 /// Checks with `--bless`, then again without; returns the first run's
 /// stdout and the second's last line, asserting it passed from the cache.
-fn bless_then_recheck(book: &TestBook, blessed_code: i32) -> (String, String) {
+fn bless_then_recheck(book: &BookTest, blessed_code: i32) -> (String, String) {
     let (stdout, stderr, code) = check(book, &["--bless"]);
     assert_eq!(code, blessed_code, "{stdout}\n{stderr}");
     let (again, _, _) = check(book, &[]);
@@ -124,7 +124,7 @@ pub(super) const BLESS_COMPARE: &str = "\u{feff}# Both sides wrong\r\n\r\nText *
 
 #[test]
 fn bless_rewrites_both_sides_of_a_comparison() {
-    let book = TestBook::new().chapter("both.md", BLESS_COMPARE);
+    let book = BookTest::new().chapter("both.md", BLESS_COMPARE);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}");
@@ -166,7 +166,7 @@ fn bless_rewrites_both_sides_of_a_comparison() {
 #[test]
 fn bless_reports_a_comparison_output_that_comes_through_an_include() {
     let chapter = "# Inc\n\n````compare\n```c expect=run\n~ #include <stdio.h>\nint main(void) { puts(\"c new\"); return 0; }\n```\n{{#include c-out.md}}\n```rust\nfn main() { println!(\"rust new\"); }\n```\n```output\nrust old\n```\n````\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("inc.md", chapter)
         .file("src/c-out.md", "```output\nc old\n```\n");
     book.write();
@@ -194,7 +194,7 @@ pub(super) const TWO_COMPARES: &str = include_str!("two-compares/src/two.md");
 
 #[test]
 fn bless_composes_several_comparisons_in_one_chapter() {
-    let book = TestBook::new().chapter("two.md", TWO_COMPARES);
+    let book = BookTest::new().chapter("two.md", TWO_COMPARES);
     book.write();
     let (stdout, after) = bless_then_recheck(&book, 1);
     let at = |caption: &str| {

@@ -10,8 +10,8 @@ const SECOND: &str = include_str!("claims/src/second.md");
 
 const CLAIMS: &str = "# Claims\n\n```claims\n```\n";
 
-fn book() -> TestBook {
-    TestBook::new()
+fn book() -> BookTest {
+    BookTest::new()
         .chapter("first.md", FIRST)
         .chapter("second.md", SECOND)
         .chapter("claims.md", CLAIMS)
@@ -55,7 +55,7 @@ fn rows(page: &Page) -> Vec<Vec<String>> {
 #[test]
 fn frames_are_numbered_per_chapter_with_stable_anchors_in_both_paths() {
     let book = book();
-    for build in [TestBook::build, TestBook::build_in_process] {
+    for build in [BookTest::build, BookTest::build_in_process] {
         build(&book).expect("build");
         assert_eq!(
             numbers(&book.page("first.md")),

@@ -48,7 +48,7 @@ compiler runs: 0, program runs: 0, from cache: 5
 
 #[test]
 fn missing_cc_is_reported_once_for_comparison_sides() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("cc = \"/nonexistent/cc\"")
         .chapter("cmp.md", COMPARE);
     book.write();

@@ -4,7 +4,7 @@
 //! Playground's note, and `mdbook test -L` on the same book.
 
 use super::{check, check_json, line_of};
-use crate::support::{BookTest, TestBook, inside};
+use crate::support::{BookTest, inside};
 use serde_json::Value;
 use snapbox::str;
 use std::path::Path;
@@ -19,14 +19,14 @@ fn fixture(path: &str) -> String {
 
 /// A case book with the fixture's chapter and its two path crates copied
 /// in (so a test may edit them), declared as the fixture declares them.
-fn crates_book() -> TestBook {
+fn crates_book() -> BookTest {
     crates_book_with("", &fixture("src/crates.md"))
 }
 
 /// [`crates_book`] with more `[preprocessor.companion]` lines and another
 /// chapter.
-fn crates_book_with(companion: &str, chapter: &str) -> TestBook {
-    let mut book = TestBook::new()
+fn crates_book_with(companion: &str, chapter: &str) -> BookTest {
+    let mut book = BookTest::new()
         .companion(companion)
         .chapter("crates.md", chapter)
         .toml(
@@ -381,7 +381,7 @@ fn verify_and_assembly_use_the_same_build() {
 fn a_crate_cargo_cannot_fetch_fails_each_example_with_cargos_words() {
     // A git source that is not there: Cargo fails offline, then online
     // (a `file://` address needs no network), and says why.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter(
             "g.md",
             "# G\n\n```rust example title=\"gone\"\nfn main() { gone::f(); }\n```\n",
@@ -443,7 +443,7 @@ fn a_path_crate_outside_the_book_or_behind_a_link_is_found() {
     std::fs::create_dir_all(lib.join("src")).expect("mkdir");
     std::fs::write(lib.join("Cargo.toml"), fixture("crates/mylib/Cargo.toml")).expect("write");
     std::fs::write(lib.join("src/lib.rs"), fixture("crates/mylib/src/lib.rs")).expect("write");
-    let book = TestBook::new();
+    let book = BookTest::new();
     let up = format!(
         "../{}/mylib",
         beside.path().file_name().expect("name").to_string_lossy()
@@ -464,7 +464,7 @@ fn a_path_crate_outside_the_book_or_behind_a_link_is_found() {
     // The same crate through a symbolic link in the book.
     #[cfg(unix)]
     {
-        let linked = TestBook::new()
+        let linked = BookTest::new()
             .chapter(
                 "a.md",
                 "# A\n\n```rust example\nprintln!(\"{}\", mylib::double(2));\n```\n\n```output\n4\n```\n",

@@ -3,7 +3,7 @@
 //! `--chapter`) and their errors.
 
 use super::{check, check_json};
-use crate::support::TestBook;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -74,8 +74,8 @@ fn support_crate_built_twice(dir: &Path) -> PathBuf {
 }
 
 /// A book of two chapters whose blocks use the support crate.
-fn support_book() -> TestBook {
-    TestBook::new()
+fn support_book() -> BookTest {
+    BookTest::new()
         .toml("[rust]\nedition = \"2021\"\n")
         .chapter(
             "uses.md",
@@ -151,7 +151,7 @@ fn library_path_passes_the_newest_build_of_a_crate_it_holds() {
 /// builds linked with `--extern` for the crates they use.
 #[test]
 fn blocks_that_use_a_library_crate_are_merged() {
-    let mut book = TestBook::new().toml("[rust]\nedition = \"2021\"\n");
+    let mut book = BookTest::new().toml("[rust]\nedition = \"2021\"\n");
     for n in 0..4 {
         book = book.chapter(
             &format!("extern{n}.md"),
@@ -204,8 +204,8 @@ fn a_library_path_that_is_not_a_directory_is_a_clear_error() {
 }
 
 /// A book whose chapter titles are not their file names.
-fn titled_book() -> TestBook {
-    let book = TestBook::new()
+fn titled_book() -> BookTest {
+    let book = BookTest::new()
         .chapter("one.md", "# One\n\n```rust\nassert_eq!(1, 1);\n```\n")
         .chapter("two/deep.md", "# Two\n\n```rust\nassert_eq!(2, 3);\n```\n");
     book.write();
@@ -258,7 +258,7 @@ fn a_path_crate_with_a_registry_dependency_builds_with_a_fresh_cargo_home() {
     // The one test that may use the network: a fresh `CARGO_HOME` has no
     // registry cache, so `--offline` lacks `itoa` and Cargo must go
     // online, although the only declared crate is a path crate.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter(
             "a.md",
             "# A\n\n```rust\nassert_eq!(helper::show(7), \"7\");\n```\n",
@@ -315,7 +315,7 @@ fn a_path_crate_with_a_registry_dependency_builds_with_a_fresh_cargo_home() {
 #[test]
 fn output_unordered_takes_the_lines_in_any_order() {
     let program = "```rust example title=\"THREADS\"\nfor line in [\"c\", \"a\", \"b\"] {\n    println!(\"{line}\");\n}\n```\n\n```output OUTPUT\na\nb\nc\n```\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter(
             "any.md",
             &program
@@ -345,7 +345,7 @@ fn output_unordered_takes_the_lines_in_any_order() {
 
 #[test]
 fn output_that_varies_between_runs_is_run_twice_and_said() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "pid.md",
         "```rust example title=\"pid\"\nprintln!(\"pid {}\", std::process::id());\n```\n\n```output\npid 1\n```\n",
     );
@@ -384,7 +384,7 @@ fn output_that_varies_between_runs_is_run_twice_and_said() {
 #[test]
 fn edition_2015_blocks_are_merged_unless_a_module_would_change_their_paths() {
     // No `[rust] edition`: `mdbook test` gives rustdoc 2015.
-    let mut book = TestBook::new();
+    let mut book = BookTest::new();
     for i in 0..6 {
         book = book.chapter(
             &format!("c{i}.md"),

@@ -5,7 +5,7 @@
 //! (which runs Memcheck) is compared in the Valgrind target.
 
 use super::{INCLUDED, KINDS, check, check_json, verdicts};
-use crate::support::TestBook;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
@@ -146,7 +146,7 @@ fn judged(text: &str) -> String {
 
 /// Cold `check` merged and with `--no-merge` on the book: the same text
 /// report, the same verdicts; the merged run's JSON report.
-fn same_both_ways(book: &TestBook) -> Value {
+fn same_both_ways(book: &BookTest) -> Value {
     let cache = book.root().join(".companion-cache");
     let fresh = |args: &[&str]| {
         let _ = std::fs::remove_dir_all(&cache);
@@ -169,15 +169,15 @@ fn same_both_ways(book: &TestBook) -> Value {
 #[test]
 fn merged_and_alone_report_the_same_on_every_fixture() {
     let books = [
-        TestBook::new()
+        BookTest::new()
             .chapter("kinds.md", KINDS)
             .chapter("inc.md", INCLUDED)
             .file("src/code/hi.rs", "fn main() { println!(\"hi\"); }\n"),
-        TestBook::new().chapter("bless.md", super::bless::BLESS),
-        TestBook::new().chapter("compare.md", super::bless::BLESS_COMPARE),
-        TestBook::new().chapter("two.md", super::bless::TWO_COMPARES),
-        TestBook::new().chapter("verify.md", super::verify::VERIFY),
-        TestBook::new().chapter("c.md", super::verify::TWO_C),
+        BookTest::new().chapter("bless.md", super::bless::BLESS),
+        BookTest::new().chapter("compare.md", super::bless::BLESS_COMPARE),
+        BookTest::new().chapter("two.md", super::bless::TWO_COMPARES),
+        BookTest::new().chapter("verify.md", super::verify::VERIFY),
+        BookTest::new().chapter("c.md", super::verify::TWO_C),
     ];
     for book in &books {
         book.write();
@@ -187,7 +187,7 @@ fn merged_and_alone_report_the_same_on_every_fixture() {
 
 #[test]
 fn examples_that_break_a_merged_build_are_judged_as_alone() {
-    let book = TestBook::new().chapter("hazards.md", HAZARDS);
+    let book = BookTest::new().chapter("hazards.md", HAZARDS);
     book.write();
     let report = same_both_ways(&book);
     assert_eq!(report["summary"], "10 passed, 7 failed");
@@ -250,7 +250,7 @@ fn main() { let v = crate::a::get(7); println!("{}", v.unwrap()); }
 
 #[test]
 fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
-    let book = TestBook::new().chapter("crate.md", CRATE_PATHS);
+    let book = BookTest::new().chapter("crate.md", CRATE_PATHS);
     book.write();
     let report = same_both_ways(&book);
     assert_eq!(report["summary"], "2 passed, 1 failed", "{report:#}");
@@ -275,7 +275,7 @@ fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
 
 #[test]
 fn warm_merged_check_starts_no_compiler_and_an_edit_recompiles_one_example() {
-    let book = TestBook::new().chapter("hazards.md", HAZARDS);
+    let book = BookTest::new().chapter("hazards.md", HAZARDS);
     book.write();
     let (cold, _) = check_json(&book, &[]);
     assert!(cold["compiler_runs"].as_u64().unwrap_or(0) > 0);
@@ -292,7 +292,7 @@ fn warm_merged_check_starts_no_compiler_and_an_edit_recompiles_one_example() {
 
 #[test]
 fn partition_shares_together_are_exactly_the_whole_book() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .chapter("kinds.md", KINDS)
         .chapter("hazards.md", HAZARDS);
     book.write();

@@ -22,7 +22,7 @@ mod toolchain;
 mod verify;
 mod vouched;
 
-use crate::support::{BookTest, Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_engine::check::{Checker, Claim, Expect, Lang, Verdict};
@@ -178,7 +178,7 @@ fn compile_calls(log: &Path) -> usize {
 fn unchanged_book_rechecks_without_compiling() {
     let tools = tempfile::tempdir().unwrap();
     let (rustc, log) = logging_wrapper(tools.path(), "logging-rustc", "rustc");
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion(&format!("rustc = {rustc:?}"))
         .chapter("kinds.md", KINDS);
     book.write();
@@ -313,7 +313,7 @@ compiler runs: 1, program runs: 1, from cache: 0
 }
 
 /// Replaces `from` with `to` in the book's `book.toml`.
-fn edit_toml(book: &TestBook, from: &str, to: &str) {
+fn edit_toml(book: &BookTest, from: &str, to: &str) {
     let toml = book.root().join("book.toml");
     let text = std::fs::read_to_string(&toml).expect("book.toml");
     assert!(text.contains(from), "{text}");
@@ -322,7 +322,7 @@ fn edit_toml(book: &TestBook, from: &str, to: &str) {
 
 #[test]
 fn a_lowered_timeout_runs_the_claim_again_and_fails() {
-    let book = TestBook::new().companion("timeout = 10").chapter(
+    let book = BookTest::new().companion("timeout = 10").chapter(
         "slow.md",
         "```rust example title=\"slow\"\nfn main() {\n    std::thread::sleep(std::time::Duration::from_millis(1500));\n    println!(\"done\");\n}\n```\n\n```output\ndone\n```\n",
     );
@@ -351,7 +351,7 @@ fn a_lowered_timeout_runs_the_claim_again_and_fails() {
 #[test]
 fn a_lowered_memory_limit_runs_the_claim_again_and_fails() {
     // calloc'd pages are not touched: 3 GiB of address space, no real memory.
-    let book = TestBook::new().companion("memory = \"4 GiB\"").chapter(
+    let book = BookTest::new().companion("memory = \"4 GiB\"").chapter(
         "big.md",
         "```rust example\nfn main() {\n    let v = vec![0u8; 3 << 30];\n    println!(\"{}\", v[12345]);\n}\n```\n\n```output\n0\n```\n",
     );
@@ -374,7 +374,7 @@ fn a_lowered_memory_limit_runs_the_claim_again_and_fails() {
 
 #[test]
 fn a_flood_is_capped_and_fails_clearly() {
-    let book = TestBook::new().companion("timeout = 2").chapter(
+    let book = BookTest::new().companion("timeout = 2").chapter(
         "flood.md",
         "```rust example title=\"finite\"\nlet s = \"flood\\n\".repeat(2_000_000);\nprint!(\"{s}\");\n```\n\n```rust example title=\"endless\"\nloop { println!(\"flood\"); }\n```\n",
     );
@@ -397,7 +397,7 @@ fn a_flood_is_capped_and_fails_clearly() {
 
 #[test]
 fn missing_compiler_is_reported_once_with_its_blocks() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("rustc = \"/nonexistent/rustc\"")
         .chapter(
             "m.md",

@@ -11,7 +11,7 @@ const BLESSED: &str = include_str!("blessed/src/b.md");
 
 #[test]
 fn bless_writes_the_headline_and_the_authors_frame_and_the_claim_then_passes() {
-    let book = TestBook::new().chapter("b.md", BLESSED);
+    let book = BookTest::new().chapter("b.md", BLESSED);
     book.write();
     let (stdout, _, code) = check(&book, &["--bless"]);
     assert_eq!(code, 0, "{stdout}");
@@ -30,7 +30,7 @@ fn bless_writes_the_headline_and_the_authors_frame_and_the_claim_then_passes() {
 
 #[test]
 fn a_failing_claim_shows_the_report_beside_the_block_with_the_line_not_found_marked() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "m.md",
         "# M\n\n````compare\n```c caption=\"overflow\" expect=ub\n~ #include <limits.h>\nint main(void) { volatile int x = INT_MAX; x += 1; return 0; }\n```\n\n```output\nruntime error: signed integer overflow\nin function main\n```\n\n```rust\nfn main() {}\n```\n````\n",
     );

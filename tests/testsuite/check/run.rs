@@ -2,12 +2,12 @@
 //! testsuite's `check` modules and the Valgrind target (`tests/valgrind/`),
 //! which includes this file.
 
-use crate::support::TestBook;
+use crate::support::BookTest;
 use serde_json::Value;
 
 /// Runs `check` on the book as written; (stdout, stderr, exit code),
 /// for the caller to check.
-pub fn check(book: &TestBook, args: &[&str]) -> (String, String, i32) {
+pub fn check(book: &BookTest, args: &[&str]) -> (String, String, i32) {
     let root = book.root().to_str().expect("a UTF-8 path");
     let ran = book.run(&[&["check", root], args].concat(), |cmd| {
         cmd.expect_any_status();
@@ -15,7 +15,7 @@ pub fn check(book: &TestBook, args: &[&str]) -> (String, String, i32) {
     (ran.stdout, ran.stderr, ran.code)
 }
 
-pub fn check_json(book: &TestBook, args: &[&str]) -> (Value, i32) {
+pub fn check_json(book: &BookTest, args: &[&str]) -> (Value, i32) {
     let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
     let (stdout, stderr, code) = check(book, &all);

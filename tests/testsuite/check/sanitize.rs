@@ -11,7 +11,7 @@ use pretty_assertions::assert_eq;
 
 #[test]
 fn a_missing_valgrind_is_one_message_naming_it_and_its_key() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("valgrind = \"/nonexistent/valgrind\"")
         .chapter("s.md", SANITIZED);
     book.write();
@@ -47,7 +47,7 @@ fn a_missing_valgrind_is_one_message_naming_it_and_its_key() {
 
 #[test]
 fn sanitize_on_a_rust_example_takes_memcheck_only() {
-    let book = TestBook::new().chapter(
+    let book = BookTest::new().chapter(
         "r.md",
         "# R\n\n```rust example sanitize=address\nfn main() {}\n```\n",
     );
@@ -94,7 +94,7 @@ pass
 
 #[test]
 fn thread_sanitizer_runs_again_without_address_space_randomisation() {
-    let book = TestBook::new().chapter("m.md", MAPPING);
+    let book = BookTest::new().chapter("m.md", MAPPING);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
@@ -106,7 +106,7 @@ fn thread_sanitizer_runs_again_without_address_space_randomisation() {
         "if (!(personality(0xffffffff) & ADDR_NO_RANDOMIZE))",
         "if (personality(0xffffffff) != -1)",
     );
-    let book = TestBook::new().chapter("m.md", &always);
+    let book = BookTest::new().chapter("m.md", &always);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}");
@@ -175,7 +175,7 @@ int main(void) { size_t n = (size_t)4 << 20; char *p = malloc(n); if (!p) return
 
 #[test]
 fn memory_limits_resident_memory_under_the_sanitizers_that_reserve_address_space() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("memory = \"64 MiB\"")
         .chapter("g.md", GREEDY);
     book.write();

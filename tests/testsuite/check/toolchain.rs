@@ -6,9 +6,9 @@ use super::*;
 /// A fake `rustc` that picks its toolchain as a rustup proxy does (from a
 /// `rust-toolchain.toml` in its working directory or above) and logs which
 /// one each version query and each compile got.
-fn toolchain_book(companion: &str) -> (TestBook, PathBuf) {
+fn toolchain_book(companion: &str) -> (BookTest, PathBuf) {
     use std::os::unix::fs::PermissionsExt as _;
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion(companion)
         .chapter(
             "t.md",

@@ -9,7 +9,7 @@ pub(super) const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\npr
 
 #[test]
 fn verify_fails_the_build_under_bail() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true")
         .chapter("v.md", VERIFY);
     let err = book.build_in_process().unwrap_err();
@@ -25,7 +25,7 @@ fn verify_fails_the_build_under_bail() {
 
 #[test]
 fn verify_marks_the_block_under_continue() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true\non-failure = \"continue\"")
         .chapter("v.md", VERIFY);
     let page = book.html("v.md");
@@ -47,7 +47,7 @@ fn verify_marks_the_block_under_continue() {
 
 #[test]
 fn verify_without_a_compiler_says_so() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true\non-failure = \"continue\"\nrustc = \"/nonexistent/rustc\"")
         .chapter("v.md", VERIFY);
     let page = book.html("v.md");
@@ -63,7 +63,7 @@ fn verify_without_a_compiler_says_so() {
             "mdbook-companion: src/v.md:11:4 rust example \"wrong\" (expect=run) was not checked: the compiler `/nonexistent/rustc` could not be run",
         ]
     );
-    let err = TestBook::new()
+    let err = BookTest::new()
         .companion("verify = true\nrustc = \"/nonexistent/rustc\"")
         .chapter("v.md", VERIFY)
         .build_in_process()
@@ -76,7 +76,7 @@ fn verify_without_a_compiler_says_so() {
 
 #[test]
 fn verify_is_off_by_default() {
-    let book = TestBook::new().chapter("v.md", VERIFY);
+    let book = BookTest::new().chapter("v.md", VERIFY);
     let page = book.html("v.md");
     assert!(page.all("div.companion-verify").is_empty());
     assert!(!book.root().join(".companion-cache").exists());
@@ -84,7 +84,7 @@ fn verify_is_off_by_default() {
 
 #[test]
 fn verify_marks_a_false_comparison_side() {
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true\non-failure = \"continue\"")
         .chapter("cmp.md", COMPARE);
     let page = book.html("cmp.md");
@@ -105,8 +105,8 @@ fn verify_marks_a_false_comparison_side() {
 /// Two C sides per chapter, for the missing-compiler tests.
 pub(super) const TWO_C: &str = "# Two C sides\n\n`````compare title=\"Two\"\n```c caption=\"one\"\nint one(void) { return 1; }\n```\n\n```c caption=\"two\"\nint two(void) { return 2; }\n```\n`````\n";
 
-fn two_chapters_without_cc(on_failure: &str) -> TestBook {
-    TestBook::new()
+fn two_chapters_without_cc(on_failure: &str) -> BookTest {
+    BookTest::new()
         .companion(&format!(
             "verify = true\non-failure = \"{on_failure}\"\ncc = \"/nonexistent/cc\""
         ))
@@ -138,7 +138,7 @@ fn verify_reports_a_missing_compiler_once_per_build_under_bail() {
 fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
     let book = two_chapters_without_cc("continue");
     book.write();
-    let out = TestBook::run_bin(&["build", &book.root().display().to_string()], b"");
+    let out = BookTest::run_bin(&["build", &book.root().display().to_string()], b"");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let about: Vec<&str> = stderr
@@ -180,7 +180,7 @@ fn a_cold_verify_build_compiles_a_chapters_examples_together() {
         )
         .ok();
     }
-    let book = TestBook::new().chapter("many.md", &chapter);
+    let book = BookTest::new().chapter("many.md", &chapter);
     let rustc = crate::support::logging_wrapper(&book, "rustc-log", "rustc");
     let book = book.companion(&format!(
         "verify = true\non-failure = \"continue\"\nrustc = \"{rustc}\""

@@ -4,14 +4,14 @@
 //! what it would only warn about.
 
 use super::check;
-use crate::support::{Page, TestBook};
+use crate::support::{BookTest, Page};
 use pretty_assertions::assert_eq;
 
 /// Builds with `mdbook-companion build` (real mdBook, the preprocessor
 /// in-process); the build's log and the badges of the chapter's frames.
-fn build(book: &TestBook, chapter: &str) -> (String, Vec<String>) {
+fn build(book: &BookTest, chapter: &str) -> (String, Vec<String>) {
     let root = book.root().display().to_string();
-    let out = TestBook::run_bin(&["build", &root], b"");
+    let out = BookTest::run_bin(&["build", &root], b"");
     let said = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{said}");
     let page = book.page(chapter);
@@ -29,7 +29,7 @@ fn build(book: &TestBook, chapter: &str) -> (String, Vec<String>) {
 #[test]
 fn a_claim_not_checked_says_so_on_the_page_and_in_the_build() {
     let chapter = "# M\n\n```rust example sanitize=memcheck\nfn main() { println!(\"6\"); }\n```\n\n```output\n6\n```\n\n````compare\n```c sanitize=memcheck expect=run\nint main(void) { return 0; }\n```\n```rust\nfn main() {}\n```\n````\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("valgrind = \"/nonexistent/valgrind\"")
         .chapter("m.md", chapter);
     book.write();
@@ -56,7 +56,7 @@ fn a_claim_not_checked_says_so_on_the_page_and_in_the_build() {
 fn failed_and_changed_claims_say_so_on_the_page() {
     let wrong = "```rust example title=\"Wrong\"\nfn main() { println!(\"hullo\"); }\n```\n\n```output\nhello\n```\n\n";
     let right = "```rust example title=\"Right\"\nfn main() { println!(\"hi\"); }\n```\n\n```output\nhi\n```\n";
-    let mut book = TestBook::new().chapter("f.md", &format!("# F\n\n{wrong}{right}"));
+    let mut book = BookTest::new().chapter("f.md", &format!("# F\n\n{wrong}{right}"));
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 1, "{stdout}");
@@ -80,12 +80,12 @@ fn failed_and_changed_claims_say_so_on_the_page() {
 fn warnings_deny_fails_check_on_a_warning() {
     let chapter = "# W\n\n```rust example\nfn main() {}\n```\n\nText.\n\n```asm\nCHECK: ret\n```\n";
     let message = "src/w.md:9:4: found an ```asm block of FileCheck directives that follows no example or comparison side";
-    let book = TestBook::new().chapter("w.md", chapter);
+    let book = BookTest::new().chapter("w.md", chapter);
     book.write();
     let (stdout, _, code) = check(&book, &[]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains(&format!("warning: {message}")), "{stdout}");
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("warnings = \"deny\"")
         .chapter("w.md", chapter);
     book.write();
@@ -104,7 +104,7 @@ fn warnings_deny_fails_check_on_a_warning() {
 #[test]
 fn under_verify_the_builds_own_check_vouches() {
     let chapter = "# V\n\n```rust example\nfn main() { println!(\"hullo\"); }\n```\n\n```output\nhello\n```\n\n```rust example\nfn main() {}\n```\n";
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("verify = true\non-failure = \"continue\"")
         .chapter("v.md", chapter);
     book.write();

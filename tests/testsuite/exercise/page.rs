@@ -3,7 +3,7 @@
 //! with the starter and the tests and never the solution, the tests,
 //! hints and solution in closed disclosures; print and other renderers.
 
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 
 /// The fixture's path crate.
@@ -12,12 +12,12 @@ const MYLIB: &str = concat!(
     "/tests/crates-book/crates/mylib"
 );
 
-fn course(companion: &str) -> TestBook {
+fn course(companion: &str) -> BookTest {
     let hints = include_str!("course.md").replace(
         "```rust solution\npub fn divide",
         "```hints\nTry `i32::checked_div` <b>now</b>.\n```\n\n```rust solution\npub fn divide",
     );
-    let mut book = TestBook::new()
+    let mut book = BookTest::new()
         .companion(companion)
         .chapter("course.md", &hints)
         .toml("[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\n");
@@ -169,7 +169,7 @@ fn mdbook_test_compiles_the_starter_and_runs_the_solutions_tests() {
     let good = &verdicts[..verdicts
         .find("````exercise title=\"Tests that")
         .expect("second")];
-    let book = TestBook::new().chapter("t.md", good);
+    let book = BookTest::new().chapter("t.md", good);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     md.test(vec![])
@@ -181,7 +181,7 @@ fn mdbook_test_compiles_the_starter_and_runs_the_solutions_tests() {
     let end = verdicts
         .find("````exercise title=\"A starter")
         .expect("next");
-    let book = TestBook::new().chapter("t.md", &verdicts[start..end]);
+    let book = BookTest::new().chapter("t.md", &verdicts[start..end]);
     book.write();
     let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
     assert!(

@@ -3,7 +3,7 @@
 //! the starters and passes on the solutions; a re-run rewrites only its
 //! own files; a broken exercise is located and nothing is written.
 
-use crate::support::TestBook;
+use crate::support::BookTest;
 use std::path::Path;
 use std::process::Command;
 
@@ -13,8 +13,8 @@ const MYLIB: &str = concat!(
     "/tests/crates-book/crates/mylib"
 );
 
-fn course_book(chapter: &str) -> TestBook {
-    let mut book = TestBook::new()
+fn course_book(chapter: &str) -> BookTest {
+    let mut book = BookTest::new()
         .chapter("course.md", chapter)
         .toml("[preprocessor.companion.dependencies]\nmylib = { path = \"crates/mylib\" }\n");
     for file in ["Cargo.toml", "src/lib.rs"] {
@@ -26,7 +26,7 @@ fn course_book(chapter: &str) -> TestBook {
 }
 
 /// Runs `exercises` on the book; (stderr, success).
-fn exercises(book: &TestBook, out: &Path, solutions: bool) -> (String, bool) {
+fn exercises(book: &BookTest, out: &Path, solutions: bool) -> (String, bool) {
     let ran = book.run(&["exercises"], |cmd| {
         cmd.arg(book.root())
             .arg("--out")

@@ -6,7 +6,7 @@
 //! answers.
 
 use super::check::CLAIMS;
-use crate::support::{Page, TestBook, inside};
+use crate::support::{BookTest, Page, inside};
 use scraper::ElementRef;
 
 /// The text of `el` outside its `details.companion-quiz-answer`.
@@ -30,7 +30,7 @@ fn visible(el: ElementRef<'_>) -> String {
 
 #[test]
 fn every_question_has_labelled_inputs_and_no_visible_answer() {
-    let book = TestBook::new().chapter("claims.md", CLAIMS);
+    let book = BookTest::new().chapter("claims.md", CLAIMS);
     let page = book.html("claims.md");
     let quiz = page.one("div.companion-quiz");
     assert_eq!(quiz.value().attr("id"), Some("claims"));
@@ -139,14 +139,14 @@ fn every_question_has_labelled_inputs_and_no_visible_answer() {
 #[test]
 fn hostile_markdown_in_prompts_and_options_is_shown_as_text() {
     let chapter = "# Hostile\n\n`````quiz title=\"<b>bold</b>\"\n## <script>alert(1)</script> What?\n\n<img src=x onerror=alert(2)>\n\n- [x] <iframe src=\"https://example.org\"></iframe>\n  > <script>alert(3)</script>\n- [ ] [a link](javascript:alert(4))\n`````\n";
-    let book = TestBook::new().chapter("h.md", chapter);
+    let book = BookTest::new().chapter("h.md", chapter);
     let err = book.build_in_process().unwrap_err();
     assert!(
         err.contains("found a link to `javascript:alert(4)`"),
         "{err}"
     );
     let chapter = chapter.replace("[a link](javascript:alert(4))", "plain");
-    let book = TestBook::new().chapter("h.md", &chapter);
+    let book = BookTest::new().chapter("h.md", &chapter);
     let page = book.html("h.md");
     let quiz = page.one("div.companion-quiz");
     for tag in ["script", "img", "iframe", "b"] {
@@ -160,10 +160,10 @@ fn hostile_markdown_in_prompts_and_options_is_shown_as_text() {
 
 #[test]
 fn print_answers_marks_the_quiz_printed_and_other_renderers_hide_answers() {
-    let book = TestBook::new().chapter("claims.md", CLAIMS);
+    let book = BookTest::new().chapter("claims.md", CLAIMS);
     let page = book.html("claims.md");
     assert!(page.all(".companion-quiz-printed").is_empty());
-    let book = TestBook::new()
+    let book = BookTest::new()
         .companion("print-answers = true")
         .chapter("claims.md", CLAIMS);
     let page = book.html("claims.md");
@@ -172,7 +172,7 @@ fn print_answers_marks_the_quiz_printed_and_other_renderers_hide_answers() {
         1
     );
     // The markdown renderer: questions and options, no answer.
-    let book = TestBook::new()
+    let book = BookTest::new()
         .toml("[output.html]\n[output.markdown]\n")
         .chapter("claims.md", CLAIMS);
     book.build().unwrap();
