@@ -3,6 +3,7 @@
 # real book that never heard of us, verdict by verdict and in time.
 #
 #   benches/anybook.sh BOOK_DIR [--strip-preprocessors]
+#   LIBRARY=DIR benches/anybook.sh BOOK_DIR ...   # both run with -L DIR
 #
 # The book is copied to a scratch directory (its own files are never
 # touched). In one run: `mdbook test` (mdBook 0.5.4) once, with a
@@ -102,17 +103,21 @@ if [ -n "$toolchain" ]; then
   echo "mdbook test runs rustdoc with the book's toolchain: $toolchain"
 fi
 t0=$(now)
-(cd "$copy" && PATH=$shim:$PATH RUSTUP_TOOLCHAIN=${toolchain:-${RUSTUP_TOOLCHAIN:-}} mdbook test > "$work/mdbook-test.out" 2>&1) || true
+# LIBRARY=DIR: a book's support crates, built by its CI (the Rust book's
+# packages/trpl/target/debug/deps), given to both as `-L DIR`.
+lib=()
+[ -n "${LIBRARY:-}" ] && lib=(-L "$(cd "$LIBRARY" && pwd)")
+(cd "$copy" && PATH=$shim:$PATH RUSTUP_TOOLCHAIN=${toolchain:-${RUSTUP_TOOLCHAIN:-}} mdbook test "${lib[@]}" > "$work/mdbook-test.out" 2>&1) || true
 t1=$(now)
 rm -rf "$copy/.companion-cache" "$copy/companion.lock"
 t2=$(now)
-"$bin" check "$copy" --format json > "$work/cold.json" || true
+"$bin" check "$copy" "${lib[@]}" --format json > "$work/cold.json" || true
 t3=$(now)
-"$bin" check "$copy" --format json > "$work/warm.json" || true
+"$bin" check "$copy" "${lib[@]}" --format json > "$work/warm.json" || true
 t4=$(now)
 if [ "${NO_MERGE:-0}" = 1 ]; then
   rm -rf "$copy/.companion-cache"
-  "$bin" check "$copy" --format json --no-merge > "$work/nomerge.json" || true
+  "$bin" check "$copy" "${lib[@]}" --format json --no-merge > "$work/nomerge.json" || true
 else
   cp "$work/cold.json" "$work/nomerge.json"
 fi
