@@ -101,6 +101,16 @@ impl BookTest {
         cmd.run(self.root(), &self.assert)
     }
 
+    /// What `build` printed on stderr when it failed, as it must: one
+    /// row of a table of errors checked with [`BookTest::check_text`].
+    #[track_caller]
+    pub fn build_error(&self) -> String {
+        self.run(&["build"], |cmd| {
+            cmd.expect_failure();
+        })
+        .stderr
+    }
+
     /// Checks the text of the file at `path` (from the book's root).
     #[track_caller]
     pub fn check_file(&self, path: &str, expected: impl IntoData) -> &Self {
@@ -418,7 +428,9 @@ pub(super) fn assert(root: &Path) -> snapbox::Assert {
         subs.insert("[ROOT]", real).expect("[ROOT]");
     }
     subs.insert("[BIN]", PathBuf::from(BIN)).expect("[BIN]");
-    let elapsed = regex::Regex::new(r"\b(?<redacted>[0-9]+(\.[0-9]+)?(ms|s|µs))\b").expect("regex");
+    // A duration, not a value set with `=` (a video's `&t=750s`).
+    let elapsed = regex::Regex::new(r"(?m)(?:^|[^=\w])(?<redacted>[0-9]+(\.[0-9]+)?(ms|s|µs))\b")
+        .expect("regex");
     subs.insert("[ELAPSED]", elapsed).expect("[ELAPSED]");
     // Rust names a panicking thread with its id: `thread 'main' (2072)`.
     let thread = regex::Regex::new(r"thread '[^']*' \((?<redacted>[0-9]+)\)").expect("regex");
