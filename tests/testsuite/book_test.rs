@@ -93,6 +93,8 @@ impl BookTest {
             stdin: None,
             dir: PathBuf::new(),
             timeout: None,
+            close_stdout: false,
+            hook: None,
             status: Status::Success,
             stdout: None,
             stderr: None,
@@ -194,6 +196,10 @@ pub struct BookCommand {
     dir: PathBuf,
     /// How long it may take before it is killed and the test fails.
     timeout: Option<Duration>,
+    /// Its stdout is closed as it starts: a reader that went away.
+    close_stdout: bool,
+    /// What the test sets on the process itself (a terminal for stdin).
+    hook: Option<Box<dyn FnOnce(&mut Command)>>,
     status: Status,
     stdout: Option<Data>,
     stderr: Option<Data>,
@@ -263,6 +269,21 @@ impl BookCommand {
         self
     }
 
+    /// Closes the command's stdout as it starts, as a reader that went
+    /// away does: what it writes there fails (stdout is then empty).
+    pub fn close_stdout(&mut self) -> &mut Self {
+        self.close_stdout = true;
+        self
+    }
+
+    /// Sets up the process itself, last before it starts: for what the
+    /// builder has no word for, such as a terminal as stdin
+    /// (`c.stdin(Stdio::from(pty))`).
+    pub fn command(&mut self, f: impl FnOnce(&mut Command) + 'static) -> &mut Self {
+        self.hook = Some(Box::new(f));
+        self
+    }
+
     /// Gives the command this stdin (else it reads nothing).
     pub fn stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
         self.stdin = Some(input.into());
@@ -287,7 +308,13 @@ impl BookCommand {
                 None => cmd.env_remove(key),
             };
         }
+        if let Some(hook) = self.hook.take() {
+            hook(&mut cmd);
+        }
         let mut child = cmd.spawn().expect("spawn the binary");
+        if self.close_stdout {
+            drop(child.stdout.take());
+        }
         let writer = self.stdin.take().map(|data| {
             use std::io::Write as _;
             let mut input = child.stdin.take().expect("stdin");
