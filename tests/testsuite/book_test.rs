@@ -186,6 +186,9 @@ enum Status {
     Any,
 }
 
+/// What a test sets on the process of a [`BookCommand`] before it starts.
+type Hook = Box<dyn FnOnce(&mut Command)>;
+
 /// One run of the binary in a [`BookTest`]: its arguments, environment
 /// and stdin, and what it must print and end with.
 pub struct BookCommand {
@@ -199,7 +202,7 @@ pub struct BookCommand {
     /// Its stdout is closed as it starts: a reader that went away.
     close_stdout: bool,
     /// What the test sets on the process itself (a terminal for stdin).
-    hook: Option<Box<dyn FnOnce(&mut Command)>>,
+    hook: Option<Hook>,
     status: Status,
     stdout: Option<Data>,
     stderr: Option<Data>,
