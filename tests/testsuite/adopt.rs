@@ -62,7 +62,7 @@ fn adopt_prints_a_diff_and_writes_only_the_info_strings_and_outputs() {
     let root = book.root();
     let original = files(root);
     let buttons = play_buttons(&book);
-    let (before, _) = check_json(root, &[]);
+    let (before, _) = check_json(&book, &[]);
 
     // The diff, and nothing written; on stderr, the blocks left as they
     // are, and why: includes, failures, what examples cannot say.
@@ -273,7 +273,7 @@ mdbook-companion adopt: 11 block(s) would become examples; 12 left as they are
     assert_eq!(files(root), after);
 
     // check: every adopted block passes, the same blocks fail as before.
-    let (json, _) = check_json(root, &[]);
+    let (json, _) = check_json(&book, &[]);
     let failing = |j: &serde_json::Value| -> Vec<(String, u64)> {
         verdicts(j)
             .into_iter()
@@ -520,7 +520,7 @@ b
     // check then passes, cold, run after run (each run counts on).
     for _ in 0..3 {
         let _ = std::fs::remove_dir_all(root.join(".companion-cache"));
-        let (json, code) = check_json(root, &[]);
+        let (json, code) = check_json(&book, &[]);
         assert_eq!(code, 0, "{json:#}");
         let statuses: Vec<String> = verdicts(&json).into_iter().map(|v| v.2).collect();
         assert_eq!(statuses, ["passed"; 7], "{json:#}");

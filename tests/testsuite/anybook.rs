@@ -4,52 +4,18 @@
 //! `mdbook test` of one chapter is that block's verdict); expected
 //! compile failures in merged builds give the verdicts of `--no-merge`.
 
-use crate::support::BIN;
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use snapbox::str;
 use std::process::Command;
 
-/// A copy of the case book `anybook/NAME` in a temporary directory.
-pub fn case_book(name: &str) -> tempfile::TempDir {
-    let from = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/testsuite/anybook")
-        .join(name);
-    let dir = tempfile::tempdir().expect("tempdir");
-    copy_dir(&from, dir.path());
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let path = entry.expect("entry").path();
-        let target = to.join(path.file_name().expect("name"));
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).expect("copy");
-        }
-    }
-}
-
 /// `check --format json ARGS` on a book: the report and the exit code.
-pub fn check_json(root: &Path, args: &[&str]) -> (Value, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(root)
-        .args(["--format", "json"])
-        .args(args)
-        .output()
-        .expect("run check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "json: {e}\nstdout: {stdout}\nstderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
+pub fn check_json(book: &BookTest, args: &[&str]) -> (Value, i32) {
+    let ran = book.run(&[&["check", "--format", "json"], args].concat(), |cmd| {
+        cmd.expect_any_status();
     });
-    (json, out.status.code().unwrap_or(-1))
+    (ran.json(), ran.code)
 }
 
 /// `(file, line, status)` of every result.
@@ -104,8 +70,8 @@ const PLAIN: [(&str, &str, u64, &str); 24] = [
 
 #[test]
 fn plain_blocks_get_the_verdicts_of_mdbook_test() {
-    let book = case_book("plain");
-    let (json, code) = check_json(book.path(), &[]);
+    let book = BookTest::from_dir("anybook/plain");
+    let (json, code) = check_json(&book, &[]);
     assert_eq!(code, 1, "{json:#}");
     let want: Vec<(String, u64, String)> = PLAIN
         .iter()
@@ -123,15 +89,21 @@ fn plain_blocks_get_the_verdicts_of_mdbook_test() {
         .iter()
         .find(|r| r["file"] == "src/wrong_code.md")
         .expect("wrong code");
-    let message = wrong["message"].as_str().unwrap_or_default();
-    assert!(message.contains("E0308 instead of E0382"), "{message}");
-    let notes = json["notes"].to_string();
-    assert!(notes.contains("`not-installed`"), "{notes}");
+    book.check_text(
+        format!("{}\n{:#}\n", wrong["message"], json["notes"]),
+        str![[r#"
+"does not compile, but with E0308 instead of E0382 (rustdoc checks error codes only on nightly; mdbook test on stable would pass this block)"
+[
+  "note: book.toml lists the preprocessor `not-installed`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them"
+]
+
+"#]],
+    );
 
     // Real `mdbook test`, chapter by chapter: the same verdicts, but for
     // the error code rustdoc checks only on nightly.
     for (name, file, _, ours) in PLAIN {
-        let mut md = mdbook_driver::MDBook::load(book.path()).expect("load");
+        let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
         let rustdoc = match md.test_chapter(Vec::new(), Some(name)) {
             Ok(()) if file == "ignore.md" => "ignored",
             Ok(()) if ours == "none" => "none",
@@ -147,7 +119,7 @@ fn plain_blocks_get_the_verdicts_of_mdbook_test() {
     }
 
     // Warm: no compiler start, the same report.
-    let (warm, _) = check_json(book.path(), &[]);
+    let (warm, _) = check_json(&book, &[]);
     assert_eq!(warm["compiler_runs"], 0, "{warm:#}");
     assert_eq!(verdicts(&warm), verdicts(&json));
 }
@@ -190,8 +162,8 @@ const RULES: [(&str, &str, &str); 16] = [
 
 #[test]
 fn dangling_attributes_doc_comments_and_shebangs_as_rustdoc_reads_them() {
-    let book = case_book("rustdoc-rules");
-    let (json, code) = check_json(book.path(), &[]);
+    let book = BookTest::from_dir("anybook/rustdoc-rules");
+    let (json, code) = check_json(&book, &[]);
     assert_eq!(code, 1, "{json:#}");
     let want: Vec<(String, u64, String)> = RULES
         .iter()
@@ -202,7 +174,7 @@ fn dangling_attributes_doc_comments_and_shebangs_as_rustdoc_reads_them() {
     // Real `mdbook test`, chapter by chapter, agrees (a chapter with no
     // test passes).
     for (name, file, ours) in RULES {
-        let mut md = mdbook_driver::MDBook::load(book.path()).expect("load");
+        let mut md = mdbook_driver::MDBook::load(book.root()).expect("load");
         let rustdoc = match md.test_chapter(Vec::new(), Some(name)) {
             Ok(()) if ours == "none" => "none",
             Ok(()) => "passed",
@@ -211,17 +183,17 @@ fn dangling_attributes_doc_comments_and_shebangs_as_rustdoc_reads_them() {
         assert_eq!(rustdoc, ours, "mdbook test of {file}");
     }
     // Compiled alone, as each would be, the same verdicts.
-    let alone = case_book("rustdoc-rules");
-    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    let alone = BookTest::from_dir("anybook/rustdoc-rules");
+    let (single, _) = check_json(&alone, &["--no-merge"]);
     assert_eq!(verdicts(&single), verdicts(&json));
 }
 
 #[test]
 fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
-    let book = case_book("compile-fail");
-    let alone = case_book("compile-fail");
-    let (merged, _) = check_json(book.path(), &[]);
-    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    let book = BookTest::from_dir("anybook/compile-fail");
+    let alone = BookTest::from_dir("anybook/compile-fail");
+    let (merged, _) = check_json(&book, &[]);
+    let (single, _) = check_json(&alone, &["--no-merge"]);
     assert_eq!(verdicts(&merged), verdicts(&single));
     let statuses: Vec<String> = verdicts(&merged).into_iter().map(|v| v.2).collect();
     assert!(statuses.iter().any(|s| s == "failed"), "{statuses:?}");
@@ -260,11 +232,11 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
 /// its own).
 #[test]
 fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
-    let book = case_book("failing");
-    let alone = case_book("failing");
-    let (merged, code) = check_json(book.path(), &[]);
+    let book = BookTest::from_dir("anybook/failing");
+    let alone = BookTest::from_dir("anybook/failing");
+    let (merged, code) = check_json(&book, &[]);
     assert_eq!(code, 1);
-    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    let (single, _) = check_json(&alone, &["--no-merge"]);
     let reports = |j: &Value| {
         let mut results = j["results"].clone();
         for r in results.as_array_mut().into_iter().flatten() {
@@ -281,143 +253,41 @@ fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
     assert_eq!(runs(&single), 21);
     assert!(runs(&merged) <= 24, "{} compiler runs", runs(&merged));
     // Warm: nothing compiled, the same reports.
-    let (warm, _) = check_json(book.path(), &[]);
+    let (warm, _) = check_json(&book, &[]);
     assert_eq!(runs(&warm), 0);
     assert_eq!(reports(&warm), reports(&merged));
 }
 
-/// `check --format FORMAT` on a book: stdout and the exit code.
-fn check_format(root: &Path, format: &str) -> (String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(root)
-        .args(["--format", format])
-        .output()
-        .expect("run check");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
 #[test]
 fn github_annotations_and_junit_xml_name_every_failing_block() {
-    let book = case_book("plain");
-    let (json, _) = check_json(book.path(), &[]);
-    let failing: Vec<(String, u64)> = verdicts(&json)
-        .into_iter()
-        .filter(|v| v.2 == "failed")
-        .map(|v| (v.0, v.1))
-        .collect();
-    assert_eq!(failing.len(), 5);
+    let book = BookTest::from_dir("anybook/plain");
+    // `::error file=F,line=L,title=T::MESSAGE`, one line per failing
+    // block (rustc's words and a panic's text are the compiler's).
+    book.run(&["check", "--format", "github"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+::error file=src/no_panic.md,line=3,title=rust block (should_panic) (expect=panic)::the program exited successfully; the block is marked should_panic
+::error file=src/fails.md,line=3,title=rust block (expect=run)::the program panicked: assertion `left == right` failed%0A  left: 1%0A right: 2%0A%0A[..]
+::error file=src/wrong_code.md,line=3,title=rust block (compile_fail%2CE0382) (expect=compile-fail)::does not compile, but with E0308 instead of E0382 (rustdoc checks error codes only on nightly; mdbook test on stable would pass this block)%0Aerror[E0308]: [..]
+::error file=src/compiles.md,line=3,title=rust block (compile_fail) (expect=compile-fail)::compiled, but the block is marked compile_fail
+::error file=src/harness_fails.md,line=3,title=rust block (test_harness) (expect=run)::the program exited with code 101
+::notice::note: book.toml lists the preprocessor `not-installed`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them
+17 passed, 5 failed, 1 ignored
 
-    // `::error file=F,line=L,title=T::MESSAGE`, one per failing block.
-    let (github, code) = check_format(book.path(), "github");
-    assert_eq!(code, 1);
-    let re =
-        regex::Regex::new(r"^::error file=([^,]+),line=(\d+),title=([^:]+)::(.+)$").expect("regex");
-    let annotated: Vec<(String, u64)> = github
-        .lines()
-        .filter(|l| l.starts_with("::error"))
-        .map(|l| {
-            let c = re
-                .captures(l)
-                .unwrap_or_else(|| panic!("not an annotation: {l}"));
-            assert!(!c[4].contains('\n'));
-            (c[1].to_owned(), c[2].parse().expect("line"))
+"#]]);
+    });
+    // JUnit XML: well-formed (read back with an XML parser), and the
+    // whole report.
+    let xml = book
+        .run(&["check", "--format", "junit"], |cmd| {
+            cmd.expect_code(1);
         })
-        .collect();
-    assert_eq!(annotated, failing);
-    assert!(
-        github.contains("title=rust block (compile_fail%2CE0382)"),
-        "{github}"
-    );
-    assert!(
-        github.lines().any(|l| l.starts_with("::notice::")),
-        "{github}"
-    );
-    assert_eq!(github.lines().last(), json["summary"].as_str());
-
-    // JUnit XML, read back with an XML parser.
-    let (xml, _) = check_format(book.path(), "junit");
+        .stdout;
     let mut reader = quick_xml::Reader::from_str(&xml);
-    let mut cases = Vec::new();
-    let mut failures = Vec::new();
-    let mut skipped = 0;
-    let mut current = String::new();
-    let mut totals = None;
-    loop {
-        match reader.read_event().expect("well-formed XML") {
-            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
-                let attr = |name: &str| {
-                    e.try_get_attribute(name).expect("attribute").map(|a| {
-                        a.normalized_value(quick_xml::XmlVersion::Explicit1_0)
-                            .expect("value")
-                            .into_owned()
-                    })
-                };
-                match std::str::from_utf8(e.name().into_inner().as_ref()).unwrap_or_default() {
-                    "testsuites" => {
-                        totals = Some((attr("tests"), attr("failures"), attr("skipped")))
-                    }
-                    "testcase" => {
-                        current = attr("name").expect("name");
-                        cases.push(current.clone());
-                    }
-                    "failure" => {
-                        failures.push((current.clone(), attr("message").expect("message")))
-                    }
-                    "skipped" => skipped += 1,
-                    _ => {}
-                }
-            }
-            quick_xml::events::Event::Eof => break,
-            _ => {}
-        }
-    }
-    assert_eq!(cases.len(), 23);
-    assert_eq!(skipped, 1);
-    let failed_cases: Vec<String> = failures.iter().map(|f| f.0.clone()).collect();
-    let want: Vec<String> = failing
-        .iter()
-        .map(|(f, l)| {
-            let r = json["results"]
-                .as_array()
-                .and_then(|rs| {
-                    rs.iter()
-                        .find(|r| r["file"] == f.as_str() && r["line"] == *l)
-                })
-                .expect("result");
-            format!("{f}:{l} {}", r["what"].as_str().unwrap_or_default())
-        })
-        .collect();
-    assert_eq!(failed_cases, want);
-    assert!(failures[0].1.contains("should_panic"), "{failures:?}");
-    assert_eq!(
-        totals,
-        Some((Some("23".into()), Some("5".into()), Some("1".into())))
-    );
-}
-
-/// `check BOOK ARGS` with `envs` set and `RUSTUP_TOOLCHAIN` unset (cargo
-/// sets it for the tests): stdout and stderr together, and the exit code.
-fn check_with(root: &Path, args: &[&str], envs: &[(&str, &str)]) -> (String, i32) {
-    let out = Command::new(BIN)
-        .arg("check")
-        .arg(root)
-        .args(args)
-        .env_remove("RUSTUP_TOOLCHAIN")
-        .envs(envs.iter().copied())
-        .output()
-        .expect("run check");
-    (
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-        out.status.code().unwrap_or(-1),
-    )
+    while !matches!(
+        reader.read_event().expect("well-formed XML"),
+        quick_xml::events::Event::Eof
+    ) {}
+    book.check_text(xml, snapbox::file!["anybook/plain.junit.xml"]);
 }
 
 #[test]
@@ -430,53 +300,76 @@ fn the_books_toolchain_file_is_used_as_rustup_uses_it() {
         nightly.status.success(),
         "this test needs rustup's nightly toolchain: `rustup toolchain install nightly --profile minimal`"
     );
-    // The file above the book's root, as the Reference keeps it at the
-    // repository's root.
-    let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(
-        dir.path().join("rust-toolchain.toml"),
-        "[toolchain]\nchannel = \"nightly\"\n",
-    )
-    .expect("toolchain file");
-    let root = dir.path().join("book");
-    std::fs::create_dir_all(root.join("src")).expect("src");
-    std::fs::write(root.join("book.toml"), "[book]\ntitle = \"t\"\n").expect("book.toml");
-    std::fs::write(root.join("src/SUMMARY.md"), "# Summary\n\n- [A](a.md)\n").expect("summary");
-    std::fs::write(
-        root.join("src/a.md"),
-        "# A\n\n```rust\n#![feature(never_type)]\nfn main() {\n    let _x: Option<!> = None;\n}\n```\n",
-    )
-    .expect("chapter");
+    // The book in `book/`, the file above its root, as the Reference
+    // keeps it at the repository's root. `check` runs in `book/` with
+    // RUSTUP_TOOLCHAIN unset (cargo sets it for the tests).
+    let book = BookTest::new()
+        .file("rust-toolchain.toml", "[toolchain]\nchannel = \"nightly\"\n")
+        .file("book/book.toml", "[book]\ntitle = \"t\"\n")
+        .file("book/src/SUMMARY.md", "# Summary\n\n- [A](a.md)\n")
+        .file(
+            "book/src/a.md",
+            "# A\n\n```rust\n#![feature(never_type)]\nfn main() {\n    let _x: Option<!> = None;\n}\n```\n",
+        );
+    book.run(&["check"], |cmd| {
+        cmd.current_dir("book")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .expect_stdout(str![[r#"
+ok      src/a.md:3: rust block (expect=run)
+note: Rust is checked with nightly-[..], selected by [ROOT]/rust-toolchain.toml
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
 
-    let (out, code) = check_with(&root, &[], &[]);
-    assert_eq!(code, 0, "{out}");
-    assert!(
-        out.contains("note: Rust is checked with nightly-") && out.contains("rust-toolchain.toml"),
-        "{out}"
-    );
+"#]])
+            .expect_stderr(str![]);
+    });
     // `--toolchain` says otherwise: stable refuses `#![feature]`.
-    let (out, code) = check_with(&root, &["--toolchain", "stable"], &[]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("E0554"), "{out}");
-    assert!(!out.contains("checked with nightly"), "{out}");
+    book.run(&["check", "--toolchain", "stable"], |cmd| {
+        cmd.current_dir("book")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .expect_code(1)
+            .expect_stdout(str![[r#"
+FAILED  src/a.md:3: rust block (expect=run): does not compile
+    | error[E0554]: `#![feature]` may not be used on the stable release channel
+...
+note: companion.lock was made with rustc [..], not used by this run; its entries are replaced
+compiler runs: 1, program runs: 0, from cache: 0
+0 passed, 1 failed
+
+"#]])
+            .expect_stderr(str![]);
+    });
     // rustup puts RUSTUP_TOOLCHAIN before the file.
-    let (out, code) = check_with(&root, &[], &[("RUSTUP_TOOLCHAIN", "stable")]);
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("selected by RUSTUP_TOOLCHAIN"), "{out}");
+    book.run(&["check"], |cmd| {
+        cmd.current_dir("book")
+            .env("RUSTUP_TOOLCHAIN", "stable")
+            .expect_code(1)
+            .expect_stdout(str![[r#"
+FAILED  src/a.md:3: rust block (expect=run): does not compile
+    | error[E0554]: `#![feature]` may not be used on the stable release channel
+...
+note: Rust is checked with stable-[..], selected by RUSTUP_TOOLCHAIN, which rustup puts before [ROOT]/rust-toolchain.toml
+compiler runs: 0, program runs: 0, from cache: 1
+0 passed, 1 failed
+
+"#]])
+            .expect_stderr(str![]);
+    });
 
     // A toolchain that is not installed: an error naming the file.
     std::fs::write(
-        dir.path().join("rust-toolchain.toml"),
+        book.root().join("rust-toolchain.toml"),
         "[toolchain]\nchannel = \"0.1.0\"\n",
     )
     .expect("toolchain file");
-    let (out, code) = check_with(&root, &[], &[]);
-    assert_eq!(code, 1, "{out}");
-    assert!(!out.contains("[preprocessor.companion]"), "{out}");
-    assert!(
-        out.contains(
-            "rust-toolchain.toml selects the book's toolchain, and rustup cannot give its compiler"
-        ),
-        "{out}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.current_dir("book")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .expect_code(1)
+            .expect_stdout(str![])
+            .expect_stderr(str![[r#"
+mdbook-companion: error: [ROOT]/rust-toolchain.toml selects the book's toolchain, and rustup cannot give its compiler ([..]); install it with `rustup toolchain install`, or pass --toolchain
+
+"#]]);
+    });
 }

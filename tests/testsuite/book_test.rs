@@ -93,12 +93,24 @@ impl BookTest {
             stdin: None,
             dir: PathBuf::new(),
             timeout: None,
+            close_stdout: false,
+            hook: None,
             status: Status::Success,
             stdout: None,
             stderr: None,
         };
         f(&mut cmd);
         cmd.run(self.root(), &self.assert)
+    }
+
+    /// What `build` printed on stderr when it failed, as it must: one
+    /// row of a table of errors checked with [`BookTest::check_text`].
+    #[track_caller]
+    pub fn build_error(&self) -> String {
+        self.run(&["build"], |cmd| {
+            cmd.expect_failure();
+        })
+        .stderr
     }
 
     /// Checks the text of the file at `path` (from the book's root).
@@ -174,6 +186,9 @@ enum Status {
     Any,
 }
 
+/// What a test sets on the process of a [`BookCommand`] before it starts.
+type Hook = Box<dyn FnOnce(&mut Command)>;
+
 /// One run of the binary in a [`BookTest`]: its arguments, environment
 /// and stdin, and what it must print and end with.
 pub struct BookCommand {
@@ -184,6 +199,10 @@ pub struct BookCommand {
     dir: PathBuf,
     /// How long it may take before it is killed and the test fails.
     timeout: Option<Duration>,
+    /// Its stdout is closed as it starts: a reader that went away.
+    close_stdout: bool,
+    /// What the test sets on the process itself (a terminal for stdin).
+    hook: Option<Hook>,
     status: Status,
     stdout: Option<Data>,
     stderr: Option<Data>,
@@ -253,6 +272,21 @@ impl BookCommand {
         self
     }
 
+    /// Closes the command's stdout as it starts, as a reader that went
+    /// away does: what it writes there fails (stdout is then empty).
+    pub fn close_stdout(&mut self) -> &mut Self {
+        self.close_stdout = true;
+        self
+    }
+
+    /// Sets up the process itself, last before it starts: for what the
+    /// builder has no word for, such as a terminal as stdin
+    /// (`c.stdin(Stdio::from(pty))`).
+    pub fn command(&mut self, f: impl FnOnce(&mut Command) + 'static) -> &mut Self {
+        self.hook = Some(Box::new(f));
+        self
+    }
+
     /// Gives the command this stdin (else it reads nothing).
     pub fn stdin(&mut self, input: impl Into<Vec<u8>>) -> &mut Self {
         self.stdin = Some(input.into());
@@ -277,7 +311,13 @@ impl BookCommand {
                 None => cmd.env_remove(key),
             };
         }
+        if let Some(hook) = self.hook.take() {
+            hook(&mut cmd);
+        }
         let mut child = cmd.spawn().expect("spawn the binary");
+        if self.close_stdout {
+            drop(child.stdout.take());
+        }
         let writer = self.stdin.take().map(|data| {
             use std::io::Write as _;
             let mut input = child.stdin.take().expect("stdin");
@@ -418,7 +458,9 @@ pub(super) fn assert(root: &Path) -> snapbox::Assert {
         subs.insert("[ROOT]", real).expect("[ROOT]");
     }
     subs.insert("[BIN]", PathBuf::from(BIN)).expect("[BIN]");
-    let elapsed = regex::Regex::new(r"\b(?<redacted>[0-9]+(\.[0-9]+)?(ms|s|µs))\b").expect("regex");
+    // A duration, not a value set with `=` (a video's `&t=750s`).
+    let elapsed = regex::Regex::new(r"(?m)(?:^|[^=\w])(?<redacted>[0-9]+(\.[0-9]+)?(ms|s|µs))\b")
+        .expect("regex");
     subs.insert("[ELAPSED]", elapsed).expect("[ELAPSED]");
     // Rust names a panicking thread with its id: `thread 'main' (2072)`.
     let thread = regex::Regex::new(r"thread '[^']*' \((?<redacted>[0-9]+)\)").expect("regex");

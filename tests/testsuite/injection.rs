@@ -3,6 +3,7 @@
 //! or attribute that the author did not get from us, only text.
 
 use crate::support::{BookTest, Page, inside};
+use snapbox::str;
 
 /// Strings that would inject markup or script if they reached the page raw.
 const SCRIPT: &str = "<script>alert(1)</script>";
@@ -56,52 +57,45 @@ fn hostile_strings_in_every_directive_stay_text() {
     let book = hostile_book();
     let page = book.html("hostile.md");
     assert_nothing_injected(&page);
-    // Every hostile string is still there, as text.
-    // The first example title is the standalone example's (compare sides
-    // are examples too).
-    let example_title = Page::text(page.all(".companion-example .companion-title")[0]);
-    assert!(example_title.contains(SCRIPT), "{example_title}");
-    assert!(example_title.contains(IMG.trim()), "{example_title}");
-    let compare = page.one(".companion-compare");
-    let text = Page::text(compare);
-    assert!(text.contains(SCRIPT), "{text}");
-    assert!(text.contains("<img src=x onerror=alert(4)>"), "{text}");
-    assert!(text.contains(QUOTE), "{text}");
-    let card = Page::text(page.one(".companion-reading-list"));
-    for s in [SCRIPT, "<img src=x onerror=alert(5)>", QUOTE] {
-        assert!(card.contains(s), "{s} missing from {card}");
+    // Every hostile string is still there, as text: the standalone
+    // example's title (the first: compare sides are examples too), the
+    // comparison, the reading list, the talks and the claims table's rows.
+    let mut texts = format!(
+        "example title: {}\n",
+        Page::text(page.all(".companion-example .companion-title")[0])
+    );
+    for (name, css) in [
+        ("compare", ".companion-compare"),
+        ("reading list", ".companion-reading-list"),
+        ("talks", ".companion-talks"),
+    ] {
+        texts.push_str(&format!("{name}: {}\n", Page::text(page.one(css))));
     }
+    for row in page.all(".companion-claims-table tbody tr") {
+        texts.push_str(&format!("claim: {}\n", Page::text(row)));
+    }
+    book.check_text(texts, str![[r#"
+example title: <script>alert(1)</script>"><img src=x onerror=alert(2)>
+compare: <script>alert(1)</script>"><img src=x onerror=alert(2)> Example 1.2"><img src=x onerror=alert(2)>Compiles int f(void) { return 1; } Compiler Explorer A note with <script>alert(1)</script> and <img src=x onerror=alert(4)> and <div>. Example 1.3' onmouseover='alert(3)Runs pub fn f() -> i32 { 1 } Playground Compiler Explorer Compare in Compiler Explorer
+reading list: <script>alert(1)</script>"><img src=x onerror=alert(2)> "><img src=x onerror=alert(2)>, ' onmouseover='alert(3) Audience: <script>alert(1)</script> See <script>alert(1)</script> and <img src=x onerror=alert(5)>
+talks: <script>alert(1)</script> <script>alert(1)</script>"><img src=x onerror=alert(2)> "><img src=x onerror=alert(2)>, ' onmouseover='alert(3) <script>alert(1)</script> · "><img src=x onerror=alert(2)> · 10 min Video <script>alert(1)</script> See <script>alert(1)</script> and <img src=x onerror=alert(6)> 1:00 <script>alert(1)</script>"><img src=x onerror=alert(2)>
+claim: Example 1.1<script>alert(1)</script>"><img src=x onerror=alert(2)> Rust exampleRunsNot in companion.lock
+claim: Example 1.2"><img src=x onerror=alert(2)> C sideCompilesNot in companion.lock
+claim: Example 1.3' onmouseover='alert(3) Rust sideRunsNot in companion.lock
+
+"#]]);
     // The URL keeps its characters, escaped in the attribute, not broken out.
     let links: Vec<_> = inside(page.one(".companion-reading-list"), "a[href]")
         .into_iter()
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert!(links.contains(&"https://a.example/?q=1&r='x'"), "{links:?}");
-    let talk = Page::text(page.one(".companion-talks"));
-    for s in [SCRIPT, IMG.trim(), QUOTE, "<img src=x onerror=alert(6)>"] {
-        assert!(talk.contains(s), "{s} missing from {talk}");
-    }
     let times: Vec<_> = page
         .all(".companion-talks a.companion-talk-time")
         .into_iter()
         .filter_map(|a| a.value().attr("href"))
         .collect();
     assert_eq!(times, ["https://v.example/?a=1&b='x'#t=60"]);
-    // The claims page repeats the titles and captions, as text.
-    let claims: Vec<String> = page
-        .all(".companion-claims-table tbody tr")
-        .into_iter()
-        .map(Page::text)
-        .collect();
-    assert_eq!(claims.len(), 3, "{claims:?}");
-    assert!(
-        claims[0].contains(SCRIPT) && claims[0].contains(IMG.trim()),
-        "{claims:?}"
-    );
-    assert!(
-        claims[1].contains(IMG.trim()) && claims[2].contains(QUOTE),
-        "{claims:?}"
-    );
 }
 
 #[test]
@@ -124,11 +118,70 @@ fn hostile_strings_with_other_renderers_stay_text() {
         })
         .collect();
     assert_eq!(raw, Vec::<String>::new(), "{md}");
-    assert!(md.contains("\\<script\\>alert(1)\\</script\\>"), "{md}");
+    book.check_file("book/markdown/hostile.md", str![[r##"
+# Hostile
+
+Example 1.1 — **\<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>** — *Runs*
+
+```rust,edition2021
+fn main() { println!("{}", "<b>x</b>"); }
+```
+
+Output:
+
+```text
+<script>alert(1)</script>
+```
+
+[Playground](<https://play.rust-lang.org/?version=stable&mode=debug&edition=2021&code=fn+main()+%7B+println!(%22%7B%7D%22,+%22%3Cb%3Ex%3C/b%3E%22);+%7D%0A>) · [Compiler Explorer](<https://godbolt.org/clientstate/[..]>)
+
+**\<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>**
+
+Example 1.2 — **"\>\<img src=x onerror=alert(2)\>** — *Compiles*
+
+```c
+int f(void) { return 1; }
+```
+
+A note with &lt;script&gt;alert(1)&lt;/script&gt; and &lt;img src=x onerror=alert(4)&gt; and &lt;div&gt;.
+
+Example 1.3 — **' onmouseover='alert(3)** — *Runs*
+
+```rust,edition2021
+pub fn f() -> i32 { 1 }
+```
+
+[Playground](<https://play.rust-lang.org/?version=stable&mode=debug&edition=2021&code=fn+main()+%7B%0Apub+fn+f()+-%3E+i32+%7B+1+%7D%0A%7D%0A>) · [Compiler Explorer](<https://godbolt.org/clientstate/[..]>)
+
+[Compare in Compiler Explorer](<https://godbolt.org/clientstate/[..]>)
+
+- [\<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>](<https://a.example/?q=1&r='x'>) — "\>\<img src=x onerror=alert(2)\>, ' onmouseover='alert(3) — for \<script\>alert(1)\</script\> — See \<script\>alert(1)\</script\> and \<img src=x onerror=alert(5)\>
+
+**\<script\>alert(1)\</script\>**
+
+**\<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>** — "\>\<img src=x onerror=alert(2)\>, ' onmouseover='alert(3)\
+\<script\>alert(1)\</script\> · "\>\<img src=x onerror=alert(2)\> · 10 min\
+[Video](<https://v.example/?a=1&b='x'>) · [\<script\>alert(1)\</script\>](<https://s.example/>)
+
+See \<script\>alert(1)\</script\> and \<img src=x onerror=alert(6)\>
+
+- [1:00](<https://v.example/?a=1&b='x'#t=60>) \<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>
+
+
+3 blocks: 3 not in companion.lock.
+
+**[1. hostile.md](<hostile.md>)**
+
+- Example 1.1: [\<script\>alert(1)\</script\>"\>\<img src=x onerror=alert(2)\>](<hostile.md#example-1-1>) — Runs — Not in companion.lock
+- Example 1.2: ["\>\<img src=x onerror=alert(2)\>](<hostile.md#example-1-2>) — Compiles — Not in companion.lock
+- Example 1.3: [' onmouseover='alert(3)](<hostile.md#example-1-3>) — Runs — Not in companion.lock
+
+"##]]);
 }
 
 #[test]
 fn non_http_links_are_refused_everywhere() {
+    let mut table = String::new();
     for (what, text) in [
         (
             "entry url",
@@ -159,13 +212,33 @@ fn non_http_links_are_refused_everywhere() {
             "````compare\n```c\nint x;\n```\nSee [this](javascript:alert(1)).\n```python\nx = 1\n```\n````\n",
         ),
     ] {
-        let e = BookTest::new()
-            .chapter("ch.md", text)
-            .build_in_process()
-            .expect_err(what);
-        assert!(e.contains("src/ch.md:"), "{what}: {e}");
-        assert!(e.contains("expected an http"), "{what}: {e}");
+        let err = BookTest::new().chapter("ch.md", text).build_error();
+        table.push_str(&format!("{what}\n{err}"));
     }
+    BookTest::new().check_text(table, str![[r#"
+entry url
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:7: found url `javascript:alert(1)`; expected an http:// or https:// address
+data: url
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:7: found url `data:text/html,<script>`; expected an http:// or https:// address
+link in a note
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:5:8: found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link
+talk video
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:9: found url `javascript:alert(1)`; expected an http:// or https:// address
+talk link
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:31: found url `data:text/html,x`; expected an http:// or https:// address
+link in an abstract
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:4:12: found a link to `javascript:alert(1)` in the abstract; expected an http(s) or relative link
+link in a compare note
+ INFO Book building has started
+mdbook-companion: error: src/ch.md:5:1: found a link to `javascript:alert(1)` in this side's note; expected an http(s) or relative link
+
+"#]]);
 }
 
 #[test]
@@ -178,15 +251,15 @@ fn hostile_values_in_error_boxes_stay_text() {
         .chapter("errors.md", &text);
     let page = book.html("errors.md");
     assert_nothing_injected(&page);
-    let boxes: Vec<String> = page
+    let boxes: String = page
         .all(".companion-error")
         .into_iter()
-        .map(Page::text)
+        .map(|b| Page::text(b) + "\n")
         .collect();
-    assert_eq!(boxes.len(), 3, "{boxes:?}");
-    assert!(
-        boxes[0].contains(&format!("found `{SCRIPT}` for `expect`")),
-        "{boxes:?}"
-    );
-    assert!(boxes[1].contains(IMG.trim()), "{boxes:?}");
+    book.check_text(boxes, str![[r#"
+mdbook-companion: src/errors.md:1:17 found `<script>alert(1)</script>` for `expect`; expected one of run, panic, compile-fail, no-run
+mdbook-companion: src/errors.md:5:4 found no entry matching tags=["\"><img src=x onerror=alert(2)>"] among 1 entries of this block's body; expected a filter that selects at least one (tags in use: none)
+mdbook-companion: src/errors.md:12:4 found a `<script>alert(1)</script>` code block; expected a side in one of c, cpp, rust, python
+
+"#]]);
 }

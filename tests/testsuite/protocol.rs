@@ -3,6 +3,7 @@
 use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use snapbox::str;
 
 fn chapter(content: &str) -> Value {
     json!({"Chapter": {"name": "A", "content": content, "number": [1], "sub_items": [],
@@ -21,13 +22,13 @@ fn mdbook_0_5_input_gets_0_5_output() {
         context("0.5.4", json!({"book": {"title": "x", "src": "src"}, "preprocessor": {"companion": {"after": ["links"]}}})),
         {"items": [chapter(EXAMPLE), "Separator", {"PartTitle": "P"}]}
     ]);
-    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let book: Value = serde_json::from_slice(&out.stdout).expect("json out");
+    let ran = BookTest::new().run(&[], |cmd| {
+        cmd.stdin(input.to_string()).expect_stderr(str![[r#"
+ WARN this book uses mdbook-companion directives but its pages have no companion stylesheet (none of output.html.additional-css is one); run `mdbook-companion install` in the book
+
+"#]]);
+    });
+    let book = ran.json();
     let items = book["items"].as_array().expect("items");
     assert_eq!(items.len(), 3);
     assert_eq!(items[1], "Separator");
@@ -38,8 +39,6 @@ fn mdbook_0_5_input_gets_0_5_output() {
         "{content}"
     );
     assert!(book.get("sections").is_none());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("ERROR"), "{stderr}");
 }
 
 #[test]
@@ -68,16 +67,15 @@ fn mdbook_0_4_input_with_nulls_gets_0_4_output() {
 #[test]
 fn untested_mdbook_version_warns_on_stderr_and_still_works() {
     let input = json!([context("0.7.1", json!({})), {"items": [chapter(EXAMPLE)]}]);
-    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
-    assert!(out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(
-            "is tested with mdBook >=0.4.36, <0.6.0, but is being called by mdBook 0.7.1"
-        ),
-        "{stderr}"
-    );
-    let book: Value = serde_json::from_slice(&out.stdout).expect("stdout stays the book");
+    let ran = BookTest::new().run(&[], |cmd| {
+        cmd.stdin(input.to_string()).expect_stderr(str![[r#"
+ WARN mdbook-companion 0.1.0 is tested with mdBook >=0.4.36, <0.6.0, but is being called by mdBook 0.7.1; carrying on
+ WARN this book uses mdbook-companion directives but its pages have no companion stylesheet (none of output.html.additional-css is one); run `mdbook-companion install` in the book
+
+"#]]);
+    });
+    // Stdout stays the book.
+    let book = ran.json();
     assert!(
         book["items"][0]["Chapter"]["content"]
             .as_str()
@@ -88,33 +86,47 @@ fn untested_mdbook_version_warns_on_stderr_and_still_works() {
 
 #[test]
 fn bad_input_is_a_clear_error_with_nothing_on_stdout() {
-    let cases: [(&[u8], &str); 4] = [
-        (b"this is not json", "it is not JSON"),
-        (b"{\"items\": []}", "expected a JSON array `[context, book]`"),
-        (b"[{\"root\": \"/\", \"renderer\": \"html\"}, {\"chapters\": []}]", "found neither"),
-        (b"[{\"root\": \"/\", \"renderer\": \"html\", \"config\": {\"preprocessor\": {\"companion\": {\"colour\": 1}}}}, {\"items\": []}]", "unknown field `colour`"),
+    let cases = [
+        "this is not json",
+        "{\"items\": []}",
+        "[{\"root\": \"/\", \"renderer\": \"html\"}, {\"chapters\": []}]",
+        "[{\"root\": \"/\", \"renderer\": \"html\", \"config\": {\"preprocessor\": {\"companion\": {\"colour\": 1}}}}, {\"items\": []}]",
     ];
-    for (input, want) in cases {
-        let out = BookTest::run_bin(&[], input);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success(), "{stderr}");
-        assert!(out.stdout.is_empty(), "nothing on stdout");
-        assert!(stderr.contains(want), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
+    let book = BookTest::new();
+    let mut table = String::new();
+    for input in cases {
+        let ran = book.run(&[], |cmd| {
+            cmd.stdin(input).expect_failure().expect_stdout(str![""]);
+        });
+        table.push_str(&format!("{input}\n{}", ran.stderr));
     }
+    book.check_text(table, str![[r#"
+this is not json
+mdbook-companion: error: expected mdBook's JSON `[context, book]` on standard input, but it is not JSON (expected ident at line 1 column 2); run mdbook-companion through mdBook, or use `mdbook-companion build`
+{"items": []}
+mdbook-companion: error: expected a JSON array `[context, book]` on standard input; found an object
+[{"root": "/", "renderer": "html"}, {"chapters": []}]
+mdbook-companion: error: expected the book to have `items` (mdBook 0.5) or `sections` (mdBook 0.4); found neither
+[{"root": "/", "renderer": "html", "config": {"preprocessor": {"companion": {"colour": 1}}}}, {"items": []}]
+mdbook-companion: error: book.toml [preprocessor.companion]: unknown field `colour`, expected a key of the table
+known keys: print-solutions, print-answers, reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)
+
+"#]]);
 }
 
 #[test]
 fn directive_error_exits_non_zero_with_location() {
     let input = json!([context("0.5.4", json!({})), {"items": [chapter("x\n\n```rust example expect=maybe\nfn main() {}\n```\n")]}]);
-    let out = BookTest::run_bin(&[], input.to_string().as_bytes());
-    assert!(!out.status.success());
-    assert!(out.stdout.is_empty());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("src/a.md:3:17: found `maybe` for `expect`"),
-        "{stderr}"
-    );
+    BookTest::new().run(&[], |cmd| {
+        cmd.stdin(input.to_string())
+            .expect_failure()
+            .expect_stdout(str![""])
+            .expect_stderr(str![[r#"
+ WARN this book uses mdbook-companion directives but its pages have no companion stylesheet (none of output.html.additional-css is one); run `mdbook-companion install` in the book
+mdbook-companion: error: src/a.md:3:17: found `maybe` for `expect`; expected one of run, panic, compile-fail, no-run
+
+"#]]);
+    });
 }
 
 #[test]
@@ -127,26 +139,18 @@ fn supports_every_renderer() {
 
 #[test]
 fn closed_stdout_is_an_error_not_a_panic() {
-    use std::process::{Command, Stdio};
     let big = "```rust example\nfn main() {}\n```\n".repeat(2_000);
     let input = json!([context("0.5.4", json!({})), {"items": [chapter(&big)]}]).to_string();
-    let mut child = Command::new(crate::support::BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    drop(child.stdout.take());
-    {
-        use std::io::Write as _;
-        let mut stdin = child.stdin.take().expect("stdin");
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(stderr.contains("could not write the book"), "{stderr}");
+    BookTest::new().run(&[], |cmd| {
+        cmd.stdin(input)
+            .close_stdout()
+            .expect_failure()
+            .expect_stderr(str![[r#"
+ WARN this book uses mdbook-companion directives but its pages have no companion stylesheet (none of output.html.additional-css is one); run `mdbook-companion install` in the book
+mdbook-companion: error: could not write the book to standard output: Broken pipe (os error 32): Broken pipe (os error 32)
+
+"#]]);
+    });
 }
 
 #[test]
@@ -203,8 +207,8 @@ fn decoding_only_flagged_chapters_answers_as_decoding_all() {
 #[test]
 fn no_arguments_on_a_terminal_says_what_to_do_instead_of_waiting() {
     use std::os::fd::{FromRawFd as _, OwnedFd};
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
+    use std::process::Stdio;
+    use std::time::Duration;
     let (mut master, mut slave) = (-1, -1);
     // SAFETY: openpty writes two descriptors into the given integers; the
     // other arguments may be null.
@@ -220,33 +224,18 @@ fn no_arguments_on_a_terminal_says_what_to_do_instead_of_waiting() {
     assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both descriptors are fresh and owned here alone.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    let mut child = Command::new(crate::support::BIN)
-        .stdin(Stdio::from(slave))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let start = Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if start.elapsed() > Duration::from_secs(20) {
-            child.kill().ok();
-            panic!("still waiting on a terminal after 20 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("output");
+    // A hang fails the test instead of stalling it.
+    BookTest::new().run(&[], |cmd| {
+        cmd.command(move |c| {
+            c.stdin(Stdio::from(slave));
+        })
+        .timeout(Duration::from_secs(20))
+        .expect_failure()
+        .expect_stdout(str![""])
+        .expect_stderr(str![[r#"
+mdbook-companion: error: expected mdBook's JSON `[context, book]` on standard input, but it is a terminal; run mdbook-companion through mdBook, or use `mdbook-companion build` (`mdbook-companion --help` lists the commands)
+
+"#]]);
+    });
     drop(master);
-    assert!(!out.status.success());
-    assert!(out.stdout.is_empty());
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        format!(
-            "mdbook-companion: error: {}\n",
-            mdbook_companion::book::protocol::terminal_input()
-        )
-    );
-    assert!(
-        mdbook_companion::book::protocol::terminal_input()
-            .contains("run mdbook-companion through mdBook, or use `mdbook-companion build`")
-    );
 }

@@ -2,6 +2,7 @@
 
 use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
+use snapbox::str;
 
 /// The example book's data: the talk's five books and two tools.
 const DATA: &str = include_str!("reading-list.toml");
@@ -175,25 +176,20 @@ After.
 
 #[test]
 fn javascript_urls_fail_the_build_with_their_location() {
-    let chapter =
-        "# A\n\n```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"javascript:alert(1)\"\n```\n";
-    let book = BookTest::new().chapter("a.md", chapter);
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains(
-            "src/a.md:6:7: found url `javascript:alert(1)`; expected an http:// or https:// address"
-        ),
-        "{err}"
-    );
-    let chapter = "```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nnote = \"[x](javascript:alert(1))\"\n```\n";
-    let err = BookTest::new()
-        .chapter("a.md", chapter)
-        .build_in_process()
-        .unwrap_err();
-    assert!(
-        err.contains("src/a.md:5:8: found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link"),
-        "{err}"
-    );
+    let mut table = String::new();
+    for chapter in [
+        "# A\n\n```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"javascript:alert(1)\"\n```\n",
+        "```reading-list\n[[entry]]\ntitle = \"T\"\nurl = \"https://x.org\"\nnote = \"[x](javascript:alert(1))\"\n```\n",
+    ] {
+        table.push_str(&BookTest::new().chapter("a.md", chapter).build_error());
+    }
+    BookTest::new().check_text(table, str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/a.md:6:7: found url `javascript:alert(1)`; expected an http:// or https:// address
+ INFO Book building has started
+mdbook-companion: error: src/a.md:5:8: found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link
+
+"#]]);
 }
 
 #[test]
@@ -202,11 +198,13 @@ fn data_file_errors_name_the_file_line_column_and_asking_chapter() {
     let book = BookTest::new()
         .file("src/reading-list.toml", data)
         .chapter("intro.md", "# Intro\n\nText.\n\n```reading-list\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains("src/reading-list.toml:22:1: found unknown field `autors`; expected one of id, title, url, authors, kind, access, audience, level, status, recommended, tags, note (asked for by src/intro.md:5:4)"),
-        "{err}"
-    );
+    book.run(&["build"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/reading-list.toml:22:1: found unknown field `autors`; expected one of id, title, url, authors, kind, access, audience, level, status, recommended, tags, note (asked for by src/intro.md:5:4)
+
+"#]]);
+    });
     // Through the command preprocessor too, the build fails.
     assert!(book.build().is_err());
 }
@@ -214,27 +212,22 @@ fn data_file_errors_name_the_file_line_column_and_asking_chapter() {
 #[test]
 fn missing_data_file_and_empty_selection_are_errors_at_the_block() {
     let book = BookTest::new().chapter("intro.md", "```reading-list\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains(
-            "src/intro.md:1:4: found no readable reading-list data file at src/reading-list.toml ("
-        ),
-        "{err}"
-    );
-    let book = book_with_data("Text\n\n```reading-list tags=[\"gpu\"]\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains("src/intro.md:3:4: found no entry matching tags=[\"gpu\"] among 7 entries"),
-        "{err}"
-    );
-    let book = book_with_data("```reading-list ids=[\"trpl\", \"tlpr\"]\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains(
-            "src/intro.md:1:17: found unknown id `tlpr`; expected one of trpl, programming-rust,"
-        ),
-        "{err}"
-    );
+    let mut table = book.build_error();
+    for chapter in [
+        "Text\n\n```reading-list tags=[\"gpu\"]\n```\n",
+        "```reading-list ids=[\"trpl\", \"tlpr\"]\n```\n",
+    ] {
+        table.push_str(&book_with_data(chapter).build_error());
+    }
+    book.check_text(table, str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/intro.md:1:4: found no readable reading-list data file at src/reading-list.toml (No such file or directory (os error 2)); expected a TOML file of [[entry]] tables there, or a `reading-list` path in [preprocessor.companion] of book.toml, or [[entry]] tables in this block's body
+ INFO Book building has started
+mdbook-companion: error: src/intro.md:3:4: found no entry matching tags=["gpu"] among 7 entries of src/reading-list.toml; expected a filter that selects at least one (tags in use: exercises, kernel, language, start, tools, unsafe)
+ INFO Book building has started
+mdbook-companion: error: src/intro.md:1:17: found unknown id `tlpr`; expected one of trpl, programming-rust, rust-by-example, nomicon, reference, playground, compiler-explorer
+
+"#]]);
 }
 
 #[test]
@@ -248,11 +241,13 @@ fn configured_data_file_is_used_and_must_stay_in_src() {
         .companion("reading-list = \"../reading-list.toml\"")
         .file("reading-list.toml", DATA)
         .chapter("intro.md", "```reading-list\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains("src/intro.md:1:4: found `reading-list = \"../reading-list.toml\"` in book.toml; expected a path inside the book's source directory"),
-        "{err}"
-    );
+    book.run(&["build"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/intro.md:1:4: found `reading-list = "../reading-list.toml"` in book.toml; expected a path inside the book's source directory, without `..`
+
+"#]]);
+    });
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
+use snapbox::str;
 
 /// A talk data file with every field (the values are the tests' own).
 const TALKS: &str = include_str!("talk/talks.toml");
@@ -239,100 +240,93 @@ fn filters_select_by_event_and_tag() {
     );
 }
 
-/// The error of building a book whose talks.toml is `data`.
-fn data_error(data: &str) -> String {
+/// The book whose talks.toml is `data`, with a chapter that shows them.
+fn data_book(data: &str) -> BookTest {
     BookTest::new()
         .file("src/talks.toml", data)
         .chapter("deep/uninit.md", "# U\n")
         .chapter("talk.md", "# T\n\n```talk\n```\n")
-        .build_in_process()
-        .expect_err("the build fails")
 }
 
 #[test]
 fn bad_data_is_an_error_at_its_file_and_line() {
-    let cases: &[(&str, &str, &str)] = &[
-        (
-            "abstract",
-            "abstrakt",
-            "src/talks.toml:11:1: found unknown field `abstrakt`; expected one of id, title, speakers",
-        ),
-        (
-            "date = 2026-12-03",
-            "date = \"3 December 2026\"",
-            "src/talks.toml:6:8: found ",
-        ),
-        (
-            "at = \"12:30\"",
-            "at = \"12:3\"",
-            "src/talks.toml:15:6: found at `12:3`; expected a time as m:ss or h:mm:ss",
-        ),
-        (
-            "video = \"https://www.youtube.com/watch?v=abc123\"",
-            "video = \"javascript:alert(1)\"",
-            "src/talks.toml:9:9: found url `javascript:alert(1)`; expected an http:// or https:// address",
-        ),
-        (
-            "url = \"https://example.org/slides.pdf\"",
-            "url = \"ftp://example.org/slides.pdf\"",
-            "src/talks.toml:10:36: found url `ftp://example.org/slides.pdf`; expected an http:// or https:// address",
-        ),
-    ];
     let data = TALKS.replace(
         "\n[[talk.moment]]\nat = \"1:02:03\"\ntitle = \"Too late\"\n",
         "",
     );
-    for (from, to, want) in cases {
-        let err = data_error(&data.replacen(from, to, 1));
-        assert!(err.contains(want), "{want}\ngot: {err}");
-        assert!(err.contains("(asked for by src/talk.md:3:4)"), "{err}");
+    let cases: &[(&str, &str)] = &[
+        ("abstract", "abstrakt"),
+        ("date = 2026-12-03", "date = \"3 December 2026\""),
+        ("at = \"12:30\"", "at = \"12:3\""),
+        (
+            "video = \"https://www.youtube.com/watch?v=abc123\"",
+            "video = \"javascript:alert(1)\"",
+        ),
+        (
+            "url = \"https://example.org/slides.pdf\"",
+            "url = \"ftp://example.org/slides.pdf\"",
+        ),
+        ("date = 2026-12-03", "date = \"2026-12-03\""),
+    ];
+    let mut table = String::new();
+    for (from, to) in cases {
+        let err = data_book(&data.replacen(from, to, 1)).build_error();
+        table.push_str(&format!("{to}\n{err}"));
     }
     // A moment past the talk's duration.
-    let err = data_error(TALKS);
-    assert!(
-        err.contains(
-            "src/talks.toml:20:6: found at = \"1:02:03\" past the talk's duration 1:00:00"
-        ),
-        "{err}"
-    );
-    let err = data_error(&data.replacen("date = 2026-12-03", "date = \"2026-12-03\"", 1));
-    assert!(err.contains("expected a TOML date"), "{err}");
+    table.push_str(&format!(
+        "at = \"1:02:03\"\n{}",
+        data_book(TALKS).build_error()
+    ));
+    BookTest::new().check_text(table, str![[r#"
+abstrakt
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:11:1: found unknown field `abstrakt`; expected one of id, title, speakers, event, date, duration, place, video, links, abstract, tags, moment (asked for by src/talk.md:3:4)
+date = "3 December 2026"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:6:8: found the string "3 December 2026" for `date`; expected a TOML date, such as 2021-09-14 (no quotes) (asked for by src/talk.md:3:4)
+at = "12:3"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:15:6: found at `12:3`; expected a time as m:ss or h:mm:ss, such as 12:30 or 1:02:03 (asked for by src/talk.md:3:4)
+video = "javascript:alert(1)"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:9:9: found url `javascript:alert(1)`; expected an http:// or https:// address (asked for by src/talk.md:3:4)
+url = "ftp://example.org/slides.pdf"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:10:36: found url `ftp://example.org/slides.pdf`; expected an http:// or https:// address (asked for by src/talk.md:3:4)
+date = "2026-12-03"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:6:8: found the string "2026-12-03" for `date`; expected a TOML date, such as 2021-09-14 (no quotes) (asked for by src/talk.md:3:4)
+at = "1:02:03"
+ INFO Book building has started
+mdbook-companion: error: src/talks.toml:20:6: found at = "1:02:03" past the talk's duration 1:00:00; expected a time within the talk (asked for by src/talk.md:3:4)
+
+"#]]);
 }
 
 #[test]
 fn block_errors_name_the_chapter_and_line() {
+    let mut table = String::new();
     let book = book("# T\n\n```talk ids=[\"concepts\", \"nope\"]\n```\n");
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains("src/talk.md:3:9: found unknown talk id `nope`; expected one of concepts"),
-        "{err}"
-    );
-    let chapter = "# T\n\n```talk\n[[talk]]\ntitle = \"T\"\nspeaker = \"A\"\n```\n";
-    let err = BookTest::new()
-        .chapter("i.md", chapter)
-        .build_in_process()
-        .unwrap_err();
-    assert!(
-        err.contains("src/i.md:6:1: found unknown field `speaker`"),
-        "{err}"
-    );
-    let chapter = "```talk\n[[talk]]\ntitle = \"T\"\nvideo = \"data:text/html,x\"\n```\n";
-    let err = BookTest::new()
-        .chapter("i.md", chapter)
-        .build_in_process()
-        .unwrap_err();
-    assert!(
-        err.contains("src/i.md:4:9: found url `data:text/html,x`"),
-        "{err}"
-    );
-    let err = BookTest::new()
-        .chapter("i.md", "```talk\n```\n")
-        .build_in_process()
-        .unwrap_err();
-    assert!(
-        err.contains("src/i.md:1:4: found no readable talk data file at src/talks.toml"),
-        "{err}"
-    );
+    table.push_str(&book.build_error());
+    for chapter in [
+        "# T\n\n```talk\n[[talk]]\ntitle = \"T\"\nspeaker = \"A\"\n```\n",
+        "```talk\n[[talk]]\ntitle = \"T\"\nvideo = \"data:text/html,x\"\n```\n",
+        "```talk\n```\n",
+    ] {
+        table.push_str(&BookTest::new().chapter("i.md", chapter).build_error());
+    }
+    book.check_text(table, str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/talk.md:3:9: found unknown talk id `nope`; expected one of concepts
+ INFO Book building has started
+mdbook-companion: error: src/i.md:6:1: found unknown field `speaker`; expected one of id, title, speakers, event, date, duration, place, video, links, abstract, tags, moment
+ INFO Book building has started
+mdbook-companion: error: src/i.md:4:9: found url `data:text/html,x`; expected an http:// or https:// address
+ INFO Book building has started
+mdbook-companion: error: src/i.md:1:4: found no readable talk data file at src/talks.toml (No such file or directory (os error 2)); expected a TOML file of [[talk]] tables there, or a `talks` path in [preprocessor.companion] of book.toml, or [[talk]] tables in this block's body
+
+"#]]);
 }
 
 #[test]
@@ -369,14 +363,13 @@ at = "1:00"
 title = "<em>moment</em>"
 ```
 "#;
-    let err = BookTest::new()
-        .chapter("h.md", chapter)
-        .build_in_process()
-        .unwrap_err();
-    assert!(
-        err.contains("found a link to `javascript:alert(1)` in the abstract"),
-        "{err}"
-    );
+    BookTest::new().chapter("h.md", chapter).run(&["build"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/h.md:8:12: found a link to `javascript:alert(1)` in the abstract; expected an http(s) or relative link
+
+"#]]);
+    });
     let chapter = chapter.replace("[bad](javascript:alert(1)) ", "");
     let page = BookTest::new().chapter("h.md", &chapter).html("h.md");
     assert!(
@@ -406,21 +399,19 @@ title = "<em>moment</em>"
 fn markdown_renderer_gets_plain_markdown() {
     let book = book("# T\n\n```talk\n```\n").toml("[output.html]\n[output.markdown]");
     book.build().expect("build");
-    let md = std::fs::read_to_string(book.output_dir("markdown").join("talk.md")).expect("md");
-    assert!(
-        md.starts_with(
-            "# T\n\n**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\\\n"
-        ),
-        "{md}"
-    );
-    for want in [
-        "3 December 2026",
-        "[Video](<https://www.youtube.com/watch?v=abc123>)",
-        "[Slides](<https://example.org/slides.pdf>)",
-    ] {
-        assert!(md.contains(want), "{want}\n{md}");
-    }
-    assert!(!md.contains("<article"), "{md}");
+    book.check_file("book/markdown/talk.md", str![[r#"
+# T
+
+**Key Rust concepts for the kernel** — Ada Lovelace, Alan Turing\
+Example Conf 2026 · 3 December 2026 · online · 1 h\
+[Video](<https://www.youtube.com/watch?v=abc123>) · [Slides](<https://example.org/slides.pdf>)
+
+Why *ownership* matters, with `unsafe` \<script\>alert(1)\</script\>
+
+- [12:30](<https://www.youtube.com/watch?v=abc123&t=750s>) [Uninitialized variables](<deep/uninit.md>)
+
+
+"#]]);
 }
 
 #[test]
@@ -485,11 +476,13 @@ fn the_guide_example_holds() {
         "moves.html"
     );
     // The error the guide shows is the one a build gives.
-    let err = BookTest::new()
+    let book = BookTest::new()
         .file("src/talks.toml", data.replace("\"2:30\"", "\"12:00\""))
         .chapter("notes.md", "# Notes\n\n```talk ids=\"ownership\"\n```\n")
-        .chapter("moves.md", "# Moves\n")
-        .build_in_process()
-        .unwrap_err();
-    assert!(err.contains(&error), "{error}\ngot: {err}");
+        .chapter("moves.md", "# Moves\n");
+    let err = book.build_error();
+    book.check_text(
+        err,
+        format!(" INFO Book building has started\nmdbook-companion: error: {error}\n"),
+    );
 }

@@ -10,8 +10,6 @@
 
 #[path = "../testsuite/check/run.rs"]
 mod run;
-#[path = "../testsuite/check/sanitized.rs"]
-mod sanitized;
 #[path = "../testsuite/shown.rs"]
 mod shown;
 #[path = "../testsuite/support.rs"]

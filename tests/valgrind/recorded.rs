@@ -6,13 +6,15 @@
 //! under Memcheck among the other checkers.
 
 use crate::run::{check, line_of};
-use crate::sanitized::SANITIZED;
 use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 /// C and C++ sides whose reports do not depend on a thread schedule.
 const RECORDED: &str = include_str!("../testsuite/check/recorded/src/r.md");
+
+/// The book of every checker (`sanitize=`), the fixture `check/sanitized`.
+const SANITIZED: &str = include_str!("../testsuite/check/sanitized/src/s.md");
 
 fn lock_of(book: &BookTest) -> String {
     std::fs::read_to_string(book.root().join("companion.lock")).expect("the lock")

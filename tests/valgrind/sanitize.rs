@@ -5,86 +5,56 @@
 //! checker named in every report format, in the lock and on the page, and
 //! a report the program prints is never the checker's.
 
-use crate::run::{check, check_json, line_of};
-use crate::sanitized::{SANITIZED, side};
+use crate::run::{check, check_json};
 use crate::support::{BookTest, Page, inside};
 use pretty_assertions::assert_eq;
+use snapbox::str;
 
 #[test]
 fn each_checker_proves_its_claims_and_fails_the_false_ones() {
     crate::tools::valgrind();
-    let book = BookTest::new().chapter("s.md", SANITIZED);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
-    let got: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("ok ") || l.starts_with("FAILED "))
-        .collect();
-    let want = [
-        format!(
-            "ok      {} under AddressSanitizer (expect=ub)",
-            side("use after free")
-        ),
-        format!(
-            "FAILED  {} under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block",
-            side("double free, said to be use after free")
-        ),
-        format!(
-            "FAILED  {} under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run): the program stopped with a report of AddressSanitizer and UndefinedBehaviorSanitizer: LeakSanitizer: detected memory leaks",
-            side("a leak under expect=run")
-        ),
-        format!(
-            "ok      {} under Memcheck (expect=run)",
-            side("Rust under Memcheck")
-        ),
-        format!(
-            "ok      {} under ThreadSanitizer (expect=ub)",
-            side("racy counter")
-        ),
-        format!(
-            "FAILED  {} under ThreadSanitizer (expect=ub): ThreadSanitizer reported nothing (the program exited successfully); the side says `expect=ub`",
-            side("one thread")
-        ),
-        format!(
-            "ok      {} under ThreadSanitizer and UndefinedBehaviorSanitizer (expect=run)",
-            side("clean under two")
-        ),
-        format!(
-            "ok      {} under UndefinedBehaviorSanitizer (expect=ub)",
-            side("overflow")
-        ),
-        format!(
-            "ok      {} under Memcheck (expect=ub)",
-            side("uninitialised read")
-        ),
-        format!(
-            "FAILED  {} under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`",
-            side("nothing uninitialised")
-        ),
-        format!(
-            "FAILED  {} under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)",
-            side("said to be clean")
-        ),
-        format!(
-            "ok      {} under AddressSanitizer (expect=ub)",
-            side("a pointer into a vector that grew")
-        ),
-    ];
-    assert_eq!(got, want, "{stdout}");
-    // The report that names another bug shows what the checker said.
-    assert!(
-        stdout.contains("+ERROR: AddressSanitizer: attempting double-free[..]"),
-        "{stdout}"
-    );
-    assert!(stdout.ends_with("7 passed, 5 failed\n"), "{stdout}");
+    // The report that names another bug shows what the checker said (the
+    // checkers' own reports are their words).
+    BookTest::from_dir("check/sanitized").run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/s.md:4: compare side "use after free" under AddressSanitizer (expect=ub)
+FAILED  src/s.md:14: compare side "double free, said to be use after free" under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block
+    --- expected
+    +++ actual
+    @@ -1 +1,3 @@
+    -heap-use-after-free
+    +ERROR: AddressSanitizer: attempting double-free[..]
+    +...
+    +    #1 0x[..] in main [..]main.c:2
+    | the output block (> the first line not found in the report):
+    | > heap-use-after-free
+    | the report:
+    |   ==…==ERROR: AddressSanitizer: attempting double-free on 0x… in thread T0:
+...
+FAILED  src/s.md:23: compare side "a leak under expect=run" under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run): the program stopped with a report of AddressSanitizer and UndefinedBehaviorSanitizer: LeakSanitizer: detected memory leaks
+...
+ok      src/s.md:28: compare side "Rust under Memcheck" under Memcheck (expect=run)
+ok      src/s.md:38: compare side "racy counter" under ThreadSanitizer (expect=ub)
+FAILED  src/s.md:49: compare side "one thread" under ThreadSanitizer (expect=ub): ThreadSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+ok      src/s.md:53: compare side "clean under two" under ThreadSanitizer and UndefinedBehaviorSanitizer (expect=run)
+ok      src/s.md:62: compare side "overflow" under UndefinedBehaviorSanitizer (expect=ub)
+ok      src/s.md:73: compare side "uninitialised read" under Memcheck (expect=ub)
+FAILED  src/s.md:84: compare side "nothing uninitialised" under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
+FAILED  src/s.md:88: compare side "said to be clean" under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)
+    | ==[..]== Conditional jump or move depends on uninitialised value(s)
+...
+ok      src/s.md:93: compare side "a pointer into a vector that grew" under AddressSanitizer (expect=ub)
+compiler runs: 12, program runs: 12, from cache: 0
+7 passed, 5 failed
+
+"#]]);
+    });
 }
 
 #[test]
 fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
     crate::tools::valgrind();
-    let book = BookTest::new().chapter("s.md", SANITIZED);
-    book.write();
+    let book = BookTest::from_dir("check/sanitized");
     let (json, _) = check_json(&book, &[]);
     let racy = json["results"]
         .as_array()
@@ -94,11 +64,17 @@ fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
         .unwrap_or_else(|| panic!("{json}"));
     assert_eq!(racy["sanitize"], "thread");
     assert_eq!(racy["status"], "passed");
-    let (github, _, _) = check(&book, &["--format", "github"]);
-    assert!(
-        github.contains("compare side \"one thread\" under ThreadSanitizer"),
-        "{github}"
-    );
+    book.run(&["check", "--format", "github"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+::error file=src/s.md,line=14,title=compare side "double free%2C said to be use after free" under AddressSanitizer (expect=ub)::the report of AddressSanitizer does not contain the output block%0A--- expected%0A+++ actual%0A@@ -1 +1,3 @@%0A-heap-use-after-free%0A+ERROR: AddressSanitizer: attempting double-free[..]%0A+...%0A+    #1 0x[..] in main [..]main.c:2%0Athe output block (> the first line not found in the report):%0A> heap-use-after-free%0Athe report:%0A  ==…==ERROR: AddressSanitizer: attempting double-free on 0x… in thread T0:%0A[..]
+::error file=src/s.md,line=23,title=compare side "a leak under expect=run" under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run)::the program stopped with a report of AddressSanitizer and UndefinedBehaviorSanitizer: LeakSanitizer: detected memory leaks[..]
+::error file=src/s.md,line=49,title=compare side "one thread" under ThreadSanitizer (expect=ub)::ThreadSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+::error file=src/s.md,line=84,title=compare side "nothing uninitialised" under Memcheck (expect=ub)::Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
+::error file=src/s.md,line=88,title=compare side "said to be clean" under Memcheck (expect=run)::the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)%0A[..]
+7 passed, 5 failed
+
+"#]]);
+    });
     let (junit, _, _) = check(&book, &["--format", "junit"]);
     assert!(
         junit.contains("compare side &quot;uninitialised read&quot; under Memcheck")
@@ -111,49 +87,57 @@ fn the_checker_is_named_in_every_report_format_and_in_the_lock() {
         "{lock}"
     );
     // Warm: every verdict from the cache, no compiler and no program.
-    let (stdout, _, _) = check(&book, &[]);
-    assert!(stdout.ends_with("7 passed, 5 failed\n"), "{stdout}");
-    let (json, _) = check_json(&book, &[]);
-    assert_eq!(json["compiler_runs"], 0, "{json}");
-    assert_eq!(json["program_runs"], 0, "{json}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/s.md:4: compare side "use after free" under AddressSanitizer (expect=ub)
+FAILED  src/s.md:14: compare side "double free, said to be use after free" under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block
+    --- expected
+    +++ actual
+    @@ -1 +1,3 @@
+    -heap-use-after-free
+    +ERROR: AddressSanitizer: attempting double-free[..]
+    +...
+    +    #1 0x[..] in main [..]main.c:2
+    | the output block (> the first line not found in the report):
+    | > heap-use-after-free
+    | the report:
+    |   ==…==ERROR: AddressSanitizer: attempting double-free on 0x… in thread T0:
+...
+FAILED  src/s.md:23: compare side "a leak under expect=run" under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run): the program stopped with a report of AddressSanitizer and UndefinedBehaviorSanitizer: LeakSanitizer: detected memory leaks
+...
+ok      src/s.md:28: compare side "Rust under Memcheck" under Memcheck (expect=run)
+ok      src/s.md:38: compare side "racy counter" under ThreadSanitizer (expect=ub)
+FAILED  src/s.md:49: compare side "one thread" under ThreadSanitizer (expect=ub): ThreadSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+ok      src/s.md:53: compare side "clean under two" under ThreadSanitizer and UndefinedBehaviorSanitizer (expect=run)
+ok      src/s.md:62: compare side "overflow" under UndefinedBehaviorSanitizer (expect=ub)
+ok      src/s.md:73: compare side "uninitialised read" under Memcheck (expect=ub)
+FAILED  src/s.md:84: compare side "nothing uninitialised" under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
+FAILED  src/s.md:88: compare side "said to be clean" under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)
+    | ==[..]== Conditional jump or move depends on uninitialised value(s)
+...
+ok      src/s.md:93: compare side "a pointer into a vector that grew" under AddressSanitizer (expect=ub)
+compiler runs: 0, program runs: 0, from cache: 12
+7 passed, 5 failed
+
+"#]]);
+    });
 }
-
-const NAMED: &str = r#"# Named
-
-`````compare title="Freeing"
-```c caption="use after free" expect=ub sanitize=address
-~ #include <stdlib.h>
-int main(void) { int *p = malloc(sizeof *p); *p = 1; free(p); return *p; }
-```
-
-```output
-AddressSanitizer: heap-use-after-free
-```
-
-```c caption="plain ub" expect=ub
-~ #include <limits.h>
-int main(void) { volatile int x = INT_MAX; x += 1; return 0; }
-```
-
-```rust caption="Rust" sanitize=memcheck
-fn main() { println!("{}", 6 * 7); }
-```
-
-```output
-42
-```
-`````
-"#;
 
 #[test]
 fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_link() {
     crate::tools::valgrind();
-    let book = BookTest::new()
-        .chapter("n.md", NAMED)
+    let book = BookTest::from_dir("../valgrind/named")
         .chapter("claims.md", "# Claims\n\n```claims\n```\n");
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/n.md:4: compare side "use after free" under AddressSanitizer (expect=ub)
+ok      src/n.md:13: compare side "plain ub" (expect=ub)
+ok      src/n.md:18: compare side "Rust" under Memcheck (expect=run)
+compiler runs: 3, program runs: 3, from cache: 0
+3 passed, 0 failed
+
+"#]]);
+    });
     book.build().expect("build");
     let page = book.page("n.md");
     let badges: Vec<String> = page
@@ -183,109 +167,55 @@ fn the_checker_is_named_on_the_page_the_claims_page_and_the_compiler_explorer_li
     );
     // The claims page's rows name the checker, with the lock's verdict.
     let claims = book.page("claims.md");
-    let rows: Vec<String> = claims
+    let rows: String = claims
         .all(".companion-claims-table tbody tr")
         .into_iter()
-        .map(Page::text)
+        .map(|r| Page::text(r) + "\n")
         .collect();
-    assert!(
-        rows.iter()
-            .any(|r| r.contains("Undefined behaviour · AddressSanitizer")),
-        "{rows:?}"
-    );
-    assert!(
-        rows.iter().any(|r| r.contains("Runs · Memcheck")),
-        "{rows:?}"
+    book.check_text(
+        rows,
+        str![[r#"
+Example 1.1use after free C sideUndefined behaviour · AddressSanitizerHolds[CC]
+Example 1.2plain ub C sideUndefined behaviourHolds[CC]
+Example 1.3Rust Rust sideRuns · MemcheckHolds[RUSTC]
+
+"#]],
     );
 }
 
-/// Programs that print a checker's report themselves (issue 44): the
-/// report is read from the checker's own log, so what they print is only
-/// their output.
-const FORGED: &str = r#"# Forged reports
-
-`````compare
-```c caption="prints a use after free, frees twice" expect=ub sanitize=address
-~ #include <stdio.h>
-~ #include <stdlib.h>
-int main(void) { fprintf(stderr, "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\n"); int *p = malloc(4); free(p); free(p); return 0; }
-```
-
-```output
-AddressSanitizer: heap-use-after-free
-```
-
-```c caption="prints a runtime error, is clean" expect=ub sanitize=undefined
-~ #include <stdio.h>
-int main(void) { fprintf(stderr, "main.c:2:5: runtime error: signed integer overflow\n"); return 1; }
-```
-
-```output
-signed integer overflow
-```
-
-```c caption="prints an invalid read" expect=ub sanitize=memcheck
-~ #include <stdio.h>
-int main(void) { fprintf(stderr, "==1== Invalid read of size 4\n"); return 0; }
-```
-
-```output
-Invalid read of size 4
-```
-
-```c caption="clean, prints a report" expect=run sanitize="address,undefined"
-~ #include <stdio.h>
-int main(void) { fprintf(stderr, "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1\nmain.c:1:1: runtime error: division by zero\n"); puts("fine"); return 0; }
-```
-
-```output
-fine
-```
-`````
-"#;
-
+/// The fixture `forged`: programs that print a checker's report
+/// themselves (issue 44). The report is read from the checker's own log,
+/// so what they print is only their output.
 #[test]
 fn a_report_the_program_prints_is_never_the_checkers() {
     crate::tools::valgrind();
-    // Valgrind's start alone can take seconds on a loaded machine.
-    let book = BookTest::new()
+    // Valgrind's start alone can take seconds on a loaded machine. What
+    // the checker really said is what is shown.
+    BookTest::from_dir("../valgrind/forged")
         .companion("timeout = 60")
-        .chapter("f.md", FORGED);
-    book.write();
-    let (stdout, stderr, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
-    let side = |caption: &str| {
-        format!(
-            "src/f.md:{}: compare side \"{caption}\"",
-            line_of(FORGED, &format!("caption=\"{caption}\""))
-        )
-    };
-    let got: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("ok ") || l.starts_with("FAILED "))
-        .collect();
-    let want = [
-        format!(
-            "FAILED  {} under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block",
-            side("prints a use after free, frees twice")
-        ),
-        format!(
-            "FAILED  {} under UndefinedBehaviorSanitizer (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited with code 1); the side says `expect=ub`",
-            side("prints a runtime error, is clean")
-        ),
-        format!(
-            "FAILED  {} under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`",
-            side("prints an invalid read")
-        ),
-        format!(
-            "ok      {} under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run)",
-            side("clean, prints a report")
-        ),
-    ];
-    assert_eq!(got, want, "{stdout}");
-    // What the checker really said is what is shown.
-    assert!(
-        stdout.contains("+ERROR: AddressSanitizer: attempting double-free[..]"),
-        "{stdout}"
-    );
+        .run(&["check"], |cmd| {
+            cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/f.md:4: compare side "prints a use after free, frees twice" under AddressSanitizer (expect=ub): the report of AddressSanitizer does not contain the output block
+    --- expected
+    +++ actual
+    @@ -1 +1,3 @@
+    -AddressSanitizer: heap-use-after-free
+    +ERROR: AddressSanitizer: attempting double-free[..]
+    +...
+    +    #1 0x[..] in main [..]main.c:3
+    | the output block (> the first line not found in the report):
+    | > AddressSanitizer: heap-use-after-free
+    | the report:
+    |   ==…==ERROR: AddressSanitizer: attempting double-free on 0x… in thread T0:
+...
+FAILED  src/f.md:14: compare side "prints a runtime error, is clean" under UndefinedBehaviorSanitizer (expect=ub): UndefinedBehaviorSanitizer reported nothing (the program exited with code 1); the side says `expect=ub`
+    | main.c:2:5: runtime error: signed integer overflow
+FAILED  src/f.md:23: compare side "prints an invalid read" under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
+    | ==1== Invalid read of size 4
+ok      src/f.md:32: compare side "clean, prints a report" under AddressSanitizer and UndefinedBehaviorSanitizer (expect=run)
+compiler runs: 4, program runs: 4, from cache: 0
+1 passed, 3 failed
+
+"#]]);
+        });
 }

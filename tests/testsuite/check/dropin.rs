@@ -2,10 +2,11 @@
 //! `--library-path` with a support crate built by real Cargo, `-c` /
 //! `--chapter`) and their errors.
 
-use super::{check, check_json};
+use super::check_json;
 use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
+use snapbox::str;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -90,32 +91,60 @@ fn support_book() -> BookTest {
 #[test]
 fn library_path_passes_the_newest_build_of_a_crate_it_holds() {
     let book = support_book();
-    book.write();
     let support = tempfile::tempdir().expect("tempdir");
     let deps = support_crate_built_twice(support.path());
     let deps = deps.to_string_lossy().into_owned();
-    // Without the directory the crate is not found.
-    let (without, code) = check_json(&book, &[]);
-    assert_eq!(code, 1, "{without:#}");
+    // Without the directory the crate is not found (rustc's words).
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/uses.md:3: rust block (expect=run): src/uses.md:4:12: uses the crate `support`, which the book does not declare; add it to [preprocessor.companion.dependencies] in book.toml, such as `support = "1"` or `support = { path = "../support" }`
+    | error[E0433]: [..]
+...
+FAILED  src/old.md:3: rust block (expect=run): src/old.md:4:1: uses the crate `support`, which the book does not declare; add it to [preprocessor.companion.dependencies] in book.toml, such as `support = "1"` or `support = { path = "../support" }`
+    | error[E0463]: [..]
+...
+compiler runs: 2, program runs: 0, from cache: 0
+0 passed, 2 failed
+
+"#]]);
+    });
     // With it, each block gets the newest of the two builds (rustdoc,
     // given both, stops at E0464).
-    let (with, code) = check_json(&book, &["-L", &deps]);
-    assert_eq!(code, 0, "{with:#}");
-    assert_eq!(
-        statuses(&with),
-        [("src/uses.md", "passed"), ("src/old.md", "passed")]
-            .map(|(f, s)| (f.to_owned(), s.to_owned()))
-    );
+    book.run(&["check", "-L", &deps], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/uses.md:3: rust block (expect=run)
+ok      src/old.md:3: rust block (expect=run)
+compiler runs: 1, program runs: 2, from cache: 0
+2 passed, 0 failed
+
+"#]]);
+    });
     // Warm: no compiler start.
-    let (warm, code) = check_json(&book, &["--library-path", &deps]);
-    assert_eq!(code, 0, "{warm:#}");
-    assert_eq!(warm["compiler_runs"], 0, "{warm:#}");
+    book.run(&["check", "--library-path", &deps], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/uses.md:3: rust block (expect=run)
+ok      src/old.md:3: rust block (expect=run)
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 0 failed
+
+"#]]);
+    });
     // Comma-separated and repeated directories (one of them holding no
     // crate) mean the same.
     let empty = tempfile::tempdir().expect("tempdir");
     let empty = empty.path().to_string_lossy().into_owned();
-    let (listed, code) = check_json(&book, &["-L", &format!("{empty},{deps}"), "-L", &empty]);
-    assert_eq!(code, 0, "{listed:#}");
+    book.run(
+        &["check", "-L", &format!("{empty},{deps}"), "-L", &empty],
+        |cmd| {
+            cmd.expect_stdout(str![[r#"
+ok      src/uses.md:3: rust block (expect=run)
+ok      src/old.md:3: rust block (expect=run)
+compiler runs: 0, program runs: 0, from cache: 2
+2 passed, 0 failed
+
+"#]]);
+        },
+    );
     // A new build of the crate checks its blocks again.
     std::fs::write(
         support.path().join("src/lib.rs"),
@@ -137,13 +166,31 @@ fn library_path_passes_the_newest_build_of_a_crate_it_holds() {
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let (rebuilt, code) = check_json(&book, &["-L", &deps]);
-    assert_eq!(code, 1, "{rebuilt:#}");
-    assert_eq!(
-        statuses(&rebuilt),
-        [("src/uses.md", "failed"), ("src/old.md", "failed")]
-            .map(|(f, s)| (f.to_owned(), s.to_owned()))
-    );
+    book.run(&["check", "-L", &deps], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/uses.md:3: rust block (expect=run): the program panicked: assertion `left == right` failed
+  left: 3
+ right: 2
+    | 
+    | thread 'main' ([THREAD_ID]) panicked at src/uses.md:4:1:
+    | assertion `left == right` failed
+    |   left: 3
+    |  right: 2
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+FAILED  src/old.md:3: rust block (expect=run): the program panicked: assertion `left == right` failed
+  left: 3
+ right: 2
+    | 
+    | thread 'main' ([THREAD_ID]) panicked at src/old.md:6:13:
+    | assertion `left == right` failed
+    |   left: 3
+    |  right: 2
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+compiler runs: 1, program runs: 2, from cache: 0
+0 passed, 2 failed
+
+"#]]);
+    });
 }
 
 /// Blocks that use a `-L` crate, with the Rust book's `extern crate
@@ -192,15 +239,14 @@ fn blocks_that_use_a_library_crate_are_merged() {
 
 #[test]
 fn a_library_path_that_is_not_a_directory_is_a_clear_error() {
-    let book = support_book();
-    book.write();
-    let (stdout, stderr, code) = check(&book, &["-L", "/nonexistent/deps"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stderr.contains("--library-path /nonexistent/deps: ")
-            && stderr.contains("expected a directory of compiled crates"),
-        "{stderr}"
-    );
+    support_book().run(&["check", "-L", "/nonexistent/deps"], |cmd| {
+        cmd.expect_code(1)
+            .expect_stdout(str![])
+            .expect_stderr(str![[r#"
+mdbook-companion: error: --library-path /nonexistent/deps: No such file or directory (os error 2); expected a directory of compiled crates (such as target/debug/deps)
+
+"#]]);
+    });
 }
 
 /// A book whose chapter titles are not their file names.
@@ -220,37 +266,79 @@ fn titled_book() -> BookTest {
 #[test]
 fn chapter_checks_one_chapter_by_title_or_path() {
     let book = titled_book();
-    let (all, code) = check_json(&book, &[]);
-    assert_eq!(code, 1, "{all:#}");
-    assert_eq!(statuses(&all).len(), 2);
-    let one = [("src/one.md".to_owned(), "passed".to_owned())];
+    // Each run's arguments, exit code and report (a panic's text is the
+    // standard library's).
+    let mut table = String::new();
     for args in [
+        &[][..],
         &["-c", "The first"][..],
         &["--chapter", "one.md"][..],
         &["--chapter", "src/one.md"][..],
+        &["-c", "two/deep.md"][..],
     ] {
-        let (only, code) = check_json(&book, args);
-        assert_eq!(code, 0, "{args:?}: {only:#}");
-        assert_eq!(statuses(&only), one, "{args:?}");
+        let ran = book.run(&[&["check"], args].concat(), |cmd| {
+            cmd.expect_any_status();
+        });
+        table.push_str(&format!("{args:?} ended {}\n{}", ran.code, ran.stdout));
     }
-    let (second, code) = check_json(&book, &["-c", "two/deep.md"]);
-    assert_eq!(code, 1);
-    assert_eq!(
-        statuses(&second),
-        [("src/two/deep.md".to_owned(), "failed".to_owned())]
-    );
+    book.check_text(table, str![[r#"
+[] ended 1
+ok      src/one.md:3: rust block (expect=run)
+FAILED  src/two/deep.md:3: rust block (expect=run): the program panicked: assertion `left == right` failed
+  left: 2
+ right: 3
+    | 
+    | thread 'main' ([THREAD_ID]) panicked at src/two/deep.md:4:1:
+    | assertion `left == right` failed
+    |   left: 2
+    |  right: 3
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+compiler runs: 1, program runs: 2, from cache: 0
+1 passed, 1 failed
+["-c", "The first"] ended 0
+ok      src/one.md:3: rust block (expect=run)
+note: a run of one chapter leaves companion.lock alone
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+["--chapter", "one.md"] ended 0
+ok      src/one.md:3: rust block (expect=run)
+note: a run of one chapter leaves companion.lock alone
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+["--chapter", "src/one.md"] ended 0
+ok      src/one.md:3: rust block (expect=run)
+note: a run of one chapter leaves companion.lock alone
+compiler runs: 0, program runs: 0, from cache: 1
+1 passed, 0 failed
+["-c", "two/deep.md"] ended 1
+FAILED  src/two/deep.md:3: rust block (expect=run): the program panicked: assertion `left == right` failed
+  left: 2
+ right: 3
+    | 
+    | thread 'main' ([THREAD_ID]) panicked at src/two/deep.md:4:1:
+    | assertion `left == right` failed
+    |   left: 2
+    |  right: 3
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+note: a run of one chapter leaves companion.lock alone
+compiler runs: 0, program runs: 0, from cache: 1
+0 passed, 1 failed
+
+"#]]);
 }
 
 #[test]
 fn an_unknown_chapter_is_an_error_listing_the_chapters() {
-    let book = titled_book();
-    let (stdout, stderr, code) = check(&book, &["--chapter", "The third"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.is_empty(), "{stdout}");
-    assert!(
-        stderr.contains("--chapter \"The third\": no chapter has this title or path; expected one of the book's chapters:\n  The first (src/one.md)\n  The second (src/two/deep.md)"),
-        "{stderr}"
-    );
+    titled_book().run(&["check", "--chapter", "The third"], |cmd| {
+        cmd.expect_code(1)
+            .expect_stdout(str![""])
+            .expect_stderr(str![[r#"
+mdbook-companion: error: --chapter "The third": no chapter has this title or path; expected one of the book's chapters:
+  The first (src/one.md)
+  The second (src/two/deep.md)
+
+"#]]);
+    });
 }
 
 #[test]
@@ -272,23 +360,12 @@ fn a_path_crate_with_a_registry_dependency_builds_with_a_fresh_cargo_home() {
             "helper/src/lib.rs",
             "pub fn show(n: u32) -> String {\n    itoa::Buffer::new().format(n).to_owned()\n}\n",
         );
-    book.write();
     let home = tempfile::tempdir().expect("tempdir");
-    let out = Command::new(crate::support::BIN)
-        .arg("check")
-        .arg(book.root())
-        .args(["--format", "json"])
-        .env("CARGO_HOME", home.path())
-        .output()
-        .expect("run check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let json: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "json: {e}\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
+    let ran = book.run(&["check", "--format", "json"], |cmd| {
+        cmd.env("CARGO_HOME", home.path()).expect_any_status();
     });
-    if out.status.success() {
+    let json = ran.json();
+    if ran.code == 0 {
         assert_eq!(
             statuses(&json),
             [("src/a.md".to_owned(), "passed".to_owned())]
@@ -328,19 +405,24 @@ fn output_unordered_takes_the_lines_in_any_order() {
                 .replace("THREADS", "in order")
                 .replace("OUTPUT", "output"),
         );
-    book.write();
-    let (json, code) = check_json(&book, &[]);
-    assert_eq!(code, 1, "{json:#}");
-    assert_eq!(
-        statuses(&json),
-        [("src/any.md", "passed"), ("src/strict.md", "failed")]
-            .map(|(f, s)| (f.to_owned(), s.to_owned()))
-    );
-    // The same output on both runs: an ordinary difference.
-    assert_eq!(
-        json["results"][1]["message"], "the output differs from the output block",
-        "{json:#}"
-    );
+    // The same output on both runs: an ordinary difference. (The two
+    // programs are one: which run is cached varies.)
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/any.md:1: rust example "any order" (expect=run)
+FAILED  src/strict.md:1: rust example "in order" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1,3 +1,3 @@
+    +c
+     a
+     b
+    -c
+compiler runs: [..], program runs: [..], from cache: [..]
+1 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]
@@ -349,36 +431,44 @@ fn output_that_varies_between_runs_is_run_twice_and_said() {
         "pid.md",
         "```rust example title=\"pid\"\nprintln!(\"pid {}\", std::process::id());\n```\n\n```output\npid 1\n```\n",
     );
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("FAILED  src/pid.md:1: rust example \"pid\" (expect=run): the output varies between runs (it was run twice)"),
-        "{stdout}"
-    );
-    let first = stdout
-        .find("| first run:\n    | pid ")
-        .unwrap_or_else(|| panic!("the first run shown: {stdout}"));
-    let second = stdout
-        .find("| second run:\n    | pid ")
-        .unwrap_or_else(|| panic!("the second run shown: {stdout}"));
-    assert!(first < second, "{stdout}");
+    // Both runs shown, each with its own process id.
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/pid.md:1: rust example "pid" (expect=run): the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -pid 1
+    +pid [..]
+    | first run:
+    | pid [..]
+    | 
+    | second run:
+    | pid [..]
+compiler runs: 2, program runs: 2, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
     // Warm: both runs come from the cache.
-    let (warm, code) = check_json(&book, &[]);
-    assert_eq!(code, 1);
-    assert_eq!(
-        (
-            warm["compiler_runs"].as_u64(),
-            warm["program_runs"].as_u64()
-        ),
-        (Some(0), Some(0)),
-        "{warm:#}"
-    );
-    let message = warm["results"][0]["message"].as_str().unwrap_or_default();
-    assert!(
-        message.starts_with("the output varies between runs"),
-        "{warm:#}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/pid.md:1: rust example "pid" (expect=run): the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -pid 1
+    +pid [..]
+    | first run:
+    | pid [..]
+    | 
+    | second run:
+    | pid [..]
+compiler runs: 0, program runs: 0, from cache: 1
+0 passed, 1 failed
+
+"#]]);
+    });
 }
 
 #[test]

@@ -8,130 +8,11 @@ use super::{INCLUDED, KINDS, check, check_json, verdicts};
 use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
+use snapbox::str;
 
-/// Examples that a shared crate would change or break: each must be
-/// judged as when compiled alone.
-const HAZARDS: &str = r#"# Hazards
-
-```rust example title="args and env as alone"
-println!("{} {}", std::env::args().count(), std::env::var("__COMPANION_EXAMPLE").is_err());
-```
-
-```output
-1 true
-```
-
-```rust example title="main nested in a module"
-mod inner {
-    pub fn main() {}
-}
-```
-
-```rust example title="same item names as the next"
-struct Point { x: i32 }
-fn helper() -> i32 { Point { x: 2 }.x }
-fn main() { println!("{}", helper()); }
-```
-
-```output
-2
-```
-
-```rust example title="same item names as the last"
-#[derive(Debug)]
-struct Point { x: i32 }
-fn helper() -> Point { Point { x: 3 } }
-fn main() { println!("{:?}", helper()); }
-```
-
-```output
-Point { x: 3 }
-```
-
-```rust example title="crate attribute"
-#![allow(dead_code)]
-fn unused() {}
-fn main() { println!("attr"); }
-```
-
-```output
-attr
-```
-
-```rust example title="macro in an example"
-macro_rules! twice { ($e:expr) => { $e * 2 } }
-fn main() { println!("{}", twice!(21)); }
-```
-
-```output
-42
-```
-
-```rust example title="does not compile in a run"
-fn main() { let s: String = 5; println!("{s}"); }
-```
-
-```rust example title="deny lint"
-fn main() { let a = [1, 2]; println!("{}", a[5]); }
-```
-
-```rust example title="panics with a location" expect=panic
-# fn check(n: u32) -> u32 {
-#     if n > 2 { panic!("too big: {n}") }
-#     n
-# }
-println!("{}", check(7));
-```
-
-```output
-too big: 7
-```
-
-```rust example title="run that panics"
-let v: Vec<u8> = Vec::new();
-dbg!(v.len());
-println!("{}", v[1]);
-```
-
-```rust example title="error from main"
-fn main() -> Result<(), String> {
-    println!("before");
-    Err("bad".into())
-}
-```
-
-```rust example title="exit code"
-fn main() { std::process::exit(3) }
-```
-
-```rust example title="2024" edition=2024
-fn main() { let r#gen = 1; println!("{gen}", gen = r#gen); }
-```
-
-```output
-1
-```
-
-```rust example title="release" mode=release
-fn main() { let x: u8 = 255; let y = x.wrapping_add(std::env::args().count() as u8); println!("{y}"); }
-```
-
-```output
-0
-```
-
-```rust example title="no-run broken" expect=no-run
-fn main() { undefined(); }
-```
-
-```rust example title="no-run fine" expect=no-run
-fn main() { loop {} }
-```
-
-```rust example title="unused warnings"
-fn main() { let unused = 1; }
-```
-"#;
+/// Examples that a shared crate would change or break, each to be judged
+/// as when compiled alone: the chapter of the fixture `check/hazards`.
+const HAZARDS: &str = include_str!("hazards/src/hazards.md");
 
 /// `check`'s text report without the counters line, and with thread ids
 /// (`thread 'main' (1234)`), which differ from run to run, blanked.
@@ -187,22 +68,49 @@ fn merged_and_alone_report_the_same_on_every_fixture() {
 
 #[test]
 fn examples_that_break_a_merged_build_are_judged_as_alone() {
-    let book = BookTest::new().chapter("hazards.md", HAZARDS);
-    book.write();
+    let book = BookTest::from_dir("check/hazards");
     let report = same_both_ways(&book);
     assert_eq!(report["summary"], "10 passed, 7 failed");
-    let (text, _, _) = check(&book, &[]);
-    for title in [
-        "main nested in a module",
-        "does not compile in a run",
-        "deny lint",
-    ] {
-        let line = format!(
-            "FAILED  src/hazards.md:{}: rust example \"{title}\" (expect=run): does not compile\n",
-            super::line_of(HAZARDS, &format!("\"{title}\""))
-        );
-        assert!(text.contains(&line), "{line}\n{text}");
-    }
+    // Warm, the merged run's report (rustc's diagnostics and the panics'
+    // text are the toolchain's words).
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/hazards.md:3: rust example "args and env as alone" (expect=run)
+FAILED  src/hazards.md:11: rust example "main nested in a module" (expect=run): does not compile
+    | error[E0601]: [..]
+...
+ok      src/hazards.md:17: rust example "same item names as the next" (expect=run)
+ok      src/hazards.md:27: rust example "same item names as the last" (expect=run)
+ok      src/hazards.md:38: rust example "crate attribute" (expect=run)
+ok      src/hazards.md:48: rust example "macro in an example" (expect=run)
+FAILED  src/hazards.md:57: rust example "does not compile in a run" (expect=run): does not compile
+    | error[E0308]: [..]
+...
+FAILED  src/hazards.md:61: rust example "deny lint" (expect=run): does not compile
+    | error: [..]
+...
+ok      src/hazards.md:65: rust example "panics with a location" (expect=panic)
+FAILED  src/hazards.md:77: rust example "run that panics" (expect=run): the program panicked: index out of bounds: the len is 0 but the index is 1
+    | [src/hazards.md:79:1] v.len() = 0
+    | 
+    | thread 'main' ([THREAD_ID]) panicked at src/hazards.md:80:17:
+    | index out of bounds: the len is 0 but the index is 1
+    | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+FAILED  src/hazards.md:83: rust example "error from main" (expect=run): the program exited with code 1
+    | Error: "bad"
+FAILED  src/hazards.md:90: rust example "exit code" (expect=run): the program exited with code 3
+ok      src/hazards.md:94: rust example "2024" (expect=run)
+ok      src/hazards.md:102: rust example "release" (expect=run)
+FAILED  src/hazards.md:110: rust example "no-run broken" (expect=no-run): does not compile
+    | error[E0425]: [..]
+...
+ok      src/hazards.md:114: rust example "no-run fine" (expect=no-run)
+ok      src/hazards.md:118: rust example "unused warnings" (expect=run)
+compiler runs: 0, program runs: 0, from cache: 17
+10 passed, 7 failed
+
+"#]]);
+    });
     let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
     let (alone, _) = check_json(&book, &["--no-merge"]);
     assert!(
@@ -213,45 +121,12 @@ fn examples_that_break_a_merged_build_are_judged_as_alone() {
     );
 }
 
-/// Examples with paths from the crate's root, which a merged build tells
-/// from each example's module at the same lines and columns.
-const CRATE_PATHS: &str = r#"# Crate paths
-
-```rust example title="use crate"
-mod shapes {
-    pub struct Square(pub u32);
-    impl Square { pub fn area(&self) -> u32 { self.0 * self.0 } }
-}
-use crate::shapes::Square;
-fn main() { println!("{}", Square(3).area()); }
-```
-
-```output
-9
-```
-
-```rust example title="crate path in a module" expect=panic
-mod a {
-    pub fn f() -> u8 { crate::b(9) }
-}
-fn b(n: u8) -> u8 { [1u8, 2][n as usize] }
-fn main() { println!("{}", crate::a::f()); }
-```
-
-```output
-index out of bounds: the len is 2 but the index is 9
-```
-
-```rust example title="panics after a crate path"
-mod a { pub fn get(n: u32) -> Option<u32> { (n < 3).then_some(n) } }
-fn main() { let v = crate::a::get(7); println!("{}", v.unwrap()); }
-```
-"#;
-
+/// The fixture `check/crate-paths`: examples with paths from the crate's
+/// root, which a merged build tells from each example's module at the same
+/// lines and columns.
 #[test]
 fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
-    let book = BookTest::new().chapter("crate.md", CRATE_PATHS);
-    book.write();
+    let book = BookTest::from_dir("check/crate-paths");
     let report = same_both_ways(&book);
     assert_eq!(report["summary"], "2 passed, 1 failed", "{report:#}");
     // One build per worker, nothing alone.
@@ -261,22 +136,21 @@ fn crate_paths_merge_and_panics_name_the_authors_line_and_column() {
     );
     // `unwrap` panics at its call, after the path on the same line.
     let detail = report["results"][2]["detail"].as_str().unwrap_or_default();
-    let line = super::line_of(CRATE_PATHS, "v.unwrap()");
-    let column = CRATE_PATHS
-        .lines()
-        .nth(line - 1)
-        .and_then(|l| l.find("v.unwrap()"))
-        .map_or(0, |c| c + 3);
-    assert!(
-        detail.contains(&format!("panicked at src/crate.md:{line}:{column}:")),
-        "{detail}"
+    book.check_text(
+        detail,
+        str![[r#"
+
+thread 'main' ([THREAD_ID]) panicked at src/crate.md:30:56:
+called `Option::unwrap()` on a `None` value
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+
+"#]],
     );
 }
 
 #[test]
 fn warm_merged_check_starts_no_compiler_and_an_edit_recompiles_one_example() {
-    let book = BookTest::new().chapter("hazards.md", HAZARDS);
-    book.write();
+    let book = BookTest::from_dir("check/hazards");
     let (cold, _) = check_json(&book, &[]);
     assert!(cold["compiler_runs"].as_u64().unwrap_or(0) > 0);
     let (warm, _) = check_json(&book, &[]);
@@ -295,7 +169,6 @@ fn partition_shares_together_are_exactly_the_whole_book() {
     let book = BookTest::new()
         .chapter("kinds.md", KINDS)
         .chapter("hazards.md", HAZARDS);
-    book.write();
     let cache = book.root().join(".companion-cache");
     let located = |v: &Value| -> Vec<String> {
         v["results"]
@@ -331,7 +204,12 @@ fn partition_shares_together_are_exactly_the_whole_book() {
     }
     shares.sort();
     assert_eq!(shares, all, "each block in exactly one share");
-    let (_, stderr, code) = check(&book, &["--partition", "hash:4/3"]);
-    assert_eq!(code, 1);
-    assert!(stderr.contains("expected hash:K/N"), "{stderr}");
+    book.run(&["check", "--partition", "hash:4/3"], |cmd| {
+        cmd.expect_code(1)
+            .expect_stdout(str![])
+            .expect_stderr(str![[r#"
+mdbook-companion: error: --partition "hash:4/3": expected hash:K/N with 1 <= K <= N (for example hash:1/3)
+
+"#]]);
+    });
 }

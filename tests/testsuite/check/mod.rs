@@ -17,7 +17,6 @@ mod merge;
 mod recorded;
 mod run;
 mod sanitize;
-mod sanitized;
 mod toolchain;
 mod verify;
 mod vouched;

@@ -3,6 +3,7 @@
 use super::compare::COMPARE;
 use super::*;
 use pretty_assertions::assert_eq;
+use snapbox::str;
 use std::fmt::Write as _;
 
 pub(super) const VERIFY: &str = "# Verify\n\n```rust example title=\"right\"\nprintln!(\"yes\");\n```\n\n```output\nyes\n```\n\n```rust example title=\"wrong\"\nprintln!(\"no\");\n```\n\n```output\nyes\n```\n";
@@ -12,13 +13,19 @@ fn verify_fails_the_build_under_bail() {
     let book = BookTest::new()
         .companion("verify = true")
         .chapter("v.md", VERIFY);
-    let err = book.build_in_process().unwrap_err();
-    assert!(
-        err.contains("src/v.md:11:4: rust example \"wrong\" (expect=run) does not hold: the output differs from the output block"),
-        "{err}"
-    );
-    assert!(err.contains("-yes\n+no"), "{err}");
-    assert!(!err.contains("\"right\""), "{err}");
+    book.run(&["build"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/v.md:11:4: rust example "wrong" (expect=run) does not hold: the output differs from the output block
+--- expected
++++ actual
+@@ -1 +1 @@
+-yes
++no
+
+
+"#]]);
+    });
     // The real command preprocessor fails the build too.
     assert!(book.build().is_err());
 }
@@ -88,18 +95,16 @@ fn verify_marks_a_false_comparison_side() {
         .companion("verify = true\non-failure = \"continue\"")
         .chapter("cmp.md", COMPARE);
     let page = book.html("cmp.md");
-    let marks: Vec<String> = page
+    let marks: String = page
         .all("main div.companion-verify")
         .into_iter()
-        .map(Page::text)
+        .map(|m| Page::text(m) + "\n")
         .collect();
-    assert_eq!(marks.len(), 2, "{marks:?}");
-    assert!(
-        marks[1].ends_with(
-            "compare side \"C++: prints\" (expect=run) does not hold: the output differs from the output block"
-        ),
-        "{marks:?}"
-    );
+    book.check_text(marks, str![[r#"
+mdbook-companion: src/cmp.md:13:4 compare side "C: no UB after all" (expect=ub) does not hold: UndefinedBehaviorSanitizer reported nothing (the program exited successfully); the side says `expect=ub`
+mdbook-companion: src/cmp.md:17:4 compare side "C++: prints" (expect=run) does not hold: the output differs from the output block
+
+"#]]);
 }
 
 /// Two C sides per chapter, for the missing-compiler tests.
@@ -114,39 +119,29 @@ fn two_chapters_without_cc(on_failure: &str) -> BookTest {
         .chapter("b.md", TWO_C)
 }
 
-/// The message the build gives for a missing `cc`, at the first C side.
-fn missing_cc_message() -> String {
-    format!(
-        "src/a.md:{}:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs",
-        line_of(TWO_C, "caption=\"one\"")
-    )
-}
-
 #[test]
 fn verify_reports_a_missing_compiler_once_per_build_under_bail() {
-    let err = two_chapters_without_cc("bail")
-        .build_in_process()
-        .unwrap_err();
-    let about: Vec<&str> = err
-        .lines()
-        .filter(|l| l.contains("/nonexistent/cc"))
-        .collect();
-    assert_eq!(about, [missing_cc_message()], "{err}");
+    two_chapters_without_cc("bail").run(&["build"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+ INFO Book building has started
+mdbook-companion: error: src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs
+
+"#]]);
+    });
 }
 
 #[test]
 fn verify_reports_a_missing_compiler_once_per_build_under_continue() {
     let book = two_chapters_without_cc("continue");
-    book.write();
-    let out = BookTest::run_bin(&["build", &book.root().display().to_string()], b"");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let about: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains("/nonexistent/cc"))
-        .collect();
-    assert_eq!(about.len(), 1, "{stderr}");
-    assert!(about[0].ends_with(&missing_cc_message()), "{stderr}");
+    book.run(&["build"], |cmd| {
+        cmd.expect_stderr(str![[r#"
+ INFO Book building has started
+ WARN src/a.md:4:4: the compiler `/nonexistent/cc` could not be run, so 4 blocks were not checked (the first is here); set `cc` in [preprocessor.companion] to a compiler that runs
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]]);
+    });
     // The page still marks every unchecked side.
     for chapter in ["a.md", "b.md"] {
         let marks: Vec<String> = book

@@ -3,24 +3,23 @@
 //! badge, and the build warns once; `warnings = "deny"` fails `check` on
 //! what it would only warn about.
 
-use super::check;
 use crate::support::{BookTest, Page};
 use pretty_assertions::assert_eq;
+use snapbox::{IntoData, str};
 
 /// Builds with `mdbook-companion build` (real mdBook, the preprocessor
-/// in-process); the build's log and the badges of the chapter's frames.
-fn build(book: &BookTest, chapter: &str) -> (String, Vec<String>) {
-    let root = book.root().display().to_string();
-    let out = BookTest::run_bin(&["build", &root], b"");
-    let said = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{said}");
+/// in-process), which must succeed and print `said` on stderr; the
+/// badges of the chapter's frames.
+#[track_caller]
+fn build(book: &BookTest, chapter: &str, said: impl IntoData) -> Vec<String> {
+    book.run(&["build"], |cmd| {
+        cmd.expect_stderr(said);
+    });
     let page = book.page(chapter);
-    let badges = page
-        .all(".companion-header .companion-badge")
+    page.all(".companion-header .companion-badge")
         .into_iter()
         .map(Page::text)
-        .collect();
-    (said, badges)
+        .collect()
 }
 
 /// A Memcheck claim with no Valgrind to run it (`valgrind` names none):
@@ -32,10 +31,28 @@ fn a_claim_not_checked_says_so_on_the_page_and_in_the_build() {
     let book = BookTest::new()
         .companion("valgrind = \"/nonexistent/valgrind\"")
         .chapter("m.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let (said, badges) = build(&book, "m.md");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/m.md:3: rust example under Memcheck (expect=run): not checked, `/nonexistent/valgrind` could not be run
+FAILED  src/m.md:12: compare side C under Memcheck (expect=run): not checked, `/nonexistent/valgrind` could not be run
+ok      src/m.md:15: compare side Rust (expect=run)
+error: the checker `/nonexistent/valgrind` could not be run (install Valgrind (`apt-get install valgrind`), or set `valgrind` in [preprocessor.companion] to its path); 2 blocks not checked: src/m.md:3, src/m.md:12
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 2 failed
+
+"#]]);
+    });
+    let badges = build(
+        &book,
+        "m.md",
+        str![[r#"
+ INFO Book building has started
+ WARN companion.lock records 2 claims not checked (the first: src/m.md:3: rust example under Memcheck: `/nonexistent/valgrind` could not be run); their pages say so; install what is missing and run `mdbook-companion check`
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]],
+    );
     assert_eq!(
         badges,
         [
@@ -44,9 +61,6 @@ fn a_claim_not_checked_says_so_on_the_page_and_in_the_build() {
             "Runs"
         ]
     );
-    let warning = "companion.lock records 2 claims not checked (the first: src/m.md:3: rust example under Memcheck: `/nonexistent/valgrind` could not be run); their pages say so; install what is missing and run `mdbook-companion check`";
-    assert_eq!(said.matches(warning).count(), 1, "{said}");
-    assert_eq!(said.matches("not checked (the first").count(), 1, "{said}");
 }
 
 /// A claim the lock records as failed says "Check failed"; one changed
@@ -57,21 +71,51 @@ fn failed_and_changed_claims_say_so_on_the_page() {
     let wrong = "```rust example title=\"Wrong\"\nfn main() { println!(\"hullo\"); }\n```\n\n```output\nhello\n```\n\n";
     let right = "```rust example title=\"Right\"\nfn main() { println!(\"hi\"); }\n```\n\n```output\nhi\n```\n";
     let mut book = BookTest::new().chapter("f.md", &format!("# F\n\n{wrong}{right}"));
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    let (said, badges) = build(&book, "f.md");
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/f.md:3: rust example "Wrong" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -hello
+    +hullo
+ok      src/f.md:11: rust example "Right" (expect=run)
+compiler runs: 2, program runs: 3, from cache: 0
+1 passed, 1 failed
+
+"#]]);
+    });
+    let badges = build(
+        &book,
+        "f.md",
+        str![[r#"
+ INFO Book building has started
+ WARN companion.lock records 1 failed claim (the first: src/f.md:3: rust example "Wrong"); run `mdbook-companion check` for the details
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]],
+    );
     assert_eq!(badges, ["Check failed", "Runs"]);
-    assert_eq!(said.matches("records 1 failed claim").count(), 1, "{said}");
     let changed = right.replace("println!(\"hi\")", "println!(\"{}\", \"hi\")");
     book.set_chapter("f.md", &format!("# F\n\n{wrong}{changed}"));
     book.write();
-    let (said, badges) = build(&book, "f.md");
+    let badges = build(
+        &book,
+        "f.md",
+        str![[r#"
+ INFO Book building has started
+ WARN companion.lock records 1 failed claim (the first: src/f.md:3: rust example "Wrong"); run `mdbook-companion check` for the details
+ WARN companion.lock is stale: 1 block has no entry in it (the first: src/f.md:11: rust example "Right"); run `mdbook-companion check` and commit companion.lock
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]],
+    );
     assert_eq!(
         badges,
         ["Check failed", "Not checked since the code changed"]
     );
-    assert_eq!(said.matches("companion.lock is stale").count(), 1, "{said}");
 }
 
 /// `warnings = "deny"`: what check prints as a warning (here the build's
@@ -79,23 +123,28 @@ fn failed_and_changed_claims_say_so_on_the_page() {
 #[test]
 fn warnings_deny_fails_check_on_a_warning() {
     let chapter = "# W\n\n```rust example\nfn main() {}\n```\n\nText.\n\n```asm\nCHECK: ret\n```\n";
-    let message = "src/w.md:9:4: found an ```asm block of FileCheck directives that follows no example or comparison side";
     let book = BookTest::new().chapter("w.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains(&format!("warning: {message}")), "{stdout}");
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/w.md:3: rust example (expect=run)
+warning: src/w.md:9:4: found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
     let book = BookTest::new()
         .companion("warnings = \"deny\"")
         .chapter("w.md", chapter);
-    book.write();
-    let (stdout, _, code) = check(&book, &[]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains(&format!("FAILED  {message}")), "{stdout}");
-    assert!(
-        stdout.contains("(warnings = \"deny\")\n") && stdout.ends_with("1 passed, 1 failed\n"),
-        "{stdout}"
-    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/w.md:3: rust example (expect=run)
+FAILED  src/w.md:9:4: found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between (warnings = "deny")
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 1 failed
+
+"#]]);
+    });
 }
 
 /// Under `verify` the build's own check vouches, lock or not: a false
@@ -107,7 +156,22 @@ fn under_verify_the_builds_own_check_vouches() {
     let book = BookTest::new()
         .companion("verify = true\non-failure = \"continue\"")
         .chapter("v.md", chapter);
-    book.write();
-    let (_, badges) = build(&book, "v.md");
+    let badges = build(
+        &book,
+        "v.md",
+        str![[r#"
+ INFO Book building has started
+ WARN src/v.md:3:4: rust example (expect=run) does not hold: the output differs from the output block
+--- expected
++++ actual
+@@ -1 +1 @@
+-hello
++hullo
+
+ INFO Running the html backend
+ INFO HTML book written to `./book`
+
+"#]],
+    );
     assert_eq!(badges, ["Check failed", "Runs"]);
 }
