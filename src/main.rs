@@ -61,7 +61,7 @@ fn main() -> ExitCode {
         Err(e) if e.is::<mdbook_companion_engine::toolchain::Error>() || e.is::<Incomplete>() => {
             eprintln!(
                 "mdbook-companion: error: {}",
-                mdbook_companion_core::escape::terminal(&format!("{e:#}"))
+                mdbook_companion_core::escape::terminal(&said_once(&e))
             );
             ExitCode::from(2)
         }
@@ -70,11 +70,29 @@ fn main() -> ExitCode {
             // not act on the terminal.
             eprintln!(
                 "mdbook-companion: error: {}",
-                mdbook_companion_core::escape::terminal(&format!("{e:#}"))
+                mdbook_companion_core::escape::terminal(&said_once(&e))
             );
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes as one line (`error: cause: cause`), each
+/// cause said once: an error whose message already holds its cause's
+/// words (`cannot write …: Broken pipe` over the I/O error) does not
+/// repeat them.
+fn said_once(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let words = cause.to_string();
+        if line.is_empty() {
+            line = words;
+        } else if !line.contains(&words) {
+            line.push_str(": ");
+            line.push_str(&words);
+        }
+    }
+    line
 }
 
 fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {

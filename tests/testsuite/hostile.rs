@@ -112,6 +112,21 @@ mdbook-companion: error: not written: ./book.toml is read-only; make it writable
     );
 }
 
+/// An error that already says its cause's words (the I/O error in
+/// "cannot read …: No such file…") says them once, not again after a colon.
+#[test]
+fn install_outside_a_book_says_why_once() {
+    let book = BookTest::new();
+    book.write();
+    std::fs::remove_file(book.root().join("book.toml")).unwrap();
+    book.run(&["install"], |cmd| {
+        cmd.expect_failure().expect_stderr(str![[r#"
+mdbook-companion: error: cannot read ./book.toml: No such file or directory (os error 2); expected an mdBook book root (a folder with book.toml)
+
+"#]]);
+    });
+}
+
 #[test]
 fn a_programs_children_end_with_it_and_at_the_time_limit() {
     let mut book = BookTest::new().companion("timeout = 2");

@@ -147,7 +147,7 @@ fn closed_stdout_is_an_error_not_a_panic() {
             .expect_failure()
             .expect_stderr(str![[r#"
  WARN this book uses mdbook-companion directives but its pages have no companion stylesheet (none of output.html.additional-css is one); run `mdbook-companion install` in the book
-mdbook-companion: error: could not write the book to standard output: Broken pipe (os error 32): Broken pipe (os error 32)
+mdbook-companion: error: could not write the book to standard output: Broken pipe (os error 32)
 
 "#]]);
     });
