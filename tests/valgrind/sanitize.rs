@@ -41,7 +41,7 @@ ok      src/s.md:62: compare side "overflow" under UndefinedBehaviorSanitizer (e
 ok      src/s.md:73: compare side "uninitialised read" under Memcheck (expect=ub)
 FAILED  src/s.md:84: compare side "nothing uninitialised" under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
 FAILED  src/s.md:88: compare side "said to be clean" under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)
-    | ==[..]== Conditional jump or move depends on uninitialised value(s)
+    | ==…== Conditional jump or move depends on uninitialised value(s)
 ...
 ok      src/s.md:93: compare side "a pointer into a vector that grew" under AddressSanitizer (expect=ub)
 compiler runs: 12, program runs: 12, from cache: 0
@@ -113,7 +113,7 @@ ok      src/s.md:62: compare side "overflow" under UndefinedBehaviorSanitizer (e
 ok      src/s.md:73: compare side "uninitialised read" under Memcheck (expect=ub)
 FAILED  src/s.md:84: compare side "nothing uninitialised" under Memcheck (expect=ub): Memcheck reported nothing (the program exited successfully); the side says `expect=ub`
 FAILED  src/s.md:88: compare side "said to be clean" under Memcheck (expect=run): the program stopped with a report of Memcheck: Conditional jump or move depends on uninitialised value(s)
-    | ==[..]== Conditional jump or move depends on uninitialised value(s)
+    | ==…== Conditional jump or move depends on uninitialised value(s)
 ...
 ok      src/s.md:93: compare side "a pointer into a vector that grew" under AddressSanitizer (expect=ub)
 compiler runs: 0, program runs: 0, from cache: 12

@@ -72,8 +72,10 @@ fn size(bytes: u64) -> String {
 /// What a failed run's detail shows: its stderr, then its checker's
 /// report (kept apart from it, in the checker's log), if there is one.
 pub(super) fn streams(run: &RunResult) -> String {
-    match &run.report {
-        Some(report) if run.stderr.is_empty() => report.clone(),
+    // The checker's log as every run of it writes it (no process ids,
+    // addresses or temporary folders), as pages and the lock show it.
+    match run.report.as_deref().map(super::sanitizer::normalise) {
+        Some(report) if run.stderr.is_empty() => report,
         Some(report) => format!("{}\n{report}", run.stderr.trim_end()),
         None => run.stderr.clone(),
     }
@@ -323,6 +325,20 @@ mod tests {
         // A line missing or repeated is a difference.
         assert_eq!(in_any_order("thread 1\nthread 1\nmain", a.into()), a);
         assert_eq!(in_any_order("thread 1\nmain", a.into()), a);
+    }
+
+    #[test]
+    fn a_failed_runs_checker_log_is_shown_as_every_run_writes_it() {
+        let run = RunResult {
+            code: Some(1),
+            stderr: "oops\n".into(),
+            report: Some("==4884== Invalid read of size 4\n==4884==    at 0x10914A: main (/tmp/companion-Ab12Cd/main.c:3)\n".into()),
+            ..RunResult::default()
+        };
+        assert_eq!(
+            streams(&run),
+            "oops\n==…== Invalid read of size 4\n==…==    at 0x…: main (main.c:3)\n"
+        );
     }
 
     #[test]

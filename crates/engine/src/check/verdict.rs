@@ -55,7 +55,7 @@ impl Job {
 }
 
 /// How a run ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunResult {
     /// Exit code, `None` when killed by a signal or the time limit.
     pub code: Option<i32>,
