@@ -20,8 +20,17 @@
 # cannot).
 # Exits non-zero when a limit is exceeded.
 #
+# FLOOR=1 also builds, the same way, a crate with no code of its own that
+# depends on what ours shares with mdBook (mdbook-driver with search,
+# mdbook-preprocessor, clap, regex, serde, serde_json, toml, tracing,
+# pulldown-cmark, anyhow; our Cargo.lock's versions): what any
+# preprocessor that loads and renders a book as mdBook does pays before
+# its first line. The rest of ours is our four crates and the
+# dependencies mdBook does not have.
+#
 #   benches/install.sh              # mdBook first, then ours
 #   ORDER=ours-first benches/install.sh
+#   FLOOR=1 benches/install.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -81,6 +90,38 @@ if [ "${ORDER:-mdbook-first}" = ours-first ]; then
 else
   install_mdbook
   install_ours
+fi
+
+if [ "${FLOOR:-0}" = 1 ]; then
+  mkdir -p "$work/floor/src"
+  cat > "$work/floor/Cargo.toml" <<'TOML'
+[package]
+name = "floor"
+version = "0.0.0"
+edition = "2024"
+[dependencies]
+anyhow = "1"
+clap = { version = "4", features = ["derive"] }
+mdbook-driver = { version = "0.5.4", features = ["search"] }
+mdbook-preprocessor = "0.5.4"
+pulldown-cmark = { version = "0.13", default-features = false, features = ["html"] }
+regex = "1"
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+toml = "1"
+tracing = "0.1"
+tracing-subscriber = { version = "0.3", default-features = false, features = ["fmt", "ansi", "std", "registry"] }
+[profile.release]
+debug = false
+lto = "off"
+TOML
+  echo 'fn main() { let _ = mdbook_driver::MDBook::load("."); }' > "$work/floor/src/main.rs"
+  cp Cargo.lock "$work/floor/Cargo.lock"
+  (cd "$work/floor" && cargo fetch --quiet)
+  timed cargo install --path "$work/floor" --quiet --root "$work/floor-root" \
+    --target-dir "$work/floor-target"
+  floor_ratio=$(awk -v a="$cpu_secs" -v b="$mdbook_cpu" 'BEGIN { printf "%.2f", a / b }')
+  echo "floor (the shared dependencies, no code): ${wall_secs} s wall, ${cpu_secs} s CPU, ${floor_ratio}x mdBook's CPU"
 fi
 
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
