@@ -270,6 +270,8 @@ pub fn text(report: &Report) -> String {
         program_runs,
         cache_hits,
         dependency_builds,
+        runs_again_alone,
+        ..
     } = report.counters;
     let _ = write!(
         s,
@@ -277,6 +279,12 @@ pub fn text(report: &Report) -> String {
     );
     if dependency_builds > 0 {
         let _ = write!(s, ", dependency builds: {dependency_builds}");
+    }
+    if runs_again_alone > 0 {
+        let _ = write!(
+            s,
+            ", run again alone after a time-out beside others: {runs_again_alone}"
+        );
     }
     s.push('\n');
     s.push_str(&report.summary());
@@ -303,6 +311,8 @@ struct JsonReport<'a> {
     program_runs: usize,
     cache_hits: usize,
     dependency_builds: usize,
+    programs_at_once: usize,
+    runs_again_alone: usize,
     summary: String,
 }
 
@@ -389,6 +399,8 @@ pub fn json(report: &Report) -> String {
         program_runs: report.counters.program_runs,
         cache_hits: report.counters.cache_hits,
         dependency_builds: report.counters.dependency_builds,
+        programs_at_once: report.counters.programs_at_once,
+        runs_again_alone: report.counters.runs_again_alone,
         summary: report.summary(),
     };
     serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

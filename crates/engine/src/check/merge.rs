@@ -46,6 +46,7 @@
 //! failing block's warnings are in its report as when alone.
 
 use super::merge_fail::{attribute, codes, from_json, member_file};
+use super::programs;
 use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
@@ -430,12 +431,16 @@ impl Checker {
         }
         if compiled.success() {
             // An expected failure that compiled is left to its own compile.
-            let observed: Vec<(String, Observation)> = members
-                .par_iter()
-                .enumerate()
-                .filter(|(_, m)| m.claim.expect != Expect::CompileFail)
-                .map(|(i, m)| (m.key.clone(), self.run_member(dir, i, m)))
-                .collect();
+            // On threads of their own, more than the workers at once
+            // ([`super::programs`]).
+            let width = programs::width(members.len(), rayon::current_num_threads());
+            let observed: Vec<(String, Observation)> = programs::each(&members, width, |i, m| {
+                (m.claim.expect != Expect::CompileFail)
+                    .then(|| (m.key.clone(), self.run_member(dir, i, m)))
+            })
+            .into_iter()
+            .flatten()
+            .collect();
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
             return Built::Done;
         }
@@ -511,14 +516,17 @@ impl Checker {
             return obs;
         };
         self.program_runs.fetch_add(1, Ordering::Relaxed);
-        let mut cmd = Command::new(dir.join(program));
-        cmd.current_dir(dir).envs(member.job.env.iter().copied());
         let module = format!("__companion_ex_{i}::");
-        match member.claim.expect.tests() {
-            true => cmd.arg(&module),
-            false => cmd.env(SELECT, i.to_string()),
-        };
-        let mut run = self.run_program(&mut cmd, member.job.timeout, self.config.memory, None);
+        // A command runs once: a run again alone builds its own.
+        let mut run = self.programs.run(|| {
+            let mut cmd = Command::new(dir.join(program));
+            cmd.current_dir(dir).envs(member.job.env.iter().copied());
+            match member.claim.expect.tests() {
+                true => cmd.arg(&module),
+                false => cmd.env(SELECT, i.to_string()),
+            };
+            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None)
+        });
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);
         if member.claim.expect.tests() {
