@@ -303,7 +303,14 @@ impl Checker {
         // block's or an example's), and whether the book's crates are
         // linked (a crate for those that use any, with the `--extern`s of
         // every crate its members use; one for those that use none).
-        let mut groups: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+        // Expected failures apart from the rest: rustc tells a crate's
+        // errors phase by phase (what the lexer and macro expansion stop
+        // at; then name resolution and item checks; then type and borrow
+        // checks; then late lints; then errors found while generating
+        // code), each only once the earlier phases had none, so a group
+        // whose failing members fail in k phases is built k + 1 times:
+        // the blocks that compile are better not built again with them.
+        let mut groups: BTreeMap<(String, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
         for claim in claims.iter().filter(|c| self.merges(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
@@ -316,7 +323,11 @@ impl Checker {
                 continue;
             }
             groups
-                .entry((job.args.join(" "), !used.is_empty()))
+                .entry((
+                    job.args.join(" "),
+                    !used.is_empty(),
+                    claim.expect == Expect::CompileFail,
+                ))
                 .or_default()
                 .push(Member {
                     key,
@@ -468,6 +479,12 @@ impl Checker {
             }
             let codes = codes(m.claim);
             let found = error_codes(&own.diagnostics);
+            tracing::debug!(
+                "failing in the merged build: {}:{} ({:?}) {found:?}",
+                m.claim.file,
+                m.claim.line,
+                m.claim.expect
+            );
             // An example's report is its whole diagnostics, warnings
             // with them; a block whose diagnostics alone could read
             // otherwise (or shows a line with its paths rewritten)
