@@ -129,3 +129,25 @@ fn a_real_hang_times_out_in_its_run_alone() {
     assert_eq!(json["programs_at_once"], 3);
     assert_eq!(json["runs_again_alone"], 1);
 }
+
+/// A merged build whose programs run does not keep the next from
+/// building: with one worker, a plain block's group and an example's
+/// group (built apart: other flags) run their sleeping programs at once.
+#[test]
+fn a_group_whose_programs_run_does_not_keep_the_next_from_building() {
+    let sleeps = "std::thread::sleep(std::time::Duration::from_millis(2000));";
+    let book = BookTest::new().chapter(
+        "two.md",
+        &format!(
+            "```rust\n{sleeps}\n```\n\n```rust example title=\"e\"\nfn main() {{ {sleeps} }}\n```\n\n```rust\n// 2\n{sleeps}\n```\n\n```rust example title=\"f\"\nfn main() {{ {sleeps} // 2\n}}\n```\n"
+        ),
+    );
+    book.write();
+    let (json, code) = check_json(&book, &["--jobs", "1"]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (0, Some("4 passed, 0 failed"))
+    );
+    assert_eq!(json["compiler_runs"], 2, "two merged builds");
+    assert_eq!(json["programs_at_once"], 4, "both groups' programs at once");
+}

@@ -58,7 +58,6 @@ use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
     crate_attributes, crate_paths_from_module, super_outside_modules,
 };
-use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 use std::sync::atomic::Ordering;
@@ -354,7 +353,27 @@ impl Checker {
                 }
             }
         }
-        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+        // Groups whose programs sleep first: their runs are the longest,
+        // and go on while the others build. Each group on a thread of its
+        // own, compilers one per worker ([`programs::Programs::compile`]):
+        // a group whose programs run does not keep the next from building.
+        self.programs.set_workers(workers);
+        chunks.sort_by_key(|c| !c.iter().any(|m| programs::sleeps(&m.claim.source)));
+        let threads = chunks.len().min(workers * programs::PER_WORKER);
+        let queue = std::sync::Mutex::new(chunks.into_iter());
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    loop {
+                        let next = (queue.lock().unwrap_or_else(|e| e.into_inner())).next();
+                        match next {
+                            Some(c) => self.build_merged(c),
+                            None => break,
+                        }
+                    }
+                });
+            }
+        });
     }
 
     /// Builds one group in one scratch directory, again and again while
@@ -424,7 +443,7 @@ impl Checker {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
         };
-        let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+        let Ok(compiled) = self.programs.compile(|| exec::run(&mut cmd, b"", limit)) else {
             return Built::Done;
         };
         tracing::debug!(
@@ -444,11 +463,16 @@ impl Checker {
             // An expected failure that compiled is left to its own compile.
             // On threads of their own, more than the workers at once
             // ([`super::programs`]).
-            let width = programs::width(members.len(), rayon::current_num_threads());
-            let observed: Vec<(String, Observation)> = programs::each(&members, width, |i, m| {
-                (m.claim.expect != Expect::CompileFail)
-                    .then(|| (m.key.clone(), self.run_member(dir, i, m)))
-            })
+            let width = programs::width(members.len(), self.programs.workers());
+            let observed: Vec<(String, Observation)> = programs::each(
+                &members,
+                width,
+                |m| programs::sleeps(&m.claim.source),
+                |i, m| {
+                    (m.claim.expect != Expect::CompileFail)
+                        .then(|| (m.key.clone(), self.run_member(dir, i, m)))
+                },
+            )
             .into_iter()
             .flatten()
             .collect();

@@ -36,6 +36,8 @@ struct State {
     /// Programs started so far (to tell whether another started beside
     /// a run).
     started: u64,
+    /// Merged builds' and compiles alone's compilers running.
+    compiles: usize,
 }
 
 /// The programs of one checker's runs: admission, the most that ran at
@@ -46,6 +48,9 @@ pub(super) struct Programs {
     changed: Condvar,
     peak: AtomicUsize,
     again_alone: AtomicUsize,
+    /// The pool's workers (0 until [`Programs::set_workers`]: one per
+    /// core).
+    workers: AtomicUsize,
 }
 
 /// What a run gives [`Programs::run`]: whether it reached its time limit.
@@ -54,6 +59,39 @@ pub(super) trait TimedOut {
 }
 
 impl Programs {
+    /// The pool's workers: as many compilers at once, and
+    /// [`PER_WORKER`] times as many programs.
+    pub(super) fn set_workers(&self, workers: usize) {
+        self.workers.store(workers.max(1), Ordering::Relaxed);
+    }
+
+    /// The pool's workers.
+    pub(super) fn workers(&self) -> usize {
+        match self.workers.load(Ordering::Relaxed) {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    /// Runs `compile` (one compiler's run) when fewer compilers than
+    /// workers run: merged builds are made on threads of their own, so
+    /// that one whose programs run does not keep the next from building,
+    /// and compilers still get one worker each.
+    pub(super) fn compile<R>(&self, compile: impl FnOnce() -> R) -> R {
+        let workers = self.workers();
+        {
+            let mut s = self.lock();
+            while s.compiles >= workers {
+                s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            s.compiles += 1;
+        }
+        let result = compile();
+        self.lock().compiles -= 1;
+        self.changed.notify_all();
+        result
+    }
+
     /// Runs `run` (one program's run) beside others; if it timed out
     /// while another program ran beside it, runs it again with none
     /// beside it and returns that run.
@@ -70,8 +108,9 @@ impl Programs {
     /// at any time.
     fn beside<R>(&self, run: impl FnOnce() -> R) -> (R, bool) {
         let (others, started) = {
+            let cap = self.workers() * PER_WORKER;
             let mut s = self.lock();
-            while s.alone || s.waiting_alone > 0 {
+            while s.alone || s.waiting_alone > 0 || s.running >= cap {
                 s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
             }
             let others = s.running;
@@ -123,21 +162,30 @@ impl Programs {
     }
 }
 
+/// Whether a program's code sleeps (`thread::sleep`, an async runtime's
+/// `sleep`): a cold check knows no program's duration, and such programs
+/// are a book's longest, so they start first.
+pub(super) fn sleeps(source: &str) -> bool {
+    source.contains("sleep(")
+}
+
 /// Runs `f` on each of `items` on up to `width` threads of their own
-/// (not the pool's: a sleeping program then holds no worker), results in
-/// the items' order.
+/// (not the pool's: a sleeping program then holds no worker), the items
+/// `first` picks started first; results in the items' order.
 pub(super) fn each<T: Sync, R: Send>(
     items: &[T],
     width: usize,
+    first: impl Fn(&T) -> bool,
     f: impl Fn(usize, &T) -> R + Sync,
 ) -> Vec<R> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| !first(&items[i]));
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..width.clamp(1, items.len().max(1)) {
             scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let Some(item) = items.get(i) else { break };
                     let r = f(i, item);
                     if let Some(slot) =
@@ -176,19 +224,24 @@ mod tests {
         // Four runs at once: the one that times out while others run is
         // run again, with none beside it.
         let alone_seen = AtomicUsize::new(usize::MAX);
-        let results = each(&[true, false, false, false], 4, |_, &times_out| {
-            let mut first = true;
-            programs.run(|| {
-                runs.fetch_add(1, Ordering::Relaxed);
-                std::thread::sleep(Duration::from_millis(100));
-                if times_out && !first {
-                    alone_seen.store(programs.lock().running, Ordering::Relaxed);
-                }
-                let r = Ran(times_out && first);
-                first = false;
-                r
-            })
-        });
+        let results = each(
+            &[true, false, false, false],
+            4,
+            |_| false,
+            |_, &times_out| {
+                let mut first = true;
+                programs.run(|| {
+                    runs.fetch_add(1, Ordering::Relaxed);
+                    std::thread::sleep(Duration::from_millis(100));
+                    if times_out && !first {
+                        alone_seen.store(programs.lock().running, Ordering::Relaxed);
+                    }
+                    let r = Ran(times_out && first);
+                    first = false;
+                    r
+                })
+            },
+        );
         assert_eq!(programs.peak(), 4);
         assert_eq!(programs.again_alone(), 1);
         assert_eq!(runs.load(Ordering::Relaxed), 5);
@@ -204,14 +257,26 @@ mod tests {
     fn each_keeps_the_order_and_runs_width_at_once() {
         let programs = Programs::default();
         let items: Vec<usize> = (0..12).collect();
-        let out = each(&items, width(items.len(), 1), |i, &n| {
-            programs.run(|| {
-                std::thread::sleep(Duration::from_millis(50));
-                Ran(false)
-            });
-            (i, n * 2)
-        });
+        let started = Mutex::new(Vec::new());
+        let out = each(
+            &items,
+            width(items.len(), 1),
+            |&n| n >= 10,
+            |i, &n| {
+                started.lock().unwrap_or_else(|e| e.into_inner()).push(n);
+                programs.run(|| {
+                    std::thread::sleep(Duration::from_millis(50));
+                    Ran(false)
+                });
+                (i, n * 2)
+            },
+        );
         assert_eq!(out, (0..12).map(|n| (n, n * 2)).collect::<Vec<_>>());
         assert_eq!(programs.peak(), PER_WORKER);
+        // The ones `first` picks started before all others.
+        let started = started.into_inner().unwrap_or_default();
+        let mut firsts = started[..2].to_vec();
+        firsts.sort_unstable();
+        assert_eq!(firsts, [10, 11], "{started:?}");
     }
 }

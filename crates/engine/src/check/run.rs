@@ -64,7 +64,10 @@ impl Checker {
             cmd = exec::compiler_command(&job.tool, dir.path());
             cmd.args(args);
         }
-        let Ok(compiled) = exec::run(&mut cmd, b"", compile_limit) else {
+        let Ok(compiled) = self
+            .programs
+            .compile(|| exec::run(&mut cmd, b"", compile_limit))
+        else {
             return Vec::new();
         };
         let obs = Observation {
