@@ -47,7 +47,7 @@ println!("{v:?} {w:?}");
 
 /// The sizes of the merged builds a cold `check --jobs 1` made (its
 /// debug log), smallest first, and its summary.
-fn merged_builds(book: &BookTest) -> (Vec<usize>, String) {
+pub(super) fn merged_builds(book: &BookTest) -> (Vec<usize>, String) {
     let root = book.root().to_str().expect("a UTF-8 path");
     let out = std::process::Command::new(BIN)
         .args(["check", root, "--format", "json", "--jobs", "1"])

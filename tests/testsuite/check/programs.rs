@@ -151,3 +151,21 @@ fn a_group_whose_programs_run_does_not_keep_the_next_from_building() {
     assert_eq!(json["compiler_runs"], 2, "two merged builds");
     assert_eq!(json["programs_at_once"], 4, "both groups' programs at once");
 }
+
+/// A few programs that sleep get a small merged build of their own,
+/// built first (their runs start while the rest builds): one sleeping
+/// block among seven is built with one other, the six others together.
+#[test]
+fn a_few_sleeping_programs_get_a_small_build_of_their_own() {
+    let book = BookTest::new().chapter(
+        "few.md",
+        &chapter(8, false, |i| match i {
+            5 => "std::thread::sleep(std::time::Duration::from_millis(200));".to_owned(),
+            _ => format!("println!(\"{i}\");"),
+        }),
+    );
+    book.write();
+    let (sizes, summary) = super::merge_phases::merged_builds(&book);
+    assert_eq!(summary, "8 passed, 0 failed");
+    assert_eq!(sizes, [2, 6]);
+}
