@@ -270,7 +270,6 @@ pub fn text(report: &Report) -> String {
         program_runs,
         cache_hits,
         dependency_builds,
-        runs_again_alone,
         ..
     } = report.counters;
     let _ = write!(
@@ -279,12 +278,6 @@ pub fn text(report: &Report) -> String {
     );
     if dependency_builds > 0 {
         let _ = write!(s, ", dependency builds: {dependency_builds}");
-    }
-    if runs_again_alone > 0 {
-        let _ = write!(
-            s,
-            ", run again alone after a time-out beside others: {runs_again_alone}"
-        );
     }
     s.push('\n');
     s.push_str(&report.summary());

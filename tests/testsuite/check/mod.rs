@@ -253,7 +253,7 @@ compiler runs: 2, program runs: 3, from cache: 0
 FAILED  src/slow.md:1: rust example "sleeps" (expect=run): the program ran longer than the 1 s time limit and was killed (config `timeout`)
 FAILED  src/slow.md:5: rust block (expect=run): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)
 FAILED  src/slow.md:9: rust block (should_panic) (expect=panic): the program ran longer than the 1 s time limit and was killed (config `hang-guard`)
-compiler runs: 1, program runs: 2, from cache: 1, run again alone after a time-out beside others: 2
+compiler runs: 1, program runs: 2, from cache: 1
 0 passed, 3 failed
 
 "#]]);
