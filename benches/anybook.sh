@@ -111,7 +111,9 @@ lib=()
 t1=$(now)
 rm -rf "$copy/.companion-cache" "$copy/companion.lock"
 t2=$(now)
-"$bin" check "$copy" "${lib[@]}" --format json > "$work/cold.json" || true
+# The cold check's CPU time (user and system, every process it started).
+TIMEFORMAT='%U %S'
+{ time "$bin" check "$copy" "${lib[@]}" --format json > "$work/cold.json" 2> "$work/cold.err" || true; } 2> "$work/cold.cpu"
 t3=$(now)
 "$bin" check "$copy" "${lib[@]}" --format json > "$work/warm.json" || true
 t4=$(now)
@@ -181,6 +183,8 @@ for d in merge_differs:
     print(f"    {d}")
 ratio = cold_s / test_s if test_s else 0
 print(f"  time: mdbook test {test_s:.2f} s; check cold {cold_s:.2f} s ({ratio:.3f}x, {cold['compiler_runs']} compiler runs); warm {warm_s:.2f} s ({warm['compiler_runs']} compiler runs)")
+user, system = (float(x) for x in open(f"{work}/cold.cpu").read().split()[-2:])
+print(f"  cold check: CPU {user + system:.2f} s (user {user:.2f}, system {system:.2f}); {cold['program_runs']} program runs, at most {cold.get('programs_at_once', '?')} at once, {cold.get('runs_again_alone', '?')} run again alone")
 limit = 0.15 if len(rustdoc) >= 200 else 0.30
 ok = differ == 0 and not merge_differs and warm["compiler_runs"] == 0 and warm_s <= 1.0 and ratio <= limit
 print(f"  cold target: <= {limit}x")

@@ -270,6 +270,7 @@ pub fn text(report: &Report) -> String {
         program_runs,
         cache_hits,
         dependency_builds,
+        ..
     } = report.counters;
     let _ = write!(
         s,
@@ -303,6 +304,8 @@ struct JsonReport<'a> {
     program_runs: usize,
     cache_hits: usize,
     dependency_builds: usize,
+    programs_at_once: usize,
+    runs_again_alone: usize,
     summary: String,
 }
 
@@ -389,6 +392,8 @@ pub fn json(report: &Report) -> String {
         program_runs: report.counters.program_runs,
         cache_hits: report.counters.cache_hits,
         dependency_builds: report.counters.dependency_builds,
+        programs_at_once: report.counters.programs_at_once,
+        runs_again_alone: report.counters.runs_again_alone,
         summary: report.summary(),
     };
     serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

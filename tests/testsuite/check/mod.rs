@@ -14,6 +14,8 @@ mod dropin;
 mod hints;
 mod lock;
 mod merge;
+mod merge_phases;
+mod programs;
 mod recorded;
 mod run;
 mod sanitize;

@@ -46,6 +46,7 @@
 //! failing block's warnings are in its report as when alone.
 
 use super::merge_fail::{attribute, codes, from_json, member_file};
+use super::programs;
 use super::rustc::error_codes;
 use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
@@ -57,7 +58,6 @@ use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
     crate_attributes, crate_paths_from_module, super_outside_modules,
 };
-use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 use std::sync::atomic::Ordering;
@@ -302,7 +302,14 @@ impl Checker {
         // block's or an example's), and whether the book's crates are
         // linked (a crate for those that use any, with the `--extern`s of
         // every crate its members use; one for those that use none).
-        let mut groups: BTreeMap<(String, bool), Vec<Member<'_>>> = BTreeMap::new();
+        // Expected failures apart from the rest: rustc tells a crate's
+        // errors phase by phase (what the lexer and macro expansion stop
+        // at; then name resolution and item checks; then type and borrow
+        // checks; then late lints; then errors found while generating
+        // code), each only once the earlier phases had none, so a group
+        // whose failing members fail in k phases is built k + 1 times:
+        // the blocks that compile are better not built again with them.
+        let mut groups: BTreeMap<(String, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
         for claim in claims.iter().filter(|c| self.merges(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
@@ -315,7 +322,11 @@ impl Checker {
                 continue;
             }
             groups
-                .entry((job.args.join(" "), !used.is_empty()))
+                .entry((
+                    job.args.join(" "),
+                    !used.is_empty(),
+                    claim.expect == Expect::CompileFail,
+                ))
                 .or_default()
                 .push(Member {
                     key,
@@ -327,7 +338,18 @@ impl Checker {
         // As many builds as workers, so that front ends run side by side.
         let workers = rayon::current_num_threads().max(1);
         let mut chunks = Vec::new();
-        for (_, members) in groups {
+        for (_, mut members) in groups {
+            // A few programs that sleep get a small build of their own,
+            // built first, so that their runs start while the rest builds.
+            let sleepers = members
+                .iter()
+                .filter(|m| programs::sleeps(&m.claim.source))
+                .count();
+            if sleepers > 0 && sleepers * 4 <= members.len() {
+                members.sort_by_key(|m| !programs::sleeps(&m.claim.source));
+                let rest = members.split_off(sleepers.max(2));
+                chunks.push(std::mem::replace(&mut members, rest));
+            }
             let size = members.len().div_ceil(workers).max(2);
             let first = chunks.len();
             let mut members = members.into_iter().peekable();
@@ -342,7 +364,27 @@ impl Checker {
                 }
             }
         }
-        chunks.into_par_iter().for_each(|c| self.build_merged(c));
+        // Groups whose programs sleep first: their runs are the longest,
+        // and go on while the others build. Each group on a thread of its
+        // own, compilers one per worker ([`programs::Programs::compile`]):
+        // a group whose programs run does not keep the next from building.
+        self.programs.set_workers(workers);
+        chunks.sort_by_key(|c| !c.iter().any(|m| programs::sleeps(&m.claim.source)));
+        let threads = chunks.len().min(workers * programs::PER_WORKER);
+        let queue = std::sync::Mutex::new(chunks.into_iter());
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    loop {
+                        let next = (queue.lock().unwrap_or_else(|e| e.into_inner())).next();
+                        match next {
+                            Some(c) => self.build_merged(c),
+                            None => break,
+                        }
+                    }
+                });
+            }
+        });
     }
 
     /// Builds one group in one scratch directory, again and again while
@@ -412,7 +454,7 @@ impl Checker {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
         };
-        let Ok(compiled) = exec::run(&mut cmd, b"", limit) else {
+        let Ok(compiled) = self.programs.compile(|| exec::run(&mut cmd, b"", limit)) else {
             return Built::Done;
         };
         tracing::debug!(
@@ -430,12 +472,21 @@ impl Checker {
         }
         if compiled.success() {
             // An expected failure that compiled is left to its own compile.
-            let observed: Vec<(String, Observation)> = members
-                .par_iter()
-                .enumerate()
-                .filter(|(_, m)| m.claim.expect != Expect::CompileFail)
-                .map(|(i, m)| (m.key.clone(), self.run_member(dir, i, m)))
-                .collect();
+            // On threads of their own, more than the workers at once
+            // ([`super::programs`]).
+            let width = programs::width(members.len(), self.programs.workers());
+            let observed: Vec<(String, Observation)> = programs::each(
+                &members,
+                width,
+                |m| programs::sleeps(&m.claim.source),
+                |i, m| {
+                    (m.claim.expect != Expect::CompileFail)
+                        .then(|| (m.key.clone(), self.run_member(dir, i, m)))
+                },
+            )
+            .into_iter()
+            .flatten()
+            .collect();
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
             return Built::Done;
         }
@@ -463,6 +514,12 @@ impl Checker {
             }
             let codes = codes(m.claim);
             let found = error_codes(&own.diagnostics);
+            tracing::debug!(
+                "failing in the merged build: {}:{} ({:?}) {found:?}",
+                m.claim.file,
+                m.claim.line,
+                m.claim.expect
+            );
             // An example's report is its whole diagnostics, warnings
             // with them; a block whose diagnostics alone could read
             // otherwise (or shows a line with its paths rewritten)
@@ -511,14 +568,17 @@ impl Checker {
             return obs;
         };
         self.program_runs.fetch_add(1, Ordering::Relaxed);
-        let mut cmd = Command::new(dir.join(program));
-        cmd.current_dir(dir).envs(member.job.env.iter().copied());
         let module = format!("__companion_ex_{i}::");
-        match member.claim.expect.tests() {
-            true => cmd.arg(&module),
-            false => cmd.env(SELECT, i.to_string()),
-        };
-        let mut run = self.run_program(&mut cmd, member.job.timeout, self.config.memory, None);
+        // A command runs once: a run again alone builds its own.
+        let mut run = self.programs.run(|| {
+            let mut cmd = Command::new(dir.join(program));
+            cmd.current_dir(dir).envs(member.job.env.iter().copied());
+            match member.claim.expect.tests() {
+                true => cmd.arg(&module),
+                false => cmd.env(SELECT, i.to_string()),
+            };
+            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None)
+        });
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);
         if member.claim.expect.tests() {

@@ -30,6 +30,7 @@ mod merge;
 mod merge_fail;
 mod observe;
 pub mod pattern;
+mod programs;
 mod recorded;
 mod run;
 pub mod rustc;
@@ -105,6 +106,8 @@ pub struct Checker {
     /// Observations made by merged builds ([`Checker::prepare`]), taken by
     /// the first check of their key.
     merged: Mutex<HashMap<String, Observation>>,
+    /// The programs running, and their runs again alone.
+    programs: programs::Programs,
 }
 
 /// Counters of work done.
@@ -119,6 +122,10 @@ pub struct Counters {
     pub cache_hits: usize,
     /// `cargo build`s of the book's dependencies.
     pub dependency_builds: usize,
+    /// The most programs that ran at once.
+    pub programs_at_once: usize,
+    /// Programs that timed out beside others and were run again alone.
+    pub runs_again_alone: usize,
 }
 
 impl Checker {
@@ -143,6 +150,7 @@ impl Checker {
             cache_hits: AtomicUsize::new(0),
             memo: Mutex::default(),
             merged: Mutex::default(),
+            programs: programs::Programs::default(),
         }
     }
 
@@ -252,6 +260,8 @@ impl Checker {
             program_runs: self.program_runs.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
             dependency_builds: self.crates.builds(),
+            programs_at_once: self.programs.peak(),
+            runs_again_alone: self.programs.again_alone(),
         }
     }
 

@@ -64,7 +64,10 @@ impl Checker {
             cmd = exec::compiler_command(&job.tool, dir.path());
             cmd.args(args);
         }
-        let Ok(compiled) = exec::run(&mut cmd, b"", compile_limit) else {
+        let Ok(compiled) = self
+            .programs
+            .compile(|| exec::run(&mut cmd, b"", compile_limit))
+        else {
             return Vec::new();
         };
         let obs = Observation {
@@ -91,13 +94,16 @@ impl Checker {
     /// One run of a compiled program, under the job's checker.
     fn run_compiled(&self, job: &Job, path: &Path, dir: &Path) -> RunResult {
         self.program_runs.fetch_add(1, Ordering::Relaxed);
-        let run = self.run_checked(job, path, dir, false);
+        // A command runs once: a run again alone builds its own.
+        let run = self
+            .programs
+            .run(|| self.run_checked(job, path, dir, false));
         // ThreadSanitizer cannot work with some kernels' randomised
         // layout: once more without randomisation, as its docs advise.
         if !sanitizer::tsan_mapping(&run) {
             return run;
         }
-        self.run_checked(job, path, dir, true)
+        self.programs.run(|| self.run_checked(job, path, dir, true))
     }
 
     /// A run of a compiled program under the job's checker, with the
@@ -148,6 +154,12 @@ impl Checker {
             },
             Err(e) => not_run(format!("cannot start the compiled program: {e}")),
         }
+    }
+}
+
+impl super::programs::TimedOut for RunResult {
+    fn timed_out(&self) -> bool {
+        self.timed_out
     }
 }
 

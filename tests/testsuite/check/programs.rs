@@ -1,0 +1,171 @@
+//! Programs run beside each other, more than the workers at once, and a
+//! time-out judged only from a run alone (issue 47): compared by the
+//! counters `check` reports, never by the clock.
+
+use super::{check_json, verdicts};
+use crate::support::{BIN, BookTest};
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// A chapter of `n` blocks (plain when `example` is false), block `i`'s
+/// body `body(i)`.
+fn chapter(n: usize, example: bool, body: impl Fn(usize) -> String) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        let fence = match example {
+            true => format!("```rust example title=\"p{i}\"\n"),
+            false => "```rust\n".to_owned(),
+        };
+        let _ = write!(text, "{fence}{}\n```\n\n", body(i));
+    }
+    text
+}
+
+/// A cold `check --format json --jobs 1` pinned to one CPU (`taskset`),
+/// so that programs beside each other share it for certain.
+fn check_on_one_cpu(book: &BookTest) -> Value {
+    let root = book.root().to_str().expect("a UTF-8 path");
+    let out = std::process::Command::new("taskset")
+        .args([
+            "-c", "0", BIN, "check", root, "--format", "json", "--jobs", "1",
+        ])
+        .output()
+        .expect("taskset runs");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "json: {e}\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Programs that sleep run beside each other, more of them at once than
+/// there are workers (so a book of such programs takes about its
+/// longest one, not their sum divided by the workers); none times out.
+#[test]
+fn sleeping_programs_run_more_at_once_than_the_workers() {
+    let book = BookTest::new().chapter(
+        "sleep.md",
+        &chapter(8, false, |i| {
+            format!("// {i}\nstd::thread::sleep(std::time::Duration::from_millis(1500));")
+        }),
+    );
+    book.write();
+    let (json, code) = check_json(&book, &["--jobs", "1"]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (0, Some("8 passed, 0 failed"))
+    );
+    assert_eq!(json["compiler_runs"], 1, "one merged build");
+    assert_eq!(json["program_runs"], 8);
+    assert_eq!(
+        json["programs_at_once"], 8,
+        "all beside each other, on one worker"
+    );
+    assert_eq!(json["runs_again_alone"], 0);
+}
+
+/// A CPU-bound program that ends within its limit alone may time out
+/// beside seven others on one CPU: it runs again alone, and that run is
+/// judged, so none is reported as timed out.
+#[test]
+fn a_cpu_bound_program_near_its_limit_is_judged_from_a_run_alone() {
+    // Half a second of CPU (the kernel's count for this process), then
+    // done: alone it ends within the 3 s limit; eight on one CPU get an
+    // eighth of it each, 0.375 s in 3 s.
+    let book = BookTest::new().companion("timeout = 3").chapter(
+        "cpu.md",
+        &chapter(8, true, |i| {
+            format!(
+                "fn cpu() -> u64 {{\n    let s = std::fs::read_to_string(\"/proc/self/schedstat\").unwrap();\n    s.split_whitespace().next().unwrap().parse().unwrap()\n}}\nfn main() {{\n    let start = cpu();\n    while cpu() - start < 500_000_000 {{}}\n    println!(\"{i}\");\n}}"
+            )
+        }),
+    );
+    book.write();
+    let json = check_on_one_cpu(&book);
+    assert_eq!(
+        json["summary"],
+        "8 passed, 0 failed",
+        "{:#?}",
+        verdicts(&json)
+    );
+    assert_eq!(json["programs_at_once"], 8);
+    assert_eq!(
+        json["runs_again_alone"], 8,
+        "each timed out beside the others"
+    );
+    assert_eq!(json["program_runs"], 8, "runs again are not counted twice");
+}
+
+/// A program that hangs still fails with the time-out, from its run
+/// alone after the run beside others.
+#[test]
+fn a_real_hang_times_out_in_its_run_alone() {
+    let book = BookTest::new().companion("timeout = 1").chapter(
+        "hang.md",
+        &chapter(3, true, |i| match i {
+            0 => "fn main() { loop {} }".to_owned(),
+            _ => format!(
+                "fn main() {{ std::thread::sleep(std::time::Duration::from_millis(500)); println!(\"{i}\"); }}"
+            ),
+        }),
+    );
+    book.write();
+    let (json, code) = check_json(&book, &["--jobs", "1"]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (1, Some("2 passed, 1 failed"))
+    );
+    let hang = &verdicts(&json)[0];
+    assert_eq!(hang["status"], "failed");
+    assert!(
+        hang["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the 1 s time limit") && m.contains("config `timeout`")),
+        "{hang}"
+    );
+    assert_eq!(json["programs_at_once"], 3);
+    assert_eq!(json["runs_again_alone"], 1);
+}
+
+/// A merged build whose programs run does not keep the next from
+/// building: with one worker, a plain block's group and an example's
+/// group (built apart: other flags) run their sleeping programs at once.
+#[test]
+fn a_group_whose_programs_run_does_not_keep_the_next_from_building() {
+    let sleeps = "std::thread::sleep(std::time::Duration::from_millis(2000));";
+    let book = BookTest::new().chapter(
+        "two.md",
+        &format!(
+            "```rust\n{sleeps}\n```\n\n```rust example title=\"e\"\nfn main() {{ {sleeps} }}\n```\n\n```rust\n// 2\n{sleeps}\n```\n\n```rust example title=\"f\"\nfn main() {{ {sleeps} // 2\n}}\n```\n"
+        ),
+    );
+    book.write();
+    let (json, code) = check_json(&book, &["--jobs", "1"]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (0, Some("4 passed, 0 failed"))
+    );
+    assert_eq!(json["compiler_runs"], 2, "two merged builds");
+    assert_eq!(json["programs_at_once"], 4, "both groups' programs at once");
+}
+
+/// A few programs that sleep get a small merged build of their own,
+/// built first (their runs start while the rest builds): one sleeping
+/// block among seven is built with one other, the six others together.
+#[test]
+fn a_few_sleeping_programs_get_a_small_build_of_their_own() {
+    let book = BookTest::new().chapter(
+        "few.md",
+        &chapter(8, false, |i| match i {
+            5 => "std::thread::sleep(std::time::Duration::from_millis(200));".to_owned(),
+            _ => format!("println!(\"{i}\");"),
+        }),
+    );
+    book.write();
+    let (sizes, summary) = super::merge_phases::merged_builds(&book);
+    assert_eq!(summary, "8 passed, 0 failed");
+    assert_eq!(sizes, [2, 6]);
+}
