@@ -286,6 +286,38 @@ fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
     assert_eq!(reports(&warm), reports(&merged));
 }
 
+/// Blocks rustc's lexer stops at (a bracket or a string left open) among
+/// blocks that compile: rustc stops a whole crate at such an error, so
+/// they never share a merged build, where each would have cost a build
+/// of its own and, past the builds a group gets, left the blocks after it
+/// to compiles of their own. Each compiles alone; the blocks that compile
+/// share one build per worker.
+#[test]
+fn blocks_the_lexer_stops_at_compile_alone_and_the_rest_together() {
+    let book = case_book("unclosed");
+    let alone = case_book("unclosed");
+    let (merged, code) = check_json(book.path(), &[]);
+    assert_eq!(code, 1);
+    let (single, _) = check_json(alone.path(), &["--no-merge"]);
+    let reports = |j: &Value| {
+        let mut results = j["results"].clone();
+        for r in results.as_array_mut().into_iter().flatten() {
+            r["cached"] = Value::Null;
+        }
+        results
+    };
+    assert_eq!(reports(&merged), reports(&single));
+    assert_eq!(merged["summary"], "10 passed, 40 failed", "{merged:#}");
+    let runs = |j: &Value| j["compiler_runs"].as_u64().unwrap_or_default();
+    assert_eq!(runs(&single), 50);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    assert!(
+        runs(&merged) <= 40 + workers,
+        "{} compiler runs for 40 blocks alone and {workers} merged builds",
+        runs(&merged)
+    );
+}
+
 /// `check --format FORMAT` on a book: stdout and the exit code.
 fn check_format(root: &Path, format: &str) -> (String, i32) {
     let out = Command::new(BIN)

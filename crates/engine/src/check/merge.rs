@@ -29,7 +29,8 @@
 //! compile alone tells them, or, where they could read otherwise, one
 //! compile alone; an example's is always its compile alone), and the
 //! others are built together again, since rustc stops some analyses for
-//! the whole crate after an error. An error outside every block splits
+//! the whole crate after an error (code rustc's lexer stops at, where
+//! rustc stops the whole crate at once, never shares one). An error outside every block splits
 //! the group in two (up to [`SPLITS`] times); a time-out, or more than
 //! [`BUILDS`] deciding builds, leaves
 //! the rest to compiles of their own, so verdicts are always those of
@@ -55,7 +56,7 @@ use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
-    crate_attributes, crate_paths_from_module, super_outside_modules,
+    crate_attributes, crate_paths_from_module, lexes_whole, super_outside_modules,
 };
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashSet};
@@ -86,13 +87,16 @@ const UNMERGEABLE: [&str; 14] = [
     SELECT,
 ];
 
-/// Whether a claim may be compiled with others.
+/// Whether a claim may be compiled with others. Not code rustc's lexer
+/// cannot read whole (a bracket or a string left open): rustc stops the
+/// whole crate there, and every other block's diagnostics with it.
 pub(super) fn mergeable(claim: &Claim) -> bool {
     claim.lang == Lang::Rust
         && !claim.ignore
         && !claim.no_warnings
         && claim.sanitize.is_empty()
         && (claim.edition >= 2018 || mergeable_2015(&claim.source))
+        && lexes_whole(&claim.source)
         && matches!(
             claim.expect,
             Expect::Run
@@ -563,6 +567,7 @@ pub(super) fn candidate(claim: &Claim) -> bool {
         && !claim.ignore
         && claim.expect == Expect::CompileFail
         && claim.edition >= 2018
+        && lexes_whole(&claim.source)
         && mergeable_code(&claim.source)
 }
 
@@ -596,6 +601,9 @@ mod tests {
             ("fn main() {}", Expect::Run, true),
             ("fn main() {}", Expect::NoRun, true),
             ("fn main() {}", Expect::CompileFail, false),
+            // What stops rustc's lexer stops the whole merged crate.
+            ("fn main() { let x = (1; }", Expect::Run, false),
+            ("fn main() { let s = \"open; }", Expect::NoRun, false),
             // A lint level is the module's as well as the crate's; other
             // crate attributes, or lints about the crate itself, are not.
             ("#![allow(unused)]\nfn main() {}", Expect::Run, true),

@@ -469,6 +469,10 @@ mod tests {
         let wrong = "fn main() { let x: i32 = \"a\"; }";
         assert!(candidate(&plain(Expect::CompileFail, wrong)));
         assert!(
+            !candidate(&plain(Expect::CompileFail, "fn main() { let x = [1; }")),
+            "a bracket left open stops the merged crate"
+        );
+        assert!(
             !candidate(&claim(Expect::CompileFail, wrong)),
             "an example compiles alone"
         );
