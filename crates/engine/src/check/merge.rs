@@ -257,6 +257,9 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
             ));
         }
         root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+        if members.first().is_some_and(|m| m.claim.doctest.is_some()) {
+            root.push_str(super::merge_alone::PROBE);
+        }
     }
     Merged {
         root,
@@ -282,8 +285,17 @@ const SPLITS: usize = 12;
 
 /// What a merged build decided of a group.
 enum Built<'a> {
-    /// Observations, and the members left to be built again together.
-    Decided(Vec<(String, Observation)>, Vec<Member<'a>>),
+    /// Observations, the members left to be built again together, and
+    /// failing members whose reports the build may have cut short (see
+    /// [`super::merge_alone`]), to be built again in halves.
+    /// How many blocks known to stop the crate were left to compile
+    /// alone.
+    Decided(
+        Vec<(String, Observation)>,
+        Vec<Member<'a>>,
+        Vec<Member<'a>>,
+        usize,
+    ),
     /// Errors outside every member: the group is to be split.
     Split(Vec<Member<'a>>),
     /// Nothing more to learn together: the rest compile alone.
@@ -364,9 +376,18 @@ impl Checker {
                 continue;
             }
             match self.build_once(dir.path(), members) {
-                Built::Decided(observed, rest) => {
+                Built::Decided(observed, rest, mut cut, stopped) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
                     queue.push((rest, builds + 1, splits));
+                    // Without the blocks that stop the crate, together
+                    // again; with none known, in halves.
+                    if stopped > 0 {
+                        queue.push((cut, builds + 1, splits));
+                    } else if splits < SPLITS {
+                        let second = cut.split_off(cut.len() / 2);
+                        queue.push((second, builds, splits + 1));
+                        queue.push((cut, builds, splits + 1));
+                    }
                 }
                 Built::Split(mut members) if splits < SPLITS => {
                     let second = members.split_off(members.len() / 2);
@@ -457,9 +478,15 @@ impl Checker {
             );
             return Built::Split(members);
         };
+        let reached = match &json {
+            Some(Some((human, _))) => super::merge_alone::reached_the_end(human),
+            _ => false,
+        };
         let mut observed = Vec::new();
         let mut rest = Vec::new();
         let mut alone = 0;
+        let mut cut = Vec::new();
+        let mut stopped = 0;
         for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
             if own.errors == 0 {
                 rest.push(m);
@@ -473,12 +500,25 @@ impl Checker {
             // compiles alone, once.
             // A `compile_fail` block's verdict is its codes, all among
             // its first errors: its report is those, as before batches.
-            let trusted = m.claim.doctest.is_some()
+            let told = m.claim.doctest.is_some()
                 && !own.differs
-                && (!own.crowded || m.claim.expect == Expect::CompileFail)
                 && !rewritten
                 && codes.iter().all(|c| found.contains(c));
-            if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted) {
+            let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
+            // Other blocks' errors may have stopped rustc before this
+            // block's later ones: built again with fewer of them.
+            if told && crowded && !reached {
+                match super::merge_alone::stops_the_crate(&own.diagnostics) {
+                    true => {
+                        alone += 1;
+                        stopped += 1;
+                    }
+                    false => cut.push(m),
+                }
+                continue;
+            }
+            let trusted = told && (!crowded || super::merge_alone::stands_alone(&own.diagnostics));
+            if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
                 observed.push((m.key, obs));
                 continue;
             }
@@ -497,14 +537,16 @@ impl Checker {
             ));
         }
         tracing::debug!(
-            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again",
+            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again, {} failing blocks built again in halves (the build {} its end)",
             observed.len(),
-            rest.len()
+            rest.len(),
+            cut.len(),
+            if reached { "reached" } else { "stopped before" }
         );
-        if observed.is_empty() && alone == 0 {
+        if observed.is_empty() && alone == 0 && cut.is_empty() {
             return Built::Done;
         }
-        Built::Decided(observed, rest)
+        Built::Decided(observed, rest, cut, stopped)
     }
 
     /// Runs member `i` of a built merged binary in its own process.
