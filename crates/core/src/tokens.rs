@@ -144,6 +144,26 @@ pub fn lexes_whole(source: &str) -> bool {
     open.is_empty()
 }
 
+/// Whether a program has an identifier that is not ASCII: rustc's lints
+/// on such identifiers (`mixed_script_confusables`, `confusable_idents`)
+/// look at the whole crate's identifiers at once.
+pub fn non_ascii_identifiers(source: &str) -> bool {
+    use ra_ap_rustc_lexer::TokenKind as K;
+    let mut at = 0;
+    for token in ra_ap_rustc_lexer::tokenize(source, ra_ap_rustc_lexer::FrontmatterAllowed::No) {
+        let text = source.get(at..at + token.len as usize).unwrap_or_default();
+        at += token.len as usize;
+        if matches!(
+            token.kind,
+            K::Ident | K::RawIdent | K::InvalidIdent | K::UnknownPrefix | K::Lifetime { .. }
+        ) && !text.is_ascii()
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether a program iterates something std hashes with a random key
 /// per process (`HashMap`, `HashSet`): its order can change from run to
 /// run, and with a few entries two runs often agree.
@@ -320,6 +340,15 @@ mod tests {
             ]
         );
         assert_eq!(block_comment_len("/* /* } */ */ x"), 13);
+    }
+
+    #[test]
+    fn non_ascii_identifiers_are_told_from_text() {
+        assert!(non_ascii_identifiers("fn main() { let ε = 1; }"));
+        assert!(non_ascii_identifiers("Γ ⊢ e"));
+        assert!(!non_ascii_identifiers(
+            "// ε — “quoted”\nfn main() { let s = \"ε\"; let c = 'é'; }"
+        ));
     }
 
     #[test]

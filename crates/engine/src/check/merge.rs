@@ -482,6 +482,7 @@ impl Checker {
             Some(Some((human, _))) => super::merge_alone::reached_the_end(human),
             _ => false,
         };
+        let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
         let mut observed = Vec::new();
         let mut rest = Vec::new();
         let mut alone = 0;
@@ -517,7 +518,10 @@ impl Checker {
                 }
                 continue;
             }
-            let trusted = told && (!crowded || super::merge_alone::stands_alone(&own.diagnostics));
+            let trusted = told
+                && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.source, |w| {
+                    words.by_others(w, &m.claim.source)
+                });
             if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
                 observed.push((m.key, obs));
                 continue;

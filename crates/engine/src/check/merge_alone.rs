@@ -35,11 +35,89 @@ pub(super) fn reached_the_end(stderr: &str) -> bool {
     stderr.contains("fn __companion_probe() { let mut x")
 }
 
-/// Whether a failing block's own diagnostics in a merged build that
-/// reached its end (with other blocks failing too) are those of its
-/// compile alone.
-pub(super) fn stands_alone(_diagnostics: &str) -> bool {
-    true
+/// Whether a failing block's own diagnostics in a merged build (told as
+/// its compile alone would tell them, by
+/// [`super::merge_fail::attribute`]) are those of its compile alone, as
+/// far as the other blocks of the build could change them; `source` is
+/// the block's code, `mentioned` whether another block of the build
+/// mentions a word. Not when:
+///
+/// - rustc speaks of the block's module (an unresolved macro's "have you
+///   added the `#[macro_use]`", a path "in `self`" or "in the crate
+///   root", which alone is the block's own root; a file named after a
+///   hash of the crate);
+/// - the block has several of the resolver's errors that rustc gathers
+///   and reports in an order of its own (unresolved paths, macros and
+///   attributes), which the other blocks' code can change;
+/// - the block has coherence errors (checked once for the whole crate,
+///   in an order of rustc's own among its type errors);
+/// - the block has an identifier that is not ASCII (the lints on those
+///   look at the whole crate's identifiers at once);
+/// - a diagnostic names a standard library item by its full path whose
+///   name another block mentions: rustc prints an item by its name alone
+///   only when no other item in the crate has it.
+pub(super) fn stands_alone(
+    diagnostics: &str,
+    source: &str,
+    mentioned: impl Fn(&str) -> bool,
+) -> bool {
+    const MODULE: [&str; 5] = [
+        "have you added the `#[macro_use]` on the module/import?",
+        "in `self`",
+        "in `super`",
+        "crate root",
+        // A file named after a hash of the crate.
+        "has been written to",
+    ];
+    // Coherence: checked once for the whole crate, in an order of
+    // rustc's own among the other analyses.
+    const COHERENCE: [&str; 7] = [
+        "error[E0116]",
+        "error[E0117]",
+        "error[E0119]",
+        "error[E0120]",
+        "error[E0210]",
+        "error[E0390]",
+        "error[E0592]",
+    ];
+    const GATHERED: [&str; 4] = [
+        "error[E0433]",
+        "error: cannot find attribute",
+        "error: cannot find macro",
+        "error: cannot find derive macro",
+    ];
+    // The diagnostics' own words, not the code lines they quote.
+    let said: Vec<&str> = diagnostics.lines().filter(|l| !quoted_code(l)).collect();
+    let gathered = said
+        .iter()
+        .filter(|l| GATHERED.iter().any(|g| l.starts_with(g)))
+        .count();
+    !said.iter().any(|l| MODULE.iter().any(|m| l.contains(m)))
+        && gathered < 2
+        && !said
+            .iter()
+            .any(|l| COHERENCE.iter().any(|c| l.starts_with(c)))
+        && !mdbook_companion_core::tokens::non_ascii_identifiers(source)
+        && !said.iter().any(|l| std_names(l).any(&mentioned))
+}
+
+/// Whether a line of rustc's human output quotes code (`12 |     let x`,
+/// `   |`, `+  `), rather than saying something.
+fn quoted_code(line: &str) -> bool {
+    let rest = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+    rest.starts_with('|')
+        || line.starts_with('+')
+        || line.starts_with('-') && line.len() > 1 && line.as_bytes()[1] == b' '
+}
+
+/// The last names of the `std::`, `core::` and `alloc::` paths in `line`
+/// (`Iterator` in "`std::iter::Iterator`").
+fn std_names(line: &str) -> impl Iterator<Item = &str> {
+    static PATH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(?:std|core|alloc)(?:::\w+)+").expect("a valid pattern")
+    });
+    PATH.find_iter(line)
+        .filter_map(|m| m.as_str().rsplit("::").next())
 }
 
 /// Whether a block's own diagnostics hold an error after which rustc
@@ -51,6 +129,38 @@ pub(super) fn stops_the_crate(diagnostics: &str) -> bool {
     diagnostics
         .lines()
         .any(|l| l.starts_with("error[E0405]") || l.starts_with("error[E0404]"))
+}
+
+/// How many blocks of a build mention each word (an identifier or a
+/// keyword), for [`stands_alone`].
+pub(super) struct Words(std::collections::HashMap<String, usize>);
+
+impl Words {
+    /// The words of `sources`, each counted once per source.
+    pub(super) fn new<'s>(sources: impl Iterator<Item = &'s str>) -> Words {
+        let mut count = std::collections::HashMap::new();
+        for source in sources {
+            let mut seen = std::collections::HashSet::new();
+            for word in words(source) {
+                if seen.insert(word) {
+                    *count.entry(word.to_owned()).or_insert(0) += 1;
+                }
+            }
+        }
+        Words(count)
+    }
+
+    /// Whether a block other than the one of `source` mentions `word`.
+    pub(super) fn by_others(&self, word: &str, source: &str) -> bool {
+        let own = usize::from(words(source).any(|w| w == word));
+        self.0.get(word).is_some_and(|&n| n > own)
+    }
+}
+
+/// The words of `text`.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
 }
 
 impl Checker {

@@ -247,6 +247,9 @@ pub(super) fn attribute(
                     let told = m.text.replace(&format!("{file}:"), "main.rs:");
                     differs |= told.contains("__companion")
                         || told.contains("other candidate")
+                        // The merged crate's root (a suggestion to add a
+                        // crate attribute points there).
+                        || beyond(m.text, 0)
                         || m.at.is_some_and(|(_, l)| l > lines[i])
                         || beyond(&told, lines[i]);
                     // A lint's first diagnostic of the run carries its
