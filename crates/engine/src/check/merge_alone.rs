@@ -51,6 +51,8 @@ pub(super) fn reached_the_end(stderr: &str) -> bool {
 ///   attributes), which the other blocks' code can change;
 /// - the block has coherence errors (checked once for the whole crate,
 ///   in an order of rustc's own among its type errors);
+/// - the block has an undeclared lifetime (E0261) without the note rustc
+///   gives the first one of a run (it went to another block's);
 /// - the block has an identifier that is not ASCII (the lints on those
 ///   look at the whole crate's identifiers at once);
 /// - a diagnostic names a standard library item by its full path whose
@@ -97,9 +99,13 @@ pub(super) fn stands_alone(
         && !said
             .iter()
             .any(|l| COHERENCE.iter().any(|c| l.starts_with(c)))
+        && !(said.iter().any(|l| l.starts_with("error[E0261]")) && !diagnostics.contains(HRTB))
         && !mdbook_companion_core::tokens::non_ascii_identifiers(source)
         && !said.iter().any(|l| std_names(l).any(&mentioned))
 }
+
+/// The note rustc gives the first undeclared lifetime of a run only.
+const HRTB: &str = "for more information on higher-ranked polymorphism";
 
 /// Whether a line of rustc's human output quotes code (`12 |     let x`,
 /// `   |`, `+  `), rather than saying something.
