@@ -99,7 +99,7 @@ pub(super) fn stands_alone(
         && !said
             .iter()
             .any(|l| COHERENCE.iter().any(|c| l.starts_with(c)))
-        && !(said.iter().any(|l| l.starts_with("error[E0261]")) && !diagnostics.contains(HRTB))
+        && (diagnostics.contains(HRTB) || !said.iter().any(|l| l.starts_with("error[E0261]")))
         && !mdbook_companion_core::tokens::non_ascii_identifiers(source)
         && !said.iter().any(|l| std_names(l).any(&mentioned))
 }
