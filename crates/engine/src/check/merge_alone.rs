@@ -209,3 +209,77 @@ impl Checker {
         Some(alone)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ONE: &str = "error[E0308]: mismatched types\n --> main.rs:1:26\n  |\n1 | fn main() { let x: i32 = \"a\"; }\n  |                          ^^^ expected `i32`, found `&str`\n\nerror: aborting due to 1 previous error\n\n";
+
+    #[test]
+    fn what_other_blocks_could_change_is_not_taken() {
+        let none = |_: &str| false;
+        assert!(stands_alone(ONE, "fn main() {}", none));
+        // rustc speaking of the block's module, or of a file named after
+        // the crate.
+        for said in [
+            "error: cannot find macro `m` in this scope\n  = help: have you added the `#[macro_use]` on the module/import?\n",
+            "error[E0433]: cannot find `x` in `self`\n",
+            "error: x\n  = note: the full name for the type has been written to 'main.long-type-1.txt'\n",
+        ] {
+            assert!(!stands_alone(said, "", none), "{said}");
+        }
+        // Gathered errors, reordered in a merged build; one is fine.
+        let twice = "error: cannot find attribute `a` in this scope\n\nerror: cannot find attribute `b` in this scope\n";
+        assert!(!stands_alone(twice, "", none));
+        assert!(stands_alone(&twice[..47], "", none));
+        assert!(!stands_alone(
+            "error[E0119]: conflicting implementations\n",
+            "",
+            none
+        ));
+        // The first undeclared lifetime of a run carries the note.
+        let lifetime = "error[E0261]: use of undeclared lifetime name `'a`\n";
+        assert!(!stands_alone(lifetime, "", none));
+        assert!(stands_alone(
+            &format!("{lifetime}  = note: {HRTB}, visit …\n"),
+            "",
+            none
+        ));
+        assert!(!stands_alone(ONE, "fn main() { let ε = 1; }", none));
+        // A std item by its full path, its name used by another block;
+        // quoted code is not what rustc says.
+        let full = "error[E0191]: the value of the associated type `Item` in `std::iter::Iterator` must be specified\n";
+        assert!(stands_alone(full, "", none));
+        assert!(!stands_alone(full, "", |w| w == "Iterator"));
+        let quoted = "error[E0308]: x\n1 | let v: std::iter::Empty<u8>;\n";
+        assert!(stands_alone(quoted, "", |w| w == "Empty"));
+    }
+
+    #[test]
+    fn words_are_counted_once_per_block() {
+        let words = Words::new(
+            [
+                "trait Iterator {}",
+                "fn f(_: &dyn Iterator) {}",
+                "fn g() {}",
+            ]
+            .into_iter(),
+        );
+        assert!(words.by_others("Iterator", "fn f(_: &dyn Iterator) {}"));
+        assert!(!words.by_others("g", "fn g() {}"));
+        assert!(!words.by_others("absent", ""));
+    }
+
+    #[test]
+    fn the_probe_is_seen_in_rustcs_output() {
+        assert!(PROBE.starts_with("#[warn(unused_mut)]\n"));
+        let warned = "warning: variable does not need to be mutable\n --> main.rs:9:30\n  |\n9 | fn __companion_probe() { let mut x = 0; let _ = x; }\n";
+        assert!(reached_the_end(warned));
+        assert!(!reached_the_end(ONE));
+        assert!(stops_the_crate(
+            "error[E0405]: cannot find trait `Foo` in this scope\n"
+        ));
+        assert!(!stops_the_crate(ONE));
+    }
+}
