@@ -506,9 +506,12 @@ impl Checker {
                 && !rewritten
                 && codes.iter().all(|c| found.contains(c));
             let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
+            // With other blocks failing too, only errors rustc reports
+            // in the block's own order (measured on the RFCs).
+            let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
             // Other blocks' errors may have stopped rustc before this
             // block's later ones: built again with fewer of them.
-            if told && crowded && own.errors == 1 && !reached {
+            if told && crowded && in_order && !reached {
                 match super::merge_alone::stops_the_crate(&own.diagnostics) {
                     true => {
                         alone += 1;
@@ -518,12 +521,8 @@ impl Checker {
                 }
                 continue;
             }
-            // With other blocks failing too, one error only: rustc may
-            // check a block's items when another block asks for them,
-            // in another order, or after an error that leaves the rest
-            // of the block's checks out (measured on the RFCs).
             let trusted = told
-                && (!crowded || own.errors == 1)
+                && (!crowded || in_order)
                 && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.source, |w| {
                     words.by_others(w, &m.claim.source)
                 });
