@@ -288,13 +288,11 @@ enum Built<'a> {
     /// Observations, the members left to be built again together, and
     /// failing members whose reports the build may have cut short (see
     /// [`super::merge_alone`]), to be built again in halves.
-    /// How many blocks known to stop the crate were left to compile
-    /// alone.
+    /// The failing members are in parts, each built again on its own.
     Decided(
         Vec<(String, Observation)>,
         Vec<Member<'a>>,
-        Vec<Member<'a>>,
-        usize,
+        Vec<Vec<Member<'a>>>,
     ),
     /// Errors outside every member: the group is to be split.
     Split(Vec<Member<'a>>),
@@ -376,17 +374,13 @@ impl Checker {
                 continue;
             }
             match self.build_once(dir.path(), members) {
-                Built::Decided(observed, rest, mut cut, stopped) => {
+                Built::Decided(observed, rest, parts) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
                     queue.push((rest, builds + 1, splits));
-                    // Without the blocks that stop the crate, together
-                    // again; with none known, in halves.
-                    if stopped > 0 {
-                        queue.push((cut, builds + 1, splits));
-                    } else if splits < SPLITS {
-                        let second = cut.split_off(cut.len() / 2);
-                        queue.push((second, builds, splits + 1));
-                        queue.push((cut, builds, splits + 1));
+                    if splits < SPLITS {
+                        for part in parts {
+                            queue.push((part, builds, splits + 1));
+                        }
                     }
                 }
                 Built::Split(mut members) if splits < SPLITS => {
@@ -517,7 +511,7 @@ impl Checker {
                         alone += 1;
                         stopped += 1;
                     }
-                    false => cut.push(m),
+                    false => cut.push((super::merge_alone::syntax_only(&own.diagnostics), m)),
                 }
                 continue;
             }
@@ -554,7 +548,7 @@ impl Checker {
         if observed.is_empty() && alone == 0 && cut.is_empty() {
             return Built::Done;
         }
-        Built::Decided(observed, rest, cut, stopped)
+        Built::Decided(observed, rest, super::merge_alone::parts(cut, stopped > 0))
     }
 
     /// Runs member `i` of a built merged binary in its own process.

@@ -195,6 +195,41 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// Whether all of a block's errors are the parser's (no code, or
+/// E0586): when the parser cannot go on in a module's file, rustc stops
+/// the whole crate before type checking.
+pub(super) fn syntax_only(diagnostics: &str) -> bool {
+    diagnostics
+        .lines()
+        .filter(|l| l.starts_with("error") && !l.starts_with("error: aborting due to"))
+        .all(|l| l.starts_with("error: ") || l.starts_with("error[E0586]"))
+}
+
+/// The parts to build again of the failing blocks of a build that
+/// stopped before its end (each with whether its errors are all the
+/// parser's): the blocks with other errors apart from those with only
+/// the parser's (among which the one that stopped the crate may be); a
+/// part of one kind only, after blocks known to stop the crate were
+/// taken out (`stoppers_out`), whole, else in halves.
+pub(super) fn parts<T>(cut: Vec<(bool, T)>, stoppers_out: bool) -> Vec<Vec<T>> {
+    let (syntax, other): (Vec<_>, Vec<_>) = cut.into_iter().partition(|(s, _)| *s);
+    let strip = |v: Vec<(bool, T)>| v.into_iter().map(|(_, m)| m).collect::<Vec<T>>();
+    let (syntax, mut other) = (strip(syntax), strip(other));
+    match (syntax.is_empty(), other.is_empty()) {
+        (false, false) => vec![syntax, other],
+        _ if stoppers_out => vec![syntax, other],
+        _ => {
+            let mut all = syntax;
+            all.append(&mut other);
+            let second = all.split_off(all.len() / 2);
+            vec![all, second]
+        }
+    }
+    .into_iter()
+    .filter(|p| !p.is_empty())
+    .collect()
+}
+
 impl Checker {
     /// Under [`COMPARE`], `claim`'s compile alone (its observation), with
     /// its report compared with `own`'s, which the merged build would
@@ -301,6 +336,25 @@ mod tests {
             "error: cannot find derive macro `From` in this scope\n\nerror[E0425]: x\n",
             2
         ));
+    }
+
+    #[test]
+    fn a_stopped_build_is_built_again_in_parts() {
+        assert!(syntax_only(
+            "error: unexpected token: `...`\n\nerror[E0586]: x\n\nerror: aborting due to 2 previous errors\n"
+        ));
+        assert!(!syntax_only("error: expected `;`\n\nerror[E0425]: x\n"));
+        // The parser's blocks apart from the others.
+        assert_eq!(
+            parts(vec![(true, 1), (false, 2), (true, 3)], false),
+            [vec![1, 3], vec![2]]
+        );
+        // One kind: whole once the known stoppers are out, else halves.
+        assert_eq!(parts(vec![(false, 1), (false, 2)], true), [vec![1, 2]]);
+        assert_eq!(
+            parts(vec![(false, 1), (false, 2), (false, 3)], false),
+            [vec![1], vec![2, 3]]
+        );
     }
 
     #[test]
