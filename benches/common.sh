@@ -8,8 +8,15 @@ if ! mdbook --version 2>/dev/null | grep -q '^mdbook v0\.5\.4'; then
   echo "needs mdbook v0.5.4 on PATH (cargo install --locked mdbook@0.5.4)" >&2
   exit 1
 fi
-cargo build --quiet --release --bin mdbook-companion
-bin_dir=$root/target/release
+# COMPANION=PATH: another build of mdbook-companion instead (the binary
+# of an earlier commit, for a before/after in the same conditions).
+if [ -n "${COMPANION:-}" ]; then
+  bin_dir=$(mktemp -d)
+  cp "$COMPANION" "$bin_dir/mdbook-companion"
+else
+  cargo build --quiet --release --bin mdbook-companion
+  bin_dir=$root/target/release
+fi
 bin=$bin_dir/mdbook-companion
 export PATH=$bin_dir:$PATH
 work=$(mktemp -d)

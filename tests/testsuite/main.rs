@@ -30,4 +30,5 @@ mod shown;
 mod support;
 mod talk;
 mod talk_at;
+mod told;
 mod tools;

@@ -100,6 +100,70 @@ pub fn crate_paths_from_module(source: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether rustc's lexer reads the whole program without a fatal error:
+/// every bracket closed by its match, no literal or block comment left
+/// open. rustc stops the whole crate at such an error (in a merged build,
+/// every other block's later diagnostics with it), where it recovers from
+/// most others.
+pub fn lexes_whole(source: &str) -> bool {
+    use ra_ap_rustc_lexer::{LiteralKind as L, TokenKind as K};
+    let mut open = Vec::new();
+    for token in ra_ap_rustc_lexer::tokenize(source, ra_ap_rustc_lexer::FrontmatterAllowed::No) {
+        let fine = match token.kind {
+            K::OpenParen => {
+                open.push(K::CloseParen);
+                true
+            }
+            K::OpenBracket => {
+                open.push(K::CloseBracket);
+                true
+            }
+            K::OpenBrace => {
+                open.push(K::CloseBrace);
+                true
+            }
+            K::CloseParen | K::CloseBracket | K::CloseBrace => open.pop() == Some(token.kind),
+            K::BlockComment { terminated, .. } => terminated,
+            K::Literal { kind, .. } => match kind {
+                L::Char { terminated }
+                | L::Byte { terminated }
+                | L::Str { terminated }
+                | L::ByteStr { terminated }
+                | L::CStr { terminated } => terminated,
+                L::RawStr { n_hashes } | L::RawByteStr { n_hashes } | L::RawCStr { n_hashes } => {
+                    n_hashes.is_some()
+                }
+                L::Int { .. } | L::Float { .. } => true,
+            },
+            _ => true,
+        };
+        if !fine {
+            return false;
+        }
+    }
+    open.is_empty()
+}
+
+/// Whether a program has an identifier that is not ASCII: rustc's lints
+/// on such identifiers (`mixed_script_confusables`, `confusable_idents`)
+/// look at the whole crate's identifiers at once.
+pub fn non_ascii_identifiers(source: &str) -> bool {
+    use ra_ap_rustc_lexer::TokenKind as K;
+    let mut at = 0;
+    for token in ra_ap_rustc_lexer::tokenize(source, ra_ap_rustc_lexer::FrontmatterAllowed::No) {
+        let text = source.get(at..at + token.len as usize).unwrap_or_default();
+        at += token.len as usize;
+        if matches!(
+            token.kind,
+            K::Ident | K::RawIdent | K::InvalidIdent | K::UnknownPrefix | K::Lifetime { .. }
+        ) && !text.is_ascii()
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether a program iterates something std hashes with a random key
 /// per process (`HashMap`, `HashSet`): its order can change from run to
 /// run, and with a few entries two runs often agree.
@@ -276,5 +340,34 @@ mod tests {
             ]
         );
         assert_eq!(block_comment_len("/* /* } */ */ x"), 13);
+    }
+
+    #[test]
+    fn non_ascii_identifiers_are_told_from_text() {
+        assert!(non_ascii_identifiers("fn main() { let ε = 1; }"));
+        assert!(non_ascii_identifiers("Γ ⊢ e"));
+        assert!(!non_ascii_identifiers(
+            "// ε — “quoted”\nfn main() { let s = \"ε\"; let c = 'é'; }"
+        ));
+    }
+
+    #[test]
+    fn what_stops_rustcs_lexer_is_told() {
+        assert!(lexes_whole(
+            "fn main() { let s = \"(\"; let c = '}'; let r = r#\"[\"#; /* { */ }"
+        ));
+        // An unknown character or a lone quote is an error rustc recovers from.
+        assert!(lexes_whole("fn main() { let x = 1 \u{2026} 2; }"));
+        for fatal in [
+            "fn main() { let x = (1; }",
+            "fn main() {",
+            "fn main() { } }",
+            "fn main() { let s = \"abc; }",
+            "fn main() { /* abc }",
+            "fn main() { let s = r#\"abc; }",
+            "fn main() { let b = b'a; }",
+        ] {
+            assert!(!lexes_whole(fatal), "{fatal}");
+        }
     }
 }

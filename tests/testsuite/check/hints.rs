@@ -312,7 +312,7 @@ FAILED  src/c.md:20: rust block (expect=run): does not compile
     |  --> src/c.md:23:1
 ...
 ok      src/inc.md:5: rust example (expect=compile-fail)
-compiler runs: 6, program runs: 1, from cache: 0
+compiler runs: 5, program runs: 1, from cache: 0
 3 passed, 2 failed
 
 "#]]);

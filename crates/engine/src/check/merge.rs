@@ -29,7 +29,8 @@
 //! compile alone tells them, or, where they could read otherwise, one
 //! compile alone; an example's is always its compile alone), and the
 //! others are built together again, since rustc stops some analyses for
-//! the whole crate after an error. An error outside every block splits
+//! the whole crate after an error (code rustc's lexer stops at, where
+//! rustc stops the whole crate at once, never shares one). An error outside every block splits
 //! the group in two (up to [`SPLITS`] times); a time-out, or more than
 //! [`BUILDS`] deciding builds, leaves
 //! the rest to compiles of their own, so verdicts are always those of
@@ -56,7 +57,7 @@ use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
-    crate_attributes, crate_paths_from_module, super_outside_modules,
+    crate_attributes, crate_paths_from_module, lexes_whole, super_outside_modules,
 };
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
@@ -86,13 +87,16 @@ const UNMERGEABLE: [&str; 14] = [
     SELECT,
 ];
 
-/// Whether a claim may be compiled with others.
+/// Whether a claim may be compiled with others. Not code rustc's lexer
+/// cannot read whole (a bracket or a string left open): rustc stops the
+/// whole crate there, and every other block's diagnostics with it.
 pub(super) fn mergeable(claim: &Claim) -> bool {
     claim.lang == Lang::Rust
         && !claim.ignore
         && !claim.no_warnings
         && claim.sanitize.is_empty()
         && (claim.edition >= 2018 || mergeable_2015(&claim.source))
+        && lexes_whole(&claim.source)
         && matches!(
             claim.expect,
             Expect::Run
@@ -253,6 +257,9 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
             ));
         }
         root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
+        if members.first().is_some_and(|m| m.claim.doctest.is_some()) {
+            root.push_str(super::merge_alone::PROBE);
+        }
     }
     Merged {
         root,
@@ -278,8 +285,15 @@ const SPLITS: usize = 12;
 
 /// What a merged build decided of a group.
 enum Built<'a> {
-    /// Observations, and the members left to be built again together.
-    Decided(Vec<(String, Observation)>, Vec<Member<'a>>),
+    /// Observations, the members left to be built again together, and
+    /// failing members whose reports the build may have cut short (see
+    /// [`super::merge_alone`]), to be built again in halves.
+    /// The failing members are in parts, each built again on its own.
+    Decided(
+        Vec<(String, Observation)>,
+        Vec<Member<'a>>,
+        Vec<Vec<Member<'a>>>,
+    ),
     /// Errors outside every member: the group is to be split.
     Split(Vec<Member<'a>>),
     /// Nothing more to learn together: the rest compile alone.
@@ -402,9 +416,14 @@ impl Checker {
                 continue;
             }
             match self.build_once(dir.path(), members) {
-                Built::Decided(observed, rest) => {
+                Built::Decided(observed, rest, parts) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
                     queue.push((rest, builds + 1, splits));
+                    if splits < SPLITS {
+                        for part in parts {
+                            queue.push((part, builds, splits + 1));
+                        }
+                    }
                 }
                 Built::Split(mut members) if splits < SPLITS => {
                     let second = members.split_off(members.len() / 2);
@@ -504,9 +523,16 @@ impl Checker {
             );
             return Built::Split(members);
         };
+        let reached = match &json {
+            Some(Some((human, _))) => super::merge_alone::reached_the_end(human),
+            _ => false,
+        };
+        let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
         let mut observed = Vec::new();
         let mut rest = Vec::new();
         let mut alone = 0;
+        let mut cut = Vec::new();
+        let mut stopped = 0;
         for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
             if own.errors == 0 {
                 rest.push(m);
@@ -526,12 +552,36 @@ impl Checker {
             // compiles alone, once.
             // A `compile_fail` block's verdict is its codes, all among
             // its first errors: its report is those, as before batches.
-            if m.claim.doctest.is_none()
-                || own.differs
-                || (own.crowded && m.claim.expect != Expect::CompileFail)
-                || rewritten
-                || !codes.iter().all(|c| found.contains(c))
-            {
+            let told = m.claim.doctest.is_some()
+                && !own.differs
+                && !rewritten
+                && codes.iter().all(|c| found.contains(c));
+            let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
+            // With other blocks failing too, only errors rustc reports
+            // in the block's own order (measured on the RFCs).
+            let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
+            // Other blocks' errors may have stopped rustc before this
+            // block's later ones: built again with fewer of them.
+            if told && crowded && in_order && !reached {
+                match super::merge_alone::stops_the_crate(&own.diagnostics) {
+                    true => {
+                        alone += 1;
+                        stopped += 1;
+                    }
+                    false => cut.push((super::merge_alone::syntax_only(&own.diagnostics), m)),
+                }
+                continue;
+            }
+            let trusted = told
+                && (!crowded || in_order)
+                && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.source, |w| {
+                    words.by_others(w, &m.claim.source)
+                });
+            if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
+                observed.push((m.key, obs));
+                continue;
+            }
+            if !trusted {
                 alone += 1;
                 continue;
             }
@@ -546,14 +596,16 @@ impl Checker {
             ));
         }
         tracing::debug!(
-            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again",
+            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again, {} failing blocks built again in halves (the build {} its end)",
             observed.len(),
-            rest.len()
+            rest.len(),
+            cut.len(),
+            if reached { "reached" } else { "stopped before" }
         );
-        if observed.is_empty() && alone == 0 {
+        if observed.is_empty() && alone == 0 && cut.is_empty() {
             return Built::Done;
         }
-        Built::Decided(observed, rest)
+        Built::Decided(observed, rest, super::merge_alone::parts(cut, stopped > 0))
     }
 
     /// Runs member `i` of a built merged binary in its own process.
@@ -619,6 +671,7 @@ pub(super) fn candidate(claim: &Claim) -> bool {
         && !claim.ignore
         && claim.expect == Expect::CompileFail
         && claim.edition >= 2018
+        && lexes_whole(&claim.source)
         && mergeable_code(&claim.source)
 }
 
@@ -652,6 +705,9 @@ mod tests {
             ("fn main() {}", Expect::Run, true),
             ("fn main() {}", Expect::NoRun, true),
             ("fn main() {}", Expect::CompileFail, false),
+            // What stops rustc's lexer stops the whole merged crate.
+            ("fn main() { let x = (1; }", Expect::Run, false),
+            ("fn main() { let s = \"open; }", Expect::NoRun, false),
             // A lint level is the module's as well as the crate's; other
             // crate attributes, or lints about the crate itself, are not.
             ("#![allow(unused)]\nfn main() {}", Expect::Run, true),

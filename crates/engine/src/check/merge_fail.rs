@@ -12,12 +12,14 @@
 //! compiled alone once: another block with errors in the same build
 //! (its error may stop the crate, by a fatal error or a phase rustc skips
 //! after any error, before this block's later errors: common in books
-//! whose blocks fail on purpose), a diagnostic
+//! whose blocks fail on purpose; marked `crowded`, and decided by
+//! [`super::merge_alone`]), a diagnostic
 //! naming the merged crate's modules or
 //! another block's file (a path printed in full because two blocks define
 //! the same name, an import suggested from another block), a location
 //! past the block's own lines (the wrapper that calls its `main`),
-//! candidates left unnamed, a lint's "on by default" note that went to
+//! candidates left unnamed, a location in the merged crate's root (a
+//! suggestion to add a crate attribute), a lint's "on by default" note that went to
 //! another block (rustc gives it once per lint and run), or a summary
 //! rustc ended otherwise. An error outside every block (in the crate's
 //! root, or with no location) cannot be attributed: that group is split.
@@ -247,6 +249,9 @@ pub(super) fn attribute(
                     let told = m.text.replace(&format!("{file}:"), "main.rs:");
                     differs |= told.contains("__companion")
                         || told.contains("other candidate")
+                        // The merged crate's root (a suggestion to add a
+                        // crate attribute points there).
+                        || beyond(m.text, 0)
                         || m.at.is_some_and(|(_, l)| l > lines[i])
                         || beyond(&told, lines[i]);
                     // A lint's first diagnostic of the run carries its
@@ -372,6 +377,10 @@ mod tests {
             )
             .differs
         );
+        // The merged crate's root (where a crate attribute would go).
+        assert!(
+            one("error[E0658]: x\n --> __companion_ex_0/main.rs:1:8\nhelp: add `#![feature(x)]` to the crate attributes to enable\n --> main.rs:1:1\n", 3).differs
+        );
         // No error of its own: undecided.
         assert_eq!(
             one("error: x\n --> __companion_ex_1/main.rs:1:1\n", 3),
@@ -468,6 +477,10 @@ mod tests {
         };
         let wrong = "fn main() { let x: i32 = \"a\"; }";
         assert!(candidate(&plain(Expect::CompileFail, wrong)));
+        assert!(
+            !candidate(&plain(Expect::CompileFail, "fn main() { let x = [1; }")),
+            "a bracket left open stops the merged crate"
+        );
         assert!(
             !candidate(&claim(Expect::CompileFail, wrong)),
             "an example compiles alone"

@@ -27,6 +27,7 @@ pub mod harness;
 mod judge;
 mod key;
 mod merge;
+mod merge_alone;
 mod merge_fail;
 mod observe;
 pub mod pattern;

@@ -1,0 +1,69 @@
+//! Failing blocks told by the merged build they share: a block's report
+//! is its compile alone's, word for word, whether the merged build told
+//! it (the build ran to its end, and nothing another block holds could
+//! change the block's diagnostics) or the block compiled alone.
+
+use crate::anybook::check_json;
+use crate::support::BookTest;
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+/// Every result, without whether it came from the cache.
+fn reports(report: &Value) -> Value {
+    let mut results = report["results"].clone();
+    for r in results.as_array_mut().into_iter().flatten() {
+        r["cached"] = Value::Null;
+    }
+    results
+}
+
+fn runs(report: &Value) -> u64 {
+    report["compiler_runs"].as_u64().unwrap_or_default()
+}
+
+/// Nine failing blocks and two that compile. The blocks' errors are in
+/// every phase (parse, names, types, borrows) and one (an unresolved
+/// trait) stops rustc before type checking for the whole crate: the
+/// build that holds it is built again without it. The failing blocks
+/// share builds, each other's errors with them, and their reports come
+/// from those builds: fewer compiler starts than failing blocks, where
+/// each compiled alone once before.
+#[test]
+fn failing_blocks_sharing_a_build_that_ran_to_its_end_are_told_by_it() {
+    let book = BookTest::from_dir("anybook/told");
+    let alone = BookTest::from_dir("anybook/told");
+    let (merged, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    let (single, _) = check_json(&alone, &["--no-merge"]);
+    assert_eq!(reports(&merged), reports(&single));
+    assert_eq!(merged["summary"], "2 passed, 9 failed", "{merged:#}");
+    assert_eq!(runs(&single), 11);
+    assert!(
+        runs(&merged) < 9,
+        "{} compiler runs for 9 failing blocks",
+        runs(&merged)
+    );
+}
+
+/// A failing block whose error names a standard trait, in a build with
+/// another failing block that defines a trait of the same name: merged,
+/// rustc prints `std::iter::Iterator`, alone `Iterator`. The block
+/// compiles alone, and its report is that compile's.
+#[test]
+fn a_failing_block_another_block_changes_compiles_alone() {
+    let book = BookTest::from_dir("anybook/retold");
+    let alone = BookTest::from_dir("anybook/retold");
+    let (merged, code) = check_json(&book, &[]);
+    assert_eq!(code, 1);
+    let (single, _) = check_json(&alone, &["--no-merge"]);
+    assert_eq!(reports(&merged), reports(&single));
+    let detail = merged["results"][0]["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("the value of the associated type `Item` in `Iterator` must be specified"),
+        "{detail}"
+    );
+    // The merged build, and the block compiled alone (the other two
+    // blocks: one told by the build, one built again).
+    assert_eq!(merged["summary"], "1 passed, 2 failed", "{merged:#}");
+    assert!(runs(&merged) >= 2, "{merged:#}");
+}
