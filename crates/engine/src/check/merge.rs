@@ -523,10 +523,8 @@ impl Checker {
             );
             return Built::Split(members);
         };
-        let reached = match &json {
-            Some(Some((human, _))) => super::merge_alone::reached_the_end(human),
-            _ => false,
-        };
+        let reached =
+            matches!(json, Some(Some(_))) && super::merge_alone::reached_the_end(&compiled.stderr);
         let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
         let mut observed = Vec::new();
         let mut rest = Vec::new();

@@ -29,10 +29,23 @@ pub(super) const COMPARE: &str = "COMPANION_COMPARE_MERGED";
 pub(super) const PROBE: &str =
     "#[warn(unused_mut)]\nfn __companion_probe() { let mut x = 0; let _ = x; }\n";
 
-/// Whether a merged build's output (human, rendered) holds the warning of
-/// [`PROBE`].
+/// Whether a merged build's output (rustc's JSON diagnostics) holds the
+/// warning of [`PROBE`]: an `unused_mut` whose primary span lies in the
+/// crate's root, `main.rs`, where no block's code is (each block is a
+/// file of its own), so no text a block makes rustc print can stand for
+/// it.
 pub(super) fn reached_the_end(stderr: &str) -> bool {
-    stderr.contains("fn __companion_probe() { let mut x")
+    stderr.lines().any(|line| {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            return false;
+        };
+        v["code"]["code"] == "unused_mut"
+            && v["spans"].as_array().is_some_and(|spans| {
+                spans
+                    .iter()
+                    .any(|s| s["is_primary"] == true && s["file_name"] == "main.rs")
+            })
+    })
 }
 
 /// Whether a failing block's own diagnostics in a merged build (told as
@@ -375,8 +388,14 @@ mod tests {
     #[test]
     fn the_probe_is_seen_in_rustcs_output() {
         assert!(PROBE.starts_with("#[warn(unused_mut)]\n"));
-        let warned = "warning: variable does not need to be mutable\n --> main.rs:9:30\n  |\n9 | fn __companion_probe() { let mut x = 0; let _ = x; }\n";
+        let warned = r#"{"$message_type":"diagnostic","message":"variable does not need to be mutable","code":{"code":"unused_mut"},"level":"warning","spans":[{"file_name":"main.rs","is_primary":true}],"rendered":"warning: variable does not need to be mutable\n --> main.rs:9:30\n"}"#;
         assert!(reached_the_end(warned));
+        // The same words from a block (its own file), or as text a block
+        // makes rustc print, are not the probe.
+        let a_blocks = warned.replace(r#""main.rs""#, r#""__companion_ex_3/main.rs""#);
+        assert!(!reached_the_end(&a_blocks));
+        let printed = r#"{"$message_type":"diagnostic","message":"x","code":null,"level":"error","spans":[{"file_name":"__companion_ex_0/main.rs","is_primary":true}],"rendered":"error: --> main.rs:9:30\n9 | fn __companion_probe() { let mut x = 0; let _ = x; }\n"}"#;
+        assert!(!reached_the_end(printed));
         assert!(!reached_the_end(ONE));
         assert!(stops_the_crate(
             "error[E0405]: cannot find trait `Foo` in this scope\n"
