@@ -18,6 +18,20 @@ pub fn check_json(book: &BookTest, args: &[&str]) -> (Value, i32) {
     (ran.json(), ran.code)
 }
 
+/// Every result of a JSON report, without whether it came from the cache.
+pub fn reports(report: &Value) -> Value {
+    let mut results = report["results"].clone();
+    for r in results.as_array_mut().into_iter().flatten() {
+        r["cached"] = Value::Null;
+    }
+    results
+}
+
+/// The compiler starts a JSON report counts.
+pub fn runs(report: &Value) -> u64 {
+    report["compiler_runs"].as_u64().unwrap_or_default()
+}
+
 /// `(file, line, status)` of every result.
 pub fn verdicts(json: &Value) -> Vec<(String, u64, String)> {
     json["results"]
@@ -209,7 +223,6 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
         .max_by_key(|v| v.1)
         .expect("types.md");
     assert_eq!(last_of_types.2, "passed", "{last_of_types:?}");
-    let runs = |j: &Value| j["compiler_runs"].as_u64().unwrap_or_default();
     assert!(
         runs(&merged) < runs(&single),
         "merged {} vs alone {}",
@@ -238,19 +251,11 @@ fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
     let (merged, code) = check_json(&book, &[]);
     assert_eq!(code, 1);
     let (single, _) = check_json(&alone, &["--no-merge"]);
-    let reports = |j: &Value| {
-        let mut results = j["results"].clone();
-        for r in results.as_array_mut().into_iter().flatten() {
-            r["cached"] = Value::Null;
-        }
-        results
-    };
     assert_eq!(reports(&merged), reports(&single));
     assert_eq!(merged["summary"], "3 passed, 18 failed", "{merged:#}");
     // Fewer starts than blocks: most failing blocks are told by the
     // builds they share (23 before, when each failing block whose build
     // held other failures compiled alone once).
-    let runs = |j: &Value| j["compiler_runs"].as_u64().unwrap_or_default();
     assert_eq!(runs(&single), 21);
     assert!(runs(&merged) <= 16, "{} compiler runs", runs(&merged));
     // Warm: nothing compiled, the same reports.
@@ -272,16 +277,8 @@ fn blocks_the_lexer_stops_at_compile_alone_and_the_rest_together() {
     let (merged, code) = check_json(&book, &[]);
     assert_eq!(code, 1);
     let (single, _) = check_json(&alone, &["--no-merge"]);
-    let reports = |j: &Value| {
-        let mut results = j["results"].clone();
-        for r in results.as_array_mut().into_iter().flatten() {
-            r["cached"] = Value::Null;
-        }
-        results
-    };
     assert_eq!(reports(&merged), reports(&single));
     assert_eq!(merged["summary"], "10 passed, 40 failed", "{merged:#}");
-    let runs = |j: &Value| j["compiler_runs"].as_u64().unwrap_or_default();
     assert_eq!(runs(&single), 50);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
     assert!(

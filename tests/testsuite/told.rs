@@ -3,23 +3,9 @@
 //! it (the build ran to its end, and nothing another block holds could
 //! change the block's diagnostics) or the block compiled alone.
 
-use crate::anybook::check_json;
+use crate::anybook::{check_json, reports, runs};
 use crate::support::BookTest;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
-
-/// Every result, without whether it came from the cache.
-fn reports(report: &Value) -> Value {
-    let mut results = report["results"].clone();
-    for r in results.as_array_mut().into_iter().flatten() {
-        r["cached"] = Value::Null;
-    }
-    results
-}
-
-fn runs(report: &Value) -> u64 {
-    report["compiler_runs"].as_u64().unwrap_or_default()
-}
 
 /// Nine failing blocks and two that compile. The blocks' errors are in
 /// every phase (parse, names, types, borrows) and one (an unresolved
