@@ -25,8 +25,9 @@
 # mdbook-preprocessor, clap, regex, serde, serde_json, toml, tracing,
 # pulldown-cmark, anyhow; our Cargo.lock's versions): what any
 # preprocessor that loads and renders a book as mdBook does pays before
-# its first line. The rest of ours is our four crates and the
-# dependencies mdBook does not have.
+# its first line. It then builds, the same way, a crate with no code that
+# depends on every crate ours depends on: the rest of ours is our own
+# code.
 #
 #   benches/install.sh              # mdBook first, then ours
 #   ORDER=ours-first benches/install.sh
@@ -92,15 +93,23 @@ else
   install_ours
 fi
 
+# A crate with no code of its own that depends on the crates named in
+# "$2" (Cargo.toml dependency lines), installed as ours is; prints its
+# times as "$1" and its CPU time against mdBook's.
+install_no_code() {
+  local name=$1 deps=$2
+  mkdir -p "$work/$name/src"
+  printf '[package]\nname = "%s"\nversion = "0.0.0"\nedition = "2024"\n[dependencies]\n%s\n[profile.release]\ndebug = false\nlto = "off"\n' \
+    "$name" "$deps" > "$work/$name/Cargo.toml"
+  echo 'fn main() { let _ = mdbook_driver::MDBook::load("."); }' > "$work/$name/src/main.rs"
+  cp Cargo.lock "$work/$name/Cargo.lock"
+  (cd "$work/$name" && cargo fetch --quiet)
+  timed cargo install --path "$work/$name" --quiet --root "$work/$name-root" \
+    --target-dir "$work/$name-target"
+  echo "$name: ${wall_secs} s wall, ${cpu_secs} s CPU, $(awk -v a="$cpu_secs" -v b="$mdbook_cpu" 'BEGIN { printf "%.2f", a / b }')x mdBook's CPU"
+}
 if [ "${FLOOR:-0}" = 1 ]; then
-  mkdir -p "$work/floor/src"
-  cat > "$work/floor/Cargo.toml" <<'TOML'
-[package]
-name = "floor"
-version = "0.0.0"
-edition = "2024"
-[dependencies]
-anyhow = "1"
+  shared='anyhow = "1"
 clap = { version = "4", features = ["derive"] }
 mdbook-driver = { version = "0.5.4", features = ["search"] }
 mdbook-preprocessor = "0.5.4"
@@ -110,18 +119,24 @@ serde = { version = "1", features = ["derive"] }
 serde_json = "1"
 toml = "1"
 tracing = "0.1"
-tracing-subscriber = { version = "0.3", default-features = false, features = ["fmt", "ansi", "std", "registry"] }
-[profile.release]
-debug = false
-lto = "off"
-TOML
-  echo 'fn main() { let _ = mdbook_driver::MDBook::load("."); }' > "$work/floor/src/main.rs"
-  cp Cargo.lock "$work/floor/Cargo.lock"
-  (cd "$work/floor" && cargo fetch --quiet)
-  timed cargo install --path "$work/floor" --quiet --root "$work/floor-root" \
-    --target-dir "$work/floor-target"
-  floor_ratio=$(awk -v a="$cpu_secs" -v b="$mdbook_cpu" 'BEGIN { printf "%.2f", a / b }')
-  echo "floor (the shared dependencies, no code): ${wall_secs} s wall, ${cpu_secs} s CPU, ${floor_ratio}x mdBook's CPU"
+tracing-subscriber = { version = "0.3", default-features = false, features = ["fmt", "ansi", "std", "registry"] }'
+  install_no_code floor "$shared"
+  # Every dependency of our four crates (the workspace's table, less
+  # what only tests use), with the same features: the rest of ours is
+  # our own code.
+  ours_deps=$(cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c '
+import json, sys
+seen = {}
+for p in json.load(sys.stdin)["packages"]:
+    for d in p["dependencies"]:
+        if d["kind"] is None and not d["name"].startswith("mdbook-companion"):
+            f = seen.setdefault(d["name"], [d["req"], set(), d["uses_default_features"]])
+            f[1].update(d["features"])
+for name, (req, feats, default) in sorted(seen.items()):
+    print(f"{name} = {{ version = \"{req}\", features = {json.dumps(sorted(feats))}, default-features = {str(default).lower()} }}")
+')
+  install_no_code dependencies "$ours_deps"
 fi
 
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
