@@ -52,6 +52,61 @@ pub fn super_outside_modules(source: &str) -> bool {
     false
 }
 
+/// Whether 2015-edition code names something from the crate's root
+/// other than the standard crates, where a module it is compiled in would
+/// read it otherwise: in 2015 a `use` path and a path that starts with
+/// `::` are read from the crate's root, wherever they are written. Such
+/// code is merged only when every such path starts with `std`, `core` or
+/// `alloc` (the same crates at any root), or, in a `use`, with `self` or
+/// `super` (read from the module the `use` is in, the same alone and in a
+/// module); and when nothing of the program is named `std`, `core` or
+/// `alloc` (an item at the root by that name would be what those paths
+/// find alone). A `use` of a `{…}` group, or one this cannot read, counts
+/// as a path from the root.
+pub fn paths_from_the_root_2015(source: &str) -> bool {
+    const STANDARD: [&str; 3] = ["std", "core", "alloc"];
+    const DEFINES: [&str; 10] = [
+        "mod", "struct", "enum", "union", "trait", "type", "fn", "const", "static", "crate",
+    ];
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let at = |t: &str| t.as_ptr() as usize - source.as_ptr() as usize;
+    // `tokens[i]` and `tokens[i + 1]` are `::`.
+    let path_separator = |i: usize| {
+        tokens.get(i) == Some(&":")
+            && tokens
+                .get(i + 1)
+                .is_some_and(|n| *n == ":" && at(n) == at(tokens[i]) + 1)
+    };
+    for (i, t) in tokens.iter().enumerate() {
+        if STANDARD.contains(t) && i > 0 && DEFINES.contains(&tokens[i - 1]) {
+            return true;
+        }
+        let first = match *t {
+            "use" => match path_separator(i + 1) {
+                true => tokens.get(i + 3),
+                false => tokens.get(i + 1),
+            },
+            // `::` where no path goes on through it: a path from the root
+            // (not `a::b`, `Vec::<u8>::new`, `<T as Tr>::X`).
+            ":" if path_separator(i)
+                && (i == 0 || !(is_ident(tokens[i - 1]) || tokens[i - 1] == ">"))
+                && (i < 2 || !path_separator(i - 1)) =>
+            {
+                tokens.get(i + 2)
+            }
+            _ => continue,
+        };
+        let allowed = match *t {
+            "use" => ["std", "core", "alloc", "self", "super"].as_slice(),
+            _ => STANDARD.as_slice(),
+        };
+        if !first.is_some_and(|f| allowed.contains(f)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The program with its paths from the crate's root (`crate::x`) told
 /// from the root of a module it is compiled in instead, every line and
 /// column kept: `crate::` becomes `self:: ` at the program's top level and
@@ -313,6 +368,40 @@ mod tests {
             "mod a { fn f() {} mod b { fn g() { super::f() } } }"
         ));
         assert!(!super_outside_modules("// super::x\nlet s = \"super\";"));
+    }
+
+    #[test]
+    fn paths_from_the_root_in_2015_are_told_apart_from_the_standard_crates() {
+        for standard in [
+            "use std::fmt;\nfn main() {}",
+            "pub use std::{fmt, io};",
+            "use ::std::mem;",
+            "use core::mem; use alloc::vec::Vec;",
+            "mod a { pub fn f() {} }\nuse self::a::f;",
+            "mod a { use super::b; }",
+            "fn main() { let x: ::std::vec::Vec<u8> = ::std::vec::Vec::new(); }",
+            "fn main() { let v = Vec::<u8>::new(); let _ = <u8 as Default>::default(); }",
+            "fn main() { std::mem::drop(1); }",
+            // Not code: comments and strings.
+            "// use foo::bar;\nfn main() { let _ = \"use foo::bar; ::x\"; }",
+        ] {
+            assert!(!paths_from_the_root_2015(standard), "{standard}");
+        }
+        for from_the_root in [
+            "mod foo { pub fn f() {} }\nuse foo::f;",
+            "mod a { use b::c; }",
+            "fn main() { use foo::bar; }",
+            "use {std::fmt, foo::x};",
+            "use ::foo::x;",
+            "fn main() { ::foo::bar(); }",
+            "fn f(x: ::foo::T) {}",
+            "mod core { pub fn f() {} }\nuse core::f;",
+            "enum std { A }",
+            "m! { use x::y; }",
+            "use",
+        ] {
+            assert!(paths_from_the_root_2015(from_the_root), "{from_the_root}");
+        }
     }
 
     #[test]

@@ -213,3 +213,54 @@ mdbook-companion: error: --partition "hash:4/3": expected hash:K/N with 1 <= K <
 "#]]);
     });
 }
+
+/// A 2015-edition book (no `[rust] edition`): `use` paths and paths
+/// that start with `::` are read from the crate root there.
+const PATHS_2015: &str = r#"# Paths in 2015
+
+```rust
+use std::collections::HashMap;
+fn main() { let mut m = HashMap::new(); m.insert(1, 2); assert_eq!(m[&1], 2); }
+```
+
+```rust
+use std::fmt;
+struct P;
+impl fmt::Display for P {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "p") }
+}
+fn main() { assert_eq!(P.to_string(), "p"); }
+```
+
+```rust
+mod shapes { pub fn area() -> u32 { 9 } }
+use shapes::area;
+fn main() { assert_eq!(area(), 9); }
+```
+
+```rust
+fn main() { let v: ::std::vec::Vec<u8> = ::std::vec::Vec::new(); assert!(v.is_empty()); }
+```
+
+```rust
+use std::fmt::Write;
+fn main() { let x: u32 = "a"; }
+```
+"#;
+
+/// 2015-edition blocks whose paths from the crate root name a standard
+/// crate share a merged build; one whose `use` names its own module
+/// (`use shapes::area`, which inside a module of ours would name nothing)
+/// compiles alone and passes, as with `--no-merge`.
+#[test]
+fn blocks_of_2015_merge_when_their_paths_from_the_root_name_a_standard_crate() {
+    let book = BookTest::new().chapter("paths.md", PATHS_2015);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "4 passed, 1 failed", "{report:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (sizes, _) = super::merge_phases::merged_builds(&book);
+    // The four with standard paths built together, the failing one
+    // with them first; `use shapes::area` never.
+    assert_eq!(sizes, [3, 4], "{report:#}");
+}

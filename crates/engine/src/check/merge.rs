@@ -6,8 +6,9 @@
 //! costs. Before the claims are checked one by one, [`Checker::prepare`]
 //! takes the Rust claims that are not in the cache and can share a crate
 //! (same flags; no crate-level attribute, nothing that sees the crate's
-//! shape; 2015-edition code only without `use` and paths from the crate
-//! root, which a module would change; `extern crate` only for a crate
+//! shape; 2015-edition code only when its paths from the crate root, which
+//! a module would change, start with a standard crate
+//! ([`paths_from_the_root_2015`]); `extern crate` only for a crate
 //! linked with `--extern`), puts each in a module of its own, in a file of
 //! its own (`#[path]`, so that rustc's locations name the block, at its
 //! own lines and columns), with a wrapper that calls its `main` after its
@@ -57,7 +58,8 @@ use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
-    crate_attributes, crate_paths_from_module, lexes_whole, super_outside_modules,
+    crate_attributes, crate_paths_from_module, lexes_whole, paths_from_the_root_2015,
+    super_outside_modules,
 };
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
@@ -95,7 +97,7 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
         && !claim.ignore
         && !claim.no_warnings
         && claim.sanitize.is_empty()
-        && (claim.edition >= 2018 || mergeable_2015(&claim.source))
+        && (claim.edition >= 2018 || !paths_from_the_root_2015(&claim.source))
         && lexes_whole(&claim.source)
         && matches!(
             claim.expect,
@@ -179,16 +181,6 @@ fn module_lint(attribute: &str) -> bool {
         .iter()
         .any(|l| attribute.starts_with(l))
         && !CRATE_LINTS.iter().any(|c| attribute.contains(c))
-}
-
-/// Whether 2015-edition code means the same inside a module: in 2015 a
-/// `use` path and a path starting with `::` are read from the crate root,
-/// which a module would change (`extern crate` is never merged).
-fn mergeable_2015(source: &str) -> bool {
-    static CRATE_ROOT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\buse\b|(?:^|[^\w>)\]\s]\s*|\s)::").expect("a valid pattern")
-    });
-    !CRATE_ROOT.is_match(source)
 }
 
 /// One example of a group: its cache key, its claim and its job alone.
