@@ -47,7 +47,10 @@
 #   --strip-preprocessors, RUSTUP_TOOLCHAIN=stable: its rust-toolchain
 #   names 1.85), and benches/rustdoc-corners (198 blocks of rustdoc's
 #   corner cases: info strings, hidden lines, `fn main`, crate attributes,
-#   `extern crate`; as it is, 2015, and with `[rust] edition = "2018"`).
+#   `extern crate`; as it is, 2015, and with `[rust] edition = "2018"`);
+#   round 9: nnethercote/perf-book, rust-fuzz/book, rust-lang/cargo's
+#   doc/book (109 of its 115 tested blocks fail) and doc/contrib,
+#   rust-lang/rustup's doc/user-guide and doc/dev-guide.
 set -euo pipefail
 book=$(cd "${1:?usage: benches/anybook.sh BOOK_DIR [--strip-preprocessors]}" && pwd)
 strip=${2:-}
