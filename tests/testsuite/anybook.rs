@@ -32,6 +32,19 @@ pub fn runs(report: &Value) -> u64 {
     report["compiler_runs"].as_u64().unwrap_or_default()
 }
 
+/// A cold `check --format json` of the fixture `dir` (its book, kept for
+/// a warm run) and of a second copy with `--no-merge`: the book and both
+/// reports, once the merged run has failed (exit code 1) with the same
+/// results as `--no-merge`.
+pub fn merged_and_alone(dir: &str) -> (BookTest, Value, Value) {
+    let book = BookTest::from_dir(dir);
+    let (merged, code) = check_json(&book, &[]);
+    assert_eq!(code, 1, "{merged:#}");
+    let (single, _) = check_json(&BookTest::from_dir(dir), &["--no-merge"]);
+    assert_eq!(reports(&merged), reports(&single));
+    (book, merged, single)
+}
+
 /// `(file, line, status)` of every result.
 pub fn verdicts(json: &Value) -> Vec<(String, u64, String)> {
     json["results"]
@@ -246,12 +259,7 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
 /// diagnostics, else a compile of its own).
 #[test]
 fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
-    let book = BookTest::from_dir("anybook/failing");
-    let alone = BookTest::from_dir("anybook/failing");
-    let (merged, code) = check_json(&book, &[]);
-    assert_eq!(code, 1);
-    let (single, _) = check_json(&alone, &["--no-merge"]);
-    assert_eq!(reports(&merged), reports(&single));
+    let (book, merged, single) = merged_and_alone("anybook/failing");
     assert_eq!(merged["summary"], "3 passed, 18 failed", "{merged:#}");
     // Fewer starts than blocks: most failing blocks are told by the
     // builds they share (23 before, when each failing block whose build
@@ -272,12 +280,7 @@ fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
 /// share one build per worker.
 #[test]
 fn blocks_the_lexer_stops_at_compile_alone_and_the_rest_together() {
-    let book = BookTest::from_dir("anybook/unclosed");
-    let alone = BookTest::from_dir("anybook/unclosed");
-    let (merged, code) = check_json(&book, &[]);
-    assert_eq!(code, 1);
-    let (single, _) = check_json(&alone, &["--no-merge"]);
-    assert_eq!(reports(&merged), reports(&single));
+    let (_book, merged, single) = merged_and_alone("anybook/unclosed");
     assert_eq!(merged["summary"], "10 passed, 40 failed", "{merged:#}");
     assert_eq!(runs(&single), 50);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);

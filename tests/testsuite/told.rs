@@ -3,8 +3,7 @@
 //! it (the build ran to its end, and nothing another block holds could
 //! change the block's diagnostics) or the block compiled alone.
 
-use crate::anybook::{check_json, reports, runs};
-use crate::support::BookTest;
+use crate::anybook::{merged_and_alone, runs};
 use pretty_assertions::assert_eq;
 
 /// Nine failing blocks and two that compile. The blocks' errors are in
@@ -16,12 +15,7 @@ use pretty_assertions::assert_eq;
 /// each compiled alone once before.
 #[test]
 fn failing_blocks_sharing_a_build_that_ran_to_its_end_are_told_by_it() {
-    let book = BookTest::from_dir("anybook/told");
-    let alone = BookTest::from_dir("anybook/told");
-    let (merged, code) = check_json(&book, &[]);
-    assert_eq!(code, 1);
-    let (single, _) = check_json(&alone, &["--no-merge"]);
-    assert_eq!(reports(&merged), reports(&single));
+    let (_book, merged, single) = merged_and_alone("anybook/told");
     assert_eq!(merged["summary"], "2 passed, 9 failed", "{merged:#}");
     assert_eq!(runs(&single), 11);
     assert!(
@@ -37,12 +31,7 @@ fn failing_blocks_sharing_a_build_that_ran_to_its_end_are_told_by_it() {
 /// compiles alone, and its report is that compile's.
 #[test]
 fn a_failing_block_another_block_changes_compiles_alone() {
-    let book = BookTest::from_dir("anybook/retold");
-    let alone = BookTest::from_dir("anybook/retold");
-    let (merged, code) = check_json(&book, &[]);
-    assert_eq!(code, 1);
-    let (single, _) = check_json(&alone, &["--no-merge"]);
-    assert_eq!(reports(&merged), reports(&single));
+    let (_book, merged, _) = merged_and_alone("anybook/retold");
     let detail = merged["results"][0]["detail"].as_str().unwrap_or_default();
     assert!(
         detail.contains("the value of the associated type `Item` in `Iterator` must be specified"),
