@@ -60,13 +60,14 @@ pub fn super_outside_modules(source: &str) -> bool {
 /// `alloc` (the same crates at any root), or, in a `use`, with `self` or
 /// `super` (read from the module the `use` is in, the same alone and in a
 /// module); and when nothing of the program is named `std`, `core` or
-/// `alloc` (an item at the root by that name would be what those paths
-/// find alone). A `use` of a `{…}` group, or one this cannot read, counts
+/// `alloc`, by an item or an import's `as` (at the root, that name would
+/// be what those paths find alone). A `use` of a `{…}` group, or one this cannot read, counts
 /// as a path from the root.
 pub fn paths_from_the_root_2015(source: &str) -> bool {
     const STANDARD: [&str; 3] = ["std", "core", "alloc"];
-    const DEFINES: [&str; 10] = [
-        "mod", "struct", "enum", "union", "trait", "type", "fn", "const", "static", "crate",
+    // What names an item, or renames an import (`use std::fmt as core`).
+    const DEFINES: [&str; 11] = [
+        "mod", "struct", "enum", "union", "trait", "type", "fn", "const", "static", "crate", "as",
     ];
     let tokens: Vec<&str> = Tokens::new(source).collect();
     let at = |t: &str| t.as_ptr() as usize - source.as_ptr() as usize;
@@ -397,6 +398,7 @@ mod tests {
             "fn f(x: ::foo::T) {}",
             "mod core { pub fn f() {} }\nuse core::f;",
             "enum std { A }",
+            "use std::fmt as core;\nuse core::Debug;",
             "m! { use x::y; }",
             "use",
         ] {
