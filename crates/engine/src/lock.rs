@@ -56,7 +56,8 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing: Option<String>,
     /// What the program did, for the reader's Run button (a passed Rust
-    /// claim whose program runs or fails to compile).
+    /// claim of a directive whose program runs or fails to compile; a
+    /// plain block has no Run button).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<RecordedRun>,
 }

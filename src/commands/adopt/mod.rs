@@ -182,6 +182,8 @@ fn second_runs(session: &Session, report: &mut Report, jobs: Option<usize>) -> a
 pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     // Checked, and companion.lock left alone.
     let session = Session::open(root, None, &[])?;
+    // A failing block's first error code goes into its info string.
+    session.checker.exact_diagnostics();
     let options = Options {
         jobs,
         ..Options::default()

@@ -264,3 +264,61 @@ fn blocks_of_2015_merge_when_their_paths_from_the_root_name_a_standard_crate() {
     // with them first; `use shapes::area` never.
     assert_eq!(sizes, [3, 4], "{report:#}");
 }
+
+/// Two `compile_fail` plain blocks that each define a `Meters`: merged,
+/// rustc names each with its merged module's path
+/// (`__companion_ex_0::main::_doctest_main::Meters`), alone as `Meters`.
+const SAME_NAMES: &str = r#"# Same names
+
+```rust,compile_fail,E0599
+struct Meters(u32);
+Meters(3).double();
+```
+
+```rust,compile_fail,E0599
+struct Meters(u64);
+Meters(3).halve();
+```
+"#;
+
+/// A `compile_fail` plain block's report is its verdict: a merged build
+/// that words its own errors otherwise than its compile alone still
+/// tells it (one compiler start, not three), and the lock, which records
+/// no run for a plain block, is the same merged and `--no-merge`.
+/// `adopt`, which writes a failing block's first error code into the
+/// book, compiles such a block alone all the same.
+#[test]
+fn compile_fail_blocks_a_merged_build_words_otherwise_are_told_by_it() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("names.md", SAME_NAMES);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "2 passed, 0 failed", "{report:#}");
+    assert_eq!(report["compiler_runs"], 1, "{report:#}");
+    let cache = book.root().join(".companion-cache");
+    let lock = |args: &[&str]| {
+        let _ = std::fs::remove_dir_all(&cache);
+        check(&book, args);
+        std::fs::read_to_string(book.root().join("companion.lock")).expect("the lock")
+    };
+    let merged = lock(&[]);
+    assert_eq!(merged, lock(&["--no-merge"]));
+    assert!(merged.contains("expect = \"compile-fail\""), "{merged}");
+    assert!(!merged.contains("[block.run]"), "{merged}");
+    // The cache holds the merged build's words; `adopt` does not take them.
+    lock(&[]);
+    let out = std::process::Command::new(crate::support::BIN)
+        .args(["adopt", book.root().to_str().expect("a UTF-8 path")])
+        .env("MDBOOK_LOG", "mdbook_companion_engine=debug")
+        .output()
+        .expect("adopt runs");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        log.matches("compiled alone: src/names.md").count(),
+        2,
+        "{log}"
+    );
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(diff.matches("error=E0599").count(), 2, "{diff}");
+}

@@ -268,6 +268,7 @@ mod tests {
             c.output = output;
             let obs = Observation {
                 compiled: true,
+                inexact: false,
                 diagnostics: String::new(),
                 compile_timed_out: false,
                 run: Some(RunResult {

@@ -148,6 +148,7 @@ mod tests {
     fn failed(diagnostics: &str) -> Observation {
         Observation {
             compiled: false,
+            inexact: false,
             diagnostics: diagnostics.into(),
             compile_timed_out: false,
             run: None,
@@ -157,6 +158,7 @@ mod tests {
     fn ran(code: Option<i32>, stderr: &str) -> Observation {
         Observation {
             compiled: true,
+            inexact: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: Some(RunResult {

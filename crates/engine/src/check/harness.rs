@@ -242,6 +242,7 @@ mod tests {
     fn run(code: i32, stdout: &str) -> Observation {
         Observation {
             compiled: true,
+            inexact: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: Some(RunResult {
@@ -323,6 +324,7 @@ mod tests {
         }
         let broken = Observation {
             compiled: false,
+            inexact: false,
             diagnostics: "error[E0425]: cannot find function `f`".into(),
             compile_timed_out: false,
             run: None,

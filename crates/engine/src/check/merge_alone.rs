@@ -264,6 +264,7 @@ impl Checker {
             "expect": format!("{:?}", claim.expect),
             "crowded": own.crowded,
             "differs": own.differs,
+            "foreign": own.foreign,
             "trusted": trusted,
             "reached": reached,
             "same": alone.diagnostics == own.diagnostics,

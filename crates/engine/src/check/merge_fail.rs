@@ -57,6 +57,11 @@ pub(super) struct Own {
     pub diagnostics: String,
     /// Whether its compile alone could print them otherwise.
     pub differs: bool,
+    /// Whether they point outside the block's own code (at the merged
+    /// crate's root, at the code the merged build adds after the block,
+    /// at another block's module): what the merged build made of the
+    /// block, not only how it words it, may be another's.
+    pub foreign: bool,
     /// Whether another block failed in the same build, so that this
     /// block's later errors may be missing (its first errors, and the
     /// codes among them, are its own all the same).
@@ -242,18 +247,25 @@ pub(super) fn attribute(
                 let file = member_file(i);
                 let mut text = String::new();
                 let mut differs = !exact_tail;
+                let mut foreign = false;
+                let own_module = format!("__companion_ex_{i}::");
                 let (mut errors, mut warnings) = (0, 0);
                 let mut codes = Vec::new();
                 let mut seen_lints = Vec::new();
                 for &(m, lint) in &messages {
                     let told = m.text.replace(&format!("{file}:"), "main.rs:");
-                    differs |= told.contains("__companion")
-                        || told.contains("other candidate")
-                        // The merged crate's root (a suggestion to add a
-                        // crate attribute points there).
-                        || beyond(m.text, 0)
+                    // The merged crate's root (a suggestion to add a
+                    // crate attribute points there), the code after the
+                    // block, another block's module.
+                    let outside = beyond(m.text, 0)
                         || m.at.is_some_and(|(_, l)| l > lines[i])
-                        || beyond(&told, lines[i]);
+                        || beyond(&told, lines[i])
+                        || told.replace(&own_module, "").contains("__companion");
+                    foreign |= outside;
+                    differs |= outside
+                        // Its own items, named with their merged module.
+                        || told.contains("__companion")
+                        || told.contains("other candidate");
                     // A lint's first diagnostic of the run carries its
                     // note; it may have gone to another block.
                     differs |= match (lints, lint) {
@@ -291,6 +303,7 @@ pub(super) fn attribute(
                     errors,
                     diagnostics: text,
                     differs,
+                    foreign,
                     crowded: failing > 1,
                 }
             })
@@ -356,31 +369,45 @@ mod tests {
         let plain =
             "error: expected one of `;` or `}`, found `x`\n --> __companion_ex_0/main.rs:2:5\n";
         let own = one(plain, 3);
-        assert!(!own.differs);
+        assert!(!own.differs && !own.foreign);
         assert_eq!(
             own.diagnostics,
             "error: expected one of `;` or `}`, found `x`\n --> main.rs:2:5\n\nerror: aborting due to 1 previous error\n\n"
         );
-        // The wrapper after the block's lines.
-        assert!(one(plain, 1).differs);
-        // Another block's item, by its path or its file.
-        assert!(
-            one("error[E0412]: cannot find type `Foo`\n --> __companion_ex_0/main.rs:1:8\n  = help: use crate::__companion_ex_1::Foo;\n", 3).differs
-        );
-        assert!(
-            one("error[E0308]: x\n --> __companion_ex_0/main.rs:1:8\n  ::: __companion_ex_1/main.rs:4:1\n", 3).differs
-        );
-        assert!(
+        // Worded otherwise, of the block's own code: its own item named
+        // with the merged module's path, candidates left unnamed.
+        for own in [
+            one(
+                "error[E0599]: no method named `double` found for struct `__companion_ex_0::main::_doctest_main::Meters`\n --> __companion_ex_0/main.rs:2:11\n",
+                3,
+            ),
             one(
                 "error[E0425]: x\n --> __companion_ex_0/main.rs:1:8\n  and 3 other candidates\n",
-                3
-            )
-            .differs
-        );
-        // The merged crate's root (where a crate attribute would go).
-        assert!(
-            one("error[E0658]: x\n --> __companion_ex_0/main.rs:1:8\nhelp: add `#![feature(x)]` to the crate attributes to enable\n --> main.rs:1:1\n", 3).differs
-        );
+                3,
+            ),
+        ] {
+            assert!(own.differs && !own.foreign, "{own:?}");
+        }
+        // Pointing outside the block's code: the wrapper after its
+        // lines, another block's item (by its path or its file), the
+        // merged crate's root (where a crate attribute would go).
+        for own in [
+            one(plain, 1),
+            one(
+                "error[E0412]: cannot find type `Foo`\n --> __companion_ex_0/main.rs:1:8\n  = help: use crate::__companion_ex_1::Foo;\n",
+                3,
+            ),
+            one(
+                "error[E0308]: x\n --> __companion_ex_0/main.rs:1:8\n  ::: __companion_ex_1/main.rs:4:1\n",
+                3,
+            ),
+            one(
+                "error[E0658]: x\n --> __companion_ex_0/main.rs:1:8\nhelp: add `#![feature(x)]` to the crate attributes to enable\n --> main.rs:1:1\n",
+                3,
+            ),
+        ] {
+            assert!(own.differs && own.foreign, "{own:?}");
+        }
         // No error of its own: undecided.
         assert_eq!(
             one("error: x\n --> __companion_ex_1/main.rs:1:1\n", 3),

@@ -109,6 +109,9 @@ pub struct Checker {
     merged: Mutex<HashMap<String, Observation>>,
     /// The programs running, and their runs again alone.
     programs: programs::Programs,
+    /// Whether every failing block's diagnostics must be its compile
+    /// alone's, word for word ([`Checker::exact_diagnostics`]).
+    exact: std::sync::atomic::AtomicBool,
 }
 
 /// Counters of work done.
@@ -152,7 +155,22 @@ impl Checker {
             memo: Mutex::default(),
             merged: Mutex::default(),
             programs: programs::Programs::default(),
+            exact: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// From now on, every observation this checker gives has its
+    /// compile alone's diagnostics, word for word: none a merged build
+    /// could only vouch for the verdict of ([`Observation::inexact`]),
+    /// from a merged build or the cache. For what writes them into the
+    /// book (`adopt` names a failing block's first error code).
+    pub fn exact_diagnostics(&self) {
+        self.exact.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Checker::exact_diagnostics`] was asked for.
+    fn exact(&self) -> bool {
+        self.exact.load(Ordering::Relaxed)
     }
 
     /// A checker that, when its cache misses, takes verdicts from the
@@ -347,7 +365,9 @@ impl Checker {
         };
         let mut computed = false;
         let obs = cell.get_or_init(|| {
-            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key) {
+            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key)
+                && !(obs.inexact && self.exact())
+            {
                 return Some(obs);
             }
             computed = true;

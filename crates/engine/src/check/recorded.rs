@@ -3,7 +3,8 @@
 //! observations, the cache or `companion.lock`, never from a compiler run
 //! of its own. Only a claim that passed is recorded (the page shows
 //! verified output), and only one whose program runs or fails to compile
-//! (a `no-run` claim has no run to show). A C or C++ run keeps how the
+//! (a `no-run` claim has no run to show); never a plain block's, which
+//! has no Run button. A C or C++ run keeps how the
 //! program ended and its checker's report, with what changes from run to
 //! run (ids, addresses, the temporary folder) written `…`.
 
@@ -30,7 +31,10 @@ impl Checker {
             Lang::C | Lang::Cpp => matches!(claim.expect, Expect::Run | Expect::Ub),
             Lang::Python => false,
         };
-        if claim.ignore || !runs {
+        // A plain block has no Run button (mdBook renders it): the lock
+        // records its verdict, not a run, and its diagnostics need not
+        // be its compile alone's word for word ([`Observation::inexact`]).
+        if claim.ignore || !runs || claim.doctest.is_some() {
             return None;
         }
         let tool = self.tool(claim.lang).to_owned();

@@ -32,6 +32,7 @@ impl Checker {
         let failed = |diagnostics: String| {
             vec![Observation {
                 compiled: false,
+                inexact: false,
                 diagnostics,
                 compile_timed_out: false,
                 run: None,
@@ -72,6 +73,7 @@ impl Checker {
         };
         let obs = Observation {
             compiled: compiled.success(),
+            inexact: false,
             diagnostics: compiled.stderr,
             compile_timed_out: compiled.timed_out,
             run: None,

@@ -742,6 +742,7 @@ mod tests {
     fn a_runtime_that_cannot_link_is_no_verdict_on_the_code() {
         let obs = Observation {
             compiled: false,
+            inexact: false,
             diagnostics: "/usr/bin/ld: cannot find libtsan_preinit.o: No such file or directory\n/usr/bin/ld: cannot find -ltsan: No such file or directory\n".into(),
             compile_timed_out: false,
             run: None,
@@ -756,6 +757,7 @@ mod tests {
         assert_eq!(unavailable(&obs, set("address"), "valgrind"), None);
         let obs = Observation {
             compiled: true,
+            inexact: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: Some(RunResult {

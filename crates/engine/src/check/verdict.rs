@@ -90,6 +90,14 @@ pub struct Observation {
     pub compile_timed_out: bool,
     /// The program's run, when it was run.
     pub run: Option<RunResult>,
+    /// The diagnostics are a merged build's, which hold the verdict (the
+    /// block fails to compile, with these error codes) but may read
+    /// otherwise than its compile alone (a type printed with its merged
+    /// module's path): kept for a passing `compile_fail` plain block,
+    /// whose report shows no diagnostics. What shows or writes them
+    /// ([`Checker::exact_diagnostics`]) compiles the block alone instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inexact: bool,
 }
 
 /// The verdict on one claim.
