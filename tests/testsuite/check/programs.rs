@@ -169,3 +169,30 @@ fn a_few_sleeping_programs_get_a_small_build_of_their_own() {
     assert_eq!(summary, "8 passed, 0 failed");
     assert_eq!(sizes, [2, 6]);
 }
+
+/// A block its merged build cannot tell (here `test_harness` blocks,
+/// which fail in a merged build of plain programs and pass alone) is
+/// compiled alone as soon as its group is built, not once every group is
+/// done: with two workers, a group whose program sleeps 3 s finds the
+/// file the lone block's test writes before it wakes.
+#[test]
+fn a_block_left_to_compile_alone_does_not_wait_for_a_sleeping_group() {
+    let book = BookTest::new();
+    let mark = book.root().join("mark");
+    let mark = mark.to_str().expect("a UTF-8 path");
+    let book = book
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter(
+            "lone.md",
+            &format!(
+                "```rust\nstd::thread::sleep(std::time::Duration::from_secs(3));\nassert!(std::path::Path::new({mark:?}).exists(), \"the lone block had not run\");\n```\n\n```rust\nprintln!(\"beside\");\n```\n\n```rust,test_harness\n#[test]\nfn writes() {{ std::fs::write({mark:?}, \"\").unwrap(); }}\n```\n\n```rust,test_harness\n#[test]\nfn adds() {{ assert_eq!(1 + 1, 2); }}\n```\n"
+            ),
+        );
+    book.write();
+    let (json, code) = check_json(&book, &["--jobs", "2"]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (0, Some("4 passed, 0 failed")),
+        "{json:#}"
+    );
+}

@@ -281,10 +281,12 @@ enum Built<'a> {
     /// failing members whose reports the build may have cut short (see
     /// [`super::merge_alone`]), to be built again in halves.
     /// The failing members are in parts, each built again on its own.
+    /// Last, the members no build can tell, to compile alone.
     Decided(
         Vec<(String, Observation)>,
         Vec<Member<'a>>,
         Vec<Vec<Member<'a>>>,
+        Vec<Member<'a>>,
     ),
     /// Errors outside every member: the group is to be split.
     Split(Vec<Member<'a>>),
@@ -408,8 +410,14 @@ impl Checker {
                 continue;
             }
             match self.build_once(dir.path(), members) {
-                Built::Decided(observed, rest, parts) => {
+                Built::Decided(observed, rest, parts, lone) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+                    // Compiled alone now, on this group's thread, rather
+                    // than once every group is done (after the longest
+                    // sleeping program).
+                    for m in lone {
+                        self.compile_alone(m);
+                    }
                     queue.push((rest, builds + 1, splits));
                     if splits < SPLITS {
                         for part in parts {
@@ -520,7 +528,7 @@ impl Checker {
         let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
         let mut observed = Vec::new();
         let mut rest = Vec::new();
-        let mut alone = 0;
+        let mut alone = Vec::new();
         let mut cut = Vec::new();
         let mut stopped = 0;
         for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
@@ -561,7 +569,7 @@ impl Checker {
             if told && crowded && in_order && !reached {
                 match super::merge_alone::stops_the_crate(&own.diagnostics) {
                     true => {
-                        alone += 1;
+                        alone.push(m);
                         stopped += 1;
                     }
                     false => cut.push((super::merge_alone::syntax_only(&own.diagnostics), m)),
@@ -578,7 +586,7 @@ impl Checker {
                 continue;
             }
             if !trusted {
-                alone += 1;
+                alone.push(m);
                 continue;
             }
             observed.push((
@@ -593,16 +601,40 @@ impl Checker {
             ));
         }
         tracing::debug!(
-            "{} failing blocks told by the merged build, {alone} left to compile alone, {} built again, {} failing blocks built again in halves (the build {} its end)",
+            "{} failing blocks told by the merged build, {} left to compile alone, {} built again, {} failing blocks built again in halves (the build {} its end)",
             observed.len(),
+            alone.len(),
             rest.len(),
             cut.len(),
             if reached { "reached" } else { "stopped before" }
         );
-        if observed.is_empty() && alone == 0 && cut.is_empty() {
+        if observed.is_empty() && alone.is_empty() && cut.is_empty() {
             return Built::Done;
         }
-        Built::Decided(observed, rest, super::merge_alone::parts(cut, stopped > 0))
+        let parts = super::merge_alone::parts(cut, stopped > 0);
+        Built::Decided(observed, rest, parts, alone)
+    }
+
+    /// Compiles (and runs) `member` alone, as [`Checker::check`] would,
+    /// leaving its observation for it; one whose crates cannot be linked
+    /// is left to it (which says why).
+    fn compile_alone(&self, member: Member<'_>) {
+        let mut job = member.job;
+        if !member.used.is_empty()
+            && self
+                .link_crates(&mut job, member.claim.mode, &member.used)
+                .is_err()
+        {
+            return;
+        }
+        tracing::debug!(
+            "compiled alone: {}:{}",
+            member.claim.file,
+            member.claim.line
+        );
+        if let Some(obs) = self.execute(&job, &member.claim.source) {
+            (self.merged.lock().unwrap_or_else(|e| e.into_inner())).insert(member.key, obs);
+        }
     }
 
     /// Runs member `i` of a built merged binary in its own process.
