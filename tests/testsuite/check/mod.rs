@@ -449,23 +449,20 @@ fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
     let book = kinds_book();
     book.write();
     let (cold, _) = check_json(&book, &[]);
-    // Flip the content of every cached observation (and second run of a
-    // wrong output): a checksum mismatch.
+    // Change the content of every cached observation (and second run of
+    // a wrong output), each a record of the namespace's pack: a checksum
+    // mismatch.
     let mut corrupted = 0;
     for namespace in ["check", "check-again"] {
         let cache = book.root().join(".companion-cache").join(namespace);
-        for shard in std::fs::read_dir(&cache).unwrap() {
-            for entry in std::fs::read_dir(shard.unwrap().path()).unwrap() {
-                let path = entry.unwrap().path();
-                let mut bytes = std::fs::read(&path).unwrap();
-                let last = bytes.len() - 2;
-                bytes[last] ^= 0x55;
-                std::fs::write(&path, bytes).unwrap();
-                corrupted += 1;
-            }
+        for pack in std::fs::read_dir(&cache).unwrap() {
+            let path = pack.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            corrupted += text.matches("\"compiled\":").count();
+            std::fs::write(&path, text.replace("\"compiled\":", "\"compilex\":")).unwrap();
         }
     }
-    assert!(corrupted > 0);
+    assert!(corrupted > 5, "{corrupted}");
     let (again, _) = check_json(&book, &[]);
     assert_eq!(verdicts(&again), verdicts(&cold), "never a wrong verdict");
     assert_eq!(
