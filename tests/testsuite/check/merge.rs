@@ -322,3 +322,36 @@ fn compile_fail_blocks_a_merged_build_words_otherwise_are_told_by_it() {
     let diff = String::from_utf8_lossy(&out.stdout);
     assert_eq!(diff.matches("error=E0599").count(), 2, "{diff}");
 }
+
+/// `test_harness` plain blocks: test crates, each run filtered to its own
+/// module when merged.
+const HARNESSES: &str = r#"# Harnesses
+
+```rust,test_harness
+#[test]
+fn adds() { assert_eq!(1 + 1, 2); }
+```
+
+```rust,test_harness
+#[test]
+fn fails() { assert_eq!(1 + 1, 3); }
+```
+
+```rust,test_harness
+pub fn no_test_at_all() {}
+```
+"#;
+
+/// `test_harness` blocks share a merged test crate (they have no `main`
+/// for a selector to call): one compiler start for the three, and the
+/// reports of `--no-merge`, a failing test included.
+#[test]
+fn test_harness_blocks_share_a_merged_test_crate() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("harness.md", HARNESSES);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "2 passed, 1 failed", "{report:#}");
+    assert_eq!(report["compiler_runs"], 1, "{report:#}");
+}

@@ -208,7 +208,7 @@ struct Merged {
 /// a module in a file of its own, so that rustc's locations name it and
 /// its lines and columns are its own.
 fn merged_source(members: &[Member<'_>]) -> Merged {
-    let tests = members.first().is_some_and(|m| m.claim.expect.tests());
+    let tests = members.first().is_some_and(|m| harnessed(m.claim));
     let mut root = String::new();
     let mut files = Vec::new();
     let mut lines = Vec::new();
@@ -506,6 +506,10 @@ impl Checker {
             .into_iter()
             .flatten()
             .collect();
+            tracing::debug!(
+                "the programs of a merged group of {} blocks ran",
+                members.len()
+            );
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
             return Built::Done;
         }
@@ -655,7 +659,7 @@ impl Checker {
         let mut run = self.programs.run(|| {
             let mut cmd = Command::new(dir.join(program));
             cmd.current_dir(dir).envs(member.job.env.iter().copied());
-            match member.claim.expect.tests() {
+            match harnessed(member.claim) {
                 true => cmd.arg(&module),
                 false => cmd.env(SELECT, i.to_string()),
             };
@@ -663,13 +667,21 @@ impl Checker {
         });
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);
-        if member.claim.expect.tests() {
+        if harnessed(member.claim) {
             run.stdout = alone(&run.stdout, &module);
             run.stderr = run.stderr.replace(&module, "");
         }
         obs.run = Some(run);
         obs
     }
+}
+
+/// Whether a claim's program is a test harness (an exercise's test
+/// crate, a plain block's `test_harness`, both compiled with `--test`):
+/// merged, its module is the harness's filter, and it has no `main` for
+/// the selector to call.
+fn harnessed(claim: &Claim) -> bool {
+    claim.expect.tests() || claim.doctest.as_ref().is_some_and(|d| d.test_harness)
 }
 
 /// A merged test crate's report as the exercise's test crate alone
