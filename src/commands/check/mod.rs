@@ -346,15 +346,19 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
             return claims.par_iter().map(check).collect();
         }
         // What no merged build takes is checked while they are built, so
-        // that no worker waits for the last of them.
-        let (alone, ()) = rayon::join(
+        // that no worker waits for the last of them; the builds whose
+        // programs sleep compile first (planned before anything starts;
+        // the builds on this worker, whose compiles the others' wait for:
+        // with one worker, the builds are made before the rest).
+        let plan = checker.plan(&claims);
+        let ((), alone) = rayon::join(
+            || checker.build(plan),
             || {
                 claims
                     .par_iter()
                     .map(|c| (!checker.merges(c)).then(|| check(c)))
                     .collect::<Vec<Option<Outcome>>>()
             },
-            || checker.prepare(&claims),
         );
         claims
             .par_iter()

@@ -201,3 +201,29 @@ fn a_block_left_to_compile_alone_does_not_wait_for_a_sleeping_group() {
     assert!(at("compiled alone: src/lone.md:9") < slept, "{log}");
     assert!(at("compiled alone: src/lone.md:14") < slept, "{log}");
 }
+
+/// The merged builds are planned before anything compiles, those whose
+/// programs sleep first: with one worker, they are made (and their
+/// programs run) before the blocks no merged build takes are compiled.
+/// Here the sleeping block writes a file its program's first line, and a
+/// block that never merges (`line!()` shows the crate's shape) finds it.
+#[test]
+fn with_one_worker_the_merged_builds_come_before_the_blocks_alone() {
+    let book = BookTest::new();
+    let mark = book.root().join("mark");
+    let mark = mark.to_str().expect("a UTF-8 path");
+    let book = book.toml("[rust]\nedition = \"2021\"\n").chapter(
+        "first.md",
+        &format!(
+            "```rust\nstd::fs::write({mark:?}, \"\").unwrap();\nstd::thread::sleep(std::time::Duration::from_millis(300));\n```\n\n```rust\nprintln!(\"beside\");\n```\n\n```rust\nassert!(std::path::Path::new({mark:?}).exists(), \"alone before the merged builds, at line {{}}\", line!());\n```\n"
+        ),
+    );
+    book.write();
+    // Within a minute: with the merged builds waited for on the worker
+    // that should make them, it would never end.
+    let ran = book.run(&["check", "--format", "json", "--jobs", "1"], |cmd| {
+        cmd.timeout(std::time::Duration::from_secs(60));
+    });
+    let json: Value = serde_json::from_str(&ran.stdout).expect("json");
+    assert_eq!(json["summary"], "3 passed, 0 failed", "{json:#}");
+}

@@ -294,6 +294,13 @@ enum Built<'a> {
     Done,
 }
 
+/// The merged builds a check is to make ([`Checker::plan`]): each group
+/// of members, and whether its programs sleep (its compile goes first).
+#[derive(Default)]
+pub struct Plan<'a> {
+    chunks: Vec<(bool, Vec<Member<'a>>)>,
+}
+
 impl Checker {
     /// Compiles the cold Rust claims of `claims` that can share a crate
     /// together (examples and plain blocks, expected failures among them),
@@ -301,9 +308,19 @@ impl Checker {
     /// Claims in the cache or answered by the lock (a build's checker), and
     /// claims a merged build cannot take, are left to it.
     pub fn prepare(&self, claims: &[Claim]) {
+        self.build(self.plan(claims));
+    }
+
+    /// The merged builds [`Checker::build`] is to make of `claims`, those
+    /// whose programs sleep first. Their compiles go before any other
+    /// compile of this checker's from now on (a compile alone included),
+    /// until each has started: the book waits for their programs' end. So
+    /// [`Checker::build`] must follow, on a thread no compile it makes
+    /// waits for.
+    pub fn plan<'a>(&self, claims: &'a [Claim]) -> Plan<'a> {
         let tool = self.tool(Lang::Rust).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return;
+            return Plan::default();
         };
         let mut seen = HashSet::new();
         // Same flags (edition, mode, emit, test crate or binary, a plain
@@ -377,16 +394,34 @@ impl Checker {
         // own, compilers one per worker ([`programs::Programs::compile`]):
         // a group whose programs run does not keep the next from building.
         self.programs.set_workers(workers);
-        chunks.sort_by_key(|c| !c.iter().any(|m| programs::sleeps(&m.claim.source)));
-        let threads = chunks.len().min(workers * programs::PER_WORKER);
-        let queue = std::sync::Mutex::new(chunks.into_iter());
+        // (A member alone is compiled alone, by the check that takes it.)
+        let mut chunks: Vec<(bool, Vec<Member<'a>>)> = chunks
+            .into_iter()
+            .map(|c| {
+                let sleeps = c.len() > 1 && c.iter().any(|m| programs::sleeps(&m.claim.source));
+                (sleeps, c)
+            })
+            .collect();
+        chunks.sort_by_key(|(sleeps, _)| !sleeps);
+        self.programs
+            .reserve_first(chunks.iter().filter(|(sleeps, _)| *sleeps).count());
+        Plan { chunks }
+    }
+
+    /// Makes the merged builds of `plan`, each group on a thread of its
+    /// own, compilers one per worker: a
+    /// group whose programs run does not keep the next from building.
+    pub fn build(&self, plan: Plan<'_>) {
+        let workers = self.programs.workers();
+        let threads = plan.chunks.len().min(workers * programs::PER_WORKER);
+        let queue = std::sync::Mutex::new(plan.chunks.into_iter());
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
                     loop {
                         let next = (queue.lock().unwrap_or_else(|e| e.into_inner())).next();
                         match next {
-                            Some(c) => self.build_merged(c),
+                            Some((first, c)) => self.build_merged(c, first),
                             None => break,
                         }
                     }
@@ -398,8 +433,18 @@ impl Checker {
     /// Builds one group in one scratch directory, again and again while
     /// builds decide members (see [`super::merge_fail`]); what they leave
     /// compiles alone.
-    fn build_merged(&self, members: Vec<Member<'_>>) {
-        let Ok(dir) = exec::scratch_dir() else { return };
+    /// `first`: its first compile was reserved to go first
+    /// ([`Checker::plan`]); the reservation goes with that compile, or
+    /// when the first build ends without one.
+    fn build_merged(&self, members: Vec<Member<'_>>, first: bool) {
+        let mut first = first;
+        let dir = exec::scratch_dir();
+        let Ok(dir) = dir else {
+            if first {
+                self.programs.release_first();
+            }
+            return;
+        };
         // Each part: its members, the builds it has had, and how many
         // times it was split (each half goes on with its own builds, so
         // that one block whose error names no block costs a few builds,
@@ -409,7 +454,11 @@ impl Checker {
             if members.len() < 2 || builds == BUILDS {
                 continue;
             }
-            match self.build_once(dir.path(), members) {
+            let built = self.build_once(dir.path(), members, &mut first);
+            if std::mem::take(&mut first) {
+                self.programs.release_first();
+            }
+            match built {
                 Built::Decided(observed, rest, parts, lone) => {
                     (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
                     // Compiled alone now, on this group's thread, rather
@@ -433,10 +482,21 @@ impl Checker {
                 Built::Split(_) | Built::Done => {}
             }
         }
+        // A group that never compiled gives its reservation back.
+        if first {
+            self.programs.release_first();
+        }
     }
 
     /// One merged build of `members` in `dir`, and what it decided.
-    fn build_once<'a>(&self, dir: &std::path::Path, members: Vec<Member<'a>>) -> Built<'a> {
+    /// `first`: the compile goes first, and takes the reservation
+    /// ([`Checker::plan`]; set to `false` once it has).
+    fn build_once<'a>(
+        &self,
+        dir: &std::path::Path,
+        members: Vec<Member<'a>>,
+        first: &mut bool,
+    ) -> Built<'a> {
         let merged = merged_source(&members);
         let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
             && merged.files.iter().enumerate().all(|(i, text)| {
@@ -473,7 +533,10 @@ impl Checker {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
         };
-        let Ok(compiled) = self.programs.compile(|| exec::run(&mut cmd, b"", limit)) else {
+        let Ok(compiled) = self
+            .programs
+            .compile(std::mem::take(first), || exec::run(&mut cmd, b"", limit))
+        else {
             return Built::Done;
         };
         tracing::debug!(

@@ -38,6 +38,9 @@ struct State {
     started: u64,
     /// Merged builds' and compiles alone's compilers running.
     compiles: usize,
+    /// Compiles reserved to go before every other ([`Programs::compile`])
+    /// that have not started.
+    firsts: usize,
 }
 
 /// The programs of one checker's runs: admission, the most that ran at
@@ -73,18 +76,41 @@ impl Programs {
         }
     }
 
+    /// Reserves `n` compiles to go before every other one
+    /// ([`Programs::compile`] with `first`).
+    pub(super) fn reserve_first(&self, n: usize) {
+        self.lock().firsts += n;
+    }
+
+    /// Gives back a reservation whose compile never came.
+    pub(super) fn release_first(&self) {
+        {
+            let mut s = self.lock();
+            s.firsts = s.firsts.saturating_sub(1);
+        }
+        self.changed.notify_all();
+    }
+
     /// Runs `compile` (one compiler's run) when fewer compilers than
     /// workers run: merged builds are made on threads of their own, so
     /// that one whose programs run does not keep the next from building,
-    /// and compilers still get one worker each.
-    pub(super) fn compile<R>(&self, compile: impl FnOnce() -> R) -> R {
+    /// and compilers still get one worker each. A compile `first` takes
+    /// a reservation ([`Programs::reserve_first`]); the others wait while
+    /// one is left.
+    pub(super) fn compile<R>(&self, first: bool, compile: impl FnOnce() -> R) -> R {
         let workers = self.workers();
         {
             let mut s = self.lock();
-            while s.compiles >= workers {
+            while s.compiles >= workers || (!first && s.firsts > 0) {
                 s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
             }
+            if first {
+                s.firsts = s.firsts.saturating_sub(1);
+            }
             s.compiles += 1;
+        }
+        if first {
+            self.changed.notify_all();
         }
         let result = compile();
         self.lock().compiles -= 1;
@@ -215,6 +241,27 @@ mod tests {
         fn timed_out(&self) -> bool {
             self.0
         }
+    }
+
+    #[test]
+    fn a_reserved_compile_goes_before_one_that_asked_earlier() {
+        let programs = Programs::default();
+        programs.set_workers(1);
+        programs.reserve_first(1);
+        let order = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            let other = s.spawn(|| programs.compile(false, || order.lock().unwrap().push("other")));
+            // The other compile asks first, and waits for the reserved one.
+            std::thread::sleep(Duration::from_millis(100));
+            programs.compile(true, || order.lock().unwrap().push("first"));
+            other.join().unwrap();
+        });
+        assert_eq!(*order.lock().unwrap(), ["first", "other"]);
+        // A reservation given back lets the others go.
+        programs.reserve_first(1);
+        programs.release_first();
+        programs.compile(false, || order.lock().unwrap().push("after"));
+        assert_eq!(order.lock().unwrap().len(), 3);
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Checker {
         }
         let Ok(compiled) = self
             .programs
-            .compile(|| exec::run(&mut cmd, b"", compile_limit))
+            .compile(false, || exec::run(&mut cmd, b"", compile_limit))
         else {
             return Vec::new();
         };

@@ -95,7 +95,7 @@ pub struct Observation {
     /// otherwise than its compile alone (a type printed with its merged
     /// module's path): kept for a passing `compile_fail` plain block,
     /// whose report shows no diagnostics. What shows or writes them
-    /// ([`Checker::exact_diagnostics`]) compiles the block alone instead.
+    /// ([`super::Checker::exact_diagnostics`]) compiles the block alone instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inexact: bool,
 }
