@@ -308,18 +308,14 @@ fn compile_fail_blocks_a_merged_build_words_otherwise_are_told_by_it() {
     assert!(!merged.contains("[block.run]"), "{merged}");
     // The cache holds the merged build's words; `adopt` does not take them.
     lock(&[]);
-    let out = std::process::Command::new(crate::support::BIN)
-        .args(["adopt", book.root().to_str().expect("a UTF-8 path")])
-        .env("MDBOOK_LOG", "mdbook_companion_engine=debug")
-        .output()
-        .expect("adopt runs");
-    let log = String::from_utf8_lossy(&out.stderr);
+    let ran = super::logged(&book, &["adopt"]);
+    let log = &ran.stderr;
     assert_eq!(
         log.matches("compiled alone: src/names.md").count(),
         2,
         "{log}"
     );
-    let diff = String::from_utf8_lossy(&out.stdout);
+    let diff = &ran.stdout;
     assert_eq!(diff.matches("error=E0599").count(), 2, "{diff}");
 }
 

@@ -3,7 +3,7 @@
 //! merged build holding failures is built again once per phase, and the
 //! blocks that compile are not built again with them.
 
-use crate::support::{BIN, BookTest};
+use crate::support::BookTest;
 use pretty_assertions::assert_eq;
 
 /// Four blocks that compile; a `compile_fail` block whose error (a
@@ -48,20 +48,15 @@ println!("{v:?} {w:?}");
 /// The sizes of the merged builds a cold `check --jobs 1` made (its
 /// debug log), smallest first, and its summary.
 pub(super) fn merged_builds(book: &BookTest) -> (Vec<usize>, String) {
-    let root = book.root().to_str().expect("a UTF-8 path");
-    let out = std::process::Command::new(BIN)
-        .args(["check", root, "--format", "json", "--jobs", "1"])
-        .env("MDBOOK_LOG", "mdbook_companion_engine=debug")
-        .output()
-        .expect("check runs");
-    let log = String::from_utf8_lossy(&out.stderr);
+    let ran = super::logged(book, &["check", "--format", "json", "--jobs", "1"]);
+    let log = &ran.stderr;
     let size = regex::Regex::new(r"merged build of (\d+) blocks").expect("regex");
     let mut sizes: Vec<usize> = size
-        .captures_iter(&log)
+        .captures_iter(log)
         .filter_map(|c| c[1].parse().ok())
         .collect();
     sizes.sort_unstable();
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let json = ran.json();
     (
         sizes,
         json["summary"].as_str().unwrap_or_default().to_owned(),

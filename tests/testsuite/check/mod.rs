@@ -34,6 +34,18 @@ use snapbox::str;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// The binary run on `book` with `args` (the book's root after the
+/// command), whatever its exit code, with the engine's debug log on its
+/// stderr (what it built, what it compiled alone, in order).
+pub(super) fn logged(book: &BookTest, args: &[&str]) -> crate::support::book_test::Ran {
+    let root = book.root().to_str().expect("a UTF-8 path");
+    let (command, rest) = args.split_first().expect("a command");
+    book.run(&[&[*command, root], rest].concat(), |cmd| {
+        cmd.env("MDBOOK_LOG", "mdbook_companion_engine=debug")
+            .expect_any_status();
+    })
+}
+
 /// The chapter of every kind of example claim (the fixture
 /// `check/kinds`, whose `inc.md` is [`INCLUDED`]).
 const KINDS: &str = include_str!("kinds/src/kinds.md");

@@ -184,15 +184,10 @@ fn a_block_left_to_compile_alone_does_not_wait_for_a_sleeping_group() {
             "```rust\nstd::thread::sleep(std::time::Duration::from_secs(3));\n```\n\n```rust\nprintln!(\"beside\");\n```\n\n```rust\nstruct Meters(u32);\nMeters(3).double();\n```\n\n```rust\nstruct Meters(u64);\nMeters(3).halve();\n```\n",
         );
     book.write();
-    let root = book.root().to_str().expect("a UTF-8 path");
-    let out = std::process::Command::new(BIN)
-        .args(["check", root, "--format", "json", "--jobs", "2"])
-        .env("MDBOOK_LOG", "mdbook_companion_engine=debug")
-        .output()
-        .expect("check runs");
-    let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let ran = super::logged(&book, &["check", "--format", "json", "--jobs", "2"]);
+    let json = ran.json();
     assert_eq!(json["summary"], "2 passed, 2 failed", "{json:#}");
-    let log = String::from_utf8_lossy(&out.stderr);
+    let log = &ran.stderr;
     let at = |what: &str| {
         log.find(what)
             .unwrap_or_else(|| panic!("{what:?} in {log}"))
