@@ -319,6 +319,43 @@ fn compile_fail_blocks_a_merged_build_words_otherwise_are_told_by_it() {
     assert_eq!(diff.matches("error=E0599").count(), 2, "{diff}");
 }
 
+/// Plain blocks that fail on stable with feature gates (the Reference's
+/// C-variadic functions), two errors each, in one build with a block
+/// that compiles.
+const GATED: &str = r#"# Gated
+
+```rust
+unsafe extern "C" fn first(_: u8, _args: ...) {}
+unsafe extern "C" fn second(_: u8, _args: ...) {}
+```
+
+```rust
+unsafe extern "C" fn third(_: u8, _args: ...) {}
+fn main() {}
+unsafe extern "C" fn fourth(_: u8, _args: ...) {}
+```
+
+```rust
+fn main() { println!("fine"); }
+```
+"#;
+
+/// Blocks whose several errors are all feature gates are told by the
+/// merged build they fail in together (the gate pass goes through the
+/// modules in order, so each block's errors come in its own order): two
+/// compiler starts (the build that finds them, the one that runs the
+/// third), not four, and the same reports as `--no-merge`.
+#[test]
+fn blocks_failing_on_feature_gates_together_are_told_by_their_merged_build() {
+    let book = BookTest::new().chapter("gated.md", GATED);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "1 passed, 2 failed", "{report:#}");
+    assert_eq!(report["compiler_runs"], 2, "{report:#}");
+    let diagnostics = report.to_string();
+    assert_eq!(diagnostics.matches("error[E0658]").count(), 4, "{report:#}");
+}
+
 /// `test_harness` plain blocks: test crates, each run filtered to its own
 /// module when merged.
 const HARNESSES: &str = r#"# Harnesses

@@ -499,12 +499,11 @@ impl Checker {
     ) -> Built<'a> {
         let merged = merged_source(&members);
         let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
-            && merged.files.iter().enumerate().all(|(i, text)| {
-                let file = dir.join(member_file(i));
-                file.parent()
-                    .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
-                    && std::fs::write(file, text).is_ok()
-            });
+            && merged
+                .files
+                .iter()
+                .enumerate()
+                .all(|(i, text)| std::fs::write(dir.join(member_file(i)), text).is_ok());
         if !written {
             return Built::Done;
         }
@@ -933,10 +932,10 @@ mod tests {
     fn locations_map_back_to_the_example_alone() {
         assert_eq!(
             remap(
-                "panicked at __companion_ex_3/main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:",
+                "panicked at __companion_ex_3.rs:2:5:\nboom at __companion_ex_13.rs:3:1 main.rs:",
                 3
             ),
-            "panicked at main.rs:2:5:\nboom at __companion_ex_13/main.rs:3:1 main.rs:"
+            "panicked at main.rs:2:5:\nboom at __companion_ex_13.rs:3:1 main.rs:"
         );
     }
 
@@ -966,7 +965,7 @@ mod tests {
         assert_eq!(m.lines, [3, 1]);
         assert!(
             m.root
-                .starts_with("#[path = \"__companion_ex_0/main.rs\"]\nmod __companion_ex_0;\n")
+                .starts_with("#[path = \"__companion_ex_0.rs\"]\nmod __companion_ex_0;\n")
         );
         // The example's lines are its own, the wrapper after them.
         let lines: Vec<&str> = m.files[0].lines().collect();

@@ -120,17 +120,18 @@ pub(super) fn stands_alone(
 /// Whether a failing block sharing a build with other failing blocks
 /// may be told by it with `errors` errors: one, or several that rustc
 /// reports as it reads and resolves the block's own code, in its order
-/// (syntax, unresolved names, type and borrow errors in bodies), which
+/// (syntax, feature gates, unresolved names, type and borrow errors in
+/// bodies: each pass goes through the modules in order), which
 /// the other blocks cannot reorder or cut short. Errors about items
 /// (signatures, impls, attributes, derives) are checked when anything in
 /// the crate asks for them, in an order the other blocks change, and an
 /// item's error can leave the rest of the block's checks out: measured
 /// on the RFCs, such blocks lost errors or had them in another order.
 pub(super) fn in_its_order(diagnostics: &str, errors: usize) -> bool {
-    const BODIES: [&str; 24] = [
+    const BODIES: [&str; 25] = [
         "E0061", "E0106", "E0277", "E0282", "E0308", "E0369", "E0382", "E0384", "E0423", "E0424",
         "E0425", "E0412", "E0432", "E0499", "E0502", "E0531", "E0560", "E0586", "E0596", "E0597",
-        "E0599", "E0609", "E0614", "E0618",
+        "E0599", "E0609", "E0614", "E0618", "E0658",
     ];
     errors == 1
         || diagnostics
@@ -147,12 +148,16 @@ pub(super) fn in_its_order(diagnostics: &str, errors: usize) -> bool {
 const HRTB: &str = "for more information on higher-ranked polymorphism";
 
 /// Whether a line of rustc's human output quotes code (`12 |     let x`,
-/// `   |`, `+  `), rather than saying something.
+/// `   |`, `+  `, a suggestion's `4 + let binding` and `5 ~ let y`),
+/// rather than saying something.
 fn quoted_code(line: &str) -> bool {
     let rest = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+    let numbered =
+        rest.len() < line.len() && line.starts_with(|c: char| c.is_ascii_digit() || c == ' ');
     rest.starts_with('|')
         || line.starts_with('+')
         || line.starts_with('-') && line.len() > 1 && line.as_bytes()[1] == b' '
+        || numbered && ["+ ", "~ ", "- "].iter().any(|m| rest.starts_with(m))
 }
 
 /// The last names of the `std::`, `core::` and `alloc::` paths in `line`
@@ -329,6 +334,15 @@ mod tests {
         assert!(!stands_alone(full, "", |w| w == "Iterator"));
         let quoted = "error[E0308]: x\n1 | let v: std::iter::Empty<u8>;\n";
         assert!(stands_alone(quoted, "", |w| w == "Empty"));
+        // A suggestion's lines quote code too (the Reference's E0716).
+        let suggested = "error[E0716]: x\nhelp: consider using a `let` binding\n  |\n4 + let binding = vec![()];\n5 ~ let y = &*std::ops::Index::index(&binding, 0);\n12 - let z = std::mem::take(&mut a);\n";
+        assert!(stands_alone(suggested, "", |w| w == "index" || w == "take"));
+        // Not a said line that begins with a number's words.
+        assert!(!stands_alone(
+            "error[E0716]: x\n  = note: 2 ~ `std::ops::Index::index`\n",
+            "",
+            |w| w == "index"
+        ));
     }
 
     #[test]
@@ -336,6 +350,9 @@ mod tests {
         assert!(in_its_order("error[E0405]: cannot find trait `T`\n", 1));
         let bodies = "error: expected `;`, found `}`\n\nerror[E0425]: cannot find value `x`\n\nerror[E0308]: mismatched types\n\nerror: aborting due to 3 previous errors\n";
         assert!(in_its_order(bodies, 3));
+        // Feature gates: the gate pass goes through the modules in order.
+        let gated = "error[E0658]: C-variadic functions are unstable\n\nerror[E0658]: C-variadic functions are unstable\n";
+        assert!(in_its_order(gated, 2));
         // Items: an impl's missing method, a type in a signature.
         assert!(!in_its_order(
             "error: non-item in item list\n\nerror[E0046]: not all trait items implemented\n",
@@ -393,9 +410,9 @@ mod tests {
         assert!(reached_the_end(warned));
         // The same words from a block (its own file), or as text a block
         // makes rustc print, are not the probe.
-        let a_blocks = warned.replace(r#""main.rs""#, r#""__companion_ex_3/main.rs""#);
+        let a_blocks = warned.replace(r#""main.rs""#, r#""__companion_ex_3.rs""#);
         assert!(!reached_the_end(&a_blocks));
-        let printed = r#"{"$message_type":"diagnostic","message":"x","code":null,"level":"error","spans":[{"file_name":"__companion_ex_0/main.rs","is_primary":true}],"rendered":"error: --> main.rs:9:30\n9 | fn __companion_probe() { let mut x = 0; let _ = x; }\n"}"#;
+        let printed = r#"{"$message_type":"diagnostic","message":"x","code":null,"level":"error","spans":[{"file_name":"__companion_ex_0.rs","is_primary":true}],"rendered":"error: --> main.rs:9:30\n9 | fn __companion_probe() { let mut x = 0; let _ = x; }\n"}"#;
         assert!(!reached_the_end(printed));
         assert!(!reached_the_end(ONE));
         assert!(stops_the_crate(

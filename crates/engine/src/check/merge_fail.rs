@@ -3,7 +3,7 @@
 //!
 //! rustc recovers from errors and reports them across every module of a
 //! crate in one run. [`super::merge`] puts each block in a file of its own
-//! (`__companion_ex_N/main.rs`, a `#[path]` module), so every diagnostic's
+//! (`__companion_ex_N.rs`, a `#[path]` module), so every diagnostic's
 //! primary location names its block; [`attribute`] cuts a failed merged
 //! build's stderr into its diagnostics and gives each block its own, with
 //! rustc's closing summary (the count of errors and warnings, the error
@@ -42,9 +42,12 @@ pub(super) fn codes(claim: &Claim) -> Vec<String> {
     }
 }
 
-/// The file a merged build gives member `i` (relative to the crate root).
+/// The file a merged build gives member `i` (relative to the crate root;
+/// beside it, not in a folder of its own: a folder per member was a
+/// directory made per block and build, 0.1 s of a cold check of the
+/// Reference on a file system slow to make them).
 pub(super) fn member_file(i: usize) -> String {
-    format!("__companion_ex_{i}/main.rs")
+    format!("__companion_ex_{i}.rs")
 }
 
 /// What a failed merged build says of one member.
@@ -218,7 +221,7 @@ pub(super) fn attribute(
         let member = m.at.and_then(|(file, _)| {
             let n: usize = file
                 .strip_prefix("__companion_ex_")?
-                .strip_suffix("/main.rs")?
+                .strip_suffix(".rs")?
                 .parse()
                 .ok()?;
             (n < lines.len()).then_some(n)
@@ -334,7 +337,7 @@ mod tests {
     /// (4 lines of its own) with two errors and a deprecation warning, the
     /// second (5 lines) with one error and a warning whose "on by default"
     /// note went to the first.
-    const MERGED: &str = "error[E0425]: cannot find value `undefined_thing` in this scope\n --> __companion_ex_0/main.rs:4:13\n  |\n4 |     let y = undefined_thing;\n  |             ^^^^^^^^^^^^^^^ not found in this scope\n\nwarning: use of deprecated function `old`\n --> __companion_ex_0/main.rs:3:5\n  |\n3 |     old();\n  |     ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\nwarning: use of deprecated function `old2`\n --> __companion_ex_1/main.rs:5:5\n  |\n5 |     old2();\n  |     ^^^^\n\nerror[E0308]: mismatched types\n --> __companion_ex_0/main.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror[E0308]: mismatched types\n --> __companion_ex_1/main.rs:3:18\n  |\n3 |     let f: Foo = 3;\n  |            ---   ^ expected `Foo`, found integer\n  |            |\n  |            expected due to this\n\nerror: aborting due to 3 previous errors; 2 warnings emitted\n\nSome errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\n";
+    const MERGED: &str = "error[E0425]: cannot find value `undefined_thing` in this scope\n --> __companion_ex_0.rs:4:13\n  |\n4 |     let y = undefined_thing;\n  |             ^^^^^^^^^^^^^^^ not found in this scope\n\nwarning: use of deprecated function `old`\n --> __companion_ex_0.rs:3:5\n  |\n3 |     old();\n  |     ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\nwarning: use of deprecated function `old2`\n --> __companion_ex_1.rs:5:5\n  |\n5 |     old2();\n  |     ^^^^\n\nerror[E0308]: mismatched types\n --> __companion_ex_0.rs:2:18\n  |\n2 |     let x: i32 = \"a\";\n  |            ---   ^^^ expected `i32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror[E0308]: mismatched types\n --> __companion_ex_1.rs:3:18\n  |\n3 |     let f: Foo = 3;\n  |            ---   ^ expected `Foo`, found integer\n  |            |\n  |            expected due to this\n\nerror: aborting due to 3 previous errors; 2 warnings emitted\n\nSome errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\n";
 
     #[test]
     fn each_block_gets_its_own_diagnostics_as_alone() {
@@ -366,8 +369,7 @@ mod tests {
                 .expect("attributed")
                 .remove(0)
         };
-        let plain =
-            "error: expected one of `;` or `}`, found `x`\n --> __companion_ex_0/main.rs:2:5\n";
+        let plain = "error: expected one of `;` or `}`, found `x`\n --> __companion_ex_0.rs:2:5\n";
         let own = one(plain, 3);
         assert!(!own.differs && !own.foreign);
         assert_eq!(
@@ -378,11 +380,11 @@ mod tests {
         // with the merged module's path, candidates left unnamed.
         for own in [
             one(
-                "error[E0599]: no method named `double` found for struct `__companion_ex_0::main::_doctest_main::Meters`\n --> __companion_ex_0/main.rs:2:11\n",
+                "error[E0599]: no method named `double` found for struct `__companion_ex_0::main::_doctest_main::Meters`\n --> __companion_ex_0.rs:2:11\n",
                 3,
             ),
             one(
-                "error[E0425]: x\n --> __companion_ex_0/main.rs:1:8\n  and 3 other candidates\n",
+                "error[E0425]: x\n --> __companion_ex_0.rs:1:8\n  and 3 other candidates\n",
                 3,
             ),
         ] {
@@ -394,15 +396,15 @@ mod tests {
         for own in [
             one(plain, 1),
             one(
-                "error[E0412]: cannot find type `Foo`\n --> __companion_ex_0/main.rs:1:8\n  = help: use crate::__companion_ex_1::Foo;\n",
+                "error[E0412]: cannot find type `Foo`\n --> __companion_ex_0.rs:1:8\n  = help: use crate::__companion_ex_1::Foo;\n",
                 3,
             ),
             one(
-                "error[E0308]: x\n --> __companion_ex_0/main.rs:1:8\n  ::: __companion_ex_1/main.rs:4:1\n",
+                "error[E0308]: x\n --> __companion_ex_0.rs:1:8\n  ::: __companion_ex_1.rs:4:1\n",
                 3,
             ),
             one(
-                "error[E0658]: x\n --> __companion_ex_0/main.rs:1:8\nhelp: add `#![feature(x)]` to the crate attributes to enable\n --> main.rs:1:1\n",
+                "error[E0658]: x\n --> __companion_ex_0.rs:1:8\nhelp: add `#![feature(x)]` to the crate attributes to enable\n --> main.rs:1:1\n",
                 3,
             ),
         ] {
@@ -410,7 +412,7 @@ mod tests {
         }
         // No error of its own: undecided.
         assert_eq!(
-            one("error: x\n --> __companion_ex_1/main.rs:1:1\n", 3),
+            one("error: x\n --> __companion_ex_1.rs:1:1\n", 3),
             Own::default()
         );
     }
@@ -422,7 +424,7 @@ mod tests {
         let nowhere = "error: linking with `cc` failed: exit status: 1\n\nerror: aborting due to 1 previous error\n\n";
         assert_eq!(attribute(nowhere, None, &[3, 3]), None);
         // A warning in the root is no block's.
-        let warned = "warning: x\n --> main.rs:9:1\n\nerror: y\n --> __companion_ex_1/main.rs:1:1\n\nerror: aborting due to 1 previous error; 1 warning emitted\n\n";
+        let warned = "warning: x\n --> main.rs:9:1\n\nerror: y\n --> __companion_ex_1.rs:1:1\n\nerror: aborting due to 1 previous error; 1 warning emitted\n\n";
         assert_eq!(
             attribute(warned, None, &[3, 3]).map(|o| o[1].errors),
             Some(1)
@@ -432,10 +434,10 @@ mod tests {
     /// rustc's JSON for two blocks that each call a deprecated function
     /// and have a type error (paths shortened): the lint's note went to
     /// the first block's warning.
-    const JSON: &str = r##"{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_0/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |             ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\n"}
-{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_1/main.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |             ^^^\n\n"}
-{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_0/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_0/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
-{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_1/main.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_1/main.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+    const JSON: &str = r##"{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_0.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_0.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |             ^^^\n  |\n  = note: `#[warn(deprecated)]` on by default\n\n"}
+{"$message_type": "diagnostic", "message": "use of deprecated function `old`", "code": {"code": "deprecated", "explanation": null}, "level": "warning", "spans": [{"file_name": "__companion_ex_1.rs", "line_start": 2, "is_primary": true}], "rendered": "warning: use of deprecated function `old`\n --> __companion_ex_1.rs:2:13\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |             ^^^\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_0.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_0.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_0.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"a\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
+{"$message_type": "diagnostic", "message": "mismatched types", "code": {"code": "E0308", "explanation": null}, "level": "error", "spans": [{"file_name": "__companion_ex_1.rs", "line_start": 2, "is_primary": true}, {"file_name": "__companion_ex_1.rs", "line_start": 2, "is_primary": false}], "rendered": "error[E0308]: mismatched types\n --> __companion_ex_1.rs:2:33\n  |\n2 | fn main() { old(); let x: i32 = \"b\"; }\n  |                           ---   ^^^ expected `i32`, found `&str`\n  |                           |\n  |                           expected due to this\n\n"}
 {"$message_type": "diagnostic", "message": "aborting due to 2 previous errors; 2 warnings emitted", "code": null, "level": "error", "spans": [], "rendered": "error: aborting due to 2 previous errors; 2 warnings emitted\n\n"}
 {"$message_type": "diagnostic", "message": "For more information about this error, try `rustc --explain E0308`.", "code": null, "level": "failure-note", "spans": [], "rendered": "For more information about this error, try `rustc --explain E0308`.\n"}
 "##;
