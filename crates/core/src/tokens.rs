@@ -240,6 +240,67 @@ pub fn starts_threads(source: &str) -> bool {
     .any(|w| source.contains(w))
 }
 
+/// How long a program's code says it sleeps, in milliseconds, read from
+/// its `Duration::from_secs(N)` and `from_millis(N)` with literal `N`
+/// (summed), each times the counts of the `for` loops over a literal
+/// range around it (`for i in 1..11`: ten times); a loop over anything
+/// else counts once. A guess, to start the longest programs first: code
+/// that names its durations otherwise reads as shorter than it is.
+pub fn sleep_millis(source: &str) -> u64 {
+    let tokens: Vec<&str> = Tokens::with_integers(source).collect();
+    let int = |t: &str| t.replace('_', "").parse::<u64>().ok();
+    // The factor of each open brace, and the one the next brace opens
+    // with (set by a `for` header).
+    let mut open: Vec<u64> = Vec::new();
+    let mut next: Option<u64> = None;
+    let mut total = 0u64;
+    let mut i = 0;
+    while i < tokens.len() {
+        match tokens[i] {
+            "for" => {
+                // `for PAT in A..B {` or `A..=B`: B - A (+ 1) times.
+                let header: Vec<&str> = tokens[i..]
+                    .iter()
+                    .take_while(|t| **t != "{")
+                    .copied()
+                    .collect();
+                let range =
+                    header
+                        .iter()
+                        .position(|t| *t == "in")
+                        .and_then(|at| match &header[at + 1..] {
+                            [a, ".", ".", b] => Some(int(b)?.saturating_sub(int(a)?)),
+                            [a, ".", ".", "=", b] => Some(int(b)?.saturating_sub(int(a)?) + 1),
+                            _ => None,
+                        });
+                next = Some(range.unwrap_or(1).max(1));
+            }
+            "{" => open.push(next.take().unwrap_or(1)),
+            "}" => {
+                open.pop();
+            }
+            unit @ ("from_secs" | "from_millis") => {
+                if let (Some("("), Some(n), Some(")")) = (
+                    tokens.get(i + 1).copied(),
+                    tokens.get(i + 2).and_then(|t| int(t)),
+                    tokens.get(i + 3).copied(),
+                ) {
+                    let ms = if unit == "from_secs" {
+                        n.saturating_mul(1000)
+                    } else {
+                        n
+                    };
+                    let times = open.iter().fold(1u64, |a, f| a.saturating_mul(*f));
+                    total = total.saturating_add(ms.saturating_mul(times));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    total
+}
+
 /// The index after the bracket group opening at `tokens[open]`.
 pub(crate) fn group_end(tokens: &[&str], open: usize) -> usize {
     let mut depth = 0usize;
@@ -273,6 +334,8 @@ pub(crate) struct Tokens<'a> {
     text: &'a str,
     at: usize,
     tokens: Box<dyn Iterator<Item = ra_ap_rustc_lexer::Token> + 'a>,
+    /// Whether integer literals are kept ([`Tokens::with_integers`]).
+    integers: bool,
 }
 
 impl<'a> Tokens<'a> {
@@ -282,6 +345,15 @@ impl<'a> Tokens<'a> {
             text,
             at: 0,
             tokens: Box::new(tokens),
+            integers: false,
+        }
+    }
+
+    /// The same tokens, integer literals among them.
+    pub(crate) fn with_integers(text: &'a str) -> Tokens<'a> {
+        Tokens {
+            integers: true,
+            ..Tokens::new(text)
         }
     }
 }
@@ -299,6 +371,10 @@ impl<'a> Iterator for Tokens<'a> {
             match token.kind {
                 K::Eof => return None,
                 K::Whitespace | K::LineComment { .. } | K::BlockComment { .. } => {}
+                K::Literal {
+                    kind: L::Int { .. },
+                    ..
+                } if self.integers => return Some(text),
                 K::Literal {
                     kind: L::Char { .. } | L::Byte { .. } | L::Int { .. } | L::Float { .. },
                     ..
@@ -409,6 +485,22 @@ mod tests {
     #[test]
     fn threads_are_started_by_their_paths() {
         assert!(starts_threads("std::thread::spawn(|| {})"));
+    }
+
+    #[test]
+    fn how_long_a_program_sleeps_is_read_from_its_literal_durations() {
+        // The Rust book's Listing 17-25: a second, ten times.
+        let listing = "use std::{thread, time::Duration};\nfn main() {\n    thread::spawn(move || {\n        for i in 1..11 {\n            tx.send(i).unwrap();\n            thread::sleep(Duration::from_secs(1));\n        }\n    });\n}\n";
+        assert_eq!(sleep_millis(listing), 10_000);
+        // Summed; `..=` counts its end; nested loops multiply; a loop
+        // over anything else counts once.
+        let several = "fn main() { sleep(Duration::from_secs(5)); timeout(f, Duration::from_millis(2_000)); for _ in 0..=1 { for _ in 0..3 { sleep(Duration::from_millis(10)); } } for x in v { sleep(Duration::from_millis(7)); } }";
+        assert_eq!(sleep_millis(several), 5_000 + 2_000 + 2 * 3 * 10 + 7);
+        // A loop's factor ends with its body; a duration named otherwise
+        // (a variable, a float, a comment) is not read.
+        let after = "fn main() { for _ in 0..100 { f(); } sleep(Duration::from_secs(1)); sleep(Duration::from_millis(ms)); sleep(Duration::from_secs_f64(1.5)); // from_secs(9)\n }";
+        assert_eq!(sleep_millis(after), 1_000);
+        assert_eq!(sleep_millis("fn main() {}"), 0);
         assert!(starts_threads("thread::scope(|s| {})"));
         assert!(!starts_threads("let spawn = 1;"));
         assert!(hashes_randomly("use std::collections::HashMap;"));

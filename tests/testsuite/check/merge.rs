@@ -27,7 +27,7 @@ fn judged(text: &str) -> String {
 
 /// Cold `check` merged and with `--no-merge` on the book: the same text
 /// report, the same verdicts; the merged run's JSON report.
-fn same_both_ways(book: &BookTest) -> Value {
+pub(super) fn same_both_ways(book: &BookTest) -> Value {
     let cache = book.root().join(".companion-cache");
     let fresh = |args: &[&str]| {
         let _ = std::fs::remove_dir_all(&cache);

@@ -170,6 +170,30 @@ fn a_few_sleeping_programs_get_a_small_build_of_their_own() {
     assert_eq!(sizes, [2, 6]);
 }
 
+/// A program whose code says it sleeps for seconds (five here, in a
+/// branch it never takes, so the test does not wait) is compiled alone,
+/// first, rather than in the build of the others: the book waits for its
+/// end, so it starts as early as it can. The reports are those of
+/// `--no-merge`.
+#[test]
+fn a_program_that_says_it_sleeps_for_seconds_is_compiled_alone_first() {
+    let book = BookTest::new().chapter(
+        "long.md",
+        &chapter(5, false, |i| match i {
+            0 => "if std::env::args().count() > 99 {\n    std::thread::sleep(std::time::Duration::from_secs(5));\n}\nprintln!(\"long\");".to_owned(),
+            _ => format!("println!(\"{i}\");"),
+        }),
+    );
+    book.write();
+    let ran = super::logged(&book, &["check", "--format", "json", "--jobs", "1"]);
+    let log = &ran.stderr;
+    assert!(log.contains("sleeps 5000 ms: compiled alone first"), "{log}");
+    assert!(log.contains("compiled alone: src/long.md:1"), "{log}");
+    assert!(log.contains("merged build of 4 blocks"), "{log}");
+    assert_eq!(ran.json()["summary"], "5 passed, 0 failed");
+    super::merge::same_both_ways(&book);
+}
+
 /// A block its merged build cannot tell (a failing program whose error
 /// names its own type with the merged module's path) is compiled alone
 /// as soon as its group is built, not once every group is done: with two

@@ -58,7 +58,7 @@ use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{
-    crate_attributes, crate_paths_from_module, lexes_whole, paths_from_the_root_2015,
+    crate_attributes, crate_paths_from_module, lexes_whole, paths_from_the_root_2015, sleep_millis,
     super_outside_modules,
 };
 use std::collections::{BTreeMap, HashSet};
@@ -271,6 +271,11 @@ pub(super) fn remap(text: &str, i: usize) -> String {
 /// rest.
 const BUILDS: usize = 8;
 
+/// How long a program must say it sleeps ([`sleep_millis`]) for its
+/// build to have the machine to itself ([`programs::Programs::sole`]):
+/// longer than the rest of most books' checks.
+const LONG_SLEEP_MS: u64 = 5_000;
+
 /// Times a group is split in two at most (a group of 4,096 down to one
 /// block).
 const SPLITS: usize = 12;
@@ -295,10 +300,11 @@ enum Built<'a> {
 }
 
 /// The merged builds a check is to make ([`Checker::plan`]): each group
-/// of members, and whether its programs sleep (its compile goes first).
+/// of members, and, when its programs sleep, the place of its compile
+/// among those that go first (the longest sleeper's at 0).
 #[derive(Default)]
 pub struct Plan<'a> {
-    chunks: Vec<(bool, Vec<Member<'a>>)>,
+    chunks: Vec<(Option<usize>, Vec<Member<'a>>)>,
 }
 
 impl Checker {
@@ -364,6 +370,20 @@ impl Checker {
         let workers = rayon::current_num_threads().max(1);
         let mut chunks = Vec::new();
         for (_, mut members) in groups {
+            // A program that says it sleeps for seconds ([`sleep_millis`])
+            // is compiled alone, first, with the machine to itself: the
+            // longest program is a book's floor (the Rust book's Listing
+            // 17-25, ten seconds, would otherwise wait for a build of ten
+            // blocks that link an async runtime).
+            let longest = members
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (sleep_millis(&m.claim.source), i))
+                .max();
+            if let Some((ms, i)) = longest.filter(|(ms, _)| *ms >= LONG_SLEEP_MS) {
+                tracing::debug!("sleeps {ms} ms: compiled alone first");
+                chunks.push(vec![members.remove(i)]);
+            }
             // A few programs that sleep get a small build of their own,
             // built first, so that their runs start while the rest builds.
             let sleepers = members
@@ -398,13 +418,35 @@ impl Checker {
         let mut chunks: Vec<(bool, Vec<Member<'a>>)> = chunks
             .into_iter()
             .map(|c| {
-                let sleeps = c.len() > 1 && c.iter().any(|m| programs::sleeps(&m.claim.source));
+                let sleeps = match c.as_slice() {
+                    [one] => sleep_millis(&one.claim.source) >= LONG_SLEEP_MS,
+                    _ => c.iter().any(|m| programs::sleeps(&m.claim.source)),
+                };
                 (sleeps, c)
             })
             .collect();
-        chunks.sort_by_key(|(sleeps, _)| !sleeps);
-        self.programs
-            .reserve_first(chunks.iter().filter(|(sleeps, _)| *sleeps).count());
+        // The longest sleeper's first, each sleeping group's compile
+        // reserved in that order.
+        chunks.sort_by_cached_key(|(sleeps, c)| {
+            let longest = c.iter().map(|m| sleep_millis(&m.claim.source)).max();
+            (!sleeps, std::cmp::Reverse(longest.unwrap_or(0)))
+        });
+        let sleeping = chunks.iter().filter(|(sleeps, _)| *sleeps).count();
+        let at = self.programs.reserve_first(sleeping);
+        // A program that sleeps for seconds is what the book waits for:
+        // its build has the machine to itself.
+        let longest = chunks
+            .first()
+            .filter(|(sleeps, _)| *sleeps)
+            .and_then(|(_, c)| c.iter().map(|m| sleep_millis(&m.claim.source)).max());
+        if longest.is_some_and(|ms| ms >= LONG_SLEEP_MS) {
+            self.programs.sole(at);
+        }
+        let chunks = chunks
+            .into_iter()
+            .enumerate()
+            .map(|(n, (sleeps, c))| (sleeps.then_some(at + n), c))
+            .collect();
         Plan { chunks }
     }
 
@@ -433,15 +475,24 @@ impl Checker {
     /// Builds one group in one scratch directory, again and again while
     /// builds decide members (see [`super::merge_fail`]); what they leave
     /// compiles alone.
-    /// `first`: its first compile was reserved to go first
+    /// `first`: the place its first compile was reserved to go at
     /// ([`Checker::plan`]); the reservation goes with that compile, or
     /// when the first build ends without one.
-    fn build_merged(&self, members: Vec<Member<'_>>, first: bool) {
+    fn build_merged(&self, mut members: Vec<Member<'_>>, first: Option<usize>) {
+        // A program that sleeps for seconds, compiled alone first.
+        // (Its reservation given back if no compile took it.)
+        if let (1, Some(place)) = (members.len(), first) {
+            if let Some(member) = members.pop() {
+                self.compile_alone(member, first);
+            }
+            self.programs.release_first(place);
+            return;
+        }
         let mut first = first;
         let dir = exec::scratch_dir();
         let Ok(dir) = dir else {
-            if first {
-                self.programs.release_first();
+            if let Some(place) = first {
+                self.programs.release_first(place);
             }
             return;
         };
@@ -455,8 +506,8 @@ impl Checker {
                 continue;
             }
             let built = self.build_once(dir.path(), members, &mut first);
-            if std::mem::take(&mut first) {
-                self.programs.release_first();
+            if let Some(place) = first.take() {
+                self.programs.release_first(place);
             }
             match built {
                 Built::Decided(observed, rest, parts, lone) => {
@@ -465,7 +516,7 @@ impl Checker {
                     // than once every group is done (after the longest
                     // sleeping program).
                     for m in lone {
-                        self.compile_alone(m);
+                        self.compile_alone(m, None);
                     }
                     queue.push((rest, builds + 1, splits));
                     if splits < SPLITS {
@@ -483,19 +534,19 @@ impl Checker {
             }
         }
         // A group that never compiled gives its reservation back.
-        if first {
-            self.programs.release_first();
+        if let Some(place) = first {
+            self.programs.release_first(place);
         }
     }
 
     /// One merged build of `members` in `dir`, and what it decided.
-    /// `first`: the compile goes first, and takes the reservation
-    /// ([`Checker::plan`]; set to `false` once it has).
+    /// `first`: the compile goes first, at that place, and takes the
+    /// reservation ([`Checker::plan`]; set to `None` once it has).
     fn build_once<'a>(
         &self,
         dir: &std::path::Path,
         members: Vec<Member<'a>>,
-        first: &mut bool,
+        first: &mut Option<usize>,
     ) -> Built<'a> {
         let merged = merged_source(&members);
         let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
@@ -534,7 +585,7 @@ impl Checker {
         };
         let Ok(compiled) = self
             .programs
-            .compile(std::mem::take(first), || exec::run(&mut cmd, b"", limit))
+            .compile(first.take(), || exec::run(&mut cmd, b"", limit))
         else {
             return Built::Done;
         };
@@ -684,7 +735,7 @@ impl Checker {
     /// Compiles (and runs) `member` alone, as [`Checker::check`] would,
     /// leaving its observation for it; one whose crates cannot be linked
     /// is left to it (which says why).
-    fn compile_alone(&self, member: Member<'_>) {
+    fn compile_alone(&self, member: Member<'_>, first: Option<usize>) {
         let mut job = member.job;
         if !member.used.is_empty()
             && self
@@ -698,7 +749,7 @@ impl Checker {
             member.claim.file,
             member.claim.line
         );
-        if let Some(obs) = self.execute(&job, &member.claim.source) {
+        if let Some(obs) = self.execute_at(&job, &member.claim.source, first) {
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).insert(member.key, obs);
         }
     }

@@ -148,8 +148,10 @@ pub(super) fn in_its_order(diagnostics: &str, errors: usize) -> bool {
 const HRTB: &str = "for more information on higher-ranked polymorphism";
 
 /// Whether a line of rustc's human output quotes code (`12 |     let x`,
-/// `   |`, `+  `, a suggestion's `4 + let binding` and `5 ~ let y`),
-/// rather than saying something.
+/// `   |`, `+  `, a suggestion's changed or removed lines, `5 ~ let y`),
+/// rather than saying something. A suggestion's added lines
+/// (`1 + use std::os;`) are rustc's own words: the imports it suggests
+/// are looked for across the whole crate.
 fn quoted_code(line: &str) -> bool {
     let rest = line.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
     let numbered =
@@ -157,7 +159,7 @@ fn quoted_code(line: &str) -> bool {
     rest.starts_with('|')
         || line.starts_with('+')
         || line.starts_with('-') && line.len() > 1 && line.as_bytes()[1] == b' '
-        || numbered && ["+ ", "~ ", "- "].iter().any(|m| rest.starts_with(m))
+        || numbered && ["~ ", "- "].iter().any(|m| rest.starts_with(m))
 }
 
 /// The last names of the `std::`, `core::` and `alloc::` paths in `line`
@@ -337,6 +339,12 @@ mod tests {
         // A suggestion's lines quote code too (the Reference's E0716).
         let suggested = "error[E0716]: x\nhelp: consider using a `let` binding\n  |\n4 + let binding = vec![()];\n5 ~ let y = &*std::ops::Index::index(&binding, 0);\n12 - let z = std::mem::take(&mut a);\n";
         assert!(stands_alone(suggested, "", |w| w == "index" || w == "take"));
+        // An import rustc suggests is its own words (the RFCs: `use
+        // std::os;` suggested in one merged build, not alone).
+        let import =
+            "error[E0433]: x\nhelp: consider importing this module\n  |\n1 + use std::os;\n  |\n";
+        assert!(stands_alone(import, "", |w| w == "index"));
+        assert!(!stands_alone(import, "", |w| w == "os"));
         // Not a said line that begins with a number's words.
         assert!(!stands_alone(
             "error[E0716]: x\n  = note: 2 ~ `std::ops::Index::index`\n",

@@ -38,9 +38,13 @@ struct State {
     started: u64,
     /// Merged builds' and compiles alone's compilers running.
     compiles: usize,
-    /// Compiles reserved to go before every other ([`Programs::compile`])
-    /// that have not started.
-    firsts: usize,
+    /// Compiles reserved to go before every other ([`Programs::compile`]),
+    /// in their order: whether each has yet to start.
+    firsts: Vec<bool>,
+    /// The reserved compile that runs with no other beside it, and
+    /// whether it runs now.
+    sole: Option<usize>,
+    sole_running: bool,
 }
 
 /// The programs of one checker's runs: admission, the most that ran at
@@ -76,17 +80,28 @@ impl Programs {
         }
     }
 
-    /// Reserves `n` compiles to go before every other one
-    /// ([`Programs::compile`] with `first`).
-    pub(super) fn reserve_first(&self, n: usize) {
-        self.lock().firsts += n;
+    /// Reserves `n` compiles to go before every other one, and each
+    /// before the next ([`Programs::compile`] with `first`); returns the
+    /// first one's place.
+    pub(super) fn reserve_first(&self, n: usize) -> usize {
+        let mut s = self.lock();
+        let at = s.firsts.len();
+        s.firsts.resize(at + n, true);
+        at
     }
 
-    /// Gives back a reservation whose compile never came.
-    pub(super) fn release_first(&self) {
-        {
-            let mut s = self.lock();
-            s.firsts = s.firsts.saturating_sub(1);
+    /// Makes the reserved compile at `place` run with no other compile
+    /// beside it (the build of a program that sleeps for seconds, which
+    /// the whole check waits for: on a machine of two cores, a compile
+    /// beside it, itself on several threads, doubled its time).
+    pub(super) fn sole(&self, place: usize) {
+        self.lock().sole = Some(place);
+    }
+
+    /// Gives back the reservation at `place` whose compile never came.
+    pub(super) fn release_first(&self, place: usize) {
+        if let Some(pending) = self.lock().firsts.get_mut(place) {
+            *pending = false;
         }
         self.changed.notify_all();
     }
@@ -95,25 +110,36 @@ impl Programs {
     /// workers run: merged builds are made on threads of their own, so
     /// that one whose programs run does not keep the next from building,
     /// and compilers still get one worker each. A compile `first` takes
-    /// a reservation ([`Programs::reserve_first`]); the others wait while
-    /// one is left.
-    pub(super) fn compile<R>(&self, first: bool, compile: impl FnOnce() -> R) -> R {
+    /// the reservation at that place ([`Programs::reserve_first`]) once
+    /// those before it have started; the others wait while one is left.
+    pub(super) fn compile<R>(&self, first: Option<usize>, compile: impl FnOnce() -> R) -> R {
         let workers = self.workers();
         {
             let mut s = self.lock();
-            while s.compiles >= workers || (!first && s.firsts > 0) {
+            let before = |s: &State| match first {
+                Some(place) => s.firsts.iter().take(place).any(|p| *p),
+                None => s.firsts.iter().any(|p| *p),
+            };
+            let sole = first.is_some() && first == s.sole;
+            while s.compiles >= workers || before(&s) || s.sole_running || (sole && s.compiles > 0)
+            {
                 s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
             }
-            if first {
-                s.firsts = s.firsts.saturating_sub(1);
+            if let Some(pending) = first.and_then(|place| s.firsts.get_mut(place)) {
+                *pending = false;
             }
             s.compiles += 1;
+            s.sole_running = sole;
         }
-        if first {
+        if first.is_some() {
             self.changed.notify_all();
         }
         let result = compile();
-        self.lock().compiles -= 1;
+        {
+            let mut s = self.lock();
+            s.compiles -= 1;
+            s.sole_running = false;
+        }
         self.changed.notify_all();
         result
     }
@@ -247,21 +273,47 @@ mod tests {
     fn a_reserved_compile_goes_before_one_that_asked_earlier() {
         let programs = Programs::default();
         programs.set_workers(1);
-        programs.reserve_first(1);
+        assert_eq!(programs.reserve_first(2), 0);
         let order = Mutex::new(Vec::new());
         std::thread::scope(|s| {
-            let other = s.spawn(|| programs.compile(false, || order.lock().unwrap().push("other")));
-            // The other compile asks first, and waits for the reserved one.
+            let other = s.spawn(|| programs.compile(None, || order.lock().unwrap().push("other")));
+            // The other compile asks first, then the second reserved
+            // one; both wait for the first.
             std::thread::sleep(Duration::from_millis(100));
-            programs.compile(true, || order.lock().unwrap().push("first"));
+            let second =
+                s.spawn(|| programs.compile(Some(1), || order.lock().unwrap().push("second")));
+            std::thread::sleep(Duration::from_millis(100));
+            programs.compile(Some(0), || order.lock().unwrap().push("first"));
+            second.join().unwrap();
             other.join().unwrap();
         });
-        assert_eq!(*order.lock().unwrap(), ["first", "other"]);
+        assert_eq!(*order.lock().unwrap(), ["first", "second", "other"]);
+        // A sole compile has none beside it, with workers to spare.
+        programs.set_workers(2);
+        let place = programs.reserve_first(1);
+        programs.sole(place);
+        let beside = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        let count = |name: &'static str| {
+            let now = beside.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(50));
+            beside.fetch_sub(1, Ordering::SeqCst);
+            order.lock().unwrap().push(name);
+        };
+        std::thread::scope(|s| {
+            let other = s.spawn(|| programs.compile(None, || count("after sole")));
+            std::thread::sleep(Duration::from_millis(50));
+            programs.compile(Some(place), || count("sole"));
+            other.join().unwrap();
+        });
+        assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(order.lock().unwrap()[3..], ["sole", "after sole"]);
         // A reservation given back lets the others go.
-        programs.reserve_first(1);
-        programs.release_first();
-        programs.compile(false, || order.lock().unwrap().push("after"));
-        assert_eq!(order.lock().unwrap().len(), 3);
+        assert_eq!(programs.reserve_first(1), 3);
+        programs.release_first(3);
+        programs.compile(None, || order.lock().unwrap().push("after"));
+        assert_eq!(order.lock().unwrap().len(), 6);
     }
 
     #[test]

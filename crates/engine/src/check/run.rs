@@ -14,7 +14,18 @@ impl Checker {
     /// Compiles (and runs) a job in a fresh temporary directory; `None`
     /// when the compiler cannot be started at all.
     pub(super) fn execute(&self, job: &Job, source: &str) -> Option<Observation> {
-        self.execute_runs(job, source, 1, Duration::ZERO)
+        self.execute_at(job, source, None)
+    }
+
+    /// [`Checker::execute`], its compile going first at `first` when it
+    /// is given one ([`super::programs::Programs::compile`]).
+    pub(super) fn execute_at(
+        &self,
+        job: &Job,
+        source: &str,
+        first: Option<usize>,
+    ) -> Option<Observation> {
+        self.compile_and_run(job, source, 1, Duration::ZERO, first)
             .into_iter()
             .next()
     }
@@ -28,6 +39,18 @@ impl Checker {
         source: &str,
         runs: usize,
         time: Duration,
+    ) -> Vec<Observation> {
+        self.compile_and_run(job, source, runs, time, None)
+    }
+
+    /// [`Checker::execute_runs`], its compile going first at `first`.
+    fn compile_and_run(
+        &self,
+        job: &Job,
+        source: &str,
+        runs: usize,
+        time: Duration,
+        first: Option<usize>,
     ) -> Vec<Observation> {
         let failed = |diagnostics: String| {
             vec![Observation {
@@ -67,7 +90,7 @@ impl Checker {
         }
         let Ok(compiled) = self
             .programs
-            .compile(false, || exec::run(&mut cmd, b"", compile_limit))
+            .compile(first, || exec::run(&mut cmd, b"", compile_limit))
         else {
             return Vec::new();
         };
