@@ -8,6 +8,8 @@ use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First: this binary is also the supervisor of the programs it runs.
+    mdbook_companion_engine::exec::supervisor_hook();
     // `MDBOOK_LOG` as mdBook reads it (`debug`, `mdbook_companion=debug,
     // mdbook_driver=warn`); one that does not parse leaves `info`.
     let filter = std::env::var("MDBOOK_LOG")

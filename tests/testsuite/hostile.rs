@@ -158,6 +158,24 @@ compiler runs: 1, program runs: 2, from cache: 0
     );
 }
 
+/// The binary starts itself as each program's supervisor (a small new
+/// process that forks the program), rather than forking itself for it:
+/// the program's parent is `mdbook-companion __companion_supervise …`,
+/// and holds none of the program's output pipes.
+#[test]
+fn a_program_is_started_by_the_binary_as_its_own_supervisor() {
+    let chapter = "```rust example\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    let cmdline = std::fs::read(format!(\"/proc/{ppid}/cmdline\")).unwrap();\n    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();\n    println!(\"{}\", args.get(1).map_or(\"\", String::as_str));\n    let fds = std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).map_or(0, |d| d.count());\n    println!(\"{fds} descriptor\");\n}\n```\n\n```output\n__companion_supervise\n1 descriptor\n```\n";
+    let book = BookTest::new().chapter("ch.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
+}
+
 #[test]
 fn the_memory_limit_stops_a_program_and_is_configurable() {
     // calloc'd pages are not touched: 3 GiB of address space, no real memory.

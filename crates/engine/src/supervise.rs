@@ -1,15 +1,50 @@
 //! The supervisor between us and a child on Linux (see
-//! [`exec`](super::exec)): a process forked in the child's `pre_exec`
-//! hook, a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`), which waits
-//! for the program, kills everything left under it when the program exits,
-//! the time limit passes or (when it is given one) the tree's resident
-//! memory goes over its limit, and ends as the program did. Everything
-//! here that runs in the forked process is async-signal-safe and
+//! [`exec`](super::exec)): a child subreaper
+//! (`prctl(PR_SET_CHILD_SUBREAPER)`), which waits for the program, kills
+//! everything left under it when the program exits, the time limit passes
+//! or (when it is given one) the tree's resident memory goes over its
+//! limit, and ends as the program did.
+//!
+//! It is started one of two ways. A binary that calls [`hook`] first
+//! thing (ours) is started again as the supervisor ([`SUPERVISE`]): a
+//! `posix_spawn` of a small new process, which forks the program. Forking
+//! ourselves instead copies our page tables (threads, allocator arenas)
+//! twice a program, and after each fork our own writes fault: measured on
+//! the Reference's cold check, about half a second of CPU for its 560
+//! compiler and program starts. Otherwise (the engine's own tests) it is
+//! forked in the child's `pre_exec` hook. Everything here that runs in a
+//! process forked from a multithreaded one is async-signal-safe and
 //! allocates nothing.
 
+use std::ffi::{CString, OsString};
 use std::io;
+use std::os::unix::ffi::OsStrExt as _;
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
+
+/// The first argument that starts a binary that calls [`hook`] as the
+/// supervisor of the program named after it ([`serve`]).
+pub(crate) const SUPERVISE: &str = "__companion_supervise";
+
+/// The binary to start as the supervisor ([`hook`]); unset, the
+/// supervisor is forked from us.
+static PROGRAM: OnceLock<std::path::PathBuf> = OnceLock::new();
+
+/// For a binary's `main`, first thing: started as the supervisor
+/// ([`SUPERVISE`]), supervises and exits; otherwise makes this binary the
+/// one started as the supervisor of every child [`supervise`] sets up.
+pub(crate) fn hook() {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == SUPERVISE) {
+        serve(args.collect());
+    }
+    // `/proc/self/exe` names this binary even if its file is replaced.
+    let me = std::path::PathBuf::from("/proc/self/exe");
+    if me.exists() {
+        let _ = PROGRAM.set(me);
+    }
+}
 
 /// How long the first wait for a child's end lasts; each next one twice
 /// as long, up to [`LONGEST_PAUSE`]: a program that ends within a
@@ -27,38 +62,48 @@ pub(super) enum Limit {
     Time,
     /// The tree's resident memory went over its limit (`M`).
     Memory,
+    /// The program could not be started (`E` and the error's number).
+    Start(i32),
 }
 
 /// The limit the supervisor wrote on its status pipe, if it stopped the
 /// program at one. Closes the read end.
 pub(super) fn read_status(fd: i32) -> Option<Limit> {
-    let mut byte = 0u8;
-    // SAFETY: a non-blocking read of one byte into a local, from a pipe we
-    // own, then closing it.
+    let mut bytes = [0u8; 5];
+    // SAFETY: a non-blocking read into a local buffer, from a pipe we own,
+    // then closing it.
     let n = unsafe {
-        let n = libc::read(fd, (&raw mut byte).cast(), 1);
+        let n = libc::read(fd, bytes.as_mut_ptr().cast(), bytes.len());
         libc::close(fd);
         n
     };
-    match (n, byte) {
-        (1, b'T') => Some(Limit::Time),
-        (1, b'M') => Some(Limit::Memory),
+    match (n, bytes[0]) {
+        (1.., b'T') => Some(Limit::Time),
+        (1.., b'M') => Some(Limit::Memory),
+        (5, b'E') => Some(Limit::Start(i32::from_le_bytes([
+            bytes[1], bytes[2], bytes[3], bytes[4],
+        ]))),
         _ => None,
     }
 }
 
-/// Puts the supervisor between us and the child `cmd` will start: a
-/// `pre_exec` hook that forks. The forked-off grandchild goes on to become
-/// the program (with its address-space limit, `memory`); the hook's own
-/// process never returns: it is the supervisor ([`supervisor`]), which
-/// also holds the tree to `resident` bytes of resident memory. Returns
-/// the status pipe (read end, write end).
+/// Puts the supervisor between us and the child `cmd` would start.
+/// With a binary to start as the supervisor ([`hook`]): returns the
+/// command to start instead of `cmd`, that binary with [`SUPERVISE`],
+/// the limits and `cmd`'s program and arguments, in `cmd`'s directory and
+/// environment (its standard streams and group are the caller's to set).
+/// Otherwise: a `pre_exec` hook on `cmd` that forks. The forked-off
+/// grandchild goes on to become the program (with its address-space
+/// limit, `memory`); the hook's own process never returns: it is the
+/// supervisor ([`supervisor`]), which also holds the tree to `resident`
+/// bytes of resident memory. Either way, also returns the status pipe
+/// (read end, write end).
 pub(super) fn supervise(
     cmd: &mut Command,
     limit: Duration,
     memory: Option<u64>,
     resident: Option<u64>,
-) -> io::Result<(i32, i32)> {
+) -> io::Result<((i32, i32), Option<Command>)> {
     use std::os::unix::process::CommandExt as _;
     // SAFETY: sysconf(3) reads a constant of the system.
     let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
@@ -71,6 +116,42 @@ pub(super) fn supervise(
         return Err(io::Error::last_os_error());
     }
     let (read_end, write_end) = (fds[0], fds[1]);
+    if let Some(program) = PROGRAM.get() {
+        // The write end is the supervisor's to keep across its exec. Any
+        // other child started meanwhile gets a copy too: the supervisors
+        // close theirs first thing, and a copy held elsewhere only keeps
+        // the pipe open, which the non-blocking read after the
+        // supervisor's end does not wait for.
+        // SAFETY: fcntl(2) on a descriptor we own.
+        if unsafe { libc::fcntl(write_end, libc::F_SETFD, 0) } != 0 {
+            let e = io::Error::last_os_error();
+            // SAFETY: closing the descriptors we just made.
+            unsafe {
+                libc::close(read_end);
+                libc::close(write_end);
+            }
+            return Err(e);
+        }
+        let bytes = |b: Option<u64>| b.map_or_else(|| "-".to_owned(), |b| b.to_string());
+        let mut sup = Command::new(program);
+        sup.arg(SUPERVISE)
+            .arg(limit.as_nanos().min(i64::MAX as u128).to_string())
+            .arg(bytes(memory))
+            .arg(bytes(resident))
+            .arg(write_end.to_string())
+            .arg(cmd.get_program())
+            .args(cmd.get_args());
+        if let Some(dir) = cmd.get_current_dir() {
+            sup.current_dir(dir);
+        }
+        for (key, value) in cmd.get_envs() {
+            match value {
+                Some(value) => sup.env(key, value),
+                None => sup.env_remove(key),
+            };
+        }
+        return Ok(((read_end, write_end), Some(sup)));
+    }
     // SAFETY: the hook runs in the forked child before exec and calls only
     // async-signal-safe functions (prctl, fork, setrlimit, waitpid, kill,
     // open, read, close, clock_gettime, nanosleep, sigaction, _exit); it
@@ -95,7 +176,93 @@ pub(super) fn supervise(
             }
         });
     }
-    Ok((read_end, write_end))
+    Ok(((read_end, write_end), None))
+}
+
+/// The supervisor started as a binary of its own ([`SUPERVISE`]), `args`
+/// being the time limit in nanoseconds, the address-space and resident
+/// limits in bytes (`-` for none), the status pipe's descriptor, then the
+/// program and its arguments: forks the program (in a group of its own,
+/// with its address-space limit) and supervises it ([`supervisor`]).
+/// Never returns. Its standard streams, directory and environment are
+/// the program's.
+fn serve(args: Vec<OsString>) -> ! {
+    let number = |a: Option<&OsString>| a.and_then(|a| a.to_str()?.parse::<u64>().ok());
+    let status = number(args.get(3)).and_then(|fd| i32::try_from(fd).ok());
+    let program: Vec<CString> = args
+        .iter()
+        .skip(4)
+        .filter_map(|a| CString::new(a.as_bytes()).ok())
+        .collect();
+    let (Some(limit), Some(status), false) = (number(args.first()), status, program.is_empty())
+    else {
+        eprintln!("{SUPERVISE}: TIMEOUT_NS MEMORY RESIDENT STATUS_FD PROGRAM [ARGS...]");
+        std::process::exit(125);
+    };
+    let (memory, resident) = (number(args.get(1)), number(args.get(2)));
+    // SAFETY: sysconf(3) reads a constant of the system.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
+        .unwrap_or(4096)
+        .max(1);
+    let mut argv: Vec<*const libc::c_char> = program.iter().map(|a| a.as_ptr()).collect();
+    argv.push(std::ptr::null());
+    // SAFETY: a single-threaded process (this binary's `main` called
+    // [`hook`] first): descriptors, prctl, fork, exec on buffers made
+    // above; the child writes only to the status pipe before `_exit`.
+    unsafe {
+        // Copies of other supervisors' status pipes, started beside us.
+        if status > 3 {
+            libc::syscall(libc::SYS_close_range, 3u32, (status - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (status + 1) as u32, u32::MAX, 0u32);
+        // Closed on the program's exec: open only if that fails.
+        libc::fcntl(status, libc::F_SETFD, libc::FD_CLOEXEC);
+        let subreaper = libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+        let pid = match subreaper {
+            true => libc::fork(),
+            // No supervisor possible: run the program directly.
+            false => 0,
+        };
+        match pid {
+            -1 => start_failed(status),
+            0 => {
+                if subreaper {
+                    libc::setpgid(0, 0);
+                }
+                if limit_memory(memory).is_err() {
+                    start_failed(status);
+                }
+                libc::execvp(argv[0], argv.as_ptr());
+                start_failed(status)
+            }
+            program => {
+                // The program has the streams; the supervisor keeps only
+                // its status pipe.
+                if status > 0 {
+                    libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32);
+                }
+                let limit = Duration::from_nanos(limit);
+                supervisor(program, limit, resident.map(|b| b / page), status)
+            }
+        }
+    }
+}
+
+/// Writes `E` and the last error's number on the status pipe and ends.
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn start_failed(status: i32) -> ! {
+    let errno = io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::ENOENT);
+    let mut bytes = [b'E', 0, 0, 0, 0];
+    bytes[1..].copy_from_slice(&errno.to_le_bytes());
+    // SAFETY: write(2) of a local buffer, then _exit(2).
+    unsafe {
+        libc::write(status, bytes.as_ptr().cast(), bytes.len());
+        libc::_exit(127)
+    }
 }
 
 /// Caps the address space of the process (the book's program).

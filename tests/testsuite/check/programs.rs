@@ -187,7 +187,10 @@ fn a_program_that_says_it_sleeps_for_seconds_is_compiled_alone_first() {
     book.write();
     let ran = super::logged(&book, &["check", "--format", "json", "--jobs", "1"]);
     let log = &ran.stderr;
-    assert!(log.contains("sleeps 5000 ms: compiled alone first"), "{log}");
+    assert!(
+        log.contains("sleeps 5000 ms: compiled alone first"),
+        "{log}"
+    );
     assert!(log.contains("compiled alone: src/long.md:1"), "{log}");
     assert!(log.contains("merged build of 4 blocks"), "{log}");
     assert_eq!(ran.json()["summary"], "5 passed, 0 failed");

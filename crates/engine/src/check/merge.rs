@@ -54,134 +54,16 @@ use super::verdict::{Job, Observation};
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::exec::{self, Limits};
 use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::tokens::{
-    crate_attributes, crate_paths_from_module, lexes_whole, paths_from_the_root_2015, sleep_millis,
-    super_outside_modules,
-};
+use mdbook_companion_core::tokens::{crate_paths_from_module, sleep_millis};
 use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The environment variable that selects the example a merged binary runs.
-const SELECT: &str = "__COMPANION_EXAMPLE";
-
-/// Words that make an example unfit for a shared crate: crate-level
-/// attributes, items that live at the crate root or clash across modules,
-/// and macros whose value shows the crate's shape.
-const UNMERGEABLE: [&str; 14] = [
-    "global_allocator",
-    "panic_handler",
-    "extern crate",
-    "macro_export",
-    "$crate",
-    "no_mangle",
-    "export_name",
-    "line!",
-    "file!",
-    "module_path!",
-    "type_name",
-    "env::vars",
-    "env::var_os",
-    SELECT,
-];
-
-/// Whether a claim may be compiled with others. Not code rustc's lexer
-/// cannot read whole (a bracket or a string left open): rustc stops the
-/// whole crate there, and every other block's diagnostics with it.
-pub(super) fn mergeable(claim: &Claim) -> bool {
-    claim.lang == Lang::Rust
-        && !claim.ignore
-        && !claim.no_warnings
-        && claim.sanitize.is_empty()
-        && (claim.edition >= 2018 || !paths_from_the_root_2015(&claim.source))
-        && lexes_whole(&claim.source)
-        && matches!(
-            claim.expect,
-            Expect::Run
-                | Expect::Panic
-                | Expect::NoRun
-                | Expect::Ub
-                | Expect::StarterCompiles
-                | Expect::StarterFails
-                | Expect::SolutionPasses
-        )
-        && match claim.expect.tests() {
-            // An exercise's `use super::*;` is ours, and inside a member's
-            // module it means what it means alone.
-            true => mergeable_code(&claim.source.replacen(code::TESTS_OPEN, "", 1)),
-            false => mergeable_code(&claim.source),
-        }
-}
-
-/// Whether a program's code may share a crate with others (no
-/// crate-level attribute, nothing that sees the crate's shape).
-pub(super) fn mergeable_code(source: &str) -> bool {
-    !UNMERGEABLE.iter().any(|w| source.contains(w))
-        && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
-        && !mdbook_companion_core::doctest::shebang(source)
-        && !mdbook_companion_core::doctest::foreign_main(source)
-        && crate_attributes(source).iter().all(|a| module_lint(a))
-        && !super_outside_modules(source)
-}
-
-/// A claim's code without its `extern crate NAME;` items for crates
-/// linked with `--extern` (`linked`), when it has any (`None` otherwise):
-/// such a crate is in every module's extern prelude already, so inside
-/// an example's module the item means what it means at a crate's root
-/// (the Rust book's `extern crate trpl; // required for mdbook test`).
-/// Not so with `#[macro_use]` (only at a root) or `as` (at the root, a
-/// name for the whole crate), nor in 2015, where the item is how paths
-/// find the crate.
-pub(super) fn without_linked_externs(claim: &Claim, linked: &[String]) -> Option<String> {
-    static ITEM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^\s*extern\s+crate\s+(\w+)\s*;\s*(?://.*)?$").expect("a valid pattern")
-    });
-    if claim.edition < 2018 || linked.is_empty() || !claim.source.contains("extern crate") {
-        return None;
-    }
-    let mut out = String::with_capacity(claim.source.len());
-    let mut previous = "";
-    let mut blanked = false;
-    for line in claim.source.split_inclusive('\n') {
-        let linked_item = ITEM
-            .captures(line.trim_end())
-            .is_some_and(|c| linked.iter().any(|l| l == &c[1]))
-            && !previous.trim_end().ends_with(']');
-        match linked_item {
-            true => {
-                out.push('\n');
-                blanked = true;
-            }
-            false => out.push_str(line),
-        }
-        if !line.trim().is_empty() {
-            previous = line;
-        }
-    }
-    blanked.then_some(out)
-}
-
-/// Whether a crate-level attribute means the same as the first inner
-/// attribute of the example's module: a lint level (`allow`, `warn`,
-/// `deny`, `forbid`, `expect`) for lints that look at items, not at the
-/// crate itself (its docs, its dependencies). Anything else (`feature`,
-/// `no_std`, `crate_name`, `recursion_limit` …) belongs to a crate.
-fn module_lint(attribute: &str) -> bool {
-    const CRATE_LINTS: [&str; 4] = [
-        "missing_docs",
-        "unused_crate_dependencies",
-        "unused_extern_crates",
-        "missing_crate_level_docs",
-    ];
-    ["allow(", "warn(", "deny(", "forbid(", "expect("]
-        .iter()
-        .any(|l| attribute.starts_with(l))
-        && !CRATE_LINTS.iter().any(|c| attribute.contains(c))
-}
+pub(super) const SELECT: &str = "__COMPANION_EXAMPLE";
 
 /// One example of a group: its cache key, its claim and its job alone.
 struct Member<'a> {
@@ -219,7 +101,7 @@ fn merged_source(members: &[Member<'_>]) -> Merged {
             member_file(i)
         ));
         // Paths from the crate's root, from the member's module instead,
-        // at the same lines and columns ([`mergeable_code`] took only
+        // at the same lines and columns ([`super::mergeable::mergeable_code`] took only
         // code where they can be).
         let source = match m.claim.source.contains("crate::") {
             true => crate_paths_from_module(&m.claim.source),
@@ -816,168 +698,11 @@ fn alone(report: &str, module: &str) -> String {
     out
 }
 
-/// Whether a claim is an expected compile failure a merged build may take.
-/// Only plain blocks: an example's report shows its compiler's whole
-/// diagnostics with warnings, which the merged build of examples does not
-/// show (`-A warnings`), so examples keep their own compile.
-pub(super) fn candidate(claim: &Claim) -> bool {
-    claim.doctest.is_some()
-        && claim.lang == Lang::Rust
-        && !claim.ignore
-        && claim.expect == Expect::CompileFail
-        && claim.edition >= 2018
-        && lexes_whole(&claim.source)
-        && mergeable_code(&claim.source)
-}
-
-impl super::Checker {
-    /// Whether [`super::Checker::prepare`] may take `claim` into a merged
-    /// build (a claim it takes is best checked after it).
-    pub fn merges(&self, claim: &Claim) -> bool {
-        let linked = self.used(claim);
-        match without_linked_externs(claim, &linked) {
-            Some(source) => {
-                let bare = Claim {
-                    source,
-                    ..claim.clone()
-                };
-                mergeable(&bare) || candidate(&bare)
-            }
-            None => mergeable(claim) || candidate(claim),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::rustc;
     use crate::check::tests::claim;
-
-    #[test]
-    fn crate_level_and_shape_revealing_examples_stay_alone() {
-        for (source, expect, merge) in [
-            ("fn main() {}", Expect::Run, true),
-            ("fn main() {}", Expect::NoRun, true),
-            ("fn main() {}", Expect::CompileFail, false),
-            // What stops rustc's lexer stops the whole merged crate.
-            ("fn main() { let x = (1; }", Expect::Run, false),
-            ("fn main() { let s = \"open; }", Expect::NoRun, false),
-            // A lint level is the module's as well as the crate's; other
-            // crate attributes, or lints about the crate itself, are not.
-            ("#![allow(unused)]\nfn main() {}", Expect::Run, true),
-            (
-                "// lints\n#![deny(unused_must_use)]\n#![warn(clippy::pedantic)]\nfn main() {}",
-                Expect::Run,
-                true,
-            ),
-            ("#![deny(missing_docs)]\nfn main() {}", Expect::Run, false),
-            ("#![feature(never_type)]\nfn main() {}", Expect::Run, false),
-            ("#![crate_name = \"x\"]\nfn main() {}", Expect::Run, false),
-            ("#![no_std]\nfn main() {}", Expect::Run, false),
-            // An inner attribute of a function is not the crate's.
-            ("fn main() {\n    #![doc = \"x\"]\n}", Expect::Run, true),
-            (
-                "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() {}",
-                Expect::Run,
-                false,
-            ),
-            ("extern crate core;\nfn main() {}", Expect::Run, false),
-            (
-                "fn main() { println!(\"{}\", line!()); }",
-                Expect::Run,
-                false,
-            ),
-            // Paths from the crate's root are told from the module's,
-            // where they can be at the same columns.
-            ("use crate::x;\nfn main() {}", Expect::Run, true),
-            (
-                "mod a { mod b { pub fn f() { crate::g() } } }\nfn g() {}\nfn main() {}",
-                Expect::Run,
-                false,
-            ),
-            ("fn main() { assert!(crate::ok()); }", Expect::Run, false),
-            ("use super::x;\nfn main() {}", Expect::Run, false),
-            ("fn f() { super::g() }\nfn main() {}", Expect::Run, false),
-            // Inside the example's own modules, `super` is the example's.
-            (
-                "mod a {\n    pub fn f() {}\n    pub mod b {\n        pub fn g() { super::f() }\n    }\n}\nfn main() { a::b::g() }",
-                Expect::Run,
-                true,
-            ),
-            // An exercise's own `use super::*;` keeps it mergeable; the
-            // author's `super::` does not.
-            (
-                &code::test_crate("pub fn f() {}", "#[test]\nfn t() { f() }"),
-                Expect::SolutionPasses,
-                true,
-            ),
-            (
-                &code::test_crate("pub fn f() { super::g() }", "#[test]\nfn t() { f() }"),
-                Expect::SolutionPasses,
-                false,
-            ),
-        ] {
-            assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
-        }
-        // 2015: only code whose paths a module does not change (paths
-        // from the root that name a standard crate mean the same in one).
-        for (source, merge) in [
-            (
-                "fn main() { let v = vec![1]; println!(\"{:?}\", v); }",
-                true,
-            ),
-            ("fn main() { std::process::exit(0) }", true),
-            ("fn main() { let v = Vec::<u8>::new(); }", true),
-            (
-                "mod m { pub fn f() {} }\nuse m::f;\nfn main() { f() }",
-                false,
-            ),
-            ("fn main() { ::std::process::exit(0) }", true),
-            (
-                "fn main() { let x = <::std::string::String>::new(); }",
-                true,
-            ),
-            ("use std::fmt;\nfn main() {}", true),
-            ("mod m { pub fn f() {} }\nfn main() { ::m::f() }", false),
-            (
-                "mod core { pub fn f() {} }\nuse core::f;\nfn main() { f() }",
-                false,
-            ),
-        ] {
-            let mut old = claim(Expect::Run, source);
-            old.edition = 2015;
-            assert_eq!(mergeable(&old), merge, "{source}");
-        }
-    }
-
-    #[test]
-    fn extern_crate_items_of_linked_crates_merge() {
-        let linked = ["trpl".to_owned()];
-        let merges = |source: &str, edition: u16| {
-            let mut c = claim(Expect::Run, source);
-            c.edition = edition;
-            without_linked_externs(&c, &linked)
-                .map(|s| mergeable(&Claim { source: s, ..c }))
-                .unwrap_or(false)
-        };
-        assert!(merges(
-            "extern crate trpl; // required for mdbook test\n\nfn main() { trpl::run(async {}); }",
-            2021
-        ));
-        // Not a linked crate, a root-only attribute, a rename, 2015.
-        assert!(!merges("extern crate other;\nfn main() {}", 2021));
-        assert!(!merges(
-            "#[macro_use]\nextern crate trpl;\nfn main() {}",
-            2021
-        ));
-        assert!(!merges("extern crate trpl as t;\nfn main() {}", 2021));
-        assert!(!merges("extern crate trpl;\nfn main() {}", 2015));
-        assert!(!merges(
-            "extern crate trpl;\nextern crate std;\nfn main() {}",
-            2021
-        ));
-    }
 
     #[test]
     fn locations_map_back_to_the_example_alone() {

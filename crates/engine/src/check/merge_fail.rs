@@ -329,7 +329,7 @@ fn beyond(text: &str, last: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::merge::candidate;
+    use crate::check::mergeable::candidate;
     use crate::check::tests::claim;
     use mdbook_companion_core::expect::Expect;
 

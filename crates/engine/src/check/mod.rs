@@ -29,6 +29,7 @@ mod key;
 mod merge;
 mod merge_alone;
 mod merge_fail;
+mod mergeable;
 mod observe;
 pub mod pattern;
 mod programs;

@@ -1,0 +1,435 @@
+//! One child process run to its end ([`run`]): in a scratch directory,
+//! under its supervisor, with its time limit, output cap and memory
+//! limit (see the module `exec`).
+
+use std::io::{self, Read, Write as _};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::supervise;
+
+/// Limits for one child process.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall-clock time limit.
+    pub timeout: Duration,
+    /// Bytes kept of stdout and of stderr each.
+    pub max_output: usize,
+    /// The address space the child may use (`RLIMIT_AS`), in bytes: set for
+    /// the book's programs, `None` for compilers (a large crate may need
+    /// more, and the compiler is not the book's to limit).
+    pub memory: Option<u64>,
+    /// The resident memory the child's process tree may hold, in bytes,
+    /// watched by the supervisor (Linux only): for programs an address-space
+    /// limit cannot hold (the sanitizers that reserve terabytes of it).
+    pub resident: Option<u64>,
+}
+
+impl Limits {
+    /// A time limit with the default output cap (1 MiB per stream) and no
+    /// memory limit (for compilers).
+    pub fn with_timeout(timeout: Duration) -> Limits {
+        Limits {
+            timeout,
+            max_output: 1 << 20,
+            memory: None,
+            resident: None,
+        }
+    }
+}
+
+/// How a child process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// Exit code, or `None` when killed by a signal (or by the time limit).
+    pub code: Option<i32>,
+    /// Standard output (lossy UTF-8), capped.
+    pub stdout: String,
+    /// Standard error (lossy UTF-8), capped.
+    pub stderr: String,
+    /// The time limit was reached and everything the child started was
+    /// killed.
+    pub timed_out: bool,
+    /// Some output was dropped because of the cap.
+    pub truncated: bool,
+    /// The tree went over its resident-memory limit and was killed.
+    pub over_memory: bool,
+}
+
+impl Finished {
+    /// Exited with code 0.
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+/// How long after the limit we wait for the supervisor (or the readers)
+/// before giving up on them.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// What one reader thread has read so far: the bytes kept, and whether some
+/// were dropped.
+type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
+
+/// Runs `cmd` to completion under `limits`, feeding it `stdin`. A
+/// command is run once: this adds its supervisor hook to `cmd`.
+pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt as _;
+        cmd.process_group(0);
+    }
+    #[cfg(target_os = "linux")]
+    let (status_pipe, mut instead) =
+        supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident)?;
+    #[cfg(not(target_os = "linux"))]
+    let mut instead: Option<Command> = None;
+    // The supervisor started as a binary of its own: the streams and the
+    // group it passes on to the program.
+    let cmd = match instead.as_mut() {
+        Some(supervisor) => {
+            supervisor
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt as _;
+                supervisor.process_group(0);
+            }
+            supervisor
+        }
+        None => cmd,
+    };
+    let start = Instant::now();
+    let spawned = cmd.spawn();
+    // Our copy of the status pipe's write end goes (the supervisor holds
+    // its own); the read end goes too if nothing started.
+    #[cfg(target_os = "linux")]
+    // SAFETY: closing descriptors we created and nobody else uses.
+    unsafe {
+        libc::close(status_pipe.1);
+        if spawned.is_err() {
+            libc::close(status_pipe.0);
+        }
+    }
+    let mut child = spawned?;
+    let cap = limits.max_output;
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let mut readers = 0;
+    let mut capture = |stream: Option<Box<dyn Read + Send>>| -> Captured {
+        let kept: Captured = Arc::default();
+        if let Some(s) = stream {
+            readers += 1;
+            let into = Arc::clone(&kept);
+            let done = done_tx.clone();
+            thread::spawn(move || {
+                read_capped(s, cap, &into);
+                let _ = done.send(());
+            });
+        }
+        kept
+    };
+    let out = capture(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err = capture(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    drop(done_tx);
+    if let Some(mut input) = child.stdin.take() {
+        let data = stdin.to_vec();
+        thread::spawn(move || {
+            let _ = input.write_all(&data);
+        });
+    }
+    let mut timed_out = false;
+    let mut pause = supervise::FIRST_PAUSE;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        let elapsed = start.elapsed();
+        // Under the supervisor, the limit is its to enforce (it kills the
+        // whole tree first); we step in only if it does not.
+        #[cfg(target_os = "linux")]
+        let ours = elapsed >= limits.timeout + GRACE;
+        #[cfg(not(target_os = "linux"))]
+        let ours = elapsed >= limits.timeout;
+        if ours {
+            timed_out = true;
+            kill_group(&mut child);
+            break child.wait().ok();
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(supervise::LONGEST_PAUSE);
+    };
+    // The group may hold the pipes open after the leader exits: kill it so
+    // the readers finish and nothing is left running.
+    kill_group(&mut child);
+    #[cfg(target_os = "linux")]
+    let (time_up, over_memory) = {
+        let stopped = supervise::read_status(status_pipe.0);
+        if let Some(supervise::Limit::Start(errno)) = stopped {
+            return Err(io::Error::from_raw_os_error(errno));
+        }
+        (
+            stopped == Some(supervise::Limit::Time),
+            stopped == Some(supervise::Limit::Memory),
+        )
+    };
+    #[cfg(not(target_os = "linux"))]
+    let (time_up, over_memory) = (false, false);
+    timed_out |= time_up;
+    // Reading stops at the limit, even if something still holds a pipe.
+    let stop = start + limits.timeout + GRACE;
+    for _ in 0..readers {
+        let left = stop.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            break;
+        }
+    }
+    let take = |c: &Captured| {
+        let kept = c.lock().map(|g| g.clone()).unwrap_or_default();
+        (String::from_utf8_lossy(&kept.0).into_owned(), kept.1)
+    };
+    let (stdout, t1) = take(&out);
+    let (stderr, t2) = take(&err);
+    Ok(Finished {
+        code: if timed_out || over_memory {
+            None
+        } else {
+            status.and_then(|s| s.code())
+        },
+        stdout,
+        stderr,
+        timed_out,
+        truncated: t1 || t2,
+        over_memory,
+    })
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: kill(2) with a negative pid signals a process group we
+            // created for this child; it touches no memory of ours.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    let _ = child.kill();
+}
+
+fn read_capped(mut r: impl Read, cap: usize, into: &Mutex<(Vec<u8>, bool)>) {
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let Ok(mut kept) = into.lock() else { break };
+                let room = cap.saturating_sub(kept.0.len());
+                if n > room {
+                    kept.1 = true;
+                }
+                kept.0.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+}
+
+/// For a binary's `main`, first thing (before any thread starts): when
+/// the binary was started as a supervisor of a child [`run`] starts, it
+/// does that and exits; otherwise [`run`] starts this binary as each
+/// child's supervisor from now on, rather than forking this process for
+/// it (see the supervisor's module, `supervise`). Does nothing off Linux.
+pub fn supervisor_hook() {
+    #[cfg(target_os = "linux")]
+    supervise::hook();
+}
+
+/// A fresh, empty directory for one compiler run.
+///
+/// Every compile (`check`, `verify`, `asm`) and every version query whose
+/// answer keys their cache entries runs in one of these: siblings under the
+/// system's temporary directory, never the book's folder or the process's
+/// working directory. A rustup proxy picks its toolchain from the working
+/// directory (a `rust-toolchain(.toml)` file in it or above it), so asking
+/// the version anywhere else could name another toolchain than the one
+/// that compiles.
+pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix("companion-").tempdir()
+}
+
+#[cfg(unix)]
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, limits: Limits) -> Finished {
+        run(Command::new("sh").arg("-c").arg(script), b"", limits).unwrap()
+    }
+
+    #[test]
+    fn output_and_exit_code_are_captured() {
+        let f = sh(
+            "echo out; echo err >&2; exit 3",
+            Limits::with_timeout(Duration::from_secs(10)),
+        );
+        assert_eq!(
+            (f.code, f.stdout.as_str(), f.stderr.as_str()),
+            (Some(3), "out\n", "err\n")
+        );
+        assert!(!f.timed_out && !f.truncated);
+    }
+
+    #[test]
+    fn a_loop_is_killed_with_its_children() {
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("(sleep 1; echo alive > {path}) & while :; do :; done"),
+            Limits::with_timeout(Duration::from_millis(300)),
+        );
+        assert!(f.timed_out);
+        assert_eq!(f.code, None);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        thread::sleep(Duration::from_millis(1500));
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "",
+            "the background child was killed too"
+        );
+    }
+
+    #[test]
+    fn a_detached_grandchild_is_killed_at_the_limit_and_reading_stops() {
+        // `setsid` leaves the process group; the sleeper also holds stdout.
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 3; echo alive > {path}' & sleep 30"),
+            Limits::with_timeout(Duration::from_millis(500)),
+        );
+        assert!(f.timed_out, "{f:?}");
+        assert_eq!(f.code, None);
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        thread::sleep(Duration::from_millis(3500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn what_a_program_leaves_running_is_ended_when_it_exits() {
+        let marker = tempfile::NamedTempFile::new().unwrap();
+        let path = marker.path().display().to_string();
+        let start = Instant::now();
+        let f = sh(
+            &format!("setsid sh -c 'sleep 2; echo alive > {path}' >/dev/null 2>&1 & echo done"),
+            Limits::with_timeout(Duration::from_secs(20)),
+        );
+        assert_eq!(
+            (f.code, f.stdout.as_str(), f.timed_out),
+            (Some(0), "done\n", false)
+        );
+        assert!(start.elapsed() < Duration::from_secs(2));
+        thread::sleep(Duration::from_millis(2500));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
+    }
+
+    #[test]
+    fn exit_codes_and_signals_come_through_the_supervisor() {
+        let limits = Limits::with_timeout(Duration::from_secs(10));
+        assert_eq!(sh("exit 42", limits).code, Some(42));
+        let killed = sh("kill -SEGV $$", limits);
+        assert_eq!((killed.code, killed.timed_out), (None, false));
+        let missing = run(&mut Command::new("/nonexistent/program"), b"", limits);
+        assert!(missing.is_err());
+        let fed = run(Command::new("cat").arg("-"), b"fed", limits).unwrap();
+        assert_eq!(fed.stdout, "fed");
+    }
+
+    #[test]
+    fn the_memory_limit_stops_a_program_that_grows() {
+        let limits = Limits {
+            memory: Some(64 << 20),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        // Allocate 256 MiB through the shell's memory: `head -c` into a
+        // variable would take long; python or perl may be missing; dd into
+        // a pipe does not grow. A program that maps more than it may:
+        let f = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 200000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_ne!(f.stdout.trim(), "200000000", "{f:?}");
+        let unlimited = run(
+            Command::new("sh")
+                .arg("-c")
+                .arg("x=$(head -c 2000000 /dev/zero | tr '\\0' a); echo ${#x}"),
+            b"",
+            limits,
+        )
+        .unwrap();
+        assert_eq!(unlimited.stdout.trim(), "2000000", "{unlimited:?}");
+    }
+
+    #[test]
+    fn the_resident_limit_stops_a_tree_that_grows() {
+        let limits = Limits {
+            resident: Some(64 << 20),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        // The memory is held by a child of the program the supervisor
+        // started (an inner shell), not by the program itself.
+        let script = |bytes: u64| {
+            format!(
+                "sh -c 'x=$(head -c {bytes} /dev/zero | tr \"\\0\" a); echo ${{#x}}'; echo done"
+            )
+        };
+        let f = sh(&script(200_000_000), limits);
+        assert!(f.over_memory, "{f:?}");
+        assert_eq!(f.code, None, "{f:?}");
+        assert!(!f.timed_out, "{f:?}");
+        let small = sh(&script(2_000_000), limits);
+        assert!(!small.over_memory, "{small:?}");
+        assert_eq!(small.stdout, "2000000\ndone\n", "{small:?}");
+    }
+
+    #[test]
+    fn a_flood_is_capped() {
+        let f = sh(
+            "yes flood | head -c 5000000",
+            Limits {
+                timeout: Duration::from_secs(20),
+                max_output: 1000,
+                memory: None,
+                resident: None,
+            },
+        );
+        assert!(f.truncated);
+        assert_eq!(f.stdout.len(), 1000);
+    }
+}
