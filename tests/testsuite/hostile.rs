@@ -176,6 +176,47 @@ compiler runs: 1, program runs: 1, from cache: 0
     });
 }
 
+/// Programs are built and run in scratch directories under `TMPDIR` when
+/// it is set; otherwise under `/dev/shm` when it is a memory file system
+/// with room whose programs may run (as on this machine), else under the
+/// system's temporary directory.
+#[test]
+fn scratch_directories_go_under_tmpdir_or_in_memory() {
+    let book = BookTest::new();
+    let exe = book.root().join("exe");
+    let chapter = format!(
+        "```rust example\nfn main() {{\n    let exe = std::env::current_exe().unwrap();\n    std::fs::write({:?}, exe.display().to_string()).unwrap();\n}}\n```\n",
+        exe.display().to_string()
+    );
+    let book = book.chapter("ch.md", &chapter);
+    let ran_in = |tmpdir: Option<&Path>| {
+        let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+        book.run(&["check"], |cmd| {
+            match tmpdir {
+                Some(dir) => cmd.env("TMPDIR", dir),
+                None => cmd.env_remove("TMPDIR"),
+            };
+        });
+        std::fs::read_to_string(&exe).expect("the program ran")
+    };
+    let shm = Path::new("/dev/shm");
+    let base = match mdbook_companion_engine::exec::memory_dir(shm) {
+        true => shm.to_owned(),
+        false => std::env::temp_dir(),
+    };
+    let default = ran_in(None);
+    assert!(
+        default.starts_with(&format!("{}/companion-", base.display())),
+        "{default}"
+    );
+    let own = tempfile::tempdir().expect("a directory");
+    let chosen = ran_in(Some(own.path()));
+    assert!(
+        chosen.starts_with(&format!("{}/companion-", own.path().display())),
+        "{chosen}"
+    );
+}
+
 #[test]
 fn the_memory_limit_stops_a_program_and_is_configurable() {
     // calloc'd pages are not touched: 3 GiB of address space, no real memory.

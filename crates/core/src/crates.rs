@@ -177,30 +177,39 @@ impl Dependency {
 }
 
 /// The declared crates (by extern name) that `source` names: followed by
-/// `::`, or after `extern crate`. Sorted, each once.
+/// `::`, or after `extern crate`. Sorted, each once. One pass over the
+/// source's words, whatever the number of names (a `--library-path`
+/// directory of a crate's dependencies holds a hundred).
 pub fn used<'n>(source: &str, names: impl IntoIterator<Item = &'n str>) -> Vec<String> {
-    let mut found: Vec<String> = names
-        .into_iter()
-        .filter(|name| names_crate(source, name))
-        .map(str::to_owned)
-        .collect();
-    found.sort();
-    found.dedup();
-    found
+    let names: std::collections::HashSet<&str> = names.into_iter().collect();
+    let mut found = std::collections::BTreeSet::new();
+    if names.is_empty() {
+        return Vec::new();
+    }
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut start = None;
+    for (at, c) in source.char_indices().chain([(source.len(), ' ')]) {
+        match (is_ident(c), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                start = None;
+                let word = &source[from..at];
+                if names.contains(word) && names_crate_at(source, from, at) {
+                    found.insert(word);
+                }
+            }
+            _ => {}
+        }
+    }
+    found.into_iter().map(str::to_owned).collect()
 }
 
-fn names_crate(source: &str, name: &str) -> bool {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    source.match_indices(name).any(|(at, _)| {
-        let before = source[..at].chars().next_back();
-        let after = &source[at + name.len()..];
-        if before.is_some_and(is_ident) || after.starts_with(is_ident) {
-            return false;
-        }
-        let behind = source[..at].trim_end();
-        after.trim_start().starts_with("::") && !behind.ends_with("::")
-            || behind.ends_with("extern crate")
-    })
+/// Whether the word at `from..to` of `source` names a crate: followed by
+/// `::` (and not itself after `::`), or after `extern crate`.
+fn names_crate_at(source: &str, from: usize, to: usize) -> bool {
+    let behind = source[..from].trim_end();
+    source[to..].trim_start().starts_with("::") && !behind.ends_with("::")
+        || behind.ends_with("extern crate")
 }
 
 /// A crate rustc could not find, with the 1-based line and column of the

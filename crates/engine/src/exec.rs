@@ -17,7 +17,9 @@
 
 mod process;
 mod tools;
-pub use process::{Finished, Limits, run, scratch_dir, supervisor_hook};
+pub use process::{
+    Finished, Limits, MEMORY_ROOM, memory_dir, run, scratch_base, scratch_dir, supervisor_hook,
+};
 pub use tools::{
     compiler_command, describe, target_libdir, tool_fingerprint, tool_version, tool_version_cached,
 };

@@ -194,7 +194,7 @@ pub fn tool_fingerprint(program: &str) -> Option<String> {
         parts.extend(toolchains.iter().filter_map(|t| describe(t)));
         // A rust-toolchain file in the compiler's working directory (a
         // scratch directory) or above it picks the toolchain.
-        for dir in std::env::temp_dir().ancestors() {
+        for dir in super::process::scratch_base().ancestors() {
             for f in ["rust-toolchain", "rust-toolchain.toml"] {
                 parts.push(std::fs::read_to_string(dir.join(f)).unwrap_or_default());
             }
