@@ -510,3 +510,46 @@ fn edition_2015_blocks_are_merged_unless_a_module_would_change_their_paths() {
     assert_eq!(statuses(&alone), want);
     assert_eq!(alone["compiler_runs"], 8, "{alone:#}");
 }
+
+/// Plain blocks link without debug information (`-C strip=debuginfo`):
+/// their verdict is their exit status, which the standard library's line
+/// tables in the program do not change, and linking them is most of a
+/// link against a crate built with full debug information. The first
+/// block fails if its own program holds line tables, merged with the
+/// second or alone.
+#[test]
+fn plain_blocks_link_without_debug_information() {
+    // The program's ELF section names, read from its section headers.
+    let block = r#"```rust
+let me = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+let u = |at: usize, n: usize| me[at..at + n].iter().rev().fold(0usize, |a, b| a << 8 | *b as usize);
+let (table, size, count, names) = (u(0x28, 8), u(0x3a, 2), u(0x3c, 2), u(0x3e, 2));
+let header = |i: usize| table + i * size;
+let strings = u(header(names) + 0x18, 8);
+let sections: Vec<String> = (0..count)
+    .map(|i| {
+        let at = strings + u(header(i), 4);
+        let end = me[at..].iter().position(|b| *b == 0).unwrap();
+        String::from_utf8_lossy(&me[at..at + end]).into_owned()
+    })
+    .collect();
+assert!(sections.iter().any(|s| s == ".text"), "{sections:?}");
+assert!(!sections.iter().any(|s| s == ".debug_line"), "line tables linked: {sections:?}");
+```
+
+```rust
+println!("beside");
+```
+"#;
+    let book = BookTest::new().chapter("strip.md", block);
+    book.write();
+    for args in [&[][..], &["--no-merge"][..]] {
+        let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+        let (json, code) = check_json(&book, args);
+        assert_eq!(
+            (code, json["summary"].as_str()),
+            (0, Some("2 passed, 0 failed")),
+            "{args:?} {json:#}"
+        );
+    }
+}
