@@ -179,14 +179,11 @@ impl Dependency {
 /// The declared crates (by extern name) that `source` names: followed by
 /// `::`, or after `extern crate`. Sorted, each once. One pass over the
 /// source's words, whatever the number of names (a `--library-path`
-/// directory of a crate's dependencies holds a hundred).
+/// directory of a crate's dependencies holds a hundred): the few words
+/// that name a crate there are then looked for among the names.
 pub fn used<'n>(source: &str, names: impl IntoIterator<Item = &'n str>) -> Vec<String> {
-    let names: std::collections::HashSet<&str> = names.into_iter().collect();
-    let mut found = std::collections::BTreeSet::new();
-    if names.is_empty() {
-        return Vec::new();
-    }
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut named: Vec<&str> = Vec::new();
     let mut start = None;
     for (at, c) in source.char_indices().chain([(source.len(), ' ')]) {
         match (is_ident(c), start) {
@@ -194,14 +191,21 @@ pub fn used<'n>(source: &str, names: impl IntoIterator<Item = &'n str>) -> Vec<S
             (false, Some(from)) => {
                 start = None;
                 let word = &source[from..at];
-                if names.contains(word) && names_crate_at(source, from, at) {
-                    found.insert(word);
+                if !named.contains(&word) && names_crate_at(source, from, at) {
+                    named.push(word);
                 }
             }
             _ => {}
         }
     }
-    found.into_iter().map(str::to_owned).collect()
+    let mut found: Vec<String> = names
+        .into_iter()
+        .filter(|n| named.contains(n))
+        .map(str::to_owned)
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }
 
 /// Whether the word at `from..to` of `source` names a crate: followed by
