@@ -182,6 +182,10 @@ impl Dependency {
 /// directory of a crate's dependencies holds a hundred): the few words
 /// that name a crate there are then looked for among the names.
 pub fn used<'n>(source: &str, names: impl IntoIterator<Item = &'n str>) -> Vec<String> {
+    let mut names = names.into_iter().peekable();
+    if names.peek().is_none() {
+        return Vec::new();
+    }
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut named: Vec<&str> = Vec::new();
     let mut start = None;
@@ -199,7 +203,6 @@ pub fn used<'n>(source: &str, names: impl IntoIterator<Item = &'n str>) -> Vec<S
         }
     }
     let mut found: Vec<String> = names
-        .into_iter()
         .filter(|n| named.contains(n))
         .map(str::to_owned)
         .collect();
