@@ -158,13 +158,14 @@ compiler runs: 1, program runs: 2, from cache: 0
     );
 }
 
-/// The binary starts itself as each program's supervisor (a small new
-/// process that forks the program), rather than forking itself for it:
-/// the program's parent is `mdbook-companion __companion_supervise …`,
-/// and holds none of the program's output pipes.
+/// The binary starts itself once as the spawner, a small process that
+/// forks each program's supervisor (which forks the program), rather than
+/// forking itself for each: the program's parent is a fork of
+/// `mdbook-companion __companion_spawner …`, and holds none of the
+/// program's output pipes, only its status pipe.
 #[test]
-fn a_program_is_started_by_the_binary_as_its_own_supervisor() {
-    let chapter = "```rust example\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    let cmdline = std::fs::read(format!(\"/proc/{ppid}/cmdline\")).unwrap();\n    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();\n    println!(\"{}\", args.get(1).map_or(\"\", String::as_str));\n    let fds = std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).map_or(0, |d| d.count());\n    println!(\"{fds} descriptor\");\n}\n```\n\n```output\n__companion_supervise\n1 descriptor\n```\n";
+fn a_program_is_started_by_the_spawner_under_its_supervisor() {
+    let chapter = "```rust example\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    let cmdline = std::fs::read(format!(\"/proc/{ppid}/cmdline\")).unwrap();\n    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();\n    println!(\"{}\", args.get(1).map_or(\"\", String::as_str));\n    let fds = std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).map_or(0, |d| d.count());\n    println!(\"{fds} descriptor\");\n}\n```\n\n```output\n__companion_spawner\n1 descriptor\n```\n";
     let book = BookTest::new().chapter("ch.md", chapter);
     book.run(&["check"], |cmd| {
         cmd.expect_stdout(str![[r#"
@@ -174,6 +175,23 @@ compiler runs: 1, program runs: 1, from cache: 0
 
 "#]]);
     });
+}
+
+/// A program starts as `std::process::Command` would start it, though
+/// through the spawner and its supervisor (our binary, whose runtime
+/// ignores SIGPIPE): SIGPIPE at its default, so a C program writing to a
+/// closed pipe is killed by it, as under `mdbook test`.
+#[test]
+fn a_program_starts_with_sigpipe_at_its_default() {
+    let chapter = "````compare\n```c expect=run\n#include <signal.h>\n#include <stdio.h>\nint main(void) {\n    void (*was)(int) = signal(SIGPIPE, SIG_DFL);\n    puts(was == SIG_DFL ? \"default\" : \"ignored\");\n    return 0;\n}\n```\n\n```output\ndefault\n```\n\n```rust\nfn main() {}\n```\n````\n";
+    let book = BookTest::new().chapter("ch.md", chapter);
+    book.write();
+    let (json, code) = crate::anybook::check_json(&book, &[]);
+    assert_eq!(
+        (code, json["summary"].as_str()),
+        (0, Some("2 passed, 0 failed")),
+        "{json:#}"
+    );
 }
 
 /// Programs are built and run in scratch directories under `TMPDIR` when

@@ -2,14 +2,15 @@
 //! own, with a time limit, with capped output, with a memory limit for the
 //! book's programs, and leaving nothing behind.
 //!
-//! On Linux each child runs under a small supervisor: a process forked
-//! between us and the child that makes itself a child subreaper
+//! On Linux each child runs under a small supervisor: a process between us
+//! and the child (forked by the spawner, a small process of our binary's,
+//! where there is one) that makes itself a child subreaper
 //! (`prctl(PR_SET_CHILD_SUBREAPER)`), so everything the child starts stays
 //! its descendant however it detaches (`setsid`, double forks): when the
 //! child exits or the time limit comes, the supervisor kills what is left of
 //! the tree (its own children, again and again, as the killed ones' children
-//! are handed to it) and only then exits; it reports a time-out to us on a
-//! pipe of its own. Elsewhere the child gets its own process group, killed
+//! are handed to it) and only then exits; it reports how the child ended
+//! (a time-out among them) on a pipe of its own. Elsewhere the child gets its own process group, killed
 //! at the limit. Reading the output stops at the limit too, even if
 //! something still holds the pipes open. Output beyond the cap is read and
 //! dropped, so a program that floods its pipes can neither block nor fill

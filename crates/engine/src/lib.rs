@@ -11,5 +11,7 @@ pub mod exec;
 pub mod libraries;
 pub mod lock;
 #[cfg(target_os = "linux")]
+mod spawner;
+#[cfg(target_os = "linux")]
 mod supervise;
 pub mod toolchain;

@@ -5,16 +5,19 @@
 //! or (when it is given one) the tree's resident memory goes over its
 //! limit, and ends as the program did.
 //!
-//! It is started one of two ways. A binary that calls [`hook`] first
-//! thing (ours) is started again as the supervisor ([`SUPERVISE`]): a
-//! `posix_spawn` of a small new process, which forks the program. Forking
-//! ourselves instead copies our page tables (threads, allocator arenas)
-//! twice a program, and after each fork our own writes fault: measured on
-//! the Reference's cold check, about half a second of CPU for its 560
-//! compiler and program starts. Otherwise (the engine's own tests) it is
-//! forked in the child's `pre_exec` hook. Everything here that runs in a
-//! process forked from a multithreaded one is async-signal-safe and
-//! allocates nothing.
+//! It is started one of three ways. In a binary that runs the spawner's
+//! hook first thing (ours), the spawner (module `spawner`, this binary
+//! started once) forks it from its own small process; when the spawner cannot
+//! take a request, this binary is started again as the supervisor
+//! ([`SUPERVISE`]), a `posix_spawn` of a small new process. Either way
+//! the supervisor forks the program. Forking ourselves instead copies our
+//! page tables (threads, allocator arenas) twice a program, and after
+//! each fork our own writes fault: measured on the Reference's cold
+//! check, about half a second of CPU for its 560 compiler and program
+//! starts; starting the binary each time, 0.24 s more than the spawner.
+//! Otherwise (the engine's own tests) it is forked in the child's
+//! `pre_exec` hook. Everything here that runs in a process forked from a
+//! multithreaded one is async-signal-safe and allocates nothing.
 
 use std::ffi::{CString, OsString};
 use std::io;
@@ -23,27 +26,23 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// The first argument that starts a binary that calls [`hook`] as the
-/// supervisor of the program named after it ([`serve`]).
+/// The first argument that starts a binary that runs the spawner's hook
+/// as the supervisor of the program named after it ([`serve`]).
 pub(crate) const SUPERVISE: &str = "__companion_supervise";
 
-/// The binary to start as the supervisor ([`hook`]); unset, the
+/// The binary to start as the supervisor ([`set_program`]); unset, the
 /// supervisor is forked from us.
 static PROGRAM: OnceLock<std::path::PathBuf> = OnceLock::new();
 
-/// For a binary's `main`, first thing: started as the supervisor
-/// ([`SUPERVISE`]), supervises and exits; otherwise makes this binary the
-/// one started as the supervisor of every child [`supervise`] sets up.
-pub(crate) fn hook() {
-    let mut args = std::env::args_os().skip(1);
-    if args.next().is_some_and(|a| a == SUPERVISE) {
-        serve(args.collect());
-    }
-    // `/proc/self/exe` names this binary even if its file is replaced.
-    let me = std::path::PathBuf::from("/proc/self/exe");
-    if me.exists() {
-        let _ = PROGRAM.set(me);
-    }
+/// The binary the spawner's hook made the supervisor's, if any.
+pub(crate) fn program() -> Option<&'static std::path::Path> {
+    PROGRAM.get().map(std::path::PathBuf::as_path)
+}
+
+/// Makes `binary` (one whose `main` runs the spawner's hook first) the
+/// one started as a supervisor from now on.
+pub(crate) fn set_program(binary: std::path::PathBuf) {
+    let _ = PROGRAM.set(binary);
 }
 
 /// How long the first wait for a child's end lasts; each next one twice
@@ -64,6 +63,31 @@ pub(super) enum Limit {
     Memory,
     /// The program could not be started (`E` and the error's number).
     Start(i32),
+}
+
+/// How a program ended, from the record its supervisor wrote on the
+/// status pipe (`None` when it wrote none: it was killed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ended {
+    /// It exited with this code (`X`).
+    Exit(i32),
+    /// A signal ended it (`S`).
+    Signal(i32),
+    /// The supervisor stopped it, or could not start it.
+    Stopped(Limit),
+}
+
+/// The record `bytes` (see [`Ended`]).
+pub(super) fn ended(bytes: &[u8]) -> Option<Ended> {
+    let number = |b: &[u8]| Some(i32::from_le_bytes(b.get(1..5)?.try_into().ok()?));
+    match bytes.first()? {
+        b'X' => Some(Ended::Exit(number(bytes)?)),
+        b'S' => Some(Ended::Signal(number(bytes)?)),
+        b'T' => Some(Ended::Stopped(Limit::Time)),
+        b'M' => Some(Ended::Stopped(Limit::Memory)),
+        b'E' => Some(Ended::Stopped(Limit::Start(number(bytes)?))),
+        _ => None,
+    }
 }
 
 /// The limit the supervisor wrote on its status pipe, if it stopped the
@@ -88,7 +112,7 @@ pub(super) fn read_status(fd: i32) -> Option<Limit> {
 }
 
 /// Puts the supervisor between us and the child `cmd` would start.
-/// With a binary to start as the supervisor ([`hook`]): returns the
+/// With a binary to start as the supervisor ([`set_program`]): returns the
 /// command to start instead of `cmd`, that binary with [`SUPERVISE`],
 /// the limits and `cmd`'s program and arguments, in `cmd`'s directory and
 /// environment (its standard streams and group are the caller's to set).
@@ -186,7 +210,7 @@ pub(super) fn supervise(
 /// with its address-space limit) and supervises it ([`supervisor`]).
 /// Never returns. Its standard streams, directory and environment are
 /// the program's.
-fn serve(args: Vec<OsString>) -> ! {
+pub(crate) fn serve(args: Vec<OsString>) -> ! {
     let number = |a: Option<&OsString>| a.and_then(|a| a.to_str()?.parse::<u64>().ok());
     let status = number(args.get(3)).and_then(|fd| i32::try_from(fd).ok());
     let program: Vec<CString> = args
@@ -206,8 +230,8 @@ fn serve(args: Vec<OsString>) -> ! {
         .max(1);
     let mut argv: Vec<*const libc::c_char> = program.iter().map(|a| a.as_ptr()).collect();
     argv.push(std::ptr::null());
-    // SAFETY: a single-threaded process (this binary's `main` called
-    // [`hook`] first): descriptors, prctl, fork, exec on buffers made
+    // SAFETY: a single-threaded process (this binary's `main` ran the
+    // spawner's hook first): descriptors, prctl, fork, exec on buffers made
     // above; the child writes only to the status pipe before `_exit`.
     unsafe {
         // Copies of other supervisors' status pipes, started beside us.
@@ -232,6 +256,10 @@ fn serve(args: Vec<OsString>) -> ! {
                 if limit_memory(memory).is_err() {
                     start_failed(status);
                 }
+                // As `std::process::Command` starts a child: SIGPIPE back to
+                // its default (this binary's runtime ignores it, and an
+                // ignored signal stays ignored across exec).
+                libc::signal(libc::SIGPIPE, libc::SIG_DFL);
                 libc::execvp(argv[0], argv.as_ptr());
                 start_failed(status)
             }
@@ -252,7 +280,7 @@ fn serve(args: Vec<OsString>) -> ! {
 ///
 /// # Safety
 /// As [`supervisor`].
-unsafe fn start_failed(status: i32) -> ! {
+pub(crate) unsafe fn start_failed(status: i32) -> ! {
     let errno = io::Error::last_os_error()
         .raw_os_error()
         .unwrap_or(libc::ENOENT);
@@ -355,10 +383,21 @@ unsafe fn supervisor(program: i32, limit: Duration, resident: Option<u64>, statu
             libc::write(status, b"M".as_ptr().cast(), 1);
             libc::_exit(137);
         }
+        // The outcome on the status pipe too, for a caller that cannot
+        // wait for us (the spawner's child).
+        let record = |kind: u8, n: i32| {
+            let mut bytes = [kind, 0, 0, 0, 0];
+            bytes[1..].copy_from_slice(&n.to_le_bytes());
+            libc::write(status, bytes.as_ptr().cast(), bytes.len());
+        };
         match how {
-            Some(st) if libc::WIFEXITED(st) => libc::_exit(libc::WEXITSTATUS(st)),
+            Some(st) if libc::WIFEXITED(st) => {
+                record(b'X', libc::WEXITSTATUS(st));
+                libc::_exit(libc::WEXITSTATUS(st))
+            }
             Some(st) if libc::WIFSIGNALED(st) => {
                 let sig = libc::WTERMSIG(st);
+                record(b'S', sig);
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(sig, &action, std::ptr::null_mut());

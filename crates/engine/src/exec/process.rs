@@ -2,7 +2,7 @@
 //! under its supervisor, with its time limit, output cap and memory
 //! limit (see the module `exec`).
 
-use std::io::{self, Read, Write as _};
+use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
@@ -74,8 +74,27 @@ const GRACE: Duration = Duration::from_secs(2);
 type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
 
 /// Runs `cmd` to completion under `limits`, feeding it `stdin`. A
-/// command is run once: this adds its supervisor hook to `cmd`.
+/// command is run once: this adds its supervisor hook to `cmd`. On Linux
+/// the spawner (module `spawner`) starts it when there is one.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
+    let start = Instant::now();
+    #[cfg(target_os = "linux")]
+    if let Some(spawned) =
+        crate::spawner::spawn(cmd, limits.timeout, limits.memory, limits.resident)
+    {
+        let s = spawned?;
+        let streams = Streams {
+            stdout: Some(Box::new(s.stdout)),
+            stderr: Some(Box::new(s.stderr)),
+            stdin: Some(Box::new(s.stdin)),
+        };
+        let waiter = Waiter::Spawned {
+            pid: s.pid,
+            status: s.status,
+            record: Vec::new(),
+        };
+        return collect(waiter, streams, stdin, limits, start);
+    }
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -106,7 +125,6 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         }
         None => cmd,
     };
-    let start = Instant::now();
     let spawned = cmd.spawn();
     // Our copy of the status pipe's write end goes (the supervisor holds
     // its own); the read end goes too if nothing started.
@@ -119,6 +137,148 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         }
     }
     let mut child = spawned?;
+    let streams = Streams {
+        stdout: child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        stderr: child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        stdin: child
+            .stdin
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Write + Send>),
+    };
+    let waiter = Waiter::Own {
+        child,
+        #[cfg(target_os = "linux")]
+        status: status_pipe.0,
+    };
+    collect(waiter, streams, stdin, limits, start)
+}
+
+/// Our ends of a child's standard streams.
+struct Streams {
+    stdout: Option<Box<dyn Read + Send>>,
+    stderr: Option<Box<dyn Read + Send>>,
+    stdin: Option<Box<dyn Write + Send>>,
+}
+
+/// A started child, as [`collect`] waits for it.
+enum Waiter {
+    /// Started by us: waited for as our child; `status`, the read end of
+    /// its supervisor's status pipe.
+    Own {
+        child: std::process::Child,
+        #[cfg(target_os = "linux")]
+        status: i32,
+    },
+    /// Started by the spawner: its supervisor (pid and group `pid`) is
+    /// not our child; it has ended when its status pipe closes, and the
+    /// record it wrote there says how.
+    #[cfg(target_os = "linux")]
+    Spawned {
+        pid: i32,
+        status: std::os::fd::OwnedFd,
+        record: Vec<u8>,
+    },
+}
+
+impl Waiter {
+    /// `Some` once the child has ended, with its exit code if it exited.
+    fn try_wait(&mut self) -> io::Result<Option<Option<i32>>> {
+        match self {
+            Waiter::Own { child, .. } => Ok(child.try_wait()?.map(|s| s.code())),
+            #[cfg(target_os = "linux")]
+            Waiter::Spawned { status, record, .. } => {
+                use std::os::fd::AsRawFd as _;
+                let fd = status.as_raw_fd();
+                loop {
+                    let mut poll = libc::pollfd {
+                        fd,
+                        events: libc::POLLIN,
+                        revents: 0,
+                    };
+                    let mut buf = [0u8; 16];
+                    // SAFETY: poll(2) and read(2) on a descriptor we own,
+                    // into locals.
+                    let n = unsafe {
+                        if libc::poll(&mut poll, 1, 0) <= 0 {
+                            return Ok(None);
+                        }
+                        libc::read(fd, buf.as_mut_ptr().cast(), buf.len())
+                    };
+                    match n {
+                        0 => {
+                            return Ok(Some(match supervise::ended(record) {
+                                Some(supervise::Ended::Exit(code)) => Some(code),
+                                _ => None,
+                            }));
+                        }
+                        n if n > 0 => record.extend_from_slice(&buf[..n as usize]),
+                        _ => match io::Error::last_os_error().kind() {
+                            io::ErrorKind::Interrupted => {}
+                            _ => return Err(io::Error::last_os_error()),
+                        },
+                    }
+                }
+            }
+        }
+    }
+
+    /// Kills the child's group (and, ours, the child), and waits for it:
+    /// its exit code if it exited after all.
+    fn kill_and_wait(&mut self) -> Option<i32> {
+        match self {
+            Waiter::Own { child, .. } => {
+                kill_group(child);
+                child.wait().ok().and_then(|s| s.code())
+            }
+            #[cfg(target_os = "linux")]
+            Waiter::Spawned { pid, .. } => {
+                // SAFETY: kill(2) of the group the spawner made for it.
+                unsafe {
+                    libc::kill(-*pid, libc::SIGKILL);
+                }
+                None
+            }
+        }
+    }
+
+    /// After its end: kills what is left of its group, so that the
+    /// readers finish and nothing is left running (the spawner's
+    /// supervisor did that itself before it ended).
+    fn end(&mut self) {
+        if let Waiter::Own { child, .. } = self {
+            kill_group(child);
+        }
+    }
+
+    /// The limit the supervisor stopped it at, if any.
+    #[cfg(target_os = "linux")]
+    fn stopped(self) -> Option<supervise::Limit> {
+        match self {
+            Waiter::Own { status, .. } => supervise::read_status(status),
+            Waiter::Spawned { record, .. } => match supervise::ended(&record) {
+                Some(supervise::Ended::Stopped(limit)) => Some(limit),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Reads a started child's output (capped), feeds it `stdin`, waits for
+/// its end (stepping in only past its limit and [`GRACE`]) and tells how
+/// it ended.
+fn collect(
+    mut waiter: Waiter,
+    streams: Streams,
+    stdin: &[u8],
+    limits: Limits,
+    start: Instant,
+) -> io::Result<Finished> {
     let cap = limits.max_output;
     let (done_tx, done_rx) = mpsc::channel::<()>();
     let mut readers = 0;
@@ -135,20 +295,10 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         }
         kept
     };
-    let out = capture(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let err = capture(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
+    let out = capture(streams.stdout);
+    let err = capture(streams.stderr);
     drop(done_tx);
-    if let Some(mut input) = child.stdin.take() {
+    if let Some(mut input) = streams.stdin {
         let data = stdin.to_vec();
         thread::spawn(move || {
             let _ = input.write_all(&data);
@@ -156,9 +306,9 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     }
     let mut timed_out = false;
     let mut pause = supervise::FIRST_PAUSE;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break Some(status);
+    let code = loop {
+        if let Some(code) = waiter.try_wait()? {
+            break code;
         }
         let elapsed = start.elapsed();
         // Under the supervisor, the limit is its to enforce (it kills the
@@ -169,18 +319,15 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         let ours = elapsed >= limits.timeout;
         if ours {
             timed_out = true;
-            kill_group(&mut child);
-            break child.wait().ok();
+            break waiter.kill_and_wait();
         }
         thread::sleep(pause);
         pause = (pause * 2).min(supervise::LONGEST_PAUSE);
     };
-    // The group may hold the pipes open after the leader exits: kill it so
-    // the readers finish and nothing is left running.
-    kill_group(&mut child);
+    waiter.end();
     #[cfg(target_os = "linux")]
     let (time_up, over_memory) = {
-        let stopped = supervise::read_status(status_pipe.0);
+        let stopped = waiter.stopped();
         if let Some(supervise::Limit::Start(errno)) = stopped {
             return Err(io::Error::from_raw_os_error(errno));
         }
@@ -207,11 +354,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     let (stdout, t1) = take(&out);
     let (stderr, t2) = take(&err);
     Ok(Finished {
-        code: if timed_out || over_memory {
-            None
-        } else {
-            status.and_then(|s| s.code())
-        },
+        code: if timed_out || over_memory { None } else { code },
         stdout,
         stderr,
         timed_out,
@@ -258,7 +401,7 @@ fn read_capped(mut r: impl Read, cap: usize, into: &Mutex<(Vec<u8>, bool)>) {
 /// it (see the supervisor's module, `supervise`). Does nothing off Linux.
 pub fn supervisor_hook() {
     #[cfg(target_os = "linux")]
-    supervise::hook();
+    crate::spawner::hook();
 }
 
 /// A fresh, empty directory for one compiler run.
