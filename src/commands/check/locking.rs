@@ -403,7 +403,7 @@ fn change(c: &lock::Change, o: &Entry, n: &Entry) -> String {
             _ => String::new(),
         };
         return format!(
-            "hash: its code or what it claims changed since companion.lock was written{ran}"
+            "hash: its code, what it claims or how this version of mdbook-companion builds it changed since companion.lock was written{ran}"
         );
     }
     difference(c)

@@ -104,7 +104,7 @@ fn locked_tells_one_line_per_block_with_what_to_do() {
 ok      src/two.md:3: rust example "hi" (expect=run)
 ok      src/two.md:13: rust example "later" (expect=run)
 ok      src/two.md:21: rust example "new" (expect=run)
-FAILED  --locked: src/two.md:13: rust example "later": hash: its code or what it claims changed since companion.lock was written (it printed "x\n" then, "y\n" now); run `mdbook-companion check` and commit companion.lock
+FAILED  --locked: src/two.md:13: rust example "later": hash: its code, what it claims or how this version of mdbook-companion builds it changed since companion.lock was written (it printed "x\n" then, "y\n" now); run `mdbook-companion check` and commit companion.lock
 FAILED  --locked: src/two.md:21: rust example "new" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock
 compiler runs: 1, program runs: 2, from cache: 1
 3 passed, 2 failed
