@@ -127,6 +127,24 @@ mdbook-companion: error: cannot read ./book.toml: No such file or directory (os 
     });
 }
 
+/// How a program ended is never taken from anything it could write: a
+/// program that writes a forged "exited with 0" record into every pipe
+/// its parent (its supervisor) holds, then exits 1, fails, with its own
+/// exit code.
+#[test]
+fn a_program_cannot_forge_how_it_ended() {
+    let chapter = "```rust example\nuse std::io::Write;\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    for fd in std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).unwrap().flatten() {\n        if let Ok(mut pipe) = std::fs::OpenOptions::new().write(true).open(fd.path()) {\n            let _ = pipe.write_all(b\"X\\0\\0\\0\\0X\\0\\0\\0\\0\");\n        }\n    }\n    std::process::exit(1);\n}\n```\n";
+    let book = BookTest::new().chapter("ch.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/ch.md:1: rust example (expect=run): the program exited with code 1
+compiler runs: 1, program runs: 1, from cache: 0
+0 passed, 1 failed
+
+"#]]);
+    });
+}
+
 #[test]
 fn a_programs_children_end_with_it_and_at_the_time_limit() {
     let mut book = BookTest::new().companion("timeout = 2");

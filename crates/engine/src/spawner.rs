@@ -4,17 +4,18 @@
 //! process, not a start of our binary ([`crate::supervise`]'s `serve`,
 //! 0.4 ms of CPU each: its loading and linking) nor a fork of ours.
 //!
-//! It waits for the supervisors it forks, and we wait for it at our exit,
-//! so that their time counts as ours.
+//! The supervisors it forks are our children (`CLONE_PARENT`): we wait
+//! for each, so how a child ended comes from the kernel, and its time
+//! counts as ours; we wait for the spawner at our exit.
 //!
 //! A request is one message on a `SOCK_SEQPACKET` socket: the limits, the
 //! directory, the environment's changes, the program and its arguments,
 //! NUL-separated, with four descriptors (the child's stdin, stdout and
 //! stderr, and the status pipe's write end). The reply is the
-//! supervisor's pid, which is also its process group. The caller learns
-//! how the child ended from the status pipe: the supervisor writes its
-//! record there (`X` and the exit code, `S` and the signal, `T`, `M`, or
-//! `E` and the error number) and its end closes the pipe.
+//! supervisor's pid, which is also its process group. The caller waits
+//! for the supervisor, which ends as the program did, and reads on the
+//! status pipe whether it stopped the program at a limit (`T`, `M`) or
+//! could not start it (`E` and the error number).
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -92,9 +93,9 @@ fn spawner() -> Option<&'static Spawner> {
                 .spawn();
             drop(theirs);
             let child = started.ok()?;
-            // At our exit its socket closes; it waits for its children and
-            // ends, and we wait for it: its time and theirs count as ours
-            // (as a `time` of the check shows them).
+            // At our exit its socket closes and it ends; we wait for it,
+            // so that its time counts as ours (as a `time` of the check
+            // shows it).
             ENDING.store(ours.as_raw_fd(), std::sync::atomic::Ordering::SeqCst);
             CHILD.store(
                 i32::try_from(child.id()).unwrap_or(-1),
@@ -119,7 +120,7 @@ static ENDING: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(
 static CHILD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
 /// At our exit: closes our end of the spawner's socket and waits for the
-/// spawner (which waits for its children first).
+/// spawner.
 extern "C" fn wait_at_exit() {
     let socket = ENDING.load(std::sync::atomic::Ordering::SeqCst);
     let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
@@ -175,6 +176,13 @@ pub(crate) fn spawn(
 ) -> Option<io::Result<Spawned>> {
     let spawner = spawner()?;
     let streams = (|| Ok::<_, io::Error>((pipe()?, pipe()?, pipe()?, pipe()?)))();
+    if let Ok((_, _, _, (status, _))) = &streams {
+        // Read once the supervisor has ended, without waiting.
+        // SAFETY: fcntl(2) on a descriptor we own.
+        unsafe {
+            libc::fcntl(status.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK);
+        }
+    }
     let ((in_r, in_w), (out_r, out_w), (err_r, err_w), (st_r, st_w)) = match streams {
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
@@ -300,12 +308,8 @@ pub(crate) fn serve(socket: i32) -> ! {
             msg.msg_iovlen = 1;
             msg.msg_control = control.as_mut_ptr().cast();
             msg.msg_controllen = control.len() as _;
-            // The supervisors that ended since the last request.
-            while libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) > 0 {}
             let n = libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC);
             if n == 0 {
-                // Our caller is ending: the rest, then us.
-                while libc::waitpid(-1, std::ptr::null_mut(), 0) > 0 {}
                 libc::_exit(0);
             }
             if n < 0 {
@@ -328,12 +332,23 @@ pub(crate) fn serve(socket: i32) -> ! {
             }
             let request = &buffer[..n as usize];
             let pid = match (fds.iter().all(|fd| *fd >= 0), parse(request)) {
-                (true, Some(request)) => match libc::fork() {
+                // A fork whose parent is our caller (`CLONE_PARENT`): it
+                // waits for the supervisor as its own child, so how the
+                // child ended comes from the kernel, never from a pipe
+                // the program could write to.
+                (true, Some(request)) => match libc::syscall(
+                    libc::SYS_clone,
+                    libc::CLONE_PARENT | libc::SIGCHLD,
+                    0,
+                    0,
+                    0,
+                    0,
+                ) {
                     0 => start(socket, fds, request),
                     -1 => -io::Error::last_os_error()
                         .raw_os_error()
                         .unwrap_or(libc::EAGAIN),
-                    pid => pid,
+                    pid => i32::try_from(pid).unwrap_or(-libc::EINVAL),
                 },
                 _ => -libc::EINVAL,
             };

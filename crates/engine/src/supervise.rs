@@ -65,31 +65,6 @@ pub(super) enum Limit {
     Start(i32),
 }
 
-/// How a program ended, from the record its supervisor wrote on the
-/// status pipe (`None` when it wrote none: it was killed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ended {
-    /// It exited with this code (`X`).
-    Exit(i32),
-    /// A signal ended it (`S`).
-    Signal(i32),
-    /// The supervisor stopped it, or could not start it.
-    Stopped(Limit),
-}
-
-/// The record `bytes` (see [`Ended`]).
-pub(super) fn ended(bytes: &[u8]) -> Option<Ended> {
-    let number = |b: &[u8]| Some(i32::from_le_bytes(b.get(1..5)?.try_into().ok()?));
-    match bytes.first()? {
-        b'X' => Some(Ended::Exit(number(bytes)?)),
-        b'S' => Some(Ended::Signal(number(bytes)?)),
-        b'T' => Some(Ended::Stopped(Limit::Time)),
-        b'M' => Some(Ended::Stopped(Limit::Memory)),
-        b'E' => Some(Ended::Stopped(Limit::Start(number(bytes)?))),
-        _ => None,
-    }
-}
-
 /// The limit the supervisor wrote on its status pipe, if it stopped the
 /// program at one. Closes the read end.
 pub(super) fn read_status(fd: i32) -> Option<Limit> {
@@ -383,21 +358,10 @@ unsafe fn supervisor(program: i32, limit: Duration, resident: Option<u64>, statu
             libc::write(status, b"M".as_ptr().cast(), 1);
             libc::_exit(137);
         }
-        // The outcome on the status pipe too, for a caller that cannot
-        // wait for us (the spawner's child).
-        let record = |kind: u8, n: i32| {
-            let mut bytes = [kind, 0, 0, 0, 0];
-            bytes[1..].copy_from_slice(&n.to_le_bytes());
-            libc::write(status, bytes.as_ptr().cast(), bytes.len());
-        };
         match how {
-            Some(st) if libc::WIFEXITED(st) => {
-                record(b'X', libc::WEXITSTATUS(st));
-                libc::_exit(libc::WEXITSTATUS(st))
-            }
+            Some(st) if libc::WIFEXITED(st) => libc::_exit(libc::WEXITSTATUS(st)),
             Some(st) if libc::WIFSIGNALED(st) => {
                 let sig = libc::WTERMSIG(st);
-                record(b'S', sig);
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = libc::SIG_DFL;
                 libc::sigaction(sig, &action, std::ptr::null_mut());

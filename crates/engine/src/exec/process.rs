@@ -91,7 +91,6 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
         let waiter = Waiter::Spawned {
             pid: s.pid,
             status: s.status,
-            record: Vec::new(),
         };
         return collect(waiter, streams, stdin, limits, start);
     }
@@ -176,13 +175,12 @@ enum Waiter {
         status: i32,
     },
     /// Started by the spawner: its supervisor (pid and group `pid`) is
-    /// not our child; it has ended when its status pipe closes, and the
-    /// record it wrote there says how.
+    /// our child all the same (`CLONE_PARENT`), waited for by pid;
+    /// `status`, the read end of its status pipe.
     #[cfg(target_os = "linux")]
     Spawned {
         pid: i32,
         status: std::os::fd::OwnedFd,
-        record: Vec<u8>,
     },
 }
 
@@ -192,37 +190,14 @@ impl Waiter {
         match self {
             Waiter::Own { child, .. } => Ok(child.try_wait()?.map(|s| s.code())),
             #[cfg(target_os = "linux")]
-            Waiter::Spawned { status, record, .. } => {
-                use std::os::fd::AsRawFd as _;
-                let fd = status.as_raw_fd();
-                loop {
-                    let mut poll = libc::pollfd {
-                        fd,
-                        events: libc::POLLIN,
-                        revents: 0,
-                    };
-                    let mut buf = [0u8; 16];
-                    // SAFETY: poll(2) and read(2) on a descriptor we own,
-                    // into locals.
-                    let n = unsafe {
-                        if libc::poll(&mut poll, 1, 0) <= 0 {
-                            return Ok(None);
-                        }
-                        libc::read(fd, buf.as_mut_ptr().cast(), buf.len())
-                    };
-                    match n {
-                        0 => {
-                            return Ok(Some(match supervise::ended(record) {
-                                Some(supervise::Ended::Exit(code)) => Some(code),
-                                _ => None,
-                            }));
-                        }
-                        n if n > 0 => record.extend_from_slice(&buf[..n as usize]),
-                        _ => match io::Error::last_os_error().kind() {
-                            io::ErrorKind::Interrupted => {}
-                            _ => return Err(io::Error::last_os_error()),
-                        },
-                    }
+            Waiter::Spawned { pid, .. } => {
+                let mut st = 0;
+                // SAFETY: waitpid(2) of our child (the spawner forked it
+                // with `CLONE_PARENT`), into a local.
+                match unsafe { libc::waitpid(*pid, &mut st, libc::WNOHANG) } {
+                    0 => Ok(None),
+                    -1 => Err(io::Error::last_os_error()),
+                    _ => Ok(Some(exit_code(st))),
                 }
             }
         }
@@ -238,11 +213,13 @@ impl Waiter {
             }
             #[cfg(target_os = "linux")]
             Waiter::Spawned { pid, .. } => {
-                // SAFETY: kill(2) of the group the spawner made for it.
+                let mut st = 0;
+                // SAFETY: kill(2) of the group the spawner made for it,
+                // then waitpid(2) of our child into a local.
                 unsafe {
                     libc::kill(-*pid, libc::SIGKILL);
+                    (libc::waitpid(*pid, &mut st, 0) == *pid).then(|| exit_code(st))?
                 }
-                None
             }
         }
     }
@@ -261,10 +238,10 @@ impl Waiter {
     fn stopped(self) -> Option<supervise::Limit> {
         match self {
             Waiter::Own { status, .. } => supervise::read_status(status),
-            Waiter::Spawned { record, .. } => match supervise::ended(&record) {
-                Some(supervise::Ended::Stopped(limit)) => Some(limit),
-                _ => None,
-            },
+            Waiter::Spawned { status, .. } => {
+                use std::os::fd::IntoRawFd as _;
+                supervise::read_status(status.into_raw_fd())
+            }
         }
     }
 }
@@ -328,7 +305,12 @@ fn collect(
     #[cfg(target_os = "linux")]
     let (time_up, over_memory) = {
         let stopped = waiter.stopped();
-        if let Some(supervise::Limit::Start(errno)) = stopped {
+        // (Only as the supervisor's program child reports it: it ends with
+        // 127 after writing it; a program that writes it itself and
+        // exits otherwise is judged by its exit.)
+        if let Some(supervise::Limit::Start(errno)) = stopped
+            && code == Some(127)
+        {
             return Err(io::Error::from_raw_os_error(errno));
         }
         (
@@ -361,6 +343,12 @@ fn collect(
         truncated: t1 || t2,
         over_memory,
     })
+}
+
+/// A wait status's exit code (`None` when a signal ended the process).
+#[cfg(target_os = "linux")]
+fn exit_code(status: i32) -> Option<i32> {
+    libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status))
 }
 
 fn kill_group(child: &mut std::process::Child) {
