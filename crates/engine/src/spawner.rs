@@ -187,15 +187,14 @@ pub(crate) fn spawn(
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };
-    let bytes = |b: Option<u64>| b.map_or_else(|| "-".to_owned(), |b| b.to_string());
     let mut fields: Vec<Vec<u8>> = vec![
         limit
             .as_nanos()
             .min(i64::MAX as u128)
             .to_string()
             .into_bytes(),
-        bytes(memory).into_bytes(),
-        bytes(resident).into_bytes(),
+        crate::supervise::limit_arg(memory).into_bytes(),
+        crate::supervise::limit_arg(resident).into_bytes(),
         cmd.get_current_dir()
             .map(|d| d.as_os_str().as_bytes().to_vec())
             .unwrap_or_default(),

@@ -34,6 +34,11 @@ pub(crate) const SUPERVISE: &str = "__companion_supervise";
 /// supervisor is forked from us.
 static PROGRAM: OnceLock<std::path::PathBuf> = OnceLock::new();
 
+/// A memory limit as [`serve`] reads it: bytes, or `-` for none.
+pub(crate) fn limit_arg(bytes: Option<u64>) -> String {
+    bytes.map_or_else(|| "-".to_owned(), |b| b.to_string())
+}
+
 /// The binary the spawner's hook made the supervisor's, if any.
 pub(crate) fn program() -> Option<&'static std::path::Path> {
     PROGRAM.get().map(std::path::PathBuf::as_path)
@@ -131,12 +136,11 @@ pub(super) fn supervise(
             }
             return Err(e);
         }
-        let bytes = |b: Option<u64>| b.map_or_else(|| "-".to_owned(), |b| b.to_string());
         let mut sup = Command::new(program);
         sup.arg(SUPERVISE)
             .arg(limit.as_nanos().min(i64::MAX as u128).to_string())
-            .arg(bytes(memory))
-            .arg(bytes(resident))
+            .arg(limit_arg(memory))
+            .arg(limit_arg(resident))
             .arg(write_end.to_string())
             .arg(cmd.get_program())
             .args(cmd.get_args());
