@@ -658,7 +658,7 @@ impl Checker {
                 true => cmd.arg(&module),
                 false => cmd.env(SELECT, i.to_string()),
             };
-            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None)
+            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None, None)
         });
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);

@@ -77,10 +77,23 @@ type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
 /// command is run once: this adds its supervisor hook to `cmd`. On Linux
 /// the spawner (module `spawner`) starts it when there is one.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
+    run_in(cmd, stdin, limits, None)
+}
+
+/// [`run`], in `sandbox` when it is given one ([`crate::sandbox`]; `cmd`'s
+/// directory is the program's folder): on Linux, where the spawner or
+/// this binary supervises it (not when the supervisor is forked from us,
+/// as in the engine's own tests: [`crate::sandbox::available`] says so).
+pub fn run_in(
+    cmd: &mut Command,
+    stdin: &[u8],
+    limits: Limits,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+) -> io::Result<Finished> {
     let start = Instant::now();
     #[cfg(target_os = "linux")]
     if let Some(spawned) =
-        crate::spawner::spawn(cmd, limits.timeout, limits.memory, limits.resident)
+        crate::spawner::spawn(cmd, limits.timeout, limits.memory, limits.resident, sandbox)
     {
         let s = spawned?;
         let streams = Streams {
@@ -104,7 +117,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     }
     #[cfg(target_os = "linux")]
     let (status_pipe, mut instead) =
-        supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident)?;
+        supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident, sandbox)?;
     #[cfg(not(target_os = "linux"))]
     let mut instead: Option<Command> = None;
     // The supervisor started as a binary of its own: the streams and the
@@ -401,10 +414,62 @@ pub fn supervisor_hook() {
 /// directory (a `rust-toolchain(.toml)` file in it or above it), so asking
 /// the version anywhere else could name another toolchain than the one
 /// that compiles.
+///
+/// They sit in a folder of this process's own under the base
+/// (`companion-PID-START`, its pid and start time), made once: a check
+/// that was killed leaves only that folder, which the next check removes
+/// ([`sweep`]) once no living process is its owner.
 pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
+    static OWN: std::sync::OnceLock<Result<std::path::PathBuf, String>> =
+        std::sync::OnceLock::new();
+    let own = OWN
+        .get_or_init(|| {
+            let base = scratch_base();
+            sweep(base);
+            let own = base.join(format!(
+                "companion-{}-{}",
+                std::process::id(),
+                start_time(std::process::id()).unwrap_or(0)
+            ));
+            std::fs::create_dir_all(&own).map_err(|e| e.to_string())?;
+            Ok(own)
+        })
+        .as_ref()
+        .map_err(|e| io::Error::other(e.clone()))?;
     tempfile::Builder::new()
         .prefix("companion-")
-        .tempdir_in(scratch_base())
+        .tempdir_in(own)
+}
+
+/// Removes the folders of dead checks under `base` ([`scratch_dir`]'s
+/// `companion-PID-START`): those whose process is gone, or is another
+/// process now (another start time).
+fn sweep(base: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((pid, start)) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("companion-"))
+            .and_then(|n| n.split_once('-'))
+            .and_then(|(p, s)| Some((p.parse::<u32>().ok()?, s.parse::<u64>().ok()?)))
+        else {
+            continue;
+        };
+        if start_time(pid) != Some(start) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// When the process `pid` started, in clock ticks since boot (the 22nd
+/// field of `/proc/PID/stat`); `None` when it is gone (or off Linux).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's closing parenthesis: state is field 3, start 22.
+    stat.rsplit_once(") ")?.1.split(' ').nth(19)?.parse().ok()
 }
 
 /// Where scratch directories go: `TMPDIR` when it is set; otherwise, on
