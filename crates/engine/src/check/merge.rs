@@ -490,7 +490,14 @@ impl Checker {
             // ([`super::merge_reach`]).
             if let Some(program) = members.iter().find_map(|m| m.job.run) {
                 let tests = harnessed(members[0].claim);
-                match self.outside_mains(dir, program, &job, tests, members.len()) {
+                match self.baselines.outside_mains(
+                    &self.cache,
+                    dir,
+                    program,
+                    &job,
+                    tests,
+                    members.len(),
+                ) {
                     Some(found) if found.none() => {}
                     Some(found) if found.unattributed.is_empty() => {
                         tracing::debug!(

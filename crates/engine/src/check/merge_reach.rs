@@ -25,7 +25,6 @@
 //! the group alone too: a member's program runs from a merged binary only
 //! when that binary was read and found to run nothing but its `main`.
 
-use super::Checker;
 use super::verdict::Job;
 use crate::cache::Cache;
 use crate::exec::{self, Limits};
@@ -354,17 +353,19 @@ pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Off
     out
 }
 
-/// Baselines known to this run, by compiler and flags: built once, by the
-/// first group that needs one ([`Checker::baseline`]).
-pub(super) type Baselines = std::sync::Mutex<HashMap<String, Arc<OnceLock<Option<Outside>>>>>;
+/// The baselines known to this run, by compiler and flags: each built
+/// once, by the first group that needs it (the others wait for it).
+#[derive(Debug, Default)]
+pub(super) struct Baselines(std::sync::Mutex<HashMap<String, Arc<OnceLock<Option<Outside>>>>>);
 
-impl Checker {
+impl Baselines {
     /// What the merged binary `dir/program`, built with `job`'s compiler
     /// and flags from `count` members, runs outside their `main`s; `None`
     /// when that cannot be told (the binary or its baseline unreadable).
     /// `tests`: a test crate (`--test`), whose baseline is an empty one.
     pub(super) fn outside_mains(
         &self,
+        cache: &Cache,
         dir: &std::path::Path,
         program: &str,
         job: &Job,
@@ -372,27 +373,25 @@ impl Checker {
         count: usize,
     ) -> Option<Offences> {
         let built = read(&std::fs::read(dir.join(program)).ok()?)?;
-        let baseline = self.baseline(job, tests)?;
+        let baseline = self.baseline(cache, job, tests)?;
         Some(offences(&built, &baseline, count))
     }
 
     /// [`Outside`] of an empty program built by `job`'s compiler with its
-    /// flags: from this run's memory, the cache, or a compile (one per
-    /// compiler and flags, whichever group asks first; the others wait
-    /// for it).
-    fn baseline(&self, job: &Job, tests: bool) -> Option<Outside> {
-        let version = exec::tool_version_cached(&job.tool, &self.cache)?;
+    /// flags: from this run's memory, the cache (with the other tool
+    /// facts), or a compile.
+    fn baseline(&self, cache: &Cache, job: &Job, tests: bool) -> Option<Outside> {
+        let version = exec::tool_version_cached(&job.tool, cache)?;
         let mut parts: Vec<&[u8]> =
             vec![b"merge-baseline-1", job.tool.as_bytes(), version.as_bytes()];
         parts.extend(job.args.iter().map(|a| a.as_bytes()));
         let key = Cache::key(&parts);
         let cell = {
-            let mut known = self.baselines.lock().unwrap_or_else(|e| e.into_inner());
+            let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(known.entry(key.clone()).or_default())
         };
         cell.get_or_init(|| {
-            if let Some(cached) = self
-                .cache
+            if let Some(cached) = cache
                 .get(TOOLS, &key)
                 .and_then(|b| serde_json::from_slice(&b).ok())
             {
@@ -400,7 +399,7 @@ impl Checker {
             }
             let built = build_baseline(job, tests)?;
             if let Ok(bytes) = serde_json::to_vec(&built) {
-                self.cache.put(TOOLS, &key, &bytes);
+                cache.put(TOOLS, &key, &bytes);
             }
             Some(built)
         })
@@ -419,7 +418,12 @@ fn build_baseline(job: &Job, tests: bool) -> Option<Outside> {
     std::fs::write(dir.path().join(job.source_file), source).ok()?;
     let mut cmd = exec::compiler_command(&job.tool, dir.path());
     cmd.args(&job.args);
-    let built = exec::run(&mut cmd, b"", Limits::with_timeout(super::COMPILE_TIMEOUT)).ok()?;
+    let built = exec::run(
+        &mut cmd,
+        b"",
+        Limits::with_timeout(super::verdict::COMPILE_TIMEOUT),
+    )
+    .ok()?;
     if !built.success() {
         tracing::debug!(
             "the merged builds' baseline did not build:\n{}",

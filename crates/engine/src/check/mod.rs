@@ -161,7 +161,7 @@ impl Checker {
             merged: Mutex::default(),
             programs: programs::Programs::default(),
             exact: std::sync::atomic::AtomicBool::new(false),
-            baselines: Mutex::default(),
+            baselines: merge_reach::Baselines::default(),
         }
     }
 
