@@ -15,14 +15,26 @@
 //! the Reference (959 entries) 0.3–0.8 s of CPU on a filesystem that
 //! looks past recently deleted inodes for each new one (ext4 without a
 //! journal); a pack costs milliseconds. A record cut short (a process
-//! killed while writing) ends the pack's reading; a record whose checksum
-//! is wrong is a miss, as an entry's file is.
+//! killed while writing) ends the pack's reading; a record whose MAC
+//! does not hold is a miss, as an entry's file is.
+//!
+//! Every entry is bound to its namespace and key by a MAC under a secret
+//! of the cache's ([`seal`]): a checksum alone let anyone who could
+//! append to a pack plant a record for another block's key (a program
+//! saying it printed 42 when it prints 41, and `check` believing it).
+//! Without a secret no record can be made that is taken, and the book's
+//! programs never see the cache (the sandbox hides it). A secret that is
+//! missing or cannot be read leaves its records misses.
 
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+
+mod seal;
+
+use seal::Secrets;
 
 /// The cache directory's name, under the book root.
 pub const DIR: &str = ".companion-cache";
@@ -32,16 +44,17 @@ pub const DIR: &str = ".companion-cache";
 pub const PACKED: [&str; 3] = ["check", "check-again", "check-runs"];
 
 /// The first line of a pack.
-const PACK_MAGIC: &[u8] = b"companion-cache-pack 1\n";
+const PACK_MAGIC: &[u8] = b"companion-cache-pack 2\n";
 
 /// The packs of one cache directory, shared by every handle on it in this
 /// process: the entries read or written, by namespace and key (stored
-/// form, as [`frame`] makes it), and the pack this process appends to in
-/// each namespace.
+/// form, as [`seal::seal`] makes it), the pack this process appends to in
+/// each namespace, and the cache's secrets.
 #[derive(Debug, Default)]
 struct Packs {
     entries: HashMap<String, HashMap<String, Vec<u8>>>,
     own: HashMap<String, std::fs::File>,
+    secrets: Secrets,
 }
 
 /// A cache rooted in one directory.
@@ -161,16 +174,30 @@ impl Cache {
     }
 
     /// The stored bytes for `key`, if any. An entry that is not in the
-    /// current format or whose checksum does not match (a torn write, a
-    /// flipped bit, a hand edit) is reported once and treated as a miss, so
-    /// it is computed again and overwritten, never shown.
+    /// current format or whose MAC does not hold (a torn write, a flipped
+    /// bit, a hand edit, a record planted or moved from another key) is
+    /// reported once and treated as a miss, so it is computed again and
+    /// overwritten, never shown. Without the cache's secret every entry
+    /// is a miss.
     pub fn get(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
         let path = self.path(namespace, key)?;
-        let stored = match self.packed(namespace, key) {
+        let dir = self.dir.as_ref()?;
+        let (known, packed) = {
+            let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+            let known = packs.secrets.known(dir);
+            let packed = match PACKED.contains(&namespace) {
+                true => self
+                    .load(&mut packs, namespace)
+                    .and_then(|entries| entries.get(key).cloned()),
+                false => None,
+            };
+            (known, packed)
+        };
+        let stored = match packed {
             Some(stored) => stored,
             None => read_regular(&path)?,
         };
-        match unframe(&stored) {
+        match seal::open(&known, namespace, key, &stored) {
             Some(bytes) => Some(bytes.to_vec()),
             None => {
                 if !self.warned.swap(true, Ordering::Relaxed) {
@@ -191,10 +218,13 @@ impl Cache {
         let Some(path) = self.path(namespace, key) else {
             return;
         };
-        let written = match PACKED.contains(&namespace) {
-            true => self.append(namespace, key, bytes),
-            false => self.write(&path, bytes),
-        };
+        let written = self.own_secret().and_then(|secret| {
+            let stored = seal::seal(&secret, namespace, key, bytes);
+            match PACKED.contains(&namespace) {
+                true => self.append(namespace, key, stored),
+                false => self.write(&path, &stored),
+            }
+        });
         if let Err(e) = written
             && !self.warned.swap(true, Ordering::Relaxed)
         {
@@ -218,20 +248,21 @@ impl Cache {
         Ok(Some(dir))
     }
 
-    /// The stored entry for `key` in the packs of `namespace` (read
-    /// whole the first time), if any.
-    fn packed(&self, namespace: &str, key: &str) -> Option<Vec<u8>> {
-        if !PACKED.contains(&namespace) {
-            return None;
-        }
+    /// The secret this process seals entries with (made, with the
+    /// cache's directory, if there is none).
+    fn own_secret(&self) -> std::io::Result<seal::Secret> {
+        let Some(dir) = self.ensure_dir()? else {
+            return Err(std::io::Error::other("the cache is disabled"));
+        };
         let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
-        self.load(&mut packs, namespace)?.get(key).cloned()
+        packs.secrets.own(dir)
     }
 
     /// The entries of `namespace`'s packs, read the first time. Of two
-    /// records of one key, one whose checksum holds is kept. More than
-    /// [`PACKS`] packs are written again as one (what another process
-    /// still appends to a pack removed here is lost: a miss, later).
+    /// records of one key, one whose MAC holds is kept. More than
+    /// [`PACKS`] packs are written again as one, with the records whose
+    /// MAC holds (what another process still appends to a pack removed
+    /// here is lost: a miss, later).
     fn load<'p>(
         &self,
         packs: &'p mut Packs,
@@ -240,6 +271,7 @@ impl Cache {
         /// Packs in a namespace beyond which they are written as one.
         const PACKS: usize = 16;
         if !packs.entries.contains_key(namespace) {
+            let known = packs.secrets.known(self.dir.as_ref()?);
             let mut entries: HashMap<String, Vec<u8>> = HashMap::new();
             let dir = self.dir.as_ref()?.join(namespace);
             let mut files = Vec::new();
@@ -249,7 +281,9 @@ impl Cache {
                 }
                 if let Some(pack) = read_regular(&file.path()) {
                     for (key, stored) in records(&pack) {
-                        if unframe(&stored).is_some() || !entries.contains_key(&key) {
+                        if seal::open(&known, namespace, &key, &stored).is_some()
+                            || !entries.contains_key(&key)
+                        {
                             entries.insert(key, stored);
                         }
                     }
@@ -258,7 +292,9 @@ impl Cache {
             }
             if files.len() > PACKS && !packs.own.contains_key(namespace) {
                 let mut whole = PACK_MAGIC.to_vec();
-                for (key, stored) in entries.iter().filter(|(_, e)| unframe(e).is_some()) {
+                let holds =
+                    |(k, e): &(&String, &Vec<u8>)| seal::open(&known, namespace, k, e).is_some();
+                for (key, stored) in entries.iter().filter(holds) {
                     whole.extend_from_slice(format!("{key} {}\n", stored.len()).as_bytes());
                     whole.extend_from_slice(stored);
                 }
@@ -278,12 +314,12 @@ impl Cache {
         packs.entries.get_mut(namespace)
     }
 
-    /// Appends `bytes` for `key` to this process's pack of `namespace`.
-    fn append(&self, namespace: &str, key: &str, bytes: &[u8]) -> std::io::Result<()> {
+    /// Appends the `stored` entry for `key` to this process's pack of
+    /// `namespace`.
+    fn append(&self, namespace: &str, key: &str, stored: Vec<u8>) -> std::io::Result<()> {
         let Some(dir) = self.ensure_dir()? else {
             return Ok(());
         };
-        let stored = frame(bytes);
         let mut record = format!("{key} {}\n", stored.len()).into_bytes();
         record.extend_from_slice(&stored);
         let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
@@ -310,41 +346,16 @@ impl Cache {
         Ok(())
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    /// Writes the `stored` entry at `path`, atomically.
+    fn write(&self, path: &Path, stored: &[u8]) -> std::io::Result<()> {
         self.ensure_dir()?;
         let parent = path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent)?;
         let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-        std::io::Write::write_all(&mut tmp, &frame(bytes))?;
+        std::io::Write::write_all(&mut tmp, stored)?;
         tmp.persist(path).map_err(|e| e.error)?;
         Ok(())
     }
-}
-
-/// The first line of every entry: format version and the SHA-256 of the
-/// bytes that follow.
-const MAGIC: &[u8] = b"companion-cache 1 sha256:";
-
-/// An entry as stored: `MAGIC`, the hex checksum of `bytes`, a newline,
-/// then `bytes`.
-fn frame(bytes: &[u8]) -> Vec<u8> {
-    let sum = mdbook_companion_core::hash::sha256(bytes);
-    let mut out = Vec::with_capacity(MAGIC.len() + sum.len() + 1 + bytes.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(sum.as_bytes());
-    out.push(b'\n');
-    out.extend_from_slice(bytes);
-    out
-}
-
-/// The payload of a stored entry, if its header and checksum are right.
-fn unframe(stored: &[u8]) -> Option<&[u8]> {
-    let rest = stored.strip_prefix(MAGIC)?;
-    let (sum, bytes) = (rest.get(..64)?, rest.get(65..)?);
-    if rest.get(64) != Some(&b'\n') {
-        return None;
-    }
-    (mdbook_companion_core::hash::sha256(bytes).as_bytes() == sum).then_some(bytes)
 }
 
 #[cfg(test)]
@@ -481,7 +492,7 @@ mod tests {
                 b
             }),
             ("truncated", good[..good.len() - 3].to_vec()),
-            ("header only", good[..MAGIC.len() + 10].to_vec()),
+            ("header only", good[..40].to_vec()),
             ("old format (no header)", b"divide:\n  ret\n".to_vec()),
             ("empty", Vec::new()),
             ("garbage", vec![0xff; 100]),
@@ -504,7 +515,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::for_book(dir.path());
         let outside = dir.path().join("outside");
-        std::fs::write(&outside, frame(b"forged")).unwrap();
+        // Sealed with the cache's own secret: taken, were the link
+        // followed.
+        cache.ensure_dir().unwrap();
+        let own = Secrets::default().own(&dir.path().join(DIR)).unwrap();
+        let forged = |key: &str| seal::seal(&own, "asm", key, b"forged");
+        std::fs::write(&outside, forged("link0000")).unwrap();
         for (key, make) in [
             ("fifo0000", "fifo"),
             ("link0000", "link"),
@@ -532,7 +548,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(std::fs::read(&outside).unwrap(), frame(b"forged"));
+        assert_eq!(std::fs::read(&outside).unwrap(), forged("link0000"));
     }
 
     #[test]
@@ -542,8 +558,182 @@ mod tests {
         cache.put("asm", "abcd", b"x");
         std::fs::remove_dir_all(dir.path().join(DIR)).unwrap();
         assert_eq!(cache.get("asm", "abcd"), None);
-        // Written again after the deletion.
+        // Written again after the deletion, under a secret made again,
+        // which the next process reads.
         cache.put("asm", "abcd", b"y");
         assert_eq!(cache.get("asm", "abcd").as_deref(), Some(&b"y"[..]));
+        assert_eq!(
+            another_process(dir.path()).get("asm", "abcd").as_deref(),
+            Some(&b"y"[..])
+        );
+    }
+
+    /// The path of `key`'s entry in `namespace` (a namespace of files).
+    fn entry(dir: &Path, namespace: &str, key: &str) -> PathBuf {
+        dir.join(DIR).join(namespace).join(&key[..2]).join(key)
+    }
+
+    #[test]
+    fn a_record_moved_to_another_key_or_namespace_is_a_miss() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = another_process(dir.path());
+        let (a, b) = (Cache::key(&[b"prints 42"]), Cache::key(&[b"prints 41"]));
+        // A file entry copied to another key's place.
+        cache.put("asm", &a, b"listing of a");
+        std::fs::create_dir_all(entry(dir.path(), "asm", &b).parent().unwrap()).unwrap();
+        std::fs::copy(entry(dir.path(), "asm", &a), entry(dir.path(), "asm", &b)).unwrap();
+        assert_eq!(cache.get("asm", &b), None);
+        assert_eq!(cache.get("asm", &a).as_deref(), Some(&b"listing of a"[..]));
+        // A pack's record appended again under another key, and under the
+        // same key in another namespace.
+        cache.put("check", &a, b"{\"stdout\":\"42\\n\"}");
+        let (pack, stored) = {
+            let check = dir.path().join(DIR).join("check");
+            let pack = std::fs::read_dir(&check)
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path();
+            let bytes = std::fs::read(&pack).unwrap();
+            let (_, stored) = records(&bytes).into_iter().find(|(k, _)| *k == a).unwrap();
+            (pack, stored)
+        };
+        let mut bytes = std::fs::read(&pack).unwrap();
+        bytes.extend_from_slice(format!("{b} {}\n", stored.len()).as_bytes());
+        bytes.extend_from_slice(&stored);
+        std::fs::write(&pack, &bytes).unwrap();
+        let again = dir.path().join(DIR).join("check-again");
+        std::fs::create_dir_all(&again).unwrap();
+        std::fs::copy(&pack, again.join("pack-moved")).unwrap();
+        let other = another_process(dir.path());
+        assert_eq!(other.get("check", &b), None);
+        assert_eq!(other.get("check-again", &a), None);
+        assert_eq!(
+            other.get("check", &a).as_deref(),
+            Some(&b"{\"stdout\":\"42\\n\"}"[..])
+        );
+    }
+
+    /// The cache's secrets' files (`secret-…`) in `dir`'s cache.
+    fn secret_files(dir: &Path) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join(DIR))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("secret-")
+            })
+            .collect();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn a_record_needs_a_secret_of_the_caches() {
+        for lose in ["removed", "cut short", "a folder"] {
+            let dir = tempfile::tempdir().unwrap();
+            let cache = another_process(dir.path());
+            let key = Cache::key(&[b"code"]);
+            cache.put("check", &key, b"observed");
+            cache.put("asm", &key, b"listing");
+            let [secret] = &secret_files(dir.path())[..] else {
+                panic!("one secret");
+            };
+            // Only its owner may read it.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                let mode = std::fs::metadata(secret).unwrap().permissions().mode();
+                assert_eq!(mode & 0o777, 0o600);
+            }
+            // A record made as one who knows all but the secret could (the
+            // secret's id, the namespace, key and payload) is a miss.
+            let id = secret.file_name().unwrap().to_string_lossy()["secret-".len()..].to_owned();
+            let guessed = seal::seal(&(id, [0; 32]), "asm", &key, b"planted");
+            std::fs::write(entry(dir.path(), "asm", &key), guessed).unwrap();
+            assert_eq!(another_process(dir.path()).get("asm", &key), None);
+            cache.put("asm", &key, b"listing");
+            assert_eq!(
+                another_process(dir.path()).get("asm", &key).as_deref(),
+                Some(&b"listing"[..])
+            );
+            // Without the secret every record is a miss, and the next
+            // write makes a fresh one.
+            let bytes = std::fs::read(secret).unwrap();
+            std::fs::remove_file(secret).unwrap();
+            match lose {
+                "cut short" => std::fs::write(secret, &bytes[..5]).unwrap(),
+                "a folder" => std::fs::create_dir(secret).unwrap(),
+                _ => {}
+            }
+            let after = another_process(dir.path());
+            assert_eq!(after.get("check", &key), None, "{lose}");
+            assert_eq!(after.get("asm", &key), None, "{lose}");
+            after.put("asm", &key, b"listing");
+            assert_eq!(after.get("asm", &key).as_deref(), Some(&b"listing"[..]));
+            let files = secret_files(dir.path());
+            let fresh = files.iter().find(|f| *f != secret).expect("a fresh secret");
+            assert_ne!(std::fs::read(fresh).unwrap(), bytes, "{lose}");
+            let next = another_process(dir.path());
+            assert_eq!(next.get("asm", &key).as_deref(), Some(&b"listing"[..]));
+            assert_eq!(next.get("check", &key), None, "{lose}");
+        }
+    }
+
+    /// Copies the files under `from` into `to`, as CI merges the caches
+    /// of the jobs that each checked a share of a book.
+    fn copy_into(from: &Path, to: &Path) {
+        for e in std::fs::read_dir(from).unwrap() {
+            let path = e.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                copy_into(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn caches_copied_into_one_keep_every_entry() {
+        let (one, two, merged) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        let (a, b) = (Cache::key(&[b"share 1"]), Cache::key(&[b"share 2"]));
+        another_process(one.path()).put("check", &a, b"one");
+        another_process(one.path()).put("asm", &a, b"one");
+        another_process(two.path()).put("check", &b, b"two");
+        another_process(two.path()).put("asm", &b, b"two");
+        std::fs::create_dir(merged.path().join(DIR)).unwrap();
+        for share in [&one, &two] {
+            copy_into(&share.path().join(DIR), &merged.path().join(DIR));
+        }
+        assert_eq!(secret_files(merged.path()).len(), 2);
+        let reader = another_process(merged.path());
+        for (key, bytes) in [(&a, &b"one"[..]), (&b, b"two")] {
+            assert_eq!(reader.get("check", key).as_deref(), Some(bytes));
+            assert_eq!(reader.get("asm", key).as_deref(), Some(bytes));
+        }
+    }
+
+    #[test]
+    fn processes_that_make_a_secret_at_once_keep_their_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let caches: Vec<Cache> = (0..8).map(|_| another_process(dir.path())).collect();
+        std::thread::scope(|s| {
+            for (n, cache) in caches.iter().enumerate() {
+                s.spawn(move || cache.put("asm", &Cache::key(&[&[n as u8]]), &[n as u8]));
+            }
+        });
+        let reader = another_process(dir.path());
+        for n in 0..8u8 {
+            assert_eq!(reader.get("asm", &Cache::key(&[&[n]])), Some(vec![n]));
+        }
     }
 }

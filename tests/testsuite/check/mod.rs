@@ -462,8 +462,8 @@ fn corrupt_or_deleted_check_cache_falls_back_to_compiling() {
     book.write();
     let (cold, _) = check_json(&book, &[]);
     // Change the content of every cached observation (and second run of
-    // a wrong output), each a record of the namespace's pack: a checksum
-    // mismatch.
+    // a wrong output), each a record of the namespace's pack: a MAC that
+    // no longer holds.
     let mut corrupted = 0;
     for namespace in ["check", "check-again"] {
         let cache = book.root().join(".companion-cache").join(namespace);
