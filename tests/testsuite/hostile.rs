@@ -607,6 +607,7 @@ fn without_a_box_check_says_so_and_required_makes_it_an_error() {
         stderr.contains("`isolation = \"required\"`, but the book's programs cannot run in a box on this machine"),
         "{stderr}"
     );
+}
 
 /// Issue 57: a merged binary runs every member's constructors in every
 /// member's program. Example A's hidden function pointer in
