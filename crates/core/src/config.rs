@@ -82,6 +82,10 @@ pub enum Isolation {
     Auto,
     /// In a box, or `check` fails (for CI).
     Required,
+    /// Never in a box: for a book whose programs share files across
+    /// blocks or runs on purpose (one writes what the next reads). The
+    /// report says so.
+    Off,
 }
 
 /// What a broken directive does to the build.

@@ -19,7 +19,7 @@
 mod process;
 mod tools;
 pub use process::{
-    Finished, Limits, MEMORY_ROOM, memory_dir, run, run_in, scratch_base, scratch_dir,
+    Finished, Limits, MEMORY_ROOM, boxes, memory_dir, run, run_in, scratch_base, scratch_dir,
     supervisor_hook,
 };
 pub use tools::{

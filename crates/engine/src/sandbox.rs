@@ -406,42 +406,6 @@ fn check(result: i32) -> io::Result<()> {
     }
 }
 
-/// Whether the book's programs run in a box here, probed once per
-/// process (a box made for a shell that does nothing): `Err` says why
-/// not (the kernel's refusal, or no supervisor of ours to make one, as
-/// in the engine's own tests, or not Linux).
-pub fn available() -> Result<(), String> {
-    static PROBED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    PROBED.get_or_init(probe).clone()
-}
-
-#[cfg(target_os = "linux")]
-fn probe() -> Result<(), String> {
-    use crate::exec;
-    if crate::supervise::program().is_none() {
-        return Err("no supervisor binary to make one".to_owned());
-    }
-    let dir = exec::scratch_dir().map_err(|e| e.to_string())?;
-    let sandbox = Sandbox {
-        size: 1 << 20,
-        base: exec::scratch_base().to_owned(),
-        ..Sandbox::default()
-    };
-    let mut cmd = std::process::Command::new("/bin/sh");
-    cmd.args(["-c", "exit 0"]).current_dir(dir.path());
-    let limits = exec::Limits::with_timeout(std::time::Duration::from_secs(10));
-    match exec::run_in(&mut cmd, b"", limits, Some(&sandbox)) {
-        Ok(f) if f.success() => Ok(()),
-        Ok(f) => Err(format!("a program in a box ended with {:?}", f.code)),
-        Err(e) => Err(format!("the kernel refused to make one: {e}")),
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn probe() -> Result<(), String> {
-    Err("boxes are made on Linux only".to_owned())
-}
-
 /// The paths of a NUL-separated list, for tests.
 #[cfg(test)]
 fn fields_of(sandbox: &Sandbox) -> Vec<OsString> {

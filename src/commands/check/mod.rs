@@ -304,7 +304,10 @@ pub fn checked_book(session: &Session, options: &Options) -> anyhow::Result<Repo
 fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
     let loaded = &session.loaded;
     let checker = &session.checker;
-    let boxed = mdbook_companion_engine::sandbox::available();
+    let boxed = match loaded.config.isolation {
+        Isolation::Off => Err("`isolation = \"off\"` in book.toml".to_owned()),
+        _ => mdbook_companion_engine::exec::boxes(),
+    };
     if let (Err(why), Isolation::Required) = (&boxed, loaded.config.isolation) {
         anyhow::bail!(
             "book.toml sets `isolation = \"required\"`, but the book's programs cannot run in a box on this machine: {why}"
@@ -430,7 +433,10 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
     report.counters = checker.counters();
     report.boxed = boxed.is_ok();
     if let Err(why) = boxed {
-        report.notes.push(format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error"));
+        report.notes.push(match loaded.config.isolation {
+            Isolation::Off => "note: the book's programs ran without a box (`isolation = \"off\"` in book.toml): they could reach the checker, each other and the book".to_owned(),
+            _ => format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error"),
+        });
     }
     if let Some(note) = library_note(&session.crates, &report) {
         report.lock_notes.push(note);

@@ -187,11 +187,14 @@ impl Checker {
 
 impl Checker {
     /// The box a program runs in ([`crate::sandbox`]), `None` where none
-    /// can be made: its memory file system holds as much as the program
+    /// can be made or `isolation = "off"`: its memory file system holds as much as the program
     /// may use (`memory`, else the default limit), it may write `logs`
     /// (its checker's log folder), and the book's cache is hidden.
     fn sandbox(&self, memory: Option<u64>, logs: Option<&Path>) -> Option<Sandbox> {
-        crate::sandbox::available().ok()?;
+        if self.config.isolation == mdbook_companion_core::config::Isolation::Off {
+            return None;
+        }
+        exec::boxes().ok()?;
         Some(Sandbox {
             size: memory.unwrap_or(DEFAULT_BOX),
             base: exec::scratch_base().to_owned(),

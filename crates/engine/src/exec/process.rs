@@ -83,7 +83,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
 /// [`run`], in `sandbox` when it is given one ([`crate::sandbox`]; `cmd`'s
 /// directory is the program's folder): on Linux, where the spawner or
 /// this binary supervises it (not when the supervisor is forked from us,
-/// as in the engine's own tests: [`crate::sandbox::available`] says so).
+/// as in the engine's own tests: [`boxes`] says so).
 pub fn run_in(
     cmd: &mut Command,
     stdin: &[u8],
@@ -405,6 +405,41 @@ pub fn supervisor_hook() {
     crate::spawner::hook();
 }
 
+/// Whether the book's programs run in a box here, probed once per
+/// process (a box made for a shell that does nothing): `Err` says why
+/// not (the kernel's refusal, or no supervisor of ours to make one, as
+/// in the engine's own tests, or not Linux).
+pub fn boxes() -> Result<(), String> {
+    static PROBED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    PROBED.get_or_init(probe).clone()
+}
+
+#[cfg(target_os = "linux")]
+fn probe() -> Result<(), String> {
+    if crate::supervise::program().is_none() {
+        return Err("no supervisor binary to make one".to_owned());
+    }
+    let dir = scratch_dir().map_err(|e| e.to_string())?;
+    let sandbox = crate::sandbox::Sandbox {
+        size: 1 << 20,
+        base: scratch_base().to_owned(),
+        ..crate::sandbox::Sandbox::default()
+    };
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.args(["-c", "exit 0"]).current_dir(dir.path());
+    let limits = Limits::with_timeout(std::time::Duration::from_secs(10));
+    match run_in(&mut cmd, b"", limits, Some(&sandbox)) {
+        Ok(f) if f.success() => Ok(()),
+        Ok(f) => Err(format!("a program in a box ended with {:?}", f.code)),
+        Err(e) => Err(format!("the kernel refused to make one: {e}")),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn probe() -> Result<(), String> {
+    Err("boxes are made on Linux only".to_owned())
+}
+
 /// A fresh, empty directory for one compiler run.
 ///
 /// Every compile (`check`, `verify`, `asm`) and every version query whose
@@ -415,34 +450,24 @@ pub fn supervisor_hook() {
 /// the version anywhere else could name another toolchain than the one
 /// that compiles.
 ///
-/// They sit in a folder of this process's own under the base
-/// (`companion-PID-START`, its pid and start time), made once: a check
-/// that was killed leaves only that folder, which the next check removes
-/// ([`sweep`]) once no living process is its owner.
+/// Their names say whose they are (`companion-PID-START-…`, this
+/// process's pid and start time): a check that was killed leaves its
+/// folders, which the next check removes ([`sweep`]) once no living
+/// process is their owner.
 pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
-    static OWN: std::sync::OnceLock<Result<std::path::PathBuf, String>> =
-        std::sync::OnceLock::new();
-    let own = OWN
-        .get_or_init(|| {
-            let base = scratch_base();
-            sweep(base);
-            let own = base.join(format!(
-                "companion-{}-{}",
-                std::process::id(),
-                start_time(std::process::id()).unwrap_or(0)
-            ));
-            std::fs::create_dir_all(&own).map_err(|e| e.to_string())?;
-            Ok(own)
-        })
-        .as_ref()
-        .map_err(|e| io::Error::other(e.clone()))?;
+    static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let prefix = PREFIX.get_or_init(|| {
+        sweep(scratch_base());
+        let me = std::process::id();
+        format!("companion-{me}-{}-", start_time(me).unwrap_or(0))
+    });
     tempfile::Builder::new()
-        .prefix("companion-")
-        .tempdir_in(own)
+        .prefix(prefix.as_str())
+        .tempdir_in(scratch_base())
 }
 
 /// Removes the folders of dead checks under `base` ([`scratch_dir`]'s
-/// `companion-PID-START`): those whose process is gone, or is another
+/// `companion-PID-START-…`): those whose process is gone, or is another
 /// process now (another start time).
 fn sweep(base: &std::path::Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
@@ -453,8 +478,12 @@ fn sweep(base: &std::path::Path) {
         let Some((pid, start)) = name
             .to_str()
             .and_then(|n| n.strip_prefix("companion-"))
-            .and_then(|n| n.split_once('-'))
-            .and_then(|(p, s)| Some((p.parse::<u32>().ok()?, s.parse::<u64>().ok()?)))
+            .and_then(|n| {
+                let mut parts = n.splitn(3, '-');
+                let pid = parts.next()?.parse::<u32>().ok()?;
+                let start = parts.next()?.parse::<u64>().ok()?;
+                parts.next().map(|_| (pid, start))
+            })
         else {
             continue;
         };
