@@ -4,7 +4,6 @@
 
 use crate::support::BookTest;
 use snapbox::str;
-use std::path::Path;
 use std::process::Command;
 
 /// Issue 57: a program sees only its own box. It has no pid for anything

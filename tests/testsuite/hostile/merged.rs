@@ -3,8 +3,6 @@
 
 use crate::support::BookTest;
 use snapbox::str;
-use std::path::Path;
-use std::process::Command;
 
 /// Issue 57: a merged binary runs every member's constructors in every
 /// member's program. Example A's hidden function pointer in

@@ -3,28 +3,33 @@
 use crate::support::BookTest;
 use snapbox::str;
 use std::path::Path;
-use std::process::Command;
 
 /// The records of the pack at `dir` (one process's pack: the first file
 /// there), as `(key, stored record)`.
 fn pack_records(dir: &Path) -> (std::path::PathBuf, Vec<(String, Vec<u8>)>) {
     let pack = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+        .expect("the pack as the check wrote it")
+        .map(|e| e.expect("the pack as the check wrote it").path())
         .find(|p| {
             p.file_name()
-                .unwrap()
+                .expect("the pack as the check wrote it")
                 .to_string_lossy()
                 .starts_with("pack-")
         })
         .expect("a pack");
-    let bytes = std::fs::read(&pack).unwrap();
-    let mut rest = &bytes[bytes.iter().position(|&b| b == b'\n').unwrap() + 1..];
+    let bytes = std::fs::read(&pack).expect("the pack as the check wrote it");
+    let mut rest = &bytes[bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("the pack as the check wrote it")
+        + 1..];
     let mut records = Vec::new();
     while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-        let line = std::str::from_utf8(&rest[..end]).unwrap();
-        let (key, len) = line.split_once(' ').unwrap();
-        let len: usize = len.parse().unwrap();
+        let line = std::str::from_utf8(&rest[..end]).expect("the pack as the check wrote it");
+        let (key, len) = line
+            .split_once(' ')
+            .expect("the pack as the check wrote it");
+        let len: usize = len.parse().expect("the pack as the check wrote it");
         records.push((key.to_owned(), rest[end + 1..end + 1 + len].to_vec()));
         rest = &rest[end + 1 + len..];
     }
@@ -63,11 +68,17 @@ compiler runs: 2, program runs: 2, from cache: 0
         .iter()
         .find(|(_, s)| s.windows(6).any(|w| w == br#""41\n""#.as_slice()))
         .expect("the block's record");
-    let newline = stored.iter().position(|&b| b == b'\n').unwrap();
+    let newline = stored
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("the pack as the check wrote it");
     let header = &stored[..newline];
-    let colon = header.iter().rposition(|&b| b == b':').unwrap();
+    let colon = header
+        .iter()
+        .rposition(|&b| b == b':')
+        .expect("the pack as the check wrote it");
     let payload = String::from_utf8(stored[newline + 1..].to_vec())
-        .unwrap()
+        .expect("the pack as the check wrote it")
         .replace(r#""41\n""#, r#""42\n""#);
     let sum = mdbook_companion_core::hash::sha256(payload.as_bytes());
     let mut forged = header[..=colon].to_vec();
@@ -76,14 +87,18 @@ compiler runs: 2, program runs: 2, from cache: 0
     forged.extend_from_slice(payload.as_bytes());
     // The pack written again with the planted record in the place of the
     // block's own.
-    let old = std::fs::read(&pack).unwrap();
-    let mut bytes = old[..=old.iter().position(|&b| b == b'\n').unwrap()].to_vec();
+    let old = std::fs::read(&pack).expect("the pack as the check wrote it");
+    let mut bytes = old[..=old
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("the pack as the check wrote it")]
+        .to_vec();
     for (k, stored) in &records {
         let record = if k == key { &forged } else { stored };
         bytes.extend_from_slice(format!("{k} {}\n", record.len()).as_bytes());
         bytes.extend_from_slice(record);
     }
-    std::fs::write(&pack, bytes).unwrap();
+    std::fs::write(&pack, bytes).expect("the pack as the check wrote it");
     book.run(&["check"], |cmd| {
         cmd.expect_failure().expect_stdout(str![[r#"
 FAILED  src/ch.md:1: rust example (expect=run): the output differs from the output block
