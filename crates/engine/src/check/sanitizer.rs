@@ -255,7 +255,7 @@ pub fn normalise(text: &str) -> String {
         std::sync::OnceLock::new();
     let rules = RULES.get_or_init(|| {
         [
-            (r#"(?:/[^\s/():'"]+)*/companion-[A-Za-z0-9]{6}/"#, ""),
+            (r#"(?:/[^\s/():'"]+)*/companion-(?:\d+-\d+-)?[A-Za-z0-9]{6}/"#, ""),
             (r"==\d+==", "==…=="),
             (r"\b(pid|tid)=\d+", "$1=…"),
             (r"0x[0-9a-fA-F]+", "0x…"),
@@ -557,6 +557,11 @@ mod tests {
                 "WARNING: ThreadSanitizer: data race (pid=13135)\n  Thread T1 (tid=13137, running)"
             ),
             "WARNING: ThreadSanitizer: data race (pid=…)\n  Thread T1 (tid=…, running)"
+        );
+        // A scratch folder named by its owner (`companion-PID-START-…`).
+        assert_eq!(
+            normalise("#0 work /dev/shm/companion-32331-418358-MzFB1s/main.c:9"),
+            "#0 work main.c:9"
         );
         assert_eq!(shown_report("nothing\n", set("address")), None);
     }
