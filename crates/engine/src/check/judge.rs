@@ -3,8 +3,9 @@
 //! report (a panic message, a sanitizer report) is judged, a checker's
 //! report that came without its exit status, and time-outs and floods.
 
+use super::pattern;
+use super::sanitizer;
 use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
-use super::{pattern, sanitizer};
 use mdbook_companion_core::sanitize::Sanitize;
 
 /// The message of an output block the program's output does not match
