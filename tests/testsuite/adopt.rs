@@ -318,11 +318,13 @@ fn counting_block(dir: &Path, name: &str, body: &str) -> String {
 #[test]
 fn adopt_runs_each_program_again_and_records_only_what_is_stable() {
     // The programs count their runs in files in the book's root, which
-    // the chapters then name as `[ROOT]`.
+    // the chapters then name as `[ROOT]`: outside a box, the only place
+    // a program keeps something from one run to the next.
     let mut book = BookTest::new();
     let counts = book.root().to_path_buf();
     let dir = counts.as_path();
     book = book
+        .companion("isolation = \"off\"")
         .chapter(
             "order.md",
             &format!(

@@ -5,9 +5,7 @@
 //! is limited; C flags cannot read or write files; a stray ```asm block is
 //! warned about; program output cannot break the JUnit report or drive the
 //! terminal; `exercises --out` never follows a link; a FIFO in the cache
-//! cannot hang `check`. Issue 57: a record planted in the cache for a
-//! block's key is a miss; an exercise's solution that leaves the test
-//! harness early fails.
+//! cannot hang `check`.
 
 use crate::support::BookTest;
 use snapbox::str;
@@ -179,13 +177,14 @@ compiler runs: 1, program runs: 2, from cache: 0
 }
 
 /// The binary starts itself once as the spawner, a small process that
-/// forks each program's supervisor (which forks the program), rather than
-/// forking itself for each: the program's parent is a fork of
-/// `mdbook-companion __companion_spawner …`, and holds none of the
-/// program's output pipes, only its status pipe.
+/// forks each program's supervisor (which forks the box's `init`, which
+/// forks the program), rather than forking itself for each: the
+/// program's parent is pid 1 of its box, a fork of `mdbook-companion
+/// __companion_spawner …`, none of whose descriptors (the pipe on which
+/// it tells how the program ended) the program can open.
 #[test]
 fn a_program_is_started_by_the_spawner_under_its_supervisor() {
-    let chapter = "```rust example\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    let cmdline = std::fs::read(format!(\"/proc/{ppid}/cmdline\")).unwrap();\n    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();\n    println!(\"{}\", args.get(1).map_or(\"\", String::as_str));\n    let fds = std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).map_or(0, |d| d.count());\n    println!(\"{fds} descriptor\");\n}\n```\n\n```output\n__companion_spawner\n1 descriptor\n```\n";
+    let chapter = "```rust example\nfn main() {\n    let stat = std::fs::read_to_string(\"/proc/self/stat\").unwrap();\n    let ppid = stat.rsplit(\") \").next().unwrap().split(' ').nth(1).unwrap().to_owned();\n    println!(\"parent {ppid}\");\n    let cmdline = std::fs::read(format!(\"/proc/{ppid}/cmdline\")).unwrap();\n    let args: Vec<String> = cmdline.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();\n    println!(\"{}\", args.get(1).map_or(\"\", String::as_str));\n    let opened = std::fs::read_dir(format!(\"/proc/{ppid}/fd\")).map_or(0, |d| d.flatten().filter(|fd| std::fs::OpenOptions::new().write(true).open(fd.path()).is_ok()).count());\n    println!(\"opened {opened}\");\n}\n```\n\n```output\nparent 1\n__companion_spawner\nopened 0\n```\n";
     let book = BookTest::new().chapter("ch.md", chapter);
     book.run(&["check"], |cmd| {
         cmd.expect_stdout(str![[r#"
@@ -220,39 +219,33 @@ fn a_program_starts_with_sigpipe_at_its_default() {
 /// system's temporary directory.
 #[test]
 fn scratch_directories_go_under_tmpdir_or_in_memory() {
-    let book = BookTest::new();
-    let exe = book.root().join("exe");
-    let chapter = format!(
-        "```rust example\nfn main() {{\n    let exe = std::env::current_exe().unwrap();\n    std::fs::write({:?}, exe.display().to_string()).unwrap();\n}}\n```\n",
-        exe.display().to_string()
-    );
-    let book = book.chapter("ch.md", &chapter);
-    let ran_in = |tmpdir: Option<&Path>| {
+    let mut book = BookTest::new();
+    let mut ran_in = |tmpdir: Option<&Path>, base: &Path| {
+        let chapter = format!(
+            "```rust example\nfn main() {{\n    println!(\"{{}}\", std::env::current_exe().unwrap().display());\n}}\n```\n\n```output\n{}/companion-[..]/main\n```\n",
+            base.display()
+        );
+        book.set_chapter("ch.md", &chapter);
         let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
         book.run(&["check"], |cmd| {
             match tmpdir {
                 Some(dir) => cmd.env("TMPDIR", dir),
                 None => cmd.env_remove("TMPDIR"),
             };
+            cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+...
+"#]]);
         });
-        std::fs::read_to_string(&exe).expect("the program ran")
     };
     let shm = Path::new("/dev/shm");
     let base = match mdbook_companion_engine::exec::memory_dir(shm) {
         true => shm.to_owned(),
         false => std::env::temp_dir(),
     };
-    let default = ran_in(None);
-    assert!(
-        default.starts_with(&format!("{}/companion-", base.display())),
-        "{default}"
-    );
+    ran_in(None, &base);
     let own = tempfile::tempdir().expect("a directory");
-    let chosen = ran_in(Some(own.path()));
-    assert!(
-        chosen.starts_with(&format!("{}/companion-", own.path().display())),
-        "{chosen}"
-    );
+    ran_in(Some(own.path()), own.path());
 }
 
 #[test]
@@ -463,132 +456,10 @@ compiler runs: 1, program runs: 1, from cache: 0
     });
 }
 
-/// The records of the pack at `dir` (one process's pack: the first file
-/// there), as `(key, stored record)`.
-fn pack_records(dir: &Path) -> (std::path::PathBuf, Vec<(String, Vec<u8>)>) {
-    let pack = std::fs::read_dir(dir)
-        .expect("the namespace's folder")
-        .map(|e| e.expect("an entry").path())
-        .find(|p| {
-            p.to_string_lossy()
-                .rsplit('/')
-                .next()
-                .is_some_and(|n| n.starts_with("pack-"))
-        })
-        .expect("a pack");
-    let bytes = std::fs::read(&pack).expect("the pack");
-    let magic = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .expect("the pack's first line");
-    let mut rest = &bytes[magic + 1..];
-    let mut records = Vec::new();
-    while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-        let line = std::str::from_utf8(&rest[..end]).expect("a record's line");
-        let (key, len) = line.split_once(' ').expect("key and length");
-        let len: usize = len.parse().expect("a length");
-        records.push((key.to_owned(), rest[end + 1..end + 1 + len].to_vec()));
-        rest = &rest[end + 1 + len..];
-    }
-    (pack, records)
-}
-
-/// A cache record is bound to its key by a secret of the cache's that
-/// programs cannot read (issue 57, item 3). Planted as an attacker could
-/// make it (the block's own key, a payload that says it printed 42, the
-/// record's header as the cache writes it and the payload's SHA-256 where
-/// the cache's checksum goes, but no secret), the record is a miss: the
-/// program runs again, prints 41 and the claim of 42 fails (before, the
-/// planted record was taken and `check` passed).
-#[test]
-fn a_planted_cache_record_is_a_miss_and_the_false_claim_fails() {
-    let book = BookTest::new().chapter(
-        "ch.md",
-        "```rust example\nfn main() {\n    println!(\"41\");\n}\n```\n\n```output\n42\n```\n",
-    );
-    let failed = str![[r#"
-FAILED  src/ch.md:1: rust example (expect=run): the output differs from the output block
-    --- expected
-    +++ actual
-    @@ -1 +1 @@
-    -42
-    +41
-compiler runs: 2, program runs: 2, from cache: 0
-0 passed, 1 failed
-
-"#]];
-    book.run(&["check"], |cmd| {
-        cmd.expect_failure().expect_stdout(failed.clone());
-    });
-    let (pack, records) = pack_records(&book.root().join(".companion-cache/check"));
-    let (key, stored) = records
-        .iter()
-        .find(|(_, s)| s.windows(6).any(|w| w == br#""41\n""#.as_slice()))
-        .expect("the block's record");
-    let newline = stored.iter().position(|&b| b == b'\n').unwrap();
-    let header = &stored[..newline];
-    let colon = header.iter().rposition(|&b| b == b':').unwrap();
-    let payload = String::from_utf8(stored[newline + 1..].to_vec())
-        .unwrap()
-        .replace(r#""41\n""#, r#""42\n""#);
-    let sum = mdbook_companion_core::hash::sha256(payload.as_bytes());
-    let mut forged = header[..=colon].to_vec();
-    forged.extend_from_slice(sum.as_bytes());
-    forged.push(b'\n');
-    forged.extend_from_slice(payload.as_bytes());
-    // The pack written again with the planted record in the place of the
-    // block's own.
-    let old = std::fs::read(&pack).unwrap();
-    let mut bytes = old[..=old.iter().position(|&b| b == b'\n').unwrap()].to_vec();
-    for (k, stored) in &records {
-        let record = if k == key { &forged } else { stored };
-        bytes.extend_from_slice(format!("{k} {}\n", record.len()).as_bytes());
-        bytes.extend_from_slice(record);
-    }
-    std::fs::write(&pack, bytes).unwrap();
-    book.run(&["check"], |cmd| {
-        cmd.expect_failure().expect_stdout(str![[r#"
-FAILED  src/ch.md:1: rust example (expect=run): the output differs from the output block
-    --- expected
-    +++ actual
-    @@ -1 +1 @@
-    -42
-    +41
-compiler runs: 1, program runs: 1, from cache: 0
-0 passed, 1 failed
-
-"#]]);
-    });
-    book.run(&["check", "--locked"], |cmd| {
-        cmd.expect_failure();
-    });
-}
-
-/// An exercise's solution that fails a test but leaves the harness early,
-/// exiting 0 (what it prints inside a test is the harness's to capture,
-/// and lost), as if every test had passed (issue 57, item 4).
-const EXITS_EARLY: &str = "````exercise title=\"Clamp\"\n```rust starter\npub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    todo!()\n}\n```\n\n```rust tests\n#[test]\nfn inside_is_unchanged() {\n    assert_eq!(clamp(5, 0, 10), 5);\n}\n\n#[test]\nfn outside_goes_to_the_nearest_end() {\n    assert_eq!(clamp(42, 0, 10), 10);\n}\n```\n\n```rust solution\npub fn clamp(x: i32, lo: i32, hi: i32) -> i32 {\n    if x < lo || x > hi {\n        println!(\"test tests::outside_goes_to_the_nearest_end ... ok\");\n        println!(\"\\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\");\n        std::process::exit(0);\n    }\n    x\n}\n```\n````\n";
-
-/// Exercise results need the harness's whole report: its summary, with
-/// as many tests as the exercise has, each named once. A solution that
-/// fails a test and exits 0 from inside it (printing a forged result and
-/// summary, which the harness captures) fails; before, the `... ok` of
-/// the tests that ran first and the exit status 0 passed it.
-#[test]
-fn a_solution_that_leaves_the_harness_early_fails() {
-    let book = BookTest::new().chapter("ch.md", EXITS_EARLY);
-    book.run(&["check"], |cmd| {
-        cmd.expect_failure().expect_stdout(str![[r#"
-ok      src/ch.md:2: exercise "Clamp" (starter) (expect=starter-compiles)
-ok      src/ch.md:8: exercise "Clamp" (tests) (expect=starter-fails)
-FAILED  src/ch.md:20: exercise "Clamp" (solution) (expect=solution-passes): the test harness ended without its summary (`test result: …`) after 1 of 2 tests: `tests::outside_goes_to_the_nearest_end` did not finish
-    | 
-    | running 2 tests
-    | test tests::inside_is_unchanged ... ok
-    | test tests::outside_goes_to_the_nearest_end ...
-compiler runs: 1, program runs: 2, from cache: 1
-2 passed, 1 failed
-
-"#]]);
-    });
-}
+// Issue 57 (round 10): programs in a box, merged binaries read before
+// they run, cache records sealed to their key, exercises judged from the
+// harness's whole report.
+mod boxed;
+mod harnessed;
+mod merged;
+mod sealed;

@@ -75,8 +75,11 @@ impl BookTest {
         self
     }
 
-    /// Replaces the text of chapter `src/{file}` (added if new).
+    /// Replaces the text of chapter `src/{file}` (added if new), written
+    /// before the next run.
     pub fn set_chapter(&mut self, file: &str, content: &str) {
+        self.written
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         match self.chapters.iter_mut().find(|(f, _)| f == file) {
             Some((_, text)) => *text = content.to_owned(),
             None => self.chapters.push((file.to_owned(), content.to_owned())),

@@ -68,6 +68,24 @@ pub struct RawConfig {
     asm_syntax: Option<String>,
     asm_arch: Option<String>,
     run: Option<Value>,
+    isolation: Option<Isolation>,
+}
+
+/// `isolation`: whether the book's programs must run in a box (their own
+/// namespaces: see the guide's robustness page).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// In a box where the machine can make one; elsewhere as before, and
+    /// `check` says so once and marks its report.
+    #[default]
+    Auto,
+    /// In a box, or `check` fails (for CI).
+    Required,
+    /// Never in a box: for a book whose programs share files across
+    /// blocks or runs on purpose (one writes what the next reads). The
+    /// report says so.
+    Off,
 }
 
 /// What a broken directive does to the build.
@@ -228,6 +246,8 @@ pub struct Config {
     pub playground_crates: Vec<String>,
     /// `asm-syntax`: Intel (default) or AT&T listings.
     pub asm_syntax: crate::machine::Syntax,
+    /// `isolation`: whether programs that cannot run in a box fail `check`.
+    pub isolation: Isolation,
     /// `asm-arch`: the architecture assembly claims hold for (default
     /// x86_64).
     pub asm_arch: String,
@@ -272,7 +292,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -464,6 +484,7 @@ impl Config {
             root,
             src: PathBuf::from(src),
             on_failure: raw.on_failure.unwrap_or_default(),
+            isolation: raw.isolation.unwrap_or_default(),
             warnings: raw.warnings.unwrap_or_default(),
             playground_url: link("playground-url", raw.playground_url, DEFAULT_PLAYGROUND)?,
             compiler_explorer_url: link(

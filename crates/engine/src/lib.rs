@@ -10,6 +10,7 @@ pub mod crates;
 pub mod exec;
 pub mod libraries;
 pub mod lock;
+pub mod sandbox;
 #[cfg(target_os = "linux")]
 mod spawner;
 #[cfg(target_os = "linux")]

@@ -21,7 +21,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
-use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -59,6 +59,10 @@ pub(crate) fn hook() {
 struct Spawner {
     socket: OwnedFd,
     turn: Mutex<()>,
+    /// A request or its reply failed (the spawner stopped answering in
+    /// time): a late reply would answer the next request, so none is
+    /// sent again.
+    broken: std::sync::atomic::AtomicBool,
 }
 
 /// A child the spawner started: its supervisor's pid (and group), the
@@ -79,6 +83,25 @@ fn spawner() -> Option<&'static Spawner> {
         .get_or_init(|| {
             let program = crate::supervise::program()?;
             let [ours, theirs] = socket_pair().ok()?;
+            // No wait on it without a limit: a spawner that stops
+            // answering (stopped, or gone) costs a request its time, and
+            // the binary is started as the supervisor instead.
+            let limit = libc::timeval {
+                tv_sec: 10,
+                tv_usec: 0,
+            };
+            for option in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
+                // SAFETY: setsockopt(2) on our socket, reading the struct.
+                unsafe {
+                    libc::setsockopt(
+                        ours.as_raw_fd(),
+                        libc::SOL_SOCKET,
+                        option,
+                        (&raw const limit).cast(),
+                        std::mem::size_of::<libc::timeval>() as u32,
+                    );
+                }
+            }
             // Its end stays open across its exec (another child started
             // meanwhile gets a copy, which only keeps the socket open).
             // SAFETY: fcntl(2) on a descriptor we own.
@@ -109,6 +132,7 @@ fn spawner() -> Option<&'static Spawner> {
             Some(Spawner {
                 socket: ours,
                 turn: Mutex::new(()),
+                broken: std::sync::atomic::AtomicBool::new(false),
             })
         })
         .as_ref()
@@ -173,6 +197,7 @@ pub(crate) fn spawn(
     limit: Duration,
     memory: Option<u64>,
     resident: Option<u64>,
+    sandbox: Option<&crate::sandbox::Sandbox>,
 ) -> Option<io::Result<Spawned>> {
     let spawner = spawner()?;
     let streams = (|| Ok::<_, io::Error>((pipe()?, pipe()?, pipe()?, pipe()?)))();
@@ -199,6 +224,11 @@ pub(crate) fn spawn(
             .map(|d| d.as_os_str().as_bytes().to_vec())
             .unwrap_or_default(),
     ];
+    fields.extend(
+        crate::supervise::box_args(sandbox)
+            .into_iter()
+            .map(OsStringExt::into_vec),
+    );
     let envs: Vec<Vec<u8>> = cmd
         .get_envs()
         .map(|(key, value)| match value {
@@ -219,8 +249,16 @@ pub(crate) fn spawn(
     }
     let pid = {
         let _turn = spawner.turn.lock().unwrap_or_else(|e| e.into_inner());
+        if spawner.broken.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
         let passed = [&in_r, &out_w, &err_w, &st_w].map(|fd| fd.as_raw_fd());
-        send(&spawner.socket, &message, &passed).ok()?;
+        if send(&spawner.socket, &message, &passed).is_err() {
+            spawner
+                .broken
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            return None;
+        }
         let mut reply = [0u8; 4];
         // SAFETY: recv(2) into a local buffer.
         let n = unsafe {
@@ -232,6 +270,9 @@ pub(crate) fn spawn(
             )
         };
         if n != 4 {
+            spawner
+                .broken
+                .store(true, std::sync::atomic::Ordering::SeqCst);
             return None;
         }
         i32::from_le_bytes(reply)
@@ -370,6 +411,8 @@ struct Request {
     /// The limits, as `serve` takes them: time, memory, resident.
     limits: [OsString; 3],
     dir: Option<OsString>,
+    /// The box, as [`crate::supervise::serve`] takes it (`-` for none).
+    sandbox: Vec<OsString>,
     /// `(key, Some(value))` to set, `(key, None)` to remove.
     env: Vec<(OsString, Option<OsString>)>,
     /// The program, then its arguments.
@@ -382,6 +425,11 @@ fn parse(request: &[u8]) -> Option<Request> {
         .map(|f| OsString::from_vec(f.to_vec()));
     let limits = [fields.next()?, fields.next()?, fields.next()?];
     let dir = fields.next().filter(|d| !d.is_empty());
+    let mut sandbox = vec![fields.next()?];
+    if sandbox[0] == "box" {
+        let decoded = crate::sandbox::Sandbox::decode(&mut fields)?;
+        sandbox = crate::supervise::box_args(Some(&decoded));
+    }
     let count: usize = fields.next()?.to_str()?.parse().ok()?;
     let mut env = Vec::with_capacity(count);
     for _ in 0..count {
@@ -402,6 +450,7 @@ fn parse(request: &[u8]) -> Option<Request> {
     (!command.is_empty()).then_some(Request {
         limits,
         dir,
+        sandbox,
         env,
         command,
     })
@@ -440,6 +489,7 @@ unsafe fn start(socket: i32, fds: [i32; 4], request: Request) -> ! {
         }
         let [time, memory, resident] = request.limits;
         let mut args = vec![time, memory, resident, OsString::from(status.to_string())];
+        args.extend(request.sandbox);
         args.extend(request.command);
         crate::supervise::serve(args)
     }

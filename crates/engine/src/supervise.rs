@@ -26,6 +26,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::sandbox::Sandbox;
+
 /// The first argument that starts a binary that runs the spawner's hook
 /// as the supervisor of the program named after it ([`serve`]).
 pub(crate) const SUPERVISE: &str = "__companion_supervise";
@@ -107,6 +109,7 @@ pub(super) fn supervise(
     limit: Duration,
     memory: Option<u64>,
     resident: Option<u64>,
+    sandbox: Option<&Sandbox>,
 ) -> io::Result<((i32, i32), Option<Command>)> {
     use std::os::unix::process::CommandExt as _;
     // SAFETY: sysconf(3) reads a constant of the system.
@@ -142,6 +145,7 @@ pub(super) fn supervise(
             .arg(limit_arg(memory))
             .arg(limit_arg(resident))
             .arg(write_end.to_string())
+            .args(box_args(sandbox))
             .arg(cmd.get_program())
             .args(cmd.get_args());
         if let Some(dir) = cmd.get_current_dir() {
@@ -175,11 +179,25 @@ pub(super) fn supervise(
                     libc::setpgid(0, 0);
                     limit_memory(memory)
                 }
-                program => supervisor(program, limit, resident_pages, write_end),
+                program => supervisor(program, limit, resident_pages, write_end, false),
             }
         });
     }
     Ok(((read_end, write_end), None))
+}
+
+/// A box as [`serve`] takes it among its arguments: `-` for none, else
+/// `box` and its fields.
+pub(crate) fn box_args(sandbox: Option<&Sandbox>) -> Vec<OsString> {
+    use std::os::unix::ffi::OsStringExt as _;
+    match sandbox {
+        None => vec![OsString::from("-")],
+        Some(sandbox) => {
+            let mut fields = vec![b"box".to_vec()];
+            sandbox.encode(&mut fields);
+            fields.into_iter().map(OsString::from_vec).collect()
+        }
+    }
 }
 
 /// The supervisor started as a binary of its own ([`SUPERVISE`]), `args`
@@ -192,14 +210,21 @@ pub(super) fn supervise(
 pub(crate) fn serve(args: Vec<OsString>) -> ! {
     let number = |a: Option<&OsString>| a.and_then(|a| a.to_str()?.parse::<u64>().ok());
     let status = number(args.get(3)).and_then(|fd| i32::try_from(fd).ok());
-    let program: Vec<CString> = args
-        .iter()
-        .skip(4)
+    let mut rest = args.iter().skip(4).cloned();
+    let sandbox = match rest.next() {
+        Some(flag) if flag == "box" => Sandbox::decode(&mut rest).map(Some),
+        Some(flag) if flag == "-" => Some(None),
+        _ => None,
+    };
+    let program: Vec<CString> = rest
         .filter_map(|a| CString::new(a.as_bytes()).ok())
         .collect();
-    let (Some(limit), Some(status), false) = (number(args.first()), status, program.is_empty())
+    let (Some(limit), Some(status), Some(sandbox), false) =
+        (number(args.first()), status, sandbox, program.is_empty())
     else {
-        eprintln!("{SUPERVISE}: TIMEOUT_NS MEMORY RESIDENT STATUS_FD PROGRAM [ARGS...]");
+        eprintln!(
+            "{SUPERVISE}: TIMEOUT_NS MEMORY RESIDENT STATUS_FD (-|box BOX...) PROGRAM [ARGS...]"
+        );
         std::process::exit(125);
     };
     let (memory, resident) = (number(args.get(1)), number(args.get(2)));
@@ -221,6 +246,15 @@ pub(crate) fn serve(args: Vec<OsString>) -> ! {
         // Closed on the program's exec: open only if that fails.
         libc::fcntl(status, libc::F_SETFD, libc::FD_CLOEXEC);
         let subreaper = libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+        if let Some(sandbox) = sandbox {
+            boxed(
+                &sandbox,
+                &argv,
+                memory,
+                status,
+                (limit, resident.map(|b| b / page)),
+            );
+        }
         let pid = match subreaper {
             true => libc::fork(),
             // No supervisor possible: run the program directly.
@@ -249,7 +283,98 @@ pub(crate) fn serve(args: Vec<OsString>) -> ! {
                     libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32);
                 }
                 let limit = Duration::from_nanos(limit);
-                supervisor(program, limit, resident.map(|b| b / page), status)
+                supervisor(program, limit, resident.map(|b| b / page), status, false)
+            }
+        }
+    }
+}
+
+/// [`serve`]'s work for a program in a box ([`crate::sandbox`]): the
+/// supervisor forks the box's `init` (pid 1 of a namespace of its own),
+/// which makes the box and forks the program, waits for it and writes its
+/// wait status on a pipe only the supervisor reads (the program cannot
+/// reach `init`: it has no pid for the supervisor, `init` is not dumpable
+/// and the program has no capabilities). The supervisor ends as the
+/// program did. Never returns.
+///
+/// # Safety
+/// As [`serve`]'s body: a single-threaded process.
+unsafe fn boxed(
+    sandbox: &Sandbox,
+    argv: &[*const libc::c_char],
+    memory: Option<u64>,
+    status: i32,
+    (limit, resident): (u64, Option<u64>),
+) -> ! {
+    // SAFETY: see the function's contract.
+    unsafe {
+        let work = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        let mut result = [0i32; 2];
+        if libc::pipe2(result.as_mut_ptr(), libc::O_CLOEXEC) != 0
+            || crate::sandbox::new_namespaces().is_err()
+        {
+            start_failed(status);
+        }
+        match libc::fork() {
+            -1 => start_failed(status),
+            0 => {
+                libc::close(result[0]);
+                libc::setpgid(0, 0);
+                if crate::sandbox::enter(sandbox, &work).is_err() {
+                    start_failed(status);
+                }
+                libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+                match libc::fork() {
+                    -1 => start_failed(status),
+                    0 => {
+                        if crate::sandbox::drop_privileges().is_err()
+                            || limit_memory(memory).is_err()
+                        {
+                            start_failed(status);
+                        }
+                        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+                        libc::execvp(argv[0], argv.as_ptr());
+                        start_failed(status)
+                    }
+                    program => {
+                        libc::close(status);
+                        init(program, result[1])
+                    }
+                }
+            }
+            init => {
+                libc::close(result[1]);
+                // The result pipe's read end just after the status pipe,
+                // which the supervisor keeps open with it.
+                if libc::dup2(result[0], status + 1) < 0 {
+                    start_failed(status);
+                }
+                let limit = Duration::from_nanos(limit);
+                supervisor(init, limit, resident, status, true)
+            }
+        }
+    }
+}
+
+/// The box's `init`: reaps whatever ends in the box until `program` does,
+/// then writes its wait status on `result` and exits, upon which the
+/// kernel kills everything left in the box. Never returns.
+///
+/// # Safety
+/// In the box's single-threaded `init`.
+unsafe fn init(program: i32, result: i32) -> ! {
+    // SAFETY: waitpid(2), write(2) and _exit(2) on values of this frame.
+    unsafe {
+        loop {
+            let mut st = 0;
+            let pid = libc::waitpid(-1, &mut st, 0);
+            if pid == program {
+                let bytes = st.to_le_bytes();
+                libc::write(result, bytes.as_ptr().cast(), bytes.len());
+                libc::_exit(0);
+            }
+            if pid < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                libc::_exit(125);
             }
         }
     }
@@ -297,19 +422,29 @@ fn limit_memory(memory: Option<u64>) -> io::Result<()> {
 /// # Safety
 /// Runs in a forked child of a multithreaded process: async-signal-safe
 /// calls only, no allocation.
-unsafe fn supervisor(program: i32, limit: Duration, resident: Option<u64>, status: i32) -> ! {
+unsafe fn supervisor(
+    program: i32,
+    limit: Duration,
+    resident: Option<u64>,
+    status: i32,
+    boxed: bool,
+) -> ! {
     // SAFETY: every call below is async-signal-safe and works on values
     // and buffers local to this function.
     unsafe {
         // Nothing of our parent's is kept open here: not the pipes of the
         // program (it has them), nor those of other programs our parent
         // was starting at the same time, which would never see their end.
+        // A box's `init` tells how the program ended on the pipe after
+        // the status pipe.
+        let result = if boxed { status + 1 } else { -1 };
+        let kept = status.max(result);
         let closed = status > 0
             && libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32) == 0
-            && libc::syscall(libc::SYS_close_range, (status + 1) as u32, u32::MAX, 0u32) == 0;
+            && libc::syscall(libc::SYS_close_range, (kept + 1) as u32, u32::MAX, 0u32) == 0;
         if !closed {
             for fd in 0..4096 {
-                if fd != status {
+                if fd != status && fd != result {
                     libc::close(fd);
                 }
             }
@@ -354,6 +489,19 @@ unsafe fn supervisor(program: i32, limit: Duration, resident: Option<u64>, statu
             pause = (pause * 2).min(longest);
         }
         kill_tree(program);
+        // In a box, how the program ended is what `init` wrote, when it
+        // ended as we expect (exit 0 after writing); otherwise `init`'s
+        // own end (a start that failed: 127 and its `E` record).
+        if boxed
+            && let Some(st) = how.filter(|st| libc::WIFEXITED(*st) && libc::WEXITSTATUS(*st) == 0)
+        {
+            let mut bytes = [0u8; 4];
+            let n = libc::read(result, bytes.as_mut_ptr().cast(), bytes.len());
+            how = match n {
+                4 => Some(i32::from_le_bytes(bytes)),
+                _ => Some(st | (125 << 8)),
+            };
+        }
         if timed_out {
             libc::write(status, b"T".as_ptr().cast(), 1);
             libc::_exit(124);

@@ -25,7 +25,7 @@ pub use report::{Checked, Report};
 use crate::book::load;
 use crate::book::session::Session;
 use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::config::Warnings;
+use mdbook_companion_core::config::{Isolation, Warnings};
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::problem::{Located, MissingTool, Purpose};
@@ -304,6 +304,15 @@ pub fn checked_book(session: &Session, options: &Options) -> anyhow::Result<Repo
 fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
     let loaded = &session.loaded;
     let checker = &session.checker;
+    let boxed = match loaded.config.isolation {
+        Isolation::Off => Err("`isolation = \"off\"` in book.toml".to_owned()),
+        _ => mdbook_companion_engine::exec::boxes(),
+    };
+    if let (Err(why), Isolation::Required) = (&boxed, loaded.config.isolation) {
+        anyhow::bail!(
+            "book.toml sets `isolation = \"required\"`, but the book's programs cannot run in a box on this machine: {why}"
+        );
+    }
     let (chapters, claims): (Vec<String>, Vec<Claim>) =
         scope.claims(session, |_| true).into_iter().unzip();
     // What `mdbook build` fails with, found by the build's own walk (after
@@ -422,6 +431,13 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         })
         .collect();
     report.counters = checker.counters();
+    report.boxed = boxed.is_ok();
+    if let Err(why) = boxed {
+        report.notes.push(match loaded.config.isolation {
+            Isolation::Off => "note: the book's programs ran without a box (`isolation = \"off\"` in book.toml): they could reach the checker, each other and the book".to_owned(),
+            _ => format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error"),
+        });
+    }
     if let Some(note) = library_note(&session.crates, &report) {
         report.lock_notes.push(note);
     }

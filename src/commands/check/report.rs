@@ -56,6 +56,9 @@ pub struct Report {
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
+    /// The book's programs ran in boxes (`false`: the machine could not
+    /// make one, and a note says why).
+    pub boxed: bool,
 }
 
 impl Report {
@@ -306,6 +309,8 @@ struct JsonReport<'a> {
     dependency_builds: usize,
     programs_at_once: usize,
     runs_again_alone: usize,
+    /// `box`: the book's programs ran in boxes; `none`: they could not.
+    isolation: &'static str,
     summary: String,
 }
 
@@ -394,6 +399,10 @@ pub fn json(report: &Report) -> String {
         dependency_builds: report.counters.dependency_builds,
         programs_at_once: report.counters.programs_at_once,
         runs_again_alone: report.counters.runs_again_alone,
+        isolation: match report.boxed {
+            true => "box",
+            false => "none",
+        },
         summary: report.summary(),
     };
     serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

@@ -234,7 +234,11 @@ fn with_one_worker_the_merged_builds_come_before_the_blocks_alone() {
     let book = BookTest::new();
     let mark = book.root().join("mark");
     let mark = mark.to_str().expect("a UTF-8 path");
-    let book = book.toml("[rust]\nedition = \"2021\"\n").chapter(
+    // The blocks share a file, as they can only outside a box.
+    let book = book
+        .toml("[rust]\nedition = \"2021\"\n")
+        .companion("isolation = \"off\"")
+        .chapter(
         "first.md",
         &format!(
             "```rust\nstd::fs::write({mark:?}, \"\").unwrap();\nstd::thread::sleep(std::time::Duration::from_millis(300));\n```\n\n```rust\nprintln!(\"beside\");\n```\n\n```rust\nassert!(std::path::Path::new({mark:?}).exists(), \"alone before the merged builds, at line {{}}\", line!());\n```\n"

@@ -485,6 +485,50 @@ impl Checker {
             return Built::Done;
         }
         if compiled.success() {
+            // Code that runs outside the members' `main`s runs in every
+            // program of the binary: its members run alone
+            // ([`super::merge_reach`]).
+            if let Some(program) = members.iter().find_map(|m| m.job.run) {
+                let tests = harnessed(members[0].claim);
+                match self.baselines.outside_mains(
+                    &self.cache,
+                    dir,
+                    program,
+                    &job,
+                    tests,
+                    members.len(),
+                ) {
+                    Some(found) if found.none() => {}
+                    Some(found) if found.unattributed.is_empty() => {
+                        tracing::debug!(
+                            "a merged binary runs members {:?} outside their main: they run alone",
+                            found.members
+                        );
+                        let (lone, rest) = members
+                            .into_iter()
+                            .enumerate()
+                            .partition::<Vec<_>, _>(|(i, _)| found.members.contains(i));
+                        let strip = |v: Vec<(usize, Member<'a>)>| v.into_iter().map(|(_, m)| m);
+                        return Built::Decided(
+                            Vec::new(),
+                            strip(rest).collect(),
+                            Vec::new(),
+                            strip(lone).collect(),
+                        );
+                    }
+                    found => {
+                        tracing::debug!(
+                            "a merged binary of {} blocks runs code outside their main that names none of them ({}): each runs alone",
+                            members.len(),
+                            found.map_or_else(
+                                || "it cannot be read".to_owned(),
+                                |f| f.unattributed.join("; ")
+                            )
+                        );
+                        return Built::Done;
+                    }
+                }
+            }
             // An expected failure that compiled is left to its own compile.
             // On threads of their own, more than the workers at once
             // ([`super::programs`]).
@@ -658,7 +702,7 @@ impl Checker {
                 true => cmd.arg(&module),
                 false => cmd.env(SELECT, i.to_string()),
             };
-            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None)
+            self.run_program(&mut cmd, member.job.timeout, self.config.memory, None, None)
         });
         run.stdout = remap(&run.stdout, i);
         run.stderr = remap(&run.stderr, i);

@@ -29,6 +29,7 @@ mod key;
 mod merge;
 mod merge_alone;
 mod merge_fail;
+mod merge_reach;
 mod mergeable;
 mod observe;
 pub mod pattern;
@@ -113,6 +114,9 @@ pub struct Checker {
     /// Whether every failing block's diagnostics must be its compile
     /// alone's, word for word ([`Checker::exact_diagnostics`]).
     exact: std::sync::atomic::AtomicBool,
+    /// What empty programs run outside `main`, by compiler and flags: what
+    /// a merged binary is compared with ([`merge_reach`]).
+    baselines: merge_reach::Baselines,
 }
 
 /// Counters of work done.
@@ -157,6 +161,7 @@ impl Checker {
             merged: Mutex::default(),
             programs: programs::Programs::default(),
             exact: std::sync::atomic::AtomicBool::new(false),
+            baselines: merge_reach::Baselines::default(),
         }
     }
 

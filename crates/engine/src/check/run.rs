@@ -4,6 +4,7 @@
 
 use super::{COMPILE_TIMEOUT, Checker, Job, MAX_OUTPUT, Observation, RunResult, sanitizer};
 use crate::exec::{self, Limits};
+use crate::sandbox::Sandbox;
 
 use std::path::Path;
 use std::process::Command;
@@ -145,7 +146,7 @@ impl Checker {
         let mut cmd = sanitizer::command(job, path, &self.config.valgrind, logs_dir, fixed_layout);
         cmd.current_dir(dir);
         let (memory, resident) = sanitizer::memory_limits(&job.env, self.config.memory);
-        let mut run = self.run_program(&mut cmd, job.timeout, memory, resident);
+        let mut run = self.run_program(&mut cmd, job.timeout, memory, resident, logs_dir);
         run.report = logs.and_then(|d| sanitizer::read_log(d.path()));
         run
     }
@@ -160,6 +161,7 @@ impl Checker {
         timeout: Option<Duration>,
         memory: Option<u64>,
         resident: Option<u64>,
+        logs: Option<&Path>,
     ) -> RunResult {
         let limits = Limits {
             timeout: timeout.unwrap_or(self.timeout),
@@ -167,7 +169,8 @@ impl Checker {
             memory,
             resident,
         };
-        match exec::run(cmd, b"", limits) {
+        let sandbox = self.sandbox(memory.or(resident), logs);
+        match exec::run_in(cmd, b"", limits, sandbox.as_ref()) {
             Ok(f) => RunResult {
                 code: f.code,
                 stdout: f.stdout,
@@ -181,6 +184,29 @@ impl Checker {
         }
     }
 }
+
+impl Checker {
+    /// The box a program runs in ([`crate::sandbox`]), `None` where none
+    /// can be made or `isolation = "off"`: its memory file system holds as much as the program
+    /// may use (`memory`, else the default limit), it may write `logs`
+    /// (its checker's log folder), and the book's cache is hidden.
+    fn sandbox(&self, memory: Option<u64>, logs: Option<&Path>) -> Option<Sandbox> {
+        if self.config.isolation == mdbook_companion_core::config::Isolation::Off {
+            return None;
+        }
+        exec::boxes().ok()?;
+        Some(Sandbox {
+            size: memory.unwrap_or(DEFAULT_BOX),
+            base: exec::scratch_base().to_owned(),
+            writable: logs.map(Path::to_owned).into_iter().collect(),
+            hidden: vec![self.config.root.join(crate::cache::DIR)],
+        })
+    }
+}
+
+/// What a box's memory file system holds for a program with no memory
+/// limit.
+const DEFAULT_BOX: u64 = 2 << 30;
 
 impl super::programs::TimedOut for RunResult {
     fn timed_out(&self) -> bool {

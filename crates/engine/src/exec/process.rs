@@ -77,10 +77,23 @@ type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
 /// command is run once: this adds its supervisor hook to `cmd`. On Linux
 /// the spawner (module `spawner`) starts it when there is one.
 pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finished> {
+    run_in(cmd, stdin, limits, None)
+}
+
+/// [`run`], in `sandbox` when it is given one ([`crate::sandbox`]; `cmd`'s
+/// directory is the program's folder): on Linux, where the spawner or
+/// this binary supervises it (not when the supervisor is forked from us,
+/// as in the engine's own tests: [`boxes`] says so).
+pub fn run_in(
+    cmd: &mut Command,
+    stdin: &[u8],
+    limits: Limits,
+    sandbox: Option<&crate::sandbox::Sandbox>,
+) -> io::Result<Finished> {
     let start = Instant::now();
     #[cfg(target_os = "linux")]
     if let Some(spawned) =
-        crate::spawner::spawn(cmd, limits.timeout, limits.memory, limits.resident)
+        crate::spawner::spawn(cmd, limits.timeout, limits.memory, limits.resident, sandbox)
     {
         let s = spawned?;
         let streams = Streams {
@@ -104,7 +117,7 @@ pub fn run(cmd: &mut Command, stdin: &[u8], limits: Limits) -> io::Result<Finish
     }
     #[cfg(target_os = "linux")]
     let (status_pipe, mut instead) =
-        supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident)?;
+        supervise::supervise(cmd, limits.timeout, limits.memory, limits.resident, sandbox)?;
     #[cfg(not(target_os = "linux"))]
     let mut instead: Option<Command> = None;
     // The supervisor started as a binary of its own: the streams and the
@@ -392,6 +405,41 @@ pub fn supervisor_hook() {
     crate::spawner::hook();
 }
 
+/// Whether the book's programs run in a box here, probed once per
+/// process (a box made for a shell that does nothing): `Err` says why
+/// not (the kernel's refusal, or no supervisor of ours to make one, as
+/// in the engine's own tests, or not Linux).
+pub fn boxes() -> Result<(), String> {
+    static PROBED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    PROBED.get_or_init(probe).clone()
+}
+
+#[cfg(target_os = "linux")]
+fn probe() -> Result<(), String> {
+    if crate::supervise::program().is_none() {
+        return Err("no supervisor binary to make one".to_owned());
+    }
+    let dir = scratch_dir().map_err(|e| e.to_string())?;
+    let sandbox = crate::sandbox::Sandbox {
+        size: 1 << 20,
+        base: scratch_base().to_owned(),
+        ..crate::sandbox::Sandbox::default()
+    };
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.args(["-c", "exit 0"]).current_dir(dir.path());
+    let limits = Limits::with_timeout(std::time::Duration::from_secs(10));
+    match run_in(&mut cmd, b"", limits, Some(&sandbox)) {
+        Ok(f) if f.success() => Ok(()),
+        Ok(f) => Err(format!("a program in a box ended with {:?}", f.code)),
+        Err(e) => Err(format!("the kernel refused to make one: {e}")),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn probe() -> Result<(), String> {
+    Err("boxes are made on Linux only".to_owned())
+}
+
 /// A fresh, empty directory for one compiler run.
 ///
 /// Every compile (`check`, `verify`, `asm`) and every version query whose
@@ -401,10 +449,56 @@ pub fn supervisor_hook() {
 /// directory (a `rust-toolchain(.toml)` file in it or above it), so asking
 /// the version anywhere else could name another toolchain than the one
 /// that compiles.
+///
+/// Their names say whose they are (`companion-PID-START-…`, this
+/// process's pid and start time): a check that was killed leaves its
+/// folders, which the next check removes ([`sweep`]) once no living
+/// process is their owner.
 pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
+    static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let prefix = PREFIX.get_or_init(|| {
+        sweep(scratch_base());
+        let me = std::process::id();
+        format!("companion-{me}-{}-", start_time(me).unwrap_or(0))
+    });
     tempfile::Builder::new()
-        .prefix("companion-")
+        .prefix(prefix.as_str())
         .tempdir_in(scratch_base())
+}
+
+/// Removes the folders of dead checks under `base` ([`scratch_dir`]'s
+/// `companion-PID-START-…`): those whose process is gone, or is another
+/// process now (another start time).
+fn sweep(base: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((pid, start)) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("companion-"))
+            .and_then(|n| {
+                let mut parts = n.splitn(3, '-');
+                let pid = parts.next()?.parse::<u32>().ok()?;
+                let start = parts.next()?.parse::<u64>().ok()?;
+                parts.next().map(|_| (pid, start))
+            })
+        else {
+            continue;
+        };
+        if start_time(pid) != Some(start) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// When the process `pid` started, in clock ticks since boot (the 22nd
+/// field of `/proc/PID/stat`); `None` when it is gone (or off Linux).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's closing parenthesis: state is field 3, start 22.
+    stat.rsplit_once(") ")?.1.split(' ').nth(19)?.parse().ok()
 }
 
 /// Where scratch directories go: `TMPDIR` when it is set; otherwise, on

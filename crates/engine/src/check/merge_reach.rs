@@ -1,0 +1,540 @@
+//! What a merged build's members do outside their own `main`, told from
+//! the binary the build made ([`super::merge`]), not from their words.
+//!
+//! A merged binary holds every member's code, and some code runs in every
+//! program started from it, whichever member the selector picks: a
+//! constructor (a function pointer in `.preinit_array`, `.init_array` or
+//! `.ctors`; at exit, `.fini_array` or `.dtors`; code in `.init` or
+//! `.fini`), a global allocator, an indirect function the loader resolves,
+//! a shared library the binary needs (with its own constructors), and a
+//! defined symbol without a Rust name, which stands for the C library's
+//! (`write`, `getpid`, `malloc`) or another member's for every caller in
+//! the binary, the standard library included. A word list of the source
+//! cannot see them all: a macro, or a crate's macro, makes them from an
+//! invocation that names none, and `global_asm!` makes any of them.
+//!
+//! So the built binary is read (ELF, with `object`) and compared with the
+//! binary of an empty program built by the same compiler with the same
+//! flags (the baseline: built once per compiler and flags, and kept in
+//! the cache with the other tool facts). What it has more is a member's
+//! doing. A constructor or an indirect function whose name, demangled,
+//! is in a member's module (`__companion_ex_N::`) sends that member to be
+//! compiled and run alone, and the others are built together again (and
+//! read again); anything else sends the whole group's members alone. A
+//! binary that cannot be read, or a baseline that cannot be built, sends
+//! the group alone too: a member's program runs from a merged binary only
+//! when that binary was read and found to run nothing but its `main`.
+
+use super::verdict::Job;
+use crate::cache::Cache;
+use crate::exec::{self, Limits};
+use object::read::elf::{ElfFile, ElfFile32, ElfFile64, FileHeader};
+use object::{
+    Endianness, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
+    SymbolFlags, SymbolKind, elf,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, OnceLock};
+
+/// The cache namespace of tool facts (shared with the compilers'
+/// versions).
+const TOOLS: &str = "tools";
+
+/// What a program runs besides its `main`, as its binary says.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Outside {
+    /// One line per function the loader or the C library calls before or
+    /// after `main`: where it is listed (an array's section, `DT_INIT`)
+    /// and the names of the symbols at its address (`?` for none).
+    calls: Vec<String>,
+    /// The size of the code run at start and exit (`.init`, `.fini`) and
+    /// the loader named in `.interp`: code there runs in every program.
+    startup: BTreeMap<String, String>,
+    /// Defined symbols seen from outside the binary's own code (global or
+    /// weak) whose names are not Rust's: each stands for a C library's
+    /// symbol of that name, or answers another member's declaration.
+    unmangled: BTreeSet<String>,
+    /// The allocator's symbols (`__rust_alloc`, std's default `__rdl_*`,
+    /// a global allocator's `__rg_*`) and whether each is global: a
+    /// `#[global_allocator]` changes them.
+    allocator: BTreeSet<String>,
+    /// The shared libraries it needs (`DT_NEEDED`).
+    needed: BTreeSet<String>,
+    /// Indirect functions, whose resolvers the loader runs.
+    indirect: BTreeSet<String>,
+}
+
+/// What a merged binary runs outside its members' `main`s that an empty
+/// program built alike does not.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Offences {
+    /// The members whose code it is (by its name).
+    pub(super) members: BTreeSet<usize>,
+    /// What names no member, in words for the log: the whole group runs
+    /// alone when this is not empty.
+    pub(super) unattributed: Vec<String>,
+}
+
+impl Offences {
+    /// Whether the binary runs nothing but its members' `main`s.
+    pub(super) fn none(&self) -> bool {
+        self.members.is_empty() && self.unattributed.is_empty()
+    }
+}
+
+/// What the ELF binary `data` runs outside its `main`; `None` when it is
+/// not an ELF file `object` can read.
+pub(super) fn read(data: &[u8]) -> Option<Outside> {
+    match object::FileKind::parse(data).ok()? {
+        object::FileKind::Elf64 => read_elf(&ElfFile64::<Endianness>::parse(data).ok()?),
+        object::FileKind::Elf32 => read_elf(&ElfFile32::<Endianness>::parse(data).ok()?),
+        _ => None,
+    }
+}
+
+/// [`read`] for one ELF class.
+fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Option<Outside> {
+    let mut out = Outside::default();
+    // The names at each address, from both symbol tables (a stripped
+    // binary keeps its dynamic one).
+    let mut at: HashMap<u64, BTreeSet<&str>> = HashMap::new();
+    for s in file.symbols().chain(file.dynamic_symbols()) {
+        if s.is_undefined() || matches!(s.kind(), SymbolKind::Section | SymbolKind::File) {
+            continue;
+        }
+        let Ok(name) = s.name() else { continue };
+        if name.is_empty() {
+            continue;
+        }
+        at.entry(s.address()).or_default().insert(name);
+        if let SymbolFlags::Elf { st_info, .. } = s.flags()
+            && st_info.st_type() == elf::STT_GNU_IFUNC
+        {
+            out.indirect.insert(name.to_owned());
+        }
+        if is_allocator(name) {
+            let scope = if s.is_global() { "global" } else { "local" };
+            out.allocator.insert(format!("{name} {scope}"));
+        }
+        if s.is_global() && rustc_demangle::try_demangle(name).is_err() {
+            out.unmangled.insert(name.to_owned());
+        }
+    }
+    let names = |address: u64| match at.get(&address) {
+        Some(names) => names.iter().copied().collect::<Vec<_>>().join(","),
+        None => "?".to_owned(),
+    };
+    // The arrays: by section name (what a static link's C library walks),
+    // and by the dynamic tags (what the loader walks), each range once.
+    let mut arrays: BTreeMap<(u64, u64), String> = BTreeMap::new();
+    for section in file.sections() {
+        let Ok(name) = section.name() else { continue };
+        if ARRAYS.iter().any(|a| {
+            name.strip_prefix(a)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        }) {
+            arrays.insert((section.address(), section.size()), name.to_owned());
+        }
+        if STARTUP.contains(&name) {
+            let shown = match name {
+                ".interp" => String::from_utf8_lossy(section.data().unwrap_or_default())
+                    .trim_end_matches('\0')
+                    .to_owned(),
+                _ => section.size().to_string(),
+            };
+            out.startup.insert(name.to_owned(), shown);
+        }
+    }
+    let endian = file.endian();
+    let dynamic = file.elf_dynamic_table().ok();
+    let tags: Vec<_> = dynamic.iter().flat_map(|d| d.iter()).collect();
+    let tag = |t: elf::DynamicTag| tags.iter().find(|d| d.tag == t).map(|d| d.val);
+    for (start, size, name) in [
+        (
+            elf::DT_PREINIT_ARRAY,
+            elf::DT_PREINIT_ARRAYSZ,
+            "DT_PREINIT_ARRAY",
+        ),
+        (elf::DT_INIT_ARRAY, elf::DT_INIT_ARRAYSZ, "DT_INIT_ARRAY"),
+        (elf::DT_FINI_ARRAY, elf::DT_FINI_ARRAYSZ, "DT_FINI_ARRAY"),
+    ] {
+        if let (Some(a), Some(n)) = (tag(start), tag(size)) {
+            arrays.entry((a, n)).or_insert_with(|| name.to_owned());
+        }
+    }
+    for (t, name) in [(elf::DT_INIT, "DT_INIT"), (elf::DT_FINI, "DT_FINI")] {
+        if let Some(a) = tag(t) {
+            out.calls.push(format!("{name} {}", names(a)));
+        }
+    }
+    if let Some(d) = &dynamic {
+        for n in tags.iter().filter(|d| d.tag == elf::DT_NEEDED) {
+            if let Ok(lib) = d.string(*n) {
+                out.needed.insert(String::from_utf8_lossy(lib).into_owned());
+            }
+        }
+    }
+    // An entry's address: its dynamic relocation's (a position-independent
+    // binary's entries are filled in by the loader), else what it holds.
+    let width: u64 = if file.is_64() { 8 } else { 4 };
+    let relocated: HashMap<u64, object::Relocation> = file
+        .dynamic_relocations()
+        .into_iter()
+        .flatten()
+        .filter(|(offset, _)| {
+            arrays
+                .keys()
+                .any(|(a, n)| (*a..a.saturating_add(*n)).contains(offset))
+        })
+        .collect();
+    let dynsym = file.dynamic_symbol_table();
+    for ((start, size), name) in &arrays {
+        let mut slot = *start;
+        while slot.saturating_add(width) <= start.saturating_add(*size) {
+            let held = word(file, slot, width, endian);
+            let target = match relocated.get(&slot) {
+                Some(r) => match r.target() {
+                    RelocationTarget::Symbol(i) => dynsym
+                        .as_ref()
+                        .and_then(|t| t.symbol_by_index(i).ok())
+                        .and_then(|s| s.name().ok().map(str::to_owned))
+                        .unwrap_or_else(|| "?".to_owned()),
+                    _ => {
+                        let base = if r.has_implicit_addend() { held } else { 0 };
+                        names(base.wrapping_add_signed(r.addend()))
+                    }
+                },
+                None => match held {
+                    // The ends of a `.ctors` list, never called.
+                    0 => "0".to_owned(),
+                    v if v == u64::MAX >> (64 - 8 * width) => "-1".to_owned(),
+                    v => names(v),
+                },
+            };
+            out.calls.push(format!("{name} {target}"));
+            slot += width;
+        }
+    }
+    out.calls.sort();
+    Some(out)
+}
+
+/// The sections whose entries are functions called before or after `main`
+/// (with their `.NNNNN` priority forms).
+const ARRAYS: [&str; 5] = [
+    ".preinit_array",
+    ".init_array",
+    ".fini_array",
+    ".ctors",
+    ".dtors",
+];
+
+/// The sections of code run at start and exit, and the loader's name.
+const STARTUP: [&str; 3] = [".init", ".fini", ".interp"];
+
+/// The word of `width` bytes at `address` in the file's sections (0 where
+/// none holds it, as a section without data has zeros).
+fn word<Elf: FileHeader<Endian = Endianness>>(
+    file: &ElfFile<'_, Elf>,
+    address: u64,
+    width: u64,
+    endian: Endianness,
+) -> u64 {
+    let bytes = file
+        .sections()
+        .find_map(|s| s.data_range(address, width).ok().flatten());
+    let Some(bytes) = bytes else { return 0 };
+    let mut buf = [0u8; 8];
+    let n = bytes.len().min(8);
+    match endian {
+        Endianness::Little => {
+            buf[..n].copy_from_slice(&bytes[..n]);
+            u64::from_le_bytes(buf)
+        }
+        Endianness::Big => {
+            buf[8 - n..].copy_from_slice(&bytes[..n]);
+            u64::from_be_bytes(buf)
+        }
+    }
+}
+
+/// Whether a symbol is one of the allocator's: the functions the standard
+/// library calls (`__rust_alloc` …), its default allocator's (`__rdl_*`)
+/// and a global allocator's (`__rg_*`), mangled or not.
+fn is_allocator(name: &str) -> bool {
+    if !name.contains("__r") {
+        return false;
+    }
+    let demangled = format!("{:#}", rustc_demangle::demangle(name));
+    let last = demangled.rsplit("::").next().unwrap_or_default();
+    matches!(
+        last,
+        "__rust_alloc" | "__rust_dealloc" | "__rust_realloc" | "__rust_alloc_zeroed"
+    ) || last.starts_with("__rdl_")
+        || last.starts_with("__rg_")
+}
+
+/// The members (of `count`) a symbol's name puts it in: the
+/// `__companion_ex_N` modules its demangled Rust name goes through (a
+/// name that is not Rust's names none).
+fn named_members(names: &str, count: usize) -> BTreeSet<usize> {
+    const MODULE: &str = "__companion_ex_";
+    let mut found = BTreeSet::new();
+    for name in names.split(',') {
+        let Ok(demangled) = rustc_demangle::try_demangle(name) else {
+            continue;
+        };
+        let text = format!("{demangled:#}");
+        for (i, _) in text.match_indices(MODULE) {
+            let digits: String = text[i + MODULE.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Ok(n) = digits.parse::<usize>()
+                && n < count
+            {
+                found.insert(n);
+            }
+        }
+    }
+    found
+}
+
+/// What `built` (a merged binary of `count` members) runs outside its
+/// members' `main`s that `baseline` (an empty program built alike) does
+/// not, and whose it is.
+pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Offences {
+    let mut out = Offences::default();
+    let mut expected: HashMap<&str, usize> = HashMap::new();
+    for c in &baseline.calls {
+        *expected.entry(c).or_default() += 1;
+    }
+    // A function listed more often than in the baseline, or not at all
+    // there (the same function listed twice runs twice).
+    let extra_calls = built
+        .calls
+        .iter()
+        .filter(|c| match expected.get_mut(c.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        });
+    let indirect = built.indirect.difference(&baseline.indirect);
+    for (what, names) in extra_calls
+        .map(|c| ("runs", c.split_once(' ').map_or("", |(_, n)| n)))
+        .chain(indirect.map(|n| ("is an indirect function", n.as_str())))
+    {
+        let members = named_members(names, count);
+        match members.is_empty() {
+            true => out.unattributed.push(format!("{names} {what}")),
+            false => out.members.extend(members),
+        }
+    }
+    for (name, value) in &built.startup {
+        if baseline.startup.get(name) != Some(value) {
+            out.unattributed
+                .push(format!("{name} is {value}, not as in an empty program"));
+        }
+    }
+    for name in built.unmangled.difference(&baseline.unmangled) {
+        out.unattributed
+            .push(format!("{name} is defined for the whole binary"));
+    }
+    if built.allocator != baseline.allocator {
+        out.unattributed
+            .push("a global allocator replaces the standard one".to_owned());
+    }
+    for lib in built.needed.difference(&baseline.needed) {
+        out.unattributed.push(format!("it needs {lib}"));
+    }
+    out
+}
+
+/// The baselines known to this run, by compiler and flags: each built
+/// once, by the first group that needs it (the others wait for it).
+#[derive(Debug, Default)]
+pub(super) struct Baselines(std::sync::Mutex<HashMap<String, Arc<OnceLock<Option<Outside>>>>>);
+
+impl Baselines {
+    /// What the merged binary `dir/program`, built with `job`'s compiler
+    /// and flags from `count` members, runs outside their `main`s; `None`
+    /// when that cannot be told (the binary or its baseline unreadable).
+    /// `tests`: a test crate (`--test`), whose baseline is an empty one.
+    pub(super) fn outside_mains(
+        &self,
+        cache: &Cache,
+        dir: &std::path::Path,
+        program: &str,
+        job: &Job,
+        tests: bool,
+        count: usize,
+    ) -> Option<Offences> {
+        let built = read(&std::fs::read(dir.join(program)).ok()?)?;
+        let baseline = self.baseline(cache, job, tests)?;
+        Some(offences(&built, &baseline, count))
+    }
+
+    /// [`Outside`] of an empty program built by `job`'s compiler with its
+    /// flags: from this run's memory, the cache (with the other tool
+    /// facts), or a compile.
+    fn baseline(&self, cache: &Cache, job: &Job, tests: bool) -> Option<Outside> {
+        let version = exec::tool_version_cached(&job.tool, cache)?;
+        let mut parts: Vec<&[u8]> =
+            vec![b"merge-baseline-1", job.tool.as_bytes(), version.as_bytes()];
+        parts.extend(job.args.iter().map(|a| a.as_bytes()));
+        let key = Cache::key(&parts);
+        let cell = {
+            let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(known.entry(key.clone()).or_default())
+        };
+        cell.get_or_init(|| {
+            if let Some(cached) = cache
+                .get(TOOLS, &key)
+                .and_then(|b| serde_json::from_slice(&b).ok())
+            {
+                return Some(cached);
+            }
+            let built = build_baseline(job, tests)?;
+            if let Ok(bytes) = serde_json::to_vec(&built) {
+                cache.put(TOOLS, &key, &bytes);
+            }
+            Some(built)
+        })
+        .clone()
+    }
+}
+
+/// Builds an empty program (an empty test crate for `tests`) with `job`'s
+/// compiler and flags in a scratch directory, and reads it.
+fn build_baseline(job: &Job, tests: bool) -> Option<Outside> {
+    let dir = exec::scratch_dir().ok()?;
+    let source = match tests {
+        true => "",
+        false => "fn main() {}\n",
+    };
+    std::fs::write(dir.path().join(job.source_file), source).ok()?;
+    let mut cmd = exec::compiler_command(&job.tool, dir.path());
+    cmd.args(&job.args);
+    let built = exec::run(
+        &mut cmd,
+        b"",
+        Limits::with_timeout(super::verdict::COMPILE_TIMEOUT),
+    )
+    .ok()?;
+    if !built.success() {
+        tracing::debug!(
+            "the merged builds' baseline did not build:\n{}",
+            built.stderr
+        );
+        return None;
+    }
+    let program = job.run.unwrap_or("main");
+    read(&std::fs::read(dir.path().join(program)).ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds `source` with the flags of a merged build of examples and
+    /// reads it.
+    fn built(source: &str) -> Outside {
+        let dir = tempfile::tempdir().expect("tmp");
+        std::fs::write(dir.path().join("main.rs"), source).expect("write");
+        let out = std::process::Command::new("rustc")
+            .current_dir(dir.path())
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "bin",
+                "--crate-name",
+                "main",
+                "-C",
+                "debuginfo=0",
+                "-o",
+                "main",
+                "main.rs",
+            ])
+            .output()
+            .expect("rustc");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        read(&std::fs::read(dir.path().join("main")).expect("binary")).expect("an ELF binary")
+    }
+
+    #[test]
+    fn what_runs_outside_main_is_read_from_the_binary_and_named_by_member() {
+        let empty = built("fn main() {}\n");
+        // The C library's and std's own constructors are there, named.
+        assert!(
+            empty.calls.iter().any(|c| c.contains("frame_dummy")),
+            "{empty:?}"
+        );
+        assert!(empty.unmangled.contains("main"), "{empty:?}");
+        assert!(!empty.allocator.is_empty(), "{empty:?}");
+        // A program that only uses more of std adds nothing.
+        let busy = built(
+            "fn main() {\n    let t = std::thread::spawn(|| 1u128 << 100);\n    let v: Vec<String> = std::env::args().collect();\n    println!(\"{} {} {:?}\", t.join().unwrap() / 3, v.len(), std::fs::read(\"/nonexistent\").is_err());\n}\n",
+        );
+        assert_eq!(offences(&busy, &empty, 1), Offences::default());
+        // Member 1's constructor and exit hook (one made by a macro), a
+        // symbol of the C library's made by member 0 and a global
+        // allocator made by a macro in member 2.
+        let merged = built(
+            r#"mod __companion_ex_0 {
+    #[unsafe(no_mangle)]
+    pub extern "C" fn getpid() -> i32 { 7 }
+    pub fn main() {}
+}
+mod __companion_ex_1 {
+    #[used]
+    #[link_section = ".init_array"]
+    static AT_START: extern "C" fn() = at_start;
+    extern "C" fn at_start() {}
+    macro_rules! at_exit { ($f:ident) => { #[used] #[link_section = ".fini_array"] static AT_EXIT: extern "C" fn() = $f; } }
+    extern "C" fn bye() {}
+    at_exit!(bye);
+    pub fn main() {}
+}
+mod __companion_ex_2 {
+    struct Counting;
+    unsafe impl std::alloc::GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 { unsafe { std::alloc::System.alloc(l) } }
+        unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) { unsafe { std::alloc::System.dealloc(p, l) } }
+    }
+    macro_rules! counted { ($i:item) => { #[global_allocator] $i } }
+    counted!(static A: Counting = Counting;);
+    pub fn main() {}
+}
+fn main() { __companion_ex_0::main(); __companion_ex_1::main(); __companion_ex_2::main(); }
+"#,
+        );
+        let found = offences(&merged, &empty, 3);
+        assert_eq!(found.members, BTreeSet::from([1]), "{found:?}");
+        assert_eq!(
+            found.unattributed,
+            [
+                "getpid is defined for the whole binary",
+                "a global allocator replaces the standard one"
+            ],
+            "{merged:?}"
+        );
+        // A member number past the group's is nobody's.
+        assert!(named_members("_ZN4main17__companion_ex_121f17h0123456789abcdefE", 3).is_empty());
+        assert_eq!(
+            named_members(
+                "_ZN4main16__companion_ex_14main17h0123456789abcdefE,frame_dummy",
+                3
+            ),
+            BTreeSet::from([1])
+        );
+        assert_eq!(read(b"#!/bin/sh\n"), None);
+    }
+}

@@ -1,0 +1,443 @@
+//! The box a book's program runs in (Linux): what it may see and touch.
+//!
+//! A box is made by the program's supervisor (module `supervise`), which
+//! stays outside it:
+//!
+//! - **its own PID namespace**: the supervisor forks the box's `init`,
+//!   which forks the program; neither the checker, the spawner, the
+//!   supervisor nor another block has a pid inside, so none can be
+//!   signalled, traced or opened through `/proc` (a fresh one, read-only,
+//!   shows only the box). When `init` ends (the program ended, or the
+//!   supervisor killed it at a limit) the kernel kills everything left in
+//!   the box, however it detached;
+//! - **its own mount namespace**: every file system read-only; the cache
+//!   (and whatever else the checker names) hidden under an empty one; the
+//!   scratch folders' base (`/dev/shm` or `TMPDIR`) replaced by a fresh
+//!   memory file system of bounded size that holds the program's folder
+//!   (its files seen through an overlay: what it writes goes to the
+//!   bounded one and is dropped with the box), its checker's log folder
+//!   (the only folder of the host it can write) and the box's `/tmp` and
+//!   `/dev/shm`;
+//! - **its own network and IPC namespaces**: a loopback interface and
+//!   nothing else, no System V objects of anyone else's;
+//! - **no privileges**: the program runs with no capabilities, none to
+//!   gain (`no_new_privs`, an empty bounding set, root's exec rules
+//!   locked off), and `init` is not dumpable, so the program can neither
+//!   trace it nor open its descriptors (the pipe on which `init` tells the
+//!   supervisor how the program ended).
+//!
+//! As root these are the kernel's namespaces; otherwise the box starts
+//! with a user namespace of its own that maps the user to itself. Where
+//! the kernel refuses, the box cannot be made: the checker says so once
+//! and runs programs as before (`isolation = "required"` makes it an
+//! error). Everything here runs in the single-threaded supervisor or its
+//! forks (the spawner's, or our binary started as the supervisor), so it
+//! may allocate.
+
+use std::ffi::{CString, OsString};
+use std::io;
+use std::os::unix::ffi::OsStrExt as _;
+use std::path::{Path, PathBuf};
+
+/// What a box holds besides the program's own folder (its working
+/// directory), as the checker asks for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    /// Bytes the box's memory file system may hold (the program's folder,
+    /// `/tmp`, `/dev/shm`).
+    pub size: u64,
+    /// The folder under which scratch folders are made (replaced in the
+    /// box by its own memory file system).
+    pub base: PathBuf,
+    /// Folders of the host the program may write (its checker's log
+    /// folder), seen at their own paths.
+    pub writable: Vec<PathBuf>,
+    /// Folders hidden under an empty, read-only file system (the cache).
+    pub hidden: Vec<PathBuf>,
+}
+
+impl Sandbox {
+    /// The box as the spawner's request carries it: fields separated by
+    /// NUL (size, base, then counted lists), in `fields`.
+    pub(crate) fn encode(&self, fields: &mut Vec<Vec<u8>>) {
+        fields.push(self.size.to_string().into_bytes());
+        fields.push(self.base.as_os_str().as_bytes().to_vec());
+        for list in [&self.writable, &self.hidden] {
+            fields.push(list.len().to_string().into_bytes());
+            fields.extend(list.iter().map(|p| p.as_os_str().as_bytes().to_vec()));
+        }
+    }
+
+    /// The box [`Sandbox::encode`] wrote, read from `fields`.
+    pub(crate) fn decode(fields: &mut impl Iterator<Item = OsString>) -> Option<Sandbox> {
+        let size = fields.next()?.to_str()?.parse().ok()?;
+        let base = PathBuf::from(fields.next()?);
+        let mut list = || -> Option<Vec<PathBuf>> {
+            let n: usize = fields.next()?.to_str()?.parse().ok()?;
+            (0..n).map(|_| fields.next().map(PathBuf::from)).collect()
+        };
+        let writable = list()?;
+        let hidden = list()?;
+        Some(Sandbox {
+            size,
+            base,
+            writable,
+            hidden,
+        })
+    }
+}
+
+/// The box's own folders on its memory file system, under the base.
+const INSIDE: &str = ".companion-box";
+
+#[cfg(target_os = "linux")]
+/// In the supervisor, before it forks the box's `init`: a PID namespace
+/// for its next child (and, unless we are root, a user namespace first,
+/// the user mapped to itself).
+pub(crate) fn new_namespaces() -> io::Result<()> {
+    // SAFETY: getuid/getgid read our ids; unshare(2) changes only this
+    // single-threaded process's namespaces.
+    unsafe {
+        let (uid, gid) = (libc::getuid(), libc::getgid());
+        if uid != 0 {
+            check(libc::unshare(libc::CLONE_NEWUSER))?;
+            write_file("/proc/self/setgroups", b"deny")?;
+            write_file("/proc/self/uid_map", format!("{uid} {uid} 1").as_bytes())?;
+            write_file("/proc/self/gid_map", format!("{gid} {gid} 1").as_bytes())?;
+        }
+        check(libc::unshare(libc::CLONE_NEWPID))
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// In the box's `init` (pid 1 of the new namespace), before it forks the
+/// program: the mount, network and IPC namespaces and the file systems
+/// described above, then `work` (the program's folder) as the working
+/// directory again (through the overlay).
+pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
+    // SAFETY: namespace, mount and file calls of this single-threaded
+    // process, on paths and buffers it owns.
+    unsafe {
+        check(libc::unshare(
+            libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC,
+        ))?;
+        check(libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ))?;
+    }
+    // Taken before anything is hidden: the program's folder, to be seen
+    // through the overlay; the folders it may write.
+    let lower = open_tree(work)?;
+    let writable = sandbox
+        .writable
+        .iter()
+        .map(|w| Ok((open_tree(w)?, w.as_path())))
+        .collect::<io::Result<Vec<_>>>()?;
+    for hidden in sandbox.hidden.iter().filter(|h| h.is_dir()) {
+        mount_tmpfs(hidden, 4096)?;
+    }
+    read_only(None, c"/", true)?;
+    // The box's own memory file system over the scratch base: the other
+    // blocks' folders are gone, and everything written is bounded.
+    mount_tmpfs(&sandbox.base, sandbox.size.max(1 << 20))?;
+    let inside = sandbox.base.join(INSIDE);
+    for dir in ["lower", "upper", "work", "tmp", "shm"] {
+        std::fs::create_dir_all(inside.join(dir))?;
+    }
+    read_only(Some(&lower), c"", false)?;
+    move_mount(&lower, &inside.join("lower"))?;
+    std::fs::create_dir_all(work)?;
+    let options = format!(
+        "lowerdir={},upperdir={},workdir={}",
+        option_path(&inside.join("lower"))?,
+        option_path(&inside.join("upper"))?,
+        option_path(&inside.join("work"))?,
+    );
+    mount(c"overlay", work, c"overlay", libc::MS_NOSUID, &options)?;
+    for (tree, path) in &writable {
+        std::fs::create_dir_all(path)?;
+        move_mount(tree, path)?;
+    }
+    for (own, at) in [("tmp", "/tmp"), ("shm", "/dev/shm")] {
+        let at = Path::new(at);
+        // (Not where the base is, nor above it: that would hide it.)
+        if !sandbox.base.starts_with(at) && at.is_dir() {
+            bind(&inside.join(own), at)?;
+        }
+    }
+    mount(
+        c"proc",
+        Path::new("/proc"),
+        c"proc",
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
+        "",
+    )?;
+    loopback_up();
+    std::env::set_current_dir(work)
+}
+
+#[cfg(target_os = "linux")]
+/// In the program's process, just before its exec: no capabilities, and
+/// none to gain.
+pub(crate) fn drop_privileges() -> io::Result<()> {
+    // SAFETY: prctl(2) and capset(2) on this process, with values and a
+    // struct on this frame.
+    unsafe {
+        // Root's exec rules (full capabilities for uid 0) off for good,
+        // while we may still set them.
+        let bits = 0x01 | 0x02 | 0x04 | 0x08 | 0x10 | 0x20; // NOROOT, NO_SETUID_FIXUP, KEEP_CAPS, each locked
+        libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0);
+        for cap in 0..64 {
+            if libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 {
+                break;
+            }
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        let header = Header {
+            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+            pid: 0,
+        };
+        let data = [0u32; 6];
+        check(libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as i32)?;
+        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// A detached copy of the mount at `path` (`open_tree(OPEN_TREE_CLONE)`),
+/// to be attached elsewhere once `path` itself is hidden.
+fn open_tree(path: &Path) -> io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd as _;
+    let path = c_path(path)?;
+    // SAFETY: open_tree(2) reads the path; the descriptor is ours.
+    unsafe {
+        let fd = libc::syscall(
+            libc::SYS_open_tree,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC,
+        );
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(std::os::fd::OwnedFd::from_raw_fd(fd as i32))
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// Attaches a detached tree at `to`.
+fn move_mount(tree: &std::os::fd::OwnedFd, to: &Path) -> io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    let to = c_path(to)?;
+    // SAFETY: move_mount(2) of a tree we own onto a path we pass.
+    check(unsafe {
+        libc::syscall(
+            libc::SYS_move_mount,
+            tree.as_raw_fd(),
+            c"".as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::MOVE_MOUNT_F_EMPTY_PATH,
+        )
+    } as i32)
+}
+
+#[cfg(target_os = "linux")]
+/// Makes the mount at `path` (or the detached `tree`) read-only, with
+/// everything under it when `recursive`.
+fn read_only(
+    tree: Option<&std::os::fd::OwnedFd>,
+    path: &std::ffi::CStr,
+    recursive: bool,
+) -> io::Result<()> {
+    use std::os::fd::AsRawFd as _;
+    /// `struct mount_attr`.
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    const MOUNT_ATTR_RDONLY: u64 = 0x1;
+    const MOUNT_ATTR_NOSUID: u64 = 0x2;
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    let (fd, mut flags) = match tree {
+        Some(t) => (t.as_raw_fd(), libc::AT_EMPTY_PATH),
+        None => (libc::AT_FDCWD, 0),
+    };
+    if recursive {
+        flags |= libc::AT_RECURSIVE;
+    }
+    // SAFETY: mount_setattr(2) reads the path and the struct we pass.
+    check(unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            fd,
+            path.as_ptr(),
+            flags,
+            &attr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    } as i32)
+}
+
+#[cfg(target_os = "linux")]
+/// A memory file system of `size` bytes at `at`.
+fn mount_tmpfs(at: &Path, size: u64) -> io::Result<()> {
+    mount(
+        c"tmpfs",
+        at,
+        c"tmpfs",
+        libc::MS_NOSUID | libc::MS_NODEV,
+        &format!("size={size},mode=0755"),
+    )
+}
+
+#[cfg(target_os = "linux")]
+/// A bind mount of `from` at `to`.
+fn bind(from: &Path, to: &Path) -> io::Result<()> {
+    let from = c_path(from)?;
+    let to = c_path(to)?;
+    // SAFETY: mount(2) reads the paths we pass.
+    check(unsafe {
+        libc::mount(
+            from.as_ptr(),
+            to.as_ptr(),
+            std::ptr::null(),
+            libc::MS_BIND,
+            std::ptr::null(),
+        )
+    })
+}
+
+#[cfg(target_os = "linux")]
+/// mount(2) of a file system `kind` from `source` at `at`, with `options`.
+fn mount(
+    source: &std::ffi::CStr,
+    at: &Path,
+    kind: &std::ffi::CStr,
+    flags: libc::c_ulong,
+    options: &str,
+) -> io::Result<()> {
+    let at = c_path(at)?;
+    let options =
+        CString::new(options).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: mount(2) reads the strings we pass.
+    check(unsafe {
+        libc::mount(
+            source.as_ptr(),
+            at.as_ptr(),
+            kind.as_ptr(),
+            flags,
+            options.as_ptr().cast(),
+        )
+    })
+}
+
+/// A path as an overlay's option takes it: refused when it holds a
+/// character the option syntax gives a meaning (`,`, `:`, `\`).
+fn option_path(path: &Path) -> io::Result<String> {
+    let text = path
+        .to_str()
+        .filter(|t| !t.contains([',', ':', '\\']))
+        .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
+    Ok(text.to_owned())
+}
+
+#[cfg(target_os = "linux")]
+#[cfg(target_os = "linux")]
+/// Brings the box's loopback interface up, so a program may talk to
+/// itself over 127.0.0.1 as it could before (nothing else is there).
+fn loopback_up() {
+    // SAFETY: socket(2) and ioctl(2) with an ifreq on this frame.
+    unsafe {
+        let socket = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if socket < 0 {
+            return;
+        }
+        let mut request: libc::ifreq = std::mem::zeroed();
+        for (to, from) in request.ifr_name.iter_mut().zip(b"lo\0") {
+            *to = *from as libc::c_char;
+        }
+        if libc::ioctl(socket, libc::SIOCGIFFLAGS, &mut request) == 0 {
+            request.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+            libc::ioctl(socket, libc::SIOCSIFFLAGS, &request);
+        }
+        libc::close(socket);
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn write_file(path: &str, bytes: &[u8]) -> io::Result<()> {
+    std::fs::write(path, bytes)
+}
+
+#[cfg(target_os = "linux")]
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes().to_vec())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+}
+
+fn check(result: i32) -> io::Result<()> {
+    match result {
+        0.. => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// The paths of a NUL-separated list, for tests.
+#[cfg(test)]
+fn fields_of(sandbox: &Sandbox) -> Vec<OsString> {
+    let mut fields = Vec::new();
+    sandbox.encode(&mut fields);
+    {
+        use std::os::unix::ffi::OsStringExt as _;
+        fields.into_iter().map(OsString::from_vec).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_travels_in_a_request_as_it_is() {
+        let sandbox = Sandbox {
+            size: 64 << 20,
+            base: "/dev/shm".into(),
+            writable: vec!["/dev/shm/companion-logs".into()],
+            hidden: vec!["/book/.companion-cache".into(), "/other".into()],
+        };
+        let mut fields = fields_of(&sandbox).into_iter();
+        assert_eq!(Sandbox::decode(&mut fields), Some(sandbox));
+        assert_eq!(fields.next(), None);
+    }
+
+    #[test]
+    fn overlay_options_refuse_their_separators() {
+        assert!(option_path(Path::new("/dev/shm/x")).is_ok());
+        assert!(option_path(Path::new("/tmp/a,b")).is_err());
+        assert!(option_path(Path::new("/tmp/a:b")).is_err());
+    }
+}

@@ -1,0 +1,160 @@
+//! Issue 57: every program of the book runs in a box of its own: it sees
+//! only itself, leaves nothing running, writes only its bounded folder and
+//! cannot read the cache; where no box can be made, `check` says so.
+
+use crate::support::BookTest;
+use snapbox::str;
+use std::process::Command;
+
+/// Issue 57: a program sees only its own box. It has no pid for anything
+/// outside (its parent is the box's `init`, pid 1), cannot trace its
+/// parent, and cannot write the book. Before boxes it saw every process
+/// of the machine, attached to its supervisor and wrote the book.
+#[test]
+fn a_program_sees_only_its_own_box() {
+    let book = BookTest::new();
+    let planted = book.root().join("planted");
+    let chapter = format!(
+        "```rust example\nunsafe extern \"C\" {{\n    fn ptrace(request: i64, pid: i32, addr: usize, data: usize) -> i64;\n    fn getppid() -> i32;\n}}\nfn main() {{\n    let me = std::process::id().to_string();\n    let others = std::fs::read_dir(\"/proc\").unwrap().flatten()\n        .map(|e| e.file_name().to_string_lossy().into_owned())\n        .filter(|n| n.chars().all(|c| c.is_ascii_digit()) && *n != me && n != \"1\")\n        .count();\n    println!(\"others {{others}}\");\n    let parent = unsafe {{ getppid() }};\n    let traced = unsafe {{ ptrace(16, parent, 0, 0) }} == 0;\n    if traced {{\n        std::thread::sleep(std::time::Duration::from_millis(50));\n        unsafe {{ ptrace(17, parent, 0, 0) }};\n    }}\n    println!(\"traced its parent: {{traced}}\");\n    println!(\"wrote the book: {{}}\", std::fs::write({:?}, \"x\").is_ok());\n}}\n```\n\n```output\nothers 0\ntraced its parent: false\nwrote the book: false\n```\n",
+        planted.display().to_string()
+    );
+    let book = book.chapter("ch.md", &chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+compiler runs: 1, program runs: 1, from cache: 0
+1 passed, 0 failed
+
+"#]]);
+    });
+    assert!(!planted.exists(), "the program wrote into the book");
+}
+
+/// Issue 57, attack 2: a program forks a child that leaves its session and
+/// closes its streams, then kills its parent (before boxes, its
+/// supervisor): the child outlived `check`, reparented to pid 1. In a box
+/// the parent is the box's `init`, which its signals do not reach, and
+/// when the program ends the kernel ends the box. The child is found by
+/// its own command line (a sleep of a length only this test uses), and
+/// killed if it survived.
+#[test]
+fn nothing_a_program_starts_outlives_its_box() {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let token = format!("30.{nanos:09}");
+    let chapter = format!(
+        "```rust example\nunsafe extern \"C\" {{\n    fn getppid() -> i32;\n    fn kill(pid: i32, signal: i32) -> i32;\n}}\nfn main() {{\n    std::process::Command::new(\"setsid\")\n        .args([\"sleep\", \"{token}\"])\n        .stdin(std::process::Stdio::null())\n        .stdout(std::process::Stdio::null())\n        .stderr(std::process::Stdio::null())\n        .spawn()\n        .unwrap();\n    std::thread::sleep(std::time::Duration::from_millis(200));\n    unsafe {{ kill(getppid(), 9) }};\n    std::thread::sleep(std::time::Duration::from_millis(200));\n    println!(\"done\");\n}}\n```\n\n```output\ndone\n```\n"
+    );
+    let book = BookTest::new().chapter("ch.md", &chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+...
+"#]]);
+    });
+    let survivors: Vec<i32> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&token))
+        })
+        .collect();
+    for pid in &survivors {
+        // SAFETY: kill(2) of a process this test's program started.
+        unsafe {
+            libc::kill(*pid, libc::SIGKILL);
+        }
+    }
+    assert_eq!(survivors, Vec::<i32>::new(), "outlived the check");
+}
+
+/// Issue 57: what a program writes into its folder counts against its
+/// `memory`: its box's memory file system holds no more. Before boxes a
+/// program with `memory = "64 MiB"` wrote 768 MiB into `/dev/shm`.
+#[test]
+fn a_programs_scratch_folder_is_bounded_by_its_memory() {
+    let chapter = "```rust example\nuse std::io::Write;\nfn main() {\n    let mut file = std::fs::File::create(\"big\").unwrap();\n    let chunk = vec![1u8; 1 << 20];\n    let mut written = 0;\n    while written < 256 && file.write_all(&chunk).is_ok() {\n        written += 1;\n    }\n    println!(\"{}\", if written < 256 { \"full\" } else { \"written\" });\n}\n```\n\n```output\nfull\n```\n";
+    let book = BookTest::new()
+        .companion("memory = \"64 MiB\"")
+        .chapter("ch.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+...
+"#]]);
+    });
+}
+
+/// Issue 57: a program cannot read the cache (where the records of the
+/// other blocks' verdicts are kept): it is hidden in its box. Before
+/// boxes a second block saw the first one's records.
+#[test]
+fn the_cache_is_out_of_a_programs_reach() {
+    let first =
+        "```rust example\nfn main() {\n    println!(\"first\");\n}\n```\n\n```output\nfirst\n```\n";
+    let mut book = BookTest::new().chapter("ch.md", first);
+    book.run(&["check"], |_| {});
+    let cache = book.root().join(".companion-cache");
+    assert!(cache.is_dir(), "the first check made a cache");
+    let second = format!(
+        "{first}\n```rust example\nfn main() {{\n    println!(\"{{}}\", std::fs::read_dir({:?}).map_or(0, |d| d.count()));\n}}\n```\n\n```output\n0\n```\n",
+        cache.display().to_string()
+    );
+    book.set_chapter("ch.md", &second);
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+ok      src/ch.md:11: rust example (expect=run)
+...
+"#]]);
+    });
+}
+
+/// Issue 57: where the machine cannot make a box (here: a user namespace
+/// that allows no PID namespace, as a locked-down container would),
+/// `check` says so once and marks its JSON report; `isolation =
+/// "required"` makes it an error.
+#[test]
+fn without_a_box_check_says_so_and_required_makes_it_an_error() {
+    let chapter =
+        "```rust example\nfn main() {\n    println!(\"hi\");\n}\n```\n\n```output\nhi\n```\n";
+    let book = BookTest::new().chapter("ch.md", chapter);
+    book.write();
+    let locked_down = |book: &BookTest, args: &[&str]| {
+        Command::new("unshare")
+            .args(["--user", "--map-root-user", "sh", "-c"])
+            .arg("echo 0 > /proc/sys/user/max_pid_namespaces && exec \"$@\"")
+            .arg("sh")
+            .arg(crate::support::BIN)
+            .args(args)
+            .arg(book.root())
+            .output()
+            .expect("unshare (util-linux) runs")
+    };
+    let out = locked_down(&book, &["check", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    assert_eq!(json["isolation"], "none", "{json:#}");
+    let notes = json["notes"].to_string();
+    assert!(
+        notes.contains("ran without a box on this machine"),
+        "{notes}"
+    );
+    // Boxed, the same book says nothing of it.
+    let (boxed, code) = crate::anybook::check_json(&book, &[]);
+    assert_eq!((code, &boxed["isolation"]), (0, &serde_json::json!("box")));
+    let required = BookTest::new()
+        .companion("isolation = \"required\"")
+        .chapter("ch.md", chapter);
+    required.write();
+    let out = locked_down(&required, &["check"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("`isolation = \"required\"`, but the book's programs cannot run in a box on this machine"),
+        "{stderr}"
+    );
+}
