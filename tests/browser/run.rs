@@ -434,7 +434,7 @@ fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
     assert_eq!(strings(&c["labels"]), ["Output", "Sanitizer report"], "{c}");
     assert_eq!(
         strings(&c["notes"]),
-        ["The program exited with code 1."],
+        ["The program exited with code 99."],
         "{c}"
     );
     assert!(

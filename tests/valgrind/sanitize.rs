@@ -200,3 +200,29 @@ compiler runs: 4, program runs: 4, from cache: 0
 "#]]);
         });
 }
+
+/// The fixture `forged-log`: programs with no bug that write a plausible
+/// report into their checker's own log (Memcheck's, found among their
+/// descriptors; a sanitizer's, named in its options) and exit 0 (issue
+/// 57, item 4). A report counts only with the checker's exit status,
+/// which is ours (`--error-exitcode`, `exitcode=` in `*SAN_OPTIONS`): each
+/// fails, saying so. Before, each passed `expect=ub`.
+#[test]
+fn a_report_written_into_the_checkers_log_counts_only_with_its_exit_status() {
+    crate::tools::valgrind();
+    BookTest::from_dir("../valgrind/forged-log")
+        .companion("timeout = 60")
+        .run(&["check"], |cmd| {
+            cmd.expect_code(1).expect_stdout(str![[r#"
+FAILED  src/f.md:9: compare side "appends an invalid read to Memcheck's log" under Memcheck (expect=ub): the log of Memcheck holds a report, but the program exited successfully, not with the checker's exit status (99): a report counts only with it
+...
+FAILED  src/f.md:39: compare side "writes a use after free into AddressSanitizer's log" under AddressSanitizer (expect=ub): the log of AddressSanitizer holds a report, but the program exited successfully, not with the checker's exit status (99): a report counts only with it
+...
+FAILED  src/f.md:63: compare side "writes an overflow into UBSan's log" under UndefinedBehaviorSanitizer (expect=ub): the log of UndefinedBehaviorSanitizer holds a report, but the program exited successfully, not with the checker's exit status (99): a report counts only with it
+...
+compiler runs: 3, program runs: 3, from cache: 0
+0 passed, 3 failed
+
+"#]]);
+        });
+}

@@ -189,32 +189,12 @@ pub fn test_crate_offset(code: &str) -> usize {
 /// compared), one with `#[ignore]` is reported ignored.
 pub fn test_runner(tests: &str) -> String {
     let mut body = String::with_capacity(tests.len());
-    let mut found: Vec<(String, bool, bool)> = Vec::new();
-    // (should_panic, ignore) of a `#[test]` whose `fn` is still to come.
-    let mut pending: Option<(bool, bool)> = None;
+    let mut found: Vec<TestFn> = Vec::new();
+    let mut pending = None;
     for line in tests.split_inclusive('\n') {
         let indent = line.len() - line.trim_start().len();
-        let mut rest = line.trim_start();
-        loop {
-            if let Some(r) = rest.strip_prefix("#[test]") {
-                pending = Some((false, false));
-                rest = r.trim_start();
-            } else if let (Some(p), Some(end)) =
-                (pending.as_mut(), attribute_end(rest, "should_panic"))
-            {
-                p.0 = true;
-                rest = rest[end..].trim_start();
-            } else if let (Some(p), Some(end)) = (pending.as_mut(), attribute_end(rest, "ignore")) {
-                p.1 = true;
-                rest = rest[end..].trim_start();
-            } else {
-                break;
-            }
-        }
-        if let (Some((panics, ignored)), Some(name)) = (pending, fn_name(rest)) {
-            found.push((name, panics, ignored));
-            pending = None;
-        }
+        let (rest, test) = test_line(line, &mut pending);
+        found.extend(test);
         if !rest.is_empty() {
             body.push_str(&line[..indent]);
             body.push_str(rest);
@@ -229,14 +209,84 @@ pub fn test_runner(tests: &str) -> String {
         "\n"
     };
     let mut list = String::new();
-    for (name, panics, ignored) in &found {
+    for TestFn {
+        name,
+        should_panic,
+        ignored,
+    } in &found
+    {
         list.push_str(&format!(
-            "        (\"{name}\", {panics}, {ignored}, || __companion_ok({name}())),\n"
+            "        (\"{name}\", {should_panic}, {ignored}, || __companion_ok({name}())),\n"
         ));
     }
     format!(
         "#[allow(unused)]\nmod tests {{\n    use super::*;\n\n{body}{nl}\n    pub fn __companion_run() {{\n        let tests: &[(&str, bool, bool, fn() -> bool)] = &[\n{list}        ];\n        println!(\"running {{}} tests\", tests.len());\n        let mut failed = 0;\n        for &(name, panics, ignored, test) in tests {{\n            if ignored {{\n                println!(\"test tests::{{name}} ... ignored\");\n                continue;\n            }}\n            let ok = match ::std::panic::catch_unwind(test) {{\n                Ok(ok) => ok && !panics,\n                Err(_) => panics,\n            }};\n            failed += usize::from(!ok);\n            println!(\"test tests::{{name}} ... {{}}\", if ok {{ \"ok\" }} else {{ \"FAILED\" }});\n        }}\n        println!(\"\\ntest result: {{}}. {{}} failed\", if failed == 0 {{ \"ok\" }} else {{ \"FAILED\" }}, failed);\n        if failed > 0 {{\n            ::std::process::exit(101);\n        }}\n    }}\n\n    pub trait __CompanionOutcome {{\n        fn ok(self) -> bool;\n    }}\n    impl __CompanionOutcome for () {{\n        fn ok(self) -> bool {{\n            true\n        }}\n    }}\n    impl<E: ::std::fmt::Debug> __CompanionOutcome for Result<(), E> {{\n        fn ok(self) -> bool {{\n            self.map_err(|e| eprintln!(\"Error: {{e:?}}\")).is_ok()\n        }}\n    }}\n    fn __companion_ok(outcome: impl __CompanionOutcome) -> bool {{\n        outcome.ok()\n    }}\n}}\n\nfn main() {{\n    tests::__companion_run();\n}}\n"
     )
+}
+
+/// A `#[test]` function of an exercise's tests, as a line scan finds it
+/// (the `#[test]` attribute, then the `fn` it stands on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestFn {
+    /// The function's name.
+    pub name: String,
+    /// It carries `#[should_panic]`.
+    pub should_panic: bool,
+    /// It carries `#[ignore]`.
+    pub ignored: bool,
+}
+
+/// The `#[test]` functions of an exercise's tests, in their order.
+pub fn test_functions(tests: &str) -> Vec<TestFn> {
+    let mut pending = None;
+    tests
+        .split_inclusive('\n')
+        .filter_map(|line| test_line(line, &mut pending).1)
+        .collect()
+}
+
+/// The tests of an exercise's test crate ([`test_crate`]): what follows
+/// the opening of its tests' module. `None` for a source that is no
+/// exercise's.
+pub fn exercise_tests(source: &str) -> Option<&str> {
+    let at = source.rfind(TESTS_OPEN)?;
+    Some(&source[at + TESTS_OPEN.len()..])
+}
+
+/// One line of tests read: what is left of it once its harness
+/// attributes (`#[test]`, `#[should_panic]`, `#[ignore]` after a
+/// `#[test]`) are taken off, and the test whose `fn` it declares, given
+/// the `(should_panic, ignore)` of a `#[test]` whose `fn` is still to come
+/// (`pending`, carried from line to line).
+fn test_line<'a>(line: &'a str, pending: &mut Option<(bool, bool)>) -> (&'a str, Option<TestFn>) {
+    let mut rest = line.trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix("#[test]") {
+            *pending = Some((false, false));
+            rest = r.trim_start();
+        } else if let (Some(p), Some(end)) = (pending.as_mut(), attribute_end(rest, "should_panic"))
+        {
+            p.0 = true;
+            rest = rest[end..].trim_start();
+        } else if let (Some(p), Some(end)) = (pending.as_mut(), attribute_end(rest, "ignore")) {
+            p.1 = true;
+            rest = rest[end..].trim_start();
+        } else {
+            break;
+        }
+    }
+    let test = match (*pending, fn_name(rest)) {
+        (Some((should_panic, ignored)), Some(name)) => {
+            *pending = None;
+            Some(TestFn {
+                name,
+                should_panic,
+                ignored,
+            })
+        }
+        _ => None,
+    };
+    (rest, test)
 }
 
 /// Where an attribute `#[name]` or `#[name(…)]` / `#[name = …]` at the
@@ -421,6 +471,27 @@ pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exercises_tests_are_its_test_functions_after_the_module_opens() {
+        let tests = "#[test]\nfn a() {}\n\n#[test] #[should_panic(expected = \"x\")]\nfn b() {}\n\n#[test]\n#[ignore = \"slow\"]\npub fn c() {}\n\nfn helper() {}\n";
+        let krate = test_crate("#[test]\nfn not_a_test_of_the_exercise() {}\n", tests);
+        let found = exercise_tests(&krate).map(test_functions).unwrap();
+        let test = |name: &str, should_panic, ignored| TestFn {
+            name: name.into(),
+            should_panic,
+            ignored,
+        };
+        assert_eq!(
+            found,
+            [
+                test("a", false, false),
+                test("b", true, false),
+                test("c", false, true)
+            ]
+        );
+        assert_eq!(exercise_tests("fn main() {}\n"), None);
+    }
 
     #[test]
     fn the_runner_finds_each_test_and_drops_only_harness_attributes() {

@@ -8,7 +8,7 @@
 //! behaviour the checker sees stops the program with its report. C++ goes through the same `cc` driver as `main.cpp`, linked with
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
-use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::judge::{Report, abnormal, exits_cleanly, stops_with_report, unproven_report};
 use super::sanitizer;
 use super::verdict::{Job, Observation, Verdict};
 use mdbook_companion_core::claim::Claim;
@@ -125,10 +125,18 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                 true => sanitizer_report(&run.stderr)
                     .map(|r| format!("stopped with a sanitizer report: {r}")),
                 false => sanitizer::report(run, sanitize)
+                    .filter(|_| sanitizer::stopped_by_checker(run))
                     .map(|(r, _)| format!("stopped with a report of {names}: {r}")),
             }
         }),
         Expect::Ub => {
+            // A report is the checker's only with its exit status.
+            if let Some(run) = obs.run.as_ref()
+                && abnormal(run, timeout).is_none()
+                && let Some(verdict) = unproven_report(run, sanitize)
+            {
+                return (verdict, None);
+            }
             let judged = stops_with_report(
                 claim,
                 obs.run.as_ref(),
@@ -284,6 +292,68 @@ mod tests {
             let (verdict, _) = judge(&c, &obs, Duration::from_secs(10));
             prop_assert!(verdict.is_failure(), "{:?}", verdict);
         }
+    }
+
+    proptest! {
+        /// Whatever a program writes into its checker's log, `expect=ub`
+        /// holds only with the checker's exit status: with any other, the
+        /// claim fails.
+        #[test]
+        fn a_report_in_the_log_needs_the_checkers_exit_status(
+            log in forged_text(),
+            code in prop::option::of(0i32..256).prop_filter("not the checker's", |c| *c != Some(sanitizer::CHECKER_EXIT)),
+            checker in prop::sample::select(vec!["undefined", "address", "thread", "memcheck", "address,undefined", "thread,undefined"]),
+        ) {
+            let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
+            c.lang = Lang::C;
+            c.sanitize = Sanitize::parse(checker).expect("a valid set");
+            let (verdict, _) = judge(&c, &logged(code, &log), Duration::from_secs(10));
+            prop_assert!(verdict.is_failure(), "{:?}", verdict);
+        }
+    }
+
+    /// A run that wrote `log` to its checker's log and ended with `code`.
+    fn logged(code: Option<i32>, log: &str) -> Observation {
+        Observation {
+            compiled: true,
+            inexact: false,
+            diagnostics: String::new(),
+            compile_timed_out: false,
+            run: Some(RunResult {
+                code,
+                stdout: String::new(),
+                stderr: String::new(),
+                timed_out: false,
+                truncated: false,
+                report: Some(log.to_owned()),
+                over_memory: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_report_counts_with_the_checkers_exit_status_only() {
+        let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
+        c.lang = Lang::C;
+        c.sanitize = Sanitize::parse("memcheck").expect("a valid set");
+        c.output = Some("Invalid read of size 4".into());
+        let log = "==7== Invalid read of size 4\n==7==    at 0x1: main (main.c:3)\n";
+        let t = Duration::from_secs(10);
+        assert_eq!(judge(&c, &logged(Some(99), log), t).0, Verdict::Passed);
+        for (code, how) in [
+            (Some(0), "exited successfully"),
+            (Some(1), "exited with code 1"),
+            (None, "was killed by a signal"),
+        ] {
+            assert_eq!(
+                judge(&c, &logged(code, log), t).0.to_string(),
+                format!(
+                    "the log of Memcheck holds a report, but the program {how}, not with the checker's exit status (99): a report counts only with it"
+                )
+            );
+        }
+        // The checker's exit status with nothing in its log proves nothing.
+        assert!(judge(&c, &logged(Some(99), ""), t).0.is_failure());
     }
 
     #[test]

@@ -11,17 +11,70 @@
 use super::judge::abnormal;
 use super::verdict::{Observation, RunResult, Verdict};
 use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::code::{self, TestFn};
 use mdbook_companion_core::expect::Expect;
 use std::time::Duration;
 
-/// What the harness reported: the tests that passed and those that
-/// failed, each failure with its captured output.
+/// What the harness reported: the tests that passed, were ignored and
+/// failed (each failure with its captured output), how many it said it
+/// runs, its summary, and a test it started and never finished.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Report {
     /// Names of the tests that passed (`tests::adds`).
     pub passed: Vec<String>,
     /// Names of the tests that failed, with their output section.
     pub failed: Vec<(String, String)>,
+    /// Names of the tests the harness ignored (`#[ignore]`).
+    pub ignored: Vec<String>,
+    /// Each `running N tests` line's N, in order (the harness prints one).
+    pub running: Vec<usize>,
+    /// The last summary line (`test result: ok. 2 passed; …`), read.
+    pub summary: Option<Summary>,
+    /// The test the harness started last and reported no result of (the
+    /// run stopped inside it).
+    pub unfinished: Option<String>,
+}
+
+/// libtest's summary line: `test result: ok. 2 passed; 0 failed; 0
+/// ignored; 0 measured; 0 filtered out; finished in 0.00s`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// `ok`, not `FAILED`.
+    pub ok: bool,
+    /// Tests passed.
+    pub passed: usize,
+    /// Tests failed.
+    pub failed: usize,
+    /// Tests ignored.
+    pub ignored: usize,
+    /// Benchmarks measured.
+    pub measured: usize,
+    /// Tests filtered out.
+    pub filtered: usize,
+}
+
+impl Summary {
+    /// Reads a summary line; `None` for anything else.
+    fn parse(line: &str) -> Option<Summary> {
+        let rest = line.strip_prefix("test result: ")?;
+        let (ok, rest) = match (rest.strip_prefix("ok. "), rest.strip_prefix("FAILED. ")) {
+            (Some(r), _) => (true, r),
+            (_, Some(r)) => (false, r),
+            _ => return None,
+        };
+        let mut counts = rest.split("; ");
+        let mut count = |word: &str| -> Option<usize> {
+            counts.next()?.strip_suffix(word)?.trim_end().parse().ok()
+        };
+        Some(Summary {
+            ok,
+            passed: count("passed")?,
+            failed: count("failed")?,
+            ignored: count("ignored")?,
+            measured: count("measured")?,
+            filtered: count("filtered out")?,
+        })
+    }
 }
 
 impl Report {
@@ -44,6 +97,18 @@ impl Report {
     fn failed_names(&self) -> String {
         names(self.failed.iter().map(|(n, _)| n.as_str()))
     }
+
+    /// Records a test's result word (`ok`, `FAILED`, `ignored`, `ignored,
+    /// reason`); false for another word.
+    fn record(&mut self, name: &str, result: &str) -> bool {
+        match result {
+            "ok" => self.passed.push(name.to_owned()),
+            "FAILED" => self.failed.push((name.to_owned(), String::new())),
+            r if r == "ignored" || r.starts_with("ignored, ") => self.ignored.push(name.to_owned()),
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// Names in backticks, joined with commas.
@@ -54,11 +119,18 @@ fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
-/// Reads libtest's report from the harness's stdout.
+/// Reads libtest's report from the harness's stdout. What a failing
+/// test printed (its `---- name stdout ----` section, captured by the
+/// harness) is that test's output, never part of the report: a forged
+/// result or summary printed there counts for nothing.
 pub fn parse(stdout: &str) -> Report {
     let mut report = Report::default();
     let mut sections: Vec<(String, String)> = Vec::new();
     let mut current: Option<(String, String)> = None;
+    // A test started whose result is still to come (the harness prints
+    // the name first, one test at a time; what the test writes straight
+    // to stdout may come between).
+    let mut started: Option<String> = None;
     for line in stdout.lines() {
         if let Some(rest) = line.strip_prefix("---- ")
             && let Some(name) = rest
@@ -71,21 +143,36 @@ pub fn parse(stdout: &str) -> Report {
         }
         if current.is_some() && (line == "failures:" || line.starts_with("test result: ")) {
             sections.extend(current.take());
-            continue;
         }
         if let Some((_, text)) = &mut current {
             text.push_str(line);
             text.push('\n');
             continue;
         }
-        let Some(rest) = line.strip_prefix("test ") else {
+        if let Some(summary) = Summary::parse(line) {
+            report.summary = Some(summary);
             continue;
-        };
-        let name = |r: &str| r.strip_suffix(" - should panic").unwrap_or(r).to_owned();
-        if let Some(r) = rest.strip_suffix(" ... ok") {
-            report.passed.push(name(r));
-        } else if let Some(r) = rest.strip_suffix(" ... FAILED") {
-            report.failed.push((name(r), String::new()));
+        }
+        if let Some(n) = line
+            .strip_prefix("running ")
+            .and_then(|r| r.strip_suffix(" tests").or_else(|| r.strip_suffix(" test")))
+            .and_then(|n| n.parse().ok())
+        {
+            report.running.push(n);
+            continue;
+        }
+        if let Some((name, result)) = line
+            .strip_prefix("test ")
+            .and_then(|rest| rest.split_once(" ... "))
+        {
+            let name = name.strip_suffix(" - should panic").unwrap_or(name);
+            started = (!report.record(name, result.trim_end())).then(|| name.to_owned());
+            continue;
+        }
+        if let Some(name) = started.take()
+            && !report.record(&name, line.trim())
+        {
+            started = Some(name);
         }
     }
     sections.extend(current);
@@ -94,6 +181,7 @@ pub fn parse(stdout: &str) -> Report {
             o.push_str(&output);
         }
     }
+    report.unfinished = started;
     report
 }
 
@@ -173,7 +261,7 @@ fn judged(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Opti
     let report = parse(&run.stdout);
     let verdict = match claim.expect {
         Expect::StarterFails => starter_fails(&report, run),
-        _ => solution_passes(&report, run),
+        _ => solution_passes(&report, run, &claim.source),
     };
     (verdict, None)
 }
@@ -194,8 +282,16 @@ fn starter_fails(report: &Report, run: &RunResult) -> Verdict {
     ))
 }
 
-/// Every test passes on the solution.
-fn solution_passes(report: &Report, run: &RunResult) -> Verdict {
+/// Every test passes on the solution: the harness ran to its end, listed
+/// no failure and exited 0, and its whole report says so: its summary,
+/// agreeing with the results it listed, and each of the exercise's tests
+/// (the `#[test]` functions of the test crate's `source`) named once,
+/// passed (or ignored, as `#[ignore]` asks). The harness runs in the
+/// program's process and writes to its stdout, so a solution that leaves
+/// early (`process::exit(0)` inside a failing test) leaves a report
+/// without its end; what it prints inside a test is the harness's to
+/// capture.
+fn solution_passes(report: &Report, run: &RunResult, source: &str) -> Verdict {
     if !report.failed.is_empty() {
         let n = report.failed.len();
         let s = if n == 1 { "" } else { "s" };
@@ -218,10 +314,112 @@ fn solution_passes(report: &Report, run: &RunResult) -> Verdict {
             format!("{}{}", run.stdout, run.stderr),
         );
     }
-    if report.passed.is_empty() {
+    let expected = exercise_tests(source);
+    if report.passed.is_empty() && expected.iter().all(|t| t.ignored) {
         return Verdict::fail("the tests hold no #[test] function");
     }
-    Verdict::Passed
+    match incomplete(report, &expected) {
+        Some(message) => Verdict::fail_with(message, format!("{}{}", run.stdout, run.stderr)),
+        None => Verdict::Passed,
+    }
+}
+
+/// The `#[test]` functions of an exercise's test crate.
+fn exercise_tests(source: &str) -> Vec<TestFn> {
+    code::exercise_tests(source)
+        .map(code::test_functions)
+        .unwrap_or_default()
+}
+
+/// What a report that lists no failure lacks to prove that every one of
+/// `expected` passed, if anything: the harness's summary, a summary that
+/// agrees with the results listed (every test run, none filtered out),
+/// each test named once, and the tests the exercise has.
+fn incomplete(report: &Report, expected: &[TestFn]) -> Option<String> {
+    let listed = report.passed.len() + report.ignored.len();
+    let Some(summary) = report.summary else {
+        let total = report.running.first().copied().unwrap_or(expected.len());
+        let stopped = match &report.unfinished {
+            Some(name) => format!(": `{name}` did not finish"),
+            None => String::new(),
+        };
+        return Some(format!(
+            "the test harness ended without its summary (`test result: …`) after {listed} of {total} tests{stopped}"
+        ));
+    };
+    let agrees = summary.ok
+        && summary.passed == report.passed.len()
+        && summary.failed == 0
+        && summary.ignored == report.ignored.len()
+        && summary.measured == 0
+        && summary.filtered == 0
+        && report.running == [listed];
+    if !agrees {
+        return Some(format!(
+            "the test harness's summary ({}) does not agree with the results it listed ({} passed, {} ignored, of {} said to run)",
+            summary_text(&summary),
+            report.passed.len(),
+            report.ignored.len(),
+            report
+                .running
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ));
+    }
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    for name in report.passed.iter().chain(&report.ignored) {
+        *seen.entry(name.as_str()).or_default() += 1;
+    }
+    if let Some((name, n)) = seen.iter().find(|(_, n)| **n > 1) {
+        return Some(format!("the test harness reported `{name}` {n} times"));
+    }
+    // A test reported under its module's path (`tests::inner::t`) is the
+    // `fn t` the scan found.
+    let last = |n: &String| n.rsplit("::").next().unwrap_or(n).to_owned();
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let want = |ignored: bool| {
+        sorted(
+            expected
+                .iter()
+                .filter(|t| t.ignored == ignored)
+                .map(|t| t.name.clone())
+                .collect(),
+        )
+    };
+    let passed = sorted(report.passed.iter().map(last).collect());
+    let ignored = sorted(report.ignored.iter().map(last).collect());
+    if passed != want(false) || ignored != want(true) {
+        let full: Vec<String> = expected
+            .iter()
+            .map(|t| format!("tests::{}", t.name))
+            .collect();
+        let tests = names(full.iter().map(String::as_str));
+        return Some(format!(
+            "the test harness reported {} passed and {} ignored; the exercise's tests are {} ({tests})",
+            report.passed.len(),
+            report.ignored.len(),
+            expected.len(),
+        ));
+    }
+    None
+}
+
+/// A summary as libtest writes it, without its time.
+fn summary_text(s: &Summary) -> String {
+    format!(
+        "`test result: {}. {} passed; {} failed; {} ignored; {} measured; {} filtered out`",
+        if s.ok { "ok" } else { "FAILED" },
+        s.passed,
+        s.failed,
+        s.ignored,
+        s.measured,
+        s.filtered
+    )
 }
 
 /// Whether the harness ran no test at all.
@@ -238,6 +436,96 @@ mod tests {
     const STARTER: &str = "\nrunning 3 tests\ntest tests::a ... ok\ntest tests::b ... FAILED\ntest tests::c - should panic ... FAILED\n\nfailures:\n\n---- tests::b stdout ----\n\nthread 'tests::b' panicked at main.rs:3:5:\nnot yet implemented\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n---- tests::c stdout ----\nnote: test did not panic as expected at main.rs:9:8\n\nfailures:\n    tests::b\n    tests::c\n\ntest result: FAILED. 1 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n";
 
     const PASSING: &str = "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n";
+
+    /// A test crate whose tests are `a` and `b`.
+    fn two_tests() -> String {
+        code::test_crate(
+            "pub fn f() {}\n",
+            "#[test]\nfn a() {}\n\n#[test]\nfn b() {\n    f();\n}\n",
+        )
+    }
+
+    #[test]
+    fn a_passing_solution_needs_the_harness_whole_report() {
+        let t = Duration::from_secs(10);
+        let two = claim(Expect::SolutionPasses, &two_tests());
+        let verdict = |stdout: &str| judge(&two, &run(0, stdout), t).0;
+        let summary = |passed: usize| {
+            format!(
+                "\ntest result: ok. {passed} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+            )
+        };
+        let cases: [(&str, String, &str); 6] = [
+            (
+                "left inside a test, exiting 0",
+                "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ".into(),
+                "the test harness ended without its summary (`test result: …`) after 1 of 2 tests: `tests::b` did not finish",
+            ),
+            (
+                "a summary that counts a test not listed",
+                format!("\nrunning 2 tests\ntest tests::a ... ok\n{}", summary(2)),
+                "the test harness's summary (`test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out`) does not agree with the results it listed (1 passed, 0 ignored, of 2 said to run)",
+            ),
+            (
+                "a test listed twice",
+                format!("\nrunning 2 tests\ntest tests::a ... ok\ntest tests::a ... ok\n{}", summary(2)),
+                "the test harness reported `tests::a` 2 times",
+            ),
+            (
+                "fewer tests than the exercise has",
+                format!("\nrunning 1 test\ntest tests::a ... ok\n{}", summary(1)),
+                "the test harness reported 1 passed and 0 ignored; the exercise's tests are 2 (`tests::a`, `tests::b`)",
+            ),
+            (
+                "another test in place of one of them",
+                format!("\nrunning 2 tests\ntest tests::a ... ok\ntest tests::c ... ok\n{}", summary(2)),
+                "the test harness reported 2 passed and 0 ignored; the exercise's tests are 2 (`tests::a`, `tests::b`)",
+            ),
+            (
+                "tests filtered out",
+                "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out; finished in 0.00s\n".into(),
+                "the test harness's summary (`test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out`) does not agree with the results it listed (2 passed, 0 ignored, of 2 said to run)",
+            ),
+        ];
+        for (what, stdout, message) in cases {
+            assert_eq!(verdict(&stdout).to_string(), message, "{what}");
+        }
+        // What a test writes straight to stdout between its name and its
+        // result, and a test in a module of the tests', are read.
+        assert_eq!(
+            verdict(&format!(
+                "\nrunning 2 tests\ntest tests::a ... written\nok\ntest tests::inner::b ... ok\n{}",
+                summary(2)
+            )),
+            Verdict::Passed
+        );
+        // An ignored test is reported ignored.
+        let ignoring = claim(
+            Expect::SolutionPasses,
+            &code::test_crate("", "#[test]\nfn a() {}\n#[test]\n#[ignore]\nfn b() {}\n"),
+        );
+        let stdout = "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ignored\n\ntest result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        assert_eq!(judge(&ignoring, &run(0, stdout), t).0, Verdict::Passed);
+    }
+
+    #[test]
+    fn what_a_failing_test_printed_is_never_the_report() {
+        // A failing test that printed (captured by the harness) a result
+        // and a summary of its own: its output, shown under its name.
+        let stdout = "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... FAILED\n\nfailures:\n\n---- tests::b stdout ----\ntest tests::b ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\nfailures:\n    tests::b\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let report = parse(stdout);
+        assert!(!report.summary.is_some_and(|s| s.ok), "{report:?}");
+        let two = claim(Expect::SolutionPasses, &two_tests());
+        for code in [0, 101] {
+            let verdict = judge(&two, &run(code, stdout), Duration::from_secs(10)).0;
+            assert!(
+                verdict
+                    .to_string()
+                    .starts_with("1 test fails on the solution: `tests::b`"),
+                "{verdict}"
+            );
+        }
+    }
 
     fn run(code: i32, stdout: &str) -> Observation {
         Observation {
@@ -281,7 +569,8 @@ mod tests {
             verdict(Expect::StarterFails, &passing).to_string(),
             "every test passes on the starter (`tests::a`, `tests::b`); the tests must fail on it, or they test nothing the reader writes"
         );
-        assert_eq!(verdict(Expect::SolutionPasses, &passing), Verdict::Passed);
+        let two = claim(Expect::SolutionPasses, &two_tests());
+        assert_eq!(judge(&two, &passing, t).0, Verdict::Passed);
         let Verdict::Failed {
             message, detail, ..
         } = verdict(Expect::SolutionPasses, &failing)

@@ -1,10 +1,12 @@
 //! Verdicts shared by every language: how a run that should exit cleanly
 //! and print the output block is judged, how a run that should stop with a
-//! report (a panic message, a sanitizer report) is judged, and time-outs and
-//! floods.
+//! report (a panic message, a sanitizer report) is judged, a checker's
+//! report that came without its exit status, and time-outs and floods.
 
 use super::pattern;
+use super::sanitizer;
 use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
+use mdbook_companion_core::sanitize::Sanitize;
 
 /// The message of an output block the program's output does not match
 /// (which a second run may tell apart from output that varies).
@@ -74,7 +76,7 @@ fn size(bytes: u64) -> String {
 pub(super) fn streams(run: &RunResult) -> String {
     // The checker's log as every run of it writes it (no process ids,
     // addresses or temporary folders), as pages and the lock show it.
-    match run.report.as_deref().map(super::sanitizer::normalise) {
+    match run.report.as_deref().map(sanitizer::normalise) {
         Some(report) if run.stderr.is_empty() => report,
         Some(report) => format!("{}\n{report}", run.stderr.trim_end()),
         None => run.stderr.clone(),
@@ -111,6 +113,27 @@ fn how_it_ended(code: Option<i32>) -> String {
         Some(c) => format!("exited with code {c}"),
         None => "was killed by a signal".to_owned(),
     }
+}
+
+/// The verdict on a run whose checker's log holds a report that came
+/// without the checker's exit status ([`sanitizer::CHECKER_EXIT`]): no
+/// proof of anything (the program may have written it into the log, which
+/// it can find), so the claim fails, saying so. `None` when the log holds
+/// no report of `sanitize`'s checkers, or the checker stopped the program.
+pub(super) fn unproven_report(run: &RunResult, sanitize: Sanitize) -> Option<Verdict> {
+    if sanitizer::stopped_by_checker(run) {
+        return None;
+    }
+    sanitizer::report(run, sanitize)?;
+    Some(Verdict::fail_with(
+        format!(
+            "the log of {} holds a report, but the program {}, not with the checker's exit status ({}): a report counts only with it",
+            sanitize.names(),
+            how_it_ended(run.code),
+            sanitizer::CHECKER_EXIT
+        ),
+        streams(run),
+    ))
 }
 
 /// A program that should exit 0 and print the output block. `stop` names

@@ -441,20 +441,24 @@ impl Checker {
             verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
         }
         // Any other outcome under a checker: the claim holds *and* the
-        // checker is silent.
+        // checker is silent (its log holds no report; one that came
+        // without its exit status is no proof of a bug, nor of silence).
         if !claim.sanitize.is_empty()
             && claim.expect != Expect::Ub
             && !verdict.is_failure()
             && let Some(run) = &obs.run
-            && let Some((report, _)) = sanitizer::report(run, claim.sanitize)
         {
-            verdict = Verdict::fail_with(
-                format!(
-                    "{} reported: {report}; the block says the program is clean under it",
-                    claim.sanitize.names()
-                ),
-                judge::streams(run),
-            );
+            if let Some(unproven) = judge::unproven_report(run, claim.sanitize) {
+                verdict = unproven;
+            } else if let Some((report, _)) = sanitizer::report(run, claim.sanitize) {
+                verdict = Verdict::fail_with(
+                    format!(
+                        "{} reported: {report}; the block says the program is clean under it",
+                        claim.sanitize.names()
+                    ),
+                    judge::streams(run),
+                );
+            }
         }
         (verdict, actual)
     }

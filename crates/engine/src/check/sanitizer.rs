@@ -9,17 +9,28 @@
 //! `-g -fsanitize=…` and stopped at their first report
 //! (`-fno-sanitize-recover=all`, `halt_on_error=1`), writing to
 //! `log_path`; Memcheck on a build without sanitizers, `-q` (only
-//! errors), exiting at the first error with its own exit code, writing to
-//! `--log-file`; ThreadSanitizer run again without address-space
-//! randomisation (`setarch -R`) when the kernel's layout defeats it.
+//! errors), exiting at the first error, writing to `--log-file`;
+//! ThreadSanitizer run again without address-space randomisation
+//! (`setarch -R`) when the kernel's layout defeats it.
+//!
+//! Every checker that stops a program for a report exits with the same
+//! status of ours, [`CHECKER_EXIT`] (Memcheck's `--error-exitcode`, the
+//! sanitizers' `exitcode`), and a report counts only with it
+//! ([`stopped_by_checker`]): the log is a file the program can find and write (its
+//! descriptor is the program's, its path in the program's environment),
+//! so a report there that came with another exit status was not the
+//! checker's to give.
 
 use super::verdict::{Job, MAX_OUTPUT, Observation, RunResult, Verdict};
 use mdbook_companion_core::sanitize::{Sanitize, Sanitizer};
 use std::path::Path;
 use std::process::Command;
 
-/// The exit code Memcheck gives a program it found an error in.
-pub const MEMCHECK_EXIT: i32 = 99;
+/// The exit status every checker gives a program it stopped for a report
+/// (Memcheck's `--error-exitcode`, the sanitizers' `exitcode`): the one
+/// a report counts with. Not a status of the checkers' own choosing
+/// (AddressSanitizer's and UBSan's 1 is any failing program's).
+pub const CHECKER_EXIT: i32 = 99;
 
 /// Valgrind's arguments before the program.
 pub const MEMCHECK_ARGS: [&str; 3] = ["-q", "--error-exitcode=99", "--exit-on-first-error=yes"];
@@ -61,15 +72,29 @@ pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
     args
 }
 
-/// The run's environment: the reports short and the first one final.
+/// The run's environment: the reports short, the first one final, and
+/// each checker's exit status [`CHECKER_EXIT`] (`exitcode=99`: the
+/// options of the checkers compiled in say it, GCC's `libubsan` and
+/// `libasan` sharing one when linked together).
 pub fn env(sanitize: Sanitize) -> Vec<(&'static str, &'static str)> {
-    // UBSan's alone, as every `expect=ub` claim had it before `sanitize=`.
-    let mut env = vec![("UBSAN_OPTIONS", "print_stacktrace=0")];
+    // UBSan's alone on every C run, as every `expect=ub` claim had it
+    // before `sanitize=`; its exit status only where it is compiled in
+    // (a key that would change for every C block otherwise).
+    let mut env = vec![(
+        "UBSAN_OPTIONS",
+        match sanitize.has(Sanitizer::Undefined) {
+            true => "print_stacktrace=0:exitcode=99",
+            false => "print_stacktrace=0",
+        },
+    )];
     if sanitize.has(Sanitizer::Address) {
-        env.push(("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0"));
+        env.push((
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:exitcode=99",
+        ));
     }
     if sanitize.has(Sanitizer::Thread) {
-        env.push(("TSAN_OPTIONS", "halt_on_error=1"));
+        env.push(("TSAN_OPTIONS", "halt_on_error=1:exitcode=99"));
     }
     env
 }
@@ -168,9 +193,16 @@ pub fn memory_limits(
 
 /// The first report of one of `sanitize`'s checkers in a run, read from
 /// the checker's own log ([`RunResult::report`]) and nowhere else: what
-/// the program printed is its output, whatever it says.
+/// the program printed is its output, whatever it says. Whether the
+/// checker gave it is [`stopped_by_checker`]'s question.
 pub fn report(run: &RunResult, sanitize: Sanitize) -> Option<(String, String)> {
     parse(run.report.as_deref()?, sanitize)
+}
+
+/// Whether the run stopped with the checker's exit status
+/// ([`CHECKER_EXIT`]), which a report counts only with.
+pub fn stopped_by_checker(run: &RunResult) -> bool {
+    run.code == Some(CHECKER_EXIT)
 }
 
 /// The first report of one of `sanitize`'s checkers in a checker's log:
@@ -656,11 +688,11 @@ mod tests {
         );
         assert_eq!(
             options(&asan, "ASAN_OPTIONS").as_deref(),
-            Some("detect_leaks=1:abort_on_error=0:log_path=\"/tmp/logs/report\"")
+            Some("detect_leaks=1:abort_on_error=0:exitcode=99:log_path=\"/tmp/logs/report\"")
         );
         assert_eq!(
             options(&asan, "UBSAN_OPTIONS").as_deref(),
-            Some("print_stacktrace=0:log_path=\"/tmp/logs/report\"")
+            Some("print_stacktrace=0:exitcode=99:log_path=\"/tmp/logs/report\"")
         );
         let vg = command(
             &job(set("memcheck"), true),
@@ -732,11 +764,33 @@ mod tests {
         );
         assert_eq!(compile_args(set("memcheck")).join(" "), "-g");
         assert_eq!(compile_args(Sanitize::NONE), Vec::<String>::new());
+        // Every checker compiled in exits with ours, and only those.
         assert_eq!(
             env(set("undefined")),
+            [("UBSAN_OPTIONS", "print_stacktrace=0:exitcode=99")]
+        );
+        assert_eq!(
+            env(set("thread")),
+            [
+                ("UBSAN_OPTIONS", "print_stacktrace=0"),
+                ("TSAN_OPTIONS", "halt_on_error=1:exitcode=99")
+            ]
+        );
+        assert_eq!(
+            env(Sanitize::NONE),
             [("UBSAN_OPTIONS", "print_stacktrace=0")]
         );
-        assert!(env(set("thread")).contains(&("TSAN_OPTIONS", "halt_on_error=1")));
+        assert_eq!(
+            env(set("memcheck")),
+            [("UBSAN_OPTIONS", "print_stacktrace=0")]
+        );
+        assert!(MEMCHECK_ARGS.contains(&format!("--error-exitcode={CHECKER_EXIT}").as_str()));
+        for (_, options) in env(set("address,undefined")) {
+            assert!(
+                options.ends_with(&format!(":exitcode={CHECKER_EXIT}")),
+                "{options}"
+            );
+        }
         assert_eq!(
             compile_args(set("thread,undefined")).join(" "),
             "-g -fsanitize=thread,undefined -fno-sanitize-recover=all -static-libtsan -static-libubsan"
