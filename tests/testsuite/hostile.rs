@@ -460,3 +460,82 @@ compiler runs: 1, program runs: 1, from cache: 0
 "#]]);
     });
 }
+
+/// The CPU time (user and system, in seconds) of the binary run with
+/// `args` in `root`, or `None` when it ran past `wall` (it is then
+/// killed): a run that costs the square of its blocks is told without
+/// waiting for it.
+fn cpu_seconds(root: &Path, args: &[&str], wall: Duration) -> Option<f64> {
+    let child = Command::new(crate::support::BIN)
+        .args(args)
+        .current_dir(root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let start = Instant::now();
+    loop {
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is our child, not yet reaped; both pointers are
+        // to live locals.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            assert!(
+                libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+                "{args:?} ended with {status}"
+            );
+            let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+            return Some(secs(usage.ru_utime) + secs(usage.ru_stime));
+        }
+        if start.elapsed() > wall {
+            // SAFETY: signalling our own child, not yet reaped.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            // SAFETY: reaping it, as above.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 57 (item 6.1): a chapter of n `rust example ignore` blocks cost
+/// `check` the square of n (each block's `--bless` target was found by
+/// counting lines from the chapter's start) and `check --locked` more
+/// (each entry looked for its pair among all the lock's). Sixteen times
+/// the blocks must cost less than forty times the CPU (linear work is
+/// about sixteen; main took over a hundred, and is stopped well before).
+#[test]
+fn a_chapter_of_many_blocks_costs_in_proportion_to_them() {
+    let book = |n: usize| {
+        let mut chapter = String::from("# One\n");
+        for i in 0..n {
+            chapter.push_str(&format!(
+                "\n```rust example ignore\nfn main() {{ println!(\"{i}\"); }}\n```\n"
+            ));
+        }
+        let book = BookTest::new().chapter("one.md", &chapter);
+        book.write();
+        book
+    };
+    let (small, big) = (book(1_000), book(16_000));
+    let mut budget = Vec::new();
+    for args in [&["check"][..], &["check", "--locked"]] {
+        let start = Instant::now();
+        let base = cpu_seconds(small.root(), args, Duration::from_secs(600)).expect("small book");
+        // Generous in wall time too, on a loaded machine: eighty times.
+        let wall = start.elapsed().max(Duration::from_millis(500)) * 80;
+        let cost = cpu_seconds(big.root(), args, wall);
+        budget.push((args, base, cost));
+    }
+    for (args, base, cost) in budget {
+        let cost = cost.unwrap_or_else(|| panic!("{args:?}: 16,000 blocks ran past 80 times the wall time of 1,000 ({base:.2} s of CPU)"));
+        assert!(
+            cost < 40.0 * base,
+            "{args:?}: 16,000 blocks took {cost:.2} s of CPU, 1,000 took {base:.2} s: {:.1} times",
+            cost / base
+        );
+    }
+}
