@@ -539,3 +539,97 @@ fn a_chapter_of_many_blocks_costs_in_proportion_to_them() {
         );
     }
 }
+
+/// Issue 57 (item 6.2): a link a quiz file's Markdown may not hold
+/// (`javascript:`, `data:`) was told at the chapter's `{{#quiz}}` line;
+/// it is told at its string in the file, wherever the string is: a
+/// prompt, an explanation, a distractor, one of the right answers, a
+/// `[multipart]` context.
+#[test]
+fn a_bad_link_in_a_quiz_file_is_told_at_its_string_in_the_file() {
+    let clean = concat!(
+        "[multipart]\n",
+        "parts = \"Both parts.\"\n",
+        "\n",
+        "[[questions]]\n",
+        "type = \"ShortAnswer\"\n",
+        "prompt.prompt = \"Which keyword?\"\n",
+        "answer.answer = \"let\"\n",
+        "context = \"As the chapter says.\"\n",
+        "\n",
+        "[[questions]]\n",
+        "type = \"MultipleChoice\"\n",
+        "multipart = \"parts\"\n",
+        "prompt.prompt = \"Pick.\"\n",
+        "prompt.distractors = [\"a\", \"b\"]\n",
+        "answer.answer = [\"c\", \"d\"]\n",
+    );
+    let mut table = String::new();
+    for (place, text) in [
+        ("a prompt", "Which keyword?"),
+        ("an explanation", "As the chapter says."),
+        ("a distractor", "\"b\""),
+        ("a right answer", "\"d\""),
+        ("a multipart context", "Both parts."),
+    ] {
+        let bad = match text.strip_suffix('"') {
+            Some(t) => format!("{t} [x](javascript:alert(1))\""),
+            None => format!("{text} [x](data:text/html,hi)"),
+        };
+        let book = BookTest::new()
+            .chapter("quiz.md", "# Quiz\n\nBefore.\n\n{{#quiz q.toml}}\n")
+            .file("src/q.toml", clean.replacen(text, &bad, 1));
+        let ran = book.run(&["check"], |cmd| {
+            cmd.expect_failure();
+        });
+        let first = ran.stdout.lines().next().unwrap_or("").to_owned();
+        table.push_str(&format!("{place}: {first}\n"));
+    }
+    BookTest::new().check_text(table, str![[r#"
+a prompt: FAILED  src/q.toml:6:17: found a link to `data:text/html,hi` in the question; expected an http(s) or relative link (asked for by src/quiz.md:5:1)
+an explanation: FAILED  src/q.toml:8:11: found a link to `data:text/html,hi` in the note; expected an http(s) or relative link (asked for by src/quiz.md:5:1)
+a distractor: FAILED  src/q.toml:14:28: found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link (asked for by src/quiz.md:5:1)
+a right answer: FAILED  src/q.toml:15:23: found a link to `javascript:alert(1)` in the note; expected an http(s) or relative link (asked for by src/quiz.md:5:1)
+a multipart context: FAILED  src/q.toml:2:9: found a link to `data:text/html,hi` in the question; expected an http(s) or relative link (asked for by src/quiz.md:5:1)
+
+"#]]);
+}
+
+/// Issue 57 (item 6.3): a quiz file's question `id` with a space made an
+/// element id with a space, which HTML forbids (and no `#` link can
+/// reach). mdbook-quiz takes any string, so the file keeps working: each
+/// whitespace character of the id becomes `-`, as in mdBook's heading
+/// anchors, and an id of whitespace alone makes no anchor.
+#[test]
+fn a_quiz_file_id_with_spaces_is_a_valid_anchor() {
+    let toml = concat!(
+        "[[questions]]\n",
+        "id = \"ownership  one\\tbis\"\n",
+        "type = \"ShortAnswer\"\n",
+        "prompt.prompt = \"Which keyword?\"\n",
+        "answer.answer = \"let\"\n",
+        "\n",
+        "[[questions]]\n",
+        "id = \" \"\n",
+        "type = \"ShortAnswer\"\n",
+        "prompt.prompt = \"Which other?\"\n",
+        "answer.answer = \"mut\"\n",
+    );
+    let book = BookTest::new()
+        .chapter("quiz.md", "# Quiz\n\n{{#quiz q.toml}}\n")
+        .file("src/q.toml", toml);
+    let page = book.html("quiz.md");
+    let ids: Vec<Option<&str>> = page
+        .all("fieldset.companion-quiz-question")
+        .iter()
+        .map(|q| q.value().attr("id"))
+        .collect();
+    assert_eq!(ids, [Some("ownership--one-bis"), None]);
+    for el in page.all("[id]") {
+        let id = el.value().attr("id").unwrap_or("");
+        assert!(
+            !id.is_empty() && !id.contains(|c: char| c.is_ascii_whitespace()),
+            "an invalid id: {id:?}"
+        );
+    }
+}
