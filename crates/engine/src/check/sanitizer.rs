@@ -287,7 +287,10 @@ pub fn normalise(text: &str) -> String {
         std::sync::OnceLock::new();
     let rules = RULES.get_or_init(|| {
         [
-            (r#"(?:/[^\s/():'"]+)*/companion-(?:\d+-\d+-)?[A-Za-z0-9]{6}/"#, ""),
+            (
+                r#"(?:/[^\s/():'"]+)*/companion-(?:\d+-\d+-)?[A-Za-z0-9]{6}/"#,
+                "",
+            ),
             (r"==\d+==", "==…=="),
             (r"\b(pid|tid)=\d+", "$1=…"),
             (r"0x[0-9a-fA-F]+", "0x…"),
