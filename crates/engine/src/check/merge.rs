@@ -505,11 +505,13 @@ impl Checker {
             // ([`super::merge_reach`]).
             if let Some(program) = members.iter().find_map(|m| m.job.run) {
                 let tests = harnessed(members[0].claim);
+                // The baseline has the members' own flags, without the
+                // book's crates (an empty program links none of them).
                 match self.baselines.outside_mains(
                     &self.cache,
                     dir,
                     program,
-                    &job,
+                    &members[0].job,
                     tests,
                     members.len(),
                 ) {
