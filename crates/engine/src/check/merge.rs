@@ -340,7 +340,8 @@ impl Checker {
         let threads = plan.chunks.len().min(workers * programs::PER_WORKER);
         // The empty programs the groups' binaries are read against
         // ([`super::merge_reach`]), one per compiler and flags, built
-        // beside the groups' first compiles rather than after them.
+        // beside the groups' first compiles rather than after them (a
+        // fifth of a second's compile, outside the workers' slots).
         let mut baselines: Vec<(Job, bool)> = Vec::new();
         for (_, c) in &plan.chunks {
             if let [m, _, ..] = c.as_slice()

@@ -75,8 +75,8 @@ pub(super) struct Outside {
 pub(super) struct Offences {
     /// The members whose code it is (by its name).
     pub(super) members: BTreeSet<usize>,
-    /// What names no member, in words for the log: the whole group runs
-    /// alone when this is not empty.
+    /// What names no member, in words for the log: when there is any, the
+    /// group is built again in halves, or its members run alone.
     pub(super) unattributed: Vec<String>,
 }
 
@@ -194,6 +194,11 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
         .collect();
     let dynsym = file.dynamic_symbol_table();
     for ((start, size), name) in &arrays {
+        // Sizes come from the file: a binary whose arrays are past
+        // belief is not read (its group runs alone).
+        if size / width > MAX_ENTRIES {
+            return None;
+        }
         let mut slot = *start;
         while slot.saturating_add(width) <= start.saturating_add(*size) {
             let held = word(file, slot, width, endian);
@@ -233,6 +238,10 @@ const ARRAYS: [&str; 5] = [
     ".ctors",
     ".dtors",
 ];
+
+/// The most entries an array may have for its binary to be read (an
+/// empty program has three).
+const MAX_ENTRIES: u64 = 1 << 16;
 
 /// The sections of code run at start and exit, and the loader's name.
 const STARTUP: [&str; 3] = [".init", ".fini", ".interp"];
