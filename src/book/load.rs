@@ -25,6 +25,7 @@ use mdbook_companion_core::claim::{BlessTarget, Claim};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::diff;
 use mdbook_companion_core::markdown;
+use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_core::problem::Located;
 use mdbook_companion_directives::contract::{Package, Place};
 use mdbook_companion_directives::{self as directive, Env, Shared, Target};
@@ -330,7 +331,7 @@ pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> 
         return Vec::new();
     }
     let map = LineMap::new(&chapter.raw, text);
-    let place = FilePlace { chapter, map: &map };
+    let place = FilePlace::new(chapter, &map);
     // The claims are the same for every target; `Html` also makes the
     // assembly panels (which `check` locks). Each is built with its line
     // in the chapter file and its `--bless` target.
@@ -424,43 +425,63 @@ pub fn packages(
     (out, invalid)
 }
 
-/// 0-based line of a byte offset.
-fn line0(text: &str, offset: usize) -> usize {
-    markdown::line_col(text, offset).0 - 1
-}
-
-/// Byte offset of the start of a 0-based line (the text's end past its
-/// last line).
 /// A chapter's offsets placed in its file: lines through the chapter's
-/// [`LineMap`], `--bless` targets where the output block is literal.
+/// [`LineMap`], `--bless` targets where the output block is literal. The
+/// line starts of the expanded text and of the file are found once per
+/// chapter: a chapter of n blocks asks for n lines and n targets, which
+/// counting from the chapter's start for each made quadratic.
 #[derive(Debug)]
 struct FilePlace<'a> {
     chapter: &'a Chapter,
     map: &'a LineMap,
+    /// The expanded text's line starts.
+    text: LineIndex,
+    /// The file's line starts, once a block asks for a `--bless` target.
+    raw: std::sync::OnceLock<LineIndex>,
+}
+
+impl<'a> FilePlace<'a> {
+    fn new(chapter: &'a Chapter, map: &'a LineMap) -> FilePlace<'a> {
+        FilePlace {
+            chapter,
+            map,
+            text: LineIndex::new(&chapter.expanded),
+            raw: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 impl Place for FilePlace<'_> {
     fn line(&self, offset: usize) -> usize {
-        self.map.file_line(line0(&self.chapter.expanded, offset))
+        self.map.file_line(self.text.line0(offset))
     }
 
     fn bless(&self, range: &Range<usize>) -> Option<BlessTarget> {
         let c = self.chapter;
-        bless_target(range, &c.expanded, self.map, &c.raw, &c.path)
+        let raw = self.raw.get_or_init(|| LineIndex::new(&c.raw));
+        let lines = Indexed {
+            text: &self.text,
+            raw,
+        };
+        bless_target(range, &c.expanded, self.map, &c.raw, &c.path, &lines)
     }
 
     fn literal(&self, from: usize, to: usize) -> Option<usize> {
         self.map.literal(from, to)
     }
+
+    fn text_line(&self, text: &str, offset: usize) -> usize {
+        match std::ptr::eq(text, self.chapter.expanded.as_str()) {
+            true => self.text.line0(offset) + 1,
+            false => markdown::line_col(text, offset).0,
+        }
+    }
 }
 
-fn line_start(text: &str, line: usize) -> usize {
-    if line == 0 {
-        return 0;
-    }
-    memchr::memchr_iter(b'\n', text.as_bytes())
-        .nth(line - 1)
-        .map_or(text.len(), |i| i + 1)
+/// The line starts of a chapter's expanded text and of its file.
+struct Indexed<'a> {
+    text: &'a LineIndex,
+    raw: &'a LineIndex,
 }
 
 /// Where in the chapter file the output block at `range` of the expanded
@@ -473,12 +494,15 @@ fn bless_target(
     map: &LineMap,
     raw: &str,
     path: &Path,
+    lines: &Indexed<'_>,
 ) -> Option<BlessTarget> {
     let block = text.get(range.clone())?;
-    let first = line0(text, range.start);
-    let last = line0(text, range.end.saturating_sub(1).max(range.start));
+    let first = lines.text.line0(range.start);
+    let last = lines
+        .text
+        .line0(range.end.saturating_sub(1).max(range.start));
     let file_line = map.literal(first, last)?;
-    let start = line_start(raw, file_line) + (range.start - line_start(text, first));
+    let start = lines.raw.start(file_line) + (range.start - lines.text.start(first));
     let raw_range = start..start + block.len();
     // The lines are equal, so the bytes are; checked all the same.
     (raw.get(raw_range.clone()) == Some(block)).then(|| BlessTarget {

@@ -14,7 +14,7 @@ use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::lines::ProgramLines;
-use mdbook_companion_core::markdown;
+use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_directives as directive;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -75,16 +75,22 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
     let directives: Vec<Range<usize>> =
         directive::scan(text).into_iter().map(|b| b.range).collect();
     let mut map = None;
+    let mut index = None;
     let mut out = Vec::new();
     for block in code_blocks(text) {
-        if directives.iter().any(|d| d.contains(&block.range.start)) {
+        // The directives are in text order and apart: only the last one
+        // starting before the block may hold it (a search, not a walk
+        // over all of them for every block).
+        let before = directives.partition_point(|d| d.start <= block.range.start);
+        if before > 0 && directives[before - 1].contains(&block.range.start) {
             continue;
         }
         let lang = LangString::parse(&block.info);
         if !lang.rust {
             continue;
         }
-        let test_line = markdown::line_col(text, block.range.start).0;
+        let index = index.get_or_insert_with(|| LineIndex::new(text));
+        let test_line = index.line0(block.range.start) + 1;
         let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
         let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
         let flags = lang.flags();

@@ -23,6 +23,7 @@ pub mod lines;
 pub mod links;
 pub mod machine;
 pub mod markdown;
+pub mod offsets;
 pub mod problem;
 pub mod run;
 pub mod sanitize;

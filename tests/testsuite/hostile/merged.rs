@@ -115,3 +115,46 @@ compiler runs: 5, program runs: 4, from cache: 0, dependency builds: 1
 "#]]);
     });
 }
+
+/// A symbol of the C library's made by `global_asm!` in one example of a
+/// group without crates (`getpid`, which `std::process::id` calls) names
+/// no example: the group is built again in halves, each read again, so
+/// the half without it still runs merged and the other runs alone.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_symbol_global_asm_defines_is_found_by_halves() {
+    let example = |code: &str, output: &str| {
+        format!("```rust example\n{code}\n```\n\n```output\n{output}\n```\n\n")
+    };
+    let chapter = [
+        example(
+            "std::arch::global_asm!(\".globl getpid\", \"getpid:\", \"mov eax, 4242424\", \"ret\");\nfn main() {\n    println!(\"{}\", std::process::id());\n}",
+            "4242424",
+        ),
+        example(
+            "fn main() {\n    println!(\"{}\", std::process::id() == 4242424);\n}",
+            "true",
+        ),
+        example("fn main() {\n    println!(\"c\");\n}", "c"),
+        example("fn main() {\n    println!(\"d\");\n}", "d"),
+    ]
+    .concat();
+    let book = BookTest::new().chapter("ch.md", &chapter);
+    // One worker: the four examples are one group.
+    book.run(&["check", "--jobs", "1"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+FAILED  src/ch.md:12: rust example (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -true
+    +false
+ok      src/ch.md:22: rust example (expect=run)
+ok      src/ch.md:32: rust example (expect=run)
+compiler runs: 6, program runs: 5, from cache: 0
+3 passed, 1 failed
+
+"#]]);
+    });
+}

@@ -30,7 +30,7 @@ use mdbook_companion_core::config::Key;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{Block, Pattern};
-use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::problem::{FileLocation, Problem};
 use std::ops::Range;
 
 /// The quiz's row of the registry.
@@ -114,8 +114,26 @@ pub fn reads_a_file(text: &str) -> bool {
 pub struct Prose {
     /// The Markdown as written (block-quote markers removed).
     pub text: String,
-    /// Its offset in the chapter.
+    /// Its offset in the chapter (for a quiz file's string: where the
+    /// chapter asks for the file).
     pub at: usize,
+    /// Where it stands when it was written in a quiz file: its string
+    /// there.
+    pub file: Option<FileLocation>,
+}
+
+impl Prose {
+    /// A problem of this Markdown (a link that is not http(s)), told
+    /// where it was written: at its string in a quiz file, else at
+    /// `problem`'s offset of the chapter.
+    pub fn told(&self, problem: Problem) -> Problem {
+        match &self.file {
+            Some(at) if problem.file.is_none() => {
+                Problem::in_file(problem.offset, at.clone(), problem.message)
+            }
+            _ => problem,
+        }
+    }
 }
 
 /// One option of a choice question.

@@ -178,6 +178,7 @@ fn parse_with_src(
                     prompt: Prose {
                         text: prompt.to_owned(),
                         at: mapper.map(range.start + 2 + lead),
+                        file: None,
                     },
                     heading_at: mapper.map(range.start),
                     parts: Vec::new(),
@@ -251,6 +252,7 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
     let prose = |r: &Range<usize>| Prose {
         text: body[r.clone()].trim_end().to_owned(),
         at: mapper.map(r.start),
+        file: None,
     };
     let is_program = |p: &Part| match p {
         Part::Fence(f, _) => matches!(
@@ -353,6 +355,7 @@ fn quote(body: &str, r: Range<usize>, mapper: &Mapper) -> Prose {
     Prose {
         text,
         at: mapper.map(at.min(r.end)),
+        file: None,
     }
 }
 
@@ -447,6 +450,7 @@ fn choices(body: &str, r: Range<usize>, mapper: &Mapper) -> Result<Option<Vec<Ch
             text: Prose {
                 text: text.to_owned(),
                 at: mapper.map(r.start + text_start + lead),
+                file: None,
             },
             right,
             why: o

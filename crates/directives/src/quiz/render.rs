@@ -111,13 +111,13 @@ pub(super) fn inline(
         true => env.text(&prose.text),
         false => env.markdown(&prose.text),
     };
-    super::shown::inline_html(&text, prose.at)
+    super::shown::inline_html(&text, prose.at).map_err(|p| prose.told(p))
 }
 
 /// The words of an explanation (a `>` quote) as HTML.
 fn why_html(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
     let text = env.markdown(&prose.text);
-    let (html, _) = render_note(&text).map_err(|m| Problem::at(prose.at, m))?;
+    let (html, _) = render_note(&text).map_err(|m| prose.told(Problem::at(prose.at, m)))?;
     Ok(html)
 }
 
@@ -211,7 +211,8 @@ impl Quiz {
             inline(env, &q.prompt, false)?
         ));
         for prose in &q.body {
-            let text = body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")?;
+            let text = body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")
+                .map_err(|p| prose.told(p))?;
             out.blank();
             for line in text.lines() {
                 out.line(line);
@@ -391,7 +392,7 @@ impl Quiz {
         let answers = env.config.flag(PRINT_ANSWERS);
         for (i, q) in self.questions.iter().enumerate() {
             let (_, prompt) = render_note(&env.markdown(&q.prompt.text))
-                .map_err(|m| Problem::at(q.prompt.at, m))?;
+                .map_err(|m| q.prompt.told(Problem::at(q.prompt.at, m)))?;
             out.blank().line(format!(
                 "**{} {}.** {prompt}",
                 escape_markdown(&env.ui("Question")),
@@ -399,7 +400,8 @@ impl Quiz {
             ));
             for prose in &q.body {
                 let text =
-                    body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")?;
+                    body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")
+                        .map_err(|p| prose.told(p))?;
                 out.blank();
                 for line in text.lines() {
                     out.line(line);
@@ -410,7 +412,7 @@ impl Quiz {
                 Answer::Choices(choices) => {
                     for c in choices {
                         let (_, md) = render_note(&env.text(&c.text.text))
-                            .map_err(|m| Problem::at(c.text.at, m))?;
+                            .map_err(|m| c.text.told(Problem::at(c.text.at, m)))?;
                         let mark = if answers && c.right { "x" } else { " " };
                         out.line(format!("- [{mark}] {md}"));
                     }
@@ -445,8 +447,8 @@ impl Quiz {
                 }
             }
             if answers && let Some(why) = &q.why {
-                let text =
-                    body::safe_markdown(&env.markdown(&why.text), why.at, "the explanation")?;
+                let text = body::safe_markdown(&env.markdown(&why.text), why.at, "the explanation")
+                    .map_err(|p| why.told(p))?;
                 out.blank();
                 for line in text.lines() {
                     out.line(format!("> {line}"));

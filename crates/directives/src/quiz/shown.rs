@@ -15,6 +15,10 @@ use mdbook_companion_core::problem::Problem;
 /// (a code block's line ends are `&#10;`), so the option stays one line
 /// of the page's HTML.
 pub(super) fn option_html(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
+    option_markup(env, prose).map_err(|p| prose.told(p))
+}
+
+fn option_markup(env: &Env<'_>, prose: &Prose) -> Result<String, Problem> {
     let text = env.text(&prose.text);
     let fences = mdbook_companion_core::markdown::fences(&text);
     if fences.is_empty() {

@@ -16,7 +16,7 @@ use crate::contract::Env;
 use mdbook_companion_core::claim::BlessTarget;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown::Fence;
-use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::problem::{FileLocation, Problem};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -142,12 +142,17 @@ pub(super) fn questions(
             "found no [[questions]] in the quiz file; expected at least one".to_owned(),
         ));
     }
-    let prose = |text: &str| Prose {
+    let strings = Strings::of(text, shown);
+    let prose = |text: &str, file: Option<FileLocation>| Prose {
         text: text.trim_end().to_owned(),
         at,
+        file,
     };
     let mut out = Vec::new();
     for (n, q) in file.questions.iter().enumerate() {
+        // Where a string of this question stands in the file: a fault of
+        // its Markdown is told there, not at the chapter's link.
+        let string_at = |path: &[&str], index: Option<usize>| strings.at(n, path, index);
         let start = q.span().start;
         // A table's span may be its header alone: its keys stand up to
         // the next question's.
@@ -195,7 +200,7 @@ pub(super) fn questions(
             match part {
                 None => Ok(Vec::new()),
                 Some(p) => match file.multipart.get(p) {
-                    Some(c) => Ok(vec![prose(c)]),
+                    Some(c) => Ok(vec![prose(c, strings.multipart(p))]),
                     None => Err((
                         where_key("multipart"),
                         format!(
@@ -205,12 +210,18 @@ pub(super) fn questions(
                 },
             }
         };
+        let context = |c: &Option<String>| {
+            c.as_deref()
+                .map(|c| prose(c, string_at(&["context"], None)))
+        };
         let question = match kind {
             "MultipleChoice" => {
                 let f: Fields<ChoicePrompt, ChoiceAnswer> = value.try_into().map_err(bad)?;
-                let right = match f.answer.answer {
-                    OneOrMany::One(a) => vec![a],
-                    OneOrMany::Many(a) => a,
+                let right: Vec<(String, Option<FileLocation>)> = match f.answer.answer {
+                    OneOrMany::One(a) => vec![(a, string_at(&["answer", "answer"], None))],
+                    OneOrMany::Many(a) => (a.into_iter().enumerate())
+                        .map(|(i, a)| (a, string_at(&["answer", "answer"], Some(i))))
+                        .collect(),
                 };
                 if right.is_empty() {
                     return Err((
@@ -218,13 +229,18 @@ pub(super) fn questions(
                         "found an empty answer.answer; expected the right option (a string) or options (a list)".to_owned(),
                     ));
                 }
-                let mut options: Vec<(String, bool)> = right
-                    .iter()
-                    .map(|a| (a.clone(), true))
-                    .chain(f.prompt.distractors.iter().map(|d| (d.clone(), false)))
+                let one_right = right.len() == 1;
+                let distractors = (f.prompt.distractors.iter().enumerate()).map(|(i, d)| {
+                    let at = string_at(&["prompt", "distractors"], Some(i));
+                    (d.clone(), false, at)
+                });
+                let mut options: Vec<(String, bool, Option<FileLocation>)> = right
+                    .into_iter()
+                    .map(|(a, at)| (a, true, at))
+                    .chain(distractors)
                     .collect();
                 match (f.prompt.answer_index, f.prompt.sort_answers) {
-                    (Some(i), _) if right.len() == 1 => {
+                    (Some(i), _) if one_right => {
                         if i > f.prompt.distractors.len() {
                             return Err((
                                 where_key("answerIndex"),
@@ -246,22 +262,25 @@ pub(super) fn questions(
                     }
                 }
                 let mut body = part_context(&f.multipart)?;
-                body.push(prose(&f.prompt.prompt));
+                body.push(prose(
+                    &f.prompt.prompt,
+                    string_at(&["prompt", "prompt"], None),
+                ));
                 Question {
-                    prompt: prose(""),
+                    prompt: prose("", None),
                     body,
                     answer: Answer::Choices(
                         options
                             .into_iter()
-                            .map(|(text, right)| Choice {
-                                text: prose(&text),
+                            .map(|(text, right, file)| Choice {
+                                text: prose(&text, file),
                                 right,
                                 why: None,
                             })
                             .collect(),
                     ),
-                    why: f.context.as_deref().map(prose),
-                    id: f.id.clone(),
+                    why: context(&f.context),
+                    id: f.id.as_deref().and_then(anchor),
                 }
             }
             "ShortAnswer" => {
@@ -275,13 +294,16 @@ pub(super) fn questions(
                         .map(|a| a.trim().to_owned()),
                 );
                 let mut body = part_context(&f.multipart)?;
-                body.push(prose(&f.prompt.prompt));
+                body.push(prose(
+                    &f.prompt.prompt,
+                    string_at(&["prompt", "prompt"], None),
+                ));
                 Question {
-                    prompt: prose(""),
+                    prompt: prose("", None),
                     body,
                     answer: Answer::Text { accepted, at },
-                    why: f.context.as_deref().map(prose),
-                    id: f.id.clone(),
+                    why: context(&f.context),
+                    id: f.id.as_deref().and_then(anchor),
                 }
             }
             "Tracing" => {
@@ -304,13 +326,13 @@ pub(super) fn questions(
                 });
                 program.placed_code = program_string(text, start..end);
                 let mut body = part_context(&f.multipart)?;
-                body.push(prose("What does this program do?"));
+                body.push(prose("What does this program do?", None));
                 Question {
-                    prompt: prose(""),
+                    prompt: prose("", None),
                     body,
                     answer: Answer::Program(Box::new(program)),
-                    why: f.context.as_deref().map(prose),
-                    id: f.id.clone(),
+                    why: context(&f.context),
+                    id: f.id.as_deref().and_then(anchor),
                 }
             }
             other => {
@@ -323,6 +345,80 @@ pub(super) fn questions(
         out.push(question);
     }
     Ok(out)
+}
+
+/// A question's `id` as the anchor of its page element. mdbook-quiz
+/// takes any string (its ids key a reader's answers, they were never
+/// links), so a file with `id = "ownership 1"` must keep working; but an
+/// HTML id holds no whitespace. Each whitespace character becomes `-`,
+/// as mdBook makes a heading's anchor (`#ownership-1`, which an author
+/// can guess); an id of whitespace alone is no anchor.
+fn anchor(id: &str) -> Option<String> {
+    let id = id.trim();
+    (!id.is_empty()).then(|| {
+        id.chars()
+            .map(|c| if c.is_whitespace() { '-' } else { c })
+            .collect()
+    })
+}
+
+/// Where the strings of a quiz file stand in it (the file read again for
+/// its spans, which the questions' tables lose), so that a fault of an
+/// author's Markdown in one is told at its line and column of the file.
+struct Strings<'t> {
+    text: &'t str,
+    shown: &'t str,
+    doc: Option<toml::Spanned<toml::de::DeTable<'t>>>,
+}
+
+impl<'t> Strings<'t> {
+    fn of(text: &'t str, shown: &'t str) -> Strings<'t> {
+        Strings {
+            text,
+            shown,
+            doc: toml::de::DeTable::parse(text).ok(),
+        }
+    }
+
+    /// The place of a byte offset of the file.
+    fn place(&self, offset: usize) -> FileLocation {
+        let (line, column) = mdbook_companion_core::markdown::line_col(self.text, offset);
+        FileLocation {
+            path: self.shown.to_owned(),
+            line,
+            column,
+        }
+    }
+
+    /// Where question `n`'s string at `path` (`["prompt", "prompt"]`),
+    /// or its `index`-th item when it is a list, starts.
+    fn at(&self, n: usize, path: &[&str], index: Option<usize>) -> Option<FileLocation> {
+        use toml::de::DeValue;
+        let questions = self.doc.as_ref()?.get_ref().get("questions")?;
+        let DeValue::Array(questions) = questions.get_ref() else {
+            return None;
+        };
+        let mut value = questions.get(n)?;
+        for key in path {
+            let DeValue::Table(table) = value.get_ref() else {
+                return None;
+            };
+            value = table.get(*key)?;
+        }
+        if let (Some(i), DeValue::Array(items)) = (index, value.get_ref()) {
+            value = items.get(i)?;
+        }
+        Some(self.place(value.span().start))
+    }
+
+    /// Where the `[multipart]` table's string `key` starts.
+    fn multipart(&self, key: &str) -> Option<FileLocation> {
+        let table = self.doc.as_ref()?.get_ref().get("multipart")?;
+        let toml::de::DeValue::Table(table) = table.get_ref() else {
+            return None;
+        };
+        Some(self.place(table.get(key)?.span().start))
+    }
 }
 
 /// The questions of the quiz file at `path` (relative to the chapter's

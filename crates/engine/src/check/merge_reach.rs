@@ -20,10 +20,14 @@
 //! doing. A constructor or an indirect function whose name, demangled,
 //! is in a member's module (`__companion_ex_N::`) sends that member to be
 //! compiled and run alone, and the others are built together again (and
-//! read again); anything else sends the whole group's members alone. A
-//! binary that cannot be read, or a baseline that cannot be built, sends
-//! the group alone too: a member's program runs from a merged binary only
-//! when that binary was read and found to run nothing but its `main`.
+//! read again). Anything else names no member: a group that links none of
+//! the book's crates is built again in halves, each read again, until the
+//! halves that hold it are single members, which run alone; a group that
+//! links crates (whose code follows every member that uses one) runs
+//! alone, each member. A binary that cannot be read (not ELF), or a
+//! baseline that cannot be built, sends the group alone too: a member's
+//! program runs from a merged binary only when that binary was read and
+//! found to run nothing but its members' `main`s.
 
 use super::verdict::Job;
 use crate::cache::Cache;
@@ -71,8 +75,8 @@ pub(super) struct Outside {
 pub(super) struct Offences {
     /// The members whose code it is (by its name).
     pub(super) members: BTreeSet<usize>,
-    /// What names no member, in words for the log: the whole group runs
-    /// alone when this is not empty.
+    /// What names no member, in words for the log: when there is any, the
+    /// group is built again in halves, or its members run alone.
     pub(super) unattributed: Vec<String>,
 }
 
@@ -190,6 +194,11 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
         .collect();
     let dynsym = file.dynamic_symbol_table();
     for ((start, size), name) in &arrays {
+        // Sizes come from the file: a binary whose arrays are past
+        // belief is not read (its group runs alone).
+        if size / width > MAX_ENTRIES {
+            return None;
+        }
         let mut slot = *start;
         while slot.saturating_add(width) <= start.saturating_add(*size) {
             let held = word(file, slot, width, endian);
@@ -229,6 +238,10 @@ const ARRAYS: [&str; 5] = [
     ".ctors",
     ".dtors",
 ];
+
+/// The most entries an array may have for its binary to be read (an
+/// empty program has three).
+const MAX_ENTRIES: u64 = 1 << 16;
 
 /// The sections of code run at start and exit, and the loader's name.
 const STARTUP: [&str; 3] = [".init", ".fini", ".interp"];
@@ -372,9 +385,22 @@ impl Baselines {
         tests: bool,
         count: usize,
     ) -> Option<Offences> {
+        let start = std::time::Instant::now();
         let built = read(&std::fs::read(dir.join(program)).ok()?)?;
+        let read_in = start.elapsed();
         let baseline = self.baseline(cache, job, tests)?;
+        tracing::debug!(
+            "a merged binary of {count} blocks read in {} ms, its baseline had in {} ms",
+            read_in.as_millis(),
+            (start.elapsed() - read_in).as_millis()
+        );
         Some(offences(&built, &baseline, count))
+    }
+
+    /// Has the baseline of `job`'s compiler and flags ready for
+    /// [`Baselines::outside_mains`].
+    pub(super) fn prepare(&self, cache: &Cache, job: &Job, tests: bool) {
+        let _ = self.baseline(cache, job, tests);
     }
 
     /// [`Outside`] of an empty program built by `job`'s compiler with its
@@ -536,5 +562,44 @@ fn main() { __companion_ex_0::main(); __companion_ex_1::main(); __companion_ex_2
             BTreeSet::from([1])
         );
         assert_eq!(read(b"#!/bin/sh\n"), None);
+    }
+
+    /// Entries the loader fills in from a shared library's symbol, and
+    /// indirect functions `global_asm!` makes, name no member.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_library_function_as_a_constructor_and_an_indirect_function_name_no_member() {
+        let empty = built("fn main() {}\n");
+        let merged = built(
+            r#"mod __companion_ex_0 {
+    unsafe extern "C" {
+        fn abort() -> !;
+    }
+    #[used]
+    #[link_section = ".preinit_array"]
+    static AT_LOAD: unsafe extern "C" fn() -> ! = abort;
+    std::arch::global_asm!(
+        ".type pick, @gnu_indirect_function",
+        "pick:",
+        "lea rax, [rip + chosen]",
+        "ret",
+        "chosen:",
+        "ret",
+    );
+    unsafe extern "C" {
+        fn pick();
+    }
+    pub fn main() { unsafe { pick() } }
+}
+fn main() { __companion_ex_0::main(); }
+"#,
+        );
+        let found = offences(&merged, &empty, 1);
+        assert!(found.members.is_empty(), "{found:?}");
+        assert_eq!(
+            found.unattributed,
+            ["abort runs", "pick is an indirect function"],
+            "{merged:?}"
+        );
     }
 }

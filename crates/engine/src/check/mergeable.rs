@@ -17,7 +17,11 @@ use mdbook_companion_core::tokens::{
 
 /// Words that make an example unfit for a shared crate: crate-level
 /// attributes, items that live at the crate root or clash across modules,
-/// and macros whose value shows the crate's shape.
+/// and macros whose value shows the crate's shape. A cheap pre-filter of
+/// what would not compile or would read otherwise in a shared crate, no
+/// more: what a merged binary runs outside its members' `main`s (which a
+/// macro can make without these words) is read from the binary itself
+/// ([`super::merge_reach`]).
 const UNMERGEABLE: [&str; 14] = [
     "global_allocator",
     "panic_handler",

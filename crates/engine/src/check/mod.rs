@@ -122,7 +122,8 @@ pub struct Checker {
 /// Counters of work done.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counters {
-    /// Compiler processes started (version queries not counted).
+    /// Compiler processes started (not counted: version queries, and the
+    /// empty programs merged binaries are compared with, tool facts both).
     pub compiler_runs: usize,
     /// Compiled programs run.
     pub program_runs: usize,

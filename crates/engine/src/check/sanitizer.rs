@@ -287,8 +287,6 @@ pub fn normalise(text: &str) -> String {
         std::sync::OnceLock::new();
     let rules = RULES.get_or_init(|| {
         [
-            // `companion-PID-START-XXXXXX` (exec::scratch_dir), or the
-            // `companion-XXXXXX` of older versions.
             (
                 r#"(?:/[^\s/():'"]+)*/companion-(?:\d+-\d+-)?[A-Za-z0-9]{6}/"#,
                 "",
@@ -582,14 +580,6 @@ mod tests {
                 "==…==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x… at pc 0x… bp 0x… sp 0x…\nREAD of size 4 at 0x… thread T0\n    #0 0x… in main main.c:2\n    #1 0x… in __libc_start_call_main ../sysdeps/nptl/libc_start_call_main.h:58\n\nSUMMARY: AddressSanitizer: heap-buffer-overflow main.c:2 in main\n"
             )
         );
-        // The scratch folder as exec names it now, its owner's pid and
-        // start time before its random part.
-        assert_eq!(
-            normalise(
-                "#0 0x1 in main /dev/shm/companion-25259-461223-Tw6CP8/main.c:3 (/tmp/companion-Ab12Cd/prog+0x5)"
-            ),
-            "#0 0x… in main main.c:3 (prog+0x…)"
-        );
         let vg = "==17754== Conditional jump or move depends on uninitialised value(s)\n==17754==    at 0x109145: main (main.c:3)\n==17754== \n==17754== Exit program on first error (--exit-on-first-error=yes)\n";
         assert_eq!(
             shown_report(vg, set("memcheck")).as_deref(),
@@ -602,6 +592,11 @@ mod tests {
                 "WARNING: ThreadSanitizer: data race (pid=13135)\n  Thread T1 (tid=13137, running)"
             ),
             "WARNING: ThreadSanitizer: data race (pid=…)\n  Thread T1 (tid=…, running)"
+        );
+        // A scratch folder named by its owner (`companion-PID-START-…`).
+        assert_eq!(
+            normalise("#0 work /dev/shm/companion-32331-418358-MzFB1s/main.c:9"),
+            "#0 work main.c:9"
         );
         assert_eq!(shown_report("nothing\n", set("address")), None);
     }
