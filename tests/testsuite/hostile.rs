@@ -465,6 +465,8 @@ compiler runs: 1, program runs: 1, from cache: 0
 /// `args` in `root`, or `None` when it ran past `wall` (it is then
 /// killed): a run that costs the square of its blocks is told without
 /// waiting for it.
+// Reaped by `wait4`, which gives its CPU time too; clippy sees no `wait`.
+#[allow(clippy::zombie_processes)]
 fn cpu_seconds(root: &Path, args: &[&str], wall: Duration) -> Option<f64> {
     let child = Command::new(crate::support::BIN)
         .args(args)
@@ -721,8 +723,14 @@ forged: ["--partition", "hash:2/2"] ended 1: FAILED  --locked: src/one.md:3: rus
 /// the file (the template at its own bad byte), also for one chapter.
 #[test]
 fn check_fails_where_the_html_renderer_would() {
-    // (case, a file removed, book.toml added, a file written)
-    let cases: [(&str, &str, &str, (&str, &[u8])); 6] = [
+    /// A case, a file removed, book.toml added, a file written.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        (&'static str, &'static [u8]),
+    );
+    let cases: [Case; 6] = [
         ("nothing missing", "", "", ("", b"")),
         ("no stylesheet", "theme/companion.css", "", ("", b"")),
         ("no script", "theme/companion.js", "", ("", b"")),
