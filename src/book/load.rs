@@ -28,7 +28,7 @@ use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_core::problem::Located;
 use mdbook_companion_directives::contract::{Package, Place};
-use mdbook_companion_directives::{self as directive, Env, Shared, Target};
+use mdbook_companion_directives::{self as directive, Env, Need, Shared, Target};
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
@@ -323,8 +323,17 @@ pub fn typos(chapter: &Chapter) -> Vec<Located> {
 }
 
 /// The claims of one chapter. A directive that cannot be read makes
-/// none; the build's walk tells it ([`build_says`]).
-pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> Vec<Claim> {
+/// none; the build's walk tells it ([`build_says`]). Under `Html` the
+/// assembly panels are made too (the run records them for the lock),
+/// those whose block stands at a line of the chapter file `panels` keeps:
+/// a run of a share of the book makes only its own blocks' panels.
+pub fn claims(
+    chapter: &Chapter,
+    config: &Config,
+    run: &Run,
+    target: Target,
+    panels: &dyn Fn(usize) -> bool,
+) -> Vec<Claim> {
     let text = &chapter.expanded;
     let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
@@ -350,7 +359,11 @@ pub fn claims(chapter: &Chapter, config: &Config, run: &Run, target: Target) -> 
         if !kind.makes_claims {
             continue;
         }
-        let rendered = directive::parse(block, &env).and_then(|parsed| {
+        let rendered = directive::parse(block, &env).and_then(|mut parsed| {
+            parsed.needs.retain(|n| match n {
+                Need::Assembly(req) => panels(place.line(req.at)),
+                _ => true,
+            });
             let facts = resolve(run, &env, &parsed.needs);
             parsed.model.render(block, &env, &facts)
         });
@@ -521,7 +534,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     fn claims(chapter: &Chapter, config: &Config) -> Vec<Claim> {
-        super::claims(chapter, config, &Run::disabled(), Target::Test)
+        super::claims(chapter, config, &Run::disabled(), Target::Test, &|_| true)
     }
 
     fn config() -> Config {

@@ -3,7 +3,8 @@
 //! lazily decoded protocol input ([`lazy`]), mdBook's protocol
 //! ([`protocol`]), and a book loaded as mdBook loads it, for `check`
 //! ([`load`]) with its plain code blocks as `mdbook test` sees them
-//! ([`plain`]).
+//! ([`plain`]) and what mdBook's HTML renderer would fail on
+//! ([`renderer`]).
 
 pub mod chapter;
 pub mod lazy;
@@ -11,6 +12,7 @@ pub mod load;
 pub mod memo;
 pub mod plain;
 pub mod protocol;
+pub mod renderer;
 pub mod resolve;
 pub mod session;
 pub mod translate;

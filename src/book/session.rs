@@ -121,14 +121,22 @@ impl Session {
     /// the chapter that links the file). Code that does not
     /// compile is the claim's failure, told by its verdict: its assembly
     /// panel must not turn the block into an unreadable directive (and
-    /// hide its claims), as it does under `bail`.
-    pub fn claims(&self, target: Target, keep: impl Fn(&str) -> bool) -> Vec<(String, Claim)> {
+    /// hide its claims), as it does under `bail`. Under `Html`, the
+    /// assembly panels of the blocks at the places `panels` keeps (a
+    /// chapter file and its line) are made and recorded for the lock.
+    pub fn claims(
+        &self,
+        target: Target,
+        keep: impl Fn(&str) -> bool,
+        panels: impl Fn(&str, usize) -> bool,
+    ) -> Vec<(String, Claim)> {
         let mut render_config = self.loaded.config.clone();
         render_config.on_failure = OnFailure::Continue;
         let triple = mdbook_companion_core::doctest::host_triple();
         let mut claims = Vec::new();
         for chapter in self.loaded.chapters.iter().filter(|c| keep(&c.file)) {
-            let mut c = load::claims(chapter, &render_config, &self.run, target);
+            let panels = |line: usize| panels(&chapter.file, line);
+            let mut c = load::claims(chapter, &render_config, &self.run, target, &panels);
             c.extend(plain::claims(chapter, self.loaded.test_edition, &triple));
             c.sort_by_key(|c| c.offset);
             claims.extend(c.into_iter().map(|c| (chapter.file.clone(), c)));

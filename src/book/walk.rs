@@ -201,7 +201,9 @@ pub fn chapters_among(
 /// and the book's checks such as unique ids) in `run`, with every error
 /// an error (as under `on-failure = "bail"`), claims left to the caller
 /// (no `verify`), and no chapter remembered (the keys would be this
-/// walk's, never a build's). Errors first, then the chapters' warnings.
+/// walk's, never a build's); then what mdBook's HTML renderer fails on
+/// after us (a file `[output.html]` names that is not there: see
+/// [`super::renderer`]). Errors first, then the chapters' warnings.
 pub fn build_says(
     config: &Config,
     target: Target,
@@ -212,7 +214,8 @@ pub fn build_says(
     let mut config = config.clone();
     config.verify = false;
     config.on_failure = mdbook_companion_core::config::OnFailure::Bail;
-    let outcome = walk(&config, target, run, slots, files, false);
+    let mut outcome = walk(&config, target, run, slots, files, false);
+    outcome.errors.extend(super::renderer::faults(&config));
     (outcome.errors, outcome.warnings)
 }
 

@@ -462,6 +462,7 @@ compiler runs: 1, program runs: 1, from cache: 0
 // files' links located in them.
 mod boxed;
 mod harnessed;
+mod locked;
 mod merged;
 mod sealed;
 mod stress;

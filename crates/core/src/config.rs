@@ -232,6 +232,16 @@ pub struct Config {
     pub edition: u16,
     /// `output.html.additional-css` of book.toml, relative to the root.
     pub additional_css: Vec<PathBuf>,
+    /// `output.html.additional-js` of book.toml, relative to the root.
+    pub additional_js: Vec<PathBuf>,
+    /// `output.html.theme`, when book.toml names a theme directory
+    /// (relative to the root).
+    pub theme: Option<PathBuf>,
+    /// `output.html.input-404`: the 404 page's file, relative to `src`.
+    pub input_404: Option<String>,
+    /// Whether `mdbook build` runs its HTML renderer: book.toml has an
+    /// `[output.html]` table, or no `[output]` table at all.
+    pub renders_html: bool,
     /// `output-filters`: what is scrubbed from actual output before it
     /// is compared (addresses, temporary paths, times).
     pub output_filters: Vec<OutputFilter>,
@@ -549,16 +559,18 @@ impl Config {
                 None => "~ ".to_owned(),
             },
             edition,
-            additional_css: book_config
-                .pointer("/output/html/additional-css")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(PathBuf::from)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            additional_css: paths(book_config, "/output/html/additional-css"),
+            additional_js: paths(book_config, "/output/html/additional-js"),
+            theme: (book_config.pointer("/output/html/theme"))
+                .and_then(Value::as_str)
+                .map(PathBuf::from),
+            input_404: (book_config.pointer("/output/html/input-404"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            renders_html: match book_config.pointer("/output").and_then(Value::as_object) {
+                Some(outputs) => outputs.is_empty() || outputs.contains_key("html"),
+                None => true,
+            },
             output_filters: output_filters(raw.output_filters.unwrap_or_default())?,
             dependencies: Dependency::parse_table(
                 raw.dependencies.as_ref().unwrap_or(&Value::Null),
@@ -594,6 +606,19 @@ impl Config {
 
 /// Whether mdBook runs `[preprocessor.gettext]` before us: our `after`
 /// names it, or its `before` names us (`None` when the book has none).
+/// The list of paths at `pointer` of the book's configuration.
+fn paths(book_config: &Value, pointer: &str) -> Vec<PathBuf> {
+    (book_config.pointer(pointer))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn gettext_first(book_config: &Value) -> Option<bool> {
     let gettext = book_config.pointer("/preprocessor/gettext")?;
     let names = |v: Option<&Value>, name: &str| {

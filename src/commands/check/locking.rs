@@ -145,6 +145,34 @@ fn toolchain_changes(old: &Lock, new: &Lock) -> Vec<String> {
         .collect()
 }
 
+/// The lock as read, again (a [`Read`] is not cloned elsewhere).
+pub fn same(old: &Read) -> Read {
+    match old {
+        Read::Lock(l) => Read::Lock(l.clone()),
+        Read::Missing => Read::Missing,
+        Read::Invalid(why) => Read::Invalid(why.clone()),
+    }
+}
+
+/// The part of the committed lock a run of a share of the book judges:
+/// the entries `judged` keeps, and the assembly panels this run's lock
+/// (`new`) holds, which are those of the share's blocks. A missing or
+/// unreadable lock stays so: `--locked` fails on it whatever the share.
+pub fn share(old: &Read, new: &Lock, judged: impl Fn(&Entry) -> bool) -> Read {
+    let Read::Lock(l) = old else {
+        return same(old);
+    };
+    let made: HashSet<&str> = new.assembly.iter().map(|a| a.hash.as_str()).collect();
+    Read::Lock(Lock {
+        version: l.version,
+        blocks: l.blocks.iter().filter(|e| judged(e)).cloned().collect(),
+        assembly: (l.assembly.iter())
+            .filter(|a| made.contains(a.hash.as_str()))
+            .cloned()
+            .collect(),
+    })
+}
+
 /// What `--locked` tells the author to do about any difference.
 pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
 

@@ -151,6 +151,7 @@ struct Scope {
     /// The files of the chapters `--chapter` chose.
     only: Option<Vec<String>>,
     partition: Option<Partition>,
+    /// What the claims are rendered for.
     target: Target,
 }
 
@@ -162,9 +163,12 @@ impl Scope {
             .map(|c| chosen_chapter(&session.loaded, c))
             .transpose()?;
         // A whole-book run renders as for a page, so the assembly panels
-        // the lock keeps are made too; a share of the book makes none (it
-        // leaves the lock alone and caches only its own blocks).
-        let target = match options.partition.is_some() || only.is_some() {
+        // the lock keeps are made too; so does a share of the book under
+        // `--locked`, which compares its own blocks' panels (and makes no
+        // other). A share without `--locked` makes none: it leaves the
+        // lock alone and caches only its own blocks.
+        let partial = options.partition.is_some() || only.is_some();
+        let target = match partial && !options.locked {
             false => Target::Html,
             true => Target::Test,
         };
@@ -175,20 +179,78 @@ impl Scope {
         })
     }
 
+    /// Whether this is a share of the book (`--chapter`, `--partition`).
+    fn partial(&self) -> bool {
+        self.only.is_some() || self.partition.is_some()
+    }
+
+    /// Whether the chapter `file` is one this scope renders.
+    fn renders(&self, file: &str) -> bool {
+        (self.only.as_ref()).is_none_or(|files| files.iter().any(|o| o == file))
+    }
+
+    /// Whether the block at `file:line` (a claim's place, an assembly
+    /// panel's) is one this scope judges.
+    fn holds(&self, file: &str, line: usize) -> bool {
+        self.renders(file) && self.partition.is_none_or(|p| p.holds(file, line))
+    }
+
+    /// What the build's walk renders for: the page for the whole book;
+    /// for a share, as `mdbook test` (the walk renders every chapter, and
+    /// would make every panel of the book).
+    fn build_target(&self) -> Target {
+        match self.partial() {
+            false => Target::Html,
+            true => Target::Test,
+        }
+    }
+
     /// The claims of `session` within the scope, from the chapters `keep`
     /// keeps, in book order.
     fn claims(&self, session: &Session, keep: impl Fn(&str) -> bool) -> Vec<(String, Claim)> {
-        let mut claims = session.claims(self.target, |f| {
-            keep(f)
-                && self
-                    .only
-                    .as_ref()
-                    .is_none_or(|files| files.iter().any(|o| o == f))
-        });
+        let mut claims = session.claims(
+            self.target,
+            |f| keep(f) && self.renders(f),
+            |file, line| self.holds(file, line),
+        );
         if let Some(p) = self.partition {
             claims.retain(|(_, c)| p.holds(&c.file, c.line));
         }
         claims
+    }
+
+    /// The entries of the committed lock this scope judges under
+    /// `--locked` (`new`: this run's lock): all of them for the whole
+    /// book; for a share, those of its chapters (and of the quiz files
+    /// they read) within its partition, and the panels this run made.
+    fn judged(&self, old: &lock::Read, new: &lock::Lock) -> lock::Read {
+        if !self.partial() {
+            return locking::same(old);
+        }
+        let files: std::collections::HashSet<&str> = (new.blocks.iter())
+            .map(|e| e.chapter.as_str())
+            .chain(self.only.iter().flatten().map(String::as_str))
+            .collect();
+        locking::share(old, new, |e| {
+            (self.only.is_none() || files.contains(e.chapter.as_str()))
+                && self.partition.is_none_or(|p| p.holds(&e.chapter, e.line))
+        })
+    }
+
+    /// What a share says of the lock: that `--locked` judged its blocks
+    /// only, or that it left the lock alone.
+    fn lock_note(&self, locked: bool) -> Option<String> {
+        let share = match (&self.only, self.partition) {
+            (_, Some(_)) => "a partitioned run",
+            (Some(_), None) => "a run of one chapter",
+            (None, None) => return None,
+        };
+        Some(match locked {
+            true => format!(
+                "note: --locked in {share} compares companion.lock's entries for its own blocks only"
+            ),
+            false => format!("note: {share} leaves companion.lock alone"),
+        })
     }
 }
 
@@ -214,19 +276,20 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .get(hash)
             .is_some_and(|c| session.checker.accepts_recorded(c, run))
     };
-    let mut lock_notes = Vec::new();
+    let mut lock_notes: Vec<String> = scope.lock_note(options.locked).into_iter().collect();
     let mut lock_errors = Vec::new();
-    if scope.partition.is_some() {
-        lock_notes.push("note: a partitioned run leaves companion.lock alone".to_owned());
-    } else if scope.only.is_some() {
-        lock_notes.push("note: a run of one chapter leaves companion.lock alone".to_owned());
-    } else if options.locked {
+    if options.locked {
+        // Under `--chapter` or `--partition`, the chosen blocks' entries
+        // (a missing lock fails as for the whole book).
         let places: Vec<(String, String)> = (session.run.placed.lock())
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .map(|p| (p.hash.clone(), format!("{}:{}", p.file, p.line)))
             .collect();
-        lock_errors = locking::differences(&session.lock, &lock, &places, accepts);
+        let judged = scope.judged(&session.lock, &lock);
+        lock_errors = locking::differences(&judged, &lock, &places, accepts);
+    } else if scope.partial() {
+        // Leaves the lock alone: the note says so.
     } else {
         let lock = locking::keep_accepted_runs(&session.lock, lock, accepts);
         locking::write(&session.loaded.root, &session.lock, &lock, &mut lock_notes)?;
@@ -317,7 +380,7 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         scope.claims(session, |_| true).into_iter().unzip();
     // What `mdbook build` fails with, found by the build's own walk (after
     // the claims' render, so that their assembly is in the cache).
-    let (mut invalid, mut warnings) = session.build_says(scope.target);
+    let (mut invalid, mut warnings) = session.build_says(scope.build_target());
     // A fence one edit from ours is a plain block whose claim nobody
     // checks: the build warns, check fails.
     let typos: Vec<Located> = loaded.chapters.iter().flat_map(load::typos).collect();
@@ -333,11 +396,15 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
             list.retain(|i| p.holds(&i.file, i.line));
         }
         if let Some(files) = &scope.only {
-            // A data file's fault goes with the chapter that asked for it.
+            // A data file's fault goes with the chapter that asked for it;
+            // one of a file no chapter asked for (book.toml, the theme)
+            // fails the build of every chapter, this one's too.
             list.retain(|i| {
                 files.contains(&i.file)
-                    || i.asked_for_by()
-                        .is_some_and(|c| files.iter().any(|f| f == c))
+                    || match i.asked_for_by() {
+                        Some(c) => files.iter().any(|f| f == c),
+                        None => chapter_of(&i.file).is_none(),
+                    }
             });
         }
     }
