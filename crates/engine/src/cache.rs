@@ -19,7 +19,7 @@
 //! does not hold is a miss, as an entry's file is.
 //!
 //! Every entry is bound to its namespace and key by a MAC under a secret
-//! of the cache's ([`seal`]): a checksum alone let anyone who could
+//! of the cache's (`seal`): a checksum alone let anyone who could
 //! append to a pack plant a record for another block's key (a program
 //! saying it printed 42 when it prints 41, and `check` believing it).
 //! Without a secret no record can be made that is taken, and the book's

@@ -452,7 +452,7 @@ fn probe() -> Result<(), String> {
 ///
 /// Their names say whose they are (`companion-PID-START-…`, this
 /// process's pid and start time): a check that was killed leaves its
-/// folders, which the next check removes ([`sweep`]) once no living
+/// folders, which the next check removes (`sweep`) once no living
 /// process is their owner.
 pub fn scratch_dir() -> io::Result<tempfile::TempDir> {
     static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
