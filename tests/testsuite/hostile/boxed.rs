@@ -158,3 +158,39 @@ fn without_a_box_check_says_so_and_required_makes_it_an_error() {
         "{stderr}"
     );
 }
+
+/// Issue 57: a killed check leaves its scratch folders; the next check
+/// removes those whose owner (the pid and start time in their name) is
+/// gone, and keeps those of a check still running.
+#[test]
+fn the_scratch_folders_of_a_dead_check_are_removed_at_the_next_start() {
+    let tmp = tempfile::tempdir().expect("a directory");
+    let me = std::process::id();
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("our stat");
+    let start: u64 = stat
+        .rsplit_once(") ")
+        .and_then(|(_, rest)| rest.split(' ').nth(19)?.parse().ok())
+        .expect("our start time");
+    // pid_max is at most 2^22: no process has this pid.
+    let dead = tmp.path().join("companion-99999999-12345-AbCdEf");
+    let alive = tmp.path().join(format!("companion-{me}-{start}-AbCdEf"));
+    let reused = tmp
+        .path()
+        .join(format!("companion-{me}-{}-AbCdEf", start + 1));
+    for dir in [&dead, &alive, &reused] {
+        std::fs::create_dir_all(dir.join("inner")).expect("a folder");
+    }
+    let book = BookTest::new().chapter(
+        "ch.md",
+        "```rust example\nfn main() {\n    println!(\"hi\");\n}\n```\n\n```output\nhi\n```\n",
+    );
+    book.run(&["check"], |cmd| {
+        cmd.env("TMPDIR", tmp.path());
+    });
+    assert!(!dead.exists(), "a dead check's folder stayed");
+    assert!(
+        !reused.exists(),
+        "a folder of an earlier process of our pid stayed"
+    );
+    assert!(alive.exists(), "a running check's folder was removed");
+}
