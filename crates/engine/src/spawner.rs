@@ -144,14 +144,28 @@ static ENDING: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(
 static CHILD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
 /// At our exit: closes our end of the spawner's socket and waits for the
-/// spawner.
+/// spawner (2 s at most: then it is killed).
 extern "C" fn wait_at_exit() {
     let socket = ENDING.load(std::sync::atomic::Ordering::SeqCst);
     let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
     if socket >= 0 && child > 0 {
-        // SAFETY: shutdown(2) of our socket, waitpid(2) of our child.
+        // SAFETY: shutdown(2) of our socket; waitpid(2), nanosleep(2) and
+        // kill(2) of our child.
         unsafe {
             libc::shutdown(socket, libc::SHUT_RDWR);
+            // It ends when its socket closes; one that does not (stopped)
+            // is killed after 2 s, so no exit waits for it forever.
+            for _ in 0..200 {
+                if libc::waitpid(child, std::ptr::null_mut(), libc::WNOHANG) != 0 {
+                    return;
+                }
+                let pause = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 10_000_000,
+                };
+                libc::nanosleep(&pause, std::ptr::null_mut());
+            }
+            libc::kill(child, libc::SIGKILL);
             libc::waitpid(child, std::ptr::null_mut(), 0);
         }
     }

@@ -194,3 +194,65 @@ fn the_scratch_folders_of_a_dead_check_are_removed_at_the_next_start() {
     );
     assert!(alive.exists(), "a running check's folder was removed");
 }
+
+/// Issue 57: no wait on the spawner without a limit. A spawner that stops
+/// answering (here stopped with SIGSTOP by the test, the spawner of the
+/// check this test started; no program can reach it from its box) costs
+/// the request in flight 10 s, then the binary is started as each
+/// supervisor instead: the check ends, every claim checked. Before, it
+/// waited for the spawner forever.
+#[test]
+fn a_stopped_spawner_costs_time_not_the_check() {
+    let chapter = (0..3)
+        .map(|i| format!("```rust example\nfn main() {{\n    std::thread::sleep(std::time::Duration::from_millis(300));\n    println!(\"{i}\");\n}}\n```\n\n```output\n{i}\n```\n\n"))
+        .collect::<String>();
+    let book = BookTest::new().chapter("ch.md", &chapter);
+    book.write();
+    let mut check = Command::new(crate::support::BIN)
+        .args(["check", "--jobs", "1"])
+        .arg(book.root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the check starts");
+    // The spawner: a child of this check whose command line names it.
+    let spawner = (0..2000)
+        .find_map(|_| {
+            let children =
+                std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", check.id()))
+                    .unwrap_or_default();
+            let found = children.split_whitespace().find(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains("__companion_spawner"))
+            });
+            if found.is_none() {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            found.and_then(|p| p.parse::<i32>().ok())
+        })
+        .expect("the check starts its spawner");
+    // SAFETY: kill(2) of the spawner of the check this test started.
+    unsafe {
+        libc::kill(spawner, libc::SIGSTOP);
+    }
+    let started = std::time::Instant::now();
+    let out = loop {
+        if let Some(status) = check.try_wait().expect("a wait") {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(90) {
+            let _ = check.kill();
+            break check.wait().expect("a wait");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    // SAFETY: kill(2) of the spawner of the check this test started.
+    unsafe {
+        libc::kill(spawner, libc::SIGKILL);
+    }
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut check.stdout.take().expect("stdout"), &mut stdout)
+        .expect("the report");
+    assert_eq!(out.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
+}
