@@ -6,6 +6,7 @@
 use super::resolve::{Claimed, Run, prepare, resolve};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
+use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
 use mdbook_companion_directives::{self as directive, Env, Numbers, Row, Target};
 use mdbook_companion_engine::check;
@@ -119,8 +120,22 @@ struct BuildPlace<'a> {
     /// The text's lines in the file's, once the file is read: `None`
     /// when the two are the same text, else the runs of the diff.
     literal: std::sync::OnceLock<Option<Option<Vec<mdbook_companion_core::diff::Op>>>>,
-    /// Where each line of the text ends, once asked.
-    ends: std::sync::OnceLock<Vec<usize>>,
+    /// Where each line of the text starts, once asked: the lines of many
+    /// blocks and problems without counting from the chapter's start for
+    /// each.
+    index: std::sync::OnceLock<LineIndex>,
+}
+
+impl BuildPlace<'_> {
+    /// The text's line starts.
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| LineIndex::new(self.text))
+    }
+
+    /// `problem` of the text, located.
+    fn located(&self, file: &str, problem: &Problem) -> Located {
+        Located::indexed(file, self.text, self.index(), problem)
+    }
 }
 
 impl mdbook_companion_directives::contract::Place for BuildPlace<'_> {
@@ -152,10 +167,7 @@ impl mdbook_companion_directives::contract::Place for BuildPlace<'_> {
         if !std::ptr::eq(text, self.text) {
             return markdown::line_col(text, offset).0;
         }
-        let ends = self
-            .ends
-            .get_or_init(|| memchr::memchr_iter(b'\n', self.text.as_bytes()).collect());
-        ends.partition_point(|&end| end < offset) + 1
+        self.index().line0(offset) + 1
     }
 }
 
@@ -174,7 +186,7 @@ pub fn parse<'a>(
             path: config.root.join(page.file),
             text,
             literal: std::sync::OnceLock::new(),
-            ends: std::sync::OnceLock::new(),
+            index: std::sync::OnceLock::new(),
         },
         blocks: Vec::new(),
         parsed: Vec::new(),
@@ -192,12 +204,10 @@ pub fn parse<'a>(
         Ok(blocks) => {
             let stray = mdbook_companion_directives::asmspec::stray_asm(text, &blocks);
             let hints = directive::hint::hints(text, &blocks);
-            (chapter.outcome.warnings).extend(
-                stray
-                    .iter()
-                    .chain(&hints)
-                    .map(|p| Located::new(page.file, text, p)),
-            );
+            let located: Vec<Located> = (stray.iter().chain(&hints))
+                .map(|p| chapter.place.located(page.file, p))
+                .collect();
+            chapter.outcome.warnings.extend(located);
             chapter.blocks = blocks;
         }
         Err(message) => {
@@ -322,7 +332,7 @@ pub fn render(
                         digits: e.number.digits.clone(),
                         word: e.number.word.to_owned(),
                         id: e.number.id.clone(),
-                        id_at: e.id_at.map(|at| markdown::line_col(text, at)),
+                        id_at: e.id_at.map(|at| place.index().line_col(text, at)),
                         title: e.title.clone(),
                         what: e.what.clone(),
                         badge: e.badge.clone(),
@@ -334,9 +344,9 @@ pub fn render(
                 }));
                 outcome
                     .warnings
-                    .extend(r.warnings.iter().map(|w| Located::new(file, text, w)));
+                    .extend(r.warnings.iter().map(|w| place.located(file, w)));
                 outcome.unchecked.extend(r.missing.into_iter().map(|m| {
-                    let at = Located::new(file, text, &Problem::at(m.at, String::new()));
+                    let at = place.located(file, &Problem::at(m.at, String::new()));
                     m.at(at)
                 }));
                 claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
@@ -344,7 +354,7 @@ pub fn render(
                 r.out
             }
             Err(p) => {
-                let located = Located::new(file, text, &p);
+                let located = place.located(file, &p);
                 let out = directive::error_box(block, &env, &located.place(), &located.message);
                 let o = &mut outcome;
                 config
@@ -361,7 +371,7 @@ pub fn render(
         outcome.claimed = claims
             .iter()
             .map(|(_, c)| Claimed {
-                line: markdown::line_col(text, c.offset).0,
+                line: place.index().line0(c.offset) + 1,
                 what: c.what.clone(),
                 hash: k.claim_key(c),
             })
@@ -408,6 +418,7 @@ fn verify(
     let results = checker.check_all(&only);
     // The marks of a block's false claims, in the block's order.
     let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    let mut index = None;
     for ((i, claim), result) in claims.iter().zip(results) {
         if !result.verdict.is_failure() {
             continue;
@@ -420,7 +431,8 @@ fn verify(
         };
         let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
         let problem = Problem::at(claim.offset, format!("{head}: {full}"));
-        let located = Located::new(file, text, &problem);
+        let index = index.get_or_insert_with(|| LineIndex::new(text));
+        let located = Located::indexed(file, text, index, &problem);
         // A missing compiler is reported once for the book, not per block.
         let missing = match (&result.verdict, claim.lang.compiler()) {
             (check::Verdict::Unchecked { tool, key }, Some(compiler)) => Some(MissingTool {

@@ -5,6 +5,7 @@
 //! `verify`, `check`), told with the same words everywhere.
 
 use crate::markdown;
+use crate::offsets::LineIndex;
 use std::fmt;
 
 /// A problem at a byte offset of the chapter.
@@ -83,7 +84,18 @@ impl fmt::Display for Located {
 impl Located {
     /// `problem`, found in the chapter `file` whose text is `text`.
     pub fn new(file: &str, text: &str, problem: &Problem) -> Located {
-        let (line, column) = markdown::line_col(text, problem.offset);
+        Located::placed(file, markdown::line_col(text, problem.offset), problem)
+    }
+
+    /// [`Located::new`] through the text's line starts, found once
+    /// (`index`, of `text`): a chapter with a problem in each of many
+    /// blocks does not count lines from its start for each.
+    pub fn indexed(file: &str, text: &str, index: &LineIndex, problem: &Problem) -> Located {
+        Located::placed(file, index.line_col(text, problem.offset), problem)
+    }
+
+    /// `problem` at `(line, column)` of the chapter `file`.
+    fn placed(file: &str, (line, column): (usize, usize), problem: &Problem) -> Located {
         match &problem.file {
             None => Located {
                 file: file.to_owned(),

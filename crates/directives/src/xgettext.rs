@@ -20,7 +20,7 @@
 
 use super::contract::{DataMessage, Env};
 use mdbook_companion_core::i18n::heading;
-use mdbook_companion_core::markdown::{Out, line_col};
+use mdbook_companion_core::markdown::Out;
 use std::ops::Range;
 
 /// One piece of a directive for the translation template.
@@ -62,7 +62,9 @@ impl Piece<'_> {
 /// Writes a directive spanning `range` of the chapter as `pieces`, each on
 /// its line, padded to the block's lines.
 pub fn write(env: &Env<'_>, range: &Range<usize>, pieces: &[Piece<'_>]) -> Out {
-    let line = |at: usize| line_col(env.text, at.min(env.text.len())).0;
+    // Through the place, which may know the chapter's line starts: a
+    // chapter of many directives counts no lines from its start for each.
+    let line = |at: usize| env.place.text_line(env.text, at.min(env.text.len()));
     let first = line(range.start);
     let last = line(range.end.saturating_sub(1).max(range.start));
     let lines: Vec<(usize, &Piece<'_>)> = pieces.iter().map(|p| (line(p.at()), p)).collect();
