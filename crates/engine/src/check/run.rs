@@ -195,11 +195,16 @@ impl Checker {
             return None;
         }
         exec::boxes().ok()?;
+        // The cache made now if it is not there yet (a disabled one is
+        // not): a folder made after the box would be seen in it, the file
+        // system being shared (read-only).
+        let _ = self.cache.ensure_dir();
+        let cache = self.config.root.join(crate::cache::DIR);
         Some(Sandbox {
             size: memory.unwrap_or(DEFAULT_BOX),
             base: exec::scratch_base().to_owned(),
             writable: logs.map(Path::to_owned).into_iter().collect(),
-            hidden: vec![self.config.root.join(crate::cache::DIR)],
+            hidden: vec![cache],
         })
     }
 }
