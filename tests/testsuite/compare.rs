@@ -229,7 +229,7 @@ fn tabs_work_without_javascript_and_ids_are_unique_on_the_print_page() {
 
 /// A wrapper around a real compiler that logs each call's arguments.
 fn compiles_logged(book: &BookTest) -> usize {
-    std::fs::read_to_string(book.root().join("compiler.log"))
+    std::fs::read_to_string(crate::support::compiler_log(book.root()))
         .unwrap_or_default()
         .lines()
         .filter(|l| l.contains(" -S ") || l.contains("--emit asm"))

@@ -301,7 +301,7 @@ fn gettext_running_after_us_is_warned_with_the_fix() {
 }
 
 fn compiler_starts(book: &Path) -> usize {
-    std::fs::read_to_string(book.join("compiler.log"))
+    std::fs::read_to_string(crate::support::compiler_log(book))
         .unwrap_or_default()
         .lines()
         .count()

@@ -51,7 +51,7 @@ fn entries(book: &BookTest) -> usize {
 }
 
 fn starts(book: &BookTest) -> usize {
-    std::fs::read_to_string(book.root().join("compiler.log"))
+    std::fs::read_to_string(crate::support::compiler_log(book.root()))
         .unwrap_or_default()
         .lines()
         .filter(|l| !l.contains("--version") && !l.contains(" -V"))

@@ -32,6 +32,12 @@ pub struct BookTest {
     assert: snapbox::Assert,
 }
 
+impl Drop for BookTest {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(compiler_log(self.root()));
+    }
+}
+
 impl BookTest {
     /// An empty book whose preprocessor is the binary under test.
     pub fn new() -> BookTest {
@@ -273,7 +279,7 @@ pub fn logging_wrapper(book: &BookTest, name: &str, real: &str) -> String {
 /// [`logging_wrapper`] for a book at `root`.
 pub fn logging_wrapper_in(root: &Path, name: &str, real: &str) -> String {
     let path = root.join(name);
-    let log = root.join("compiler.log");
+    let log = compiler_log(root);
     let script = format!(
         "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
         log.display()
@@ -285,6 +291,17 @@ pub fn logging_wrapper_in(root: &Path, name: &str, real: &str) -> String {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
     path.display().to_string()
+}
+
+/// Where the compiler wrappers of the book at `root` log their starts:
+/// beside the book, not in it (compilers run in a box in which the book
+/// is read-only); removed with the book.
+pub fn compiler_log(root: &Path) -> PathBuf {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    root.with_file_name(format!("{name}.compiler.log"))
 }
 
 /// The `ClientState` a Compiler Explorer link carries, decoded as Compiler

@@ -40,6 +40,27 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+/// The Cargo project's folder in the cache.
+const FOLDER: &str = "crates";
+
+/// The box a compiler runs in for the book at `root` (what a crate's
+/// procedural macros run as, what `include_bytes!` reads): a program's
+/// box ([`exec::book_box`]) whose folder it writes in place, in which the
+/// book's folder is read-only (not the machine's: a compiler may keep a
+/// cache of its own) with its built crates seen in the hidden cache.
+pub fn compiler_box(
+    isolation: mdbook_companion_core::config::Isolation,
+    root: &Path,
+) -> Option<crate::sandbox::Sandbox> {
+    let root = absolute(root);
+    let cache = root.join(cache::DIR);
+    let mut sandbox = exec::book_box(isolation, &cache, None)?;
+    sandbox.shown.push(cache.join(FOLDER));
+    sandbox.read_only = vec![root];
+    sandbox.compiler = true;
+    Some(sandbox)
+}
+
 /// The Cargo.lock of the dependencies, at the book root.
 pub const LOCK_FILE: &str = "companion.Cargo.lock";
 
@@ -67,6 +88,8 @@ pub struct Crates {
     builds: AtomicUsize,
     /// The libraries of `check --library-path` (`mdbook test -L`).
     libraries: Libraries,
+    /// Whether Cargo builds in a box (`isolation`).
+    isolation: mdbook_companion_core::config::Isolation,
 }
 
 /// The library file of each declared crate, by extern name, in a lib
@@ -97,7 +120,7 @@ pub fn for_book(config: &Config) -> Arc<Crates> {
 
 /// [`for_book`] with the libraries of `check --library-path`.
 pub fn for_check(config: &Config, libraries: Libraries) -> Arc<Crates> {
-    let project = absolute(&config.root).join(cache::DIR).join("crates");
+    let project = absolute(&config.root).join(cache::DIR).join(FOLDER);
     Arc::new(Crates {
         root: config.root.clone(),
         project,
@@ -114,6 +137,7 @@ pub fn for_check(config: &Config, libraries: Libraries) -> Arc<Crates> {
         built: [OnceLock::new(), OnceLock::new()],
         builds: AtomicUsize::new(0),
         libraries,
+        isolation: config.isolation,
     })
 }
 
@@ -304,6 +328,15 @@ impl Crates {
             return None;
         }
         self.libraries.get(name)
+    }
+
+    /// The box `cargo build` runs in: a compiler's ([`compiler_box`])
+    /// whose only folder of the cache is the project's, its own to write.
+    fn cargo_box(&self) -> Option<crate::sandbox::Sandbox> {
+        let mut sandbox = compiler_box(self.isolation, &self.root)?;
+        sandbox.shown.clear();
+        sandbox.writable.push(self.project.clone());
+        Some(sandbox)
     }
 
     /// The directory of the libraries of `mode`: what `-L` takes.
@@ -497,32 +530,43 @@ impl Crates {
             let _ = std::fs::write(&project_lock, text);
         }
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let run = |offline: bool| {
-            self.builds.fetch_add(1, Ordering::Relaxed);
+        // What the build runs for the book (build scripts, procedural
+        // macros) runs in a box: the project's folder its only one to
+        // write (and to see of the cache), no network. What the offline
+        // build lacks is fetched outside it, by `cargo fetch` (which runs
+        // nothing of the packages'), and the build is boxed again.
+        let sandbox = self.cargo_box();
+        let limits = Limits {
+            timeout: BUILD_TIMEOUT,
+            max_output: 64 << 20,
+            // Cargo and the compilers it runs are not the book's
+            // programs: no memory limit.
+            memory: None,
+            resident: None,
+        };
+        let cargo_in = |command: &str| {
             let mut cmd = Command::new(&cargo);
             cmd.current_dir(&self.project)
-                .args(["build", "--lib", "--message-format=json-render-diagnostics"])
-                .arg("--target-dir")
-                .arg(self.project.join("target"))
+                .arg(command)
                 .env("RUSTC", &self.rustc)
                 .env_remove("RUSTFLAGS")
                 .env_remove("CARGO_BUILD_RUSTFLAGS")
                 .env("CARGO_TERM_COLOR", "never");
+            cmd
+        };
+        let run = |offline: bool| {
+            self.builds.fetch_add(1, Ordering::Relaxed);
+            let mut cmd = cargo_in("build");
+            cmd.args(["--lib", "--message-format=json-render-diagnostics"])
+                .arg("--target-dir")
+                .arg(self.project.join("target"));
             if mode == Mode::Release {
                 cmd.arg("--release");
             }
             if offline {
                 cmd.arg("--offline");
             }
-            let limits = Limits {
-                timeout: BUILD_TIMEOUT,
-                max_output: 64 << 20,
-                // Cargo and the compilers it runs are not the book's
-                // programs: no memory limit.
-                memory: None,
-                resident: None,
-            };
-            exec::run(&mut cmd, b"", limits).map_err(|e| {
+            exec::run_in(&mut cmd, b"", limits, sandbox.as_ref()).map_err(|e| {
                 format!("`{cargo}` could not be run ({e}); the book's dependencies need Cargo")
             })
         };
@@ -532,8 +576,22 @@ impl Crates {
         let mut done = run(true)?;
         let mut online = false;
         if !done.success() && needs_network(&done.stderr) {
-            done = run(false)?;
             online = true;
+            done = match sandbox {
+                Some(_) => {
+                    self.builds.fetch_add(1, Ordering::Relaxed);
+                    let fetched = exec::run(&mut cargo_in("fetch"), b"", limits).map_err(|e| {
+                        format!(
+                            "`{cargo}` could not be run ({e}); the book's dependencies need Cargo"
+                        )
+                    })?;
+                    match fetched.success() {
+                        true => run(true)?,
+                        false => fetched,
+                    }
+                }
+                None => run(false)?,
+            };
         }
         if done.timed_out || !done.success() {
             let how = if done.timed_out {

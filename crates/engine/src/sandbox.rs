@@ -54,6 +54,17 @@ pub struct Sandbox {
     pub writable: Vec<PathBuf>,
     /// Folders hidden under an empty, read-only file system (the cache).
     pub hidden: Vec<PathBuf>,
+    /// Folders inside hidden ones seen again, read-only (the book's
+    /// built crates a compiler links against).
+    pub shown: Vec<PathBuf>,
+    /// Folders made read-only, with everything under them: `/` for a
+    /// program; the book's folder for a compiler (which may keep caches
+    /// of its own elsewhere: a wrapper's, ccache's).
+    pub read_only: Vec<PathBuf>,
+    /// A compiler's box rather than a program's: its folder written in
+    /// place (its output), not through an overlay, and the host's `/tmp`
+    /// and `/dev/shm` kept, so the paths it is given are there.
+    pub compiler: bool,
 }
 
 impl Sandbox {
@@ -62,7 +73,8 @@ impl Sandbox {
     pub(crate) fn encode(&self, fields: &mut Vec<Vec<u8>>) {
         fields.push(self.size.to_string().into_bytes());
         fields.push(self.base.as_os_str().as_bytes().to_vec());
-        for list in [&self.writable, &self.hidden] {
+        fields.push(vec![b'0' + u8::from(self.compiler)]);
+        for list in [&self.writable, &self.hidden, &self.shown, &self.read_only] {
             fields.push(list.len().to_string().into_bytes());
             fields.extend(list.iter().map(|p| p.as_os_str().as_bytes().to_vec()));
         }
@@ -72,17 +84,27 @@ impl Sandbox {
     pub(crate) fn decode(fields: &mut impl Iterator<Item = OsString>) -> Option<Sandbox> {
         let size = fields.next()?.to_str()?.parse().ok()?;
         let base = PathBuf::from(fields.next()?);
+        let compiler = match fields.next()?.as_bytes() {
+            b"0" => false,
+            b"1" => true,
+            _ => return None,
+        };
         let mut list = || -> Option<Vec<PathBuf>> {
             let n: usize = fields.next()?.to_str()?.parse().ok()?;
             (0..n).map(|_| fields.next().map(PathBuf::from)).collect()
         };
         let writable = list()?;
         let hidden = list()?;
+        let shown = list()?;
+        let read_only = list()?;
         Some(Sandbox {
             size,
             base,
             writable,
             hidden,
+            shown,
+            read_only,
+            compiler,
         })
     }
 }
@@ -132,15 +154,33 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
     // Taken before anything is hidden: the program's folder, to be seen
     // through the overlay; the folders it may write.
     let lower = open_tree(work)?;
-    let writable = sandbox
-        .writable
-        .iter()
-        .map(|w| Ok((open_tree(w)?, w.as_path())))
-        .collect::<io::Result<Vec<_>>>()?;
+    fn trees(list: &[PathBuf]) -> io::Result<Vec<(std::os::fd::OwnedFd, &Path)>> {
+        list.iter()
+            .filter(|p| p.is_dir())
+            .map(|p| Ok((open_tree(p)?, p.as_path())))
+            .collect()
+    }
+    let writable = trees(&sandbox.writable)?;
+    let shown = trees(&sandbox.shown)?;
     for hidden in sandbox.hidden.iter().filter(|h| h.is_dir()) {
         mount_tmpfs(hidden, 4096)?;
     }
-    read_only(None, c"/", true)?;
+    for (tree, path) in &shown {
+        std::fs::create_dir_all(path)?;
+        move_mount(tree, path)?;
+    }
+    // Where a writable folder will be, while a hidden one may be written.
+    for (_, path) in &writable {
+        std::fs::create_dir_all(path)?;
+    }
+    for path in &sandbox.read_only {
+        // A folder that is not a mount's root made one (with what is
+        // mounted under it), to be made read-only as a whole.
+        if path != Path::new("/") {
+            bind(path, path)?;
+        }
+        read_only(None, &c_path(path)?, true)?;
+    }
     // The box's own memory file system over the scratch base: the other
     // blocks' folders are gone, and everything written is bounded.
     mount_tmpfs(&sandbox.base, sandbox.size.max(1 << 20))?;
@@ -148,22 +188,29 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
     for dir in ["lower", "upper", "work", "tmp", "shm"] {
         std::fs::create_dir_all(inside.join(dir))?;
     }
-    read_only(Some(&lower), c"", false)?;
-    move_mount(&lower, &inside.join("lower"))?;
     std::fs::create_dir_all(work)?;
-    let options = format!(
-        "lowerdir={},upperdir={},workdir={}",
-        option_path(&inside.join("lower"))?,
-        option_path(&inside.join("upper"))?,
-        option_path(&inside.join("work"))?,
-    );
-    mount(c"overlay", work, c"overlay", libc::MS_NOSUID, &options)?;
+    if sandbox.compiler {
+        move_mount(&lower, work)?;
+    } else {
+        read_only(Some(&lower), c"", false)?;
+        move_mount(&lower, &inside.join("lower"))?;
+        let options = format!(
+            "lowerdir={},upperdir={},workdir={}",
+            option_path(&inside.join("lower"))?,
+            option_path(&inside.join("upper"))?,
+            option_path(&inside.join("work"))?,
+        );
+        mount(c"overlay", work, c"overlay", libc::MS_NOSUID, &options)?;
+    }
     for (tree, path) in &writable {
         std::fs::create_dir_all(path)?;
         move_mount(tree, path)?;
     }
     for (own, at) in [("tmp", "/tmp"), ("shm", "/dev/shm")] {
         let at = Path::new(at);
+        if sandbox.compiler {
+            break;
+        }
         // (Not where the base is, nor above it: that would hide it.)
         if !sandbox.base.starts_with(at) && at.is_dir() {
             bind(&inside.join(own), at)?;
@@ -315,7 +362,7 @@ fn mount_tmpfs(at: &Path, size: u64) -> io::Result<()> {
 }
 
 #[cfg(target_os = "linux")]
-/// A bind mount of `from` at `to`.
+/// A bind mount of `from` (and what is mounted under it) at `to`.
 fn bind(from: &Path, to: &Path) -> io::Result<()> {
     let from = c_path(from)?;
     let to = c_path(to)?;
@@ -325,7 +372,7 @@ fn bind(from: &Path, to: &Path) -> io::Result<()> {
             from.as_ptr(),
             to.as_ptr(),
             std::ptr::null(),
-            libc::MS_BIND,
+            libc::MS_BIND | libc::MS_REC,
             std::ptr::null(),
         )
     })
@@ -428,6 +475,9 @@ mod tests {
             base: "/dev/shm".into(),
             writable: vec!["/dev/shm/companion-logs".into()],
             hidden: vec!["/book/.companion-cache".into(), "/other".into()],
+            shown: vec!["/book/.companion-cache/crates".into()],
+            read_only: vec!["/book".into()],
+            compiler: true,
         };
         let mut fields = fields_of(&sandbox).into_iter();
         assert_eq!(Sandbox::decode(&mut fields), Some(sandbox));

@@ -15,7 +15,7 @@ fn toolchain_book(companion: &str) -> (BookTest, PathBuf) {
             "# T\n\n```rust example expect=no-run\nfn main() {}\n```\n",
         )
         .file("rust-toolchain.toml", "[toolchain]\nchannel = \"pinned\"\n");
-    let log = book.root().join("fake.log");
+    let log = crate::support::compiler_log(book.root());
     let rustc = book.root().join("fake-rustc");
     let script = format!(
         r#"#!/bin/sh

@@ -193,7 +193,7 @@ fn a_cold_verify_build_compiles_a_chapters_examples_together() {
             "mdbook-companion: src/many.md:35:4 rust example \"n4\" (expect=run) does not hold: the output differs from the output block"
         ]
     );
-    let log = std::fs::read_to_string(book.root().join("compiler.log")).expect("log");
+    let log = std::fs::read_to_string(crate::support::compiler_log(book.root())).expect("log");
     let compiles = log.lines().filter(|l| l.contains(".rs")).count();
     assert!(
         (1..6).contains(&compiles),

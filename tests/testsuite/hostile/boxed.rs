@@ -256,3 +256,75 @@ fn a_stopped_spawner_costs_time_not_the_check() {
     assert_eq!(out.code(), Some(0), "{stdout}");
     assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
 }
+
+/// Issue 57, the compilers: what a compile runs for the book (a crate's
+/// build script, when Cargo builds the book's crates; its procedural
+/// macro, when the example compiles) and what it reads (`include_bytes!`)
+/// are in a box too. The build script and the macro each try to write
+/// the book and list what they see of the cache (in the box: only the
+/// crates' folder); a second example includes the cache's secret, which
+/// seals its records, at compile time. Before compilers ran in a box,
+/// both wrote the book and saw the secret and the records, and the
+/// secret was compiled into the program.
+#[test]
+fn what_a_compile_runs_or_reads_is_boxed_too() {
+    let book = BookTest::new();
+    let root = book.root().to_owned();
+    let macro_crate = format!(
+        "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn probe(_: TokenStream) -> TokenStream {{\n    let wrote = std::fs::write({planted:?}, \"x\").is_ok();\n    let seen: Vec<String> = std::fs::read_dir({cache:?})\n        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())\n        .unwrap_or_default();\n    format!(\"\\\"wrote the book: {{wrote}}; cache: {{}}; {{}}\\\"\", seen.join(\" \"), env!(\"PROBED\")).parse().unwrap()\n}}\n",
+        planted = root.join("planted").display().to_string(),
+        cache = root.join(".companion-cache").display().to_string(),
+    );
+    let build_script = format!(
+        "fn main() {{\n    let wrote = std::fs::write({planted:?}, \"x\").is_ok();\n    let seen: Vec<String> = std::fs::read_dir({cache:?})\n        .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())\n        .unwrap_or_default();\n    println!(\"cargo::rustc-env=PROBED=build script wrote the book: {{wrote}}; cache: {{}}\", seen.join(\" \"));\n}}\n",
+        planted = root.join("planted-by-build").display().to_string(),
+        cache = root.join(".companion-cache").display().to_string(),
+    );
+    let mut book = book
+        .file(
+            "crates/probe/Cargo.toml",
+            "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n",
+        )
+        .file("crates/probe/src/lib.rs", macro_crate)
+        .file("crates/probe/build.rs", build_script)
+        .toml("[preprocessor.companion.dependencies]\nprobe = { path = \"crates/probe\" }\n")
+        .chapter(
+            "ch.md",
+            "```rust example\nfn main() {\n    println!(\"{}\", probe::probe!());\n}\n```\n\n```output\nwrote the book: false; cache: crates; build script wrote the book: false; cache: crates\n```\n",
+        );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+...
+"#]]);
+    });
+    assert!(!root.join("planted").exists(), "the macro wrote the book");
+    assert!(
+        !root.join("planted-by-build").exists(),
+        "the build script wrote the book"
+    );
+    let secret = std::fs::read_dir(root.join(".companion-cache"))
+        .expect("the cache")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("secret-"))
+        })
+        .expect("the cache's secret");
+    book.set_chapter(
+        "ch.md",
+        &format!(
+            "```rust example\nfn main() {{\n    println!(\"{{}}\", include_bytes!({:?}).len());\n}}\n```\n\n```output\n32\n```\n",
+            secret.display().to_string()
+        ),
+    );
+    let ran = book.run(&["check"], |cmd| {
+        cmd.expect_failure();
+    });
+    assert!(
+        ran.stdout.contains("does not compile") && ran.stdout.contains("couldn't read"),
+        "{}",
+        ran.stdout
+    );
+}

@@ -334,10 +334,12 @@ fn compile(
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
     std::fs::write(dir.path().join(file_name(req.lang)), req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
-    let finished = exec::run(
+    let sandbox = crates::compiler_box(config.isolation, &config.root);
+    let finished = exec::run_in(
         exec::compiler_command(program, dir.path()).args(args),
         b"",
         Limits::with_timeout(config.timeout),
+        sandbox.as_ref(),
     )
     .map_err(|e| AsmError::Missing {
         program: program.to_owned(),

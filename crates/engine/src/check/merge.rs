@@ -481,10 +481,10 @@ impl Checker {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
         };
-        let Ok(compiled) = self
-            .programs
-            .compile(first.take(), || exec::run(&mut cmd, b"", limit))
-        else {
+        let sandbox = self.compiler_box();
+        let Ok(compiled) = self.programs.compile(first.take(), || {
+            exec::run_in(&mut cmd, b"", limit, sandbox.as_ref())
+        }) else {
             return Built::Done;
         };
         tracing::debug!(

@@ -89,10 +89,10 @@ impl Checker {
             cmd = exec::compiler_command(&job.tool, dir.path());
             cmd.args(args);
         }
-        let Ok(compiled) = self
-            .programs
-            .compile(first, || exec::run(&mut cmd, b"", compile_limit))
-        else {
+        let sandbox = self.compiler_box();
+        let Ok(compiled) = self.programs.compile(first, || {
+            exec::run_in(&mut cmd, b"", compile_limit, sandbox.as_ref())
+        }) else {
             return Vec::new();
         };
         let obs = Observation {
@@ -191,27 +191,22 @@ impl Checker {
     /// may use (`memory`, else the default limit), it may write `logs`
     /// (its checker's log folder), and the book's cache is hidden.
     fn sandbox(&self, memory: Option<u64>, logs: Option<&Path>) -> Option<Sandbox> {
-        if self.config.isolation == mdbook_companion_core::config::Isolation::Off {
-            return None;
-        }
-        exec::boxes().ok()?;
         // The cache made now if it is not there yet (a disabled one is
         // not): a folder made after the box would be seen in it, the file
         // system being shared (read-only).
         let _ = self.cache.ensure_dir();
         let cache = self.config.root.join(crate::cache::DIR);
-        Some(Sandbox {
-            size: memory.unwrap_or(DEFAULT_BOX),
-            base: exec::scratch_base().to_owned(),
-            writable: logs.map(Path::to_owned).into_iter().collect(),
-            hidden: vec![cache],
-        })
+        let mut sandbox = exec::book_box(self.config.isolation, &cache, memory)?;
+        sandbox.writable = logs.map(Path::to_owned).into_iter().collect();
+        Some(sandbox)
+    }
+
+    /// The box a compiler runs in for the book ([`crate::crates::compiler_box`]).
+    pub(super) fn compiler_box(&self) -> Option<Sandbox> {
+        let _ = self.cache.ensure_dir();
+        crate::crates::compiler_box(self.config.isolation, &self.config.root)
     }
 }
-
-/// What a box's memory file system holds for a program with no memory
-/// limit.
-const DEFAULT_BOX: u64 = 2 << 30;
 
 impl super::programs::TimedOut for RunResult {
     fn timed_out(&self) -> bool {

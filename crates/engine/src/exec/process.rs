@@ -414,6 +414,28 @@ pub fn boxes() -> Result<(), String> {
     PROBED.get_or_init(probe).clone()
 }
 
+/// The box for a program or compiler of the book whose cache is `cache`
+/// (hidden in it), its memory file system `size` bytes (2 GiB when
+/// none is given): `None` under
+/// `isolation = "off"`, or where no box can be made ([`boxes`]).
+pub fn book_box(
+    isolation: mdbook_companion_core::config::Isolation,
+    cache: &std::path::Path,
+    size: Option<u64>,
+) -> Option<crate::sandbox::Sandbox> {
+    if isolation == mdbook_companion_core::config::Isolation::Off {
+        return None;
+    }
+    boxes().ok()?;
+    Some(crate::sandbox::Sandbox {
+        size: size.unwrap_or(2 << 30),
+        base: scratch_base().to_owned(),
+        hidden: vec![std::path::absolute(cache).ok()?],
+        read_only: vec!["/".into()],
+        ..crate::sandbox::Sandbox::default()
+    })
+}
+
 #[cfg(target_os = "linux")]
 fn probe() -> Result<(), String> {
     if crate::supervise::program().is_none() {
