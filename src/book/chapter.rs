@@ -434,10 +434,10 @@ fn verify(
         let index = index.get_or_insert_with(|| LineIndex::new(text));
         let located = Located::indexed(file, text, index, &problem);
         // A missing compiler is reported once for the book, not per block.
-        let missing = match (&result.verdict, claim.lang.compiler()) {
-            (check::Verdict::Unchecked { tool, key }, Some(compiler)) => Some(MissingTool {
+        let missing = match &result.verdict {
+            check::Verdict::Unchecked { tool, key } => Some(MissingTool {
                 tool: tool.clone(),
-                key: key.unwrap_or(compiler.key()),
+                key: key.unwrap_or(claim.lang.key()),
                 purpose: Purpose::Check,
                 at: located.clone(),
             }),

@@ -200,7 +200,7 @@ mod case {
             book: chapter(
                 "````compare\n```c\nint f(void);\n```\n```java\nclass A {}\n```\n````\n"
             ),
-            message: "src/ch.md:5:4: found a `java` code block; expected a side in one of c, cpp, rust, python".to_owned(),
+            message: "src/ch.md:5:4: found a `java` code block; expected a side in one of c, cpp, rust, python, go".to_owned(),
             keep: None,
         }
     }

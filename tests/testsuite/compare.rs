@@ -342,7 +342,7 @@ fn build_fails_with_location_for_a_bad_side() {
     let book = BookTest::new().chapter("a.md", text);
     let err = book.build_in_process().unwrap_err();
     assert!(
-        err.contains("src/a.md:9:4: found a `kotlin` code block; expected a side in one of c, cpp, rust, python"),
+        err.contains("src/a.md:9:4: found a `kotlin` code block; expected a side in one of c, cpp, rust, python, go"),
         "{err}"
     );
 }
@@ -519,3 +519,6 @@ fn an_unclosed_side_and_a_stray_output_are_located() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+// Issue 58 (round 10): languages as data.
+mod languages;

@@ -259,7 +259,7 @@ fn hostile_values_in_error_boxes_stay_text() {
     book.check_text(boxes, str![[r#"
 mdbook-companion: src/errors.md:1:17 found `<script>alert(1)</script>` for `expect`; expected one of run, panic, compile-fail, no-run
 mdbook-companion: src/errors.md:5:4 found no entry matching tags=["\"><img src=x onerror=alert(2)>"] among 1 entries of this block's body; expected a filter that selects at least one (tags in use: none)
-mdbook-companion: src/errors.md:12:4 found a `<script>alert(1)</script>` code block; expected a side in one of c, cpp, rust, python
+mdbook-companion: src/errors.md:12:4 found a `<script>alert(1)</script>` code block; expected a side in one of c, cpp, rust, python, go
 
 "#]]);
 }

@@ -61,6 +61,7 @@ pub struct RawConfig {
     hang_guard: Option<u64>,
     memory: Option<Value>,
     c_hidden_prefix: Option<String>,
+    languages: Option<Value>,
     output_filters: Option<std::collections::BTreeMap<String, String>>,
     dependencies: Option<Value>,
     cargo_manifest: Option<String>,
@@ -227,6 +228,9 @@ pub struct Config {
     pub memory: Option<u64>,
     /// The prefix of hidden lines in C and C++ code.
     pub c_hidden_prefix: String,
+    /// The languages of programs the book declares
+    /// (`[preprocessor.companion.languages.NAME]`).
+    pub languages: Vec<&'static crate::languages::Language>,
     /// The edition examples use unless they say otherwise (`[rust] edition`
     /// of book.toml, else 2021).
     pub edition: u16,
@@ -302,7 +306,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation (and mdBook's command, before, after, renderers, optional)";
+pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation, languages (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -505,6 +509,13 @@ impl Config {
             rust_compiler: compiler_id("rust-compiler", raw.rust_compiler, DEFAULT_RUST_COMPILER)?,
             c_compiler: compiler_id("c-compiler", raw.c_compiler, DEFAULT_C_COMPILER)?,
             cpp_compiler: compiler_id("cpp-compiler", raw.cpp_compiler, DEFAULT_CPP_COMPILER)?,
+            languages: crate::languages::declared(raw.languages.as_ref()).map_err(
+                |(key, message)| ConfigError {
+                    message: format!("{}: {message}", key.join(".")),
+                    key,
+                    at: None,
+                },
+            )?,
             others,
             verify: raw.verify.unwrap_or(false),
             asm_syntax: match raw.asm_syntax.as_deref() {

@@ -48,6 +48,15 @@ impl Expect {
         ("ub", Expect::Ub),
     ];
 
+    /// The values `expect=` takes on a side in a language of programs
+    /// (Python, Go, a book's own).
+    pub const PROGRAM_CHOICES: [(&'static str, Expect); 4] = [
+        ("run", Expect::Run),
+        ("panic", Expect::Panic),
+        ("compile", Expect::Compile),
+        ("compile-fail", Expect::CompileFail),
+    ];
+
     /// The attribute value as the book writes it (also the CSS name).
     pub fn name(self) -> &'static str {
         match self {

@@ -2,15 +2,15 @@
 //! from the language: its fence name, the name a reader sees, the compiler
 //! that builds it, how its hidden lines are marked, and its Compiler
 //! Explorer language and compiler. One enum, read by the directives,
-//! `check`, `verify` and `asm` alike.
+//! `check`, `verify` and `asm` alike: Rust, C and C++ by name, the
+//! languages of programs as rows of data ([`crate::languages`]).
 
 use crate::code;
 use crate::config::Config;
-use serde::Serialize;
+use crate::languages::{self, Language};
 
 /// A language of a code block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
     /// Rust, compiled with `rustc`; hidden lines marked `# `, as in mdBook.
     Rust,
@@ -19,8 +19,15 @@ pub enum Lang {
     /// C++, compiled with `cc` as C++ (`.cpp`, linked with libstdc++);
     /// hidden lines as in C.
     Cpp,
-    /// Python: shown and highlighted, never compiled.
-    Python,
+    /// A language of programs described by a row: Python and Go built
+    /// in, others declared by the book.
+    Program(&'static Language),
+}
+
+impl serde::Serialize for Lang {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.fence())
+    }
 }
 
 /// The compilers a book configures.
@@ -51,8 +58,13 @@ impl Compiler {
 }
 
 impl Lang {
-    /// Every language, in the order messages list them.
-    pub const ALL: [Lang; 4] = [Lang::C, Lang::Cpp, Lang::Rust, Lang::Python];
+    /// Python, a built-in row.
+    pub const PYTHON: Lang = Lang::Program(&languages::PYTHON);
+    /// Go, a built-in row.
+    pub const GO: Lang = Lang::Program(&languages::GO);
+
+    /// Every built-in language, in the order messages list them.
+    pub const ALL: [Lang; 5] = [Lang::C, Lang::Cpp, Lang::Rust, Lang::PYTHON, Lang::GO];
 
     /// The fence name (`cpp`), which is also highlight.js's name and the
     /// name reports use.
@@ -61,18 +73,36 @@ impl Lang {
             Lang::C => "c",
             Lang::Cpp => "cpp",
             Lang::Rust => "rust",
-            Lang::Python => "python",
+            Lang::Program(l) => l.name,
         }
     }
 
-    /// The language a fence name names.
+    /// The built-in language a fence name names.
     pub fn from_fence(word: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|l| l.fence() == word)
     }
 
-    /// The fence names of every language, for messages: `c, cpp, rust, python`.
-    pub fn known() -> String {
-        Lang::ALL.map(Lang::fence).join(", ")
+    /// The language a fence name names in a book: built in, or declared
+    /// by it.
+    pub fn in_book(word: &str, config: &Config) -> Option<Lang> {
+        Lang::from_fence(word).or_else(|| {
+            config
+                .languages
+                .iter()
+                .find(|l| l.name == word)
+                .map(|l| Lang::Program(l))
+        })
+    }
+
+    /// The fence names of every language of a book, for messages: `c,
+    /// cpp, rust, python, go` and the book's own.
+    pub fn known(config: &Config) -> String {
+        Lang::ALL
+            .map(Lang::fence)
+            .into_iter()
+            .chain(config.languages.iter().map(|l| l.name))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The name a reader sees.
@@ -81,16 +111,45 @@ impl Lang {
             Lang::C => "C",
             Lang::Cpp => "C++",
             Lang::Rust => "Rust",
-            Lang::Python => "Python",
+            Lang::Program(l) => l.label,
         }
     }
 
-    /// What compiles it, if anything does.
+    /// The row of a language of programs.
+    pub fn program(self) -> Option<&'static Language> {
+        match self {
+            Lang::Program(l) => Some(l),
+            Lang::C | Lang::Cpp | Lang::Rust => None,
+        }
+    }
+
+    /// The configured compiler that compiles it (a language of programs
+    /// names its own commands).
     pub fn compiler(self) -> Option<Compiler> {
         match self {
             Lang::Rust => Some(Compiler::Rustc),
             Lang::C | Lang::Cpp => Some(Compiler::Cc),
-            Lang::Python => None,
+            Lang::Program(_) => None,
+        }
+    }
+
+    /// The key of book.toml that names the command a claim in it needs
+    /// (`rustc`, `cc`, `languages.js.run`; empty for a built-in row).
+    pub fn key(self) -> &'static str {
+        match (self.compiler(), self.program()) {
+            (Some(c), _) => c.key(),
+            (None, Some(l)) => l.key,
+            (None, None) => "",
+        }
+    }
+
+    /// The command whose version decides a claim's verdict: the
+    /// configured compiler, or the first word of a row's commands.
+    pub fn tool(self, config: &Config) -> &str {
+        match (self.compiler(), self.program()) {
+            (Some(c), _) => c.command(config),
+            (None, Some(l)) => l.tool(),
+            (None, None) => "",
         }
     }
 
@@ -100,7 +159,7 @@ impl Lang {
         match self {
             Lang::Rust => (code::rust_shown(code), code::rust_source(code)),
             Lang::C | Lang::Cpp => code::c_split(code, &config.c_hidden_prefix),
-            Lang::Python => (code.to_owned(), code.to_owned()),
+            Lang::Program(_) => (code.to_owned(), code.to_owned()),
         }
     }
 
@@ -111,7 +170,7 @@ impl Lang {
             Lang::C => Some(("c", &config.c_compiler)),
             Lang::Cpp => Some(("c++", &config.cpp_compiler)),
             Lang::Rust => Some(("rust", &config.rust_compiler)),
-            Lang::Python => None,
+            Lang::Program(l) => l.explorer,
         }
     }
 }
@@ -126,7 +185,8 @@ mod tests {
             assert_eq!(Lang::from_fence(lang.fence()), Some(lang));
         }
         assert_eq!(Lang::from_fence("java"), None);
-        assert_eq!(Lang::known(), "c, cpp, rust, python");
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        assert_eq!(Lang::known(&config), "c, cpp, rust, python, go");
     }
 
     #[test]
@@ -134,6 +194,6 @@ mod tests {
         assert_eq!(Lang::Rust.compiler().map(Compiler::key), Some("rustc"));
         assert_eq!(Lang::C.compiler().map(Compiler::key), Some("cc"));
         assert_eq!(Lang::Cpp.compiler().map(Compiler::key), Some("cc"));
-        assert_eq!(Lang::Python.compiler(), None);
+        assert_eq!(Lang::PYTHON.compiler(), None);
     }
 }

@@ -19,6 +19,7 @@ pub mod hash;
 pub mod i18n;
 pub mod labels;
 pub mod lang;
+pub mod languages;
 pub mod lines;
 pub mod links;
 pub mod machine;

@@ -182,6 +182,15 @@ impl<At> MissingTool<At> {
                 self.tool, self.key
             );
         }
+        if self.key.is_empty() {
+            return format!("install `{}`, or put it on the PATH", self.tool);
+        }
+        if self.key.starts_with("languages.") {
+            return format!(
+                "install `{}`, or set `{}` in [preprocessor.companion] to a command that runs",
+                self.tool, self.key
+            );
+        }
         format!(
             "set `{}` in [preprocessor.companion] to a compiler that runs",
             self.key
@@ -202,6 +211,8 @@ pub fn cannot_run(tool: &str, key: &str) -> String {
     let what = match key {
         "valgrind" => "the checker",
         _ if is_runtime(tool) => "the sanitizer runtime",
+        "" => "the command",
+        k if k.starts_with("languages.") => "the command",
         _ => "the compiler",
     };
     format!("{what} `{tool}` could not be run")

@@ -109,6 +109,7 @@ const fn a(name: &'static str, values: &'static [&'static str]) -> Attribute {
 
 const RUST_EXPECT: &[&str] = &["run", "panic", "compile-fail", "no-run"];
 const C_EXPECT: &[&str] = &["compile", "run", "ub"];
+const PROGRAM_EXPECT: &[&str] = &["run", "panic", "compile", "compile-fail"];
 const QUIZ_C_EXPECT: &[&str] = &["run", "compile-fail", "ub"];
 const EDITIONS: &[&str] = &["2015", "2018", "2021", "2024"];
 const MODES: &[&str] = &["debug", "release"];
@@ -197,9 +198,15 @@ pub const TABLE: &[Block] = &[
         ],
     },
     Block {
-        block: "python side",
+        block: "program side",
         page: "comparisons.md",
-        attributes: &[a("caption", &[]), a("id", &[]), a("ignore", &[])],
+        attributes: &[
+            a("caption", &[]),
+            a("id", &[]),
+            a("expect", PROGRAM_EXPECT),
+            a("error", &[]),
+            a("ignore", &[]),
+        ],
     },
     Block {
         block: "quiz",
@@ -360,6 +367,7 @@ mod tests {
         let words = |c: &[(&'static str, Expect)]| c.iter().map(|(w, _)| *w).collect::<Vec<_>>();
         assert_eq!(RUST_EXPECT, words(&Expect::RUST_CHOICES));
         assert_eq!(C_EXPECT, words(&Expect::C_CHOICES));
+        assert_eq!(PROGRAM_EXPECT, words(&Expect::PROGRAM_CHOICES));
         let sanitizers: Vec<&str> = mdbook_companion_core::sanitize::Sanitizer::ALL
             .iter()
             .map(|c| c.value())
@@ -371,6 +379,7 @@ mod tests {
     fn a_near_name_is_suggested() {
         assert_eq!(hint("c side", "sanitise"), "; did you mean `sanitize`?");
         assert_eq!(hint("exercise", "titel"), "; did you mean `title`?");
-        assert_eq!(hint("python side", "colour"), "");
+        assert_eq!(hint("program side", "colour"), "");
+        assert_eq!(hint("program side", "expext"), "; did you mean `expect`?");
     }
 }

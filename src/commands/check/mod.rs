@@ -479,11 +479,9 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
     };
     let mut missing: BTreeMap<(String, &'static str), Vec<String>> = BTreeMap::new();
     for c in &report.checked {
-        if let (Verdict::Unchecked { tool, key }, Some(compiler)) =
-            (&c.outcome.verdict, c.claim.lang.compiler())
-        {
+        if let Verdict::Unchecked { tool, key } = &c.outcome.verdict {
             missing
-                .entry((tool.clone(), key.unwrap_or(compiler.key())))
+                .entry((tool.clone(), key.unwrap_or(c.claim.lang.key())))
                 .or_default()
                 .push(format!("{}:{}", c.claim.file, c.claim.line));
         }

@@ -115,8 +115,20 @@ pub enum Role {
         /// `sanitize=`: the checkers that watch its run.
         sanitize: Sanitize,
     },
-    /// A side that is only shown (Python), marked "Not checked" when
-    /// `ignore`.
+    /// A side in a language of programs (Python, Go, the book's own)
+    /// that says what it does (`expect=`): compiled by its row's command
+    /// (or not) and run as it says.
+    Program {
+        /// The expected outcome.
+        expect: Expect,
+        /// `ignore`.
+        ignore: bool,
+        /// `error=`: words the compiler's message holds, for
+        /// `expect=compile-fail`.
+        error: Option<String>,
+    },
+    /// A side in a language of programs that says nothing of what it
+    /// does: only shown, marked "Not checked" when `ignore`.
     Shown {
         /// `ignore`.
         ignore: bool,
@@ -153,7 +165,7 @@ impl Side {
     pub fn expect(&self) -> Option<Expect> {
         match &self.role {
             Role::Rust(ex) => Some(ex.expect),
-            Role::Compiled { expect, .. } => Some(*expect),
+            Role::Compiled { expect, .. } | Role::Program { expect, .. } => Some(*expect),
             Role::Shown { .. } => None,
         }
     }
@@ -163,7 +175,9 @@ impl Side {
     pub fn ignore(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.ignore,
-            Role::Compiled { ignore, .. } | Role::Shown { ignore } => *ignore,
+            Role::Compiled { ignore, .. }
+            | Role::Program { ignore, .. }
+            | Role::Shown { ignore } => *ignore,
         }
     }
 
@@ -173,7 +187,7 @@ impl Side {
         match &self.role {
             Role::Rust(ex) => ex.asm && !ex.ignore,
             Role::Compiled { spec, ignore, .. } => spec.shows() && !ignore,
-            Role::Shown { .. } => false,
+            Role::Program { .. } | Role::Shown { .. } => false,
         }
     }
 
@@ -183,7 +197,7 @@ impl Side {
         match &self.role {
             Role::Rust(ex) => Some(&ex.spec),
             Role::Compiled { spec, .. } => Some(spec),
-            Role::Shown { .. } => None,
+            Role::Program { .. } | Role::Shown { .. } => None,
         }
     }
 
@@ -212,19 +226,23 @@ impl Side {
             Role::Compiled {
                 expect, sanitize, ..
             } => sanitize.badge(&env.ui(expect.badge())),
+            Role::Program { expect, .. } => env.ui(expect.badge()).into_owned(),
             Role::Shown { .. } => String::new(),
         }
     }
 
-    /// Whether its recorded run is replayed by a Run button: a C or C++
-    /// side whose program runs (`expect=run`, `expect=ub`), on an HTML
-    /// page of a book whose `run` is not `playground`.
+    /// Whether its recorded run is replayed by a Run button: a side
+    /// other than Rust whose program runs (`expect=run`, `ub`, `panic`),
+    /// on an HTML page of a book whose `run` is not `playground`.
     fn takes_run_button(&self, env: &Env<'_>) -> bool {
         env.target == Target::Html
             && env.config.run != mdbook_companion_core::config::RunMode::Playground
-            && matches!(self.lang, Lang::C | Lang::Cpp)
+            && self.lang != Lang::Rust
             && !self.ignore()
-            && matches!(self.expect(), Some(Expect::Run | Expect::Ub))
+            && matches!(
+                self.expect(),
+                Some(Expect::Run | Expect::Ub | Expect::Panic)
+            )
     }
 
     /// The recorded run its Run button needs, when it takes one.
@@ -266,10 +284,9 @@ impl Side {
         }
     }
 
-    /// The claim of a compiled side (C, C++, Rust); Python sides are
-    /// shown only.
+    /// The claim of a side that says what it does (every C, C++ and
+    /// Rust side; a side in a language of programs with `expect=`).
     fn claim(&self, env: &Env<'_>) -> Option<Claim> {
-        self.lang.compiler()?;
         let mut claim = match &self.role {
             Role::Rust(ex) => ex.claim(env, self.info_offset, self.output_range.clone()),
             Role::Compiled {
@@ -280,6 +297,15 @@ impl Side {
             } => Claim {
                 ignore: *ignore,
                 ..spec.c_claim(env, self.snippet(), *expect, *sanitize)
+            },
+            Role::Program {
+                expect,
+                ignore,
+                error,
+            } => Claim {
+                ignore: *ignore,
+                error: error.clone(),
+                ..AsmSpec::default().c_claim(env, self.snippet(), *expect, Sanitize::NONE)
             },
             Role::Shown { .. } => return None,
         };
@@ -369,7 +395,7 @@ impl Side {
             Role::Rust(ex) if ex.wants_asm() => {
                 mdbook_companion_core::code::rust_program(&self.source)
             }
-            Role::Rust(_) | Role::Shown { .. } => return None,
+            Role::Rust(_) | Role::Program { .. } | Role::Shown { .. } => return None,
             Role::Compiled { .. } => self.source.clone(),
         };
         let spec = self.spec()?;
@@ -501,7 +527,7 @@ mod tests {
         assert_eq!(cmp.title.as_deref(), Some("Integer division"));
         assert_eq!((cmp.layout, cmp.asm), (Layout::Tabs, Panel::None));
         let langs: Vec<Lang> = cmp.sides.iter().map(|s| s.lang).collect();
-        assert_eq!(langs, [Lang::C, Lang::Rust, Lang::Python]);
+        assert_eq!(langs, [Lang::C, Lang::Rust, Lang::PYTHON]);
         let [c, rust, py] = &cmp.sides[..] else {
             panic!("three sides")
         };
@@ -683,7 +709,7 @@ mod tests {
                 (
                     7,
                     4,
-                    "found a `java` code block; expected a side in one of c, cpp, rust, python",
+                    "found a `java` code block; expected a side in one of c, cpp, rust, python, go",
                 ),
             ),
             (
@@ -799,7 +825,7 @@ mod tests {
                 (
                     2,
                     1,
-                    "found a paragraph before the first side; expected a fenced code block (```c, ```cpp, ```rust, ```python) first",
+                    "found a paragraph before the first side; expected a fenced code block (```c, ```cpp, ```rust, ```python, ```go) first",
                 ),
             ),
             (
@@ -819,7 +845,7 @@ mod tests {
                 (
                     5,
                     11,
-                    "found unknown attribute `colour` on a `python` side; expected caption, id or ignore",
+                    "found unknown attribute `colour` on a `python` side; expected caption, id, expect, error or ignore",
                 ),
             ),
             (
@@ -835,7 +861,7 @@ mod tests {
                 (
                     2,
                     1,
-                    "found a code block without a language; expected a side in one of c, cpp, rust, python",
+                    "found a code block without a language; expected a side in one of c, cpp, rust, python, go",
                 ),
             ),
             (
@@ -845,8 +871,8 @@ mod tests {
             ),
             (
                 // Inside a block quote.
-                "> ````compare\n> ```c\n> int x;\n> ```\n> ```go\n> func f() {}\n> ```\n> ````\n",
-                (5, 6, "found a `go` code block"),
+                "> ````compare\n> ```c\n> int x;\n> ```\n> ```kotlin\n> fun f() {}\n> ```\n> ````\n",
+                (5, 6, "found a `kotlin` code block"),
             ),
         ];
         for (text, (line, col, msg)) in &cases {

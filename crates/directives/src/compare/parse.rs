@@ -17,7 +17,7 @@ use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::values::Attrs;
 
-const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python)";
+const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python, ```go)";
 
 /// A C or C++ side, as [`attributes::c_code`] reads it.
 const C_SIDE: attributes::CKind = attributes::CKind {
@@ -138,7 +138,7 @@ impl Compare {
                         }
                         continue;
                     }
-                    if Lang::from_fence(lang).is_none() {
+                    if Lang::in_book(lang, env.config).is_none() {
                         let found = if lang.is_empty() {
                             "a code block without a language".to_owned()
                         } else {
@@ -150,7 +150,10 @@ impl Compare {
                             } else {
                                 mapped.info_offset
                             },
-                            format!("found {found}; expected a side in one of {}", Lang::known()),
+                            format!(
+                                "found {found}; expected a side in one of {}",
+                                Lang::known(env.config)
+                            ),
                         ));
                     }
                     if pending.len() == 4 {
@@ -218,6 +221,61 @@ pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
     body::safe_markdown(note, at, "this side's note")
 }
 
+/// What a side in a language of programs is: checked when it says what
+/// it does (`expect=`), else shown only.
+fn program(
+    fence: &Fence,
+    rest: &[Attr],
+    asm: Option<AsmBlock>,
+    lang: Lang,
+) -> Result<Role, Problem> {
+    let name = lang.fence();
+    if let Some(b) = asm {
+        return Err(Problem::at(
+            b.info_offset,
+            format!(
+                "found an ```asm block after a `{name}` side; expected it after a C, C++ or Rust side, whose code is compiled"
+            ),
+        ));
+    }
+    let mut a = Attrs::new(fence);
+    let (mut ignore, mut expect, mut error) = (false, None, None);
+    for attr in rest {
+        a.once(attr, &attr.key)?;
+        match attr.key.as_str() {
+            "ignore" => ignore = a.boolean(attr)?,
+            "expect" => expect = Some(a.choice(attr, &Expect::PROGRAM_CHOICES)?),
+            "error" => error = Some((a.string(attr)?, attr)),
+            key => {
+                return Err(a.problem(
+                    attr,
+                    format!(
+                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error or ignore{}",
+                        attributes::hint("program side", key)
+                    ),
+                ));
+            }
+        }
+    }
+    match (expect, error) {
+        (Some(Expect::CompileFail), error) => Ok(Role::Program {
+            expect: Expect::CompileFail,
+            ignore,
+            error: error.map(|(e, _)| e),
+        }),
+        (_, Some((_, attr))) => Err(a.problem(
+            attr,
+            format!("found `error=` on a `{name}` side that does not say `expect=compile-fail`; expected it with `expect=compile-fail` only"),
+        )),
+        (Some(expect), None) => Ok(Role::Program {
+            expect,
+            ignore,
+            error: None,
+        }),
+        (None, None) => Ok(Role::Shown { ignore }),
+    }
+}
+
 /// Parses one side from its (chapter-mapped) fence.
 fn side(
     fence: Fence,
@@ -227,7 +285,7 @@ fn side(
     block_asm: Panel,
     env: &Env<'_>,
 ) -> Result<Side, Problem> {
-    let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::C);
+    let lang = Lang::in_book(markdown::first_word(&fence.info), env.config).unwrap_or(Lang::C);
     let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
     let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
         .map_err(|e| Problem::from_attr(&fence, e))?;
@@ -288,31 +346,7 @@ fn side(
                 sanitize: c.sanitize,
             }
         }
-        Lang::Python => {
-            if let Some(b) = asm {
-                return Err(Problem::at(
-                    b.info_offset,
-                    "found an ```asm block after a `python` side; expected it after a C, C++ or Rust side, whose code is compiled",
-                ));
-            }
-            let mut a = Attrs::new(&fence);
-            let mut ignore = false;
-            for attr in &rest {
-                a.once(attr, &attr.key)?;
-                if attr.key != "ignore" {
-                    return Err(a.problem(
-                        attr,
-                        format!(
-                            "found unknown attribute `{}` on a `python` side; expected caption, id or ignore{}",
-                            attr.key,
-                            attributes::hint("python side", &attr.key)
-                        ),
-                    ));
-                }
-                ignore = a.boolean(attr)?;
-            }
-            Role::Shown { ignore }
-        }
+        Lang::Program(_) => program(&fence, &rest, asm, lang)?,
     };
     let (shown, source) = lang.split_hidden(&fence.body, env.config);
     let s = Side {

@@ -38,7 +38,7 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
                     push(&shown[s..e]);
                 }
             }
-            Lang::C | Lang::Cpp | Lang::Python => {
+            Lang::C | Lang::Cpp | Lang::Program(_) => {
                 let next = shown[end..].trim_start().chars().next();
                 const KEYWORDS: [&str; 8] = [
                     "if", "while", "for", "switch", "return", "sizeof", "defined", "catch",
@@ -105,7 +105,7 @@ fn identifiers(code: &str) -> Vec<(usize, usize)> {
 /// C++ (methods and namespaced functions included).
 fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
     match lang {
-        Lang::C | Lang::Python => keep.iter().any(|k| k == symbol),
+        Lang::C | Lang::Program(_) => keep.iter().any(|k| k == symbol),
         Lang::Cpp => {
             // `ns::Type::name<T>(int) const` -> `name`.
             let shown = display_symbol(symbol, lang);
@@ -126,7 +126,7 @@ fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
 /// hash and without the crate name, C++ symbols demangled.
 fn display_symbol(symbol: &str, lang: Lang) -> String {
     match lang {
-        Lang::C | Lang::Python => return symbol.to_owned(),
+        Lang::C | Lang::Program(_) => return symbol.to_owned(),
         Lang::Cpp => {
             return cpp_demangle::Symbol::new(symbol)
                 .ok()

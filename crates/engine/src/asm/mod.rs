@@ -42,7 +42,7 @@ fn file_name(lang: Lang) -> &'static str {
         Lang::C => "block.c",
         Lang::Cpp => "block.cpp",
         Lang::Rust => "block.rs",
-        Lang::Python => "block.py",
+        Lang::Program(row) => row.file,
     }
 }
 

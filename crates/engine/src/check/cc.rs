@@ -51,6 +51,7 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
         source_file,
         args,
         run,
+        run_with: Vec::new(),
         env: sanitizer::env(sanitize),
         memcheck: run.is_some()
             && sanitize.has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),

@@ -55,6 +55,7 @@ impl Decides<'_> {
             source_file,
             args,
             run,
+            run_with,
             env,
             memcheck,
             timeout: run_limit,
@@ -87,6 +88,13 @@ impl Decides<'_> {
         parts.push(counts.as_bytes());
         parts.extend(args.iter().map(|a| a.as_bytes()));
         parts.extend(env.iter().map(|e| e.as_bytes()));
+        // Absent for a job that runs its program itself, so its key
+        // stays the same.
+        let run_count = format!("{} run words", run_with.len());
+        if !run_with.is_empty() {
+            parts.push(run_count.as_bytes());
+            parts.extend(run_with.iter().map(|w| w.as_bytes()));
+        }
         Cache::key(&parts)
     }
 }
@@ -102,6 +110,7 @@ mod tests {
             source_file: "main.rs",
             args: vec!["--edition".into(), "2021".into()],
             run: Some("main"),
+            run_with: Vec::new(),
             env: vec![("RUST_BACKTRACE", "0")],
             memcheck: false,
             timeout: None,

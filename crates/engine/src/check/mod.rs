@@ -21,6 +21,7 @@
 //! (`mdbook_companion::book::chapter`).
 
 mod asm;
+mod backend;
 pub mod cc;
 mod doctest;
 pub mod harness;
@@ -192,11 +193,10 @@ impl Checker {
     /// expected, but not the compiler's version (a machine without the
     /// compiler must find it).
     pub fn claim_key(&self, claim: &Claim) -> String {
-        let job = match (claim.lang, &claim.doctest) {
-            (Lang::Rust, Some(d)) => doctest::job(claim, d, "rustc"),
-            (Lang::Rust, None) => rustc::job(claim, "rustc"),
-            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, "cc"),
-        };
+        // The compiler by its key (not the configured command), so the
+        // key is the same on every machine.
+        let tool = claim.lang.compiler().map_or("", Compiler::key);
+        let job = backend::of(claim.lang).job(claim, tool);
         let used = self.used(claim);
         let crates = match used.is_empty() {
             true => String::new(),
@@ -296,11 +296,13 @@ impl Checker {
         exec::tool_version_cached(self.tool(lang), &self.cache).map(|v| lock::toolchain(&v))
     }
 
-    /// The compiler command a claim needs (`cc` for anything not Rust).
+    /// The compiler command a claim needs: the configured one, or the
+    /// first command of a language of programs.
     pub fn tool(&self, lang: Lang) -> &str {
-        match lang.compiler() {
-            Some(Compiler::Rustc) => &self.rustc,
-            Some(Compiler::Cc) | None => &self.cc,
+        match (lang.compiler(), lang.program()) {
+            (Some(Compiler::Rustc), _) => &self.rustc,
+            (Some(Compiler::Cc), _) | (None, None) => &self.cc,
+            (None, Some(row)) => row.tool(),
         }
     }
 
@@ -430,12 +432,9 @@ impl Checker {
     fn judge(&self, claim: &Claim, obs: &Observation) -> (Verdict, Option<String>) {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        let (mut verdict, actual) = match (claim.lang, &claim.doctest) {
-            (Lang::Rust, Some(d)) => doctest::judge(claim, d, obs, self.run_limit(claim)),
-            (Lang::Rust, None) => rustc::judge(claim, obs, self.timeout),
-            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::judge(claim, obs, self.timeout),
-        };
-        if claim.lang == Lang::Rust && verdict.is_failure() && !obs.compiled {
+        let backend = backend::of(claim.lang);
+        let (mut verdict, actual) = backend.judge(claim, obs, self.run_limit(claim));
+        if backend.uses_crates() && verdict.is_failure() && !obs.compiled {
             verdict = self.undeclared(claim, obs).unwrap_or(verdict);
         }
         if claim.no_warnings && obs.compiled && !verdict.is_failure() {
@@ -555,9 +554,9 @@ impl Checker {
 
     /// The declared crates a Rust claim uses.
     fn used(&self, claim: &Claim) -> Vec<String> {
-        match claim.lang {
-            Lang::Rust => self.crates.used_with_libraries(&claim.source),
-            Lang::C | Lang::Cpp | Lang::Python => Vec::new(),
+        match backend::of(claim.lang).uses_crates() {
+            true => self.crates.used_with_libraries(&claim.source),
+            false => Vec::new(),
         }
     }
 
@@ -571,11 +570,7 @@ impl Checker {
         version: &str,
         used: &[String],
     ) -> Result<(Job, String), String> {
-        let mut job = match (claim.lang, &claim.doctest) {
-            (Lang::Rust, Some(d)) => doctest::job(claim, d, tool),
-            (Lang::Rust, None) => rustc::job(claim, tool),
-            (Lang::C | Lang::Cpp | Lang::Python, _) => cc::job(claim, tool),
-        };
+        let mut job = backend::of(claim.lang).job(claim, tool);
         if judge::hang_guarded(claim) {
             job.timeout = Some(self.config.hang_guard);
         }

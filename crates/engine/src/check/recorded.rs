@@ -8,7 +8,7 @@
 //! program ended and its checker's report, with what changes from run to
 //! run (ids, addresses, the temporary folder) written `…`.
 
-use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, cc, pattern, rustc, sanitizer};
+use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, pattern, sanitizer};
 use crate::exec;
 use crate::lock;
 use mdbook_companion_core::claim::Claim;
@@ -23,14 +23,7 @@ impl Checker {
     /// A book with no cache is never given one (the compiler's version,
     /// which the cache's keys need, is not even asked).
     pub fn recorded(&self, claim: &Claim) -> Option<RecordedRun> {
-        let runs = match claim.lang {
-            Lang::Rust => matches!(
-                claim.expect,
-                Expect::Run | Expect::Panic | Expect::CompileFail
-            ),
-            Lang::C | Lang::Cpp => matches!(claim.expect, Expect::Run | Expect::Ub),
-            Lang::Python => false,
-        };
+        let runs = super::backend::of(claim.lang).records_run(claim.expect);
         // A plain block has no Run button (mdBook renders it): the lock
         // records its verdict, not a run, and its diagnostics need not
         // be its compile alone's word for word ([`Observation::inexact`]).
@@ -124,10 +117,9 @@ impl Checker {
     fn verdict_of(&self, claim: &Claim, obs: &Observation) -> Verdict {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        match claim.lang {
-            Lang::Rust => rustc::judge(claim, obs, self.timeout).0,
-            Lang::C | Lang::Cpp | Lang::Python => cc::judge(claim, obs, self.timeout).0,
-        }
+        super::backend::of(claim.lang)
+            .judge(claim, obs, self.timeout)
+            .0
     }
 
     /// What this run, or the cache, saw the job with `key` do.

@@ -90,9 +90,22 @@ impl Checker {
             cmd.args(args);
         }
         let sandbox = self.compiler_box();
-        let Ok(compiled) = self.programs.compile(first, || {
-            exec::run_in(&mut cmd, b"", compile_limit, sandbox.as_ref())
-        }) else {
+        // A language of programs that nothing compiles: its program is
+        // its source.
+        let compiled = match job.tool.is_empty() {
+            true => Ok(exec::Finished {
+                code: Some(0),
+                stdout: String::new(),
+                stderr: String::new(),
+                timed_out: false,
+                truncated: false,
+                over_memory: false,
+            }),
+            false => self.programs.compile(first, || {
+                exec::run_in(&mut cmd, b"", compile_limit, sandbox.as_ref())
+            }),
+        };
+        let Ok(compiled) = compiled else {
             return Vec::new();
         };
         let obs = Observation {
@@ -262,6 +275,7 @@ mod tests {
             source_file,
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             run,
+            run_with: Vec::new(),
             env: Vec::new(),
             memcheck,
             timeout: None,

@@ -70,6 +70,7 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         source_file: "main.rs",
         args,
         run: claim.expect.runs().then_some("main"),
+        run_with: Vec::new(),
         env: match claim.expect.tests() {
             true => vec![("RUST_BACKTRACE", "0"), ("RUST_TEST_THREADS", "1")],
             false => vec![("RUST_BACKTRACE", "0")],

@@ -132,7 +132,14 @@ pub fn command(
             c.arg("-R").arg(program);
             c
         }
-        (false, false) => Command::new(program),
+        (false, false) => match job.run_with.split_first() {
+            Some((first, rest)) => {
+                let mut c = Command::new(first);
+                c.args(rest);
+                c
+            }
+            None => Command::new(program),
+        },
     };
     cmd.envs(job.env.iter().copied());
     for (key, value) in &job.env {
@@ -678,6 +685,7 @@ mod tests {
             source_file: "main.c",
             args: Vec::new(),
             run: Some("prog"),
+            run_with: Vec::new(),
             env: env(sanitize),
             memcheck,
             timeout: None,

@@ -25,6 +25,9 @@ pub struct Job {
     pub args: Vec<String>,
     /// The program to run after a successful compile, if any.
     pub run: Option<&'static str>,
+    /// The command that runs it, when it is not the program itself (a
+    /// language of programs: `python3 main.py`); empty otherwise.
+    pub run_with: Vec<String>,
     /// Environment of the run.
     pub env: Vec<(&'static str, &'static str)>,
     /// The program runs under Valgrind's Memcheck (`sanitize=memcheck`).
@@ -49,6 +52,11 @@ impl Job {
         // Absent for a job without Memcheck, so older keys stay the same.
         if self.memcheck {
             parts.push_str("\u{0}memcheck");
+        }
+        // Absent for a job that runs its program itself, likewise.
+        if !self.run_with.is_empty() {
+            parts.push('\u{0}');
+            parts.push_str(&self.run_with.join("\u{1}"));
         }
         parts
     }

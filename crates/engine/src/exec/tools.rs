@@ -103,20 +103,24 @@ pub fn tool_version(program: &str) -> Option<String> {
     if let Some(v) = known_version(program) {
         return v;
     }
-    let flag = if program.contains("rustc") {
-        "-vV"
+    // rustc's verbose form names its commit and host; a tool that knows
+    // no `--version` may take Go's `version`.
+    let flags: &[&str] = if program.contains("rustc") {
+        &["-vV"]
     } else {
-        "--version"
+        &["--version", "version"]
     };
     let dir = scratch_dir().ok()?;
-    let version = run(
-        compiler_command(program, dir.path()).arg(flag),
-        b"",
-        Limits::with_timeout(Duration::from_secs(30)),
-    )
-    .ok()
-    .filter(Finished::success)
-    .map(|f| f.stdout.trim().to_owned());
+    let version = flags.iter().find_map(|flag| {
+        run(
+            compiler_command(program, dir.path()).arg(flag),
+            b"",
+            Limits::with_timeout(Duration::from_secs(30)),
+        )
+        .ok()
+        .filter(Finished::success)
+        .map(|f| f.stdout.trim().to_owned())
+    });
     remember_version(program, version.clone());
     version
 }

@@ -1,0 +1,225 @@
+//! A claim's language as the checker meets it: one backend per kind of
+//! language, behind one trait, found by [`of`]: Rust (rustc, or rustdoc's
+//! meaning of a plain block), C and C++ (`cc`, its sanitizers and
+//! Memcheck), and a language of programs described by a row of data
+//! (Python, Go, a book's own: [`mdbook_companion_core::languages`]),
+//! compiled and run by the row's commands.
+
+use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::verdict::{Job, Observation, Verdict};
+use super::{cc, doctest, rustc};
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::languages::{EXE, Language};
+use std::time::Duration;
+
+/// What the checker asks of a language.
+pub(super) trait Backend: Sync {
+    /// The compile (and run) of `claim`, with `tool` as its compiler.
+    fn job(&self, claim: &Claim, tool: &str) -> Job;
+
+    /// The verdict on `claim` from what happened, and its actual output
+    /// in the output block's terms; `run_limit` is the time its program
+    /// was given.
+    fn judge(
+        &self,
+        claim: &Claim,
+        obs: &Observation,
+        run_limit: Duration,
+    ) -> (Verdict, Option<String>);
+
+    /// Whether a run of `claim` is recorded for its Run button.
+    fn records_run(&self, expect: Expect) -> bool;
+
+    /// Whether its programs may use the book's crates.
+    fn uses_crates(&self) -> bool {
+        false
+    }
+}
+
+/// The backend of `lang`.
+pub(super) fn of(lang: Lang) -> &'static dyn Backend {
+    match lang {
+        Lang::Rust => &Rust,
+        Lang::C | Lang::Cpp => &C,
+        Lang::Program(row) => row,
+    }
+}
+
+/// Rust: rustc for a directive's claim, rustdoc's meaning for a plain
+/// block.
+struct Rust;
+
+impl Backend for Rust {
+    fn job(&self, claim: &Claim, tool: &str) -> Job {
+        match &claim.doctest {
+            Some(d) => doctest::job(claim, d, tool),
+            None => rustc::job(claim, tool),
+        }
+    }
+
+    fn judge(
+        &self,
+        claim: &Claim,
+        obs: &Observation,
+        run_limit: Duration,
+    ) -> (Verdict, Option<String>) {
+        match &claim.doctest {
+            Some(d) => doctest::judge(claim, d, obs, run_limit),
+            None => rustc::judge(claim, obs, run_limit),
+        }
+    }
+
+    fn records_run(&self, expect: Expect) -> bool {
+        matches!(expect, Expect::Run | Expect::Panic | Expect::CompileFail)
+    }
+
+    fn uses_crates(&self) -> bool {
+        true
+    }
+}
+
+/// C and C++, through `cc`.
+struct C;
+
+impl Backend for C {
+    fn job(&self, claim: &Claim, tool: &str) -> Job {
+        cc::job(claim, tool)
+    }
+
+    fn judge(
+        &self,
+        claim: &Claim,
+        obs: &Observation,
+        run_limit: Duration,
+    ) -> (Verdict, Option<String>) {
+        cc::judge(claim, obs, run_limit)
+    }
+
+    fn records_run(&self, expect: Expect) -> bool {
+        matches!(expect, Expect::Run | Expect::Ub)
+    }
+}
+
+/// A language of programs: its row's compile command (if any), then its
+/// run command, in the program's folder. The compiler's `tool` is the
+/// row's own (its first word).
+impl Backend for Language {
+    fn job(&self, claim: &Claim, _tool: &str) -> Job {
+        let runs = matches!(claim.expect, Expect::Run | Expect::Panic);
+        let compile = self.command(self.compile, ".");
+        let (tool, args) = match compile.split_first() {
+            Some((tool, args)) => (tool.clone(), args.to_vec()),
+            None => (String::new(), Vec::new()),
+        };
+        Job {
+            tool,
+            source_file: self.file,
+            args,
+            run: runs.then_some(EXE),
+            run_with: match runs {
+                true => self.command(self.run, "."),
+                false => Vec::new(),
+            },
+            env: Vec::new(),
+            memcheck: false,
+            timeout: None,
+        }
+    }
+
+    fn judge(
+        &self,
+        claim: &Claim,
+        obs: &Observation,
+        run_limit: Duration,
+    ) -> (Verdict, Option<String>) {
+        if obs.compile_timed_out {
+            return (
+                Verdict::fail(format!(
+                    "the {} compiler did not finish within its time limit and was stopped",
+                    self.label
+                )),
+                None,
+            );
+        }
+        match (claim.expect, obs.compiled) {
+            (Expect::CompileFail, false) => {
+                let message = obs.diagnostics.trim_end();
+                let first = message
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .map(str::to_owned);
+                return match &claim.error {
+                    Some(words) if !message.contains(words.as_str()) => (
+                        Verdict::fail_with(
+                            format!("does not compile, but its message does not say `{words}`"),
+                            message,
+                        ),
+                        first,
+                    ),
+                    _ => (Verdict::Passed, first),
+                };
+            }
+            (Expect::CompileFail, true) => {
+                return (
+                    Verdict::fail("compiled, but the block says it does not compile"),
+                    None,
+                );
+            }
+            (_, false) => {
+                return (
+                    Verdict::fail_with("does not compile", &obs.diagnostics),
+                    None,
+                );
+            }
+            (_, true) => {}
+        }
+        match claim.expect {
+            Expect::Run => exits_cleanly(claim, obs.run.as_ref(), run_limit, |run| {
+                stopped(self, run).map(|(shown, _)| format!("stopped: {shown}"))
+            }),
+            Expect::Panic => {
+                let label = self.label;
+                stops_with_report(
+                    claim,
+                    obs.run.as_ref(),
+                    run_limit,
+                    &Report {
+                        find: &|run| stopped(self, run),
+                        missing: &|how| {
+                            format!(
+                                "the program {how}, not with an uncaught error; the side says `expect=panic`"
+                            )
+                        },
+                        mismatch: &format!("the {label} error does not contain the output block"),
+                    },
+                )
+            }
+            _ => (Verdict::Passed, None),
+        }
+    }
+
+    fn records_run(&self, expect: Expect) -> bool {
+        matches!(expect, Expect::Run | Expect::Panic)
+    }
+}
+
+/// The uncaught error that stopped `run`, when `row` says how one ends a
+/// program (its exit status, the line its standard error then starts
+/// with): that line and what follows up to a blank line, and the whole
+/// standard error.
+fn stopped(row: &Language, run: &super::verdict::RunResult) -> Option<(String, String)> {
+    {
+        let (status, marker) = row.panic?;
+        if run.code != Some(status) {
+            return None;
+        }
+        let at = run.stderr.find(marker)?;
+        let shown: Vec<&str> = run.stderr[at..]
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        Some((shown.join("\n"), run.stderr.clone()))
+    }
+}

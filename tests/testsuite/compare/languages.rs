@@ -1,0 +1,203 @@
+//! Issue 58: languages as data. Python and Go sides run and are checked
+//! like C sides; a book declares more languages in book.toml (tried with
+//! JavaScript on Node.js and Java), and a language whose command is
+//! missing is one located error naming its key, the side not checked.
+
+use crate::support::BookTest;
+use snapbox::str;
+
+/// The tools these tests run, or a loud failure naming the package.
+fn needs(tools: &[(&str, &str)]) {
+    for (tool, package) in tools {
+        let found = std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(
+            found,
+            "`{tool}` is not installed: `apt-get install {package}` (as .ci/run does)"
+        );
+    }
+}
+
+/// A compare block of Python and Go sides, each claim one kind: a run
+/// with its output, an uncaught error (`expect=panic`) with its message,
+/// a compile failure with the compiler's words, and a false claim of
+/// each language that must fail.
+const SIDES: &str = r#"# Sides
+
+````compare title="Division"
+```python caption="Python" expect=panic
+print(1 // 0)
+```
+```output
+ZeroDivisionError: integer division or modulo by zero
+```
+```go caption="Go" expect=run
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(7 / 2)
+}
+```
+```output
+3
+```
+```go caption="Go, unused" expect=compile-fail error="not used"
+package main
+
+func main() {
+	x := 1
+}
+```
+```rust caption="Rust" expect=run
+fn main() { println!("{}", 7 / 2); }
+```
+```output
+3
+```
+````
+
+````compare title="Wrong"
+```python caption="Python, wrong" expect=run
+print(7 / 2)
+```
+```output
+3
+```
+```go caption="Go, wrong" expect=panic
+package main
+
+func main() {}
+```
+```rust
+fn main() {}
+```
+````
+
+````compare title="Shown only"
+```python
+print("a Python side that says nothing is only shown")
+```
+```rust
+fn main() { let _shown = 1; }
+```
+````
+"#;
+
+#[test]
+fn python_and_go_sides_run_and_are_checked() {
+    needs(&[("python3", "python3"), ("go", "golang-go")]);
+    let book = BookTest::new().chapter("sides.md", SIDES);
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+ok      src/sides.md:4: compare side "Python" (expect=panic)
+ok      src/sides.md:10: compare side "Go" (expect=run)
+ok      src/sides.md:22: compare side "Go, unused" (expect=compile-fail)
+ok      src/sides.md:29: compare side "Rust" (expect=run)
+FAILED  src/sides.md:38: compare side "Python, wrong" (expect=run): the output differs from the output block
+    --- expected
+    +++ actual
+    @@ -1 +1 @@
+    -3
+    +3.5
+FAILED  src/sides.md:44: compare side "Go, wrong" (expect=panic): the program exited successfully, not with an uncaught error; the side says `expect=panic`
+ok      src/sides.md:49: compare side Rust (expect=run)
+ok      src/sides.md:58: compare side Rust (expect=run)
+compiler runs: [..], program runs: [..], from cache: 0
+6 passed, 2 failed
+
+"#]]);
+    });
+    // The page: each checked side has its badge, the side that says
+    // nothing has none, and the Go side's code is highlighted as Go.
+    let page = book.html("sides.md");
+    let badges: Vec<String> = page
+        .all(".companion-side .companion-badge")
+        .into_iter()
+        .map(crate::support::Page::text)
+        .collect();
+    assert!(badges.iter().any(|b| b.contains("Panics")), "{badges:?}");
+    assert!(page.all("code.language-go").len() >= 2);
+}
+
+#[test]
+fn a_book_declares_languages_and_their_sides_are_checked() {
+    needs(&[("node", "nodejs"), ("javac", "default-jdk-headless")]);
+    let book = BookTest::new()
+        .toml(
+            r#"[preprocessor.companion.languages.js]
+label = "JavaScript"
+file = "main.js"
+run = ["node", "{file}"]
+
+[preprocessor.companion.languages.java]
+label = "Java"
+file = "Main.java"
+compile = ["javac", "{file}"]
+run = ["java", "-Xmx64m", "-XX:ReservedCodeCacheSize=32m", "-Xss1m", "-XX:-UsePerfData", "-cp", ".", "Main"]
+panic-status = 1
+panic-stderr = "Exception in thread"
+"#,
+        )
+        .companion("memory = \"4 GiB\"")
+        .chapter(
+            "js.md",
+            "# JS\n\n````compare\n```js expect=run\nconsole.log(7 / 2)\n```\n```output\n3.5\n```\n```java expect=panic\npublic class Main { public static void main(String[] a) { System.out.println(1 / a.length); } }\n```\n```output\nArithmeticException: / by zero\n```\n```java caption=\"Java, not Java\" expect=compile-fail error=\"illegal start\"\npublic class Main { int x = }\n```\n````\n",
+        );
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/js.md:4: compare side JavaScript (expect=run)
+ok      src/js.md:10: compare side Java (expect=panic)
+ok      src/js.md:16: compare side "Java, not Java" (expect=compile-fail)
+compiler runs: [..], program runs: [..], from cache: 0
+3 passed, 0 failed
+
+"#]]);
+    });
+    // The lock written by that check vouches for every side.
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+...
+3 passed, 0 failed
+
+"#]]);
+    });
+}
+
+#[test]
+fn a_declared_language_whose_command_is_missing_is_one_located_error() {
+    let book = BookTest::new()
+        .toml("[preprocessor.companion.languages.zig]\nfile = \"main.zig\"\ncompile = [\"zig-not-installed\", \"build-exe\", \"{file}\"]\nrun = [\"{exe}\"]\n")
+        .chapter(
+            "z.md",
+            "# Z\n\n````compare\n```zig expect=run\npub fn main() void {}\n```\n```zig expect=run\npub fn main() void { }\n```\n````\n",
+        );
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/z.md:4: compare side zig (expect=run): not checked, `zig-not-installed` could not be run
+FAILED  src/z.md:7: compare side zig (expect=run): not checked, `zig-not-installed` could not be run
+error: the command `zig-not-installed` could not be run (install `zig-not-installed`, or set `languages.zig.compile` in [preprocessor.companion] to a command that runs); 2 blocks not checked: src/z.md:4, src/z.md:7
+compiler runs: 0, program runs: 0, from cache: 0
+0 passed, 2 failed
+
+"#]]);
+    });
+    // A bad declaration is an error located at its key in book.toml.
+    let bad = BookTest::new()
+        .toml("[preprocessor.companion.languages.js]\nfile = \"main.js\"\nrun = []\n")
+        .chapter("a.md", "# A\n");
+    let ran = bad.run(&["check"], |cmd| {
+        cmd.expect_failure();
+    });
+    assert!(
+        ran.stderr.contains("book.toml:")
+            && ran
+                .stderr
+                .contains("languages.js.run: found an empty `run`"),
+        "{}",
+        ran.stderr
+    );
+}
