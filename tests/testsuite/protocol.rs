@@ -109,7 +109,7 @@ mdbook-companion: error: expected a JSON array `[context, book]` on standard inp
 mdbook-companion: error: expected the book to have `items` (mdBook 0.5) or `sections` (mdBook 0.4); found neither
 [{"root": "/", "renderer": "html", "config": {"preprocessor": {"companion": {"colour": 1}}}}, {"items": []}]
 mdbook-companion: error: book.toml [preprocessor.companion]: unknown field `colour`, expected a key of the table
-known keys: print-solutions, print-answers, reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation (and mdBook's command, before, after, renderers, optional)
+known keys: print-solutions, print-answers, reading-list, talks, playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation, languages (and mdBook's command, before, after, renderers, optional)
 
 "#]]);
 }

@@ -191,8 +191,11 @@ fn listed_attributes(page: &str, every_rust_example: &Listed) -> Listed {
         for word in on.split(',').map(str::trim) {
             out.extend(match (page, word) {
                 (_, "block") => vec!["compare"],
-                (_, "any side") => vec!["rust side", "c side", "python side"],
+                (_, "any side") => vec!["rust side", "c side", "program side"],
                 ("comparisons.md", "`rust`") => vec!["rust side"],
+                ("comparisons.md", "`python`" | "`go`" | "a declared language") => {
+                    vec!["program side"]
+                }
                 ("comparisons.md", "`c`" | "`cpp`") => vec!["c side"],
                 ("quizzes.md", "`rust`") => vec!["quiz's rust program"],
                 ("quizzes.md", "`c`" | "`cpp`") => vec!["quiz's c program"],

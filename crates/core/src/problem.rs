@@ -211,7 +211,6 @@ pub fn cannot_run(tool: &str, key: &str) -> String {
     let what = match key {
         "valgrind" => "the checker",
         _ if is_runtime(tool) => "the sanitizer runtime",
-        "" => "the command",
         k if k.starts_with("languages.") => "the command",
         _ => "the compiler",
     };

@@ -579,7 +579,6 @@ impl Crates {
             online = true;
             done = match sandbox {
                 Some(_) => {
-                    self.builds.fetch_add(1, Ordering::Relaxed);
                     let fetched = exec::run(&mut cargo_in("fetch"), b"", limits).map_err(|e| {
                         format!(
                             "`{cargo}` could not be run ({e}); the book's dependencies need Cargo"

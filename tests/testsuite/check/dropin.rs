@@ -370,7 +370,8 @@ fn a_path_crate_with_a_registry_dependency_builds_with_a_fresh_cargo_home() {
             statuses(&json),
             [("src/a.md".to_owned(), "passed".to_owned())]
         );
-        // Offline first, then online.
+        // Offline first, then (once `cargo fetch` got the packages)
+        // offline again, in the box.
         assert_eq!(json["dependency_builds"], 2, "{json:#}");
         return;
     }

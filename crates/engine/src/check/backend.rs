@@ -5,9 +5,11 @@
 //! (Python, Go, a book's own: [`mdbook_companion_core::languages`]),
 //! compiled and run by the row's commands.
 
+use super::cc;
+use super::doctest;
 use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::rustc;
 use super::verdict::{Job, Observation, Verdict};
-use super::{cc, doctest, rustc};
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
