@@ -39,7 +39,15 @@ pub fn script_path(css: &str) -> String {
 /// Errors of `install`.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    /// book.toml is missing or unreadable.
+    /// There is no book.toml: not a book (yet).
+    #[error(
+        "found no book.toml in {root}; expected an mdBook book's root directory: pass the root of an existing book, or run `mdbook-companion init {root}` to start a new book there"
+    )]
+    NoBook {
+        /// The folder given.
+        root: String,
+    },
+    /// book.toml is unreadable.
     #[error("cannot read {path}: {source}; expected an mdBook book root (a folder with book.toml)")]
     Read {
         /// The file.
@@ -91,9 +99,17 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
     }
     let toml_path = root.join("book.toml");
     let display = toml_path.display().to_string();
-    let text = std::fs::read_to_string(&toml_path).map_err(|source| InstallError::Read {
-        path: display.clone(),
-        source,
+    let text = std::fs::read_to_string(&toml_path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            InstallError::NoBook {
+                root: root.display().to_string(),
+            }
+        } else {
+            InstallError::Read {
+                path: display.clone(),
+                source,
+            }
+        }
     })?;
     let new_text = edit_book_toml(&text, css).map_err(|message| InstallError::Toml {
         path: display.clone(),
@@ -453,7 +469,7 @@ after = ["links"]          # so {{#include}} works inside directives
         }
         assert!(matches!(
             install(dir.path(), "ok.css"),
-            Err(InstallError::Read { .. })
+            Err(InstallError::NoBook { .. })
         ));
     }
 

@@ -19,6 +19,7 @@ mod exercise;
 mod honest;
 mod hostile;
 mod i18n;
+mod init;
 mod injection;
 mod memo;
 mod protocol;
