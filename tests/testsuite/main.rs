@@ -23,6 +23,7 @@ mod init;
 mod injection;
 mod memo;
 mod protocol;
+mod publish;
 mod quiz;
 mod reading;
 mod readme;
