@@ -1,9 +1,12 @@
 //! `mdbook-companion init [DIR]`: a new book, ready to check.
 //!
-//! The book is the one `mdbook init` makes, made by the same code
-//! (`mdbook-driver`'s `BookBuilder`: `book.toml`, `src/SUMMARY.md`,
-//! `src/chapter_1.md`), with `[rust] edition = "2024"` so that the
-//! examples a new book grows are checked in today's edition. Its first
+//! The book is the one `mdbook init` makes: `book.toml` (mdBook's own
+//! configuration type, serialized as `mdbook init` serializes it),
+//! `src/SUMMARY.md` and `src/chapter_1.md` (the texts of
+//! `mdbook-driver`'s `BookBuilder`, written here rather than through it:
+//! it panics when the book it wrote does not load, which an `MDBOOK_*`
+//! variable in the environment can cause), with `[rust] edition = "2024"`
+//! so that the examples a new book grows are checked in today's edition. Its first
 //! chapter then gets one checked example (a `rust example` and the output
 //! it prints), and the preprocessor is installed as `install` installs
 //! it ([`super::install::install`]): right after `init`, `check` passes
@@ -36,6 +39,9 @@ Hello from mdbook-companion!
 ```
 "#;
 
+/// mdBook's table of contents for a new book (`mdbook init`'s own).
+const SUMMARY: &str = "# Summary\n\n- [Chapter 1](./chapter_1.md)\n";
+
 /// What git should not keep: the built book and the check cache.
 const GITIGNORE: &str = "book\n.companion-cache\n";
 
@@ -62,9 +68,9 @@ pub enum InitError {
     /// The path is not a folder.
     #[error("{0} is not a folder; expected the folder to make the book in")]
     NotAFolder(String),
-    /// mdBook could not make the book.
-    #[error("making the book in {0}: {1:#}")]
-    Make(String, anyhow::Error),
+    /// mdBook's configuration could not be written as TOML.
+    #[error("writing book.toml for {0}: {1}")]
+    Config(String, toml::ser::Error),
     /// Writing a file failed.
     #[error("cannot write {0}: {1}")]
     Write(String, std::io::Error),
@@ -91,10 +97,16 @@ pub fn init(root: &Path, title: Option<&str>) -> Result<Initialised, InitError> 
         install::script_path(&css),
         css,
     ];
+    // A file where init would write, or where it needs a folder.
     let there: Vec<&str> = ours
         .iter()
         .map(String::as_str)
         .filter(|rel| root.join(rel).symlink_metadata().is_ok())
+        .chain(
+            ["src", "theme"]
+                .into_iter()
+                .filter(|dir| root.join(dir).exists() && !root.join(dir).is_dir()),
+        )
         .collect();
     if !there.is_empty() {
         return Err(InitError::InTheWay(there.join(", "), shown));
@@ -106,20 +118,18 @@ pub fn init(root: &Path, title: Option<&str>) -> Result<Initialised, InitError> 
     let mut config = mdbook_driver::config::Config::default();
     config.book.title = Some(title);
     config.rust.edition = Some(mdbook_driver::config::RustEdition::E2024);
-    mdbook_driver::init::BookBuilder::new(root)
-        .with_config(config)
-        .build()
-        .map_err(|e| InitError::Make(shown.clone(), e))?;
-    let mut done = Initialised {
-        written: vec![
-            "book.toml".to_owned(),
-            "src/SUMMARY.md".to_owned(),
-            "src/chapter_1.md".to_owned(),
-        ],
-    };
-    let chapter = root.join("src/chapter_1.md");
-    super::author::write(&chapter, CHAPTER.as_bytes())
-        .map_err(|e| InitError::Write(chapter.display().to_string(), e))?;
+    let book_toml = toml::to_string(&config).map_err(|e| InitError::Config(shown.clone(), e))?;
+    let mut done = Initialised::default();
+    for (rel, text) in [
+        ("book.toml", book_toml.as_str()),
+        ("src/SUMMARY.md", SUMMARY),
+        ("src/chapter_1.md", CHAPTER),
+    ] {
+        let path = root.join(rel);
+        super::author::write(&path, text.as_bytes())
+            .map_err(|e| InitError::Write(path.display().to_string(), e))?;
+        done.written.push(rel.to_owned());
+    }
     let ignore = root.join(".gitignore");
     if ignore.symlink_metadata().is_err() {
         super::author::write(&ignore, GITIGNORE.as_bytes())
@@ -204,8 +214,15 @@ mod tests {
             std::fs::read_to_string(dir.path().join("src/chapter_1.md")).unwrap(),
             "mine\n"
         );
-        // A .gitignore of the author's is kept.
+        // A file where init needs a folder: nothing written.
         std::fs::remove_file(dir.path().join("src/chapter_1.md")).unwrap();
+        std::fs::remove_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src"), "a file\n").unwrap();
+        let e = init(dir.path(), Some("T")).unwrap_err();
+        assert!(e.to_string().starts_with("found src already in "), "{e}");
+        assert!(!dir.path().join("book.toml").exists());
+        std::fs::remove_file(dir.path().join("src")).unwrap();
+        // A .gitignore of the author's is kept.
         std::fs::write(dir.path().join(".gitignore"), "mine\n").unwrap();
         let done = init(dir.path(), Some("T")).unwrap();
         assert!(!done.written.contains(&".gitignore".to_owned()));
