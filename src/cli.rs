@@ -23,6 +23,17 @@ pub(crate) enum Command {
         /// The renderer's name.
         renderer: String,
     },
+    /// Make a new book (what `mdbook init` makes) with the preprocessor
+    /// installed and one checked example: `check` then passes and the
+    /// book builds. Refuses a folder that already has a book.toml.
+    Init {
+        /// The folder to make the book in (made when missing).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// The book's title (default: the folder's name).
+        #[arg(long)]
+        title: Option<String>,
+    },
     /// Write the stylesheet into a book and register the preprocessor and
     /// the stylesheet in its book.toml (safe to run again).
     Install {

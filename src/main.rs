@@ -45,6 +45,7 @@ fn main() -> ExitCode {
         .map_err(anyhow::Error::from),
         Some(cli::Command::Supports { .. }) => Ok(()),
         Some(cli::Command::Build { book }) => mdbook_companion::commands::build::build(&book),
+        Some(cli::Command::Init { dir, title }) => init(&dir, title.as_deref()),
         Some(cli::Command::Install { book, css }) => install(&book, &css),
         Some(cli::Command::Exercises {
             book,
@@ -95,6 +96,19 @@ fn said_once(e: &anyhow::Error) -> String {
         }
     }
     line
+}
+
+fn init(dir: &std::path::Path, title: Option<&str>) -> anyhow::Result<()> {
+    let done = mdbook_companion::commands::init::init(dir, title)?;
+    let shown = dir.display();
+    eprintln!(
+        "mdbook-companion init: wrote {} in {shown}",
+        done.written.join(", ")
+    );
+    eprintln!(
+        "  next: `mdbook-companion check {shown}` checks the example and writes companion.lock; `mdbook-companion build {shown}` builds the book"
+    );
+    Ok(())
 }
 
 fn install(book: &std::path::Path, css: &str) -> anyhow::Result<()> {

@@ -69,6 +69,8 @@ pub struct Loaded {
     /// Whether book.toml registers `[preprocessor.companion]` (without
     /// it, `mdbook build` leaves the directives as plain code blocks).
     pub registered: bool,
+    /// The book's `[book] title`, when book.toml gives one.
+    pub title: Option<String>,
 }
 
 /// Why `root` is not a book's root directory, and what to pass instead:
@@ -238,6 +240,7 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
         test_edition,
         other_preprocessors,
         registered,
+        title: md.config.book.title.clone(),
     })
 }
 
@@ -645,6 +648,7 @@ mod tests {
             test_edition: 2015,
             other_preprocessors: Vec::new(),
             registered: true,
+            title: None,
         };
         // The build's errors: every directive's, claims or not.
         let (errors, _) = build_says(&loaded, Run::disabled(), Target::Html);

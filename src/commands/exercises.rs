@@ -90,17 +90,35 @@ pub fn over(book: &Book, out: &Path, solutions: bool) -> anyhow::Result<Written>
         .dependencies()
         .map_err(anyhow::Error::msg)?
         .to_vec();
-    let name = loaded
-        .root
-        .canonicalize()
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "the book".to_owned());
+    let name = book_name(loaded.title.as_deref(), &loaded.root);
     let which = if solutions { "solutions" } else { "starters" };
     let files = files(&format!("the book `{name}` ({which})"), &placed, &deps);
     let mut done = write(out, &files)?;
     done.packages = placed.into_iter().map(|p| p.package.name).collect();
     Ok(done)
+}
+
+/// What the workspace's manifest calls the book: its `[book] title`,
+/// else its folder's name, on one line (a line break or another control
+/// character in the title would end the manifest's comment).
+fn book_name(title: Option<&str>, root: &Path) -> String {
+    let one_line = |s: &str| -> String {
+        s.split(char::is_control)
+            .filter(|w| !w.trim().is_empty())
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let folder = || {
+        root.canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+    };
+    [title.map(one_line), folder().as_deref().map(one_line)]
+        .into_iter()
+        .flatten()
+        .find(|n| !n.is_empty())
+        .unwrap_or_else(|| "the book".to_owned())
 }
 
 /// The files of the workspace (path relative to its root, text): the

@@ -39,7 +39,15 @@ pub fn script_path(css: &str) -> String {
 /// Errors of `install`.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    /// book.toml is missing or unreadable.
+    /// There is no book.toml: not a book (yet).
+    #[error(
+        "found no book.toml in {root}; expected an mdBook book's root directory: pass the root of an existing book, or run `mdbook-companion init {root}` to start a new book there"
+    )]
+    NoBook {
+        /// The folder given.
+        root: String,
+    },
+    /// book.toml is unreadable.
     #[error("cannot read {path}: {source}; expected an mdBook book root (a folder with book.toml)")]
     Read {
         /// The file.
@@ -91,9 +99,17 @@ pub fn install(root: &Path, css: &str) -> Result<Installed, InstallError> {
     }
     let toml_path = root.join("book.toml");
     let display = toml_path.display().to_string();
-    let text = std::fs::read_to_string(&toml_path).map_err(|source| InstallError::Read {
-        path: display.clone(),
-        source,
+    let text = std::fs::read_to_string(&toml_path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            InstallError::NoBook {
+                root: root.display().to_string(),
+            }
+        } else {
+            InstallError::Read {
+                path: display.clone(),
+                source,
+            }
+        }
     })?;
     let new_text = edit_book_toml(&text, css).map_err(|message| InstallError::Toml {
         path: display.clone(),
@@ -172,7 +188,7 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
         Some(Item::Value(Value::Array(a))) => {
             for n in names {
                 if !a.iter().any(|v| v.as_str() == Some(n)) {
-                    a.push(*n);
+                    push_in_layout(a, n);
                 }
             }
         }
@@ -191,13 +207,60 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
             }
             Some(Item::Value(Value::Array(a))) => {
                 if !a.iter().any(|v| v.as_str() == Some(path.as_str())) {
-                    a.push(path.as_str());
+                    push_in_layout(a, &path);
                 }
             }
             Some(_) => return Err(format!("output.html.{key} should be an array of paths")),
         }
     }
     Ok(doc.to_string())
+}
+
+/// Appends `entry` to an array of the author's in the array's own layout.
+/// An array with one entry per line (some entry starts a line) gets the
+/// new entry on a line of its own, indented as the last such entry, and a
+/// trailing comma only when it had one; a comment after the last entry
+/// stays on that entry's line. Any other array gets `, "entry"` on the
+/// line it is on (toml_edit's own `push`).
+fn push_in_layout(a: &mut Array, entry: &str) {
+    let raw = |r: Option<&toml_edit::RawString>| r.and_then(|r| r.as_str()).map(str::to_owned);
+    let indent = a
+        .iter()
+        .filter_map(|v| raw(v.decor().prefix()))
+        .filter_map(|p| p.rfind('\n').map(|at| p[at + 1..].to_owned()))
+        .last();
+    let Some(indent) = indent else {
+        a.push(entry);
+        return;
+    };
+    // What stands between the last entry and `]`: a comment and the line
+    // break that stay on the last entry's line (after its comma), then
+    // the indentation of `]`.
+    let mut between = String::new();
+    let comma = a.trailing_comma();
+    if let Some(last) = a.get_mut(a.len().saturating_sub(1)) {
+        let suffix = raw(last.decor().suffix()).unwrap_or_default();
+        if !comma || suffix.contains('\n') {
+            between = suffix;
+            last.decor_mut().set_suffix("");
+        }
+    }
+    between.push_str(&raw(Some(a.trailing())).unwrap_or_default());
+    let (mut after_last, trailing) = match between.rfind('\n') {
+        Some(at) => (
+            between[..at].to_owned(),
+            format!("\n{}", &between[at + 1..]),
+        ),
+        None => (String::new(), between),
+    };
+    after_last.push('\n');
+    let mut value = Value::from(entry);
+    value
+        .decor_mut()
+        .set_prefix(format!("{after_last}{indent}"));
+    value.decor_mut().set_suffix("");
+    a.push_formatted(value);
+    a.set_trailing(trailing);
 }
 
 /// The table at `path`, created (as a real `[a.b]` table) when missing.
@@ -293,6 +356,47 @@ after = ["links"]          # so {{#include}} works inside directives
         );
     }
 
+    /// A multi-line array gets the new entry on a line of its own, as
+    /// indented as the others, with the array's own trailing-comma
+    /// style; a comment after the last entry stays on its line; a
+    /// one-line array stays on one line.
+    #[test]
+    fn multi_line_arrays_keep_one_entry_per_line() {
+        for (before, after) in [
+            (
+                "[preprocessor.companion]\nafter = [\n  \"index\",\n]\n",
+                "[preprocessor.companion]\nafter = [\n  \"index\",\n  \"links\",\n]\n",
+            ),
+            (
+                "[preprocessor.companion]\nafter = [\n    \"index\"\n]\n",
+                "[preprocessor.companion]\nafter = [\n    \"index\",\n    \"links\"\n]\n",
+            ),
+            (
+                "[preprocessor.companion]\nafter = [\n  \"index\", # first\n]\n",
+                "[preprocessor.companion]\nafter = [\n  \"index\", # first\n  \"links\",\n]\n",
+            ),
+            (
+                "[preprocessor.companion]\nafter = [\n  \"index\" # first\n]\n",
+                "[preprocessor.companion]\nafter = [\n  \"index\", # first\n  \"links\"\n]\n",
+            ),
+            (
+                "[preprocessor.companion]\nafter = [\"a\",\n\t\"index\"]\n",
+                "[preprocessor.companion]\nafter = [\"a\",\n\t\"index\",\n\t\"links\"]\n",
+            ),
+        ] {
+            let written = edit_book_toml(before, DEFAULT_CSS).unwrap();
+            let (head, rest) = written.split_once("\n\n[output.html]").unwrap();
+            assert_eq!(format!("{head}\n"), after, "{before}");
+            assert!(rest.starts_with("\nadditional-css = [\"theme/companion.css\"]\n"));
+            assert_eq!(edit_book_toml(&written, DEFAULT_CSS).unwrap(), written);
+        }
+        let html = "[preprocessor.companion]\nafter = [\"links\"]\n\n[output.html]\nadditional-css = [\n  \"a.css\",\n]\nadditional-js = [\"a.js\"]\n";
+        assert_eq!(
+            edit_book_toml(html, DEFAULT_CSS).unwrap(),
+            "[preprocessor.companion]\nafter = [\"links\"]\n\n[output.html]\nadditional-css = [\n  \"a.css\",\n  \"theme/companion.css\",\n]\nadditional-js = [\"a.js\", \"theme/companion.js\"]\n"
+        );
+    }
+
     #[test]
     fn a_translated_book_runs_gettext_first() {
         let after = edit_book_toml(
@@ -365,7 +469,7 @@ after = ["links"]          # so {{#include}} works inside directives
         }
         assert!(matches!(
             install(dir.path(), "ok.css"),
-            Err(InstallError::Read { .. })
+            Err(InstallError::NoBook { .. })
         ));
     }
 

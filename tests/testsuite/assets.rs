@@ -81,3 +81,49 @@ fn a_book_without_the_stylesheet_gets_one_warning_naming_the_fix() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `install` through the binary on a book whose arrays are written one
+/// entry per line: each new entry gets a line of its own, indented as
+/// the others, and the book still builds with the stylesheet.
+#[test]
+fn install_keeps_multi_line_arrays_one_entry_per_line() {
+    let book = BookTest::new().chapter("a.md", "```rust example\nfn main() {}\n```\n");
+    book.write();
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).expect("toml");
+    let (head, _) = text
+        .split_once("\n[output.html]")
+        .expect("an [output.html]");
+    let head = head.replace("after = [\"links\"]", "after = [\n    \"index\",\n]");
+    std::fs::write(
+        &toml,
+        format!("{head}\n[output.html]\nadditional-css = [\n  \"theme/mine.css\"\n]\n"),
+    )
+    .expect("toml");
+    std::fs::write(book.root().join("theme/mine.css"), "p { }\n").expect("css");
+    let out = BookTest::run_bin(&["install", &book.root().display().to_string()], b"");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let after = std::fs::read_to_string(&toml).expect("toml");
+    assert!(
+        after.contains("after = [\n    \"index\",\n    \"links\",\n]\n"),
+        "{after}"
+    );
+    assert!(
+        after.contains(
+            "additional-css = [\n  \"theme/mine.css\",\n  \"theme/companion.css\"\n]\nadditional-js = [\"theme/companion.js\"]\n"
+        ),
+        "{after}"
+    );
+    // mdBook reads it (not BookTest's build, which writes its own
+    // book.toml): the preprocessor runs, the stylesheets are linked.
+    let md = mdbook_driver::MDBook::load(book.root()).expect("the book loads");
+    md.build().expect("the book builds");
+    let page = book.page("a.md");
+    assert_eq!(page.all("main div.companion-example").len(), 1);
+    assert_eq!(page.all("link[href^='theme/mine']").len(), 1);
+    assert_eq!(page.all("link[href^='theme/companion']").len(), 1);
+}

@@ -121,7 +121,7 @@ fn install_outside_a_book_says_why_once() {
     std::fs::remove_file(book.root().join("book.toml")).unwrap();
     book.run(&["install"], |cmd| {
         cmd.expect_failure().expect_stderr(str![[r#"
-mdbook-companion: error: cannot read ./book.toml: No such file or directory (os error 2); expected an mdBook book root (a folder with book.toml)
+mdbook-companion: error: found no book.toml in .; expected an mdBook book's root directory: pass the root of an existing book, or run `mdbook-companion init .` to start a new book there
 
 "#]]);
     });

@@ -157,3 +157,42 @@ fn a_directory_with_files_not_ours_is_left_alone() {
     );
     assert!(!ws.path().join("safe-division").exists());
 }
+
+/// The workspace's manifest names the book by its `[book] title`, not by
+/// the folder it is in; a title with a line break stays one comment line,
+/// so the manifest is still the workspace Cargo reads.
+#[test]
+fn the_workspace_is_named_after_the_books_title() {
+    let book = course_book(include_str!("course.md"));
+    let toml = book.root().join("book.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    for (title, shown) in [
+        ("\"Case\"", "Case"),
+        (
+            "\"Rust for\\nLecturers\\r\\n[x]\"",
+            "Rust for Lecturers [x]",
+        ),
+    ] {
+        let titled = text.replacen("title = \"Case\"", &format!("title = {title}"), 1);
+        assert_ne!(titled.contains("Rust for"), title == "\"Case\"");
+        std::fs::write(&toml, titled).unwrap();
+        let out = ws.path().join(shown.replace(' ', "-"));
+        let (said, ok) = exercises(&book, &out, false);
+        assert!(ok, "{said}");
+        let manifest = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+        let first = manifest.lines().next().unwrap();
+        assert_eq!(
+            first,
+            format!(
+                "# The exercises of the book `{shown}` (starters), written by `mdbook-companion exercises`."
+            )
+        );
+        let parsed: toml::Table = manifest.parse().expect("the manifest is TOML");
+        assert_eq!(
+            parsed["workspace"]["members"].as_array().map(Vec::len),
+            Some(2),
+            "{manifest}"
+        );
+    }
+}
