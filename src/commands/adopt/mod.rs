@@ -10,7 +10,11 @@
 //! panic's message) follows it. A `compile_fail` block names its error
 //! code instead. The changes are printed as a unified diff; `--write`
 //! writes each file atomically and registers the preprocessor as `install`
-//! does. Nothing else in a file changes: only the info string's line is
+//! does, then checks the book as `check` does, which writes
+//! `companion.lock` (`check --locked` passes right after). An output block
+//! is not added when the chapter's next block already shows the output
+//! (a ```` ```text ````, `console`, `bash`, `sh`, `shell`, `output` or
+//! bare fence holding the same lines). Nothing else in a file changes: only the info string's line is
 //! rewritten and the output block inserted after the closing fence (a
 //! byte-order mark and CRLF line ends are kept). Files go through the
 //! guard of [`author`]: a chapter outside the book's `src`, behind a link
@@ -59,6 +63,9 @@ pub struct Adoption {
     /// Blocks whose output varies between runs, and what was recorded of
     /// it: `file:line: what`.
     pub varying: Vec<String>,
+    /// Blocks whose output the block after them already shows (so no
+    /// output block is added): `file:line: which`.
+    pub shown: Vec<String>,
 }
 
 impl Adoption {
@@ -232,14 +239,19 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                     continue;
                 }
             }
-            let block = found.iter().find(|b| b.range.start == c.claim.offset);
-            match block
+            let at_block = found.iter().position(|b| b.range.start == c.claim.offset);
+            let next = at_block.and_then(|i| found.get(i + 1));
+            match at_block
+                .and_then(|i| found.get(i))
                 .ok_or_else(|| "not found again in the chapter".to_owned())
-                .and_then(|b| edit(c, b, chapter, &map, &raw_lines, loaded))
+                .and_then(|b| edit(c, b, next, chapter, &map, &raw_lines, loaded))
             {
-                Ok((e, varying)) => {
+                Ok((e, varying, shown)) => {
                     if let Some(v) = varying {
                         adoption.varying.push(format!("{at}: {v}"));
+                    }
+                    if let Some(v) = shown {
+                        adoption.shown.push(format!("{at}: {v}"));
                     }
                     edits.push(e)
                 }
@@ -274,15 +286,49 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     Ok(adoption)
 }
 
-/// The edit that makes block `c` an example, or why it stays plain.
+/// The info strings of a block that may show what a program printed
+/// (`""`: a fence with none).
+const SHOWS_OUTPUT: [&str; 7] = ["text", "console", "bash", "output", "sh", "shell", ""];
+
+/// Whether `next` (the chapter's next code block) is a fence that shows
+/// `printed` already: one of [`SHOWS_OUTPUT`], holding the same lines but
+/// for trailing whitespace and blank lines at its end. Its info string,
+/// as `which`, when it is.
+fn shows(next: Option<&CodeBlock>, text: &str, printed: Option<&str>) -> Option<String> {
+    let (next, printed) = (next?, printed?);
+    let fence = text.get(next.range.clone())?;
+    let fence = fence.trim_start_matches([' ', '\t', '>']);
+    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
+        return None;
+    }
+    let info = next.info.split([' ', ',', '\t', '{']).next().unwrap_or("");
+    let same = |t: &str| -> Vec<String> {
+        let mut lines: Vec<String> = t.lines().map(|l| l.trim_end().to_owned()).collect();
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines
+    };
+    let printed = same(printed);
+    (SHOWS_OUTPUT.contains(&info) && !printed.is_empty() && same(&next.code) == printed)
+        .then(|| format!("```{info}"))
+}
+
+/// What [`edit`] makes of a block: the edit, what varies in its output,
+/// and the block after it that already shows its output.
+type Made = (Edit, Option<&'static str>, Option<String>);
+
+/// The edit that makes block `c` an example, or why it stays plain;
+/// `next` is the chapter's code block after it.
 fn edit(
     c: &Checked,
     block: &CodeBlock,
+    next: Option<&CodeBlock>,
     chapter: &load::Chapter,
     map: &LineMap,
     raw_lines: &[&str],
     loaded: &load::Loaded,
-) -> Result<(Edit, Option<&'static str>), String> {
+) -> Result<Made, String> {
     let text = &chapter.expanded;
     let start = block.range.start;
     let first = markdown::line_col(text, start).0 - 1;
@@ -377,6 +423,15 @@ fn edit(
         ),
         Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
     };
+    // The book shows the output already (a "will print" block after
+    // it): shown once, as the author wrote it.
+    let shown = shows(next, text, printed).map(|info| {
+        format!("the {info} block after it shows its output already")
+    });
+    let (kept, varying) = match shown {
+        Some(_) => (None, None),
+        None => (kept, varying),
+    };
     let mut insert = kept
         .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
         .unwrap_or_default();
@@ -391,6 +446,7 @@ fn edit(
             insert,
         },
         varying,
+        shown,
     ))
 }
 
@@ -403,14 +459,18 @@ pub struct Written {
     pub adopted: usize,
     /// Files not written (refused, or changed since they were read).
     pub refused: usize,
+    /// The book checked afterwards as `check` checks it, which wrote
+    /// `companion.lock`: `check --locked` passes right after.
+    pub checked: Report,
 }
 
 /// Writes the planned files (each through [`author`]'s guard: inside the
 /// book's `src`, a link written through to its target, a read-only file
 /// refused; atomically; only if unchanged since it was read; a
 /// byte-order mark kept) and registers the preprocessor unless every file
-/// was refused.
-pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
+/// was refused; then checks the book as `check` does (with `jobs`
+/// workers), which writes the lock of the adopted book.
+pub fn write(root: &Path, adoption: &Adoption, jobs: Option<usize>) -> anyhow::Result<Written> {
     let mut done = Written::default();
     for (n, (file, path, before, after)) in adoption.files.iter().enumerate() {
         let blocks = adoption.per_file.get(n).copied().unwrap_or(0);
@@ -449,6 +509,18 @@ pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
                 .push("registered the preprocessor in book.toml".to_owned());
         }
     }
+    // The examples are new claims (and every block after an inserted
+    // output block moved): the lock is the one `check` writes for the
+    // book as it now is, by `check` itself. Most of it is in the cache.
+    let options = Options {
+        jobs,
+        ..Options::default()
+    };
+    done.checked = check::run(root, &options)?;
+    done.notes.push(format!(
+        "checked the book and wrote companion.lock: {}",
+        done.checked.summary()
+    ));
     Ok(done)
 }
 

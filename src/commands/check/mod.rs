@@ -288,6 +288,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .collect();
         let judged = scope.judged(&session.lock, &lock);
         lock_errors = locking::differences(&judged, &lock, &places, accepts);
+        report.lock_unread = match judged {
+            lock::Read::Lock(_) => None,
+            lock::Read::Missing => Some("is missing"),
+            lock::Read::Invalid(_) => Some("does not parse"),
+        };
     } else if scope.partial() {
         // Leaves the lock alone: the note says so.
     } else {

@@ -20,6 +20,7 @@ mod recorded;
 mod run;
 mod sanitize;
 mod toolchain;
+mod totals;
 mod verify;
 mod vouched;
 
