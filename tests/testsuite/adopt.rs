@@ -575,7 +575,10 @@ compiler runs: 0, program runs: 0, from cache: 4
     });
     let lock = std::fs::read(root.join("companion.lock")).expect("the lock");
     book.run(&["check"], |_| {});
-    assert_eq!(std::fs::read(root.join("companion.lock")).expect("lock"), lock);
+    assert_eq!(
+        std::fs::read(root.join("companion.lock")).expect("lock"),
+        lock
+    );
 }
 
 /// A block whose output the book shows already in the block after it (a

@@ -8,15 +8,16 @@
 //! `expect=compile-fail error=E0308`, `edition2018` → `edition=2018`), and
 //! an ```` ```output ```` block with what it printed (a run's stdout, a
 //! panic's message) follows it. A `compile_fail` block names its error
-//! code instead. The changes are printed as a unified diff; `--write`
-//! writes each file atomically and registers the preprocessor as `install`
-//! does, then checks the book as `check` does, which writes
-//! `companion.lock` (`check --locked` passes right after). An output block
-//! is not added when the chapter's next block already shows the output
-//! (a ```` ```text ````, `console`, `bash`, `sh`, `shell`, `output` or
-//! bare fence holding the same lines). Nothing else in a file changes: only the info string's line is
-//! rewritten and the output block inserted after the closing fence (a
-//! byte-order mark and CRLF line ends are kept). Files go through the
+//! code instead, and no output block is added when the chapter's next
+//! block already shows the output (a ```` ```text ````, `console`, `bash`,
+//! `sh`, `shell`, `output` or bare fence holding the same lines). The
+//! changes are printed as a unified diff; `--write` writes each file
+//! atomically and registers the preprocessor as `install` does, then
+//! checks the book as `check` does, which writes `companion.lock`
+//! (`check --locked` passes right after). Nothing else in a file changes:
+//! only the info string's line is rewritten and the output block
+//! inserted after the closing fence (a byte-order mark and CRLF line ends
+//! are kept). Files go through the
 //! guard of [`author`]: a chapter outside the book's `src`, behind a link
 //! leading out, or read-only is named and left alone, and the command then
 //! fails.
@@ -425,9 +426,8 @@ fn edit(
     };
     // The book shows the output already (a "will print" block after
     // it): shown once, as the author wrote it.
-    let shown = shows(next, text, printed).map(|info| {
-        format!("the {info} block after it shows its output already")
-    });
+    let shown = shows(next, text, printed)
+        .map(|info| format!("the {info} block after it shows its output already"));
     let (kept, varying) = match shown {
         Some(_) => (None, None),
         None => (kept, varying),

@@ -113,7 +113,11 @@ compiler runs: 1, program runs: 1, from cache: 3
     );
 
     let (json, _) = check_json(&book, &["--locked"]);
-    let n = |key: &str| json[key].as_u64().unwrap_or_else(|| panic!("{key}: {json:#}"));
+    let n = |key: &str| {
+        json[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key}: {json:#}"))
+    };
     assert_eq!(
         (n("blocks"), n("passed"), n("failed"), n("ignored")),
         (4, 2, 1, 1),
@@ -150,7 +154,12 @@ compiler runs: 1, program runs: 1, from cache: 3
     });
     let lines: Vec<&str> = ran.stdout.lines().collect();
     let count = |prefix: &str| lines.iter().filter(|l| l.starts_with(prefix)).count();
-    assert_eq!(count("::error file=src/totals.md,line=19,"), 1, "{}", ran.stdout);
+    assert_eq!(
+        count("::error file=src/totals.md,line=19,"),
+        1,
+        "{}",
+        ran.stdout
+    );
     assert_eq!(count("::error file="), 1, "{}", ran.stdout);
     assert_eq!(count("::error title=companion.lock::"), 2, "{}", ran.stdout);
     assert_eq!(
