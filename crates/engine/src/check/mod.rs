@@ -106,8 +106,8 @@ pub struct Checker {
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
     /// Each job's observation in this run, shared by the claims with the
-    /// same job, and whether it came from an earlier run's cache.
-    memo: Mutex<HashMap<String, Arc<OnceLock<Option<(Observation, bool)>>>>>,
+    /// same job.
+    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Seen>>>>>,
     /// Observations made by merged builds ([`Checker::prepare`]), taken by
     /// the first check of their key.
     merged: Mutex<HashMap<String, Observation>>,
@@ -120,6 +120,10 @@ pub struct Checker {
     /// a merged binary is compared with ([`merge_reach`]).
     baselines: merge_reach::Baselines,
 }
+
+/// A job's observation in this run, and whether it came from the cache
+/// as an earlier run left it (`true`) or was made now.
+type Seen = (Observation, bool);
 
 /// Counters of work done.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
