@@ -163,13 +163,11 @@ impl Report {
                 mdbook_companion_core::machine::host_arch()
             ));
         }
-        match self.lock_differences() {
-            _ if let Some(why) = self.lock_unread => {
-                s.push_str(&format!("; companion.lock {why}"));
-            }
-            0 => {}
-            1 => s.push_str("; 1 lock entry differs"),
-            n => s.push_str(&format!("; {n} lock entries differ")),
+        match (self.lock_unread, self.lock_differences()) {
+            (Some(why), _) => s.push_str(&format!("; companion.lock {why}")),
+            (None, 0) => {}
+            (None, 1) => s.push_str("; 1 lock entry differs"),
+            (None, n) => s.push_str(&format!("; {n} lock entries differ")),
         }
         match self.book_errors() {
             0 => {}
