@@ -644,4 +644,10 @@ d
 "##]],
     );
     book.run(&["check", "--locked"], |_| {});
+    // `check` asks for no output block there either, and `--bless` adds
+    // none: the page shows the output once.
+    let adopted = book.read("src/shown.md");
+    let ran = book.run(&["check", "--bless"], |_| {});
+    assert!(!ran.stdout.contains("output not claimed"), "{}", ran.stdout);
+    assert_eq!(book.read("src/shown.md"), adopted);
 }

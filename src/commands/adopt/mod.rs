@@ -32,7 +32,7 @@ use super::author;
 use super::check::{self, Checked, Options, Report};
 use super::install;
 use crate::book::load::{self, LineMap};
-use crate::book::plain::CodeBlock;
+use crate::book::plain::{self, CodeBlock};
 use crate::book::session::Session;
 use mdbook_companion_core::code;
 use mdbook_companion_core::diff;
@@ -287,34 +287,6 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     Ok(adoption)
 }
 
-/// The info strings of a block that may show what a program printed
-/// (`""`: a fence with none).
-const SHOWS_OUTPUT: [&str; 7] = ["text", "console", "bash", "output", "sh", "shell", ""];
-
-/// Whether `next` (the chapter's next code block) is a fence that shows
-/// `printed` already: one of [`SHOWS_OUTPUT`], holding the same lines but
-/// for trailing whitespace and blank lines at its end. Its info string,
-/// as `which`, when it is.
-fn shows(next: Option<&CodeBlock>, text: &str, printed: Option<&str>) -> Option<String> {
-    let (next, printed) = (next?, printed?);
-    let fence = text.get(next.range.clone())?;
-    let fence = fence.trim_start_matches([' ', '\t', '>']);
-    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
-        return None;
-    }
-    let info = next.info.split([' ', ',', '\t', '{']).next().unwrap_or("");
-    let same = |t: &str| -> Vec<String> {
-        let mut lines: Vec<String> = t.lines().map(|l| l.trim_end().to_owned()).collect();
-        while lines.last().is_some_and(|l| l.is_empty()) {
-            lines.pop();
-        }
-        lines
-    };
-    let printed = same(printed);
-    (SHOWS_OUTPUT.contains(&info) && !printed.is_empty() && same(&next.code) == printed)
-        .then(|| format!("```{info}"))
-}
-
 /// What [`edit`] makes of a block: the edit, what varies in its output,
 /// and the block after it that already shows its output.
 type Made = (Edit, Option<&'static str>, Option<String>);
@@ -426,7 +398,8 @@ fn edit(
     };
     // The book shows the output already (a "will print" block after
     // it): shown once, as the author wrote it.
-    let shown = shows(next, text, printed)
+    let shown = printed
+        .and_then(|p| plain::shows_output(next, text, p))
         .map(|info| format!("the {info} block after it shows its output already"));
     let (kept, varying) = match shown {
         Some(_) => (None, None),

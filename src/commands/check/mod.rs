@@ -23,6 +23,7 @@ pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
+use crate::book::plain;
 use crate::book::session::Session;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::{Isolation, Warnings};
@@ -462,7 +463,7 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         .chain(warnings.iter().map(|w| format!("warning: {w}")))
         .chain(preprocessors)
         .collect();
-    let checked: Vec<Checked> = claims
+    let mut checked: Vec<Checked> = claims
         .into_iter()
         .zip(chapters)
         .zip(outcomes)
@@ -471,8 +472,10 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
             chapter,
             outcome,
             others: Vec::new(),
+            shown_after: None,
         })
         .collect();
+    shown_after(loaded, &mut checked);
     let mut report = Report {
         notes,
         errors,
@@ -514,6 +517,25 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         report.lock_notes.push(note);
     }
     Ok(report)
+}
+
+/// Marks each example that printed with no output block whose output the
+/// chapter's next block shows already (a "will print" fence, as `adopt`
+/// leaves it): no output block is asked for, nor added by `--bless`.
+fn shown_after(loaded: &load::Loaded, checked: &mut [Checked]) {
+    for c in checked {
+        let shown = match (report::unclaimed_output(c), &c.claim.bless) {
+            (Some(printed), Some(t)) => (loaded.chapters.iter())
+                .find(|ch| ch.path == t.path)
+                .and_then(|ch| {
+                    let next = (plain::code_blocks(&ch.raw).into_iter())
+                        .find(|b| b.range.start >= t.range.end);
+                    plain::shows_output(next.as_ref(), &ch.raw, printed)
+                }),
+            _ => None,
+        };
+        c.shown_after = shown;
+    }
 }
 
 /// The worker pool: `jobs` threads, or one per core.

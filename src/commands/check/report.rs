@@ -21,6 +21,10 @@ pub struct Checked {
     /// What the program printed on further runs, when asked for
     /// (`adopt` asks for them).
     pub others: Vec<String>,
+    /// The fence after the example that shows what it printed already
+    /// (a "will print" block, ```` ```text ````): no output block is
+    /// asked for, nor added by `--bless`.
+    pub shown_after: Option<String>,
 }
 
 /// The whole result of `check`.
@@ -198,7 +202,8 @@ pub fn unclaimed_output(c: &Checked) -> Option<&str> {
         && claim.output.is_none()
         && claim.output_range.is_none()
         && claim.doctest.is_none()
-        && !claim.ignore;
+        && !claim.ignore
+        && c.shown_after.is_none();
     if !unclaimed {
         return None;
     }
