@@ -202,6 +202,36 @@ mod tests {
         assert_eq!(claims[0].edition, 2021);
     }
 
+    /// The block after a program shows its output when it is a fence of
+    /// the kinds that show output and holds the same lines (trailing
+    /// spaces and blank lines at its end aside); anything else does not.
+    #[test]
+    fn a_will_print_fence_shows_the_output_it_holds() {
+        for (after, shown) in [
+            ("```text\na  \nb\n\n```\n", Some("```text")),
+            ("> ```console\n> a\n> b\n> ```\n", Some("```console")),
+            ("~~~bash\na\nb\n~~~\n", Some("```bash")),
+            ("```sh,ignore\na\nb\n```\n", Some("```sh")),
+            ("```\na\nb\n```\n", Some("```")),
+            ("```output\na\nb\n```\n", Some("```output")),
+            // Another kind, other lines, an indented block: not shown.
+            ("```json\na\nb\n```\n", None),
+            ("```text\n$ cargo run\na\nb\n```\n", None),
+            ("```text\na\n```\n", None),
+            ("    a\n    b\n", None),
+        ] {
+            let text =
+                format!("# T\n\n```rust\nprintln!(\"a\\nb\");\n```\n\nwill print\n\n{after}");
+            let blocks = code_blocks(&text);
+            assert_eq!(
+                shows_output(blocks.get(1), &text, "a\nb\n").as_deref(),
+                shown,
+                "{after:?}"
+            );
+        }
+        assert_eq!(shows_output(None, "", "a\n"), None);
+    }
+
     #[test]
     fn blocks_are_placed_in_the_file_the_author_edits() {
         let raw = "# T\n\n{{#include intro.md}}\n\n```rust,edition2018\nfn main() {}\n```\n";
