@@ -181,10 +181,21 @@ fn adopt(book: &std::path::Path, write: bool, jobs: Option<usize>) -> anyhow::Re
             eprintln!("  {l}");
         }
     }
+    if !plan.shown.is_empty() {
+        eprintln!("output the book already shows (no output block added):");
+        for l in &plan.shown {
+            eprintln!("  {l}");
+        }
+    }
     if write {
-        let done = adopt::write(book, &plan)?;
+        let done = adopt::write(book, &plan, jobs)?;
         for note in &done.notes {
             eprintln!("mdbook-companion adopt: {note}");
+        }
+        if done.checked.fails() {
+            eprintln!(
+                "mdbook-companion adopt: `mdbook-companion check` tells which blocks fail (the blocks left as they are among them)"
+            );
         }
         eprintln!(
             "mdbook-companion adopt: {} block(s) became examples; {} left as they are",
@@ -243,7 +254,7 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         cli::Format::Github => print!("{}", check::formats::github(&report)),
         cli::Format::Junit => print!("{}", check::formats::junit(&report)),
     }
-    if report.failed() > 0 {
+    if report.fails() {
         return Err(ChecksFailed.into());
     }
     Ok(())

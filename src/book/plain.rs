@@ -67,6 +67,36 @@ pub fn code_blocks(text: &str) -> Vec<CodeBlock> {
     out
 }
 
+/// The info strings of a block that may show what a program printed
+/// (`""`: a fence with none).
+const SHOWS_OUTPUT: [&str; 7] = ["text", "console", "bash", "output", "sh", "shell", ""];
+
+/// Whether `next` (the chapter's next code block) is a fence that shows
+/// `printed` already: one of [`SHOWS_OUTPUT`], holding the same lines but
+/// for trailing whitespace and blank lines at its end (a "will print"
+/// block after an example: `adopt` and `--bless` add no output block
+/// then). Its fence as the report names it (```` ```text ````) when it
+/// is. `next` is a block of `text`.
+pub fn shows_output(next: Option<&CodeBlock>, text: &str, printed: &str) -> Option<String> {
+    let next = next?;
+    let fence = text.get(next.range.clone())?;
+    let fence = fence.trim_start_matches([' ', '\t', '>']);
+    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
+        return None;
+    }
+    let info = next.info.split([' ', ',', '\t', '{']).next().unwrap_or("");
+    let same = |t: &str| -> Vec<String> {
+        let mut lines: Vec<String> = t.lines().map(|l| l.trim_end().to_owned()).collect();
+        while lines.last().is_some_and(|l| l.is_empty()) {
+            lines.pop();
+        }
+        lines
+    };
+    let printed = same(printed);
+    (SHOWS_OUTPUT.contains(&info) && !printed.is_empty() && same(&next.code) == printed)
+        .then(|| format!("```{info}"))
+}
+
 /// The claims of a chapter's plain Rust blocks; `edition` is the one
 /// `mdbook test` gives rustdoc, `triple` the target `ignore-TARGET` is
 /// matched against.
@@ -170,6 +200,36 @@ mod tests {
         assert_eq!(claims[1].source.lines().nth(1), Some("panic!();"));
         assert_eq!(claims[3].doctest.as_ref().unwrap().error_codes, ["E0382"]);
         assert_eq!(claims[0].edition, 2021);
+    }
+
+    /// The block after a program shows its output when it is a fence of
+    /// the kinds that show output and holds the same lines (trailing
+    /// spaces and blank lines at its end aside); anything else does not.
+    #[test]
+    fn a_will_print_fence_shows_the_output_it_holds() {
+        for (after, shown) in [
+            ("```text\na  \nb\n\n```\n", Some("```text")),
+            ("> ```console\n> a\n> b\n> ```\n", Some("```console")),
+            ("~~~bash\na\nb\n~~~\n", Some("```bash")),
+            ("```sh,ignore\na\nb\n```\n", Some("```sh")),
+            ("```\na\nb\n```\n", Some("```")),
+            ("```output\na\nb\n```\n", Some("```output")),
+            // Another kind, other lines, an indented block: not shown.
+            ("```json\na\nb\n```\n", None),
+            ("```text\n$ cargo run\na\nb\n```\n", None),
+            ("```text\na\n```\n", None),
+            ("    a\n    b\n", None),
+        ] {
+            let text =
+                format!("# T\n\n```rust\nprintln!(\"a\\nb\");\n```\n\nwill print\n\n{after}");
+            let blocks = code_blocks(&text);
+            assert_eq!(
+                shows_output(blocks.get(1), &text, "a\nb\n").as_deref(),
+                shown,
+                "{after:?}"
+            );
+        }
+        assert_eq!(shows_output(None, "", "a\n"), None);
     }
 
     #[test]

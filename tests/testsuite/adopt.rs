@@ -399,6 +399,7 @@ mdbook-companion adopt: wrote src/steady.md
 mdbook-companion adopt: wrote src/channel.md
 mdbook-companion adopt: wrote src/hash.md
 mdbook-companion adopt: wrote src/threads.md
+mdbook-companion adopt: checked the book and wrote companion.lock: 7 passed, 0 failed
 mdbook-companion adopt: 7 block(s) became examples; 0 left as they are
 
 "#]]);
@@ -527,4 +528,126 @@ b
         let statuses: Vec<String> = verdicts(&json).into_iter().map(|v| v.2).collect();
         assert_eq!(statuses, ["passed"; 7], "{json:#}");
     }
+}
+
+/// A book of passing plain blocks, in two chapters: output blocks
+/// inserted move the blocks after them.
+fn passing_book() -> BookTest {
+    BookTest::new()
+        .toml("[rust]\nedition = \"2021\"")
+        .chapter(
+            "first.md",
+            "# First\n\n```rust\nprintln!(\"one\");\n```\n\nAnd then:\n\n```rust\nlet x = 2;\nassert_eq!(x + x, 4);\nprintln!(\"{x}\");\n```\n\n```compile_fail\nlet x: i32 = \"a\";\n```\n",
+        )
+        .chapter(
+            "second.md",
+            "# Second\n\n```rust,ignore\nnot checked\n```\n\n```rust\nprintln!(\"two\");\n```\n",
+        )
+}
+
+/// After `adopt --write`, `companion.lock` is the one `check` writes for
+/// the adopted book: a single `check --locked` passes, with no other
+/// command between, and a `check` leaves the lock as it is.
+#[test]
+fn adopt_write_leaves_a_locked_book() {
+    let book = passing_book();
+    let root = book.root();
+    let ran = book.run(&["adopt", "--write"], |_| {});
+    assert!(book.read("src/first.md").contains("```rust example\n"));
+    book.run(&["check", "--locked"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/first.md:3: rust example (expect=run)
+ok      src/first.md:13: rust example (expect=run)
+ok      src/first.md:23: rust example (expect=compile-fail)
+ignored src/second.md:3: rust block (ignore): not checked
+ok      src/second.md:7: rust example (expect=run)
+compiler runs: 0, program runs: 0, from cache: 4
+4 passed, 0 failed, 1 ignored
+
+"#]]);
+    });
+    assert!(
+        ran.stderr.contains(
+            "mdbook-companion adopt: checked the book and wrote companion.lock: 4 passed, 0 failed, 1 ignored\n"
+        ),
+        "{}",
+        ran.stderr
+    );
+    let lock = std::fs::read(root.join("companion.lock")).expect("the lock");
+    book.run(&["check"], |_| {});
+    assert_eq!(
+        std::fs::read(root.join("companion.lock")).expect("lock"),
+        lock
+    );
+}
+
+/// A block whose output the book shows already in the block after it (a
+/// "will print" fence of any of the kinds that show output) gets no
+/// output block: the page would show it twice. A block the next fence
+/// shows something else for gets its own.
+#[test]
+fn adopt_adds_no_output_block_the_next_block_shows() {
+    let book = BookTest::new().toml("[rust]\nedition = \"2021\"").chapter(
+        "shown.md",
+        "# Shown\n\n```rust\nprintln!(\"a\");\nprintln!(\"b\");\n```\n\nwill yield\n\n```text\na  \nb\n\n```\n\n```rust\nprintln!(\"c\");\n```\n\n```console\n$ cargo run\nc\n```\n\n```rust\nprintln!(\"d\");\n```\n\n```sh\nd\n```\n",
+    );
+    book.run(&["adopt", "--write"], |cmd| {
+        cmd.expect_stderr(str![[r#"
+output the book already shows (no output block added):
+  src/shown.md:3: the ```text block after it shows its output already
+  src/shown.md:25: the ```sh block after it shows its output already
+mdbook-companion adopt: wrote src/shown.md
+mdbook-companion adopt: checked the book and wrote companion.lock: 3 passed, 0 failed
+mdbook-companion adopt: 3 block(s) became examples; 0 left as they are
+
+"#]]);
+    });
+    book.check_file(
+        "src/shown.md",
+        str![[r##"
+# Shown
+
+```rust example
+println!("a");
+println!("b");
+```
+
+will yield
+
+```text
+a  
+b
+
+```
+
+```rust example
+println!("c");
+```
+
+```output
+c
+```
+
+```console
+$ cargo run
+c
+```
+
+```rust example
+println!("d");
+```
+
+```sh
+d
+```
+
+"##]],
+    );
+    book.run(&["check", "--locked"], |_| {});
+    // `check` asks for no output block there either, and `--bless` adds
+    // none: the page shows the output once.
+    let adopted = book.read("src/shown.md");
+    let ran = book.run(&["check", "--bless"], |_| {});
+    assert!(!ran.stdout.contains("output not claimed"), "{}", ran.stdout);
+    assert_eq!(book.read("src/shown.md"), adopted);
 }

@@ -41,6 +41,7 @@ mdbook-companion adopt: src/../outside.md: not written: resolves to [ROOT]/outsi
 mdbook-companion adopt: wrote src/link.md
 mdbook-companion adopt: src/ro.md: not written: is read-only; make it writable to let this command change it
 mdbook-companion adopt: wrote src/bom.md
+mdbook-companion adopt: checked the book and wrote companion.lock: 4 passed, 0 failed
 mdbook-companion adopt: 2 block(s) became examples; 0 left as they are
 mdbook-companion: error: 2 file(s) not written
 

@@ -8,11 +8,16 @@
 //! `expect=compile-fail error=E0308`, `edition2018` → `edition=2018`), and
 //! an ```` ```output ```` block with what it printed (a run's stdout, a
 //! panic's message) follows it. A `compile_fail` block names its error
-//! code instead. The changes are printed as a unified diff; `--write`
-//! writes each file atomically and registers the preprocessor as `install`
-//! does. Nothing else in a file changes: only the info string's line is
-//! rewritten and the output block inserted after the closing fence (a
-//! byte-order mark and CRLF line ends are kept). Files go through the
+//! code instead, and no output block is added when the chapter's next
+//! block already shows the output (a ```` ```text ````, `console`, `bash`,
+//! `sh`, `shell`, `output` or bare fence holding the same lines). The
+//! changes are printed as a unified diff; `--write` writes each file
+//! atomically and registers the preprocessor as `install` does, then
+//! checks the book as `check` does, which writes `companion.lock`
+//! (`check --locked` passes right after). Nothing else in a file changes:
+//! only the info string's line is rewritten and the output block
+//! inserted after the closing fence (a byte-order mark and CRLF line ends
+//! are kept). Files go through the
 //! guard of [`author`]: a chapter outside the book's `src`, behind a link
 //! leading out, or read-only is named and left alone, and the command then
 //! fails.
@@ -27,7 +32,7 @@ use super::author;
 use super::check::{self, Checked, Options, Report};
 use super::install;
 use crate::book::load::{self, LineMap};
-use crate::book::plain::CodeBlock;
+use crate::book::plain::{self, CodeBlock};
 use crate::book::session::Session;
 use mdbook_companion_core::code;
 use mdbook_companion_core::diff;
@@ -59,6 +64,9 @@ pub struct Adoption {
     /// Blocks whose output varies between runs, and what was recorded of
     /// it: `file:line: what`.
     pub varying: Vec<String>,
+    /// Blocks whose output the block after them already shows (so no
+    /// output block is added): `file:line: which`.
+    pub shown: Vec<String>,
 }
 
 impl Adoption {
@@ -232,14 +240,19 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                     continue;
                 }
             }
-            let block = found.iter().find(|b| b.range.start == c.claim.offset);
-            match block
+            let at_block = found.iter().position(|b| b.range.start == c.claim.offset);
+            let next = at_block.and_then(|i| found.get(i + 1));
+            match at_block
+                .and_then(|i| found.get(i))
                 .ok_or_else(|| "not found again in the chapter".to_owned())
-                .and_then(|b| edit(c, b, chapter, &map, &raw_lines, loaded))
+                .and_then(|b| edit(c, b, next, chapter, &map, &raw_lines, loaded))
             {
-                Ok((e, varying)) => {
+                Ok((e, varying, shown)) => {
                     if let Some(v) = varying {
                         adoption.varying.push(format!("{at}: {v}"));
+                    }
+                    if let Some(v) = shown {
+                        adoption.shown.push(format!("{at}: {v}"));
                     }
                     edits.push(e)
                 }
@@ -274,15 +287,21 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     Ok(adoption)
 }
 
-/// The edit that makes block `c` an example, or why it stays plain.
+/// What [`edit`] makes of a block: the edit, what varies in its output,
+/// and the block after it that already shows its output.
+type Made = (Edit, Option<&'static str>, Option<String>);
+
+/// The edit that makes block `c` an example, or why it stays plain;
+/// `next` is the chapter's code block after it.
 fn edit(
     c: &Checked,
     block: &CodeBlock,
+    next: Option<&CodeBlock>,
     chapter: &load::Chapter,
     map: &LineMap,
     raw_lines: &[&str],
     loaded: &load::Loaded,
-) -> Result<(Edit, Option<&'static str>), String> {
+) -> Result<Made, String> {
     let text = &chapter.expanded;
     let start = block.range.start;
     let first = markdown::line_col(text, start).0 - 1;
@@ -377,6 +396,15 @@ fn edit(
         ),
         Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
     };
+    // The book shows the output already (a "will print" block after
+    // it): shown once, as the author wrote it.
+    let shown = printed
+        .and_then(|p| plain::shows_output(next, text, p))
+        .map(|info| format!("the {info} block after it shows its output already"));
+    let (kept, varying) = match shown {
+        Some(_) => (None, None),
+        None => (kept, varying),
+    };
     let mut insert = kept
         .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
         .unwrap_or_default();
@@ -391,6 +419,7 @@ fn edit(
             insert,
         },
         varying,
+        shown,
     ))
 }
 
@@ -403,14 +432,18 @@ pub struct Written {
     pub adopted: usize,
     /// Files not written (refused, or changed since they were read).
     pub refused: usize,
+    /// The book checked afterwards as `check` checks it, which wrote
+    /// `companion.lock`: `check --locked` passes right after.
+    pub checked: Report,
 }
 
 /// Writes the planned files (each through [`author`]'s guard: inside the
 /// book's `src`, a link written through to its target, a read-only file
 /// refused; atomically; only if unchanged since it was read; a
 /// byte-order mark kept) and registers the preprocessor unless every file
-/// was refused.
-pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
+/// was refused; then checks the book as `check` does (with `jobs`
+/// workers), which writes the lock of the adopted book.
+pub fn write(root: &Path, adoption: &Adoption, jobs: Option<usize>) -> anyhow::Result<Written> {
     let mut done = Written::default();
     for (n, (file, path, before, after)) in adoption.files.iter().enumerate() {
         let blocks = adoption.per_file.get(n).copied().unwrap_or(0);
@@ -449,6 +482,18 @@ pub fn write(root: &Path, adoption: &Adoption) -> anyhow::Result<Written> {
                 .push("registered the preprocessor in book.toml".to_owned());
         }
     }
+    // The examples are new claims (and every block after an inserted
+    // output block moved): the lock is the one `check` writes for the
+    // book as it now is, by `check` itself. Most of it is in the cache.
+    let options = Options {
+        jobs,
+        ..Options::default()
+    };
+    done.checked = check::run(root, &options)?;
+    done.notes.push(format!(
+        "checked the book and wrote companion.lock: {}",
+        done.checked.summary()
+    ));
     Ok(done)
 }
 

@@ -1,6 +1,7 @@
 //! `check --bless`: write the actual outputs into the chapters' output
 //! blocks, and add one after an `expect=run` example that printed with
-//! none ([`super::report::unclaimed_output`]).
+//! none ([`super::report::unclaimed_output`]: not when the chapter's next
+//! block shows that output already).
 //!
 //! Only claims whose sole fault is their output text are blessed, and only
 //! when the ```` ```output ```` block is literally in a chapter file (an

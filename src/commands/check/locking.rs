@@ -173,8 +173,21 @@ pub fn share(old: &Read, new: &Lock, judged: impl Fn(&Entry) -> bool) -> Read {
     })
 }
 
-/// What `--locked` tells the author to do about any difference.
+/// What `--locked` tells the author to do about a stale entry (the block
+/// holds, but the lock does not say so as it now is).
 pub const HINT: &str = "run `mdbook-companion check` and commit companion.lock";
+
+/// What `--locked` tells the author to do when the block's claim fails
+/// now: a new lock would only record the failure.
+pub const FIX: &str = "the block fails now: fix it (or accept what it does with `mdbook-companion check --bless`), then commit the companion.lock `check` writes";
+
+/// The advice for a block whose entry in this run is `n`: by its cause.
+fn advice(n: &Entry) -> &'static str {
+    match n.verdict {
+        Recorded::Failed => FIX,
+        _ => HINT,
+    }
+}
 
 /// `check --locked`: every difference between the committed lock and the
 /// one this run makes, one line per block (where it is, what differs, what
@@ -267,9 +280,10 @@ pub fn differences(
         }
         if !faults.is_empty() {
             out.push(format!(
-                "{place}: {}: {}; {HINT}{diffs}",
+                "{place}: {}: {}; {}{diffs}",
                 n.what,
-                faults.join("; ")
+                faults.join("; "),
+                advice(n)
             ));
             told.insert(place);
         }
@@ -277,9 +291,10 @@ pub fn differences(
     for n in &pairs.new {
         let place = format!("{}:{}", n.chapter, n.line);
         out.push(format!(
-            "{place}: {} has no entry in {} (a new block); {HINT}",
+            "{place}: {} has no entry in {} (a new block); {}",
             n.what,
-            lock::FILE
+            lock::FILE,
+            advice(n)
         ));
         told.insert(place);
     }

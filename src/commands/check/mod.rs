@@ -23,6 +23,7 @@ pub use partition::Partition;
 pub use report::{Checked, Report};
 
 use crate::book::load;
+use crate::book::plain;
 use crate::book::session::Session;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::{Isolation, Warnings};
@@ -288,6 +289,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
             .collect();
         let judged = scope.judged(&session.lock, &lock);
         lock_errors = locking::differences(&judged, &lock, &places, accepts);
+        report.lock_unread = match judged {
+            lock::Read::Lock(_) => None,
+            lock::Read::Missing => Some("is missing"),
+            lock::Read::Invalid(_) => Some("does not parse"),
+        };
     } else if scope.partial() {
         // Leaves the lock alone: the note says so.
     } else {
@@ -457,7 +463,7 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         .chain(warnings.iter().map(|w| format!("warning: {w}")))
         .chain(preprocessors)
         .collect();
-    let checked: Vec<Checked> = claims
+    let mut checked: Vec<Checked> = claims
         .into_iter()
         .zip(chapters)
         .zip(outcomes)
@@ -466,8 +472,10 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
             chapter,
             outcome,
             others: Vec::new(),
+            shown_after: None,
         })
         .collect();
+    shown_after(loaded, &mut checked);
     let mut report = Report {
         notes,
         errors,
@@ -507,6 +515,25 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         report.lock_notes.push(note);
     }
     Ok(report)
+}
+
+/// Marks each example that printed with no output block whose output the
+/// chapter's next block shows already (a "will print" fence, as `adopt`
+/// leaves it): no output block is asked for, nor added by `--bless`.
+fn shown_after(loaded: &load::Loaded, checked: &mut [Checked]) {
+    for c in checked {
+        let shown = match (report::unclaimed_output(c), &c.claim.bless) {
+            (Some(printed), Some(t)) => (loaded.chapters.iter())
+                .find(|ch| ch.path == t.path)
+                .and_then(|ch| {
+                    let next = (plain::code_blocks(&ch.raw).into_iter())
+                        .find(|b| b.range.start >= t.range.end);
+                    plain::shows_output(next.as_ref(), &ch.raw, printed)
+                }),
+            _ => None,
+        };
+        c.shown_after = shown;
+    }
 }
 
 /// The worker pool: `jobs` threads, or one per core.

@@ -21,6 +21,10 @@ pub struct Checked {
     /// What the program printed on further runs, when asked for
     /// (`adopt` asks for them).
     pub others: Vec<String>,
+    /// The fence after the example that shows what it printed already
+    /// (a "will print" block, ```` ```text ````): no output block is
+    /// asked for, nor added by `--bless`.
+    pub shown_after: Option<String>,
 }
 
 /// The whole result of `check`.
@@ -43,6 +47,9 @@ pub struct Report {
     pub lock_notes: Vec<String>,
     /// `--locked`: how the book differs from its lock (each a failure).
     pub lock_errors: Vec<String>,
+    /// `--locked` with no lock to compare with: what is wrong with the
+    /// file (`is missing`, `does not parse`), its one difference.
+    pub lock_unread: Option<&'static str>,
     /// The work done.
     pub counters: Counters,
     /// Other notes (preprocessors `check` does not run) and warnings
@@ -70,16 +77,52 @@ impl Report {
             .count()
     }
 
-    /// Claims that failed or could not be checked, and unreadable directives.
+    /// Claims that failed or could not be checked, and what the build
+    /// fails with in a chapter's block (a directive it cannot read, an id
+    /// used twice, a data file a block asked for): each a block. Not the
+    /// lock's differences ([`Report::lock_differences`]) nor what fails
+    /// the book as a whole ([`Report::book_errors`]).
     pub fn failed(&self) -> usize {
         self.checked
             .iter()
             .filter(|c| c.outcome.verdict.is_failure())
             .count()
-            + self.invalid.len()
-            + self.lock_errors.len()
+            + self.invalid.iter().filter(|i| self.in_block(i)).count()
+    }
+
+    /// Whether what the build fails with is in a block: in a chapter, or
+    /// in a data file a chapter's block asked for (not book.toml, the
+    /// theme).
+    fn in_block(&self, i: &Located) -> bool {
+        self.chapters.contains(&i.file) || i.asked_for_by().is_some()
+    }
+
+    /// What fails the book as a whole, outside its blocks: the build's
+    /// faults in book.toml or the theme, a misspelled
+    /// `[preprocessor.companion]`, warnings under `warnings = "deny"`.
+    pub fn book_errors(&self) -> usize {
+        self.invalid.iter().filter(|i| !self.in_block(i)).count()
             + self.errors.len()
             + self.denied().count()
+    }
+
+    /// `--locked`: the entries of `companion.lock` that differ from the
+    /// book (one per block, stale entry or panel; the lock missing or
+    /// unreadable is one).
+    pub fn lock_differences(&self) -> usize {
+        self.lock_errors.len()
+    }
+
+    /// The blocks the report tells: passed, failed, ignored and those
+    /// about another architecture add up to it.
+    pub fn blocks(&self) -> usize {
+        self.checked.len() + self.invalid.iter().filter(|i| self.in_block(i)).count()
+    }
+
+    /// Whether the run fails: a block failed, the lock differs, or the
+    /// book as a whole fails.
+    pub fn fails(&self) -> bool {
+        self.failed() + self.lock_differences() + self.book_errors() > 0
     }
 
     /// The warnings that fail the run (all of them under `warnings =
@@ -109,7 +152,9 @@ impl Report {
     }
 
     /// The last line: `N passed, M failed` (`, K ignored` when some were,
-    /// `, K not checked on ARCH` for claims about another architecture).
+    /// `, K not checked on ARCH` for claims about another architecture),
+    /// which add up to the blocks; then, each its own count, `; N lock
+    /// entries differ` and `; N book errors` when there are.
     pub fn summary(&self) -> String {
         let mut s = format!("{} passed, {} failed", self.passed(), self.failed());
         if self.ignored() > 0 {
@@ -121,6 +166,17 @@ impl Report {
                 self.other_arch(),
                 mdbook_companion_core::machine::host_arch()
             ));
+        }
+        match (self.lock_unread, self.lock_differences()) {
+            (Some(why), _) => s.push_str(&format!("; companion.lock {why}")),
+            (None, 0) => {}
+            (None, 1) => s.push_str("; 1 lock entry differs"),
+            (None, n) => s.push_str(&format!("; {n} lock entries differ")),
+        }
+        match self.book_errors() {
+            0 => {}
+            1 => s.push_str("; 1 book error"),
+            n => s.push_str(&format!("; {n} book errors")),
         }
         s
     }
@@ -146,7 +202,8 @@ pub fn unclaimed_output(c: &Checked) -> Option<&str> {
         && claim.output.is_none()
         && claim.output_range.is_none()
         && claim.doctest.is_none()
-        && !claim.ignore;
+        && !claim.ignore
+        && c.shown_after.is_none();
     if !unclaimed {
         return None;
     }
@@ -300,9 +357,15 @@ struct JsonReport<'a> {
     notes: &'a [String],
     errors: &'a [String],
     denied_warnings: Vec<&'a str>,
+    /// `passed + failed + ignored + other_arch`.
+    blocks: usize,
     passed: usize,
     failed: usize,
     ignored: usize,
+    other_arch: usize,
+    /// Counted apart from the blocks.
+    lock_differences: usize,
+    book_errors: usize,
     compiler_runs: usize,
     program_runs: usize,
     cache_hits: usize,
@@ -390,9 +453,13 @@ pub fn json(report: &Report) -> String {
         notes: &report.notes,
         errors: &report.errors,
         denied_warnings: report.denied().collect(),
+        blocks: report.blocks(),
         passed: report.passed(),
         failed: report.failed(),
         ignored: report.ignored(),
+        other_arch: report.other_arch(),
+        lock_differences: report.lock_differences(),
+        book_errors: report.book_errors(),
         compiler_runs: report.counters.compiler_runs,
         program_runs: report.counters.program_runs,
         cache_hits: report.counters.cache_hits,

@@ -107,7 +107,7 @@ ok      src/two.md:21: rust example "new" (expect=run)
 FAILED  --locked: src/two.md:13: rust example "later": hash: its code, what it claims or how this version of mdbook-companion builds it changed since companion.lock was written (it printed "x\n" then, "y\n" now); run `mdbook-companion check` and commit companion.lock
 FAILED  --locked: src/two.md:21: rust example "new" has no entry in companion.lock (a new block); run `mdbook-companion check` and commit companion.lock
 compiler runs: 1, program runs: 2, from cache: 1
-3 passed, 2 failed
+3 passed, 0 failed; 2 lock entries differ
 
 "#]]);
     });
@@ -121,7 +121,7 @@ compiler runs: 1, program runs: 2, from cache: 1
 ok      src/two.md:3: rust example "hi" (expect=run)
 FAILED  --locked: companion.lock holds a stale entry for src/two.md:13: rust example "later" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock
 compiler runs: 0, program runs: 0, from cache: 1
-1 passed, 1 failed
+1 passed, 0 failed; 1 lock entry differs
 
 "#]]);
     });
@@ -155,7 +155,7 @@ FAILED  --locked: src/two.md:3: rust example "hi": run.stdout line 1: "FORGED\n"
     | +b
     | +c
 compiler runs: 1, program runs: 2, from cache: 0
-2 passed, 1 failed
+2 passed, 0 failed; 1 lock entry differs
 
 "#]]);
     });
@@ -177,7 +177,7 @@ ok      src/two.md:3: rust example "hi" (expect=run)
 ok      src/two.md:13: rust example "later" (expect=run)
 FAILED  --locked: companion.lock holds a stale entry for src/two.md:40: rust example "hi" (no such block there: changed, moved or gone); run `mdbook-companion check` and commit companion.lock
 compiler runs: 0, program runs: 0, from cache: 2
-2 passed, 1 failed
+2 passed, 0 failed; 1 lock entry differs
 
 "#]]);
     });
@@ -209,7 +209,7 @@ FAILED  --locked: src/asm.md:3: rust example "twice": assembly.listing line 1: "
     | +twice:
 ...
 compiler runs: 0, program runs: 0, from cache: 1
-1 passed, 1 failed
+1 passed, 0 failed; 1 lock entry differs
 
 "#]]);
         })

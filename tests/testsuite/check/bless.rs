@@ -95,7 +95,7 @@ FAILED  src/link.md:1: rust example (expect=run): the output differs from the ou
     +new
 bless: src/inc.md:1: not blessed: the output block comes through {{#include}}, not from the chapter file; update the included file
 bless: src/link.md:1: not blessed: ./src/link.md is a symbolic link to [ROOT]/real.md, outside the book's src; expected a file inside it
-compiler runs: 3, program runs: 3, from cache: 1
+compiler runs: 3, program runs: 3, from cache: 0
 0 passed, 2 failed
 
 "#]]);

@@ -231,7 +231,7 @@ fn a_misspelled_preprocessor_table_fails_check() {
 ok      src/c.md:3: rust example (expect=run)
 FAILED  book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.compaion]`
 compiler runs: 1, program runs: 1, from cache: 0
-1 passed, 1 failed
+1 passed, 0 failed; 1 book error
 
 "#]]);
     });
@@ -273,7 +273,7 @@ FAILED  src/a.md:3:17: found unknown attribute `colour`; expected one of title, 
 ok      src/a.md:7: rust example "Fine" (expect=run)
 ok      src/b.md:3: rust example "Later" (expect=run)
 ignored src/b.md:7: rust block (ignore): not checked
-compiler runs: 1, program runs: 1, from cache: 1
+compiler runs: 1, program runs: 1, from cache: 0
 2 passed, 1 failed, 1 ignored
 
 "#]]);

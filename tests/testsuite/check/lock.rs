@@ -109,7 +109,7 @@ ok      src/locked.md:13: compare side "C" (expect=ub)
 ok      src/locked.md:21: compare side "Rust" (expect=panic)
 FAILED  --locked: companion.lock is missing; run `mdbook-companion check` and commit it
 compiler runs: 2, program runs: 3, from cache: 0
-3 passed, 1 failed
+3 passed, 0 failed; companion.lock is missing
 
 "#]]);
     });
@@ -135,7 +135,7 @@ ok      src/locked.md:13: compare side "C" (expect=ub)
 ok      src/locked.md:21: compare side "Rust" (expect=panic)
 FAILED  --locked: src/locked.md:3: rust example "prints": hash: its code, what it claims or how this version of mdbook-companion builds it changed since companion.lock was written (it printed "42\n" then, "40\n" now); assembly.hash: its assembly panel has no entry in companion.lock; run `mdbook-companion check` and commit companion.lock
 compiler runs: 1, program runs: 1, from cache: 2
-3 passed, 1 failed
+3 passed, 0 failed; 1 lock entry differs
 
 "#]]);
     });

@@ -141,7 +141,7 @@ compiler runs: 1, program runs: 1, from cache: 0
 ok      src/w.md:3: rust example (expect=run)
 FAILED  src/w.md:9:4: found an ```asm block of FileCheck directives that follows no example or comparison side; it claims nothing and is shown as plain code; expected it right after the snippet (or its ```output), with only blank lines between (warnings = "deny")
 compiler runs: 1, program runs: 1, from cache: 0
-1 passed, 1 failed
+1 passed, 0 failed; 1 book error
 
 "#]]);
     });

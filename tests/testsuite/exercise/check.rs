@@ -49,7 +49,7 @@ FAILED  src/verdicts.md:79: exercise "A starter the tests cannot use" (starter) 
 FAILED  src/verdicts.md:85: exercise "A starter the tests cannot use" (tests) (expect=starter-fails): the starter does not compile with the tests
 ...
 ok      src/verdicts.md:92: exercise "A starter the tests cannot use" (solution) (expect=solution-passes)
-compiler runs: 4, program runs: 7, from cache: 4
+compiler runs: 4, program runs: 7, from cache: 0
 8 passed, 4 failed
 
 "#]]);
@@ -148,7 +148,7 @@ fn parts_come_from_files_through_include() {
 ok      src/included.md:6: exercise "Included" (starter) (expect=starter-compiles)
 ok      src/included.md:10: exercise "Included" (tests) (expect=starter-fails)
 ok      src/included.md:14: exercise "Included" (solution) (expect=solution-passes)
-compiler runs: 1, program runs: 2, from cache: 1
+compiler runs: 1, program runs: 2, from cache: 0
 3 passed, 0 failed
 
 "#]]);
@@ -175,7 +175,7 @@ FAILED  src/c.md:19: exercise "Div" (solution) (expect=solution-passes): 1 test 
     | thread 'tests::by_zero' ([THREAD_ID]) panicked at src/c.md:21:10:
     | attempt to divide by zero
     | note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
-compiler runs: 1, program runs: 2, from cache: 1
+compiler runs: 1, program runs: 2, from cache: 0
 2 passed, 1 failed
 
 "#]]);

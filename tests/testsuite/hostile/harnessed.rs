@@ -26,7 +26,7 @@ FAILED  src/ch.md:20: exercise "Clamp" (solution) (expect=solution-passes): the 
     | running 2 tests
     | test tests::inside_is_unchanged ... ok
     | test tests::outside_goes_to_the_nearest_end ...
-compiler runs: 1, program runs: 2, from cache: 1
+compiler runs: 1, program runs: 2, from cache: 0
 2 passed, 1 failed
 
 "#]]);

@@ -106,7 +106,9 @@ pub struct Checker {
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
     cache_hits: AtomicUsize,
-    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Observation>>>>>,
+    /// Each job's observation in this run, shared by the claims with the
+    /// same job.
+    memo: Mutex<HashMap<String, Arc<OnceLock<Option<Seen>>>>>,
     /// Observations made by merged builds ([`Checker::prepare`]), taken by
     /// the first check of their key.
     merged: Mutex<HashMap<String, Observation>>,
@@ -120,6 +122,10 @@ pub struct Checker {
     baselines: merge_reach::Baselines,
 }
 
+/// A job's observation in this run, and whether it came from the cache
+/// as an earlier run left it (`true`) or was made now.
+type Seen = (Observation, bool);
+
 /// Counters of work done.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counters {
@@ -128,8 +134,9 @@ pub struct Counters {
     pub compiler_runs: usize,
     /// Compiled programs run.
     pub program_runs: usize,
-    /// Claims answered without a compiler run: from the cache, or from an
-    /// identical job of the same run.
+    /// Claims answered from what an earlier run left in the cache (not
+    /// those answered by an identical job of this run, which a cold run
+    /// has too: they are neither a compiler run nor a cache hit).
     pub cache_hits: usize,
     /// `cargo build`s of the book's dependencies.
     pub dependency_builds: usize,
@@ -372,14 +379,12 @@ impl Checker {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(memo.entry(key.clone()).or_default())
         };
-        let mut computed = false;
-        let obs = cell.get_or_init(|| {
+        let seen = cell.get_or_init(|| {
             if let Some(obs) = self.cached(CACHE_NAMESPACE, &key)
                 && !(obs.inexact && self.exact())
             {
-                return Some(obs);
+                return Some((obs, true));
             }
-            computed = true;
             let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
             let obs = match merged {
                 Some(obs) => obs,
@@ -392,12 +397,14 @@ impl Checker {
             if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
                 self.store(CACHE_NAMESPACE, &key, &obs);
             }
-            Some(obs)
+            Some((obs, false))
         });
-        let Some(obs) = obs else {
+        let Some((obs, cached)) = seen else {
             return unchecked();
         };
-        let cached = !computed;
+        // From the cache: what an earlier run observed, whichever claim of
+        // this run read it first.
+        let cached = *cached;
         if cached {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
         }

@@ -125,7 +125,7 @@ impl Checker {
     /// What this run, or the cache, saw the job with `key` do.
     fn observed(&self, key: &str) -> Option<Observation> {
         let memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(Some(obs)) = memo.get(key).and_then(|cell| cell.get()) {
+        if let Some(Some((obs, _))) = memo.get(key).and_then(|cell| cell.get()) {
             return Some(obs.clone());
         }
         drop(memo);

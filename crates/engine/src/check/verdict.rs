@@ -220,7 +220,7 @@ pub struct Outcome {
     /// The actual output in the output block's terms (stdout, panic
     /// message, first compiler error, sanitizer report), for `--bless`.
     pub actual: Option<String>,
-    /// The observation came from the cache.
+    /// The observation came from the cache, as an earlier run left it.
     pub cached: bool,
 }
 
