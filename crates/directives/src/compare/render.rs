@@ -385,6 +385,7 @@ fn c_side(
         env.config.edition,
         false,
         recorded,
+        None,
     )
     .map(|b| b.attribute());
     let report = recorded.and_then(|r| r.report.as_deref());
