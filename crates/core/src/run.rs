@@ -93,6 +93,11 @@ pub struct RunButton<'a> {
     /// The recorded run, when the build knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recorded: Option<RecordedRun>,
+    /// Code the page does not show that Run joins to the reader's, as
+    /// `[above, below]`: an exercise's tests and their runner, which
+    /// mdBook's editor would show ([`RunButton::joined`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub join: Option<[String; 2]>,
 }
 
 impl<'a> RunButton<'a> {
@@ -129,7 +134,18 @@ impl<'a> RunButton<'a> {
             edition,
             release,
             recorded: recorded.map(|r| r.for_page(lines)),
+            join: None,
         })
+    }
+
+    /// The button that runs the reader's code with `above` before it and
+    /// `below` after it (`run.js` joins them when the reader presses Run:
+    /// the editor holds the reader's part only).
+    pub fn joined(self, above: String, below: String) -> RunButton<'a> {
+        RunButton {
+            join: Some([above, below]),
+            ..self
+        }
     }
 
     /// The attribute the frame carries: ` data-companion-run="…"`, JSON
