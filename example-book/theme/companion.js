@@ -78,8 +78,9 @@
 // their output, how they ended and their checker's report). The preprocessor
 // marks each frame whose code we run with `data-companion-run` (JSON: the
 // book's `run` mode, the Playground address, the edition, and the output
-// the build recorded) and keeps mdBook's own play button off it, so mdBook
-// never asks a server on its behalf. Unedited code shows the recorded
+// the build recorded; for an exercise's starter, the code Run joins around
+// the reader's: the tests and their runner) and keeps mdBook's own play
+// button off it, so mdBook never asks a server on its behalf. Unedited code shows the recorded
 // output at once, with no request; edited code (or code with nothing
 // recorded) goes to the book's Playground, unless the book said
 // `run = "recorded"`. Nothing happens at page load but adding the buttons:
@@ -229,6 +230,16 @@
     result.setAttribute("aria-live", "polite");
     pre.parentNode.insertBefore(result, pre.nextSibling);
 
+    // An exercise's starter: the editor holds what the reader sees; the
+    // lines the page does not show (the tests and their runner) are
+    // joined around it when it runs.
+    function joined(text) {
+      if (!spec.join) return text;
+      var below = spec.join[1];
+      var nl = below === "" || /\n$/.test(text) ? "" : "\n";
+      return spec.join[0] + text + nl + below;
+    }
+
     var editor = editorOf(code);
     var original = editor && editor.originalCode !== undefined ? editor.originalCode : textOf(code);
     var running = false;
@@ -257,7 +268,7 @@
         return;
       }
       var where = "The Playground at " + host(playground);
-      var source = program(text);
+      var source = program(joined(text));
       var wanted = [];
       var re = /extern\s+crate\s+([a-zA-Z_0-9]+)\s*;/g;
       var m;

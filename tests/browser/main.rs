@@ -25,6 +25,7 @@ mod a11y;
 mod asm;
 mod cdp;
 mod containers;
+mod exercise;
 mod layout;
 mod pages;
 mod quiz;

@@ -10,7 +10,7 @@
   var report = { frames: [], steps: [], errors: null, requests: null };
 
   function frameTitled(title) {
-    var frames = document.querySelectorAll(".companion-example");
+    var frames = document.querySelectorAll(".companion-example, .companion-exercise");
     for (var i = 0; i < frames.length; i++) {
       var t = frames[i].querySelector(".companion-title, .companion-caption");
       if (t && t.textContent.indexOf(title) >= 0) return frames[i];
@@ -27,6 +27,15 @@
       mdbookPlay: !!frame.querySelector(".play-button"),
       playgroundPre: !!frame.querySelector("pre.playground"),
     };
+    // What mdBook's editor (Ace) holds, and the lines it draws.
+    var code = frame.querySelector("pre > code");
+    if (code && window.ace && code.classList.contains("editable")) {
+      out.editor = window.ace.edit(code).getValue();
+      out.editorPlay = !!code.parentElement.querySelector(".play-button");
+      out.editorLines = Array.prototype.map.call(code.querySelectorAll(".ace_line"), function (l) {
+        return l.textContent;
+      });
+    }
     if (button) {
       button.focus();
       out.focusable = document.activeElement === button;

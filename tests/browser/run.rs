@@ -428,7 +428,7 @@ fn a_c_side_replays_its_recorded_run_and_report_with_the_network_blocked() {
     assert!(
         shown.starts_with(
             "==…==ERROR: AddressSanitizer: heap-use-after-free on address 0x… at pc 0x… bp 0x… sp 0x…\nREAD of size 4 at 0x… thread T0\n"
-        ) && shown.ends_with("SUMMARY: AddressSanitizer: heap-use-after-free main.c:3 in main\n"),
+        ) && shown.ends_with("SUMMARY: AddressSanitizer: heap-use-after-free main.c:1 in main\n"),
         "the checker's own report, trimmed: {shown}"
     );
     assert_eq!(strings(&c["labels"]), ["Output", "Sanitizer report"], "{c}");

@@ -79,6 +79,17 @@ impl StandIn {
     /// `window.companionScenario` and reports through
     /// `window.companionRecorder.send`).
     pub(super) fn drive_with(&self, page: &Path, scenario: &Value, script: &str) -> Value {
+        self.drive_at(page, scenario, script, super::DESKTOP)
+    }
+
+    /// [`StandIn::drive_with`] in a window of `size`.
+    pub(super) fn drive_at(
+        &self,
+        page: &Path,
+        scenario: &Value,
+        script: &str,
+        size: (u32, u32),
+    ) -> Value {
         *self.report.lock().expect("report") = None;
         let recorder = RECORDER.replace("REPORT_URL", &format!("{}report", self.url()));
         // A name of its own: tests that share a page drive it at once.
@@ -98,7 +109,7 @@ impl StandIn {
                 ),
             )
         });
-        let tab = super::cdp::Tab::open_in(super::cdp::standin_browser(), &file, (1280, 900));
+        let tab = super::cdp::Tab::open_in(super::cdp::standin_browser(), &file, size);
         let start = Instant::now();
         let report = loop {
             if let Some(r) = self.report.lock().expect("report").take() {
@@ -153,7 +164,7 @@ const RECORDER: &str = r#"window.companionRecorder = (function () {
   };
 })();"#;
 
-const SCENARIO: &str = include_str!("run-scenario.js");
+pub(super) const SCENARIO: &str = include_str!("run-scenario.js");
 
 const CRATES: &str = r#"{"crates":[{"name":"rand","version":"0.8.5","id":"rand"}]}"#;
 

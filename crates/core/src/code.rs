@@ -41,6 +41,28 @@ pub fn rust_shown(code: &str) -> String {
     out
 }
 
+/// Rust code cut where the lines the reader sees begin and end:
+/// `(above, shown, below)`, the hidden lines above the first shown line
+/// and those below the last as the compiler gets them, and the code
+/// between as written (a hidden line among shown ones stays hidden).
+pub fn rust_hidden_ends(code: &str) -> (String, String, String) {
+    let lines: Vec<&str> = code.split_inclusive('\n').collect();
+    let hidden = |line: &&str| {
+        let rest = line.trim_start();
+        !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
+    };
+    let first = lines.iter().position(|l| !hidden(l)).unwrap_or(lines.len());
+    let last = lines
+        .iter()
+        .rposition(|l| !hidden(l))
+        .map_or(first, |l| l + 1);
+    (
+        rust_source(&lines[..first].concat()),
+        lines[first..last].concat(),
+        rust_source(&lines[last..].concat()),
+    )
+}
+
 /// True when the source defines `fn main`, as mdBook decides it.
 pub fn has_main(source: &str) -> bool {
     source.contains("fn main")
@@ -576,6 +598,27 @@ mod tests {
                 to
             ),
             " --> src/c.md:6:12\nat main.rs:40:1 xmain.rs:1:1 main.rs:2 main.rs:"
+        );
+    }
+
+    #[test]
+    fn hidden_ends_are_cut_off_and_hidden_lines_between_stay() {
+        let code = "# use std::fmt;\n#\npub fn f() {}\n# fn g() {}\n## not hidden\n# fn h() {}\n";
+        assert_eq!(
+            rust_hidden_ends(code),
+            (
+                "use std::fmt;\n\n".to_owned(),
+                "pub fn f() {}\n# fn g() {}\n## not hidden\n".to_owned(),
+                "fn h() {}\n".to_owned()
+            )
+        );
+        assert_eq!(
+            rust_hidden_ends("fn f() {}"),
+            (String::new(), "fn f() {}".to_owned(), String::new())
+        );
+        assert_eq!(
+            rust_hidden_ends("# fn f() {}\n"),
+            ("fn f() {}\n".to_owned(), String::new(), String::new())
         );
     }
 

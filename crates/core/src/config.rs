@@ -246,6 +246,9 @@ pub struct Config {
     /// Whether `mdbook build` runs its HTML renderer: book.toml has an
     /// `[output.html]` table, or no `[output]` table at all.
     pub renders_html: bool,
+    /// `output.html.playground.editable`: mdBook's editor (Ace) holds the
+    /// `editable` blocks, every line of them shown.
+    pub editable: bool,
     /// `output-filters`: what is scrubbed from actual output before it
     /// is compared (addresses, temporary paths, times).
     pub output_filters: Vec<OutputFilter>,
@@ -582,6 +585,9 @@ impl Config {
                 Some(outputs) => outputs.is_empty() || outputs.contains_key("html"),
                 None => true,
             },
+            editable: (book_config.pointer("/output/html/playground/editable"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             output_filters: output_filters(raw.output_filters.unwrap_or_default())?,
             dependencies: Dependency::parse_table(
                 raw.dependencies.as_ref().unwrap_or(&Value::Null),

@@ -231,6 +231,7 @@ help: consider cloning
             lines: vec![None, Some((11, 4)), Some((12, 4)), Some((13, 4))],
             open: 10,
             close: 14,
+            hidden: Vec::new(),
         };
         let told = "error[E0502]: cannot borrow `v` as mutable because it is also borrowed as immutable\n  --> src/q.toml:13:5\n   |\n12 |     let r = &v;\n   |             -- immutable borrow occurs here\n13 |     v.push(1);\n   |     ^^^^^^^^^ mutable borrow occurs here\n";
         let got: Vec<(usize, bool)> = program_labels(told, Some(&lines))

@@ -36,6 +36,9 @@ pub struct ProgramLines {
     pub open: usize,
     /// See [`ProgramLines::open`].
     pub close: usize,
+    /// The file's lines of the block's hidden lines (`# `), which the
+    /// page does not show.
+    pub hidden: Vec<usize>,
 }
 
 impl ProgramLines {
@@ -76,7 +79,7 @@ impl ProgramLines {
             };
             // Lines of the window told as the text's.
             let shift = first - 1;
-            code.extend(block.into_iter().map(|(t, l, b)| (t, l + shift, b)));
+            code.extend(block.into_iter().map(|(t, l, b, h)| (t, l + shift, b, h)));
             close = end + shift;
         }
         of_code(&code, starts.first()?.1, close, program, file, added)
@@ -86,10 +89,10 @@ impl ProgramLines {
     /// column 1) on the lines of a file from line `first` on: a string of
     /// a data file (an mdbook-quiz file's program).
     pub fn of_lines(code: &str, first: usize, program: &str, file: &str) -> Option<ProgramLines> {
-        let block: Vec<(String, usize, usize)> = code
+        let block: Vec<Line> = code
             .lines()
             .enumerate()
-            .map(|(i, l)| (l.to_owned(), first + i, 0))
+            .map(|(i, l)| (l.to_owned(), first + i, 0, false))
             .collect();
         let close = first + block.len();
         let open = first.saturating_sub(1).max(1);
@@ -105,6 +108,9 @@ impl ProgramLines {
         }
         self.open = move_line(self.open);
         self.close = move_line(self.close);
+        for l in &mut self.hidden {
+            *l = move_line(*l);
+        }
         self
     }
 
@@ -158,18 +164,135 @@ impl ProgramLines {
     }
 }
 
+/// The file a reader's program is told in: the Playground's, and
+/// rustc's in a Cargo project (`--> src/main.rs:3:16`).
+pub const READERS_FILE: &str = "src/main.rs";
+
+/// What a place on a line the page does not show (a hidden line, the
+/// wrapping) is told as.
+const HIDDEN_PLACE: &str = "src/main.rs (a hidden line)";
+
+impl ProgramLines {
+    /// `told` (diagnostics or a panic message as [`ProgramLines::tell`]
+    /// told them, in the author's file) told as the reader sees the
+    /// program: `src/c.md:41:16` reads `src/main.rs:3:16` when line 41 is
+    /// the third line the page shows of the block (hidden lines and the
+    /// wrapping not counted), and the snippets' line numbers are the
+    /// same. A place on a hidden line (or on the wrapping, told at the
+    /// fence) reads `src/main.rs (a hidden line)`, and a snippet leaves
+    /// such lines out (`...`) as it leaves the wrapping out.
+    pub fn as_shown(&self, told: &str) -> String {
+        let file = format!("{}:", self.file);
+        if !told.contains(&file) {
+            return told.to_owned();
+        }
+        // The file's line of each line the page shows, in order.
+        let shown: Vec<(usize, usize)> = (self.lines.iter().flatten())
+            .filter(|(l, _)| !self.hidden.contains(l))
+            .copied()
+            .collect();
+        let rank = |line: usize| shown.iter().position(|(l, _)| *l == line).map(|i| i + 1);
+        let place = |line: usize, column: usize| match rank(line) {
+            Some(n) => {
+                let before = shown[n - 1].1;
+                format!(
+                    "{READERS_FILE}:{n}:{}",
+                    column.saturating_sub(before).max(1)
+                )
+            }
+            None => HIDDEN_PLACE.to_owned(),
+        };
+        // A span (`{closure@src/c.md:6:32: 6:39}`): its end too.
+        let span = regex::Regex::new(&format!(
+            r"(^|[^\w/.]){}(\d+):(\d+): (\d+):(\d+)",
+            regex::escape(&file)
+        ));
+        let text = match &span {
+            Ok(span) => span.replace_all(told, |c: &regex::Captures<'_>| {
+                let n = |i: usize| c[i].parse::<usize>().unwrap_or(0);
+                match (rank(n(2)), rank(n(4))) {
+                    (Some(_), Some(_)) => {
+                        let end = place(n(4), n(5));
+                        let end = end
+                            .strip_prefix(&format!("{READERS_FILE}:"))
+                            .unwrap_or(&end);
+                        format!("{}{}: {end}", &c[1], place(n(2), n(3)))
+                    }
+                    _ => format!("{}{HIDDEN_PLACE}", &c[1]),
+                }
+            }),
+            Err(_) => std::borrow::Cow::Borrowed(told),
+        };
+        let moved = relocate(&text, &file, |l, c| Some(place(l, c)));
+        let open_or_close = |l: usize| l == self.open || l == self.close;
+        let renumbered = gutters(&moved, READERS_FILE, |l| match rank(l) {
+            Some(n) => Some(Some(n)),
+            None if self.hidden.contains(&l) || open_or_close(l) => Some(None),
+            None => None,
+        });
+        let mut out = String::with_capacity(renumbered.len());
+        let mut chunk = String::new();
+        for line in renumbered.split_inclusive('\n') {
+            let t = line.trim_start();
+            if t.starts_with("-->") || t.starts_with(":::") {
+                out.push_str(&narrowed(&chunk));
+                chunk.clear();
+            }
+            chunk.push_str(line);
+        }
+        out.push_str(&narrowed(&chunk));
+        out
+    }
+}
+
+/// A snippet whose gutter is wider than its numbers need (its lines
+/// were numbered in a longer file) made as narrow as rustc makes it.
+fn narrowed(snippet: &str) -> String {
+    // A numbered line's gutter: blanks, then digits, then ` |`.
+    let numbered = |line: &str| {
+        let blanks = line.len() - line.trim_start_matches(' ').len();
+        let digits = line[blanks..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        (digits > 0 && line[blanks + digits..].starts_with(" |")).then_some((blanks, digits))
+    };
+    let gutters: Vec<(usize, usize)> = snippet.lines().filter_map(numbered).collect();
+    let width = gutters.iter().map(|(b, d)| b + d).max().unwrap_or(0);
+    let needed = gutters.iter().map(|(_, d)| *d).max().unwrap_or(0);
+    let cut = width - needed;
+    if gutters.is_empty() || cut == 0 {
+        return snippet.to_owned();
+    }
+    let mut out = String::with_capacity(snippet.len());
+    for line in snippet.split_inclusive('\n') {
+        let blanks = line.len() - line.trim_start_matches(' ').len();
+        let t = &line[blanks..];
+        let gutter = numbered(line).is_some()
+            || t.starts_with('|')
+            || t.starts_with("= ")
+            || t.starts_with("-->")
+            || t.starts_with(":::");
+        match gutter && blanks >= cut {
+            true => out.push_str(&line[cut..]),
+            false => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// The places of `program`'s lines for a block's `code` lines (each with
 /// its file line and the characters before its text), between the file's
 /// lines `open` and `close`.
 fn of_code(
-    block: &[(String, usize, usize)],
+    block: &[Line],
     open: usize,
     close: usize,
     program: &str,
     file: &str,
     added: usize,
 ) -> Option<ProgramLines> {
-    let code: Vec<&str> = block.iter().map(|(t, _, _)| t.as_str()).collect();
+    let code: Vec<&str> = block.iter().map(|(t, _, _, _)| t.as_str()).collect();
     let prog: Vec<&str> = program.lines().collect();
     let mut out = vec![None; prog.len()];
     let mut matched = 0;
@@ -187,13 +310,21 @@ fn of_code(
         lines: out,
         open,
         close,
+        hidden: (block.iter())
+            .filter(|(_, _, _, hidden)| *hidden)
+            .map(|(_, l, _, _)| *l)
+            .collect(),
     })
 }
 
-/// A fenced block at `lines[first - 1]`: its code lines as the program
-/// has them (hidden lines shown), each with its file line and the
-/// characters before its text, and the closing fence's line.
-type Code = (Vec<(String, usize, usize)>, usize);
+/// A line of a block's code as the program has it (hidden lines shown),
+/// with its file line, the characters before its text there, and whether
+/// it is a hidden line.
+type Line = (String, usize, usize, bool);
+
+/// A fenced block at `lines[first - 1]`: its code lines, and the closing
+/// fence's line.
+type Code = (Vec<Line>, usize);
 
 fn fenced(lines: &[&str], first: usize, fence: &str) -> Option<Code> {
     let indent = fence.len() - fence.trim_start_matches([' ', '\t', '>']).len();
@@ -255,13 +386,13 @@ fn indented(lines: &[&str], first: usize) -> Option<Code> {
 
 /// A line of a block's code as the program has it: rustdoc's hidden
 /// lines (`# `) shown, with the characters before its text.
-fn code_line(rest: &str, line: usize, before: usize) -> (String, usize, usize) {
+fn code_line(rest: &str, line: usize, before: usize) -> Line {
     let (text, hidden) = match rest {
         "#" => ("", 1),
         r if r.starts_with("# ") => (&r[2..], 2),
         r => (r, 0),
     };
-    (text.to_owned(), line, before + hidden)
+    (text.to_owned(), line, before + hidden, hidden > 0)
 }
 
 /// `text` with the snippets under a ` --> FILE` header (those of the
@@ -386,6 +517,50 @@ mod tests {
             p.tell("error[E0308]: mismatched types\n --> main.rs:2:14\n  |\n2 | let y: i32 = \"b\";\n  |              ^^^\n"),
             "error[E0308]: mismatched types\n --> src/c.md:5:18\n  |\n5 | let y: i32 = \"b\";\n  |              ^^^\n"
         );
+    }
+
+    /// The reader's side counts the lines the page shows: hidden lines
+    /// and the chapter's lines above the block are not counted.
+    #[test]
+    fn told_as_shown_counts_the_lines_the_page_shows() {
+        let raw = "# C\n\nText.\n\n```rust\n# use std::fmt;\nfn main() {\n    let s = String::new();\n    let t = s;\n    println!(\"{s}\");\n}\n```\n";
+        let program = "use std::fmt;\nfn main() {\n    let s = String::new();\n    let t = s;\n    println!(\"{s}\");\n}\n";
+        let p = ProgramLines::of_block(raw, 5, program, "src/c.md").unwrap();
+        assert_eq!(p.hidden, [6]);
+        let rustc = "error[E0382]: borrow of moved value: `s`\n --> main.rs:5:15\n  |\n3 |     let s = String::new();\n  |         - move occurs because `s` has type `String`\n4 |     let t = s;\n  |             - value moved here\n5 |     println!(\"{s}\");\n  |               ^^^ value borrowed here after move\n";
+        let told = p.tell(rustc);
+        assert!(told.contains("--> src/c.md:10:15\n"), "{told}");
+        assert_eq!(
+            p.as_shown(&told),
+            "error[E0382]: borrow of moved value: `s`\n --> src/main.rs:4:15\n  |\n2 |     let s = String::new();\n  |         - move occurs because `s` has type `String`\n3 |     let t = s;\n  |             - value moved here\n4 |     println!(\"{s}\");\n  |               ^^^ value borrowed here after move\n"
+        );
+        // A place on a hidden line says so, and its line is not quoted.
+        let unused = p.tell("warning: unused import: `std::fmt`\n --> main.rs:1:5\n  |\n1 | use std::fmt;\n  |     ^^^^^^^^\n");
+        assert_eq!(
+            p.as_shown(&unused),
+            "warning: unused import: `std::fmt`\n --> src/main.rs (a hidden line)\n  |\n...\n"
+        );
+        // A panic and a span, at both ends.
+        let panic =
+            p.tell("thread 'main' panicked at main.rs:4:9:\nin `{closure@main.rs:3:9: 3:14}`\n");
+        assert_eq!(
+            p.as_shown(&panic),
+            "thread 'main' panicked at src/main.rs:3:9:\nin `{closure@src/main.rs:2:9: 2:14}`\n"
+        );
+    }
+
+    /// In a list item the characters before a line's text are not the
+    /// reader's columns.
+    #[test]
+    fn told_as_shown_counts_columns_in_the_program() {
+        let raw = "# C\n\n1. item\n\n   ```rust\n   let x: i32 = \"a\";\n   ```\n";
+        let program = "fn main() {\nlet x: i32 = \"a\";\n}\n";
+        let p = ProgramLines::of_block(raw, 5, program, "src/c.md").unwrap();
+        let told = p.tell(" --> main.rs:2:14\n");
+        assert_eq!(told, " --> src/c.md:6:17\n");
+        assert_eq!(p.as_shown(&told), " --> src/main.rs:1:14\n");
+        // Text told in no file of ours is left as it is.
+        assert_eq!(p.as_shown(" --> main.rs:2:14\n"), " --> main.rs:2:14\n");
     }
 
     /// rustdoc's wrapper is never quoted: its lines in a snippet are left

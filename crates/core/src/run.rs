@@ -6,6 +6,7 @@
 
 use crate::config::RunMode;
 use crate::escape::escape;
+use crate::lines::ProgramLines;
 use serde::{Deserialize, Serialize};
 
 /// Bytes of each stream a page carries; a longer one is cut, and says so.
@@ -36,12 +37,19 @@ pub struct RecordedRun {
 }
 
 impl RecordedRun {
-    /// The run with each stream cut to [`PAGE_LIMIT`] bytes (on a
-    /// character boundary), for the page.
-    pub fn for_page(&self) -> RecordedRun {
+    /// The run for the page: its standard error (diagnostics, a panic
+    /// message) told in the lines of the program as the page shows it
+    /// when `lines` says where they stand ([`ProgramLines::as_shown`]:
+    /// `src/main.rs:3:16`, not the chapter's `src/c.md:41:16`), and each
+    /// stream cut to [`PAGE_LIMIT`] bytes (on a character boundary).
+    pub fn for_page(&self, lines: Option<&ProgramLines>) -> RecordedRun {
+        let stderr = match lines {
+            Some(lines) => lines.as_shown(&self.stderr),
+            None => self.stderr.clone(),
+        };
         RecordedRun {
             stdout: cut(&self.stdout),
-            stderr: cut(&self.stderr),
+            stderr: cut(&stderr),
             report: self.report.as_deref().map(cut),
             ..self.clone()
         }
@@ -85,6 +93,11 @@ pub struct RunButton<'a> {
     /// The recorded run, when the build knows it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recorded: Option<RecordedRun>,
+    /// Code the page does not show that Run joins to the reader's, as
+    /// `[above, below]`: an exercise's tests and their runner, which
+    /// mdBook's editor would show ([`RunButton::joined`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub join: Option<[String; 2]>,
 }
 
 impl<'a> RunButton<'a> {
@@ -92,7 +105,10 @@ impl<'a> RunButton<'a> {
     /// when mdBook's own button stays (`run = "playground"`) or the
     /// button could do nothing (nothing recorded and no Playground).
     /// `needs` names the crates the code needs that the Playground does
-    /// not offer, if any: then edited code cannot go there.
+    /// not offer, if any: then edited code cannot go there. `lines` says
+    /// where the program's lines stand in the author's file, in which
+    /// the recording tells its places: the page tells them as the reader
+    /// counts the program's lines ([`RecordedRun::for_page`]).
     pub fn new(
         mode: RunMode,
         playground: Option<&'a str>,
@@ -100,6 +116,7 @@ impl<'a> RunButton<'a> {
         edition: u16,
         release: bool,
         recorded: Option<&RecordedRun>,
+        lines: Option<&ProgramLines>,
     ) -> Option<RunButton<'a>> {
         let (playground, needs) = match mode {
             RunMode::Playground => return None,
@@ -116,8 +133,19 @@ impl<'a> RunButton<'a> {
             needs,
             edition,
             release,
-            recorded: recorded.map(RecordedRun::for_page),
+            recorded: recorded.map(|r| r.for_page(lines)),
+            join: None,
         })
+    }
+
+    /// The button that runs the reader's code with `above` before it and
+    /// `below` after it (`run.js` joins them when the reader presses Run:
+    /// the editor holds the reader's part only).
+    pub fn joined(self, above: String, below: String) -> RunButton<'a> {
+        RunButton {
+            join: Some([above, below]),
+            ..self
+        }
     }
 
     /// The attribute the frame carries: ` data-companion-run="…"`, JSON
@@ -153,6 +181,7 @@ mod tests {
             2021,
             false,
             Some(&run()),
+            None,
         )
         .unwrap();
         let attr = b.attribute();
@@ -174,7 +203,7 @@ mod tests {
     fn modes_decide_what_the_button_may_do() {
         let url = Some("https://play.rust-lang.org/");
         let button = |mode, url, needs: Option<&str>, rec: Option<&RecordedRun>| {
-            RunButton::new(mode, url, needs.map(str::to_owned), 2021, false, rec)
+            RunButton::new(mode, url, needs.map(str::to_owned), 2021, false, rec, None)
         };
         assert_eq!(button(RunMode::Playground, url, None, Some(&run())), None);
         let recorded = button(RunMode::Recorded, url, None, Some(&run())).unwrap();
@@ -189,7 +218,7 @@ mod tests {
         let local = button(RunMode::Auto, url, Some("`mylib`"), Some(&run())).unwrap();
         assert_eq!(local.playground, None);
         assert_eq!(local.needs.as_deref(), Some("`mylib`"));
-        let unrecorded = RunButton::new(RunMode::Auto, url, None, 2024, true, None).unwrap();
+        let unrecorded = RunButton::new(RunMode::Auto, url, None, 2024, true, None, None).unwrap();
         assert_eq!(
             unrecorded.attribute(),
             " data-companion-run=\"{&quot;mode&quot;:&quot;auto&quot;,&quot;playground&quot;:&quot;https://play.rust-lang.org/&quot;,&quot;edition&quot;:2024,&quot;release&quot;:true}\""
@@ -202,7 +231,7 @@ mod tests {
             stdout: "é".repeat(PAGE_LIMIT),
             ..run()
         };
-        let page = long.for_page();
+        let page = long.for_page(None);
         assert!(page.stdout.len() < PAGE_LIMIT + 64);
         assert!(
             page.stdout

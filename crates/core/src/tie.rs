@@ -51,6 +51,30 @@ pub fn c_lines(code: &str, prefix: &str) -> Vec<u32> {
     shown_numbers(code, |line| !code::c_split(line, prefix).0.is_empty())
 }
 
+/// `text` (a C or C++ program's standard error, its checker's report)
+/// with every place in the program's `file` (`main.c:3`, `main.c:3:12`)
+/// told in the lines the reader sees, through `lines` ([`c_lines`]): a
+/// place on a hidden line reads `main.c (a hidden line)`.
+pub fn told_as_shown(text: &str, file: &str, lines: &[u32]) -> String {
+    if !text.contains(file) {
+        return text.to_owned();
+    }
+    let Ok(place) = regex::Regex::new(&format!(r"(^|[^\w/.]){}:(\d+)(:\d+)?", regex::escape(file)))
+    else {
+        return text.to_owned();
+    };
+    place
+        .replace_all(text, |c: &regex::Captures<'_>| {
+            let line = c[2].parse::<usize>().ok().and_then(|l| l.checked_sub(1));
+            match line.and_then(|l| lines.get(l)) {
+                Some(0) => format!("{}{file} (a hidden line)", &c[1]),
+                Some(n) => format!("{}{file}:{n}{}", &c[1], c.get(3).map_or("", |m| m.as_str())),
+                None => c[0].to_owned(),
+            }
+        })
+        .into_owned()
+}
+
 /// Numbers the lines of `code` for which `shown` holds, 1-based; 0 for
 /// the others.
 fn shown_numbers(code: &str, shown: impl Fn(&str) -> bool) -> Vec<u32> {
@@ -82,6 +106,18 @@ pub fn to_shown(program_lines: &[u32], map: &[u32]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_c_report_is_told_in_the_shown_lines() {
+        let code = "~ #include <stdio.h>\n~ #include <stdlib.h>\nint main(void) {\n~   int *p = 0;\n    return *p;\n}\n";
+        let lines = c_lines(code, "~ ");
+        assert_eq!(lines, [0, 0, 1, 0, 2, 3]);
+        let report = "main.c:5:12: runtime error: load of null pointer\n    #0 0x… in main main.c:5\n    by 0x…: main (main.c:4)\nSUMMARY: x main.c:3 in main\n/usr/src/main.c:5 xmain.c:5 main.c:99\n";
+        assert_eq!(
+            told_as_shown(report, "main.c", &lines),
+            "main.c:2:12: runtime error: load of null pointer\n    #0 0x… in main main.c:2\n    by 0x…: main (main.c (a hidden line))\nSUMMARY: x main.c:1 in main\n/usr/src/main.c:5 xmain.c:5 main.c:99\n"
+        );
+    }
     use pretty_assertions::assert_eq;
 
     #[test]

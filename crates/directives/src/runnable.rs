@@ -522,13 +522,15 @@ impl Example {
         let button = self
             .takes_run_button(env)
             .then(|| {
+                let claim = self.claim(env, at, None);
                 RunButton::new(
                     env.config.run,
                     env.config.playground_url.as_deref(),
                     needs.clone(),
                     self.edition,
                     self.mode == Mode::Release,
-                    facts.recorded(&self.claim(env, at, None)),
+                    facts.recorded(&claim),
+                    claim.lines.as_ref(),
                 )
             })
             .flatten();

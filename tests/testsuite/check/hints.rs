@@ -280,10 +280,11 @@ compiler runs: 1, program runs: 1, from cache: 0
     });
 }
 
-/// One mapping everywhere: the lock's recorded runs (what the Run button
-/// replays) and the built page name the chapter's lines as `check`'s
-/// report does; an indented block's diagnostics are mapped like a fenced
-/// one's; the wrapper rustdoc adds is never quoted.
+/// One mapping for the author: the lock's recorded runs name the
+/// chapter's lines as `check`'s report does, and the page (what the Run
+/// button replays) the lines of the program as the reader sees it; an
+/// indented block's diagnostics are mapped like a fenced one's; the
+/// wrapper rustdoc adds is never quoted.
 #[test]
 fn the_chapters_lines_everywhere() {
     let chapter = "# C\n\n```rust example expect=compile-fail\nlet v = vec![1];\nlet w = v;\nprintln!(\"{:?}\", v);\n```\n\n```rust example expect=panic\nlet v: Vec<i32> = Vec::new();\nv[3];\n```\n\nIndented:\n\n    let y: i32 = \"b\";\n\nUnclosed:\n\n```rust\nlet z = {\n    1\n```\n";
@@ -325,16 +326,71 @@ compiler runs: 5, program runs: 1, from cache: 0
     assert!(lock.contains("panicked at src/c.md:11:"), "{lock}");
     assert_eq!(lock.matches("main.rs").count(), 1, "{lock}");
     assert!(lock.contains(" --> main.rs:2:13\n"), "{lock}");
-    // The page's Run buttons replay the same.
+    // The page's Run buttons replay the same runs, in the reader's
+    // lines: the third line of the first block, the second of the next.
     book.build().unwrap();
     let page = |name: &str| std::fs::read_to_string(book.output_dir("html").join(name)).unwrap();
     let html = page("c.html");
-    assert!(html.contains("src/c.md:6:18"), "the page's recorded run");
-    assert!(!html.contains("main.rs"), "the page names main.rs");
+    assert!(
+        html.contains("src/main.rs:3:18"),
+        "the page's recorded run: {html}"
+    );
+    assert!(html.contains("panicked at src/main.rs:2:"), "{html}");
+    assert!(
+        !html.contains("src/c.md:"),
+        "the page names the chapter's lines"
+    );
     let html = page("inc.html");
     assert!(html.contains("main.rs:2:13"), "the included block's run");
     assert!(
         !html.contains("src/inc.md:"),
         "an included block placed in the chapter"
     );
+}
+
+/// The reader's side counts the lines the page shows: an example below
+/// other text, with a hidden line, whose recorded compile error is told
+/// on the page as rustc tells it for the five lines the reader sees, a
+/// place on the hidden line saying so; `check`'s report and the lock keep
+/// the chapter's lines.
+#[test]
+fn the_page_counts_the_lines_the_reader_sees() {
+    let chapter = "# Ownership\n\nSome text.\n\nMore text.\n\n```rust example expect=compile-fail\n# let s = String::from(\"hi\");\nlet t = s;\nprintln!(\"{s}\");\nlet _ = t;\n```\n\n```rust example\nlet x: i32 = \"a\";\n```\n";
+    let book = BookTest::new().chapter("c.md", chapter);
+    book.run(&["check"], |cmd| {
+        cmd.expect_code(1).expect_stdout(str![[r#"
+ok      src/c.md:7: rust example (expect=compile-fail)
+FAILED  src/c.md:14: rust example (expect=run): does not compile
+    | error[E0308]: mismatched types
+    |   --> src/c.md:15:14
+...
+"#]]);
+    });
+    let lock = std::fs::read_to_string(book.root().join("companion.lock")).unwrap();
+    assert!(lock.contains(" --> src/c.md:10:12\n"), "{lock}");
+    book.build().unwrap();
+    let html = std::fs::read_to_string(book.output_dir("html").join("c.html")).unwrap();
+    let doc = scraper::Html::parse_document(&html);
+    let frame = scraper::Selector::parse("[data-companion-run]").unwrap();
+    let runs: Vec<serde_json::Value> = doc
+        .select(&frame)
+        .filter_map(|f| f.value().attr("data-companion-run"))
+        .map(|a| serde_json::from_str(a).expect("JSON"))
+        .collect();
+    // The failing example has nothing recorded, only the Playground.
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert!(runs[1].get("recorded").is_none(), "{:?}", runs[1]);
+    let stderr = runs[0]["recorded"]["stderr"]
+        .as_str()
+        .expect("a recorded error");
+    // `println!("{s}")` is line 10 of the chapter, line 2 of what the
+    // reader sees (the hidden line and the wrapping are not counted).
+    assert!(stderr.contains(" --> src/main.rs:2:12\n"), "{stderr}");
+    assert!(stderr.contains("\n1 | let t = s;\n"), "{stderr}");
+    assert!(stderr.contains("\n2 | println!(\"{s}\");\n"), "{stderr}");
+    assert!(
+        !stderr.contains("String::from"),
+        "a hidden line quoted: {stderr}"
+    );
+    assert!(!stderr.contains("src/c.md"), "{stderr}");
 }

@@ -377,7 +377,20 @@ fn c_side(
             Some(number),
         )
     });
-    // The recorded run, replayed offline (C runs on no Playground).
+    // The recorded run, replayed offline (C runs on no Playground), its
+    // places told in the lines the reader sees.
+    let lines = tie::c_lines(&s.code, &env.config.c_hidden_prefix);
+    let file = match s.lang {
+        Lang::Cpp => "main.cpp",
+        _ => "main.c",
+    };
+    let told = |t: &str| tie::told_as_shown(t, file, &lines);
+    let recorded = recorded.map(|r| RecordedRun {
+        stderr: told(&r.stderr),
+        report: r.report.as_deref().map(told),
+        ..r.clone()
+    });
+    let recorded = recorded.as_ref();
     let run = RunButton::new(
         env.config.run,
         None,
@@ -385,6 +398,7 @@ fn c_side(
         env.config.edition,
         false,
         recorded,
+        None,
     )
     .map(|b| b.attribute());
     let report = recorded.and_then(|r| r.report.as_deref());

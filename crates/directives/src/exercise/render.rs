@@ -15,9 +15,12 @@ use crate::frame;
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
 use mdbook_companion_core::code;
+use mdbook_companion_core::config::RunMode;
 use mdbook_companion_core::escape::{escape, escape_markdown};
+use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown::{Block, Out};
 use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::run::RunButton;
 
 impl Model for Exercise {
     /// The block for `env.target`, with its three claims and one row per
@@ -83,6 +86,48 @@ impl Exercise {
         }
     }
 
+    /// The starter's fence on the page (its info string and code) and,
+    /// when our Run button takes it, the exercise's `data-companion-run`
+    /// attribute. mdBook's editor (`editable = true`) shows every line of
+    /// a block, hidden ones too: there the block holds the starter as the
+    /// reader sees it, and the button joins the rest (the starter's hidden
+    /// lines above and below, the tests and their runner) when the reader
+    /// presses Run, and sends it to the book's Playground. Elsewhere, and
+    /// with `run = "playground"` (mdBook's own button, which sends what
+    /// the block holds), the block carries them as hidden lines.
+    fn starter_html(
+        &self,
+        env: &Env<'_>,
+        missing: &[String],
+    ) -> ((String, String), Option<String>) {
+        let mut info = format!("rust,editable,edition{}", self.edition);
+        if !env.config.editable || env.config.run == RunMode::Playground {
+            if !missing.is_empty() {
+                info.push_str(",noplayground");
+            }
+            return ((info, self.program(&self.starter)), None);
+        }
+        info.push_str(",noplayground");
+        let (above, shown, mut below) = code::rust_hidden_ends(&self.starter.code);
+        if !code::has_main(&self.starter.source) {
+            if !below.is_empty() && !below.ends_with('\n') {
+                below.push('\n');
+            }
+            below.push_str(&code::test_runner(&self.tests.source));
+        }
+        let button = RunButton::new(
+            env.config.run,
+            env.config.playground_url.as_deref(),
+            (!missing.is_empty()).then(|| missing.join(", ")),
+            self.edition,
+            self.mode == Mode::Release,
+            None,
+            None,
+        );
+        let run = button.map(|b| b.joined(above, below).attribute());
+        ((info, shown), run)
+    }
+
     /// The task or the hints in the book's language, made safe.
     fn prose(env: &Env<'_>, prose: &Prose, whose: &str) -> Result<String, Problem> {
         body::safe_markdown(&env.markdown(&prose.text), prose.at, whose)
@@ -96,9 +141,19 @@ impl Exercise {
         title: &str,
         r: &mut Rendered,
     ) -> Result<(), Problem> {
+        let used = facts.crates(&self.test_crate(false));
+        let missing: Vec<String> = used
+            .iter()
+            .filter(|c| !env.config.playground_crates.contains(c))
+            .cloned()
+            .collect();
+        let (starter, run) = self.starter_html(env, &missing);
         let out = &mut r.out;
         let id = escape(&number.id);
-        out.line(format!("<div class=\"companion-exercise\" id=\"{id}\">"));
+        out.line(format!(
+            "<div class=\"companion-exercise\" id=\"{id}\"{}>",
+            run.unwrap_or_default()
+        ));
         out.line(format!(
             "<div class=\"companion-header\"><a class=\"companion-number\" href=\"#{id}\">{} {}</a><span class=\"companion-title\">{}</span></div>",
             escape(&env.ui("Exercise")),
@@ -111,19 +166,7 @@ impl Exercise {
             lines(out, &task);
             out.blank().line("</div>");
         }
-        let used = facts.crates(&self.test_crate(false));
-        let missing: Vec<String> = used
-            .iter()
-            .filter(|c| !env.config.playground_crates.contains(c))
-            .cloned()
-            .collect();
-        let mut info = format!("rust,editable,edition{}", self.edition);
-        if !missing.is_empty() {
-            info.push_str(",noplayground");
-        }
-        out.blank()
-            .fence(&info, &self.program(&self.starter))
-            .blank();
+        out.blank().fence(&starter.0, &starter.1).blank();
         let mut links = Vec::new();
         let mut notes = Vec::new();
         if !missing.is_empty() {
@@ -279,8 +322,17 @@ mod tests {
 
     /// The page of `BLOCK` from `facts`, with the needs it stated.
     fn page(facts: impl FnOnce(&[Need]) -> Facts) -> (Vec<Need>, String, Vec<Expect>) {
-        let mut config =
-            Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).expect("config");
+        page_in(
+            Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).expect("config"),
+            facts,
+        )
+    }
+
+    /// The same in a book whose configuration is `config`.
+    fn page_in(
+        mut config: Config,
+        facts: impl FnOnce(&[Need]) -> Facts,
+    ) -> (Vec<Need>, String, Vec<Expect>) {
         // Nothing could compile or run: everything comes from the facts.
         config.rustc = "/nonexistent/rustc".into();
         let block = scan(BLOCK).into_iter().next().expect("a block");
@@ -344,5 +396,69 @@ mod tests {
         assert!(!link.contains("SECRET"), "{link}");
         assert!(html.contains("```rust,editable,edition2021\n"), "{html}");
         assert!(html.contains("<details class=\"companion-exercise-solution\">"));
+    }
+
+    /// With mdBook's editor on, the starter's block holds what the reader
+    /// sees; the tests and their runner are in our button's attribute,
+    /// escaped, joined when the reader presses Run. With mdBook's own
+    /// button (`run = "playground"`) they stay hidden lines of the block.
+    #[test]
+    fn with_editable_the_block_holds_the_starter_and_the_button_the_rest() {
+        let config = |run: &str| {
+            let book = serde_json::json!({
+                "preprocessor": {"companion": {"run": run}},
+                "output": {"html": {"playground": {"editable": true}}},
+            });
+            let mut c = Config::from_json(PathBuf::from("/b"), &book).expect("config");
+            assert!(c.editable);
+            c.rustc = "/nonexistent/rustc".into();
+            c
+        };
+        let (_, html, _) = page_in(config("auto"), |_| Facts::default());
+        assert!(
+            html.contains("```rust,editable,edition2021,noplayground\npub fn divide(a: i32, b: i32) -> Option<i32> { todo!() }\n```\n"),
+            "{html}"
+        );
+        let div = html
+            .lines()
+            .find(|l| l.starts_with("<div class=\"companion-exercise\""))
+            .expect("the exercise");
+        assert!(
+            !div.contains("Result<(), E>") && div.contains("Result&lt;(), E&gt;"),
+            "unescaped: {div}"
+        );
+        let fragment = scraper::Html::parse_fragment(&format!("{div}</div>"));
+        let selector = scraper::Selector::parse("div[data-companion-run]").expect("selector");
+        let attr = (fragment.select(&selector).next())
+            .and_then(|d| d.value().attr("data-companion-run"))
+            .expect("our Run button");
+        let spec: serde_json::Value = serde_json::from_str(attr).expect("JSON");
+        assert_eq!(spec["join"][0], "");
+        let below = spec["join"][1].as_str().expect("the rest");
+        assert!(below.contains("fn divides()") && below.contains("tests::__companion_run();"));
+        assert!(!below.contains("SECRET"), "the solution: {below}");
+        // The page's block has none of it.
+        let fenced = html.split("```rust,editable").nth(1).expect("the block");
+        assert!(
+            !fenced
+                .split("```\n")
+                .next()
+                .unwrap_or("")
+                .contains("__companion")
+        );
+        // mdBook's own button sends what the block holds: all of it.
+        let (_, html, _) = page_in(config("playground"), |_| Facts::default());
+        assert!(!html.contains("data-companion-run"), "{html}");
+        assert!(
+            html.contains("# fn main() {\n#     tests::__companion_run();\n# }\n"),
+            "{html}"
+        );
+        // `run = "recorded"`: nothing recorded, no Playground: no button.
+        let (_, html, _) = page_in(config("recorded"), |_| Facts::default());
+        assert!(!html.contains("data-companion-run"), "{html}");
+        assert!(
+            html.contains("```rust,editable,edition2021,noplayground\npub fn divide(a: i32, b: i32) -> Option<i32> { todo!() }\n```\n"),
+            "{html}"
+        );
     }
 }
