@@ -121,6 +121,20 @@ compiler runs: [..], program runs: [..], from cache: 0
         .collect();
     assert!(badges.iter().any(|b| b.contains("Panics")), "{badges:?}");
     assert!(page.all("code.language-go").len() >= 2);
+    // The Go side opens in Compiler Explorer as Go, with gc's defaults.
+    let states: Vec<serde_json::Value> = page
+        .all("a[href^='https://godbolt.org/clientstate/']")
+        .into_iter()
+        .filter_map(|a| a.value().attr("href"))
+        .map(crate::support::client_state)
+        .collect();
+    let go = states
+        .iter()
+        .flat_map(|s| s["sessions"].as_array().cloned().unwrap_or_default())
+        .find(|s| s["language"] == "go")
+        .expect("a Go session");
+    assert_eq!(go["compilers"][0]["id"], "gl1220", "{go}");
+    assert_eq!(go["compilers"][0]["options"], "", "{go}");
 }
 
 #[test]

@@ -211,6 +211,8 @@ impl Side {
     pub fn session(&self, env: &Env<'_>) -> Option<Session> {
         let options = match (&self.role, self.lang) {
             (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
+            // A language of programs: its compiler's own defaults.
+            (_, Lang::Program(_)) => String::new(),
             (Role::Compiled { sanitize, .. }, _) => links::c_options(*sanitize),
             _ => "-O2".to_owned(),
         };
