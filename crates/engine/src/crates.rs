@@ -54,7 +54,9 @@ pub fn compiler_box(
 ) -> Option<crate::sandbox::Sandbox> {
     let root = absolute(root);
     let cache = root.join(cache::DIR);
-    let mut sandbox = exec::book_box(isolation, &cache, None)?;
+    // A lesser box is for programs: Landlock cannot leave a compiler the
+    // machine but the book.
+    let mut sandbox = exec::book_box(isolation, &cache, None).filter(|s| !s.lesser)?;
     sandbox.shown.push(cache.join(FOLDER));
     sandbox.read_only = vec![root];
     sandbox.compiler = true;

@@ -19,8 +19,8 @@
 mod process;
 mod tools;
 pub use process::{
-    Finished, Limits, MEMORY_ROOM, book_box, boxes, memory_dir, run, run_in, scratch_base,
-    scratch_dir, supervisor_hook,
+    Confinement, Finished, Limits, MEMORY_ROOM, book_box, boxes, confinement, memory_dir, run,
+    run_in, scratch_base, scratch_dir, supervisor_hook,
 };
 pub use tools::{
     compiler_command, describe, target_libdir, tool_fingerprint, tool_version, tool_version_cached,

@@ -61,6 +61,10 @@ pub struct Sandbox {
     /// program; the book's folder for a compiler (which may keep caches
     /// of its own elsewhere: a wrapper's, ccache's).
     pub read_only: Vec<PathBuf>,
+    /// A lesser box, for a machine whose kernel makes no namespaces for
+    /// us (GitHub's runners): no namespace, the program itself confined
+    /// by Landlock ([`landlock`]).
+    pub lesser: bool,
     /// A compiler's box rather than a program's: its folder written in
     /// place (its output), not through an overlay, and the host's `/tmp`
     /// and `/dev/shm` kept, so the paths it is given are there.
@@ -74,6 +78,7 @@ impl Sandbox {
         fields.push(self.size.to_string().into_bytes());
         fields.push(self.base.as_os_str().as_bytes().to_vec());
         fields.push(vec![b'0' + u8::from(self.compiler)]);
+        fields.push(vec![b'0' + u8::from(self.lesser)]);
         for list in [&self.writable, &self.hidden, &self.shown, &self.read_only] {
             fields.push(list.len().to_string().into_bytes());
             fields.extend(list.iter().map(|p| p.as_os_str().as_bytes().to_vec()));
@@ -84,11 +89,13 @@ impl Sandbox {
     pub(crate) fn decode(fields: &mut impl Iterator<Item = OsString>) -> Option<Sandbox> {
         let size = fields.next()?.to_str()?.parse().ok()?;
         let base = PathBuf::from(fields.next()?);
-        let compiler = match fields.next()?.as_bytes() {
-            b"0" => false,
-            b"1" => true,
-            _ => return None,
+        let mut flag = || match fields.next()?.as_bytes() {
+            b"0" => Some(false),
+            b"1" => Some(true),
+            _ => None,
         };
+        let compiler = flag()?;
+        let lesser = flag()?;
         let mut list = || -> Option<Vec<PathBuf>> {
             let n: usize = fields.next()?.to_str()?.parse().ok()?;
             (0..n).map(|_| fields.next().map(PathBuf::from)).collect()
@@ -104,6 +111,7 @@ impl Sandbox {
             hidden,
             shown,
             read_only,
+            lesser,
             compiler,
         })
     }
@@ -225,6 +233,52 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
     )?;
     loopback_up();
     std::env::set_current_dir(work)
+}
+
+#[cfg(target_os = "linux")]
+/// In the program's process, just before its exec, where no box can be
+/// made ([`Sandbox::lesser`]): Landlock confines it to reading the
+/// machine's files and writing only its own folder (also its `TMPDIR`:
+/// the machine's `/tmp` may hold the book), the folders it may write and
+/// the character devices programs write (`/dev/null`, …), never another
+/// block's folder or the book; it may not signal anything outside
+/// its own domain (the checker, the spawner, its supervisor, another
+/// block) nor reach their abstract sockets, and, being confined, it may
+/// not trace them (Landlock's own rule). Fails unless all of that holds
+/// (Landlock ABI 6, Linux 6.12).
+pub(crate) fn landlock(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
+    use landlock::{
+        ABI, Access, AccessFs, CompatLevel, Compatible as _, Ruleset, RulesetAttr as _,
+        RulesetCreatedAttr as _, RulesetStatus, Scope, path_beneath_rules,
+    };
+    let abi = ABI::V6;
+    let mut writable: Vec<PathBuf> = vec![work.to_owned()];
+    writable.extend(sandbox.writable.iter().cloned());
+    // SAFETY: this process is the single-threaded fork that execs the
+    // program next.
+    unsafe { std::env::set_var("TMPDIR", work) };
+    let devices =
+        ["null", "zero", "full", "tty", "random", "urandom"].map(|d| Path::new("/dev").join(d));
+    let error = |e: &dyn std::fmt::Display| io::Error::other(e.to_string());
+    let status = Ruleset::default()
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(AccessFs::from_all(abi))
+        .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
+        .and_then(|r| r.create())
+        .and_then(|r| r.add_rules(path_beneath_rules(["/"], AccessFs::from_read(abi))))
+        .and_then(|r| r.add_rules(path_beneath_rules(&writable, AccessFs::from_all(abi))))
+        .and_then(|r| {
+            r.add_rules(path_beneath_rules(
+                devices.iter().filter(|d| d.exists()),
+                AccessFs::from_file(abi),
+            ))
+        })
+        .and_then(|r| r.restrict_self())
+        .map_err(|e| error(&e))?;
+    match status.ruleset {
+        RulesetStatus::FullyEnforced => Ok(()),
+        other => Err(error(&format!("Landlock: {other:?}"))),
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -477,6 +531,7 @@ mod tests {
             hidden: vec!["/book/.companion-cache".into(), "/other".into()],
             shown: vec!["/book/.companion-cache/crates".into()],
             read_only: vec!["/book".into()],
+            lesser: false,
             compiler: true,
         };
         let mut fields = fields_of(&sandbox).into_iter();

@@ -246,15 +246,16 @@ pub(crate) fn serve(args: Vec<OsString>) -> ! {
         // Closed on the program's exec: open only if that fails.
         libc::fcntl(status, libc::F_SETFD, libc::FD_CLOEXEC);
         let subreaper = libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
-        if let Some(sandbox) = sandbox {
+        if let Some(sandbox) = sandbox.as_ref().filter(|s| !s.lesser) {
             boxed(
-                &sandbox,
+                sandbox,
                 &argv,
                 memory,
                 status,
                 (limit, resident.map(|b| b / page)),
             );
         }
+        let work = std::env::current_dir().unwrap_or_else(|_| "/".into());
         let pid = match subreaper {
             true => libc::fork(),
             // No supervisor possible: run the program directly.
@@ -267,6 +268,11 @@ pub(crate) fn serve(args: Vec<OsString>) -> ! {
                     libc::setpgid(0, 0);
                 }
                 if limit_memory(memory).is_err() {
+                    start_failed(status);
+                }
+                if let Some(lesser) = &sandbox
+                    && crate::sandbox::landlock(lesser, &work).is_err()
+                {
                     start_failed(status);
                 }
                 // As `std::process::Command` starts a child: SIGPIPE back to

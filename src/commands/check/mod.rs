@@ -373,11 +373,11 @@ pub fn checked_book(session: &Session, options: &Options) -> anyhow::Result<Repo
 fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
     let loaded = &session.loaded;
     let checker = &session.checker;
-    let boxed = match loaded.config.isolation {
-        Isolation::Off => Err("`isolation = \"off\"` in book.toml".to_owned()),
-        _ => mdbook_companion_engine::exec::boxes(),
-    };
-    if let (Err(why), Isolation::Required) = (&boxed, loaded.config.isolation) {
+    use mdbook_companion_engine::exec::Confinement;
+    let confinement = mdbook_companion_engine::exec::confinement(loaded.config.isolation);
+    if let (Confinement::Landlock(why) | Confinement::None(why), Isolation::Required) =
+        (&confinement, loaded.config.isolation)
+    {
         anyhow::bail!(
             "book.toml sets `isolation = \"required\"`, but the book's programs cannot run in a box on this machine: {why}"
         );
@@ -504,12 +504,12 @@ fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Resul
         })
         .collect();
     report.counters = checker.counters();
-    report.boxed = boxed.is_ok();
-    if let Err(why) = boxed {
-        report.notes.push(match loaded.config.isolation {
-            Isolation::Off => "note: the book's programs ran without a box (`isolation = \"off\"` in book.toml): they could reach the checker, each other and the book".to_owned(),
-            _ => format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error"),
-        });
+    report.isolation = confinement.name();
+    match (&confinement, loaded.config.isolation) {
+        (Confinement::Box, _) => {}
+        (Confinement::None(_), Isolation::Off) => report.notes.push("note: the book's programs ran without a box (`isolation = \"off\"` in book.toml): they could reach the checker, each other and the book".to_owned()),
+        (Confinement::None(why), _) => report.notes.push(format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error")),
+        (Confinement::Landlock(why), _) => report.notes.push(format!("note: the book's programs ran in a lesser box on this machine (no namespaces: {why}): Landlock kept each from writing outside its folder and from signalling or tracing the checker and each other, but they could see each other's processes, and compilers ran outside it; `isolation = \"required\"` in book.toml makes this an error")),
     }
     if let Some(note) = library_note(&session.crates, &report) {
         report.lock_notes.push(note);

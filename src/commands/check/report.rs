@@ -63,9 +63,9 @@ pub struct Report {
     /// The chapter files in book order, so that unreadable directives
     /// are told among the claims of their chapter.
     pub chapters: Vec<String>,
-    /// The book's programs ran in boxes (`false`: the machine could not
-    /// make one, and a note says why).
-    pub boxed: bool,
+    /// How the book's programs were kept apart: `box`, `landlock` (a
+    /// lesser box) or `none` (a note says why).
+    pub isolation: &'static str,
 }
 
 impl Report {
@@ -466,10 +466,7 @@ pub fn json(report: &Report) -> String {
         dependency_builds: report.counters.dependency_builds,
         programs_at_once: report.counters.programs_at_once,
         runs_again_alone: report.counters.runs_again_alone,
-        isolation: match report.boxed {
-            true => "box",
-            false => "none",
-        },
+        isolation: report.isolation,
         summary: report.summary(),
     };
     serde_json::to_string_pretty(&r).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))

@@ -113,34 +113,37 @@ ok      src/ch.md:11: rust example (expect=run)
     });
 }
 
-/// Issue 57: where the machine cannot make a box (here: a user namespace
-/// that allows no PID namespace, as a locked-down container would),
-/// `check` says so once and marks its JSON report; `isolation =
-/// "required"` makes it an error.
+/// `args` run on `book` as a machine that makes no namespaces for us
+/// would (a user namespace that allows no PID namespace, as a locked-down
+/// container or GitHub's runners).
+fn locked_down(book: &BookTest, args: &[&str]) -> std::process::Output {
+    Command::new("unshare")
+        .args(["--user", "--map-root-user", "sh", "-c"])
+        .arg("echo 0 > /proc/sys/user/max_pid_namespaces && exec \"$@\"")
+        .arg("sh")
+        .arg(crate::support::BIN)
+        .args(args)
+        .arg(book.root())
+        .output()
+        .expect("unshare (util-linux) runs")
+}
+
+/// Issue 57: where the machine cannot make a box, `check` says so once
+/// and marks its JSON report: its programs ran in a lesser box
+/// (Landlock); `isolation = "required"` makes it an error.
 #[test]
 fn without_a_box_check_says_so_and_required_makes_it_an_error() {
     let chapter =
         "```rust example\nfn main() {\n    println!(\"hi\");\n}\n```\n\n```output\nhi\n```\n";
     let book = BookTest::new().chapter("ch.md", chapter);
     book.write();
-    let locked_down = |book: &BookTest, args: &[&str]| {
-        Command::new("unshare")
-            .args(["--user", "--map-root-user", "sh", "-c"])
-            .arg("echo 0 > /proc/sys/user/max_pid_namespaces && exec \"$@\"")
-            .arg("sh")
-            .arg(crate::support::BIN)
-            .args(args)
-            .arg(book.root())
-            .output()
-            .expect("unshare (util-linux) runs")
-    };
     let out = locked_down(&book, &["check", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     assert_eq!(out.status.code(), Some(0), "{json:#}");
-    assert_eq!(json["isolation"], "none", "{json:#}");
+    assert_eq!(json["isolation"], "landlock", "{json:#}");
     let notes = json["notes"].to_string();
     assert!(
-        notes.contains("ran without a box on this machine"),
+        notes.contains("ran in a lesser box on this machine (no namespaces: "),
         "{notes}"
     );
     // Boxed, the same book says nothing of it.
@@ -157,6 +160,28 @@ fn without_a_box_check_says_so_and_required_makes_it_an_error() {
         stderr.contains("`isolation = \"required\"`, but the book's programs cannot run in a box on this machine"),
         "{stderr}"
     );
+}
+
+/// Issue 57, where no box can be made: in its lesser box a program can
+/// neither trace nor signal its parent, nor write the book (under `/tmp`
+/// here, so not `/tmp` either: its `TMPDIR` is its own folder), and it
+/// writes its own folder. Before the lesser box, on such a machine, it
+/// signalled its parent and wrote the book.
+#[test]
+fn a_lesser_box_keeps_a_program_to_itself_where_no_box_can_be_made() {
+    let book = BookTest::new();
+    let planted = book.root().join("planted");
+    let chapter = format!(
+        "```rust example\nunsafe extern \"C\" {{\n    fn ptrace(request: i64, pid: i32, addr: usize, data: usize) -> i64;\n    fn getppid() -> i32;\n    fn kill(pid: i32, sig: i32) -> i32;\n}}\nfn main() {{\n    let parent = unsafe {{ getppid() }};\n    println!(\"traced its parent: {{}}\", unsafe {{ ptrace(16, parent, 0, 0) }} == 0);\n    println!(\"signalled its parent: {{}}\", unsafe {{ kill(parent, 0) }} == 0);\n    println!(\"wrote the book: {{}}\", std::fs::write({:?}, \"x\").is_ok());\n    println!(\"wrote its folder: {{}}\", std::fs::write(\"here\", \"x\").is_ok());\n    println!(\"wrote its TMPDIR: {{}}\", std::fs::write(std::env::temp_dir().join(\"t\"), \"x\").is_ok());\n}}\n```\n\n```output\ntraced its parent: false\nsignalled its parent: false\nwrote the book: false\nwrote its folder: true\nwrote its TMPDIR: true\n```\n",
+        planted.display().to_string()
+    );
+    let book = book.chapter("ch.md", &chapter);
+    book.write();
+    let out = locked_down(&book, &["check", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    assert_eq!(json["isolation"], "landlock", "{json:#}");
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    assert!(!planted.exists(), "the program wrote into the book");
 }
 
 /// Issue 57: a killed check leaves its scratch folders; the next check

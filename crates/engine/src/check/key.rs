@@ -36,6 +36,12 @@ pub(super) struct Decides<'a> {
     /// What names the crates the program links ([`crate::crates::Crates::link_key`]),
     /// empty when it links none.
     pub(super) crates: &'a str,
+    /// How the program is kept apart from the others
+    /// ([`crate::exec::Confinement::name`]): what a program was seen to do
+    /// without a box may be another block's doing, so a result seen
+    /// before boxes (or with `isolation = "off"`) is not taken for a
+    /// boxed run.
+    pub(super) confinement: &'static str,
 }
 
 impl Decides<'_> {
@@ -49,6 +55,7 @@ impl Decides<'_> {
             timeout,
             memory,
             crates,
+            confinement,
         } = *self;
         let Job {
             tool,
@@ -83,6 +90,13 @@ impl Decides<'_> {
             limits.as_bytes(),
             crates.as_bytes(),
         ];
+        // Absent without a box, so keys made before boxes stay those of
+        // runs without one.
+        match confinement {
+            "box" => parts.push(b"boxed"),
+            "landlock" => parts.push(b"landlock"),
+            _ => {}
+        }
         // The lists last, each behind its length.
         let counts = format!("{} args, {} env", args.len(), env.len());
         parts.push(counts.as_bytes());
@@ -123,6 +137,7 @@ mod tests {
             timeout: Duration::from_secs(10),
             memory: Some(2 << 30),
             crates: "",
+            confinement: "none",
         };
         let key = base.key();
         assert_eq!(
@@ -220,6 +235,20 @@ mod tests {
                 "no memory limit",
                 Decides {
                     memory: None,
+                    ..base
+                },
+            ),
+            (
+                "in a box",
+                Decides {
+                    confinement: "box",
+                    ..base
+                },
+            ),
+            (
+                "under Landlock",
+                Decides {
+                    confinement: "landlock",
                     ..base
                 },
             ),

@@ -600,6 +600,7 @@ impl Checker {
             timeout: self.timeout,
             memory: self.config.memory,
             crates: &crates,
+            confinement: exec::confinement(self.config.isolation).name(),
         }
         .key();
         Ok((job, key))

@@ -414,30 +414,79 @@ pub fn boxes() -> Result<(), String> {
     PROBED.get_or_init(probe).clone()
 }
 
+/// How the book's programs are kept apart on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confinement {
+    /// Each in a box of its own ([`crate::sandbox`]).
+    Box,
+    /// The kernel makes no namespaces for us: each confined by Landlock
+    /// (`sandbox::landlock`), why the box could not be made.
+    Landlock(String),
+    /// Not at all: `isolation = "off"`, or neither can be made here, and
+    /// why.
+    None(String),
+}
+
+impl Confinement {
+    /// Its name in reports and cache keys.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Confinement::Box => "box",
+            Confinement::Landlock(_) => "landlock",
+            Confinement::None(_) => "none",
+        }
+    }
+}
+
+/// How the book's programs are kept apart under `isolation` (asked of
+/// the kernel once).
+pub fn confinement(isolation: mdbook_companion_core::config::Isolation) -> Confinement {
+    if isolation == mdbook_companion_core::config::Isolation::Off {
+        return Confinement::None("`isolation = \"off\"` in book.toml".to_owned());
+    }
+    static LESSER: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    match boxes() {
+        Ok(()) => Confinement::Box,
+        Err(why) => match LESSER.get_or_init(|| probe_with(true)) {
+            Ok(()) => Confinement::Landlock(why),
+            Err(also) => Confinement::None(format!("{why}; Landlock: {also}")),
+        },
+    }
+}
+
 /// The box for a program or compiler of the book whose cache is `cache`
 /// (hidden in it), its memory file system `size` bytes (2 GiB when
-/// none is given): `None` under
-/// `isolation = "off"`, or where no box can be made ([`boxes`]).
+/// none is given): a lesser one where the kernel makes no namespaces
+/// ([`Confinement::Landlock`]); `None` under `isolation = "off"`, or
+/// where neither can be made.
 pub fn book_box(
     isolation: mdbook_companion_core::config::Isolation,
     cache: &std::path::Path,
     size: Option<u64>,
 ) -> Option<crate::sandbox::Sandbox> {
-    if isolation == mdbook_companion_core::config::Isolation::Off {
-        return None;
-    }
-    boxes().ok()?;
+    let lesser = match confinement(isolation) {
+        Confinement::Box => false,
+        Confinement::Landlock(_) => true,
+        Confinement::None(_) => return None,
+    };
     Some(crate::sandbox::Sandbox {
         size: size.unwrap_or(2 << 30),
         base: scratch_base().to_owned(),
         hidden: vec![std::path::absolute(cache).ok()?],
         read_only: vec!["/".into()],
+        lesser,
         ..crate::sandbox::Sandbox::default()
     })
 }
 
 #[cfg(target_os = "linux")]
 fn probe() -> Result<(), String> {
+    probe_with(false)
+}
+
+/// Whether a program can run in a box here, or in a lesser one.
+#[cfg(target_os = "linux")]
+fn probe_with(lesser: bool) -> Result<(), String> {
     if crate::supervise::program().is_none() {
         return Err("no supervisor binary to make one".to_owned());
     }
@@ -445,6 +494,7 @@ fn probe() -> Result<(), String> {
     let sandbox = crate::sandbox::Sandbox {
         size: 1 << 20,
         base: scratch_base().to_owned(),
+        lesser,
         ..crate::sandbox::Sandbox::default()
     };
     let mut cmd = std::process::Command::new("/bin/sh");
@@ -459,6 +509,11 @@ fn probe() -> Result<(), String> {
 
 #[cfg(not(target_os = "linux"))]
 fn probe() -> Result<(), String> {
+    probe_with(false)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn probe_with(_lesser: bool) -> Result<(), String> {
     Err("boxes are made on Linux only".to_owned())
 }
 
