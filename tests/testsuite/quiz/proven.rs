@@ -29,7 +29,9 @@ fn main() { assert_copy::<{}>(); }
 
 #[test]
 fn a_choice_question_with_a_template_proves_each_option() {
-    let book = BookTest::new().chapter("copy.md", COPY);
+    let book = BookTest::new()
+        .chapter("copy.md", COPY)
+        .chapter("list.md", "# Claims\n\n```claims\n```\n");
     book.run(&["check"], |cmd| {
         cmd.expect_stdout(str![[r#"
 ok      src/copy.md:6: quiz "Copy" (question 1, option "`i32`" marked right) (expect=no-run)

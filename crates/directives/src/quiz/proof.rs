@@ -239,6 +239,60 @@ pub(super) fn option_code(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::option_code;
+    use crate::quiz::{PATTERN, parse::parse_body};
+    use mdbook_companion_core::config::Config;
+    use mdbook_companion_core::markdown;
+    use mdbook_companion_core::problem::Located;
+
+    const QUIZ: &str = "````quiz\n## Which are `Copy`?\n\n- [x] `i32`\n- [ ] `String`\n\n```rust proof\nfn is_copy<T: Copy>() {}\nfn main() { is_copy::<{}>(); }\n```\n\n> Why.\n````\n";
+
+    fn parsed(text: &str) -> Result<super::super::Quiz, String> {
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let blocks = markdown::scan(text, &[PATTERN]);
+        parse_body(&blocks[0], text, &config).map_err(|p| {
+            let l = Located::new("src/a.md", text, &p);
+            format!("{}: {}", l.place(), l.message)
+        })
+    }
+
+    #[test]
+    fn a_proof_fills_each_option_into_its_template() {
+        let quiz = parsed(QUIZ).unwrap();
+        let q = &quiz.questions[0];
+        let proof = q.proof.as_ref().expect("a proof");
+        assert!(!proof.runs);
+        assert_eq!(
+            proof.program("`String`"),
+            "fn is_copy<T: Copy>() {}\nfn main() { is_copy::<String>(); }\n"
+        );
+        assert_eq!(q.why.as_ref().unwrap().text, "Why.");
+    }
+
+    #[test]
+    fn a_proofs_mistakes_are_located() {
+        let cases = [
+            (
+                QUIZ.replace("```rust proof", "```rust proof colour=red"),
+                "src/a.md:7:15: found unknown attribute `colour` on a question's proof; expected one of expect, edition, mode",
+            ),
+            (
+                QUIZ.replace("```rust proof", "```rust proof expect=panic"),
+                "src/a.md:7:15: found an `expect` a proof cannot take; expected expect=no-run (right options compile, the default) or expect=run (right options run, wrong ones panic)",
+            ),
+            (
+                QUIZ.replace("\n\n> Why.", "\n\n```output\n1\n```\n\n> Why."),
+                "src/a.md:12:4: found an ```output block after a proof that only compiles; expected it only after `rust proof expect=run`",
+            ),
+            (
+                QUIZ.replace("<{}>", "<u8>"),
+                "src/a.md:7:4: found a proof with no `{}` where an option goes",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = parsed(&text).unwrap_err();
+            assert!(got.starts_with(want), "got:  {got}\nwant: {want}");
+        }
+    }
 
     #[test]
     fn an_option_puts_its_code_into_the_template() {
