@@ -36,7 +36,6 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::{FileLocation, Problem};
-pub use proof::Proof;
 use std::ops::Range;
 
 /// The quiz's row of the registry.
@@ -359,6 +358,20 @@ impl Program {
         }
         out
     }
+}
+
+/// How `check` proves a choice or short-answer question's key (`proof.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proof {
+    /// The template read as an example: its code (with `{}`), edition,
+    /// mode, and the output a right option prints under `expect=run`.
+    pub example: Box<Example>,
+    /// `expect=run`: right options run (to the output, when stated) and
+    /// wrong ones panic; else right options compile and wrong ones do not.
+    pub runs: bool,
+    /// Where its claims are told when it was written in a quiz file (its
+    /// template's line there), unless an option's own string is placed.
+    pub placed: Option<(String, usize)>,
 }
 
 /// What a question asks for.

@@ -13,7 +13,7 @@
 //! ```` ```output ```` after it); in an mdbook-quiz file it is the
 //! question's `companion` table, which mdbook-quiz does not read.
 
-use super::{Answer, Question, Quiz};
+use super::{Answer, Proof, Question, Quiz};
 use crate::contract::Env;
 use crate::runnable::{Context, Example};
 use mdbook_companion_core::attrs::{self, Attr};
@@ -30,20 +30,6 @@ pub(super) const WORD: &str = "proof";
 
 /// The attributes a proof's fence takes.
 const KNOWN: &str = "expect, edition, mode";
-
-/// How `check` proves a choice or short-answer question's key.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Proof {
-    /// The template read as an example: its code (with `{}`), edition,
-    /// mode, and the output a right option prints under `expect=run`.
-    pub example: Box<Example>,
-    /// `expect=run`: right options run (to the output, when stated) and
-    /// wrong ones panic; else right options compile and wrong ones do not.
-    pub runs: bool,
-    /// Where its claims are told when it was written in a quiz file (its
-    /// template's line there), unless an option's own string is placed.
-    pub placed: Option<(String, usize)>,
-}
 
 /// Whether a fence (its info string) is a question's proof.
 pub(super) fn is_proof(info: &str) -> bool {
