@@ -196,3 +196,35 @@ FAILED  src/q.toml:10:1: found a companion.template with no `{}` where an option
 "#]]);
     });
 }
+
+#[test]
+fn options_that_are_programs_are_each_their_own_proof() {
+    let toml = r#"[[questions]]
+type = "MultipleChoice"
+prompt.prompt = "Which program compiles?"
+prompt.distractors = [
+  """
+```rust
+fn main() { let s = String::new(); let t = s; s.len(); }
+```
+""",
+]
+answer.answer = """
+```rust
+fn main() { let s = String::new(); let t = s.clone(); s.len(); }
+```
+"""
+companion.template = "{}"
+"#;
+    // Each option's code block is its program: the moved `s` does not
+    // compile, the cloned one does.
+    file_book(toml).run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/q.toml:5: quiz "Ported" (question 1, option "```rust fn main() { let s = String::new(); let t = s; s.len(…" marked wrong) (expect=compile-fail)
+ok      src/q.toml:11: quiz "Ported" (question 1, option "```rust fn main() { let s = String::new(); let t = s.clone()…" marked right) (expect=no-run)
+...
+2 passed, 0 failed
+
+"#]]);
+    });
+}

@@ -165,7 +165,7 @@ impl Proof {
         // names its own lines.
         claim.lines = None;
         let marked = if right { "right" } else { "wrong" };
-        claim.what = format!("{what}, option \"{}\" marked {marked})", text.trim());
+        claim.what = format!("{what}, option \"{}\" marked {marked})", named(text));
         if let Some((file, line)) = &self.placed {
             claim.file = file.clone();
             claim.line = *line;
@@ -197,6 +197,16 @@ impl Proof {
                 .collect(),
             Answer::Program(_) => Vec::new(),
         }
+    }
+}
+
+/// An option as a report names it: on one line, whitespace collapsed,
+/// cut after 60 characters (an option may be a whole program).
+fn named(text: &str) -> String {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match words.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &words[..i]),
+        None => words,
     }
 }
 
@@ -292,5 +302,13 @@ mod tests {
         for (option, code) in cases {
             assert_eq!(option_code(option), code, "{option}");
         }
+        assert_eq!(
+            super::named("```rust\nfn main() {\n    let x = 1;\n}\n```"),
+            "```rust fn main() { let x = 1; } ```"
+        );
+        assert_eq!(
+            super::named(&"a".repeat(70)),
+            format!("{}…", "a".repeat(60))
+        );
     }
 }
