@@ -31,6 +31,7 @@ use super::contract::{Env, Kind, Parsed, Target};
 use super::facts::Need;
 use super::runnable::Example;
 use mdbook_companion_core::claim::{Claim, ErrorLine};
+use mdbook_companion_core::code;
 use mdbook_companion_core::config::Key;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
@@ -82,12 +83,14 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
             .iter()
             .flat_map(|q| match (&q.answer, &q.proof) {
                 (Answer::Program(p), _) if p.lang == Lang::Rust => vec![p.source.clone()],
-                (Answer::Choices(c), Some(proof)) => {
-                    c.iter().map(|c| proof.program(&c.text.text)).collect()
-                }
-                (Answer::Text { accepted, .. }, Some(proof)) => {
-                    accepted.iter().map(|a| proof.program(a)).collect()
-                }
+                (Answer::Choices(c), Some(proof)) => c
+                    .iter()
+                    .map(|c| code::rust_source(&proof.program(&c.text.text)))
+                    .collect(),
+                (Answer::Text { accepted, .. }, Some(proof)) => accepted
+                    .iter()
+                    .map(|a| code::rust_source(&proof.program(a)))
+                    .collect(),
                 _ => Vec::new(),
             })
             .map(Need::Crates)
