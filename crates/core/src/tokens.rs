@@ -301,6 +301,45 @@ pub fn sleep_millis(source: &str) -> u64 {
     total
 }
 
+/// Where a quiz's proof template takes its option: each `{}` that is
+/// not an empty block (outside strings and comments, which the lexer
+/// skips, so `println!("{}")` keeps its `{}`). A `{}` is a block, and
+/// stays, after `)`, `]`, `}`, `>` (but `->`, where a type follows) or a word
+/// that is not one a type or an expression follows (`as`, `dyn`, `for`,
+/// `impl`, `in`, `mut`, `return`, `let`, `ref`, `const`, `static`,
+/// `where`, `type`): `fn f() {}`, `impl X for Y {}`, `loop {}`, `=> {}`.
+pub fn template_slots(source: &str) -> Vec<std::ops::Range<usize>> {
+    const BEFORE_A_SLOT: [&str; 13] = [
+        "as", "dyn", "for", "impl", "in", "mut", "return", "let", "ref", "const", "static",
+        "where", "type",
+    ];
+    let base = source.as_ptr() as usize;
+    let tokens: Vec<(usize, &str)> = Tokens::new(source)
+        .map(|t| (t.as_ptr() as usize - base, t))
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(at, t)) in tokens.iter().enumerate() {
+        if t != "{" || tokens.get(i + 1) != Some(&(at + 1, "}")) {
+            continue;
+        }
+        let prev = i.checked_sub(1).and_then(|j| tokens.get(j));
+        let block = match prev {
+            None => false,
+            Some(&(_, ")" | "]" | "}")) => true,
+            Some(&(p, ">")) => !matches!(
+                i.checked_sub(2).and_then(|j| tokens.get(j)),
+                Some(&(q, "-")) if q + 1 == p
+            ),
+            Some(&(_, w)) if is_ident(w) => !BEFORE_A_SLOT.contains(&w),
+            Some(_) => false,
+        };
+        if !block {
+            out.push(at..at + 2);
+        }
+    }
+    out
+}
+
 /// The index after the bracket group opening at `tokens[open]`.
 pub(crate) fn group_end(tokens: &[&str], open: usize) -> usize {
     let mut depth = 0usize;
@@ -400,6 +439,42 @@ pub(crate) fn block_comment_len(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_template_takes_its_option_where_no_block_stands() {
+        fn slots(source: &str) -> Vec<&str> {
+            let mut shown = Vec::new();
+            let mut from = 0;
+            for r in template_slots(source) {
+                shown.push(&source[from..r.start]);
+                from = r.end;
+            }
+            shown
+        }
+        let cases: [(&str, &[&str]); 6] = [
+            (
+                "fn assert_copy<T: Copy>() {}\nfn main() { assert_copy::<{}>(); }",
+                &["fn assert_copy<T: Copy>() {}\nfn main() { assert_copy::<"],
+            ),
+            ("{}\nfn main() {}", &[""]),
+            (
+                "fn main() { let a = {}; println!(\"{}\", a); loop {} }",
+                &["fn main() { let a = "],
+            ),
+            (
+                "fn f() -> {} { match 1 { _ => {} } }\nimpl X for {} {}",
+                &["fn f() -> ", " { match 1 { _ => {} } }\nimpl X for "],
+            ),
+            ("struct S {}\n// {}\nimpl<T> X for Vec<T> {}", &[]),
+            (
+                "fn main() { let _: &mut {} = &mut {}; }",
+                &["fn main() { let _: &mut ", " = &mut "],
+            ),
+        ];
+        for (source, want) in cases {
+            assert_eq!(slots(source), want, "{source}");
+        }
+    }
 
     #[test]
     fn crate_paths_are_told_from_the_module_at_the_same_columns() {

@@ -96,7 +96,7 @@ fn faults_of_the_file_are_located_in_it_and_paths_stay_in_the_book() {
 src="../quizzes/talk.toml" (a ShortAnswer becomes an Essay)
 src/quizzes/talk.toml:10:1: found a question of type `Essay`; expected MultipleChoice, ShortAnswer or Tracing (asked for by src/ch/quiz.md:3:24)
 src="../quizzes/talk.toml" (an id becomes points)
-src/quizzes/talk.toml:2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation (asked for by src/ch/quiz.md:3:24)
+src/quizzes/talk.toml:2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation, companion (asked for by src/ch/quiz.md:3:24)
 src="../../../talk.toml" 
 src/ch/quiz.md:3:24: found src="../../../talk.toml", a path outside the book's root; expected a quiz file inside the book (relative to this chapter)
 src="missing.toml" 

@@ -6,3 +6,4 @@ mod check;
 mod course;
 mod file;
 mod page;
+mod proven;

@@ -14,9 +14,14 @@
 //! `check`, `verify`, the lock and the claims page prove like any other
 //! ("Quiz 4.1, question 3"). The page asks with real inputs and keeps the
 //! answers out of its visible text until the reader checks (`quiz.js`).
+//!
+//! A choice or short-answer question with a proof (a ```` ```rust proof
+//! ```` template after its answer, `proof.rs`) makes a claim per option:
+//! the options marked right compile (or run), the others do not.
 
 mod parse;
 mod program;
+mod proof;
 mod render;
 mod shown;
 mod toml;
@@ -26,6 +31,7 @@ use super::contract::{Env, Kind, Parsed, Target};
 use super::facts::Need;
 use super::runnable::Example;
 use mdbook_companion_core::claim::{Claim, ErrorLine};
+use mdbook_companion_core::code;
 use mdbook_companion_core::config::Key;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
@@ -75,10 +81,19 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
         _ => quiz
             .questions
             .iter()
-            .filter_map(|q| match &q.answer {
-                Answer::Program(p) if p.lang == Lang::Rust => Some(Need::Crates(p.source.clone())),
-                _ => None,
+            .flat_map(|q| match (&q.answer, &q.proof) {
+                (Answer::Program(p), _) if p.lang == Lang::Rust => vec![p.source.clone()],
+                (Answer::Choices(c), Some(proof)) => c
+                    .iter()
+                    .map(|c| code::rust_source(&proof.program(&c.text.text)))
+                    .collect(),
+                (Answer::Text { accepted, .. }, Some(proof)) => accepted
+                    .iter()
+                    .map(|a| code::rust_source(&proof.program(a)))
+                    .collect(),
+                _ => Vec::new(),
             })
+            .map(Need::Crates)
             .chain(
                 // The recorded compile of a "does not compile" key: the
                 // lines its first error labels are right answers too.
@@ -348,6 +363,20 @@ impl Program {
     }
 }
 
+/// How `check` proves a choice or short-answer question's key (`proof.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proof {
+    /// The template read as an example: its code (with `{}`), edition,
+    /// mode, and the output a right option prints under `expect=run`.
+    pub example: Box<Example>,
+    /// `expect=run`: right options run (to the output, when stated) and
+    /// wrong ones panic; else right options compile and wrong ones do not.
+    pub runs: bool,
+    /// Where its claims are told when it was written in a quiz file (its
+    /// template's line there), unless an option's own string is placed.
+    pub placed: Option<(String, usize)>,
+}
+
 /// What a question asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
@@ -378,6 +407,9 @@ pub struct Question {
     pub why: Option<Prose>,
     /// A quiz file's question `id`: the question's anchor on the page.
     pub id: Option<String>,
+    /// How `check` proves a choice or short answer's key, when the
+    /// question gives a template.
+    pub proof: Option<Proof>,
 }
 
 impl Question {
@@ -407,17 +439,23 @@ pub struct Quiz {
 }
 
 impl Quiz {
-    /// The claims of its program questions, with the question's number
-    /// (1-based) of each.
+    /// The claims of its program questions and of its proven options,
+    /// with the question's number (1-based) of each.
     pub fn claims(&self, env: &Env<'_>) -> Vec<(usize, Claim)> {
-        self.questions
-            .iter()
-            .enumerate()
-            .filter_map(|(i, q)| match &q.answer {
-                Answer::Program(p) => Some((i + 1, p.claim(env, self, i + 1))),
-                _ => None,
-            })
-            .collect()
+        let mut out = Vec::new();
+        for (i, q) in self.questions.iter().enumerate() {
+            match (&q.answer, &q.proof) {
+                (Answer::Program(p), _) => out.push((i + 1, p.claim(env, self, i + 1))),
+                (_, Some(proof)) => out.extend(
+                    proof
+                        .claims(env, self, i + 1, q)
+                        .into_iter()
+                        .map(|c| (i + 1, c)),
+                ),
+                (_, None) => {}
+            }
+        }
+        out
     }
 }
 

@@ -288,6 +288,22 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
     {
         output = Some(mapped);
     }
+    // A choice or short answer's proof: a ```rust proof fence after the
+    // answer, with the ```output its right options print.
+    let mut proof = None;
+    if matches!(answer_part, Some(Part::Choices(..) | Part::Line(..)))
+        && matches!(after.first(), Some(Part::Fence(f, _)) if super::proof::is_proof(&f.info))
+        && let Part::Fence(_, fence) = after.remove(0)
+    {
+        let output = match after.first().is_some_and(is_output) {
+            true => match after.remove(0) {
+                Part::Fence(_, mapped) => Some(mapped),
+                _ => None,
+            },
+            false => None,
+        };
+        proof = Some(super::Proof::from_fence(&fence, output.as_ref(), config)?);
+    }
     let mut why = None;
     for part in after {
         match part {
@@ -336,6 +352,7 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
         answer,
         why,
         id: None,
+        proof,
     })
 }
 

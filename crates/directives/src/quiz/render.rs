@@ -56,6 +56,9 @@ impl Model for Quiz {
         let mut number = env.numbers.number(0, id.map(|(id, _)| id.as_str()));
         number.word = WHAT;
         let title = env.text_opt(self.title.as_deref()).map(|t| t.into_owned());
+        // A proven question has a claim per option: its rows are
+        // numbered in the question's order of options.
+        let mut options = vec![0usize; self.questions.len() + 1];
         let mut entries: Vec<Numbered> = claims
             .iter()
             .enumerate()
@@ -63,7 +66,13 @@ impl Model for Quiz {
                 number: number.clone(),
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: title.clone(),
-                what: format!("question {n}"),
+                what: match &self.questions[n - 1].proof {
+                    Some(_) => {
+                        options[*n] += 1;
+                        format!("question {n}, option {}", options[*n])
+                    }
+                    None => format!("question {n}"),
+                },
                 // The claims page names what is proved, not the answer;
                 // a line's key says which of the error's labels it is.
                 badge: Some(super::shown::key_badge(

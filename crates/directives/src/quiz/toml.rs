@@ -8,10 +8,14 @@
 //! (`prompt.program`, `answer.doesCompile`, `answer.lineNumber`,
 //! `answer.stdout`); `context`, `id`, `multipart` and a top-level
 //! `[multipart]` table. A `Tracing` answer becomes a program question's
-//! claim, placed at its line in the file. An unknown type or key is a
-//! located error, never a skipped question.
+//! claim, placed at its line in the file. A `MultipleChoice` or
+//! `ShortAnswer` question may add a key of our own that mdbook-quiz does
+//! not read, `companion` (`companion.template`, `companion.expect`,
+//! `companion.stdout`): its proof (`proof.rs`), each option's claim placed
+//! at the option's string. An unknown type or key is a located error,
+//! never a skipped question.
 
-use super::{Answer, Choice, Program, Prose, Question};
+use super::{Answer, Choice, Program, Proof, Prose, Question};
 use crate::contract::Env;
 use mdbook_companion_core::claim::BlessTarget;
 use mdbook_companion_core::config::Config;
@@ -24,7 +28,7 @@ use std::collections::BTreeMap;
 const TYPES: &str = "MultipleChoice, ShortAnswer or Tracing";
 
 /// The keys every question may have.
-const COMMON: [&str; 7] = [
+const COMMON: [&str; 8] = [
     "type",
     "id",
     "multipart",
@@ -32,6 +36,7 @@ const COMMON: [&str; 7] = [
     "answer",
     "context",
     "promptExplanation",
+    "companion",
 ];
 
 #[derive(Deserialize)]
@@ -54,6 +59,16 @@ struct Fields<P, A> {
     context: Option<String>,
     #[serde(rename = "promptExplanation")]
     _prompt_explanation: Option<bool>,
+    companion: Option<Companion>,
+}
+
+/// Our own key of a question: the proof of its options (`proof.rs`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Companion {
+    template: String,
+    expect: Option<String>,
+    stdout: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -214,6 +229,25 @@ pub(super) fn questions(
             c.as_deref()
                 .map(|c| prose(c, string_at(&["context"], None)))
         };
+        // A question's proof, placed at its template's line.
+        let companion = |c: &Option<Companion>| -> Result<Option<Proof>, Fault> {
+            let Some(c) = c else { return Ok(None) };
+            let key_at = where_key("companion");
+            let mut proof = Proof::from_file(
+                &c.template,
+                c.expect.as_deref(),
+                c.stdout.as_deref(),
+                config,
+                at,
+            )
+            .map_err(|m| (key_at, m))?;
+            let line = string_at(&["companion", "template"], None).map_or_else(
+                || mdbook_companion_core::markdown::line_col(text, key_at).0,
+                |l| l.line,
+            );
+            proof.placed = Some((shown.to_owned(), line));
+            Ok(Some(proof))
+        };
         let question = match kind {
             "MultipleChoice" => {
                 let f: Fields<ChoicePrompt, ChoiceAnswer> = value.try_into().map_err(bad)?;
@@ -266,9 +300,11 @@ pub(super) fn questions(
                     &f.prompt.prompt,
                     string_at(&["prompt", "prompt"], None),
                 ));
+                let proof = companion(&f.companion)?;
                 Question {
                     prompt: prose("", None),
                     body,
+                    proof,
                     answer: Answer::Choices(
                         options
                             .into_iter()
@@ -298,9 +334,11 @@ pub(super) fn questions(
                     &f.prompt.prompt,
                     string_at(&["prompt", "prompt"], None),
                 ));
+                let proof = companion(&f.companion)?;
                 Question {
                     prompt: prose("", None),
                     body,
+                    proof,
                     answer: Answer::Text { accepted, at },
                     why: context(&f.context),
                     id: f.id.as_deref().and_then(anchor),
@@ -308,6 +346,12 @@ pub(super) fn questions(
             }
             "Tracing" => {
                 let f: Fields<TracingPrompt, TracingAnswer> = value.try_into().map_err(bad)?;
+                if f.companion.is_some() {
+                    return Err((
+                        where_key("companion"),
+                        "found `companion` on a Tracing question; expected it on a MultipleChoice or ShortAnswer question (a Tracing answer is proven as it is)".to_owned(),
+                    ));
+                }
                 if let Some(stdout) = &f.answer.stdout {
                     super::program::literal_output(stdout, false)
                         .map_err(|m| (where_key("stdout"), m))?;
@@ -330,6 +374,7 @@ pub(super) fn questions(
                 Question {
                     prompt: prose("", None),
                     body,
+                    proof: None,
                     answer: Answer::Program(Box::new(program)),
                     why: context(&f.context),
                     id: f.id.as_deref().and_then(anchor),
@@ -641,7 +686,7 @@ answer.answer = ["u8", "i32"]
         );
         assert_eq!(
             at(&FILE.replace("id = \"q1\"", "points = 3")),
-            "2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation"
+            "2:1: found unknown key `points` in a question; expected one of type, id, multipart, prompt, answer, context, promptExplanation, companion"
         );
         assert!(
             at(&FILE.replace("answer.alternatives", "answer.others"))
