@@ -83,14 +83,15 @@ impl<'a> Page<'a> {
 static TALLY: [std::sync::atomic::AtomicUsize; 2] =
     [const { std::sync::atomic::AtomicUsize::new(0) }; 2];
 
-/// Counts a scan of a chapter for directives.
+/// Counts a pass of the Markdown parser over a chapter (for directives,
+/// or for the code blocks `mdbook test` finds).
 pub fn scanned() {
     TALLY[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Counts the parse of chapter `file` of a book of `of` chapters, in the
 /// debug log.
-fn parsed(file: &str, of: usize) {
+pub fn parsed(file: &str, of: usize) {
     let n = TALLY[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
     tracing::debug!("parsed chapter {file} ({n} of {of})");
 }
@@ -146,6 +147,41 @@ impl<'a> ParsedChapter<'a> {
     /// How many blocks it has (the length [`render`] wants its facts in).
     pub fn blocks(&self) -> usize {
         self.blocks.len()
+    }
+
+    /// Its claims pages parsed and resolved again, now that every
+    /// chapter's frames are known (what such a page needs is their
+    /// verdicts): the facts to render the chapter again with, every other
+    /// block keeping its own.
+    pub fn claims_page_again(
+        &mut self,
+        config: &Config,
+        run: &Run,
+        target: Target,
+        facts: &[directive::Facts],
+    ) -> Vec<directive::Facts> {
+        let env = self.env(config, run, target);
+        let again: Vec<_> = (self.blocks.iter().enumerate())
+            .filter(|(_, block)| directive::is_claims_page(block))
+            .map(|(i, block)| (i, directive::parse(block, &env)))
+            .collect();
+        let needs = again
+            .iter()
+            .flat_map(|(_, p)| p.iter().flat_map(|p| &p.needs));
+        prepare(run, config, needs);
+        let mut facts = facts.to_vec();
+        let again: Vec<_> = (again.into_iter())
+            .map(|(i, parsed)| {
+                if let Ok(p) = &parsed {
+                    facts[i] = resolve(run, &env, &p.needs);
+                }
+                (i, parsed)
+            })
+            .collect();
+        for (i, parsed) in again {
+            self.parsed[i] = parsed;
+        }
+        facts
     }
 
     /// For `check`: its plain blocks' claims ([`super::plain`]), when it

@@ -1,17 +1,16 @@
-//! Loading a book as mdBook does and collecting the claims of its
-//! directives (for `check`).
+//! Loading a book as mdBook does, for `check` and the commands beside it,
+//! and placing its chapters' blocks in their files.
 //!
 //! The book is loaded with `mdbook-driver` (book.toml with its environment
 //! overrides, SUMMARY, chapter files; missing chapters are errors, not
 //! created) and
 //! its `links` preprocessor is run, so `{{#include}}` and friends are
-//! expanded exactly as in a build. The claims are those the directives
-//! make when they render the expanded text; what the build would fail
-//! with or warn about is the build's own walk over the same text
-//! ([`build_says`]); a line diff between the chapter file and its expanded text maps
-//! each block back to a line of the file, and tells whether an output block
-//! is literally in the file (so `--bless` may rewrite it) or came through an
-//! include (so it may not).
+//! expanded exactly as in a build. `check` walks the expanded text once,
+//! as the build does ([`super::walk::build_says`]); a line diff between
+//! the chapter file and its expanded text ([`LineMap`], [`FilePlace`])
+//! maps each block back to a line of the file, and tells whether an
+//! output block is literally in the file (so `--bless` may rewrite it) or
+//! came through an include (so it may not).
 //!
 //! Other preprocessors book.toml lists (mdbook-spec, mdbook-gettext, …)
 //! are not run: `check` must work where they cannot (a tool not
@@ -306,15 +305,18 @@ impl LineMap {
     }
 }
 
-/// The Cargo packages a chapter's blocks offer students (its exercises),
+/// The Cargo packages a chapter (of a book of `of`) offers students (its exercises),
 /// the starters' or, with `solutions`, the solutions', and the blocks
 /// that could not be read, at their line of the chapter file.
 pub fn packages(
     chapter: &Chapter,
     config: &Config,
     solutions: bool,
+    of: usize,
 ) -> (Vec<Package>, Vec<Located>) {
     let text = &chapter.expanded;
+    super::chapter::parsed(&chapter.file, of);
+    super::chapter::scanned();
     let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());

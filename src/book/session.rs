@@ -2,8 +2,9 @@
 //! the run that renders its chapters (the cache, the book's crates, the
 //! assembly it records), the checker that proves its claims, and
 //! `companion.lock` as read once. `check`, `--bless`, `adopt` and `drift`
-//! are policies over a [`Session`]: what they do with its claims and
-//! their outcomes, never a second load of the book or of its lock.
+//! are policies over a [`Session`]: what they do with the claims of its
+//! one walk ([`Session::walk`]) and their outcomes, never a second load
+//! of the book or of its lock, nor a second parse of a chapter.
 //! `exercises` is a policy over the [`Book`] alone: it proves nothing, so
 //! it starts no checker, reads no lock and renders nothing.
 

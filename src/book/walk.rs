@@ -286,7 +286,7 @@ fn walk(
     // Every chapter not remembered is parsed; the needs of the whole book
     // are resolved at once, in parallel; then each chapter renders from
     // its facts.
-    let parsed: Vec<Step<'_>> = slots
+    let mut parsed: Vec<Step<'_>> = slots
         .par_iter()
         .map(|s| {
             let page = s.page();
@@ -335,7 +335,7 @@ fn walk(
         let _ = run.shared.rows.set(rows);
         let again = slots
             .iter()
-            .zip(&parsed)
+            .zip(&mut parsed)
             .zip(&facts)
             .zip(outcomes.iter_mut());
         for (((slot, parsed), facts), outcome) in again {
@@ -343,7 +343,8 @@ fn walk(
                 let rows = std::mem::take(&mut outcome.rows);
                 *outcome = match parsed {
                     Ok(p) => {
-                        let (reps, mut again) = chapter::render(config, run, target, p, facts);
+                        let facts = p.claims_page_again(config, run, target, facts);
+                        let (reps, mut again) = chapter::render(config, run, target, p, &facts);
                         again.text = chapter::spliced(slot.content, &reps, &again);
                         again
                     }
