@@ -77,34 +77,6 @@ impl<'a> Page<'a> {
     }
 }
 
-/// How many chapters this process parsed, and how many times it scanned
-/// one for directives: the debug log's proof that every command reads
-/// each chapter once.
-static TALLY: [std::sync::atomic::AtomicUsize; 2] =
-    [const { std::sync::atomic::AtomicUsize::new(0) }; 2];
-
-/// Counts a pass of the Markdown parser over a chapter (for directives,
-/// or for the code blocks `mdbook test` finds).
-pub fn scanned() {
-    TALLY[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Counts the parse of chapter `file` of a book of `of` chapters, in the
-/// debug log.
-pub fn parsed(file: &str, of: usize) {
-    let n = TALLY[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-    tracing::debug!("parsed chapter {file} ({n} of {of})");
-}
-
-/// The tally of this process in the debug log: `chapters parsed: N,
-/// scans: N`.
-pub fn log_tally() {
-    let [parsed, scans] = TALLY
-        .each_ref()
-        .map(|t| t.load(std::sync::atomic::Ordering::Relaxed));
-    tracing::debug!("chapters parsed: {parsed}, scans: {scans}");
-}
-
 /// A chapter whose directives are parsed: each block's model with what it
 /// needs, or the problem that stops it. The book layer resolves the needs
 /// of every chapter at once ([`ParsedChapter::needs`]), then each chapter
@@ -301,8 +273,8 @@ pub fn parse<'a>(
             .map(|raw| directive::escaped_links(&raw, text))
             .unwrap_or_default(),
     };
-    parsed(page.file, run.shared.chapters.len());
-    scanned();
+    super::tally::parsed(page.file, run.shared.chapters.len());
+    super::tally::scanned();
     match directive::try_scan(text, &escaped) {
         Ok(blocks) => {
             let stray = mdbook_companion_directives::asmspec::stray_asm(text, &blocks);

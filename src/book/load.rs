@@ -315,8 +315,8 @@ pub fn packages(
     of: usize,
 ) -> (Vec<Package>, Vec<Located>) {
     let text = &chapter.expanded;
-    super::chapter::parsed(&chapter.file, of);
-    super::chapter::scanned();
+    super::tally::parsed(&chapter.file, of);
+    super::tally::scanned();
     let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());

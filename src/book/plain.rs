@@ -40,7 +40,7 @@ fn options() -> Options {
 
 /// Every code block of `text`, fenced or indented, in order.
 pub fn code_blocks(text: &str) -> Vec<CodeBlock> {
-    super::chapter::scanned();
+    super::tally::scanned();
     let mut out = Vec::new();
     let mut parser = Parser::new_ext(text, options()).into_offset_iter();
     while let Some((event, range)) = parser.next() {
