@@ -3,7 +3,7 @@
 //! model from its facts, check the claims under `verify`, splice the
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
-use super::load::{Chapter, FilePlace};
+use super::load::{Chapter, FilePlace, LineMap};
 use super::resolve::{Claimed, Run, prepare, resolve};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
@@ -175,19 +175,20 @@ impl<'a> ParsedChapter<'a> {
     }
 }
 
-/// Where a built chapter's lines stand in its file: no line is reported
-/// and nothing blessed (as [`mdbook_companion_directives::contract::Unplaced`]), but
-/// a block's program is placed in the file's lines where the block stands
-/// there literally (the file read, once, only when a block asks).
+/// Where a chapter's lines stand in its file. In a build no line is
+/// reported and nothing blessed (as
+/// [`mdbook_companion_directives::contract::Unplaced`]), but a block's
+/// program is placed in the file's lines where the block stands there
+/// literally (the file read, once, only when a block asks); a chapter
+/// `check` loaded is placed as its [`FilePlace`] says.
 #[derive(Debug)]
 struct BuildPlace<'a> {
     /// Where `check` places the chapter it loaded.
     origin: Option<FilePlace<'a>>,
     path: std::path::PathBuf,
     text: &'a str,
-    /// The text's lines in the file's, once the file is read: `None`
-    /// when the two are the same text, else the runs of the diff.
-    literal: std::sync::OnceLock<Option<Option<Vec<mdbook_companion_core::diff::Op>>>>,
+    /// The text's lines in the file's, once the file is read.
+    literal: std::sync::OnceLock<Option<LineMap>>,
     /// Where each line of the text starts, once asked: the lines of many
     /// blocks and problems without counting from the chapter's start for
     /// each.
@@ -219,19 +220,11 @@ impl Place for BuildPlace<'_> {
         if let Some(o) = &self.origin {
             return o.literal(from, to);
         }
-        let ops = self.literal.get_or_init(|| {
+        let map = self.literal.get_or_init(|| {
             let raw = std::fs::read_to_string(&self.path).ok()?;
-            // As `check` places them ([`super::load::LineMap::literal`]):
-            // the lines in one run the file and the text share.
-            Some((raw != self.text).then(|| mdbook_companion_core::diff::lines(&raw, self.text)))
+            Some(LineMap::new(&raw, self.text))
         });
-        match ops.as_ref()? {
-            None => Some(from),
-            Some(ops) => ops
-                .iter()
-                .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
-                .map(|op| op.old.start + (from - op.new.start)),
-        }
+        map.as_ref()?.literal(from, to)
     }
 
     fn text_line(&self, text: &str, offset: usize) -> usize {
