@@ -72,7 +72,7 @@ pub fn code_blocks(text: &str) -> Vec<CodeBlock> {
 const SHOWS_OUTPUT: [&str; 7] = ["text", "console", "bash", "output", "sh", "shell", ""];
 
 /// Whether `next` (the chapter's next code block) is a fence that shows
-/// `printed` already: one of [`SHOWS_OUTPUT`], holding the same lines but
+/// `printed` already: one of `SHOWS_OUTPUT`, holding the same lines but
 /// for trailing whitespace and blank lines at its end (a "will print"
 /// block after an example: `adopt` and `--bless` add no output block
 /// then). Its fence as the report names it (```` ```text ````) when it
