@@ -56,6 +56,7 @@ fn main() -> ExitCode {
         Some(cli::Command::Check(args)) => check(&args),
         Some(cli::Command::Drift(args)) => drift(&args),
     };
+    mdbook_companion::book::tally::log_tally();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<ChecksFailed>() || e.is::<VerdictsFlip>() => ExitCode::FAILURE,

@@ -3,17 +3,19 @@
 //! model from its facts, check the claims under `verify`, splice the
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
+use super::load::{Chapter, FilePlace, LineMap};
 use super::resolve::{Claimed, Run, prepare, resolve};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
+use mdbook_companion_directives::contract::Place;
 use mdbook_companion_directives::{self as directive, Env, Numbers, Row, Target};
 use mdbook_companion_engine::check;
 use std::ops::Range;
 
 /// What processing one chapter gave.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ChapterOutcome {
     /// The new text, or `None` when the chapter has no directive.
     pub text: Option<String>,
@@ -40,6 +42,12 @@ pub struct ChapterOutcome {
     /// lock (or a file that should be one): the book layer tells the
     /// author once when the lock does not vouch for them.
     pub claimed: Vec<Claimed>,
+    /// For `check` (a chapter as loaded, [`Page::origin`]): the claims of
+    /// its directives and plain blocks, in chapter order.
+    pub claims: Vec<check::Claim>,
+    /// For `check`: its fences one edit from ours (also among its
+    /// warnings), which `check` fails on.
+    pub typos: Vec<Located>,
 }
 
 /// A chapter as the book places it.
@@ -51,6 +59,10 @@ pub struct Page<'a> {
     pub section: Option<&'a str>,
     /// Its name in the table of contents.
     pub name: Option<&'a str>,
+    /// The chapter as `check` loaded it (its file's text and path): its
+    /// blocks are placed at their lines of the file, with their `--bless`
+    /// targets, and its claims are kept.
+    pub origin: Option<&'a Chapter>,
 }
 
 impl<'a> Page<'a> {
@@ -60,6 +72,7 @@ impl<'a> Page<'a> {
             file,
             section: None,
             name: None,
+            origin: None,
         }
     }
 }
@@ -107,19 +120,75 @@ impl<'a> ParsedChapter<'a> {
     pub fn blocks(&self) -> usize {
         self.blocks.len()
     }
+
+    /// Its claims pages parsed and resolved again, now that every
+    /// chapter's frames are known (what such a page needs is their
+    /// verdicts): the facts to render the chapter again with, every other
+    /// block keeping its own.
+    pub fn claims_page_again(
+        &mut self,
+        config: &Config,
+        run: &Run,
+        target: Target,
+        facts: &[directive::Facts],
+    ) -> Vec<directive::Facts> {
+        let env = self.env(config, run, target);
+        let again: Vec<_> = (self.blocks.iter().enumerate())
+            .filter(|(_, block)| directive::is_claims_page(block))
+            .map(|(i, block)| (i, directive::parse(block, &env)))
+            .collect();
+        let needs = again
+            .iter()
+            .flat_map(|(_, p)| p.iter().flat_map(|p| &p.needs));
+        prepare(run, config, needs);
+        let mut facts = facts.to_vec();
+        let again: Vec<_> = (again.into_iter())
+            .map(|(i, parsed)| {
+                if let Ok(p) = &parsed {
+                    facts[i] = resolve(run, &env, &p.needs);
+                }
+                (i, parsed)
+            })
+            .collect();
+        for (i, parsed) in again {
+            self.parsed[i] = parsed;
+        }
+        facts
+    }
+
+    /// For `check`: its plain blocks' claims ([`super::plain`]), when it
+    /// is a chapter `check` loaded, and only the assembly panels of the
+    /// blocks at the lines of its file `panels` keeps.
+    pub fn for_check(&mut self, edition: u16, triple: &str, panels: &dyn Fn(usize) -> bool) {
+        let Some(origin) = self.page.origin else {
+            return;
+        };
+        let directives: Vec<Range<usize>> = self.blocks.iter().map(|b| b.range.clone()).collect();
+        self.outcome.claims = super::plain::claims(origin, &directives, edition, triple);
+        let place = &self.place;
+        for parsed in self.parsed.iter_mut().flatten() {
+            parsed.needs.retain(|n| match n {
+                directive::Need::Assembly(req) => panels(place.line(req.at)),
+                _ => true,
+            });
+        }
+    }
 }
 
-/// Where a built chapter's lines stand in its file: no line is reported
-/// and nothing blessed (as [`mdbook_companion_directives::contract::Unplaced`]), but
-/// a block's program is placed in the file's lines where the block stands
-/// there literally (the file read, once, only when a block asks).
+/// Where a chapter's lines stand in its file. In a build no line is
+/// reported and nothing blessed (as
+/// [`mdbook_companion_directives::contract::Unplaced`]), but a block's
+/// program is placed in the file's lines where the block stands there
+/// literally (the file read, once, only when a block asks); a chapter
+/// `check` loaded is placed as its [`FilePlace`] says.
 #[derive(Debug)]
 struct BuildPlace<'a> {
+    /// Where `check` places the chapter it loaded.
+    origin: Option<FilePlace<'a>>,
     path: std::path::PathBuf,
     text: &'a str,
-    /// The text's lines in the file's, once the file is read: `None`
-    /// when the two are the same text, else the runs of the diff.
-    literal: std::sync::OnceLock<Option<Option<Vec<mdbook_companion_core::diff::Op>>>>,
+    /// The text's lines in the file's, once the file is read.
+    literal: std::sync::OnceLock<Option<LineMap>>,
     /// Where each line of the text starts, once asked: the lines of many
     /// blocks and problems without counting from the chapter's start for
     /// each.
@@ -138,29 +207,24 @@ impl BuildPlace<'_> {
     }
 }
 
-impl mdbook_companion_directives::contract::Place for BuildPlace<'_> {
-    fn line(&self, _: usize) -> usize {
-        0
+impl Place for BuildPlace<'_> {
+    fn line(&self, offset: usize) -> usize {
+        self.origin.as_ref().map_or(0, |o| o.line(offset))
     }
 
-    fn bless(&self, _: &Range<usize>) -> Option<mdbook_companion_core::claim::BlessTarget> {
-        None
+    fn bless(&self, range: &Range<usize>) -> Option<mdbook_companion_core::claim::BlessTarget> {
+        self.origin.as_ref()?.bless(range)
     }
 
     fn literal(&self, from: usize, to: usize) -> Option<usize> {
-        let ops = self.literal.get_or_init(|| {
-            let raw = std::fs::read_to_string(&self.path).ok()?;
-            // As `check` places them ([`super::load::LineMap::literal`]):
-            // the lines in one run the file and the text share.
-            Some((raw != self.text).then(|| mdbook_companion_core::diff::lines(&raw, self.text)))
-        });
-        match ops.as_ref()? {
-            None => Some(from),
-            Some(ops) => ops
-                .iter()
-                .find(|op| op.equal && op.new.contains(&from) && op.new.contains(&to))
-                .map(|op| op.old.start + (from - op.new.start)),
+        if let Some(o) = &self.origin {
+            return o.literal(from, to);
         }
+        let map = self.literal.get_or_init(|| {
+            let raw = std::fs::read_to_string(&self.path).ok()?;
+            Some(LineMap::new(&raw, self.text))
+        });
+        map.as_ref()?.literal(from, to)
     }
 
     fn text_line(&self, text: &str, offset: usize) -> usize {
@@ -183,6 +247,7 @@ pub fn parse<'a>(
         page: *page,
         text,
         place: BuildPlace {
+            origin: page.origin.map(FilePlace::new),
             path: config.root.join(page.file),
             text,
             literal: std::sync::OnceLock::new(),
@@ -194,12 +259,15 @@ pub fn parse<'a>(
     };
     // The links the chapter's file wrote escaped (`\\{{#quiz FILE}}`):
     // mdBook's `links` drops the backslash, so only the file tells.
-    let escaped = match text.contains("{{") {
-        true => std::fs::read_to_string(config.root.join(page.file))
+    let escaped = match (text.contains("{{"), page.origin) {
+        (false, _) => Vec::new(),
+        (true, Some(origin)) => directive::escaped_links(&origin.raw, text),
+        (true, None) => std::fs::read_to_string(config.root.join(page.file))
             .map(|raw| directive::escaped_links(&raw, text))
             .unwrap_or_default(),
-        false => Vec::new(),
     };
+    super::tally::parsed(page.file, run.shared.chapters.len());
+    super::tally::scanned();
     match directive::try_scan(text, &escaped) {
         Ok(blocks) => {
             let stray = mdbook_companion_directives::asmspec::stray_asm(text, &blocks);
@@ -207,6 +275,10 @@ pub fn parse<'a>(
             let located: Vec<Located> = (stray.iter().chain(&hints))
                 .map(|p| chapter.place.located(page.file, p))
                 .collect();
+            if page.origin.is_some() {
+                let typos = hints.iter().map(|p| chapter.place.located(page.file, p));
+                chapter.outcome.typos = typos.collect();
+            }
             chapter.outcome.warnings.extend(located);
             chapter.blocks = blocks;
         }
@@ -262,18 +334,19 @@ pub fn replacements(
 ) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
     let chapter = parse(config, run, target, page, text);
     let facts = resolve_chapter(config, run, target, &chapter);
-    render(config, run, target, chapter, facts)
+    render(config, run, target, &chapter, &facts)
 }
 
 /// Renders a parsed chapter from the facts of its blocks (`facts[i]` for
 /// block `i`), checks the claims under `verify`, and gives the
-/// replacements.
+/// replacements. A chapter is parsed once and may be rendered again (a
+/// claims page, once every chapter's frames are known).
 pub fn render(
     config: &Config,
     run: &Run,
     target: Target,
-    chapter: ParsedChapter<'_>,
-    facts: Vec<directive::Facts>,
+    chapter: &ParsedChapter<'_>,
+    facts: &[directive::Facts],
 ) -> (Vec<(Range<usize>, String)>, ChapterOutcome) {
     let ParsedChapter {
         page,
@@ -281,8 +354,9 @@ pub fn render(
         place,
         blocks,
         parsed,
-        mut outcome,
+        outcome,
     } = chapter;
+    let (text, mut outcome) = (*text, outcome.clone());
     let file = page.file;
     let shared = &run.shared;
     let mut env = Env {
@@ -295,7 +369,7 @@ pub fn render(
             section: page.section,
             first: 0,
         },
-        place: &place,
+        place,
     };
     outcome.directives = blocks.len();
     let mut outs = Vec::with_capacity(blocks.len());
@@ -306,8 +380,8 @@ pub fn render(
         .then(|| check::Checker::new(config).with_crates(run.crates(config)));
     for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
         outcome.claims_page |= directive::is_claims_page(block);
-        let rendered =
-            parsed.and_then(|p| directive::render(block, &env, p.model.as_ref(), &facts));
+        let rendered = (parsed.as_ref().map_err(Clone::clone))
+            .and_then(|p| directive::render(block, &env, p.model.as_ref(), facts));
         let out = match rendered {
             Ok(r) => {
                 // Several entries may share a number (an exercise's
@@ -379,6 +453,10 @@ pub fn render(
     }
     if config.verify && target == Target::Html {
         verify(config, run, file, text, &claims, &mut outs, &mut outcome);
+    }
+    if page.origin.is_some() {
+        outcome.claims.extend(claims.into_iter().map(|(_, c)| c));
+        outcome.claims.sort_by_key(|c| c.offset);
     }
     let reps = blocks
         .iter()

@@ -284,6 +284,7 @@ fn collect<'n>(items: &'n mut Node<'_>, src: &str, out: &mut Vec<Slot<'n>>) {
                         file,
                         section,
                         name,
+                        origin: None,
                     });
                 }
             }

@@ -1,17 +1,16 @@
-//! Loading a book as mdBook does and collecting the claims of its
-//! directives (for `check`).
+//! Loading a book as mdBook does, for `check` and the commands beside it,
+//! and placing its chapters' blocks in their files.
 //!
 //! The book is loaded with `mdbook-driver` (book.toml with its environment
 //! overrides, SUMMARY, chapter files; missing chapters are errors, not
 //! created) and
 //! its `links` preprocessor is run, so `{{#include}}` and friends are
-//! expanded exactly as in a build. The claims are those the directives
-//! make when they render the expanded text; what the build would fail
-//! with or warn about is the build's own walk over the same text
-//! ([`build_says`]); a line diff between the chapter file and its expanded text maps
-//! each block back to a line of the file, and tells whether an output block
-//! is literally in the file (so `--bless` may rewrite it) or came through an
-//! include (so it may not).
+//! expanded exactly as in a build. `check` walks the expanded text once,
+//! as the build does ([`super::walk::build_says`]); a line diff between
+//! the chapter file and its expanded text ([`LineMap`], [`FilePlace`])
+//! maps each block back to a line of the file, and tells whether an
+//! output block is literally in the file (so `--bless` may rewrite it) or
+//! came through an include (so it may not).
 //!
 //! Other preprocessors book.toml lists (mdbook-spec, mdbook-gettext, …)
 //! are not run: `check` must work where they cannot (a tool not
@@ -19,16 +18,15 @@
 //! prose, not code blocks, in the books we compared. Their names are
 //! reported ([`Loaded::other_preprocessors`]) so the author knows.
 
-use super::resolve::{Run, resolve};
 use anyhow::Context as _;
-use mdbook_companion_core::claim::{BlessTarget, Claim};
+use mdbook_companion_core::claim::BlessTarget;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::diff;
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
 use mdbook_companion_core::problem::Located;
 use mdbook_companion_directives::contract::{Package, Place};
-use mdbook_companion_directives::{self as directive, Env, Need, Shared, Target};
+use mdbook_companion_directives::{self as directive, Env, Shared, Target};
 use mdbook_driver::MDBook;
 use mdbook_driver::book::BookItem;
 use mdbook_driver::builtin_preprocessors::LinkPreprocessor;
@@ -307,106 +305,18 @@ impl LineMap {
     }
 }
 
-/// The fences of a chapter whose word is one edit away from one of ours
-/// (`rust exmaple`): plain blocks whose claims nobody checks. Each is
-/// located as the build's hint is (the build warns; `check` fails).
-pub fn typos(chapter: &Chapter) -> Vec<Located> {
-    let text = &chapter.expanded;
-    if !directive::hint::may_hold_typo(text) {
-        return Vec::new();
-    }
-    let escaped = directive::escaped_links(&chapter.raw, text);
-    let Ok(blocks) = directive::try_scan(text, &escaped) else {
-        return Vec::new();
-    };
-    directive::hint::hints(text, &blocks)
-        .iter()
-        .map(|p| Located::new(&chapter.file, text, p))
-        .collect()
-}
-
-/// The claims of one chapter. A directive that cannot be read makes
-/// none; the build's walk tells it ([`build_says`]). Under `Html` the
-/// assembly panels are made too (the run records them for the lock),
-/// those whose block stands at a line of the chapter file `panels` keeps:
-/// a run of a share of the book makes only its own blocks' panels.
-pub fn claims(
-    chapter: &Chapter,
-    config: &Config,
-    run: &Run,
-    target: Target,
-    panels: &dyn Fn(usize) -> bool,
-) -> Vec<Claim> {
-    let text = &chapter.expanded;
-    let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
-    if blocks.is_empty() {
-        return Vec::new();
-    }
-    let map = LineMap::new(&chapter.raw, text);
-    let place = FilePlace::new(chapter, &map);
-    // The claims are the same for every target; `Html` also makes the
-    // assembly panels (which `check` locks). Each is built with its line
-    // in the chapter file and its `--bless` target.
-    let env = Env {
-        config,
-        target,
-        text,
-        file: &chapter.file,
-        shared: &run.shared,
-        numbers: Default::default(),
-        place: &place,
-    };
-    let mut out = Vec::new();
-    for block in &blocks {
-        let kind = directive::kind_of(block);
-        if !kind.makes_claims {
-            continue;
-        }
-        let rendered = directive::parse(block, &env).and_then(|mut parsed| {
-            parsed.needs.retain(|n| match n {
-                Need::Assembly(req) => panels(place.line(req.at)),
-                _ => true,
-            });
-            let facts = resolve(run, &env, &parsed.needs);
-            parsed.model.render(block, &env, &facts)
-        });
-        if let Ok(rendered) = rendered {
-            out.extend(rendered.claims);
-        }
-    }
-    out
-}
-
-/// What `mdbook build` fails with and warns about on the loaded book
-/// (`target` `Html` for the whole book): the build's own walk over the
-/// chapters as mdBook hands them to the preprocessor, in `run`, each
-/// located as the build locates it ([`super::walk::build_says`]).
-pub fn build_says(loaded: &Loaded, run: Run, target: Target) -> (Vec<Located>, Vec<Located>) {
-    let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
-    let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
-    let slots = loaded
-        .chapters
-        .iter()
-        .zip(texts.iter_mut())
-        .map(|(c, content)| super::walk::Slot {
-            content,
-            file: c.file.clone(),
-            section: None,
-            name: Some(c.name.clone()),
-        })
-        .collect();
-    super::walk::build_says(&loaded.config, target, run, slots, files)
-}
-
-/// The Cargo packages a chapter's blocks offer students (its exercises),
+/// The Cargo packages a chapter (of a book of `of`) offers students (its exercises),
 /// the starters' or, with `solutions`, the solutions', and the blocks
 /// that could not be read, at their line of the chapter file.
 pub fn packages(
     chapter: &Chapter,
     config: &Config,
     solutions: bool,
+    of: usize,
 ) -> (Vec<Package>, Vec<Located>) {
     let text = &chapter.expanded;
+    super::tally::parsed(&chapter.file, of);
+    super::tally::scanned();
     let blocks = directive::scan_escaped(text, &directive::escaped_links(&chapter.raw, text));
     if blocks.is_empty() {
         return (Vec::new(), Vec::new());
@@ -447,9 +357,9 @@ pub fn packages(
 /// chapter: a chapter of n blocks asks for n lines and n targets, which
 /// counting from the chapter's start for each made quadratic.
 #[derive(Debug)]
-struct FilePlace<'a> {
+pub struct FilePlace<'a> {
     chapter: &'a Chapter,
-    map: &'a LineMap,
+    map: LineMap,
     /// The expanded text's line starts.
     text: LineIndex,
     /// The file's line starts, once a block asks for a `--bless` target.
@@ -457,10 +367,11 @@ struct FilePlace<'a> {
 }
 
 impl<'a> FilePlace<'a> {
-    fn new(chapter: &'a Chapter, map: &'a LineMap) -> FilePlace<'a> {
+    /// The places of `chapter`'s expanded text in its file.
+    pub fn new(chapter: &'a Chapter) -> FilePlace<'a> {
         FilePlace {
             chapter,
-            map,
+            map: LineMap::new(&chapter.raw, &chapter.expanded),
             text: LineIndex::new(&chapter.expanded),
             raw: std::sync::OnceLock::new(),
         }
@@ -479,7 +390,7 @@ impl Place for FilePlace<'_> {
             text: &self.text,
             raw,
         };
-        bless_target(range, &c.expanded, self.map, &c.raw, &c.path, &lines)
+        bless_target(range, &c.expanded, &self.map, &c.raw, &c.path, &lines)
     }
 
     fn literal(&self, from: usize, to: usize) -> Option<usize> {
@@ -532,12 +443,42 @@ fn bless_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::resolve::Run;
+    use crate::book::walk::{BookOutcome, ForCheck, Slot, build_says};
+    use mdbook_companion_core::claim::Claim;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_core::links::Mode;
     use pretty_assertions::assert_eq;
 
+    /// `check`'s walk over one chapter, rendered for `target`.
+    fn walked(chapter: &Chapter, config: &Config, target: Target) -> BookOutcome {
+        let mut text = chapter.expanded.clone();
+        let slot = Slot {
+            content: &mut text,
+            file: chapter.file.clone(),
+            section: None,
+            name: None,
+            origin: Some(chapter),
+        };
+        let check = ForCheck {
+            edition: 2015,
+            panels: &|_, _| true,
+            faults: true,
+        };
+        let files = vec![chapter.file.clone()];
+        build_says(
+            config,
+            target,
+            &mut Run::disabled(),
+            vec![slot],
+            files,
+            &check,
+        )
+    }
+
     fn claims(chapter: &Chapter, config: &Config) -> Vec<Claim> {
-        super::claims(chapter, config, &Run::disabled(), Target::Test, &|_| true)
+        let walked = walked(chapter, config, Target::Test);
+        walked.claims.into_iter().map(|(_, c)| c).collect()
     }
 
     fn config() -> Config {
@@ -640,18 +581,10 @@ mod tests {
             raw: text.into(),
             expanded: text.into(),
         };
-        assert!(claims(&chapter, &config()).is_empty());
-        let loaded = Loaded {
-            root: PathBuf::from("/b"),
-            config: config(),
-            chapters: vec![chapter],
-            test_edition: 2015,
-            other_preprocessors: Vec::new(),
-            registered: true,
-            title: None,
-        };
-        // The build's errors: every directive's, claims or not.
-        let (errors, _) = build_says(&loaded, Run::disabled(), Target::Html);
+        // The build's errors, every directive's, claims or not; no claims.
+        let walked = walked(&chapter, &config(), Target::Html);
+        assert!(walked.claims.is_empty());
+        let errors = walked.errors;
         let at: Vec<_> = errors.iter().map(|e| (e.line, e.column)).collect();
         assert_eq!(at, [(3, 17), (7, 4)], "{errors:?}");
         assert!(errors[0].message.contains("expect"), "{errors:?}");

@@ -15,6 +15,7 @@ pub mod protocol;
 pub mod renderer;
 pub mod resolve;
 pub mod session;
+pub mod tally;
 pub mod translate;
 pub mod walk;
 

@@ -15,7 +15,6 @@ use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::lines::ProgramLines;
 use mdbook_companion_core::offsets::LineIndex;
-use mdbook_companion_directives as directive;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -41,6 +40,7 @@ fn options() -> Options {
 
 /// Every code block of `text`, fenced or indented, in order.
 pub fn code_blocks(text: &str) -> Vec<CodeBlock> {
+    super::tally::scanned();
     let mut out = Vec::new();
     let mut parser = Parser::new_ext(text, options()).into_offset_iter();
     while let Some((event, range)) = parser.next() {
@@ -97,13 +97,17 @@ pub fn shows_output(next: Option<&CodeBlock>, text: &str, printed: &str) -> Opti
         .then(|| format!("```{info}"))
 }
 
-/// The claims of a chapter's plain Rust blocks; `edition` is the one
-/// `mdbook test` gives rustdoc, `triple` the target `ignore-TARGET` is
-/// matched against.
-pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
+/// The claims of a chapter's plain Rust blocks, those outside its
+/// `directives` (their ranges, in text order, as the chapter's scan found
+/// them); `edition` is the one `mdbook test` gives rustdoc, `triple` the
+/// target `ignore-TARGET` is matched against.
+pub fn claims(
+    chapter: &Chapter,
+    directives: &[Range<usize>],
+    edition: u16,
+    triple: &str,
+) -> Vec<Claim> {
     let text = &chapter.expanded;
-    let directives: Vec<Range<usize>> =
-        directive::scan(text).into_iter().map(|b| b.range).collect();
     let mut map = None;
     let mut index = None;
     let mut out = Vec::new();
@@ -167,6 +171,7 @@ pub fn claims(chapter: &Chapter, edition: u16, triple: &str) -> Vec<Claim> {
 mod tests {
     use super::*;
     use mdbook_companion_core::expect::Expect;
+    use mdbook_companion_directives as directive;
     use pretty_assertions::assert_eq;
     use std::path::PathBuf;
 
@@ -183,7 +188,13 @@ mod tests {
     #[test]
     fn rust_blocks_are_found_as_rustdoc_finds_them() {
         let text = "# T\n\n```\nlet a = 1;\n```\n\n```text\nnot rust\n```\n\n> ```rust,should_panic\n> panic!();\n> ```\n\n    let indented = 2;\n\n````compare\n```rust\nfn main() {}\n```\n````\n\n```rust example\nfn main() {}\n```\n\n~~~compile_fail,E0382\nlet v = vec![1];\n~~~\n";
-        let claims = claims(&chapter(text, text), 2021, "x86_64-unknown-linux-gnu");
+        let directives: Vec<_> = directive::scan(text).into_iter().map(|b| b.range).collect();
+        let claims = claims(
+            &chapter(text, text),
+            &directives,
+            2021,
+            "x86_64-unknown-linux-gnu",
+        );
         let got: Vec<_> = claims
             .iter()
             .map(|c| (c.line, c.what.as_str(), c.expect))
@@ -236,7 +247,12 @@ mod tests {
     fn blocks_are_placed_in_the_file_the_author_edits() {
         let raw = "# T\n\n{{#include intro.md}}\n\n```rust,edition2018\nfn main() {}\n```\n";
         let expanded = "# T\n\nline one\nline two\n\n```rust,edition2018\nfn main() {}\n```\n";
-        let claims = claims(&chapter(raw, expanded), 2015, "x86_64-unknown-linux-gnu");
+        let claims = claims(
+            &chapter(raw, expanded),
+            &[],
+            2015,
+            "x86_64-unknown-linux-gnu",
+        );
         assert_eq!(claims.len(), 1);
         assert_eq!((claims[0].line, claims[0].edition), (5, 2018));
         assert_eq!(claims[0].doctest.as_ref().unwrap().test_line, 6);

@@ -8,7 +8,7 @@
 
 use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::config::{Config, OnFailure};
-use mdbook_companion_core::problem::{MissingTool, Problem, Purpose};
+use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
 use mdbook_companion_directives::facts::{
     AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference, Vouched,
 };
@@ -40,6 +40,10 @@ pub struct Run {
     /// Where each recorded panel stands (`drift` names the block whose
     /// listing changed), when recorded.
     pub placed: Mutex<Vec<Placed>>,
+    /// In `check`'s walk: code whose assembly panel cannot be made because
+    /// it does not compile, told as the build fails on it, while its block
+    /// is kept (shown with the links only) so that its claims are checked.
+    pub faults: Option<Mutex<Vec<Located>>>,
     /// The checker that answers recorded runs (made on first use; it
     /// reads the cache and the lock and never compiles).
     checker: OnceLock<Checker>,
@@ -58,6 +62,7 @@ impl Run {
             lock_invalid: None,
             assembly: None,
             placed: Mutex::default(),
+            faults: None,
             checker: OnceLock::new(),
             crates: OnceLock::new(),
         }
@@ -364,10 +369,18 @@ fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Probl
             at: req.at,
         }),
         Err(e) if e.is_code_error() && config.on_failure == OnFailure::Bail => {
-            return Err(Problem::at(
+            let p = Problem::at(
                 req.at,
                 format!("cannot show the assembly: {e}; expected code that compiles"),
-            ));
+            );
+            let Some(faults) = &run.faults else {
+                return Err(p);
+            };
+            let located = Located::new(env.file, env.text, &p);
+            faults
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(located);
         }
         Err(e) => listing.warnings.push(Problem::at(
             req.at,

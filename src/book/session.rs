@@ -2,17 +2,15 @@
 //! the run that renders its chapters (the cache, the book's crates, the
 //! assembly it records), the checker that proves its claims, and
 //! `companion.lock` as read once. `check`, `--bless`, `adopt` and `drift`
-//! are policies over a [`Session`]: what they do with its claims and
-//! their outcomes, never a second load of the book or of its lock.
+//! are policies over a [`Session`]: what they do with the claims of its
+//! one walk ([`Session::walk`]) and their outcomes, never a second load
+//! of the book or of its lock, nor a second parse of a chapter.
 //! `exercises` is a policy over the [`Book`] alone: it proves nothing, so
 //! it starts no checker, reads no lock and renders nothing.
 
 use super::load::{self, Loaded};
-use super::plain;
 use super::resolve::Run;
-use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::config::OnFailure;
-use mdbook_companion_core::problem::Located;
+use super::walk::{self, BookOutcome, ForCheck, Slot};
 use mdbook_companion_directives::Target;
 use mdbook_companion_engine::cache::Cache;
 use mdbook_companion_engine::check::Checker;
@@ -115,42 +113,42 @@ impl Session {
         }
     }
 
-    /// The claims of the chapters `keep` keeps (directives and plain
-    /// blocks, in book order), rendered for `target`, each with the file
-    /// of the chapter that makes it (a quiz file's question is made by
-    /// the chapter that links the file). Code that does not
-    /// compile is the claim's failure, told by its verdict: its assembly
-    /// panel must not turn the block into an unreadable directive (and
-    /// hide its claims), as it does under `bail`. Under `Html`, the
-    /// assembly panels of the blocks at the places `panels` keeps (a
-    /// chapter file and its line) are made and recorded for the lock.
-    pub fn claims(
-        &self,
+    /// The one walk of `check` over the chapters `keep` keeps, rendered
+    /// for `target` ([`super::walk::build_says`]): each chapter scanned,
+    /// parsed, resolved and rendered once into what the build fails with
+    /// and warns of, its near-miss fences, and its claims (directives and
+    /// plain blocks, in book order, each with the file of the chapter that
+    /// makes it: a quiz file's question is made by the chapter that links
+    /// the file). Under `Html`, the assembly panels of the blocks at the
+    /// places `panels` keeps (a chapter file and its line) are made and
+    /// recorded for the lock; code they cannot compile is a build error
+    /// when `faults` says so, never a directive that hides its claims.
+    pub fn walk(
+        &mut self,
         target: Target,
         keep: impl Fn(&str) -> bool,
-        panels: impl Fn(&str, usize) -> bool,
-    ) -> Vec<(String, Claim)> {
-        let mut render_config = self.loaded.config.clone();
-        render_config.on_failure = OnFailure::Continue;
-        let triple = mdbook_companion_core::doctest::host_triple();
-        let mut claims = Vec::new();
-        for chapter in self.loaded.chapters.iter().filter(|c| keep(&c.file)) {
-            let panels = |line: usize| panels(&chapter.file, line);
-            let mut c = load::claims(chapter, &render_config, &self.run, target, &panels);
-            c.extend(plain::claims(chapter, self.loaded.test_edition, &triple));
-            c.sort_by_key(|c| c.offset);
-            claims.extend(c.into_iter().map(|c| (chapter.file.clone(), c)));
-        }
-        claims
-    }
-
-    /// What `mdbook build` would fail with and warn of, by the build's own
-    /// walk over the loaded chapters (it reads no lock: what the build
-    /// fails with does not depend on one).
-    pub fn build_says(&self, target: Target) -> (Vec<Located>, Vec<Located>) {
-        let run =
-            Run::new(Cache::for_book(&self.loaded.root)).with_crates(Arc::clone(&self.crates));
-        load::build_says(&self.loaded, run, target)
+        panels: &(dyn Fn(&str, usize) -> bool + Sync),
+        faults: bool,
+    ) -> BookOutcome {
+        let loaded = &self.loaded;
+        let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
+        let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
+        let slots = (loaded.chapters.iter().zip(texts.iter_mut()))
+            .filter(|(c, _)| keep(&c.file))
+            .map(|(c, content)| Slot {
+                content,
+                file: c.file.clone(),
+                section: None,
+                name: Some(c.name.clone()),
+                origin: Some(c),
+            })
+            .collect();
+        let check = ForCheck {
+            edition: loaded.test_edition,
+            panels,
+            faults,
+        };
+        walk::build_says(&loaded.config, target, &mut self.run, slots, files, &check)
     }
 
     /// The chapters `files` names loaded again from disk (after `--bless`

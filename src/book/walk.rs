@@ -8,9 +8,11 @@
 //! do not touch goes back out as it came in.
 
 use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
+use super::load::Chapter;
 use super::memo::Memo;
 use super::resolve::{Run, lock_warnings, prepare, resolve};
 use super::translate;
+use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::problem::{Located, MissingTool, Purpose, missing_compilers};
 use mdbook_companion_directives::{DataMessage, ui, xgettext};
@@ -21,6 +23,7 @@ use mdbook_companion_engine::lock::Lock;
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// A chapter's content in the book, with the file it came from.
 #[derive(Debug)]
@@ -33,6 +36,8 @@ pub struct Slot<'a> {
     pub section: Option<String>,
     /// Its name in the table of contents.
     pub name: Option<String>,
+    /// The chapter as `check` loaded it ([`Page::origin`]).
+    pub origin: Option<&'a Chapter>,
 }
 
 impl Slot<'_> {
@@ -42,6 +47,7 @@ impl Slot<'_> {
             file: &self.file,
             section: self.section.as_deref(),
             name: self.name.as_deref(),
+            origin: self.origin,
         }
     }
 }
@@ -103,6 +109,7 @@ fn collect<'a>(items: &'a mut Value, src: &str, slots: &mut Vec<Slot<'a>>) {
                 file,
                 section,
                 name,
+                origin: None,
             });
         }
         if let Some(subs) = subs {
@@ -122,6 +129,25 @@ pub struct BookOutcome {
     pub notes: Vec<String>,
     /// For `mdbook-xgettext`: the data files' strings the book shows.
     pub data: Vec<DataMessage>,
+    /// For `check`: the claims of the chapters it loaded, each with its
+    /// chapter's file, in book order.
+    pub claims: Vec<(String, Claim)>,
+    /// For `check`: the fences one edit from ours, in book order.
+    pub typos: Vec<Located>,
+}
+
+/// What `check` asks of the build's walk besides what the build says:
+/// the claims of directives and plain blocks, with `edition` the one
+/// `mdbook test` gives rustdoc, and only the assembly panels of the
+/// blocks at the places (a chapter file and its line) `panels` keeps.
+pub struct ForCheck<'p> {
+    /// The edition of plain blocks.
+    pub edition: u16,
+    /// The panels made (and recorded for the lock).
+    pub panels: &'p (dyn Fn(&str, usize) -> bool + Sync),
+    /// Whether code whose panel cannot be made for that reason fails, as
+    /// in a build of the whole book.
+    pub faults: bool,
 }
 
 /// Processes every chapter of a book given as JSON (`{"items": …}` or
@@ -192,42 +218,53 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
-    walk(config, target, run, slots, files, true)
+    let mut run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
+    walk(config, target, &mut run, slots, files, None)
 }
 
-/// What `mdbook build` fails with and warns about on these chapters, for
-/// `check`: the build's own walk (the same parse, resolve and render,
-/// and the book's checks such as unique ids) in `run`, with every error
-/// an error (as under `on-failure = "bail"`), claims left to the caller
-/// (no `verify`), and no chapter remembered (the keys would be this
-/// walk's, never a build's); then what mdBook's HTML renderer fails on
-/// after us (a file `[output.html]` names that is not there: see
-/// [`super::renderer`]). Errors first, then the chapters' warnings.
+/// `check`'s one walk over the chapters it loaded: their claims
+/// ([`ForCheck`]) and what `mdbook build` fails with and warns about on
+/// them (the same parse, resolve and render, and the book's checks such
+/// as unique ids) in `run`, with every error an error (as under
+/// `on-failure = "bail"`; code whose assembly cannot be made keeps its
+/// block, so that its claims are checked, and is told in the run's
+/// faults), no `verify`, and no chapter remembered (the keys would be
+/// this walk's, never a build's); then what mdBook's HTML renderer fails
+/// on after us (a file `[output.html]` names that is not there: see
+/// [`super::renderer`]).
 pub fn build_says(
     config: &Config,
     target: Target,
-    run: Run,
+    run: &mut Run,
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
-) -> (Vec<Located>, Vec<Located>) {
+    check: &ForCheck<'_>,
+) -> BookOutcome {
     let mut config = config.clone();
     config.verify = false;
     config.on_failure = mdbook_companion_core::config::OnFailure::Bail;
-    let mut outcome = walk(&config, target, run, slots, files, false);
+    run.faults = Some(Mutex::default());
+    let mut outcome = walk(&config, target, run, slots, files, Some(check));
+    let faults = run
+        .faults
+        .take()
+        .map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner()));
+    outcome
+        .errors
+        .extend(faults.into_iter().flatten().filter(|_| check.faults));
     outcome.errors.extend(super::renderer::faults(&config));
-    (outcome.errors, outcome.warnings)
+    outcome
 }
 
 /// The walk of [`chapters_among`] in `run`, remembering clean chapters
-/// when `remember` is set.
+/// unless it is `check`'s.
 fn walk(
     config: &Config,
     target: Target,
-    mut run: Run,
+    run: &mut Run,
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
-    remember: bool,
+    check: Option<&ForCheck<'_>>,
 ) -> BookOutcome {
     let shared = &mut run.shared;
     shared.chapters = files;
@@ -243,12 +280,13 @@ fn walk(
     shared.claims_page = slots
         .iter()
         .any(|s| mdbook_companion_directives::has_claims_page(s.content));
-    let run = run;
-    let memo = Memo::new(config, target, &run.shared).filter(|_| remember);
+    let run = &*run;
+    let memo = Memo::new(config, target, &run.shared).filter(|_| check.is_none());
+    let triple = mdbook_companion_core::doctest::host_triple();
     // Every chapter not remembered is parsed; the needs of the whole book
     // are resolved at once, in parallel; then each chapter renders from
     // its facts.
-    let parsed: Vec<Step<'_>> = slots
+    let mut parsed: Vec<Step<'_>> = slots
         .par_iter()
         .map(|s| {
             let page = s.page();
@@ -257,15 +295,22 @@ fn walk(
                 .and_then(|m| m.recall(&run.cache, &page, s.content));
             match recalled {
                 Some(outcome) => Err(Box::new(outcome)),
-                None => Ok(chapter::parse(config, &run, target, &page, s.content)),
+                None => {
+                    let mut parsed = chapter::parse(config, run, target, &page, s.content);
+                    if let Some(c) = check {
+                        let panels = |line| (c.panels)(&s.file, line);
+                        parsed.for_check(c.edition, &triple, &panels);
+                    }
+                    Ok(parsed)
+                }
             }
         })
         .collect();
-    let facts = resolve_book(config, &run, target, &parsed);
-    let render = |((s, parsed), facts): ((&Slot<'_>, Step<'_>), Vec<Facts>)| match parsed {
-        Err(recalled) => *recalled,
+    let facts = resolve_book(config, run, target, &parsed);
+    let render = |((s, parsed), facts): ((&Slot<'_>, &Step<'_>), &Vec<Facts>)| match parsed {
+        Err(recalled) => (**recalled).clone(),
         Ok(p) => {
-            let (reps, mut outcome) = chapter::render(config, &run, target, p, facts);
+            let (reps, mut outcome) = chapter::render(config, run, target, p, facts);
             outcome.text = chapter::spliced(s.content, &reps, &outcome);
             if let Some(m) = &memo {
                 m.remember(&run.cache, &s.page(), s.content, &outcome);
@@ -275,8 +320,8 @@ fn walk(
     };
     let mut outcomes: Vec<ChapterOutcome> = slots
         .par_iter()
-        .zip(parsed)
-        .zip(facts)
+        .zip(&parsed)
+        .zip(&facts)
         .map(render)
         .collect();
     let id_errors = duplicate_ids(&outcomes);
@@ -288,10 +333,23 @@ fn walk(
             .flat_map(|o| o.rows.iter().cloned())
             .collect();
         let _ = run.shared.rows.set(rows);
-        for (slot, outcome) in slots.iter().zip(outcomes.iter_mut()) {
+        let again = slots
+            .iter()
+            .zip(&mut parsed)
+            .zip(&facts)
+            .zip(outcomes.iter_mut());
+        for (((slot, parsed), facts), outcome) in again {
             if outcome.claims_page {
                 let rows = std::mem::take(&mut outcome.rows);
-                *outcome = chapter_in(config, &run, target, &slot.page(), slot.content);
+                *outcome = match parsed {
+                    Ok(p) => {
+                        let facts = p.claims_page_again(config, run, target, facts);
+                        let (reps, mut again) = chapter::render(config, run, target, p, &facts);
+                        again.text = chapter::spliced(slot.content, &reps, &again);
+                        again
+                    }
+                    Err(_) => chapter_in(config, run, target, &slot.page(), slot.content),
+                };
                 outcome.rows = rows;
             }
         }
@@ -309,6 +367,8 @@ fn walk(
     let mut claimed = Vec::new();
     for (slot, outcome) in slots.into_iter().zip(outcomes) {
         claimed.extend(outcome.claimed.into_iter().map(|c| (slot.file.clone(), c)));
+        (result.claims).extend(outcome.claims.into_iter().map(|c| (slot.file.clone(), c)));
+        result.typos.extend(outcome.typos);
         if let Some(text) = outcome.text {
             *slot.content = text;
         }
@@ -328,7 +388,7 @@ fn walk(
     result.warnings.extend(missing_compilers(&panels));
     // What the lock does not vouch for, told once for the book.
     if target == Target::Html {
-        result.notes.extend(lock_warnings(&run, &claimed));
+        result.notes.extend(lock_warnings(run, &claimed));
     }
     // The template offers translators our own words too, on a page of
     // their own.

@@ -63,7 +63,8 @@ pub fn over(book: &Book, out: &Path, solutions: bool) -> anyhow::Result<Written>
     let mut placed = Vec::new();
     let mut problems = Vec::new();
     for chapter in &loaded.chapters {
-        let (packages, invalid) = load::packages(chapter, &loaded.config, solutions);
+        let (packages, invalid) =
+            load::packages(chapter, &loaded.config, solutions, loaded.chapters.len());
         placed.extend(packages.into_iter().map(|package| Placed {
             file: chapter.file.clone(),
             package,

@@ -335,7 +335,7 @@ ok      src/exercise.md:12: exercise "Safe division" (tests) (expect=starter-fai
 ok      src/exercise.md:23: exercise "Safe division" (solution) (expect=solution-passes)
 ok      src/quiz.md:18: quiz "Halves" (question 3) (expect=run)
 note: book.toml lists the preprocessor `gettext`; check does not run it, and checks the chapters as mdBook's `links` preprocessor leaves them
-compiler runs: 2, program runs: 3, from cache: 3
+compiler runs: 3, program runs: 5, from cache: 0
 7 passed, 0 failed
 
 "#]]);

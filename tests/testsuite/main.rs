@@ -22,6 +22,7 @@ mod i18n;
 mod init;
 mod injection;
 mod memo;
+mod one_pass;
 mod protocol;
 mod publish;
 mod quiz;

@@ -189,14 +189,14 @@ fn second_runs(session: &Session, report: &mut Report, jobs: Option<usize>) -> a
 /// blocks, with the cache).
 pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     // Checked, and companion.lock left alone.
-    let session = Session::open(root, None, &[])?;
+    let mut session = Session::open(root, None, &[])?;
     // A failing block's first error code goes into its info string.
     session.checker.exact_diagnostics();
     let options = Options {
         jobs,
         ..Options::default()
     };
-    let mut report = check::checked_book(&session, &options)?;
+    let mut report = check::checked_book(&mut session, &options)?;
     // Each program run at least twice: only what is stable is kept.
     second_runs(&session, &mut report, jobs)?;
     let loaded = &session.loaded;

@@ -22,6 +22,7 @@ pub use observed::Observed;
 pub use partition::Partition;
 pub use report::{Checked, Report};
 
+use crate::book::BookOutcome;
 use crate::book::load;
 use crate::book::plain;
 use crate::book::session::Session;
@@ -196,28 +197,18 @@ impl Scope {
         self.renders(file) && self.partition.is_none_or(|p| p.holds(file, line))
     }
 
-    /// What the build's walk renders for: the page for the whole book;
-    /// for a share, as `mdbook test` (the walk renders every chapter, and
-    /// would make every panel of the book).
-    fn build_target(&self) -> Target {
-        match self.partial() {
-            false => Target::Html,
-            true => Target::Test,
-        }
-    }
-
-    /// The claims of `session` within the scope, from the chapters `keep`
-    /// keeps, in book order.
-    fn claims(&self, session: &Session, keep: impl Fn(&str) -> bool) -> Vec<(String, Claim)> {
-        let mut claims = session.claims(
-            self.target,
-            |f| keep(f) && self.renders(f),
-            |file, line| self.holds(file, line),
-        );
-        if let Some(p) = self.partition {
-            claims.retain(|(_, c)| p.holds(&c.file, c.line));
-        }
-        claims
+    /// The one walk over the chapters of `session` `keep` keeps
+    /// ([`Session::walk`]), with the claims within the scope, in book
+    /// order. The build of the whole book fails on code whose assembly
+    /// panel cannot be made; a share judges the panels of its own blocks
+    /// only under `--locked`, and fails on none.
+    fn walk(&self, session: &mut Session, keep: impl Fn(&str) -> bool) -> BookOutcome {
+        let panels = |file: &str, line| self.holds(file, line);
+        let mut walked = session.walk(self.target, keep, &panels, !self.partial());
+        walked.claims.retain(|(f, c)| {
+            self.renders(f) && self.partition.is_none_or(|p| p.holds(&c.file, c.line))
+        });
+        walked
     }
 
     /// The entries of the committed lock this scope judges under
@@ -261,7 +252,7 @@ impl Scope {
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut session = Session::open(root, options.toolchain.as_ref(), &options.library_path)?;
     let scope = Scope::of(&session, options)?;
-    let mut report = checked(&session, &scope, options)?;
+    let mut report = checked(&mut session, &scope, options)?;
     if options.bless {
         bless_in(&mut session, &scope, &mut report)?;
         report.counters = session.checker.counters();
@@ -354,7 +345,9 @@ fn bless_in(session: &mut Session, scope: &Scope, report: &mut Report) -> anyhow
         &mut report.checked,
     )?);
     session.reload(&touched)?;
-    let again = scope.claims(session, |f| touched.iter().any(|t| t == f));
+    let again = scope
+        .walk(session, |f| touched.iter().any(|t| t == f))
+        .claims;
     if let Some(note) = rebless(&mut report.checked, again, &touched) {
         report.bless_notes.push(note);
     }
@@ -365,31 +358,31 @@ fn bless_in(session: &mut Session, scope: &Scope, report: &mut Report) -> anyhow
 /// first, what they do not take beside them), with what `mdbook build`
 /// would fail with and warn of, and the notes about the book's setup. The
 /// lock is neither written nor compared: that is the caller's policy.
-pub fn checked_book(session: &Session, options: &Options) -> anyhow::Result<Report> {
+pub fn checked_book(session: &mut Session, options: &Options) -> anyhow::Result<Report> {
     let scope = Scope::of(session, options)?;
     checked(session, &scope, options)
 }
 
-fn checked(session: &Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
-    let loaded = &session.loaded;
-    let checker = &session.checker;
+fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::Result<Report> {
     use mdbook_companion_engine::exec::Confinement;
-    let confinement = mdbook_companion_engine::exec::confinement(loaded.config.isolation);
+    let isolation = session.loaded.config.isolation;
+    let confinement = mdbook_companion_engine::exec::confinement(isolation);
     if let (Confinement::Landlock(why) | Confinement::None(why), Isolation::Required) =
-        (&confinement, loaded.config.isolation)
+        (&confinement, isolation)
     {
         anyhow::bail!(
             "book.toml sets `isolation = \"required\"`, but the book's programs cannot run in a box on this machine: {why}"
         );
     }
-    let (chapters, claims): (Vec<String>, Vec<Claim>) =
-        scope.claims(session, |_| true).into_iter().unzip();
-    // What `mdbook build` fails with, found by the build's own walk (after
-    // the claims' render, so that their assembly is in the cache).
-    let (mut invalid, mut warnings) = session.build_says(scope.build_target());
+    // One walk: the claims, and what `mdbook build` fails with and warns
+    // of on the same parse, resolve and render.
+    let walked = scope.walk(session, |_| true);
+    let loaded = &session.loaded;
+    let checker = &session.checker;
+    let (chapters, claims): (Vec<String>, Vec<Claim>) = walked.claims.into_iter().unzip();
+    let (mut invalid, mut warnings, typos) = (walked.errors, walked.warnings, walked.typos);
     // A fence one edit from ours is a plain block whose claim nobody
     // checks: the build warns, check fails.
-    let typos: Vec<Located> = loaded.chapters.iter().flat_map(load::typos).collect();
     warnings.retain(|w| !typos.contains(w));
     invalid.extend(typos.into_iter().map(|t| Located {
         message: format!("the block was not checked: {}", t.message),

@@ -173,7 +173,7 @@ pub fn short(toolchain: &str) -> &str {
 /// Checks the book at `root` with the toolchain and compares with its
 /// lock; writes nothing.
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Drift> {
-    let session = Session::open(root, Some(&options.toolchain), &[])?;
+    let mut session = Session::open(root, Some(&options.toolchain), &[])?;
     let old = match &session.lock {
         Read::Lock(l) => l.clone(),
         Read::Missing => anyhow::bail!(
@@ -187,7 +187,7 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Drift> {
         }
     };
     let report = check::checked_book(
-        &session,
+        &mut session,
         &check::Options {
             jobs: options.jobs,
             progress: options.progress,
