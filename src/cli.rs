@@ -129,8 +129,8 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     pub(crate) no_merge: bool,
     /// Report every failing plain block with rustc's own words for it
-    /// compiled alone, not a merged build's (which hold the same verdict;
-    /// `--bless` implies it).
+    /// compiled alone, not a merged build's or our lexer's (which hold
+    /// the same verdict; `--bless` and `--no-merge` imply it).
     #[arg(long)]
     pub(crate) exact: bool,
     /// Check only share K of N (`hash:K/N`, K from 1), chosen by a

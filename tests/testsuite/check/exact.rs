@@ -13,7 +13,8 @@ use serde_json::Value;
 /// with its modules' paths), one that compiles, one with another error
 /// code; `should_panic` blocks that panic and that do not; plain blocks
 /// that fail in different phases (a type error with a name another block
-/// defines too, a use after move), and an example whose output is wrong.
+/// defines too, a use after move), blocks rustc's lexer stops in (a
+/// bracket, a string left open), and an example whose output is wrong.
 const FAILING: &str = r#"# Failing
 
 ```rust,compile_fail,E0308
@@ -61,6 +62,14 @@ println!("{:?}", v);
 println!("fine");
 ```
 
+```rust
+let unclosed = (1;
+```
+
+```rust,compile_fail
+let s = "never closed;
+```
+
 ```rust example title="wrong output"
 println!("hullo");
 ```
@@ -106,7 +115,7 @@ fn failing_blocks_have_the_same_verdicts_and_lock_with_and_without_exact() {
     let (alone, _) = cold(&book, &["--no-merge"]);
     assert_eq!(statuses(&merged), statuses(&exact));
     assert_eq!(statuses(&exact), statuses(&alone));
-    assert_eq!(merged["summary"], "5 passed, 6 failed", "{merged:#}");
+    assert_eq!(merged["summary"], "6 passed, 7 failed", "{merged:#}");
     assert_eq!(merged_lock, exact_lock);
     let runs = |r: &Value| r["compiler_runs"].as_u64().unwrap_or(0);
     assert!(
@@ -131,6 +140,17 @@ fn failing_blocks_have_the_same_verdicts_and_lock_with_and_without_exact() {
             "{r:#}"
         );
     }
+    // The lexer's words for a block rustc's lexer stops in, no compile.
+    let unclosed = FAILING
+        .lines()
+        .position(|l| l == "let unclosed = (1;")
+        .expect("the block");
+    let lexed = told.iter().find(|r| r["line"] == unclosed as u64);
+    let detail = lexed.and_then(|r| r["detail"].as_str()).unwrap_or_default();
+    assert!(
+        detail.starts_with("error: mismatched closing delimiter: `}` closes `(`"),
+        "{merged:#}"
+    );
     // `--exact`: rustc's words for each block alone, as `--no-merge`.
     let text =
         |r: &Value| serde_json::to_string_pretty(&super::run::verdicts(r)).unwrap_or_default();

@@ -390,7 +390,8 @@ impl Checker {
                 return Some((obs, true));
             }
             let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
-            let obs = match merged {
+            let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
+            let obs = match merged.or_else(lexed) {
                 Some(obs) => obs,
                 None => {
                     tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);

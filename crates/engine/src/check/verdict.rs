@@ -230,7 +230,8 @@ pub struct Outcome {
 }
 
 /// What a failure told by a merged build adds to its message.
-pub const MERGED_NOTE: &str = "(from a merged build; --exact for rustc's own words)";
+pub const MERGED_NOTE: &str =
+    "(told by a merged build or our lexer; --exact for rustc's own words)";
 
 /// A unified diff from the expected to the actual text.
 pub fn diff(expected: &str, actual: &str) -> String {
