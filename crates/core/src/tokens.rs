@@ -166,9 +166,9 @@ pub fn lexes_whole(source: &str) -> bool {
 }
 
 /// Where and why rustc's lexer stops reading a program ([`lexes_whole`]):
-/// the byte offset of the token it cannot go on from (a closing bracket
-/// that matches none, a literal or block comment left open; the end of
-/// the program for a bracket never closed) and what is wrong there.
+/// the byte offset rustc points at (a closing bracket that matches none,
+/// the bracket one closes wrongly, a literal or block comment left open;
+/// the end of the program for a bracket never closed) and what is wrong.
 pub fn lexer_stop(source: &str) -> Option<(usize, String)> {
     use ra_ap_rustc_lexer::{LiteralKind as L, TokenKind as K};
     let mut open: Vec<(K, usize, char)> = Vec::new();
@@ -221,8 +221,12 @@ pub fn lexer_stop(source: &str) -> Option<(usize, String)> {
             return wrong;
         }
     }
-    let (_, at, c) = open.pop()?;
-    Some((at, format!("this `{c}` is never closed")))
+    // As rustc: at the end of the file (its last line), which the
+    // bracket never reaches.
+    open.pop()?;
+    let text = source.trim_end();
+    let last = text.rfind('\n').map_or(0, |n| n + 1);
+    Some((last, "this file contains an unclosed delimiter".to_owned()))
 }
 
 /// Whether a program has an identifier that is not ASCII: rustc's lints
@@ -576,8 +580,11 @@ mod tests {
             Some(("\"a;\n}", "unterminated double quote string".to_owned()))
         );
         assert_eq!(
-            at("fn main() { f(x) "),
-            Some(("{ f(x) ", "this `{` is never closed".to_owned()))
+            at("fn main() {\n f(x)\n"),
+            Some((
+                " f(x)\n",
+                "this file contains an unclosed delimiter".to_owned()
+            ))
         );
         assert_eq!(
             at("fn main() {} }"),
