@@ -128,6 +128,11 @@ pub(crate) struct CheckArgs {
     /// Compile every Rust example alone, not in merged builds.
     #[arg(long)]
     pub(crate) no_merge: bool,
+    /// Report every failing plain block with rustc's own words for it
+    /// compiled alone, not a merged build's or our lexer's (which hold
+    /// the same verdict; `--bless` and `--no-merge` imply it).
+    #[arg(long)]
+    pub(crate) exact: bool,
     /// Check only share K of N (`hash:K/N`, K from 1), chosen by a
     /// stable hash of each block, as cargo-nextest partitions tests.
     #[arg(long, value_name = "hash:K/N")]

@@ -239,6 +239,7 @@ fn check(args: &cli::CheckArgs) -> anyhow::Result<()> {
         locked: args.locked,
         progress: args.format == cli::Format::Text && std::io::stderr().is_terminal(),
         no_merge: args.no_merge,
+        exact: args.exact,
         partition,
         library_path: args.library_path.clone(),
         chapter: args.chapter.clone(),

@@ -35,13 +35,17 @@ pub fn runs(report: &Value) -> u64 {
 /// A cold `check --format json` of the fixture `dir` (its book, kept for
 /// a warm run) and of a second copy with `--no-merge`: the book and both
 /// reports, once the merged run has failed (exit code 1) with the same
-/// results as `--no-merge`.
+/// verdicts as `--no-merge`, and a cold `check --exact` of a third copy
+/// with the same results word for word (a failing block's diagnostics
+/// as rustc gives them for the block alone).
 pub fn merged_and_alone(dir: &str) -> (BookTest, Value, Value) {
     let book = BookTest::from_dir(dir);
     let (merged, code) = check_json(&book, &[]);
     assert_eq!(code, 1, "{merged:#}");
     let (single, _) = check_json(&BookTest::from_dir(dir), &["--no-merge"]);
-    assert_eq!(reports(&merged), reports(&single));
+    assert_eq!(verdicts(&merged), verdicts(&single));
+    let (exact, _) = check_json(&BookTest::from_dir(dir), &["--exact"]);
+    assert_eq!(reports(&exact), reports(&single));
     (book, merged, single)
 }
 
@@ -252,11 +256,13 @@ fn compile_fail_blocks_merged_give_the_verdicts_of_no_merge() {
 
 /// A book of fragments, most of which do not compile (as an RFC's or a
 /// guideline's): the failing blocks are found by merged builds, rustc's
-/// error recovery reporting many blocks in one run, and each failing
-/// block's report is its compile alone's, word for word (the merged text
-/// where it is the only failing block of its build, or where the build
-/// ran to its end and no other block could change the block's
-/// diagnostics, else a compile of its own).
+/// error recovery reporting many blocks in one run, each failing block's
+/// verdict taken from them (its own errors, in its own lines), its
+/// diagnostics the merged build's (marked so), and under `--exact` its
+/// compile alone's, word for word (the merged text where it is the only
+/// failing block of its build, or where the build ran to its end and no
+/// other block could change the block's diagnostics, else a compile of
+/// its own).
 #[test]
 fn failing_blocks_are_found_in_batches_with_their_diagnostics_as_alone() {
     let (book, merged, single) = merged_and_alone("anybook/failing");

@@ -162,42 +162,71 @@ pub fn crate_paths_from_module(source: &str) -> Option<String> {
 /// every other block's later diagnostics with it), where it recovers from
 /// most others.
 pub fn lexes_whole(source: &str) -> bool {
+    lexer_stop(source).is_none()
+}
+
+/// Where and why rustc's lexer stops reading a program ([`lexes_whole`]):
+/// the byte offset rustc points at (a closing bracket that matches none,
+/// the bracket one closes wrongly, a literal or block comment left open;
+/// the end of the program for a bracket never closed) and what is wrong.
+pub fn lexer_stop(source: &str) -> Option<(usize, String)> {
     use ra_ap_rustc_lexer::{LiteralKind as L, TokenKind as K};
-    let mut open = Vec::new();
+    let mut open: Vec<(K, usize, char)> = Vec::new();
+    let mut at = 0;
     for token in ra_ap_rustc_lexer::tokenize(source, ra_ap_rustc_lexer::FrontmatterAllowed::No) {
-        let fine = match token.kind {
-            K::OpenParen => {
-                open.push(K::CloseParen);
-                true
-            }
-            K::OpenBracket => {
-                open.push(K::CloseBracket);
-                true
-            }
-            K::OpenBrace => {
-                open.push(K::CloseBrace);
-                true
-            }
-            K::CloseParen | K::CloseBracket | K::CloseBrace => open.pop() == Some(token.kind),
-            K::BlockComment { terminated, .. } => terminated,
-            K::Literal { kind, .. } => match kind {
-                L::Char { terminated }
-                | L::Byte { terminated }
-                | L::Str { terminated }
-                | L::ByteStr { terminated }
-                | L::CStr { terminated } => terminated,
-                L::RawStr { n_hashes } | L::RawByteStr { n_hashes } | L::RawCStr { n_hashes } => {
-                    n_hashes.is_some()
-                }
-                L::Int { .. } | L::Float { .. } => true,
-            },
-            _ => true,
+        let here = at;
+        at += token.len as usize;
+        let close = |c: char| match c {
+            '(' => K::CloseParen,
+            '[' => K::CloseBracket,
+            _ => K::CloseBrace,
         };
-        if !fine {
-            return false;
+        // What is wrong, and where rustc points: the token, or the bracket
+        // a closing one does not match.
+        let wrong: Option<(usize, String)> = match token.kind {
+            K::OpenParen | K::OpenBracket | K::OpenBrace => {
+                let c = source[here..].chars().next().unwrap_or('{');
+                open.push((close(c), here, c));
+                None
+            }
+            K::CloseParen | K::CloseBracket | K::CloseBrace => {
+                let c = source[here..].chars().next().unwrap_or('}');
+                match open.pop() {
+                    Some((k, _, _)) if k == token.kind => None,
+                    Some((_, o_at, o)) => Some((
+                        o_at,
+                        format!("mismatched closing delimiter: `{c}` closes `{o}`"),
+                    )),
+                    None => Some((here, format!("unexpected closing delimiter: `{c}`"))),
+                }
+            }
+            K::BlockComment {
+                terminated: false, ..
+            } => Some((here, "unterminated block comment".to_owned())),
+            K::Literal { kind, .. } => match kind {
+                L::Char { terminated: false } => Some("unterminated character literal"),
+                L::Byte { terminated: false } => Some("unterminated byte constant"),
+                L::Str { terminated: false } => Some("unterminated double quote string"),
+                L::ByteStr { terminated: false } => Some("unterminated double quote byte string"),
+                L::CStr { terminated: false } => Some("unterminated C string"),
+                L::RawStr { n_hashes: None }
+                | L::RawByteStr { n_hashes: None }
+                | L::RawCStr { n_hashes: None } => Some("invalid or unterminated raw string"),
+                _ => None,
+            }
+            .map(|w| (here, w.to_owned())),
+            _ => None,
+        };
+        if wrong.is_some() {
+            return wrong;
         }
     }
-    open.is_empty()
+    // As rustc: at the end of the file (its last line), which the
+    // bracket never reaches.
+    open.pop()?;
+    let text = source.trim_end();
+    let last = text.rfind('\n').map_or(0, |n| n + 1);
+    Some((last, "this file contains an unclosed delimiter".to_owned()))
 }
 
 /// Whether a program has an identifier that is not ASCII: rustc's lints
@@ -610,6 +639,36 @@ mod tests {
     }
 
     #[test]
+    fn where_rustcs_lexer_stops_is_told() {
+        fn at(code: &str) -> Option<(&str, String)> {
+            lexer_stop(code).map(|(at, what)| (&code[at..], what))
+        }
+        assert_eq!(
+            at("fn main() { let x = (1; }"),
+            Some((
+                "(1; }",
+                "mismatched closing delimiter: `}` closes `(`".to_owned()
+            ))
+        );
+        assert_eq!(
+            at("fn main() {\n let s = \"a;\n}"),
+            Some(("\"a;\n}", "unterminated double quote string".to_owned()))
+        );
+        assert_eq!(
+            at("fn main() {\n f(x)\n"),
+            Some((
+                " f(x)\n",
+                "this file contains an unclosed delimiter".to_owned()
+            ))
+        );
+        assert_eq!(
+            at("fn main() {} }"),
+            Some(("}", "unexpected closing delimiter: `}`".to_owned()))
+        );
+        assert_eq!(at("fn main() { let s = \"(\"; }"), None);
+    }
+
+    #[test]
     fn what_stops_rustcs_lexer_is_told() {
         assert!(lexes_whole(
             "fn main() { let s = \"(\"; let c = '}'; let r = r#\"[\"#; /* { */ }"
@@ -626,6 +685,7 @@ mod tests {
             "fn main() { let b = b'a; }",
         ] {
             assert!(!lexes_whole(fatal), "{fatal}");
+            assert!(lexer_stop(fatal).is_some(), "{fatal}");
         }
     }
 }

@@ -54,6 +54,10 @@ pub struct Options {
     pub locked: bool,
     /// Compile every Rust example alone (no merged builds).
     pub no_merge: bool,
+    /// Every failing plain block's diagnostics as rustc words them for
+    /// the block alone, not a merged build's or our lexer's (`--exact`;
+    /// `--bless` and `--no-merge` too).
+    pub exact: bool,
     /// Check only this share of the blocks (and report and cache only it).
     pub partition: Option<Partition>,
     /// Directories of compiled crates (`mdbook test -L`): a crate a Rust
@@ -252,6 +256,10 @@ impl Scope {
 pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let mut session = Session::open(root, options.toolchain.as_ref(), &options.library_path)?;
     let scope = Scope::of(&session, options)?;
+    // `--no-merge` compiles every block, for rustc's words as well.
+    if options.exact || options.bless || options.no_merge {
+        session.checker.exact_diagnostics();
+    }
     let mut report = checked(&mut session, &scope, options)?;
     if options.bless {
         bless_in(&mut session, &scope, &mut report)?;

@@ -390,6 +390,10 @@ struct JsonResult<'a> {
     #[serde(flatten)]
     verdict: &'a Verdict,
     cached: bool,
+    /// A failure whose diagnostics a merged build told (its verdict
+    /// holds; `check --exact` gives rustc's words for the block alone).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    merged_diagnostics: bool,
     /// A plain block: the line `mdbook test` names it by.
     #[serde(skip_serializing_if = "Option::is_none")]
     test_line: Option<usize>,
@@ -425,6 +429,7 @@ pub fn json(report: &Report) -> String {
                 sanitize: (!c.claim.sanitize.is_empty()).then(|| c.claim.sanitize.value()),
                 verdict: &c.outcome.verdict,
                 cached: c.outcome.cached,
+                merged_diagnostics: c.outcome.merged,
                 test_line: c.claim.doctest.as_ref().map(|d| d.test_line),
             })
             .collect(),

@@ -296,8 +296,9 @@ fn the_chapters_lines_everywhere() {
         .chapter("inc.md", "# I\n\nText.\n\n{{#include ex.md}}\n")
         .file("src/ex.md", included);
     // The indented block: line 16, its code after four spaces; the
-    // unclosed delimiter: at the block's closing fence (23:1); never the
-    // wrapper (`_doctest_main`, `main.rs`).
+    // unclosed delimiter (told by the lexer, no compile): at the block's
+    // closing fence (23:1), as rustc; never the wrapper
+    // (`_doctest_main`, `main.rs`).
     let ran = book.run(&["check"], |cmd| {
         cmd.expect_code(1).expect_stdout(str![[r#"
 ok      src/c.md:3: rust example (expect=compile-fail)
@@ -308,12 +309,12 @@ FAILED  src/c.md:16: rust block (expect=run): does not compile
     |    |
     | 16 | let y: i32 = "b";
 ...
-FAILED  src/c.md:20: rust block (expect=run): does not compile
-...
+FAILED  src/c.md:20: rust block (expect=run): does not compile (told by a merged build or our lexer; --exact for rustc's own words)
+    | error: this file contains an unclosed delimiter
     |  --> src/c.md:23:1
 ...
 ok      src/inc.md:5: rust example (expect=compile-fail)
-compiler runs: 5, program runs: 1, from cache: 0
+compiler runs: 4, program runs: 1, from cache: 0
 3 passed, 2 failed
 
 "#]]);

@@ -11,6 +11,7 @@ mod claims;
 mod compare;
 mod crates;
 mod dropin;
+mod exact;
 mod hints;
 mod lock;
 mod merge;

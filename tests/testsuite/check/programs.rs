@@ -197,8 +197,9 @@ fn a_program_that_says_it_sleeps_for_seconds_is_compiled_alone_first() {
     super::merge::same_both_ways(&book);
 }
 
-/// A block its merged build cannot tell (a failing program whose error
-/// names its own type with the merged module's path) is compiled alone
+/// A block its merged build cannot tell word for word (a failing program
+/// whose error names its own type with the merged module's path), under
+/// `--exact`, which asks for rustc's words for it alone, is compiled alone
 /// as soon as its group is built, not once every group is done: with two
 /// workers, its compile alone comes before the end of a group whose
 /// program sleeps 3 s (the debug log's order, not a time).
@@ -211,7 +212,10 @@ fn a_block_left_to_compile_alone_does_not_wait_for_a_sleeping_group() {
             "```rust\nstd::thread::sleep(std::time::Duration::from_secs(3));\n```\n\n```rust\nprintln!(\"beside\");\n```\n\n```rust\nstruct Meters(u32);\nMeters(3).double();\n```\n\n```rust\nstruct Meters(u64);\nMeters(3).halve();\n```\n",
         );
     book.write();
-    let ran = super::logged(&book, &["check", "--format", "json", "--jobs", "2"]);
+    let ran = super::logged(
+        &book,
+        &["check", "--format", "json", "--jobs", "2", "--exact"],
+    );
     let json = ran.json();
     assert_eq!(json["summary"], "2 passed, 2 failed", "{json:#}");
     let log = &ran.stderr;

@@ -64,6 +64,7 @@ impl Checker {
             verdict,
             actual: None,
             cached: false,
+            merged: false,
         };
         if a.arch != here {
             return outcome(Verdict::OtherArch {
@@ -112,6 +113,7 @@ impl Checker {
             verdict,
             actual: None,
             cached,
+            merged: false,
         }
     }
 

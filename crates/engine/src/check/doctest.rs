@@ -46,6 +46,39 @@ pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
     job
 }
 
+/// What compiling a plain block would show when rustc's lexer stops in
+/// it (a bracket, a string or a block comment left open:
+/// [`mdbook_companion_core::tokens::lexer_stop`]): rustc stops there,
+/// so the block fails to compile, as certainly as a compile would tell.
+/// Told without one where the verdict needs no error code (a
+/// `compile_fail` block that names none holds; any other plain block
+/// fails), with the lexer's words for it ([`Observation::inexact`]);
+/// `None` otherwise (a compile tells).
+pub(super) fn lexed(claim: &Claim) -> Option<Observation> {
+    let doctest = claim.doctest.as_ref()?;
+    // Guarded strings (`#"…"#`) are lexed by edition (one token from
+    // 2024, three before), which the lexer is not told: a compile tells
+    // (the RFCs' `demo!(#"foo"#)` compiles in 2015).
+    if claim.expect == Expect::CompileFail && !doctest.error_codes.is_empty()
+        || claim.source.contains("#\"")
+    {
+        return None;
+    }
+    let (at, what) = mdbook_companion_core::tokens::lexer_stop(&claim.source)?;
+    let before = &claim.source[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    Some(Observation {
+        compiled: false,
+        diagnostics: format!(
+            "error: {what}\n --> main.rs:{line}:{column}\n\nerror: aborting due to 1 previous error\n\n"
+        ),
+        compile_timed_out: false,
+        run: None,
+        inexact: true,
+    })
+}
+
 /// The verdict on a plain block, and what it printed (its stdout, its
 /// panic message, or its first error line), for `adopt`.
 pub(super) fn judge(

@@ -634,13 +634,17 @@ impl Checker {
                 && (!own.differs || verdict_only)
                 && !rewritten
                 && codes.iter().all(|c| found.contains(c));
+            // Its verdict, whatever the words: taken unless they are
+            // asked for (`--exact`, `--bless`, `adopt`).
+            let certain = !self.exact()
+                && super::merge_alone::verdict_certain(m.claim, &own, rewritten, &codes, &found);
             let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
             // With other blocks failing too, only errors rustc reports
             // in the block's own order (measured on the RFCs).
             let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
             // Other blocks' errors may have stopped rustc before this
             // block's later ones: built again with fewer of them.
-            if told && crowded && in_order && !reached {
+            if told && crowded && in_order && !reached && !certain {
                 match super::merge_alone::stops_the_crate(&own.diagnostics) {
                     true => {
                         alone.push(m);
@@ -659,7 +663,7 @@ impl Checker {
                 observed.push((m.key, obs));
                 continue;
             }
-            if !trusted {
+            if !trusted && !certain {
                 alone.push(m);
                 continue;
             }
@@ -667,7 +671,7 @@ impl Checker {
                 m.key,
                 Observation {
                     compiled: false,
-                    inexact: own.differs,
+                    inexact: own.differs || !trusted,
                     diagnostics: own.diagnostics,
                     compile_timed_out: false,
                     run: None,

@@ -9,6 +9,7 @@ use super::Checker;
 use super::merge_fail::Own;
 use super::verdict::{Job, Observation};
 use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::expect::Expect;
 use std::io::Write;
 
 /// The environment variable that, set to a file, makes every failing
@@ -142,6 +143,34 @@ pub(super) fn in_its_order(diagnostics: &str, errors: usize) -> bool {
                 // Syntax.
                 None => l.starts_with("error: expected ") || l.starts_with("error: unexpected "),
             })
+}
+
+/// Whether a merged build decides the verdict of a plain block with
+/// errors of its own (`found`, their codes), however its compile alone
+/// would word them: every error is in the block's own lines (none at the
+/// merged crate's root or another block's, `foreign`), and its code was
+/// not rewritten to share the crate. Such a block fails to compile alone
+/// too: a `compile_fail` block that names no code, or whose `codes` are
+/// all among its own errors, holds; one whose codes are missing fails,
+/// certainly only when no other block of the build failed (another's
+/// error may have stopped rustc before the block's later errors); any
+/// other plain block fails with "does not compile". Its report shows
+/// the merged build's words, marked so ([`super::Observation::inexact`]).
+/// An example's diagnostics are its page's and lock's: never.
+pub(super) fn verdict_certain(
+    claim: &Claim,
+    own: &Own,
+    rewritten: bool,
+    codes: &[String],
+    found: &[String],
+) -> bool {
+    claim.doctest.is_some()
+        && own.errors > 0
+        && !own.foreign
+        && !rewritten
+        && (claim.expect != Expect::CompileFail
+            || codes.iter().all(|c| found.contains(c))
+            || !own.crowded)
 }
 
 /// The note rustc gives the first undeclared lifetime of a run only.

@@ -42,7 +42,7 @@ pub mod sanitizer;
 pub mod verdict;
 
 pub use verdict::{
-    COMPILE_TIMEOUT, Job, MAX_OUTPUT, Observation, Outcome, RunResult, Verdict,
+    COMPILE_TIMEOUT, Job, MAX_OUTPUT, MERGED_NOTE, Observation, Outcome, RunResult, Verdict,
     contains_normalized, diff, normalize,
 };
 
@@ -276,6 +276,7 @@ impl Checker {
             verdict,
             actual: None,
             cached: true,
+            merged: false,
         })
     }
 
@@ -320,6 +321,7 @@ impl Checker {
                 verdict: Verdict::Ignored,
                 actual: None,
                 cached: false,
+                merged: false,
             };
         }
         if let (Expect::Asm, Some(a)) = (claim.expect, &claim.asm) {
@@ -333,6 +335,7 @@ impl Checker {
             },
             actual: None,
             cached: false,
+            merged: false,
         };
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
@@ -349,6 +352,7 @@ impl Checker {
                 },
                 actual: None,
                 cached: false,
+                merged: false,
             });
         }
         let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
@@ -386,7 +390,8 @@ impl Checker {
                 return Some((obs, true));
             }
             let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
-            let obs = match merged {
+            let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
+            let obs = match merged.or_else(lexed) {
                 Some(obs) => obs,
                 None => {
                     tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
@@ -414,6 +419,7 @@ impl Checker {
                 verdict,
                 actual: None,
                 cached,
+                merged: false,
             };
         }
         let (mut verdict, actual) = self.judge(claim, obs);
@@ -427,10 +433,18 @@ impl Checker {
                 verdict = varies(claim, actual.as_deref(), again.as_deref());
             }
         }
+        // Diagnostics a merged build told: the verdict holds, the words
+        // may be another's; said in every report.
+        let merged = obs.inexact && matches!(verdict, Verdict::Failed { .. });
+        if merged && let Verdict::Failed { message, .. } = &mut verdict {
+            message.push(' ');
+            message.push_str(verdict::MERGED_NOTE);
+        }
         Outcome {
             verdict: in_chapter(claim, verdict),
             actual,
             cached,
+            merged,
         }
     }
 
@@ -711,6 +725,7 @@ fn dependency_failure(message: String) -> Outcome {
         verdict: Verdict::fail_with("uses the book's dependencies, which did not build", message),
         actual: None,
         cached: false,
+        merged: false,
     }
 }
 

@@ -101,9 +101,10 @@ pub struct Observation {
     /// The diagnostics are a merged build's, which hold the verdict (the
     /// block fails to compile, with these error codes) but may read
     /// otherwise than its compile alone (a type printed with its merged
-    /// module's path): kept for a passing `compile_fail` plain block,
-    /// whose report shows no diagnostics. What shows or writes them
-    /// ([`super::Checker::exact_diagnostics`]) compiles the block alone instead.
+    /// module's path): kept for a plain block whose verdict the merged
+    /// build decides ([`Outcome::merged`] says so in its report). What
+    /// asks for rustc's own words ([`super::Checker::exact_diagnostics`]:
+    /// `check --exact`, `--bless`, `adopt`) compiles the block alone instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inexact: bool,
 }
@@ -222,7 +223,15 @@ pub struct Outcome {
     pub actual: Option<String>,
     /// The observation came from the cache, as an earlier run left it.
     pub cached: bool,
+    /// The failure's diagnostics are a merged build's
+    /// ([`Observation::inexact`]): they hold its verdict, not rustc's
+    /// words for the block compiled alone (`check --exact` gives those).
+    pub merged: bool,
 }
+
+/// What a failure told by a merged build adds to its message.
+pub const MERGED_NOTE: &str =
+    "(told by a merged build or our lexer; --exact for rustc's own words)";
 
 /// A unified diff from the expected to the actual text.
 pub fn diff(expected: &str, actual: &str) -> String {

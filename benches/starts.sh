@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Benchmark of what a compiler start costs us (issue 60): a book of
+# BLOCKS (default 1,000) failing one-line plain blocks, each compiled
+# alone (`check --no-merge -j 1`: one compiler start per block, one at a
+# time), against the same rustc commands started directly by a shell
+# loop, in one run; and the same check with `isolation = "off"` (no box
+# around the compiler). Prints wall and CPU time (user + system of
+# everything started) of each, and our share of a start: what `check`
+# adds per compile (spawner, scratch directory, supervisor, box, the
+# book's loading and the report) over rustc's own, as a fraction of the
+# whole start. Goal: under 5 %.
+#
+#   benches/starts.sh               # release build, 1,000 blocks
+#   BLOCKS=200 benches/starts.sh    # a smaller book
+set -euo pipefail
+cd "$(dirname "$0")/.."
+blocks=${BLOCKS:-1000}
+cargo build --quiet --release --bin mdbook-companion
+bin=$PWD/target/release/mdbook-companion
+# The compiler itself, not rustup's proxy (check starts the toolchain's
+# rustc directly too).
+rustc=${RUSTC:-$(rustc --print sysroot)/bin/rustc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+make_book() { # DIR ISOLATION
+  mkdir -p "$1/src"
+  printf '[book]\ntitle = "Starts"\n\n[rust]\nedition = "2021"\n\n[preprocessor.companion]\nisolation = "%s"\n' "$2" > "$1/book.toml"
+  printf '# Summary\n\n- [Failing](failing.md)\n' > "$1/src/SUMMARY.md"
+  {
+    echo "# Failing"
+    for i in $(seq 1 "$blocks"); do
+      printf '\n```rust\nlet x: u32 = "%s";\n```\n' "$i"
+    done
+  } > "$1/src/failing.md"
+}
+make_book "$work/boxed" auto
+make_book "$work/off" off
+# The programs rustc compiles for them, as check writes them (a plain
+# block's body in `fn main`), each in a directory of its own.
+for i in $(seq 1 "$blocks"); do
+  mkdir -p "$work/direct/$i"
+  printf 'fn main() {\nlet x: u32 = "%s";\n}\n' "$i" > "$work/direct/$i/main.rs"
+done
+# "wall cpu" in seconds of a command and everything it started.
+timed() {
+  /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>"$work/time" || true
+  tail -1 "$work/time" | awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }'
+}
+direct() {
+  for i in $(seq 1 "$blocks"); do
+    (cd "$work/direct/$i" && "$rustc" --edition 2021 --crate-type bin --crate-name main \
+      -C opt-level=0 -C debug-assertions=on -C overflow-checks=on -C debuginfo=0 \
+      --color never -o main main.rs 2>/dev/null) || true
+  done
+}
+export -f direct
+export work blocks rustc
+checked() { # BOOK: "wall cpu starts"
+  rm -rf "$1/.companion-cache"
+  /usr/bin/time -f "%e %U %S" "$bin" check "$1" --no-merge -j 1 --format json >"$work/report" 2>"$work/time" || true
+  starts=$(grep -o '"compiler_runs": [0-9]*' "$work/report" | grep -o '[0-9]*$' || echo '?')
+  tail -1 "$work/time" | awk -v s="$starts" '{ printf "%.2f %.2f %s\n", $1, $2 + $3, s }'
+}
+d=$(timed bash -c direct)
+b=$(checked "$work/boxed")
+o=$(checked "$work/off")
+echo "rustc by a shell loop: $d   (wall cpu, s; $blocks starts)"
+echo "check, compiler boxed: $b   (wall cpu, s; compiler starts)"
+echo "check, isolation off:  $o"
+awk -v d="$d" -v b="$b" -v o="$o" -v n="$blocks" 'BEGIN {
+  split(d, D, " "); split(b, B, " "); split(o, O, " ")
+  printf "per start: rustc %.1f ms wall %.1f ms CPU; check %.1f ms wall %.1f ms CPU\n", D[1] * 1000 / n, D[2] * 1000 / n, B[1] * 1000 / n, B[2] * 1000 / n
+  printf "ours per start (boxed):  %.1f ms wall (%.1f %%), %.1f ms CPU (%.1f %%)\n", (B[1] - D[1]) * 1000 / n, (B[1] - D[1]) * 100 / B[1], (B[2] - D[2]) * 1000 / n, (B[2] - D[2]) * 100 / B[2]
+  printf "ours per start (no box): %.1f ms wall (%.1f %%), %.1f ms CPU (%.1f %%)\n", (O[1] - D[1]) * 1000 / n, (O[1] - D[1]) * 100 / O[1], (O[2] - D[2]) * 1000 / n, (O[2] - D[2]) * 100 / O[2]
+  printf "the box per start: %.1f ms wall, %.1f ms CPU\n", (B[1] - O[1]) * 1000 / n, (B[2] - O[2]) * 1000 / n
+}'
