@@ -18,11 +18,21 @@ pub const DIRECTIVES: [&str; 7] = [
     "claims",
 ];
 
-/// A fence line's backticks and info string (`None` for other lines).
+/// A fence line's backticks and info string (`None` for other lines), by
+/// CommonMark's rule: at most three spaces before three backticks or more,
+/// and no backtick in the info string (a line that begins with a code span
+/// of backticks is text).
 pub fn fence(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
+    let t = line.trim_start_matches(' ');
     let ticks = t.len() - t.trim_start_matches('`').len();
-    (ticks >= 3).then(|| (&t[..ticks], t[ticks..].trim()))
+    let info = t[ticks..].trim();
+    (line.len() - t.len() <= 3 && ticks >= 3 && !info.contains('`')).then(|| (&t[..ticks], info))
+}
+
+/// Whether `line` closes a fence opened with `ticks`: as many backticks
+/// or more, and nothing else.
+fn closes(line: &str, ticks: &str) -> bool {
+    fence(line).is_some_and(|(t, info)| t.len() >= ticks.len() && info.is_empty())
 }
 
 /// Whether an info string opens a directive.
@@ -46,7 +56,7 @@ pub fn shown(text: &str, dir: &Path) -> (Vec<String>, Vec<String>) {
         };
         let body: Vec<(usize, &str)> = lines
             .by_ref()
-            .take_while(|(_, l)| l.trim() != ticks)
+            .take_while(|(_, l)| !closes(l, ticks))
             .collect();
         if is_directive(info) {
             continue; // a live directive: `check` checks it
@@ -141,4 +151,16 @@ pub fn pages(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
             out.push((path, text));
         }
     }
+}
+
+/// A line that begins with a code span of backticks is text, not a
+/// fence, and a fence closes only on backticks alone.
+#[test]
+fn code_spans_are_not_fences() {
+    let page = "````` ```` ````` opens nothing.\n\n````markdown\n```quiz\nx\n```\n````\n";
+    let (bodies, stray) = shown(page, Path::new("."));
+    assert_eq!(bodies, ["```quiz\nx\n```\n"]);
+    assert!(stray.is_empty(), "{stray:?}");
+    assert_eq!(fence("    ```rust"), None);
+    assert_eq!(fence("```rust ignore"), Some(("```", "rust ignore")));
 }
