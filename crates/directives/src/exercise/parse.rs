@@ -1,16 +1,14 @@
 //! Reading an exercise block: its attributes, then its body as Markdown
 //! (the task, then the fences), every offset mapped back to the chapter.
 
-use super::{Code, Exercise, KNOWN, PARTS, PATTERN, Prose};
+use super::{Code, Exercise, PARTS, PATTERN, Prose};
+use crate::attributes::{self, Reader};
 use crate::body::{Item, Mapper, closes, items};
-use crate::numbering;
-use crate::runnable;
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 
 /// The parts of an exercise, as they are met.
 #[derive(Default)]
@@ -34,30 +32,10 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;
-    let mut a = Attrs::new(fence);
-    let (mut title, mut id) = (None, None);
-    let (mut edition, mut mode) = (config.edition, Mode::Debug);
-    for attr in &list {
-        let key = attr.key.as_str();
-        a.once(attr, key)?;
-        match key {
-            "title" => title = Some(a.string(attr)?),
-            "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
-            "edition" => edition = runnable::edition(&a, attr)?,
-            "mode" => {
-                mode = a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?
-            }
-            _ => {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}`; expected one of {KNOWN}{}",
-                        crate::attributes::hint("exercise", key)
-                    ),
-                ));
-            }
-        }
-    }
+    let given = Reader::read(fence, &list, &attributes::EXERCISE, "exercise")?;
+    let (title, id) = (given.title, given.id);
+    let edition = given.edition.unwrap_or(config.edition);
+    let mode = given.mode.unwrap_or(Mode::Debug);
     let title = title.ok_or_else(|| {
         Problem::at(
             fence.info_offset,
@@ -221,12 +199,6 @@ fn code(f: Fence, part: &str) -> Result<Code, Problem> {
 
 #[cfg(test)]
 mod tests {
-
-    /// The attributes messages list are the table's (`directive::attributes`).
-    #[test]
-    fn known_attributes_are_the_tables() {
-        assert_eq!(crate::attributes::names("exercise"), super::KNOWN);
-    }
     use super::*;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_core::problem::Located;

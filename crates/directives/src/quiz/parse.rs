@@ -5,15 +5,14 @@
 //! `>` quote after the answer explains it. Every offset is mapped back to
 //! the chapter, so an author's mistake is located at its line and column.
 
-use super::{Answer, Choice, KNOWN, PATTERN, Prose, Question, Quiz};
+use super::{Answer, Choice, PATTERN, Prose, Question, Quiz};
+use crate::attributes::{self, Reader};
 use crate::body::{Item, Mapper, closes, items};
 use crate::contract::Env;
-use crate::numbering;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -109,38 +108,22 @@ fn parse_with_src(
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;
-    let mut a = Attrs::new(fence);
-    let (mut title, mut id, mut src) = (None, None, None);
+    let mut reader = Reader::new(fence, &attributes::QUIZ, "quiz");
     for attr in &list {
-        let key = attr.key.as_str();
-        a.once(attr, key)?;
-        match key {
-            "title" => title = Some(a.string(attr)?),
-            "src" => src = Some((a.string(attr)?, fence.info_offset + attr.offset)),
-            "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
-            // A `{{#quiz FILE}}` inside code or among other words (the
-            // scanner marks it): mdBook's `links` would treat it as a link
-            // there, and a quiz cannot stand inside a line.
-            "link" if src.is_some() => {
-                let file = src.map(|(f, _)| f).unwrap_or_default();
-                return Err(Problem::at(
-                    fence.info_offset,
-                    format!(
-                        "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
-                    ),
-                ));
-            }
-            _ => {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}` on the quiz; expected one of {KNOWN}{}",
-                        crate::attributes::hint("quiz", key)
-                    ),
-                ));
-            }
+        // A `{{#quiz FILE}}` inside code or among other words (the
+        // scanner marks it): mdBook's `links` would treat it as a link
+        // there, and a quiz cannot stand inside a line.
+        if let ("link", Some((file, _))) = (attr.key.as_str(), &reader.given.src) {
+            return Err(Problem::at(
+                fence.info_offset,
+                format!(
+                    "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
+                ),
+            ));
         }
+        reader.take(attr)?;
     }
+    let (title, id, src) = (reader.given.title, reader.given.id, reader.given.src);
     let body = &fence.body;
     if let Some(src) = src {
         if !body.trim().is_empty() {
