@@ -40,106 +40,7 @@ impl Compare {
             fence.body_offset,
             fence.body_offset.saturating_sub(line_start),
         );
-        // A side's pieces as they are met: its fence, then any Markdown
-        // (its note) and at most one ```output fence, in either order.
-        struct Pending {
-            fence: Fence,
-            notes: Vec<std::ops::Range<usize>>,
-            output: Option<Fence>,
-            asm: Option<Fence>,
-        }
-        let mut pending: Vec<Pending> = Vec::new();
-        for item in items(&fence.body) {
-            match item {
-                Item::Fence(f) => {
-                    let mapped = mapper.fence(&f);
-                    let lang = markdown::first_word(&f.info);
-                    if !closes(&fence.body, &f.range) {
-                        let what = if lang.is_empty() {
-                            "a code block".to_owned()
-                        } else {
-                            format!("a `{lang}` block")
-                        };
-                        return Err(Problem::at(
-                            mapped.range.start,
-                            format!(
-                                "found {what} whose fence never closes; expected a closing fence before the end of the compare block"
-                            ),
-                        ));
-                    }
-                    if lang == "output" || lang == "asm" {
-                        match pending.last_mut() {
-                            Some(p) => {
-                                let slot = match lang {
-                                    "output" => &mut p.output,
-                                    _ => &mut p.asm,
-                                };
-                                if slot.is_some() {
-                                    return Err(Problem::at(
-                                        mapped.range.start,
-                                        format!(
-                                            "found a second ```{lang} block after the `{}` side; expected one {lang} block per side",
-                                            markdown::first_word(&p.fence.info)
-                                        ),
-                                    ));
-                                }
-                                *slot = Some(mapped);
-                            }
-                            None => {
-                                return Err(Problem::at(
-                                    mapped.range.start,
-                                    format!(
-                                        "found an ```{lang} block before the first side; expected {SIDES} before its {lang} block"
-                                    ),
-                                ));
-                            }
-                        }
-                        continue;
-                    }
-                    if Lang::in_book(lang, env.config).is_none() {
-                        let found = if lang.is_empty() {
-                            "a code block without a language".to_owned()
-                        } else {
-                            format!("a `{lang}` code block")
-                        };
-                        return Err(Problem::at(
-                            if lang.is_empty() {
-                                mapped.range.start
-                            } else {
-                                mapped.info_offset
-                            },
-                            format!(
-                                "found {found}; expected a side in one of {}",
-                                Lang::known(env.config)
-                            ),
-                        ));
-                    }
-                    if pending.len() == 4 {
-                        return Err(Problem::at(
-                            mapped.range.start,
-                            "found a 5th side; expected 2 to 4 sides in a compare block",
-                        ));
-                    }
-                    pending.push(Pending {
-                        fence: mapped,
-                        notes: Vec::new(),
-                        output: None,
-                        asm: None,
-                    });
-                }
-                Item::Markdown(what, range) => match pending.last_mut() {
-                    Some(p) => p.notes.push(range),
-                    None => {
-                        return Err(Problem::at(
-                            mapper.map(range.start),
-                            format!(
-                                "found {what} before the first side; expected {SIDES} first (a side's note comes after its code)"
-                            ),
-                        ));
-                    }
-                },
-            }
-        }
+        let pending = pieces(fence, &mapper, env)?;
         if pending.len() < 2 {
             let found = match pending.len() {
                 0 => "no side".to_owned(),
@@ -172,6 +73,122 @@ impl Compare {
         }
         Ok(cmp)
     }
+}
+
+/// A side's pieces as they are met: its fence, then any Markdown (its
+/// note) and at most one ```output fence, in either order.
+struct Pending {
+    fence: Fence,
+    notes: Vec<std::ops::Range<usize>>,
+    output: Option<Fence>,
+    asm: Option<Fence>,
+}
+
+/// The sides of the compare block `fence`, piece by piece, mapped to the
+/// chapter.
+fn pieces(fence: &Fence, mapper: &Mapper, env: &Env<'_>) -> Result<Vec<Pending>, Problem> {
+    let mut pending: Vec<Pending> = Vec::new();
+    for item in items(&fence.body) {
+        match item {
+            Item::Fence(f) => {
+                let mapped = mapper.fence(&f);
+                let lang = markdown::first_word(&f.info);
+                if !closes(&fence.body, &f.range) {
+                    let what = if lang.is_empty() {
+                        "a code block".to_owned()
+                    } else {
+                        format!("a `{lang}` block")
+                    };
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        format!(
+                            "found {what} whose fence never closes; expected a closing fence before the end of the compare block"
+                        ),
+                    ));
+                }
+                if lang == "output" || lang == "asm" {
+                    attach(&mut pending, lang, mapped)?;
+                    continue;
+                }
+                side_language(lang, &mapped, env)?;
+                if pending.len() == 4 {
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        "found a 5th side; expected 2 to 4 sides in a compare block",
+                    ));
+                }
+                pending.push(Pending {
+                    fence: mapped,
+                    notes: Vec::new(),
+                    output: None,
+                    asm: None,
+                });
+            }
+            Item::Markdown(what, range) => match pending.last_mut() {
+                Some(p) => p.notes.push(range),
+                None => {
+                    return Err(Problem::at(
+                        mapper.map(range.start),
+                        format!(
+                            "found {what} before the first side; expected {SIDES} first (a side's note comes after its code)"
+                        ),
+                    ));
+                }
+            },
+        }
+    }
+    Ok(pending)
+}
+
+/// Attaches an ```output or ```asm block (`lang`) to the side before it.
+fn attach(pending: &mut [Pending], lang: &str, mapped: Fence) -> Result<(), Problem> {
+    let Some(p) = pending.last_mut() else {
+        return Err(Problem::at(
+            mapped.range.start,
+            format!(
+                "found an ```{lang} block before the first side; expected {SIDES} before its {lang} block"
+            ),
+        ));
+    };
+    let slot = match lang {
+        "output" => &mut p.output,
+        _ => &mut p.asm,
+    };
+    if slot.is_some() {
+        return Err(Problem::at(
+            mapped.range.start,
+            format!(
+                "found a second ```{lang} block after the `{}` side; expected one {lang} block per side",
+                markdown::first_word(&p.fence.info)
+            ),
+        ));
+    }
+    *slot = Some(mapped);
+    Ok(())
+}
+
+/// Checks that a side's fence (`lang`, mapped to the chapter) is in a
+/// language a side can be in.
+fn side_language(lang: &str, mapped: &Fence, env: &Env<'_>) -> Result<(), Problem> {
+    if Lang::in_book(lang, env.config).is_some() {
+        return Ok(());
+    }
+    let found = if lang.is_empty() {
+        "a code block without a language".to_owned()
+    } else {
+        format!("a `{lang}` code block")
+    };
+    Err(Problem::at(
+        if lang.is_empty() {
+            mapped.range.start
+        } else {
+            mapped.info_offset
+        },
+        format!(
+            "found {found}; expected a side in one of {}",
+            Lang::known(env.config)
+        ),
+    ))
 }
 
 /// A side's note made safe for the page ([`body::safe_markdown`]).

@@ -43,49 +43,7 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
         )
     })?;
     let mapper = Mapper::for_block(text, fence);
-    let mut parts = Parts::default();
-    let mut last: Option<String> = None;
-    for item in items(&fence.body) {
-        match item {
-            Item::Markdown(what, range) => match &last {
-                None => parts.task.push(range),
-                Some(part) => {
-                    return Err(Problem::at(
-                        mapper.map(range.start),
-                        format!(
-                            "found {what} after the ```{part} block; expected the task's Markdown before the first fence (hints go in a ```hints block)"
-                        ),
-                    ));
-                }
-            },
-            Item::Fence(f) => {
-                let mapped = mapper.fence(&f);
-                let part = part_name(&mapped)?;
-                if !closes(&fence.body, &f.range) {
-                    return Err(Problem::at(
-                        mapped.range.start,
-                        format!(
-                            "found a ```{part} block whose fence never closes; expected a closing fence before the end of the exercise"
-                        ),
-                    ));
-                }
-                let slot = match part {
-                    "rust starter" => &mut parts.starter,
-                    "rust solution" => &mut parts.solution,
-                    "rust tests" => &mut parts.tests,
-                    _ => &mut parts.hints,
-                };
-                if slot.is_some() {
-                    return Err(Problem::at(
-                        mapped.info_offset,
-                        format!("found a second ```{part} block; expected one in an exercise"),
-                    ));
-                }
-                *slot = Some(mapped);
-                last = Some(part.to_owned());
-            }
-        }
-    }
+    let parts = parts(fence, &mapper)?;
     let Parts {
         task,
         starter,
@@ -140,6 +98,55 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
         tests,
         info_offset: fence.info_offset,
     })
+}
+
+/// The parts of the exercise block `fence` as they are met: the task's
+/// Markdown, then the fences, each once.
+fn parts(fence: &Fence, mapper: &Mapper) -> Result<Parts, Problem> {
+    let mut parts = Parts::default();
+    let mut last: Option<String> = None;
+    for item in items(&fence.body) {
+        match item {
+            Item::Markdown(what, range) => match &last {
+                None => parts.task.push(range),
+                Some(part) => {
+                    return Err(Problem::at(
+                        mapper.map(range.start),
+                        format!(
+                            "found {what} after the ```{part} block; expected the task's Markdown before the first fence (hints go in a ```hints block)"
+                        ),
+                    ));
+                }
+            },
+            Item::Fence(f) => {
+                let mapped = mapper.fence(&f);
+                let part = part_name(&mapped)?;
+                if !closes(&fence.body, &f.range) {
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        format!(
+                            "found a ```{part} block whose fence never closes; expected a closing fence before the end of the exercise"
+                        ),
+                    ));
+                }
+                let slot = match part {
+                    "rust starter" => &mut parts.starter,
+                    "rust solution" => &mut parts.solution,
+                    "rust tests" => &mut parts.tests,
+                    _ => &mut parts.hints,
+                };
+                if slot.is_some() {
+                    return Err(Problem::at(
+                        mapped.info_offset,
+                        format!("found a second ```{part} block; expected one in an exercise"),
+                    ));
+                }
+                *slot = Some(mapped);
+                last = Some(part.to_owned());
+            }
+        }
+    }
+    Ok(parts)
 }
 
 /// Which part a fence of the body is (`rust starter`, `hints`), or the

@@ -90,31 +90,7 @@ pub(super) fn program(
         ));
     }
     let shown_lines = shown_lines(lang, &fence.body, &config.c_hidden_prefix);
-    match (expect, line) {
-        (Expect::CompileFail, None) => {
-            return Err(Problem::at(
-                fence.info_offset,
-                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
-            ));
-        }
-        (Expect::CompileFail, Some((n, at))) if n > shown_lines.len() => {
-            return Err(Problem::at(
-                at,
-                format!(
-                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
-                    shown_lines.len()
-                ),
-            ));
-        }
-        (Expect::CompileFail, _) => {}
-        (_, Some((_, at))) => {
-            return Err(Problem::at(
-                at,
-                "found `line` on a program that compiles; expected it only with expect=compile-fail",
-            ));
-        }
-        (_, None) => {}
-    }
+    check_line(expect, line, shown_lines.len(), fence.info_offset)?;
     let source = match lang {
         Lang::Rust => code::rust_source(&fence.body),
         _ => full,
@@ -134,6 +110,43 @@ pub(super) fn program(
         bless: None,
         placed_code: None,
     })
+}
+
+/// Checks `line=` (its value and where it stands) against the outcome:
+/// a program that does not compile names the line of its first error,
+/// one of the `shown` lines the reader sees; any other names none.
+fn check_line(
+    expect: Expect,
+    line: Option<(usize, usize)>,
+    shown: usize,
+    info_offset: usize,
+) -> Result<(), Problem> {
+    match (expect, line) {
+        (Expect::CompileFail, None) => {
+            return Err(Problem::at(
+                info_offset,
+                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
+            ));
+        }
+        (Expect::CompileFail, Some((n, at))) if n > shown => {
+            return Err(Problem::at(
+                at,
+                format!(
+                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
+                    shown
+                ),
+            ));
+        }
+        (Expect::CompileFail, _) => {}
+        (_, Some((_, at))) => {
+            return Err(Problem::at(
+                at,
+                "found `line` on a program that compiles; expected it only with expect=compile-fail",
+            ));
+        }
+        (_, None) => {}
+    }
+    Ok(())
 }
 
 /// The output a reader predicts must be the output itself: the page
