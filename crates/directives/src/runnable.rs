@@ -7,7 +7,7 @@
 //! directive folder imports another.
 
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
-use super::attributes::{self, BlockKind, Given, Reader};
+use super::attributes::{self, BlockKind, Given, read::Reader};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference};
 use super::frame::{self, Frame, FrameClaim};

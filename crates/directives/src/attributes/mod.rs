@@ -9,6 +9,7 @@
 //! you mean", the hints for near-miss fences (`hint.rs`) and the check of
 //! the guide's attribute tables read the same declaration.
 
+pub mod given;
 pub mod read;
 
 use mdbook_companion_core::config::EDITIONS;
@@ -17,17 +18,7 @@ use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::sanitize::Sanitizer;
 
-pub use read::Given;
-pub(crate) use read::{Reader, c_code};
-
-/// How the sides of a comparison are laid out on an HTML page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// Side by side, stacking on narrow screens.
-    Columns,
-    /// One side at a time, chosen by tabs.
-    Tabs,
-}
+pub use given::{Given, Layout};
 
 /// The values `layout=` takes.
 pub const LAYOUTS: [(&str, Layout); 2] = [("columns", Layout::Columns), ("tabs", Layout::Tabs)];

@@ -3,7 +3,8 @@
 //! [`Value`] type (located at the attribute), and put into [`Given`] —
 //! what ripgrep's `LowArgs` is to its flags — that the parsers act on.
 
-use super::{BlockKind, LAYOUTS, Layout, MODES, Value};
+use super::given::Given;
+use super::{BlockKind, LAYOUTS, MODES, Value};
 use crate::asmspec::{self, AsmSpec};
 use crate::facts::{Reference, Topic};
 use crate::numbering;
@@ -11,52 +12,10 @@ use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::config::EDITIONS;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown::Fence;
 use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::sanitize::Sanitize;
 use mdbook_companion_core::values::Attrs;
-
-/// What a fence's attributes said, typed; `None` where it said nothing
-/// (the parser knows its default). Offsets are the chapter's, at the
-/// attribute, for messages about how attributes combine.
-#[derive(Debug, Default)]
-pub struct Given {
-    /// `title=`.
-    pub title: Option<String>,
-    /// `caption=` (a comparison's side).
-    pub caption: Option<String>,
-    /// `src=` (a quiz's file).
-    pub src: Option<(String, usize)>,
-    /// `id=`: the anchor, where it stands.
-    pub id: Option<(String, usize)>,
-    /// `at=`: the talk's moment.
-    pub at: Option<Reference>,
-    /// `expect=`, or one of rustdoc's outcome flags.
-    pub expect: Option<(Expect, usize)>,
-    /// `error=` (or rustdoc's `E0381`).
-    pub error: Option<(String, usize)>,
-    /// `edition=` (or rustdoc's `edition2021`).
-    pub edition: Option<u16>,
-    /// `mode=`.
-    pub mode: Option<Mode>,
-    /// `layout=`.
-    pub layout: Option<Layout>,
-    /// `asm`, `asm-syntax=`, `flags=`, `warnings=`.
-    pub spec: AsmSpec,
-    /// `playground=`.
-    pub playground: Option<bool>,
-    /// `compiler-explorer=`.
-    pub compiler_explorer: Option<bool>,
-    /// `ignore`.
-    pub ignore: Option<bool>,
-    /// mdBook's flags, passed through as they are.
-    pub mdbook_flags: Vec<String>,
-    /// `sanitize=`.
-    pub sanitize: Option<(Sanitize, usize)>,
-    /// `line=`.
-    pub line: Option<(usize, usize)>,
-}
 
 /// A reader of one fence's attributes, of one kind of block.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 
 use super::{Compare, KIND, Layout, Role, Side};
 use crate::asmspec::{self, AsmBlock, Panel};
-use crate::attributes::{self, Given, Reader};
+use crate::attributes::{self, Given, read::Reader};
 use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
 use crate::runnable::Example;
@@ -262,7 +262,7 @@ fn side(
         }
         Lang::C | Lang::Cpp => {
             given.spec.block = asm;
-            let mut c = attributes::c_code(&fence, &mut given, kind)?;
+            let mut c = attributes::read::c_code(&fence, &mut given, kind)?;
             c.spec.panel = c.spec.panel.max(block_asm);
             Role::Compiled {
                 expect: c.expect,

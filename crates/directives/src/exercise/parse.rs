@@ -2,7 +2,7 @@
 //! (the task, then the fences), every offset mapped back to the chapter.
 
 use super::{Code, Exercise, PARTS, PATTERN, Prose};
-use crate::attributes::{self, Reader};
+use crate::attributes::{self, read::Reader};
 use crate::body::{Item, Mapper, closes, items};
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::config::Config;

@@ -6,7 +6,7 @@
 //! the chapter, so an author's mistake is located at its line and column.
 
 use super::{Answer, Choice, PATTERN, Prose, Question, Quiz};
-use crate::attributes::{self, Reader};
+use crate::attributes::{self, read::Reader};
 use crate::body::{Item, Mapper, closes, items};
 use crate::contract::Env;
 use mdbook_companion_core::config::Config;
