@@ -24,6 +24,7 @@ mod program;
 mod proof;
 mod render;
 mod shown;
+mod text;
 mod toml;
 
 use super::asmspec::{AsmSpec, CSnippet};
