@@ -124,8 +124,9 @@ pub struct Attribute {
     pub name: &'static str,
     /// What its value is.
     pub value: Value,
-    /// The value without the attribute, where it is one of its words
-    /// (the guide marks it "(default)").
+    /// The value without the attribute, where it is one of its words:
+    /// [`read::Reader::finish`] reads it as the author's word would be,
+    /// and the guide marks it "(default)".
     pub default: Option<&'static str>,
     /// Whose attribute it is.
     pub origin: Origin,
@@ -422,18 +423,6 @@ impl BlockKind {
         )
     }
 
-    /// The typed default of its `expect`, when it declares one.
-    pub fn default_expect(&self) -> Option<Expect> {
-        let a = self.get("expect")?;
-        match a.value {
-            Value::Expect(choices) => choices
-                .iter()
-                .find(|(w, _)| Some(*w) == a.default)
-                .map(|(_, e)| *e),
-            _ => None,
-        }
-    }
-
     /// Whether it is a Rust snippet, which takes rustdoc's spellings.
     pub fn rustdoc(&self) -> bool {
         matches!(self.listing, Listing::Rustdoc(_))
@@ -484,9 +473,6 @@ mod tests {
 
     #[test]
     fn a_default_is_one_of_the_words() {
-        assert_eq!(C_SIDE.default_expect(), Some(Expect::Compile));
-        assert_eq!(QUIZ_C.default_expect(), Some(Expect::Run));
-        assert_eq!(PROGRAM_SIDE.default_expect(), None);
         for kind in KINDS {
             for a in kind.attributes {
                 if let Some(d) = a.default {

@@ -27,6 +27,8 @@ pub(crate) struct Reader<'f> {
     /// The outcome attribute met, on a Rust snippet (which takes one
     /// however it is spelled).
     outcome: Option<String>,
+    /// The attributes met, by name.
+    taken: Vec<&'static str>,
     /// What was read so far.
     pub(crate) given: Given,
 }
@@ -40,6 +42,7 @@ impl<'f> Reader<'f> {
             fence,
             a: Attrs::new(fence),
             outcome: None,
+            taken: Vec::new(),
             given: Given::default(),
         }
     }
@@ -55,13 +58,34 @@ impl<'f> Reader<'f> {
         for attr in list {
             r.take(attr)?;
         }
-        Ok(r.given)
+        r.finish()
+    }
+
+    /// What was read, each attribute of the kind that was not given set
+    /// to its declared default, read as the author's word would be.
+    pub(crate) fn finish(mut self) -> Result<Given, Problem> {
+        for decl in self.kind.attributes {
+            let Some(word) = decl.default else { continue };
+            let outcome_said = is_outcome(decl.value) && self.outcome.is_some();
+            if self.taken.contains(&decl.name) || outcome_said {
+                continue;
+            }
+            let attr = Attr {
+                key: decl.name.to_owned(),
+                value: Some(toml::Value::String(word.to_owned())),
+                offset: 0,
+            };
+            self.set(decl.value, &attr)?;
+        }
+        Ok(self.given)
     }
 
     /// Reads one attribute: its declaration's value, once.
     pub(crate) fn take(&mut self, attr: &Attr) -> Result<(), Problem> {
         let key = attr.key.as_str();
-        match self.kind.get(key) {
+        let decl = self.kind.get(key);
+        self.taken.extend(decl.map(|d| d.name));
+        match decl {
             Some(decl) if self.kind.rustdoc() && is_outcome(decl.value) => {
                 if let Some(prev) = &self.outcome {
                     return Err(self.a.problem(
@@ -221,13 +245,11 @@ pub(crate) struct CCode {
     pub(crate) sanitize: Sanitize,
 }
 
-/// What a C or C++ snippet of `kind` said (`given`, read from `fence`),
-/// its outcome defaulted as its kind declares, its checkers checked
-/// against that outcome.
-pub(crate) fn c_code(fence: &Fence, given: &mut Given, kind: &BlockKind) -> Result<CCode, Problem> {
-    let expect = (given.expect.map(|(e, _)| e))
-        .or(kind.default_expect())
-        .unwrap_or(Expect::Run);
+/// What a C or C++ snippet said (`given`, read from `fence`, its
+/// outcome defaulted as its kind declares), its checkers checked against
+/// that outcome.
+pub(crate) fn c_code(fence: &Fence, given: &mut Given) -> Result<CCode, Problem> {
+    let expect = given.expect.map_or(Expect::Run, |(e, _)| e);
     let (sanitize, at) = given
         .sanitize
         .unwrap_or((Sanitize::NONE, fence.info_offset));

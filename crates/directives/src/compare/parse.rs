@@ -262,7 +262,7 @@ fn side(
         }
         Lang::C | Lang::Cpp => {
             given.spec.block = asm;
-            let mut c = attributes::read::c_code(&fence, &mut given, kind)?;
+            let mut c = attributes::read::c_code(&fence, &mut given)?;
             c.spec.panel = c.spec.panel.max(block_asm);
             Role::Compiled {
                 expect: c.expect,

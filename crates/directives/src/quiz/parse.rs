@@ -123,7 +123,8 @@ fn parse_with_src(
         }
         reader.take(attr)?;
     }
-    let (title, id, src) = (reader.given.title, reader.given.id, reader.given.src);
+    let given = reader.finish()?;
+    let (title, id, src) = (given.title, given.id, given.src);
     let body = &fence.body;
     if let Some(src) = src {
         if !body.trim().is_empty() {

@@ -59,7 +59,7 @@ pub(super) fn program(
             Role::Rust(Box::new(ex))
         }
         _ => {
-            let c = attributes::read::c_code(&fence, &mut given, kind)?;
+            let c = attributes::read::c_code(&fence, &mut given)?;
             Role::Compiled {
                 expect: c.expect,
                 spec: c.spec,
