@@ -397,7 +397,7 @@ mod tests {
             true => &crate::attributes::C_SIDE,
             false => &crate::attributes::RUST_EXAMPLE,
         };
-        Ok(crate::attributes::read::Reader::read(&fence, &list, kind, "c")?.spec)
+        Ok(crate::reader::Reader::read(&fence, &list, kind, "c")?.spec)
     }
 
     #[test]

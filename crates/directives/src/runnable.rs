@@ -7,11 +7,12 @@
 //! directive folder imports another.
 
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
-use super::attributes::{self, BlockKind, Given, read::Reader};
+use super::attributes::{self, BlockKind, Given};
 use super::contract::{Env, Rendered, Target};
 use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference};
 use super::frame::{self, Frame, FrameClaim};
 use super::numbering::{Number, Numbered};
+use super::reader::Reader;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{Claim, UNORDERED};
 use mdbook_companion_core::code;

@@ -4,9 +4,10 @@
 
 use super::{Compare, KIND, Layout, Role, Side};
 use crate::asmspec::{self, AsmBlock, Panel};
-use crate::attributes::{self, Given, read::Reader};
+use crate::attributes::{self, Given};
 use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
+use crate::reader::Reader;
 use crate::runnable::Example;
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::expect::Expect;
@@ -262,7 +263,7 @@ fn side(
         }
         Lang::C | Lang::Cpp => {
             given.spec.block = asm;
-            let mut c = attributes::read::c_code(&fence, &mut given)?;
+            let mut c = crate::reader::c_code(&fence, &mut given)?;
             c.spec.panel = c.spec.panel.max(block_asm);
             Role::Compiled {
                 expect: c.expect,

@@ -2,8 +2,9 @@
 //! (the task, then the fences), every offset mapped back to the chapter.
 
 use super::{Code, Exercise, PARTS, PATTERN, Prose};
-use crate::attributes::{self, read::Reader};
+use crate::attributes;
 use crate::body::{Item, Mapper, closes, items};
+use crate::reader::Reader;
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;

@@ -6,9 +6,10 @@
 //! the chapter, so an author's mistake is located at its line and column.
 
 use super::{Answer, Choice, PATTERN, Prose, Question, Quiz};
-use crate::attributes::{self, read::Reader};
+use crate::attributes;
 use crate::body::{Item, Mapper, closes, items};
 use crate::contract::Env;
+use crate::reader::Reader;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};

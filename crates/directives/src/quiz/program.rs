@@ -4,7 +4,8 @@
 //! sees told as lines of the program the compiler gets.
 
 use super::{Program, Role};
-use crate::attributes::{self, read::Reader};
+use crate::attributes;
+use crate::reader::Reader;
 use crate::runnable::Example;
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::claim::{UNORDERED, has_pattern};
@@ -59,7 +60,7 @@ pub(super) fn program(
             Role::Rust(Box::new(ex))
         }
         _ => {
-            let c = attributes::read::c_code(&fence, &mut given)?;
+            let c = crate::reader::c_code(&fence, &mut given)?;
             Role::Compiled {
                 expect: c.expect,
                 spec: c.spec,

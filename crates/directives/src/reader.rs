@@ -3,10 +3,10 @@
 //! [`Value`] type (located at the attribute), and put into [`Given`] —
 //! what ripgrep's `LowArgs` is to its flags — that the parsers act on.
 
-use super::given::Given;
-use super::{BlockKind, LAYOUTS, MODES, Value};
 use crate::asmspec::{self, AsmSpec};
+use crate::attributes::{BlockKind, LAYOUTS, MODES, Value};
 use crate::facts::{Reference, Topic};
+use crate::given::Given;
 use crate::numbering;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::config::EDITIONS;

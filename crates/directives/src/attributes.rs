@@ -4,13 +4,10 @@
 //! table such as [`Expect::RUST_CHOICES`], …) and its default; a
 //! [`BlockKind`] lists the attributes it takes, in the order messages list
 //! them. The parsers read a fence's attributes through that declaration
-//! ([`read::Reader`]: each value read and checked once, by its type, into
-//! [`read::Given`]) and act on the typed values; "expected one of", "did
+//! ([`crate::reader::Reader`]: each value read and checked once, by its type, into
+//! [`Given`]) and act on the typed values; "expected one of", "did
 //! you mean", the hints for near-miss fences (`hint.rs`) and the check of
 //! the guide's attribute tables read the same declaration.
-
-pub mod given;
-pub mod read;
 
 use mdbook_companion_core::config::EDITIONS;
 use mdbook_companion_core::expect::Expect;
@@ -18,7 +15,7 @@ use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::sanitize::Sanitizer;
 
-pub use given::{Given, Layout};
+pub use crate::given::{Given, Layout};
 
 /// The values `layout=` takes.
 pub const LAYOUTS: [(&str, Layout); 2] = [("columns", Layout::Columns), ("tabs", Layout::Tabs)];
@@ -34,7 +31,7 @@ pub const QUIZ_C_CHOICES: [(&str, Expect); 3] = [
 ];
 
 /// The value an attribute takes, and so how it is read
-/// ([`read::Reader`]) and where it goes in [`read::Given`].
+/// ([`crate::reader::Reader`]) and where it goes in [`Given`].
 #[derive(Clone, Copy)]
 pub enum Value {
     /// `name`, `name=true` or `name=false`, into the field given.
@@ -125,7 +122,7 @@ pub struct Attribute {
     /// What its value is.
     pub value: Value,
     /// The value without the attribute, where it is one of its words:
-    /// [`read::Reader::finish`] reads it as the author's word would be,
+    /// [`crate::reader::Reader::finish`] reads it as the author's word would be,
     /// and the guide marks it "(default)".
     pub default: Option<&'static str>,
     /// Whose attribute it is.
