@@ -251,10 +251,17 @@ fn listed_attributes(page: &str, every_rust_example: &Listed) -> Listed {
                     }
                     attrs.push((name, value.into_iter().collect()));
                 }
+                // The value a row marks "(default)", kept as `default=WORD`.
+                let default = cell
+                    .split("\\|")
+                    .find(|piece| piece.contains("` (default)"))
+                    .and_then(|piece| ticked(piece).pop())
+                    .map(|w| format!("default={}", w.rsplit('=').next().unwrap_or_default()));
                 if let Some((_, values)) = attrs.last_mut() {
                     for piece in pieces {
                         values.extend(ticked(piece));
                     }
+                    values.extend(default);
                 }
                 for block in blocks {
                     for (name, values) in &attrs {
@@ -274,12 +281,13 @@ fn listed_attributes(page: &str, every_rust_example: &Listed) -> Listed {
 }
 
 /// The guide's attribute tables list every attribute of every kind of
-/// block that the parsers take (the one table, `directive::attributes`),
-/// and no other; a value they show is one the attribute takes, and an
-/// attribute shown with its alternatives shows all of them.
+/// block that the parsers take (their one declaration,
+/// `directives::attributes`), and no other; a value they show is one the
+/// attribute takes, an attribute shown with its alternatives shows all of
+/// them, and the value a row marks "(default)" is the declared default.
 #[test]
 fn the_guide_lists_every_attribute_of_every_block() {
-    use mdbook_companion_directives::attributes::TABLE;
+    use mdbook_companion_directives::attributes::KINDS;
     let examples = listed_attributes("examples.md", &Listed::new());
     let mut guide = Listed::new();
     for page in [
@@ -291,38 +299,63 @@ fn the_guide_lists_every_attribute_of_every_block() {
         guide.extend(listed_attributes(page, &examples));
     }
     let mut faults = Vec::new();
-    for block in TABLE {
-        let Some(listed) = guide.get(block.block) else {
+    for kind in KINDS {
+        let Some(listed) = guide.get(kind.name) else {
             faults.push(format!(
                 "{}: no table lists the {}'s attributes",
-                block.page, block.block
+                kind.page, kind.name
             ));
             continue;
         };
-        let ours: BTreeSet<&str> = block.attributes.iter().map(|a| a.name).collect();
+        let ours: BTreeSet<&str> = kind.attributes.iter().map(|a| a.name).collect();
         let theirs: BTreeSet<&str> = listed.keys().map(String::as_str).collect();
         for name in ours.difference(&theirs) {
             faults.push(format!(
                 "{}: the {} takes `{name}`, not in its table",
-                block.page, block.block
+                kind.page, kind.name
             ));
         }
         for name in theirs.difference(&ours) {
             faults.push(format!(
                 "{}: the table lists `{name}` on the {}, which does not take it",
-                block.page, block.block
+                kind.page, kind.name
             ));
         }
-        for a in block.attributes.iter().filter(|a| !a.values.is_empty()) {
+        for a in kind.attributes.iter() {
             let Some(shown) = listed.get(a.name) else {
                 continue;
             };
-            let takes: BTreeSet<String> = a.values.iter().map(|v| v.to_string()).collect();
+            let marked: Option<&str> = shown.iter().find_map(|v| v.strip_prefix("default="));
+            let shown: BTreeSet<String> = (shown.iter())
+                .filter(|v| !v.starts_with("default="))
+                .cloned()
+                .collect();
+            let alternatives = shown.len() > 1;
+            if marked.is_some() && marked != a.default {
+                faults.push(format!(
+                    "{}: the table marks `{}={}` the {}'s default; its default is {:?}",
+                    kind.page,
+                    a.name,
+                    marked.unwrap_or_default(),
+                    kind.name,
+                    a.default
+                ));
+            }
+            if alternatives && a.default.is_some() && marked.is_none() {
+                faults.push(format!(
+                    "{}: the {}'s `{}` defaults to {:?}; its table does not mark it",
+                    kind.page, kind.name, a.name, a.default
+                ));
+            }
+            let takes: BTreeSet<String> = a.value.words().into_iter().collect();
+            if takes.is_empty() {
+                continue;
+            }
             let wrong: Vec<_> = shown.difference(&takes).collect();
-            if !wrong.is_empty() || (shown.len() > 1 && *shown != takes) {
+            if !wrong.is_empty() || (alternatives && shown != takes) {
                 faults.push(format!(
                     "{}: the {}'s `{}` takes {:?}; the table shows {:?}",
-                    block.page, block.block, a.name, takes, shown
+                    kind.page, kind.name, a.name, takes, shown
                 ));
             }
         }

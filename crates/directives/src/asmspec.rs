@@ -4,7 +4,7 @@
 //! -Wextra"`), the claim that the compiler prints no warning
 //! (`warnings=none`), and the claims of the ```` ```asm ```` block after
 //! it. Examples and sides read these attributes the same way through
-//! [`AsmSpec::attribute`]; and what they make of it: the panel a frame
+//! [`crate::attributes`]; and what they make of it: the panel a frame
 //! shows ([`asm_panel`]) and the claim of the ```` ```asm ```` block
 //! ([`asm_claim`]).
 
@@ -65,12 +65,6 @@ pub struct AsmSpec {
     pub block: Option<AsmBlock>,
 }
 
-/// The attributes [`AsmSpec::attribute`] reads, for "expected one of".
-pub const KEYS: &str = "asm, asm-syntax, warnings";
-
-/// The same for C and C++ sides, which also take `flags`.
-pub const C_KEYS: &str = "asm, asm-syntax, flags, warnings";
-
 /// The panel `asm` asks for: `asm` (or `asm=true`), `asm=false` or
 /// `asm=graph`.
 pub fn panel(a: &Attrs<'_>, attr: &Attr) -> Result<Panel, Problem> {
@@ -87,59 +81,60 @@ pub fn panel(a: &Attrs<'_>, attr: &Attr) -> Result<Panel, Problem> {
     }
 }
 
-impl AsmSpec {
-    /// Reads `attr` if it is one of ours (`flags` only when `c` is true):
-    /// `Ok(false)` when it is not.
-    pub fn attribute(&mut self, a: &Attrs<'_>, attr: &Attr, c: bool) -> Result<bool, Problem> {
-        match attr.key.as_str() {
-            "asm" => self.panel = panel(a, attr)?,
-            "asm-syntax" => {
-                let syntax = a.string(attr)?;
-                self.syntax = Some(Syntax::parse(&syntax).ok_or_else(|| {
-                    a.problem(
-                        attr,
-                        format!("found `asm-syntax={syntax}`; expected {}", Syntax::KNOWN),
-                    )
-                })?);
-            }
-            "flags" if c => {
-                let flags = a.string(attr)?;
-                self.flags = flags.split_whitespace().map(str::to_owned).collect();
-                if let Some(bad) = self.flags.iter().find(|f| !f.starts_with('-')) {
-                    return Err(a.problem(
-                        attr,
-                        format!(
-                            "found `{bad}` in `flags`; expected compiler options, each starting with `-` (`flags=\"-Wall -Wextra\"`)"
-                        ),
-                    ));
-                }
-                for flag in &self.flags {
-                    if let Err(why) = mdbook_companion_core::ccflags::check(flag) {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found `{flag}` in `flags`, which is refused: {why}; expected only flags that change how the code is generated or diagnosed: {}",
-                                mdbook_companion_core::ccflags::ALLOWED
-                            ),
-                        ));
-                    }
-                }
-            }
-            "warnings" => {
-                let w = a.string(attr)?;
-                if w != "none" {
-                    return Err(a.problem(
-                        attr,
-                        format!("found `warnings={w}`; expected `warnings=none`"),
-                    ));
-                }
-                self.no_warnings = true;
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
+/// The syntax `asm-syntax=` names.
+pub fn syntax(a: &Attrs<'_>, attr: &Attr) -> Result<Syntax, Problem> {
+    let syntax = a.string(attr)?;
+    Syntax::parse(&syntax).ok_or_else(|| {
+        a.problem(
+            attr,
+            format!("found `asm-syntax={syntax}`; expected {}", Syntax::KNOWN),
+        )
+    })
+}
 
+/// A C or C++ snippet's own compiler options (`flags="-Wall -Wextra"`):
+/// options only, and only those `ccflags` allows.
+pub fn flags(a: &Attrs<'_>, attr: &Attr) -> Result<Vec<String>, Problem> {
+    let flags: Vec<String> = a
+        .string(attr)?
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    if let Some(bad) = flags.iter().find(|f| !f.starts_with('-')) {
+        return Err(a.problem(
+            attr,
+            format!(
+                "found `{bad}` in `flags`; expected compiler options, each starting with `-` (`flags=\"-Wall -Wextra\"`)"
+            ),
+        ));
+    }
+    for flag in &flags {
+        if let Err(why) = mdbook_companion_core::ccflags::check(flag) {
+            return Err(a.problem(
+                attr,
+                format!(
+                    "found `{flag}` in `flags`, which is refused: {why}; expected only flags that change how the code is generated or diagnosed: {}",
+                    mdbook_companion_core::ccflags::ALLOWED
+                ),
+            ));
+        }
+    }
+    Ok(flags)
+}
+
+/// `warnings=none`, the only value it takes: true.
+pub fn warnings(a: &Attrs<'_>, attr: &Attr) -> Result<bool, Problem> {
+    let w = a.string(attr)?;
+    if w != "none" {
+        return Err(a.problem(
+            attr,
+            format!("found `warnings={w}`; expected `warnings=none`"),
+        ));
+    }
+    Ok(true)
+}
+
+impl AsmSpec {
     /// The syntax of its listing: its own, else the book's.
     pub fn syntax(&self, book: Syntax) -> Syntax {
         self.syntax.unwrap_or(book)
@@ -398,12 +393,11 @@ mod tests {
         let fence = fences(&text).remove(0);
         let words = mdbook_companion_core::attrs::words(&fence.info).unwrap();
         let list = mdbook_companion_core::attrs::parse(&fence.info, &words[1..]).unwrap();
-        let a = Attrs::new(&fence);
-        let mut s = AsmSpec::default();
-        for attr in &list {
-            assert!(s.attribute(&a, attr, c)?, "{}", attr.key);
-        }
-        Ok(s)
+        let kind = match c {
+            true => &crate::attributes::C_SIDE,
+            false => &crate::attributes::RUST_EXAMPLE,
+        };
+        Ok(crate::reader::Reader::read(&fence, &list, kind, "c")?.spec)
     }
 
     #[test]

@@ -1,385 +1,486 @@
-//! The attributes of every kind of block: [`TABLE`] (names and values,
-//! for messages with "did you mean", checked against the guide's tables),
-//! and the runnable Rust snippet's (an example, a comparison side, a
-//! quiz's program) `ATTRIBUTES`, in the order messages list them, that
-//! the parser in `runnable.rs` dispatches through and the hints for
-//! near-miss fences (`hint.rs`) read; and the one reader of a C or C++
-//! snippet's attributes (`c_code`), a comparison side's and a quiz
-//! program's.
+//! The attributes of every kind of block, each declared once (as ripgrep
+//! declares each flag once in `flags/defs.rs`): an [`Attribute`] is a
+//! name, the type of its value (a flag, a string, a choice from a typed
+//! table such as [`Expect::RUST_CHOICES`], …) and its default; a
+//! [`BlockKind`] lists the attributes it takes, in the order messages list
+//! them. The parsers read a fence's attributes through that declaration
+//! ([`crate::reader::Reader`]: each value read and checked once, by its type, into
+//! [`Given`]) and act on the typed values; "expected one of", "did
+//! you mean", the hints for near-miss fences (`hint.rs`) and the check of
+//! the guide's attribute tables read the same declaration.
 
-use crate::asmspec::AsmSpec;
-use mdbook_companion_core::attrs::Attr;
+use mdbook_companion_core::config::EDITIONS;
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::markdown::Fence;
-use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::sanitize::Sanitize;
-use mdbook_companion_core::values::Attrs;
+use mdbook_companion_core::links::Mode;
+use mdbook_companion_core::machine::Syntax;
+use mdbook_companion_core::sanitize::Sanitizer;
 
-/// What one of an example's attributes sets: the parser's dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Slot {
-    Title,
-    Id,
-    /// The talk's moment (an example of its own: a comparison takes it
-    /// for all its sides).
-    At,
-    /// `expect`, or one of rustdoc's outcome flags.
-    Outcome,
-    Error,
-    Edition,
-    Mode,
-    /// The assembly attributes ([`super::asmspec::AsmSpec::attribute`]).
-    Asm,
-    Playground,
-    CompilerExplorer,
-    Ignore,
-    /// mdBook's flags, passed through.
-    MdBook,
-    HideLines,
-    /// `sanitize=memcheck` ([`mdbook_companion_core::sanitize::Sanitize`]).
-    Sanitize,
-}
+pub use crate::given::{Given, Layout};
 
-/// The attributes an example knows, in the order messages list them. The
-/// parser finds an attribute's meaning here, so the message names every
-/// attribute it accepts (besides the `edition2021` and `E0381` forms).
-pub(super) const ATTRIBUTES: [(&str, Slot); 22] = [
-    ("title", Slot::Title),
-    ("id", Slot::Id),
-    ("expect", Slot::Outcome),
-    ("error", Slot::Error),
-    ("edition", Slot::Edition),
-    ("mode", Slot::Mode),
-    ("asm", Slot::Asm),
-    ("asm-syntax", Slot::Asm),
-    ("warnings", Slot::Asm),
-    ("playground", Slot::Playground),
-    ("compiler-explorer", Slot::CompilerExplorer),
-    ("editable", Slot::MdBook),
-    ("ignore", Slot::Ignore),
-    ("noplayground", Slot::MdBook),
-    ("noplaypen", Slot::MdBook),
-    ("mdbook-runnable", Slot::MdBook),
-    ("hidelines", Slot::HideLines),
-    ("should_panic", Slot::Outcome),
-    ("compile_fail", Slot::Outcome),
-    ("no_run", Slot::Outcome),
-    ("sanitize", Slot::Sanitize),
-    ("at", Slot::At),
+/// The values `layout=` takes.
+pub const LAYOUTS: [(&str, Layout); 2] = [("columns", Layout::Columns), ("tabs", Layout::Tabs)];
+
+/// The values `mode=` takes.
+pub const MODES: [(&str, Mode); 2] = [("debug", Mode::Debug), ("release", Mode::Release)];
+
+/// The values `expect=` takes on a quiz's C or C++ program.
+pub const QUIZ_C_CHOICES: [(&str, Expect); 3] = [
+    ("run", Expect::Run),
+    ("ub", Expect::Ub),
+    ("compile-fail", Expect::CompileFail),
 ];
 
-/// Whether `key=value` is one of an example's own attributes (not one
-/// of mdBook's flags): what a fence that is almost an example holds.
-pub(super) fn takes_value(key: &str) -> bool {
-    ATTRIBUTES.iter().any(|(name, slot)| {
-        *name == key && !matches!(slot, Slot::MdBook | Slot::HideLines | Slot::Ignore)
-    }) && !["should_panic", "compile_fail", "no_run"].contains(&key)
+/// The value an attribute takes, and so how it is read
+/// ([`crate::reader::Reader`]) and where it goes in [`Given`].
+#[derive(Clone, Copy)]
+pub enum Value {
+    /// `name`, `name=true` or `name=false`, into the field given.
+    Flag(fn(&mut Given) -> &mut Option<bool>),
+    /// A string, into the field given.
+    Text(fn(&mut Given) -> &mut Option<String>),
+    /// A quiz's file (a string, with where it stands).
+    Src,
+    /// An anchor (`numbering::parse_id`).
+    Id,
+    /// A talk's moment (`at="12:30"`), resolved by the book.
+    Moment,
+    /// One of the outcomes of a typed table.
+    Expect(&'static [(&'static str, Expect)]),
+    /// One of rustdoc's outcome flags (`should_panic`), setting `expect`.
+    Outcome(Expect),
+    /// A rustc error code (`E0381`).
+    ErrorCode,
+    /// Words a compiler's message holds (a program side's `error`).
+    Pattern,
+    /// A Rust edition ([`EDITIONS`]).
+    Edition,
+    /// Debug or release ([`MODES`]).
+    Mode,
+    /// A comparison's layout ([`LAYOUTS`]).
+    Layout,
+    /// The assembly panel (`asm`, `asm=false`, `asm=graph`).
+    Panel,
+    /// The assembly's syntax.
+    Syntax,
+    /// A C or C++ snippet's own compiler flags.
+    CcFlags,
+    /// `warnings=none`.
+    Warnings,
+    /// The checkers that watch the run; on Rust code, Memcheck only.
+    Sanitize {
+        /// Whether the snippet is Rust.
+        rust: bool,
+    },
+    /// One of mdBook's flags, passed through.
+    MdBook,
+    /// mdBook's `hidelines=`, passed through.
+    HideLines,
+    /// A line number from 1 (a quiz program's first error).
+    Line,
 }
 
-/// Whether `word` names one of an example's attributes (`asm`, `title`).
-pub(super) fn is_attribute(word: &str) -> bool {
-    ATTRIBUTES.iter().any(|(name, _)| *name == word)
+impl Value {
+    /// The words it takes, for the guide's tables (none: any value of its
+    /// type).
+    pub fn words(&self) -> Vec<String> {
+        fn words<T>(choices: &[(&str, T)]) -> Vec<String> {
+            choices.iter().map(|(w, _)| (*w).to_owned()).collect()
+        }
+        let names = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+        match self {
+            Value::Expect(choices) => words(choices),
+            Value::Mode => words(&MODES),
+            Value::Layout => words(&LAYOUTS),
+            Value::Edition => EDITIONS.map(|e| e.to_string()).to_vec(),
+            Value::Panel => names(&["true", "false", "graph"]),
+            Value::Syntax => names(&[Syntax::Intel, Syntax::Att].map(Syntax::name)),
+            Value::Warnings => names(&["none"]),
+            Value::Sanitize { rust: true } => names(&[Sanitizer::Memcheck.value()]),
+            Value::Sanitize { rust: false } => names(&Sanitizer::ALL.map(Sanitizer::value)),
+            _ => Vec::new(),
+        }
+    }
 }
 
-/// One attribute of a kind of block: its name and the values it takes
-/// (none listed: any value of its type, a string or a flag).
+/// Who an attribute belongs to: ours, or mdBook's and rustdoc's, which a
+/// Rust example accepts so that an existing book keeps working.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// One of ours (`title`, `asm`).
+    Ours,
+    /// mdBook's (`editable`, `ignore`, `hidelines`).
+    MdBook,
+    /// rustdoc's outcome flags (`should_panic`).
+    Rustdoc,
+}
+
+/// One attribute: its name, its value's type and its default.
+#[derive(Clone, Copy)]
 pub struct Attribute {
     /// The name in the info string (`sanitize`).
     pub name: &'static str,
-    /// The words it takes (`address`, `thread`, …), or none for any.
-    pub values: &'static [&'static str],
+    /// What its value is.
+    pub value: Value,
+    /// The value without the attribute, where it is one of its words:
+    /// [`crate::reader::Reader::finish`] reads it as the author's word would be,
+    /// and the guide marks it "(default)".
+    pub default: Option<&'static str>,
+    /// Whose attribute it is.
+    pub origin: Origin,
 }
 
-/// The attributes of one kind of block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Block {
-    /// The kind of block, as messages and the guide name it (`c side`).
-    pub block: &'static str,
-    /// The guide's page whose table lists them.
-    pub page: &'static str,
-    /// Its attributes, in the order messages list them.
-    pub attributes: &'static [Attribute],
+impl std::fmt::Debug for Attribute {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
-const fn a(name: &'static str, values: &'static [&'static str]) -> Attribute {
-    Attribute { name, values }
+const fn ours(name: &'static str, value: Value) -> Attribute {
+    Attribute {
+        name,
+        value,
+        default: None,
+        origin: Origin::Ours,
+    }
 }
 
-const RUST_EXPECT: &[&str] = &["run", "panic", "compile-fail", "no-run"];
-const C_EXPECT: &[&str] = &["compile", "run", "ub"];
-const PROGRAM_EXPECT: &[&str] = &["run", "panic", "compile", "compile-fail"];
-const QUIZ_C_EXPECT: &[&str] = &["run", "compile-fail", "ub"];
-const EDITIONS: &[&str] = &["2015", "2018", "2021", "2024"];
-const MODES: &[&str] = &["debug", "release"];
-const SANITIZE: &[&str] = &["address", "thread", "undefined", "memcheck"];
-const ASM: &[&str] = &["true", "false", "graph"];
-const ASM_SYNTAX: &[&str] = &["intel", "att"];
-const WARNINGS: &[&str] = &["none"];
+const fn mdbook(name: &'static str, value: Value) -> Attribute {
+    Attribute {
+        origin: Origin::MdBook,
+        ..ours(name, value)
+    }
+}
 
-/// A Rust snippet's attributes ([`ATTRIBUTES`], with their values).
+const fn rustdoc(name: &'static str, expect: Expect) -> Attribute {
+    Attribute {
+        origin: Origin::Rustdoc,
+        ..ours(name, Value::Outcome(expect))
+    }
+}
+
+const fn defaults(default: &'static str, a: Attribute) -> Attribute {
+    Attribute {
+        default: Some(default),
+        ..a
+    }
+}
+
+const TITLE: Attribute = ours("title", Value::Text(|g| &mut g.title));
+const CAPTION: Attribute = ours("caption", Value::Text(|g| &mut g.caption));
+const SRC: Attribute = ours("src", Value::Src);
+const ID: Attribute = ours("id", Value::Id);
+const AT: Attribute = ours("at", Value::Moment);
+const LAYOUT: Attribute = defaults("columns", ours("layout", Value::Layout));
+const EXPECT_RUST: Attribute =
+    defaults("run", ours("expect", Value::Expect(&Expect::RUST_CHOICES)));
+const EXPECT_C: Attribute = defaults("compile", ours("expect", Value::Expect(&Expect::C_CHOICES)));
+const EXPECT_PROGRAM: Attribute = ours("expect", Value::Expect(&Expect::PROGRAM_CHOICES));
+const EXPECT_QUIZ_C: Attribute = defaults("run", ours("expect", Value::Expect(&QUIZ_C_CHOICES)));
+const ERROR_CODE: Attribute = ours("error", Value::ErrorCode);
+const ERROR_WORDS: Attribute = ours("error", Value::Pattern);
+const EDITION: Attribute = ours("edition", Value::Edition);
+const MODE: Attribute = defaults("debug", ours("mode", Value::Mode));
+const ASM: Attribute = ours("asm", Value::Panel);
+const ASM_SYNTAX: Attribute = ours("asm-syntax", Value::Syntax);
+const WARNINGS: Attribute = ours("warnings", Value::Warnings);
+const FLAGS: Attribute = ours("flags", Value::CcFlags);
+const PLAYGROUND: Attribute = ours("playground", Value::Flag(|g| &mut g.playground));
+const COMPILER_EXPLORER: Attribute = ours(
+    "compiler-explorer",
+    Value::Flag(|g| &mut g.compiler_explorer),
+);
+const IGNORE: Attribute = mdbook("ignore", Value::Flag(|g| &mut g.ignore));
+const EDITABLE: Attribute = mdbook("editable", Value::MdBook);
+const NOPLAYGROUND: Attribute = mdbook("noplayground", Value::MdBook);
+const NOPLAYPEN: Attribute = mdbook("noplaypen", Value::MdBook);
+const MDBOOK_RUNNABLE: Attribute = mdbook("mdbook-runnable", Value::MdBook);
+const HIDELINES: Attribute = mdbook("hidelines", Value::HideLines);
+const SHOULD_PANIC: Attribute = rustdoc("should_panic", Expect::Panic);
+const COMPILE_FAIL: Attribute = rustdoc("compile_fail", Expect::CompileFail);
+const NO_RUN: Attribute = rustdoc("no_run", Expect::NoRun);
+const SANITIZE_RUST: Attribute = ours("sanitize", Value::Sanitize { rust: true });
+const SANITIZE: Attribute = ours("sanitize", Value::Sanitize { rust: false });
+const LINE: Attribute = ours("line", Value::Line);
+
+/// A Rust snippet's attributes, followed by the one its kind adds.
 macro_rules! rust_snippet {
-    ($($extra:expr),*) => {
+    ($extra:expr) => {
         &[
-            a("title", &[]),
-            a("id", &[]),
-            a("expect", RUST_EXPECT),
-            a("error", &[]),
-            a("edition", EDITIONS),
-            a("mode", MODES),
-            a("asm", ASM),
-            a("asm-syntax", ASM_SYNTAX),
-            a("warnings", WARNINGS),
-            a("playground", &[]),
-            a("compiler-explorer", &[]),
-            a("editable", &[]),
-            a("ignore", &[]),
-            a("noplayground", &[]),
-            a("noplaypen", &[]),
-            a("mdbook-runnable", &[]),
-            a("hidelines", &[]),
-            a("should_panic", &[]),
-            a("compile_fail", &[]),
-            a("no_run", &[]),
-            a("sanitize", &["memcheck"]),
-            $($extra),*
+            &TITLE,
+            &ID,
+            &EXPECT_RUST,
+            &ERROR_CODE,
+            &EDITION,
+            &MODE,
+            &ASM,
+            &ASM_SYNTAX,
+            &WARNINGS,
+            &PLAYGROUND,
+            &COMPILER_EXPLORER,
+            &EDITABLE,
+            &IGNORE,
+            &NOPLAYGROUND,
+            &NOPLAYPEN,
+            &MDBOOK_RUNNABLE,
+            &HIDELINES,
+            &SHOULD_PANIC,
+            &COMPILE_FAIL,
+            &NO_RUN,
+            &SANITIZE_RUST,
+            $extra,
         ]
     };
 }
 
-/// A C or C++ snippet's own attributes (a side's and a quiz program's).
-const C_CODE: [Attribute; 5] = [
-    a("sanitize", SANITIZE),
-    a("asm", ASM),
-    a("asm-syntax", ASM_SYNTAX),
-    a("flags", &[]),
-    a("warnings", WARNINGS),
-];
-
-/// Every kind of block that takes attributes, and what each takes: the
-/// messages for an unknown attribute ([`names`], [`hint`]) list them from here,
-/// and the guide's attribute tables are checked against it.
-pub const TABLE: &[Block] = &[
-    Block {
-        block: "rust example",
-        page: "examples.md",
-        attributes: rust_snippet!(a("at", &[])),
-    },
-    Block {
-        block: "compare",
-        page: "comparisons.md",
-        attributes: &[
-            a("title", &[]),
-            a("id", &[]),
-            a("at", &[]),
-            a("layout", &["columns", "tabs"]),
-            a("asm", ASM),
-        ],
-    },
-    Block {
-        block: "rust side",
-        page: "comparisons.md",
-        attributes: rust_snippet!(a("caption", &[])),
-    },
-    Block {
-        block: "c side",
-        page: "comparisons.md",
-        attributes: &[
-            a("caption", &[]),
-            a("id", &[]),
-            a("expect", C_EXPECT),
-            a("ignore", &[]),
-            C_CODE[0],
-            C_CODE[1],
-            C_CODE[2],
-            C_CODE[3],
-            C_CODE[4],
-        ],
-    },
-    Block {
-        block: "program side",
-        page: "comparisons.md",
-        attributes: &[
-            a("caption", &[]),
-            a("id", &[]),
-            a("expect", PROGRAM_EXPECT),
-            a("error", &[]),
-            a("ignore", &[]),
-        ],
-    },
-    Block {
-        block: "quiz",
-        page: "quizzes.md",
-        attributes: &[a("title", &[]), a("id", &[]), a("src", &[])],
-    },
-    Block {
-        block: "quiz's rust program",
-        page: "quizzes.md",
-        attributes: rust_snippet!(a("line", &[])),
-    },
-    Block {
-        block: "quiz's c program",
-        page: "quizzes.md",
-        attributes: &[
-            a("expect", QUIZ_C_EXPECT),
-            a("line", &[]),
-            C_CODE[0],
-            C_CODE[1],
-            C_CODE[2],
-            C_CODE[3],
-            C_CODE[4],
-        ],
-    },
-    Block {
-        block: "exercise",
-        page: "exercises.md",
-        attributes: &[
-            a("title", &[]),
-            a("id", &[]),
-            a("edition", EDITIONS),
-            a("mode", MODES),
-        ],
-    },
-];
-
-/// The attributes of `block` (a name of [`TABLE`]).
-pub fn of(block: &str) -> &'static [Attribute] {
-    TABLE
-        .iter()
-        .find(|b| b.block == block)
-        .map_or(&[], |b| b.attributes)
+/// How a message lists the attributes a kind of block takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// "expected one of a, b, c".
+    OneOf,
+    /// "expected a, b or c".
+    Or,
+    /// A Rust snippet's: its attributes but the last, rustdoc's edition
+    /// spellings, then the words given (the last attribute, told where it
+    /// applies). A Rust snippet also takes rustdoc's `edition2021` and
+    /// `E0381`, and one outcome however it is spelled.
+    Rustdoc(&'static str),
 }
 
-/// The names `block` takes, joined for "expected one of".
-pub fn names(block: &str) -> String {
-    let names: Vec<&str> = of(block).iter().map(|a| a.name).collect();
-    names.join(", ")
-}
-
-/// `; did you mean `NAME`?` when `key` is a few edits from an attribute
-/// `block` takes (`sanitise` for `sanitize`), else nothing.
-pub fn hint(block: &str, key: &str) -> String {
-    let names: Vec<&str> = of(block).iter().map(|a| a.name).collect();
-    mdbook_companion_core::values::did_you_mean(key, &names)
-}
-
-/// A kind of C or C++ snippet: a comparison's side or a quiz's program.
+/// One kind of block and the attributes it takes.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct CKind {
-    /// Its name in [`TABLE`] (`c side`): the attributes it takes.
-    pub(crate) block: &'static str,
-    /// What messages call it, around the fence's language: ("a ", " side")
-    /// says "on a `c` side".
-    pub(crate) called: (&'static str, &'static str),
-    /// The values `expect=` takes, and what each means.
-    pub(crate) expects: &'static [(&'static str, Expect)],
-    /// The outcome without `expect=`.
-    pub(crate) default: Expect,
+pub struct BlockKind {
+    /// The kind of block, as the guide's tables name it (`c side`).
+    pub name: &'static str,
+    /// The guide's page whose table lists its attributes.
+    pub page: &'static str,
+    /// Its attributes, in the order messages list them.
+    pub attributes: &'static [&'static Attribute],
+    /// Where an unknown attribute was found, after "found unknown
+    /// attribute `x`" (`{lang}`: the fence's language).
+    pub on: &'static str,
+    /// How the message lists the attributes it takes.
+    pub listing: Listing,
 }
 
-/// What a C or C++ snippet's own attributes say.
-#[derive(Debug, Clone)]
-pub(crate) struct CCode {
-    /// `expect=`, or the kind's default.
-    pub(crate) expect: Expect,
-    /// `ignore` (only where the kind takes it).
-    pub(crate) ignore: bool,
-    /// The assembly attributes and `flags`.
-    pub(crate) spec: AsmSpec,
-    /// `sanitize=`, checked against the outcome.
-    pub(crate) sanitize: Sanitize,
-}
+/// A Rust example.
+pub const RUST_EXAMPLE: BlockKind = BlockKind {
+    name: "rust example",
+    page: "examples.md",
+    attributes: rust_snippet!(&AT),
+    on: "",
+    listing: Listing::Rustdoc(", at"),
+};
 
-/// Reads the attributes `list` of a C or C++ snippet of `kind` (those
-/// it shares with other snippets, `caption`, `id`, `line`, already taken
-/// out): each value once, read and checked as every C or C++ snippet
-/// reads it, located at its attribute; an attribute `kind` does not take
-/// names those it does. `spec` starts with what was read before (an
-/// ```asm block).
-pub(crate) fn c_code(
-    fence: &Fence,
-    list: &[Attr],
-    lang: Lang,
-    kind: CKind,
-    mut spec: AsmSpec,
-) -> Result<CCode, Problem> {
-    let mut a = Attrs::new(fence);
-    let mut expect = kind.default;
-    let mut ignore = false;
-    let mut sanitize = Sanitize::NONE;
-    let mut sanitize_at = fence.info_offset;
-    let takes_ignore = of(kind.block).iter().any(|at| at.name == "ignore");
-    for attr in list {
-        let key = attr.key.as_str();
-        a.once(attr, key)?;
-        match key {
-            "expect" => expect = a.choice(attr, kind.expects)?,
-            "ignore" if takes_ignore => ignore = a.boolean(attr)?,
-            "sanitize" => {
-                sanitize = Sanitize::read(&a, attr, lang)?;
-                sanitize_at = fence.info_offset + attr.offset;
-            }
-            _ if spec.attribute(&a, attr, true)? => {}
-            _ => {
-                let (before, after) = kind.called;
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}` on {before}`{}`{after}; expected one of {}{}",
-                        lang.fence(),
-                        names(kind.block),
-                        hint(kind.block, key)
-                    ),
-                ));
-            }
+/// A compare block (its sides are kinds of their own).
+pub const COMPARE: BlockKind = BlockKind {
+    name: "compare",
+    page: "comparisons.md",
+    attributes: &[&TITLE, &ID, &AT, &LAYOUT, &ASM],
+    on: "",
+    listing: Listing::OneOf,
+};
+
+/// A comparison's Rust side.
+pub const RUST_SIDE: BlockKind = BlockKind {
+    name: "rust side",
+    page: "comparisons.md",
+    attributes: rust_snippet!(&CAPTION),
+    on: "",
+    listing: Listing::Rustdoc(", and caption on a compare side"),
+};
+
+/// A comparison's C or C++ side.
+pub const C_SIDE: BlockKind = BlockKind {
+    name: "c side",
+    page: "comparisons.md",
+    attributes: &[
+        &CAPTION,
+        &ID,
+        &EXPECT_C,
+        &IGNORE,
+        &SANITIZE,
+        &ASM,
+        &ASM_SYNTAX,
+        &FLAGS,
+        &WARNINGS,
+    ],
+    on: " on a `{lang}` side",
+    listing: Listing::OneOf,
+};
+
+/// A comparison's side in a language of programs (Python, Go, one the
+/// book declares).
+pub const PROGRAM_SIDE: BlockKind = BlockKind {
+    name: "program side",
+    page: "comparisons.md",
+    attributes: &[&CAPTION, &ID, &EXPECT_PROGRAM, &ERROR_WORDS, &IGNORE],
+    on: " on a `{lang}` side",
+    listing: Listing::Or,
+};
+
+/// A quiz block.
+pub const QUIZ: BlockKind = BlockKind {
+    name: "quiz",
+    page: "quizzes.md",
+    attributes: &[&TITLE, &ID, &SRC],
+    on: " on the quiz",
+    listing: Listing::OneOf,
+};
+
+/// A quiz's Rust program question.
+pub const QUIZ_RUST: BlockKind = BlockKind {
+    name: "quiz's rust program",
+    page: "quizzes.md",
+    attributes: rust_snippet!(&LINE),
+    on: "",
+    listing: Listing::Rustdoc(", and line on a quiz's program"),
+};
+
+/// A quiz's C or C++ program question.
+pub const QUIZ_C: BlockKind = BlockKind {
+    name: "quiz's c program",
+    page: "quizzes.md",
+    attributes: &[
+        &EXPECT_QUIZ_C,
+        &LINE,
+        &SANITIZE,
+        &ASM,
+        &ASM_SYNTAX,
+        &FLAGS,
+        &WARNINGS,
+    ],
+    on: " on a quiz's `{lang}` program",
+    listing: Listing::OneOf,
+};
+
+/// An exercise block.
+pub const EXERCISE: BlockKind = BlockKind {
+    name: "exercise",
+    page: "exercises.md",
+    attributes: &[&TITLE, &ID, &EDITION, &MODE],
+    on: "",
+    listing: Listing::OneOf,
+};
+
+/// Every kind of block that takes attributes: the messages for an unknown
+/// attribute list them from here, and the guide's attribute tables are
+/// checked against it.
+pub const KINDS: [&BlockKind; 9] = [
+    &RUST_EXAMPLE,
+    &COMPARE,
+    &RUST_SIDE,
+    &C_SIDE,
+    &PROGRAM_SIDE,
+    &QUIZ,
+    &QUIZ_RUST,
+    &QUIZ_C,
+    &EXERCISE,
+];
+
+impl BlockKind {
+    /// The attribute `name`, if this kind takes it.
+    pub fn get(&self, name: &str) -> Option<&'static Attribute> {
+        self.attributes.iter().copied().find(|a| a.name == name)
+    }
+
+    /// The names it takes, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.attributes.iter().map(|a| a.name).collect()
+    }
+
+    /// `; did you mean `NAME`?` when `key` is a few edits from an
+    /// attribute it takes (`sanitise` for `sanitize`), else nothing.
+    pub fn hint(&self, key: &str) -> String {
+        mdbook_companion_core::values::did_you_mean(key, &self.names())
+    }
+
+    /// What it takes, as "expected …" lists it.
+    pub fn known(&self) -> String {
+        let names = self.names();
+        match self.listing {
+            Listing::OneOf => format!("one of {}", names.join(", ")),
+            Listing::Or => match names.split_last() {
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => String::new(),
+            },
+            Listing::Rustdoc(last) => format!(
+                "one of {}, edition2015/2018/2021/2024{last}",
+                names[..names.len().saturating_sub(1)].join(", ")
+            ),
         }
     }
-    sanitize.fits(expect, sanitize_at)?;
-    Ok(CCode {
-        expect,
-        ignore,
-        spec,
-        sanitize,
-    })
+
+    /// The message for `key`, which it does not take, on a fence in `lang`.
+    pub fn unknown(&self, key: &str, lang: &str) -> String {
+        format!(
+            "found unknown attribute `{key}`{}; expected {}{}",
+            self.on.replace("{lang}", lang),
+            self.known(),
+            self.hint(key)
+        )
+    }
+
+    /// Whether it is a Rust snippet, which takes rustdoc's spellings.
+    pub fn rustdoc(&self) -> bool {
+        matches!(self.listing, Listing::Rustdoc(_))
+    }
+}
+
+/// Whether `key=value` is one of an example's own attributes (not one
+/// of mdBook's or rustdoc's): what a fence that is almost an example holds.
+pub(super) fn takes_value(key: &str) -> bool {
+    RUST_EXAMPLE
+        .get(key)
+        .is_some_and(|a| a.origin == Origin::Ours)
+}
+
+/// Whether `word` names one of an example's attributes (`asm`, `title`).
+pub(super) fn is_attribute(word: &str) -> bool {
+    RUST_EXAMPLE.get(word).is_some()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The table's Rust snippets take what the parser dispatches through.
     #[test]
-    fn the_table_holds_what_the_parsers_take() {
-        let rust: Vec<&str> = ATTRIBUTES
-            .iter()
-            .filter(|(_, s)| *s != Slot::At)
-            .map(|(n, _)| *n)
-            .collect();
-        for (block, extra) in [
-            ("rust example", "at"),
-            ("rust side", "caption"),
-            ("quiz's rust program", "line"),
-        ] {
-            let names: Vec<&str> = of(block).iter().map(|a| a.name).collect();
-            assert_eq!(names, [rust.clone(), vec![extra]].concat(), "{block}");
-        }
-        let words = |c: &[(&'static str, Expect)]| c.iter().map(|(w, _)| *w).collect::<Vec<_>>();
-        assert_eq!(RUST_EXPECT, words(&Expect::RUST_CHOICES));
-        assert_eq!(C_EXPECT, words(&Expect::C_CHOICES));
-        assert_eq!(PROGRAM_EXPECT, words(&Expect::PROGRAM_CHOICES));
-        let sanitizers: Vec<&str> = mdbook_companion_core::sanitize::Sanitizer::ALL
-            .iter()
-            .map(|c| c.value())
-            .collect();
-        assert_eq!(SANITIZE, sanitizers);
+    fn a_near_name_is_suggested() {
+        assert_eq!(C_SIDE.hint("sanitise"), "; did you mean `sanitize`?");
+        assert_eq!(EXERCISE.hint("titel"), "; did you mean `title`?");
+        assert_eq!(PROGRAM_SIDE.hint("colour"), "");
+        assert_eq!(PROGRAM_SIDE.hint("expext"), "; did you mean `expect`?");
     }
 
     #[test]
-    fn a_near_name_is_suggested() {
-        assert_eq!(hint("c side", "sanitise"), "; did you mean `sanitize`?");
-        assert_eq!(hint("exercise", "titel"), "; did you mean `title`?");
-        assert_eq!(hint("program side", "colour"), "");
-        assert_eq!(hint("program side", "expext"), "; did you mean `expect`?");
+    fn each_kind_lists_what_it_takes_as_its_messages_say() {
+        assert_eq!(COMPARE.known(), "one of title, id, at, layout, asm");
+        assert_eq!(PROGRAM_SIDE.known(), "caption, id, expect, error or ignore");
+        assert!(
+            RUST_SIDE.known().ends_with(
+                "no_run, sanitize, edition2015/2018/2021/2024, and caption on a compare side"
+            ),
+            "{}",
+            RUST_SIDE.known()
+        );
+        assert_eq!(
+            C_SIDE.unknown("volatile", "c"),
+            "found unknown attribute `volatile` on a `c` side; expected one of caption, id, expect, ignore, sanitize, asm, asm-syntax, flags, warnings"
+        );
+    }
+
+    #[test]
+    fn a_default_is_one_of_the_words() {
+        for kind in KINDS {
+            for a in kind.attributes {
+                if let Some(d) = a.default {
+                    assert!(
+                        a.value.words().iter().any(|w| w == d),
+                        "{}: {}",
+                        kind.name,
+                        a.name
+                    );
+                }
+            }
+        }
     }
 }

@@ -7,15 +7,16 @@
 //! directive folder imports another.
 
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
-use super::attributes::{ATTRIBUTES, Slot};
+use super::attributes::{self, BlockKind, Given};
 use super::contract::{Env, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
+use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference};
 use super::frame::{self, Frame, FrameClaim};
-use super::numbering::{self, Number, Numbered};
+use super::numbering::{Number, Numbered};
+use super::reader::Reader;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{Claim, UNORDERED};
 use mdbook_companion_core::code;
-use mdbook_companion_core::config::{Config, EDITIONS, RunMode};
+use mdbook_companion_core::config::{Config, RunMode};
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::{self, Mode};
@@ -24,7 +25,6 @@ use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::run::RunButton;
 use mdbook_companion_core::sanitize::Sanitize;
 use mdbook_companion_core::tie;
-use mdbook_companion_core::values::Attrs;
 use std::ops::Range;
 
 /// Where an example stands: a block of its own, or a side of a
@@ -41,19 +41,13 @@ pub enum Context {
 }
 
 impl Context {
-    /// The attributes an example takes here, for "expected one of".
-    pub fn known(self) -> String {
-        let names: Vec<&str> = ATTRIBUTES
-            .iter()
-            .filter(|(_, slot)| *slot != Slot::At)
-            .map(|(name, _)| *name)
-            .collect();
-        let here = match self {
-            Context::Standalone => ", at",
-            Context::Side => ", and caption on a compare side",
-            Context::Quiz => ", and line on a quiz's program",
-        };
-        format!("{}, edition2015/2018/2021/2024{here}", names.join(", "))
+    /// The kind of block it is: the attributes it takes.
+    pub fn kind(self) -> &'static BlockKind {
+        match self {
+            Context::Standalone => &attributes::RUST_EXAMPLE,
+            Context::Side => &attributes::RUST_SIDE,
+            Context::Quiz => &attributes::QUIZ_RUST,
+        }
     }
 }
 
@@ -110,168 +104,41 @@ impl Example {
         config: &Config,
         context: Context,
     ) -> Result<Example, Problem> {
-        let mut ex = Example {
-            title: None,
-            expect: Expect::Run,
-            error: None,
-            edition: config.edition,
-            mode: Mode::Debug,
-            asm: false,
-            spec: AsmSpec {
-                block: asm_block,
-                ..AsmSpec::default()
-            },
-            playground: true,
-            compiler_explorer: true,
-            ignore: false,
-            mdbook_flags: Vec::new(),
-            code: fence.body.clone(),
-            output: output.map(|o| o.body.clone()),
-            unordered: output
-                .is_some_and(|o| o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED)),
-            at: None,
-            id: None,
-            sanitize: Sanitize::NONE,
-        };
-        let mut a = Attrs::new(fence);
-        let mut sanitize_at = fence.info_offset;
-        let mut expect_attr: Option<&Attr> = None;
-        let mut error_attr: Option<&Attr> = None;
-        for attr in attrs {
-            let key = attr.key.as_str();
-            let slot = ATTRIBUTES
-                .iter()
-                .find(|(name, _)| *name == key)
-                .map(|(_, slot)| *slot)
-                .filter(|slot| *slot != Slot::At || context == Context::Standalone);
-            match slot {
-                Some(Slot::Title) => {
-                    a.once(attr, "title")?;
-                    ex.title = Some(a.string(attr)?);
-                }
-                Some(Slot::Id) => {
-                    a.once(attr, "id")?;
-                    ex.id = Some(numbering::parse_id(&a, attr, fence)?);
-                }
-                Some(Slot::At) => {
-                    a.once(attr, "at")?;
-                    ex.at = Some(Reference {
-                        topic: Topic::Moment,
-                        value: a.string(attr)?,
-                        at: fence.info_offset + attr.offset,
-                    });
-                }
-                Some(Slot::Outcome) => {
-                    if let Some(prev) = expect_attr {
-                        return Err(a.problem(
-                            attr,
-                            format!(
-                                "found `{key}` after `{}`; expected one outcome per example",
-                                prev.key
-                            ),
-                        ));
-                    }
-                    expect_attr = Some(attr);
-                    ex.expect = match key {
-                        "expect" => a.choice(attr, &Expect::RUST_CHOICES)?,
-                        "should_panic" => flag(&a, attr, Expect::Panic)?,
-                        "compile_fail" => flag(&a, attr, Expect::CompileFail)?,
-                        _ => flag(&a, attr, Expect::NoRun)?,
-                    };
-                }
-                Some(Slot::Error) => {
-                    a.once(attr, "error")?;
-                    ex.error = Some(error_code(&a, attr, &a.string(attr)?)?);
-                    error_attr = Some(attr);
-                }
-                Some(Slot::Edition) => {
-                    a.once(attr, "edition")?;
-                    ex.edition = edition(&a, attr)?;
-                }
-                Some(Slot::Mode) => {
-                    a.once(attr, "mode")?;
-                    ex.mode =
-                        a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?;
-                }
-                Some(Slot::Asm) => {
-                    a.once(attr, key)?;
-                    ex.spec.attribute(&a, attr, false)?;
-                }
-                Some(Slot::Playground) => {
-                    a.once(attr, key)?;
-                    ex.playground = a.boolean(attr)?;
-                }
-                Some(Slot::CompilerExplorer) => {
-                    a.once(attr, key)?;
-                    ex.compiler_explorer = a.boolean(attr)?;
-                }
-                Some(Slot::Ignore) => {
-                    a.once(attr, key)?;
-                    ex.ignore = a.boolean(attr)?;
-                }
-                Some(Slot::MdBook) => {
-                    a.once(attr, key)?;
-                    if a.boolean(attr)? {
-                        ex.mdbook_flags.push(key.to_owned());
-                    }
-                }
-                Some(Slot::Sanitize) => {
-                    a.once(attr, key)?;
-                    ex.sanitize = Sanitize::read(&a, attr, Lang::Rust)?;
-                    sanitize_at = fence.info_offset + attr.offset;
-                }
-                Some(Slot::HideLines) => {
-                    a.once(attr, key)?;
-                    ex.mdbook_flags
-                        .push(format!("hidelines={}", a.string(attr)?));
-                }
-                None if key.starts_with("edition") && attr.value.is_none() => {
-                    a.once(attr, "edition")?;
-                    ex.edition = key["edition".len()..]
-                        .parse::<u16>()
-                        .ok()
-                        .filter(|e| EDITIONS.contains(e))
-                        .ok_or_else(|| a.problem(attr, format!("found `{key}`; expected edition2015, edition2018, edition2021 or edition2024")))?;
-                }
-                None if is_error_code(key) && attr.value.is_none() => {
-                    a.once(attr, "error")?;
-                    ex.error = Some(key.to_owned());
-                    error_attr = Some(attr);
-                }
-                None => {
-                    return Err(a.problem(
-                        attr,
-                        format!(
-                            "found unknown attribute `{key}`; expected one of {}{}",
-                            context.known(),
-                            super::attributes::hint(
-                                match context {
-                                    Context::Standalone => "rust example",
-                                    Context::Side => "rust side",
-                                    Context::Quiz => "quiz's rust program",
-                                },
-                                key
-                            )
-                        ),
-                    ));
-                }
-            }
-        }
-        if let Some(attr) = error_attr
-            && ex.expect != Expect::CompileFail
+        let given = Reader::read(fence, attrs, context.kind(), "rust")?;
+        Example::from_given(fence, given, output, asm_block, config)
+    }
+
+    /// An example from what its fence's attributes said (`given`), the
+    /// output block after it and its ```` ```asm ```` block's claims.
+    pub(crate) fn from_given(
+        fence: &Fence,
+        given: Given,
+        output: Option<&Fence>,
+        asm_block: Option<AsmBlock>,
+        config: &Config,
+    ) -> Result<Example, Problem> {
+        let expect = given.expect.map_or(Expect::Run, |(e, _)| e);
+        if let Some((_, at)) = &given.error
+            && expect != Expect::CompileFail
         {
-            return Err(a.problem(
-                attr,
+            return Err(Problem::at(
+                *at,
                 format!(
                     "found an error code with expect={}; expected `expect=compile-fail` alongside `error`",
-                    ex.expect.name()
+                    expect.name()
                 ),
             ));
         }
-        ex.sanitize.fits(ex.expect, sanitize_at)?;
-        ex.asm = ex.spec.shows();
-        if ex.code.trim().is_empty() {
-            let what = match ex.expect {
+        let (sanitize, sanitize_at) = given
+            .sanitize
+            .unwrap_or((Sanitize::NONE, fence.info_offset));
+        sanitize.fits(expect, sanitize_at)?;
+        let spec = AsmSpec {
+            block: asm_block,
+            ..given.spec
+        };
+        if fence.body.trim().is_empty() {
+            let what = match expect {
                 Expect::CompileFail => "`expect=compile-fail` needs code that fails to compile",
                 _ => "an example needs code",
             };
@@ -280,7 +147,26 @@ impl Example {
                 format!("found an empty example; {what}"),
             ));
         }
-        Ok(ex)
+        Ok(Example {
+            title: given.title,
+            expect,
+            error: given.error.map(|(e, _)| e),
+            edition: given.edition.unwrap_or(config.edition),
+            mode: given.mode.unwrap_or(Mode::Debug),
+            asm: spec.shows(),
+            spec,
+            playground: given.playground.unwrap_or(true),
+            compiler_explorer: given.compiler_explorer.unwrap_or(true),
+            ignore: given.ignore.unwrap_or(false),
+            mdbook_flags: given.mdbook_flags,
+            code: fence.body.clone(),
+            output: output.map(|o| o.body.clone()),
+            unordered: output
+                .is_some_and(|o| o.info.split([' ', ',', '\t']).any(|w| w == UNORDERED)),
+            at: given.at,
+            id: given.id,
+            sanitize,
+        })
     }
 
     /// The program the compiler gets: hidden lines un-hidden.
@@ -645,45 +531,4 @@ pub fn under(what: String, sanitize: Sanitize) -> String {
         true => what,
         false => format!("{what} under {}", sanitize.names()),
     }
-}
-
-fn flag(a: &Attrs<'_>, attr: &Attr, expect: Expect) -> Result<Expect, Problem> {
-    if a.boolean(attr)? {
-        Ok(expect)
-    } else {
-        Ok(Expect::Run)
-    }
-}
-
-fn is_error_code(s: &str) -> bool {
-    s.len() == 5 && s.starts_with('E') && s[1..].bytes().all(|b| b.is_ascii_digit())
-}
-
-fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem> {
-    if is_error_code(code) {
-        Ok(code.to_owned())
-    } else {
-        Err(a.problem(
-            attr,
-            format!("found `{code}` for `error`; expected a rustc error code such as E0381"),
-        ))
-    }
-}
-
-/// The value of an `edition=` attribute, or the located error.
-pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
-    let text = match &attr.value {
-        Some(toml::Value::Integer(i)) => i.to_string(),
-        Some(toml::Value::String(s)) => s.clone(),
-        _ => String::new(),
-    };
-    text.parse::<u16>()
-        .ok()
-        .filter(|e| EDITIONS.contains(e))
-        .ok_or_else(|| {
-            a.problem(
-                attr,
-                format!("found `{text}` for `edition`; expected one of 2015, 2018, 2021, 2024"),
-            )
-        })
 }

@@ -213,28 +213,7 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
                 for row in chapter {
                     let status = statuses[k];
                     k += 1;
-                    let (verdict, class) = status.verdict();
-                    let verdict = escape(&env.ui(verdict));
-                    let label = format!("{} {}", env.ui(&row.word), row.digits);
-                    let (title, what) = match &row.title {
-                        Some(t) => (
-                            t.as_str(),
-                            format!(
-                                " <span class=\"companion-claims-what\">{}</span>",
-                                escape(&row.what)
-                            ),
-                        ),
-                        None => (row.what.as_str(), String::new()),
-                    };
-                    out.line(format!(
-                        "<tr class=\"companion-claim companion-claim-{class}\"><td>{}</td><td><a href=\"{}#{}\">{}</a>{what}</td><td>{}</td><td>{verdict}</td><td>{}</td></tr>",
-                        escape(&label),
-                        escape(&page),
-                        escape(&row.id),
-                        escape(title),
-                        escape(row.badge.as_deref().unwrap_or("—")),
-                        escape(status.toolchain()),
-                    ));
+                    out.line(row_html(row, status, &page, env));
                 }
                 out.line("</tbody></table></div>");
             }
@@ -271,6 +250,33 @@ fn render(_: &Block, env: &Env<'_>, facts: &Facts) -> Result<Rendered, Problem> 
         }
     }
     Ok(r)
+}
+
+/// A claim's row of the table: its block, title, claims, verdict and
+/// toolchain, its title a link to the block on its `page`.
+fn row_html(row: &Row, status: Status<'_>, page: &str, env: &Env<'_>) -> String {
+    let (verdict, class) = status.verdict();
+    let verdict = escape(&env.ui(verdict));
+    let label = format!("{} {}", env.ui(&row.word), row.digits);
+    let (title, what) = match &row.title {
+        Some(t) => (
+            t.as_str(),
+            format!(
+                " <span class=\"companion-claims-what\">{}</span>",
+                escape(&row.what)
+            ),
+        ),
+        None => (row.what.as_str(), String::new()),
+    };
+    format!(
+        "<tr class=\"companion-claim companion-claim-{class}\"><td>{}</td><td><a href=\"{}#{}\">{}</a>{what}</td><td>{}</td><td>{verdict}</td><td>{}</td></tr>",
+        escape(&label),
+        escape(page),
+        escape(&row.id),
+        escape(title),
+        escape(row.badge.as_deref().unwrap_or("—")),
+        escape(status.toolchain()),
+    )
 }
 
 #[cfg(test)]

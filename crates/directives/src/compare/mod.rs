@@ -50,17 +50,7 @@ pub const KIND: Kind = Kind {
     script: include_str!("tabs.js"),
 };
 
-/// The container attributes, for messages.
-pub const KNOWN: &str = "title, id, at, layout, asm";
-
-/// How the sides are laid out on an HTML page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
-    /// Side by side, stacking on narrow screens.
-    Columns,
-    /// One side at a time, chosen by tabs.
-    Tabs,
-}
+pub use crate::attributes::Layout;
 
 /// One side of a comparison.
 #[derive(Debug, Clone, PartialEq)]
@@ -475,12 +465,6 @@ impl Model for Compare {
 
 #[cfg(test)]
 mod tests {
-
-    /// The attributes messages list are the table's (`directive::attributes`).
-    #[test]
-    fn known_attributes_are_the_tables() {
-        assert_eq!(crate::attributes::names("compare"), KNOWN);
-    }
     use super::parse::safe_note;
     use super::render::block_id;
     use super::*;

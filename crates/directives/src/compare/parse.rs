@@ -2,76 +2,35 @@
 //! piece by piece (fences, note paragraphs, output blocks), with every
 //! offset mapped back to the chapter.
 
-use super::{Compare, KIND, KNOWN, Layout, Role, Side};
-use crate::asmspec::{self, AsmBlock, AsmSpec, Panel};
-use crate::attributes;
+use super::{Compare, KIND, Layout, Role, Side};
+use crate::asmspec::{self, AsmBlock, Panel};
+use crate::attributes::{self, Given};
 use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
-use crate::facts::{Reference, Topic};
-use crate::numbering;
-use crate::runnable::{Context, Example};
-use mdbook_companion_core::attrs::{self, Attr};
+use crate::reader::Reader;
+use crate::runnable::Example;
+use mdbook_companion_core::attrs;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 
 const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python, ```go)";
-
-/// A C or C++ side, as [`attributes::c_code`] reads it.
-const C_SIDE: attributes::CKind = attributes::CKind {
-    block: "c side",
-    called: ("a ", " side"),
-    expects: &Expect::C_CHOICES,
-    default: Expect::Compile,
-};
 
 impl Compare {
     /// Parses a compare block: its attributes and its sides.
     pub fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
         let fence = &block.fence;
         let attrs = KIND.attributes(block)?;
+        let given = Reader::read(fence, &attrs, &attributes::COMPARE, "compare")?;
         let mut cmp = Compare {
-            title: None,
-            at: None,
-            layout: Layout::Columns,
-            asm: Panel::None,
+            title: given.title,
+            at: given.at,
+            layout: given.layout.unwrap_or(Layout::Columns),
+            asm: given.spec.panel,
             sides: Vec::new(),
-            id: None,
+            id: given.id,
         };
-        let mut a = Attrs::new(fence);
-        for attr in &attrs {
-            let key = attr.key.as_str();
-            a.once(attr, key)?;
-            match key {
-                "title" => cmp.title = Some(a.string(attr)?),
-                "id" => cmp.id = Some(numbering::parse_id(&a, attr, fence)?),
-                "at" => {
-                    cmp.at = Some(Reference {
-                        topic: Topic::Moment,
-                        value: a.string(attr)?,
-                        at: fence.info_offset + attr.offset,
-                    })
-                }
-                "layout" => {
-                    cmp.layout = a.choice(
-                        attr,
-                        &[("columns", Layout::Columns), ("tabs", Layout::Tabs)],
-                    )?;
-                }
-                "asm" => cmp.asm = asmspec::panel(&a, attr)?,
-                _ => {
-                    return Err(a.problem(
-                        attr,
-                        format!(
-                            "found unknown attribute `{key}`; expected one of {KNOWN}{}",
-                            attributes::hint("compare", key)
-                        ),
-                    ));
-                }
-            }
-        }
         let text = env.text;
         let line_start = text[..fence.body_offset.min(text.len())]
             .rfind('\n')
@@ -82,106 +41,7 @@ impl Compare {
             fence.body_offset,
             fence.body_offset.saturating_sub(line_start),
         );
-        // A side's pieces as they are met: its fence, then any Markdown
-        // (its note) and at most one ```output fence, in either order.
-        struct Pending {
-            fence: Fence,
-            notes: Vec<std::ops::Range<usize>>,
-            output: Option<Fence>,
-            asm: Option<Fence>,
-        }
-        let mut pending: Vec<Pending> = Vec::new();
-        for item in items(&fence.body) {
-            match item {
-                Item::Fence(f) => {
-                    let mapped = mapper.fence(&f);
-                    let lang = markdown::first_word(&f.info);
-                    if !closes(&fence.body, &f.range) {
-                        let what = if lang.is_empty() {
-                            "a code block".to_owned()
-                        } else {
-                            format!("a `{lang}` block")
-                        };
-                        return Err(Problem::at(
-                            mapped.range.start,
-                            format!(
-                                "found {what} whose fence never closes; expected a closing fence before the end of the compare block"
-                            ),
-                        ));
-                    }
-                    if lang == "output" || lang == "asm" {
-                        match pending.last_mut() {
-                            Some(p) => {
-                                let slot = match lang {
-                                    "output" => &mut p.output,
-                                    _ => &mut p.asm,
-                                };
-                                if slot.is_some() {
-                                    return Err(Problem::at(
-                                        mapped.range.start,
-                                        format!(
-                                            "found a second ```{lang} block after the `{}` side; expected one {lang} block per side",
-                                            markdown::first_word(&p.fence.info)
-                                        ),
-                                    ));
-                                }
-                                *slot = Some(mapped);
-                            }
-                            None => {
-                                return Err(Problem::at(
-                                    mapped.range.start,
-                                    format!(
-                                        "found an ```{lang} block before the first side; expected {SIDES} before its {lang} block"
-                                    ),
-                                ));
-                            }
-                        }
-                        continue;
-                    }
-                    if Lang::in_book(lang, env.config).is_none() {
-                        let found = if lang.is_empty() {
-                            "a code block without a language".to_owned()
-                        } else {
-                            format!("a `{lang}` code block")
-                        };
-                        return Err(Problem::at(
-                            if lang.is_empty() {
-                                mapped.range.start
-                            } else {
-                                mapped.info_offset
-                            },
-                            format!(
-                                "found {found}; expected a side in one of {}",
-                                Lang::known(env.config)
-                            ),
-                        ));
-                    }
-                    if pending.len() == 4 {
-                        return Err(Problem::at(
-                            mapped.range.start,
-                            "found a 5th side; expected 2 to 4 sides in a compare block",
-                        ));
-                    }
-                    pending.push(Pending {
-                        fence: mapped,
-                        notes: Vec::new(),
-                        output: None,
-                        asm: None,
-                    });
-                }
-                Item::Markdown(what, range) => match pending.last_mut() {
-                    Some(p) => p.notes.push(range),
-                    None => {
-                        return Err(Problem::at(
-                            mapper.map(range.start),
-                            format!(
-                                "found {what} before the first side; expected {SIDES} first (a side's note comes after its code)"
-                            ),
-                        ));
-                    }
-                },
-            }
-        }
+        let pending = pieces(fence, &mapper, env)?;
         if pending.len() < 2 {
             let found = match pending.len() {
                 0 => "no side".to_owned(),
@@ -216,6 +76,122 @@ impl Compare {
     }
 }
 
+/// A side's pieces as they are met: its fence, then any Markdown (its
+/// note) and at most one ```output fence, in either order.
+struct Pending {
+    fence: Fence,
+    notes: Vec<std::ops::Range<usize>>,
+    output: Option<Fence>,
+    asm: Option<Fence>,
+}
+
+/// The sides of the compare block `fence`, piece by piece, mapped to the
+/// chapter.
+fn pieces(fence: &Fence, mapper: &Mapper, env: &Env<'_>) -> Result<Vec<Pending>, Problem> {
+    let mut pending: Vec<Pending> = Vec::new();
+    for item in items(&fence.body) {
+        match item {
+            Item::Fence(f) => {
+                let mapped = mapper.fence(&f);
+                let lang = markdown::first_word(&f.info);
+                if !closes(&fence.body, &f.range) {
+                    let what = if lang.is_empty() {
+                        "a code block".to_owned()
+                    } else {
+                        format!("a `{lang}` block")
+                    };
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        format!(
+                            "found {what} whose fence never closes; expected a closing fence before the end of the compare block"
+                        ),
+                    ));
+                }
+                if lang == "output" || lang == "asm" {
+                    attach(&mut pending, lang, mapped)?;
+                    continue;
+                }
+                side_language(lang, &mapped, env)?;
+                if pending.len() == 4 {
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        "found a 5th side; expected 2 to 4 sides in a compare block",
+                    ));
+                }
+                pending.push(Pending {
+                    fence: mapped,
+                    notes: Vec::new(),
+                    output: None,
+                    asm: None,
+                });
+            }
+            Item::Markdown(what, range) => match pending.last_mut() {
+                Some(p) => p.notes.push(range),
+                None => {
+                    return Err(Problem::at(
+                        mapper.map(range.start),
+                        format!(
+                            "found {what} before the first side; expected {SIDES} first (a side's note comes after its code)"
+                        ),
+                    ));
+                }
+            },
+        }
+    }
+    Ok(pending)
+}
+
+/// Attaches an ```output or ```asm block (`lang`) to the side before it.
+fn attach(pending: &mut [Pending], lang: &str, mapped: Fence) -> Result<(), Problem> {
+    let Some(p) = pending.last_mut() else {
+        return Err(Problem::at(
+            mapped.range.start,
+            format!(
+                "found an ```{lang} block before the first side; expected {SIDES} before its {lang} block"
+            ),
+        ));
+    };
+    let slot = match lang {
+        "output" => &mut p.output,
+        _ => &mut p.asm,
+    };
+    if slot.is_some() {
+        return Err(Problem::at(
+            mapped.range.start,
+            format!(
+                "found a second ```{lang} block after the `{}` side; expected one {lang} block per side",
+                markdown::first_word(&p.fence.info)
+            ),
+        ));
+    }
+    *slot = Some(mapped);
+    Ok(())
+}
+
+/// Checks that a side's fence (`lang`, mapped to the chapter) is in a
+/// language a side can be in.
+fn side_language(lang: &str, mapped: &Fence, env: &Env<'_>) -> Result<(), Problem> {
+    if Lang::in_book(lang, env.config).is_some() {
+        return Ok(());
+    }
+    let found = if lang.is_empty() {
+        "a code block without a language".to_owned()
+    } else {
+        format!("a `{lang}` code block")
+    };
+    Err(Problem::at(
+        if lang.is_empty() {
+            mapped.range.start
+        } else {
+            mapped.info_offset
+        },
+        format!(
+            "found {found}; expected a side in one of {}",
+            Lang::known(env.config)
+        ),
+    ))
+}
+
 /// A side's note made safe for the page ([`body::safe_markdown`]).
 pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
     body::safe_markdown(note, at, "this side's note")
@@ -223,12 +199,7 @@ pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
 
 /// What a side in a language of programs is: checked when it says what
 /// it does (`expect=`), else shown only.
-fn program(
-    fence: &Fence,
-    rest: &[Attr],
-    asm: Option<AsmBlock>,
-    lang: Lang,
-) -> Result<Role, Problem> {
+fn program(given: Given, asm: Option<AsmBlock>, lang: Lang) -> Result<Role, Problem> {
     let name = lang.fence();
     if let Some(b) = asm {
         return Err(Problem::at(
@@ -238,34 +209,18 @@ fn program(
             ),
         ));
     }
-    let mut a = Attrs::new(fence);
-    let (mut ignore, mut expect, mut error) = (false, None, None);
-    for attr in rest {
-        a.once(attr, &attr.key)?;
-        match attr.key.as_str() {
-            "ignore" => ignore = a.boolean(attr)?,
-            "expect" => expect = Some(a.choice(attr, &Expect::PROGRAM_CHOICES)?),
-            "error" => error = Some((a.string(attr)?, attr)),
-            key => {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error or ignore{}",
-                        attributes::hint("program side", key)
-                    ),
-                ));
-            }
-        }
-    }
-    match (expect, error) {
+    let ignore = given.ignore.unwrap_or(false);
+    match (given.expect.map(|(e, _)| e), given.error) {
         (Some(Expect::CompileFail), error) => Ok(Role::Program {
             expect: Expect::CompileFail,
             ignore,
             error: error.map(|(e, _)| e),
         }),
-        (_, Some((_, attr))) => Err(a.problem(
-            attr,
-            format!("found `error=` on a `{name}` side that does not say `expect=compile-fail`; expected it with `expect=compile-fail` only"),
+        (_, Some((_, at))) => Err(Problem::at(
+            at,
+            format!(
+                "found `error=` on a `{name}` side that does not say `expect=compile-fail`; expected it with `expect=compile-fail` only"
+            ),
         )),
         (Some(expect), None) => Ok(Role::Program {
             expect,
@@ -289,55 +244,26 @@ fn side(
     let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
     let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
         .map_err(|e| Problem::from_attr(&fence, e))?;
-    let a = Attrs::new(&fence);
+    let kind = match lang {
+        Lang::Rust => &attributes::RUST_SIDE,
+        Lang::C | Lang::Cpp => &attributes::C_SIDE,
+        Lang::Program(_) => &attributes::PROGRAM_SIDE,
+    };
+    let mut given = Reader::read(&fence, &list, kind, lang.fence())?;
     // `caption` and `id` belong to every side; the rest to its language.
-    let mut caption = None;
-    let mut id = None;
-    let mut rest: Vec<Attr> = Vec::new();
-    for attr in list {
-        let seen = match attr.key.as_str() {
-            "caption" => caption.is_some(),
-            "id" => id.is_some(),
-            _ => {
-                rest.push(attr);
-                continue;
-            }
-        };
-        if seen {
-            return Err(a.problem(
-                &attr,
-                format!(
-                    "found `{}` a second time; expected each attribute once",
-                    attr.key
-                ),
-            ));
-        }
-        match attr.key.as_str() {
-            "caption" => caption = Some(a.string(&attr)?),
-            _ => id = Some(numbering::parse_id(&a, &attr, &fence)?),
-        }
-    }
+    let caption = given.caption.take();
+    let id = given.id.take();
     let role = match lang {
         Lang::Rust => {
-            let mut ex = Example::parse(
-                &fence,
-                &rest,
-                output.as_ref(),
-                asm,
-                env.config,
-                Context::Side,
-            )?;
+            let mut ex = Example::from_given(&fence, given, output.as_ref(), asm, env.config)?;
             ex.title = caption.clone().or(ex.title.take());
             ex.spec.panel = ex.spec.panel.max(block_asm);
             ex.asm |= block_asm != Panel::None;
             Role::Rust(ex)
         }
         Lang::C | Lang::Cpp => {
-            let spec = AsmSpec {
-                block: asm,
-                ..AsmSpec::default()
-            };
-            let mut c = attributes::c_code(&fence, &rest, lang, C_SIDE, spec)?;
+            given.spec.block = asm;
+            let mut c = crate::reader::c_code(&fence, &mut given)?;
             c.spec.panel = c.spec.panel.max(block_asm);
             Role::Compiled {
                 expect: c.expect,
@@ -346,7 +272,7 @@ fn side(
                 sanitize: c.sanitize,
             }
         }
-        Lang::Program(_) => program(&fence, &rest, asm, lang)?,
+        Lang::Program(_) => program(given, asm, lang)?,
     };
     let (shown, source) = lang.split_hidden(&fence.body, env.config);
     let s = Side {

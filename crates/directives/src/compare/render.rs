@@ -112,19 +112,7 @@ impl Compare {
         }
         out.line("<div class=\"companion-sides\">");
         if self.layout == Layout::Tabs {
-            let id = block_id(env, at);
-            for i in 0..self.sides.len() {
-                // A caption as a tab's label is the author's: translated.
-                let label = match (self.tab_label(i), &self.sides[i].caption) {
-                    (l, Some(c)) if l == *c => env.text(c).into_owned(),
-                    (l, _) => l,
-                };
-                let label = escape(&label);
-                out.line(format!(
-                    "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\" data-companion-tab=\"{label}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{label}</label>",
-                    if i == 0 { " checked" } else { "" },
-                ));
-            }
+            self.tabs(env, at, out);
         }
         for (s, number) in self.sides.iter().zip(numbers) {
             out.line(format!(
@@ -178,6 +166,24 @@ impl Compare {
         out.line("</div>");
         r.warnings = warnings;
         Ok(r)
+    }
+
+    /// The tabs of a tabbed comparison (its info string at `at`): a radio
+    /// input and its label per side.
+    fn tabs(&self, env: &Env<'_>, at: usize, out: &mut Out) {
+        let id = block_id(env, at);
+        for i in 0..self.sides.len() {
+            // A caption as a tab's label is the author's: translated.
+            let label = match (self.tab_label(i), &self.sides[i].caption) {
+                (l, Some(c)) if l == *c => env.text(c).into_owned(),
+                (l, _) => l,
+            };
+            let label = escape(&label);
+            out.line(format!(
+                "<input type=\"radio\" class=\"companion-tab-input\" name=\"{id}\" id=\"{id}-{i}\" data-companion-tab=\"{label}\"{}><label class=\"companion-tab\" for=\"{id}-{i}\">{label}</label>",
+                if i == 0 { " checked" } else { "" },
+            ));
+        }
     }
 
     /// A tab's label: the language, or the caption (else a number) when

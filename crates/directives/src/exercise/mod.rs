@@ -68,9 +68,6 @@ pub const PATTERN: Pattern = Pattern {
     takes_output: false,
 };
 
-/// The container attributes, for messages.
-pub const KNOWN: &str = "title, id, edition, mode";
-
 /// The parts a block holds, for messages.
 pub const PARTS: &str =
     "```rust starter, ```rust solution, ```rust tests and, optionally, ```hints";

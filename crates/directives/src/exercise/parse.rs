@@ -1,16 +1,15 @@
 //! Reading an exercise block: its attributes, then its body as Markdown
 //! (the task, then the fences), every offset mapped back to the chapter.
 
-use super::{Code, Exercise, KNOWN, PARTS, PATTERN, Prose};
+use super::{Code, Exercise, PARTS, PATTERN, Prose};
+use crate::attributes;
 use crate::body::{Item, Mapper, closes, items};
-use crate::numbering;
-use crate::runnable;
+use crate::reader::Reader;
 use mdbook_companion_core::attrs;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 
 /// The parts of an exercise, as they are met.
 #[derive(Default)]
@@ -34,30 +33,10 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;
-    let mut a = Attrs::new(fence);
-    let (mut title, mut id) = (None, None);
-    let (mut edition, mut mode) = (config.edition, Mode::Debug);
-    for attr in &list {
-        let key = attr.key.as_str();
-        a.once(attr, key)?;
-        match key {
-            "title" => title = Some(a.string(attr)?),
-            "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
-            "edition" => edition = runnable::edition(&a, attr)?,
-            "mode" => {
-                mode = a.choice(attr, &[("debug", Mode::Debug), ("release", Mode::Release)])?
-            }
-            _ => {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}`; expected one of {KNOWN}{}",
-                        crate::attributes::hint("exercise", key)
-                    ),
-                ));
-            }
-        }
-    }
+    let given = Reader::read(fence, &list, &attributes::EXERCISE, "exercise")?;
+    let (title, id) = (given.title, given.id);
+    let edition = given.edition.unwrap_or(config.edition);
+    let mode = given.mode.unwrap_or(Mode::Debug);
     let title = title.ok_or_else(|| {
         Problem::at(
             fence.info_offset,
@@ -65,49 +44,7 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
         )
     })?;
     let mapper = Mapper::for_block(text, fence);
-    let mut parts = Parts::default();
-    let mut last: Option<String> = None;
-    for item in items(&fence.body) {
-        match item {
-            Item::Markdown(what, range) => match &last {
-                None => parts.task.push(range),
-                Some(part) => {
-                    return Err(Problem::at(
-                        mapper.map(range.start),
-                        format!(
-                            "found {what} after the ```{part} block; expected the task's Markdown before the first fence (hints go in a ```hints block)"
-                        ),
-                    ));
-                }
-            },
-            Item::Fence(f) => {
-                let mapped = mapper.fence(&f);
-                let part = part_name(&mapped)?;
-                if !closes(&fence.body, &f.range) {
-                    return Err(Problem::at(
-                        mapped.range.start,
-                        format!(
-                            "found a ```{part} block whose fence never closes; expected a closing fence before the end of the exercise"
-                        ),
-                    ));
-                }
-                let slot = match part {
-                    "rust starter" => &mut parts.starter,
-                    "rust solution" => &mut parts.solution,
-                    "rust tests" => &mut parts.tests,
-                    _ => &mut parts.hints,
-                };
-                if slot.is_some() {
-                    return Err(Problem::at(
-                        mapped.info_offset,
-                        format!("found a second ```{part} block; expected one in an exercise"),
-                    ));
-                }
-                *slot = Some(mapped);
-                last = Some(part.to_owned());
-            }
-        }
-    }
+    let parts = parts(fence, &mapper)?;
     let Parts {
         task,
         starter,
@@ -162,6 +99,55 @@ fn parse(block: &Block, text: &str, config: &Config) -> Result<Exercise, Problem
         tests,
         info_offset: fence.info_offset,
     })
+}
+
+/// The parts of the exercise block `fence` as they are met: the task's
+/// Markdown, then the fences, each once.
+fn parts(fence: &Fence, mapper: &Mapper) -> Result<Parts, Problem> {
+    let mut parts = Parts::default();
+    let mut last: Option<String> = None;
+    for item in items(&fence.body) {
+        match item {
+            Item::Markdown(what, range) => match &last {
+                None => parts.task.push(range),
+                Some(part) => {
+                    return Err(Problem::at(
+                        mapper.map(range.start),
+                        format!(
+                            "found {what} after the ```{part} block; expected the task's Markdown before the first fence (hints go in a ```hints block)"
+                        ),
+                    ));
+                }
+            },
+            Item::Fence(f) => {
+                let mapped = mapper.fence(&f);
+                let part = part_name(&mapped)?;
+                if !closes(&fence.body, &f.range) {
+                    return Err(Problem::at(
+                        mapped.range.start,
+                        format!(
+                            "found a ```{part} block whose fence never closes; expected a closing fence before the end of the exercise"
+                        ),
+                    ));
+                }
+                let slot = match part {
+                    "rust starter" => &mut parts.starter,
+                    "rust solution" => &mut parts.solution,
+                    "rust tests" => &mut parts.tests,
+                    _ => &mut parts.hints,
+                };
+                if slot.is_some() {
+                    return Err(Problem::at(
+                        mapped.info_offset,
+                        format!("found a second ```{part} block; expected one in an exercise"),
+                    ));
+                }
+                *slot = Some(mapped);
+                last = Some(part.to_owned());
+            }
+        }
+    }
+    Ok(parts)
 }
 
 /// Which part a fence of the body is (`rust starter`, `hints`), or the
@@ -221,12 +207,6 @@ fn code(f: Fence, part: &str) -> Result<Code, Problem> {
 
 #[cfg(test)]
 mod tests {
-
-    /// The attributes messages list are the table's (`directive::attributes`).
-    #[test]
-    fn known_attributes_are_the_tables() {
-        assert_eq!(crate::attributes::names("exercise"), super::KNOWN);
-    }
     use super::*;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_core::problem::Located;

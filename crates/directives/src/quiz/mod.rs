@@ -24,6 +24,7 @@ mod program;
 mod proof;
 mod render;
 mod shown;
+mod text;
 mod toml;
 
 use super::asmspec::{AsmSpec, CSnippet};
@@ -68,9 +69,6 @@ pub const PATTERN: Pattern = Pattern {
 /// mdbook-quiz's link: a line `{{#quiz FILE}}` is a quiz block that reads
 /// FILE (as ```` ```quiz src="FILE" ````).
 pub const LINK: &str = "quiz";
-
-/// The container attributes, for messages.
-pub const KNOWN: &str = "title, id, src";
 
 /// Parses a quiz block into its model; its Rust programs need the book's
 /// crates they use known (as an example's do).
@@ -462,12 +460,6 @@ impl Quiz {
 #[cfg(test)]
 mod tests {
     use super::reads_a_file;
-
-    /// The attributes messages list are the table's (`directive::attributes`).
-    #[test]
-    fn known_attributes_are_the_tables() {
-        assert_eq!(crate::attributes::names("quiz"), super::KNOWN);
-    }
 
     #[test]
     fn a_quiz_reading_a_file_is_seen_in_any_container() {

@@ -5,15 +5,15 @@
 //! `>` quote after the answer explains it. Every offset is mapped back to
 //! the chapter, so an author's mistake is located at its line and column.
 
-use super::{Answer, Choice, KNOWN, PATTERN, Prose, Question, Quiz};
+use super::{Answer, Choice, PATTERN, Prose, Question, Quiz};
+use crate::attributes;
 use crate::body::{Item, Mapper, closes, items};
 use crate::contract::Env;
-use crate::numbering;
+use crate::reader::Reader;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -109,38 +109,23 @@ fn parse_with_src(
     let fence = &block.fence;
     let list = markdown::attributes(fence, PATTERN.words.len())
         .map_err(|e| Problem::from_attr(fence, e))?;
-    let mut a = Attrs::new(fence);
-    let (mut title, mut id, mut src) = (None, None, None);
+    let mut reader = Reader::new(fence, &attributes::QUIZ, "quiz");
     for attr in &list {
-        let key = attr.key.as_str();
-        a.once(attr, key)?;
-        match key {
-            "title" => title = Some(a.string(attr)?),
-            "src" => src = Some((a.string(attr)?, fence.info_offset + attr.offset)),
-            "id" => id = Some(numbering::parse_id(&a, attr, fence)?),
-            // A `{{#quiz FILE}}` inside code or among other words (the
-            // scanner marks it): mdBook's `links` would treat it as a link
-            // there, and a quiz cannot stand inside a line.
-            "link" if src.is_some() => {
-                let file = src.map(|(f, _)| f).unwrap_or_default();
-                return Err(Problem::at(
-                    fence.info_offset,
-                    format!(
-                        "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
-                    ),
-                ));
-            }
-            _ => {
-                return Err(a.problem(
-                    attr,
-                    format!(
-                        "found unknown attribute `{key}` on the quiz; expected one of {KNOWN}{}",
-                        crate::attributes::hint("quiz", key)
-                    ),
-                ));
-            }
+        // A `{{#quiz FILE}}` inside code or among other words (the
+        // scanner marks it): mdBook's `links` would treat it as a link
+        // there, and a quiz cannot stand inside a line.
+        if let ("link", Some((file, _))) = (attr.key.as_str(), &reader.given.src) {
+            return Err(Problem::at(
+                fence.info_offset,
+                format!(
+                    "found {{{{#quiz {file}}}}} inside code or among other words on its line; mdBook's `links` reads a link there too (it expands {{{{#include}}}} inside code), and a quiz cannot be placed there; expected `\\{{{{#quiz {file}}}}}` to show the link as written, or the link alone on its line outside code"
+                ),
+            ));
         }
+        reader.take(attr)?;
     }
+    let given = reader.finish()?;
+    let (title, id, src) = (given.title, given.id, given.src);
     let body = &fence.body;
     if let Some(src) = src {
         if !body.trim().is_empty() {
@@ -159,6 +144,31 @@ fn parse_with_src(
         return Ok((quiz, Some(src)));
     }
     let mapper = Mapper::for_block(text, fence);
+    let pending = pending_questions(body, &mapper)?;
+    if pending.is_empty() {
+        return Err(Problem::at(
+            fence.info_offset,
+            format!("found no question in the quiz; expected `##` headings, each with {ANSWERS}"),
+        ));
+    }
+    let questions = pending
+        .into_iter()
+        .map(|q| question(q, body, &mapper, config))
+        .collect::<Result<Vec<_>, _>>()?;
+    let hash = mdbook_companion_core::hash::key(&[b"quiz", fence.info.as_bytes(), body.as_bytes()]);
+    let quiz = Quiz {
+        title,
+        id,
+        questions,
+        hash: hash[..16].to_owned(),
+        info_offset: fence.info_offset,
+    };
+    Ok((quiz, None))
+}
+
+/// The questions of a quiz's `body` as they are met: each `##` heading
+/// and the parts under it.
+fn pending_questions(body: &str, mapper: &Mapper) -> Result<Vec<Pending>, Problem> {
     let mut pending: Vec<Pending> = Vec::new();
     for item in items(body) {
         let part = match item {
@@ -185,14 +195,14 @@ fn parse_with_src(
                 });
                 continue;
             }
-            Item::Markdown("a list", range) => match choices(body, range.clone(), &mapper)? {
+            Item::Markdown("a list", range) => match choices(body, range.clone(), mapper)? {
                 Some(c) => Part::Choices(c, range),
                 None => Part::Prose("a list", range),
             },
             Item::Markdown("a paragraph", range)
                 if body[range.clone()].trim_start().starts_with("answer:") =>
             {
-                Part::Line(answer_line(body, range.clone(), &mapper)?, range)
+                Part::Line(answer_line(body, range.clone(), mapper)?, range)
             }
             Item::Markdown("a block quote", range) => Part::Quote(range),
             Item::Markdown(what, range) => Part::Prose(what, range),
@@ -225,25 +235,7 @@ fn parse_with_src(
             }
         }
     }
-    if pending.is_empty() {
-        return Err(Problem::at(
-            fence.info_offset,
-            format!("found no question in the quiz; expected `##` headings, each with {ANSWERS}"),
-        ));
-    }
-    let questions = pending
-        .into_iter()
-        .map(|q| question(q, body, &mapper, config))
-        .collect::<Result<Vec<_>, _>>()?;
-    let hash = mdbook_companion_core::hash::key(&[b"quiz", fence.info.as_bytes(), body.as_bytes()]);
-    let quiz = Quiz {
-        title,
-        id,
-        questions,
-        hash: hash[..16].to_owned(),
-        info_offset: fence.info_offset,
-    };
-    Ok((quiz, None))
+    Ok(pending)
 }
 
 /// A question from its parts: its answer, the prose before it, the quote
@@ -261,8 +253,6 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
         ),
         _ => false,
     };
-    let is_output =
-        |p: &Part| matches!(p, Part::Fence(f, _) if markdown::first_word(&f.info) == "output");
     let mut parts = q.parts;
     // The answer: the first task list or `answer:` line, else the last
     // program (its output block and a quote may follow it).
@@ -288,37 +278,11 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
     {
         output = Some(mapped);
     }
-    // A choice or short answer's proof: a ```rust proof fence after the
-    // answer, with the ```output its right options print.
-    let mut proof = None;
-    if matches!(answer_part, Some(Part::Choices(..) | Part::Line(..)))
-        && matches!(after.first(), Some(Part::Fence(f, _)) if super::proof::is_proof(&f.info))
-        && let Part::Fence(_, fence) = after.remove(0)
-    {
-        let output = match after.first().is_some_and(is_output) {
-            true => match after.remove(0) {
-                Part::Fence(_, mapped) => Some(mapped),
-                _ => None,
-            },
-            false => None,
-        };
-        proof = Some(super::Proof::from_fence(&fence, output.as_ref(), config)?);
-    }
-    let mut why = None;
-    for part in after {
-        match part {
-            Part::Quote(r) if why.is_none() => why = Some(quote(body, r, mapper)),
-            other => {
-                return Err(Problem::at(
-                    mapper.map(other.start()),
-                    format!(
-                        "found {} after the question's answer; expected at most a `>` quote that explains it, then the next `##` question",
-                        other.what()
-                    ),
-                ));
-            }
-        }
-    }
+    let proof = match answer_part {
+        Some(Part::Choices(..) | Part::Line(..)) => proof(&mut after, config)?,
+        _ => None,
+    };
+    let why = why(after, body, mapper)?;
     let answer = match answer_part {
         Some(Part::Choices(c, _)) => Answer::Choices(c),
         Some(Part::Line(accepted, r)) => Answer::Text {
@@ -354,6 +318,51 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
         id: None,
         proof,
     })
+}
+
+/// Whether a part is an ```output block.
+fn is_output(p: &Part) -> bool {
+    matches!(p, Part::Fence(f, _) if markdown::first_word(&f.info) == "output")
+}
+
+/// A choice or short answer's proof: a ```rust proof fence first `after`
+/// the answer, with the ```output its right options print (both taken).
+fn proof(after: &mut Vec<Part>, config: &Config) -> Result<Option<super::Proof>, Problem> {
+    if !matches!(after.first(), Some(Part::Fence(f, _)) if super::proof::is_proof(&f.info)) {
+        return Ok(None);
+    }
+    let Part::Fence(_, fence) = after.remove(0) else {
+        return Ok(None);
+    };
+    let output = match after.first().is_some_and(is_output) {
+        true => match after.remove(0) {
+            Part::Fence(_, mapped) => Some(mapped),
+            _ => None,
+        },
+        false => None,
+    };
+    super::Proof::from_fence(&fence, output.as_ref(), config).map(Some)
+}
+
+/// What stands after a question's answer: at most the `>` quote that
+/// explains it.
+fn why(after: Vec<Part>, body: &str, mapper: &Mapper) -> Result<Option<Prose>, Problem> {
+    let mut why = None;
+    for part in after {
+        match part {
+            Part::Quote(r) if why.is_none() => why = Some(quote(body, r, mapper)),
+            other => {
+                return Err(Problem::at(
+                    mapper.map(other.start()),
+                    format!(
+                        "found {} after the question's answer; expected at most a `>` quote that explains it, then the next `##` question",
+                        other.what()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(why)
 }
 
 /// A block quote's Markdown without its `>` markers.

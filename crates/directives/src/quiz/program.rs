@@ -4,10 +4,10 @@
 //! sees told as lines of the program the compiler gets.
 
 use super::{Program, Role};
-use crate::asmspec::AsmSpec;
 use crate::attributes;
-use crate::runnable::{Context, Example};
-use mdbook_companion_core::attrs::{self, Attr};
+use crate::reader::Reader;
+use crate::runnable::Example;
+use mdbook_companion_core::attrs;
 use mdbook_companion_core::claim::{UNORDERED, has_pattern};
 use mdbook_companion_core::code;
 use mdbook_companion_core::config::Config;
@@ -15,7 +15,6 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Fence};
 use mdbook_companion_core::problem::Problem;
-use mdbook_companion_core::values::Attrs;
 
 /// The values `expect=` takes on a quiz's Rust program.
 const RUST_OUTCOMES: [(&str, Expect); 3] = [
@@ -23,21 +22,6 @@ const RUST_OUTCOMES: [(&str, Expect); 3] = [
     ("panic", Expect::Panic),
     ("compile-fail", Expect::CompileFail),
 ];
-
-/// The values `expect=` takes on a quiz's C or C++ program.
-const C_OUTCOMES: [(&str, Expect); 3] = [
-    ("run", Expect::Run),
-    ("ub", Expect::Ub),
-    ("compile-fail", Expect::CompileFail),
-];
-
-/// A quiz's C or C++ program, as [`attributes::c_code`] reads it.
-const QUIZ_C: attributes::CKind = attributes::CKind {
-    block: "quiz's c program",
-    called: ("a quiz's ", " program"),
-    expects: &C_OUTCOMES,
-    default: Expect::Run,
-};
 
 /// A program question from its (chapter-mapped) fence and output block.
 pub(super) fn program(
@@ -49,33 +33,18 @@ pub(super) fn program(
     let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
     let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
         .map_err(|e| Problem::from_attr(&fence, e))?;
-    let mut a = Attrs::new(&fence);
-    let mut line: Option<(usize, &Attr)> = None;
-    let mut rest: Vec<Attr> = Vec::new();
-    for attr in &list {
-        if attr.key == "line" {
-            a.once(attr, "line")?;
-            let n = match &attr.value {
-                Some(toml::Value::Integer(i)) => usize::try_from(*i).ok().filter(|n| *n > 0),
-                _ => None,
-            };
-            let n = n.ok_or_else(|| {
-                a.problem(
-                    attr,
-                    "found a `line` that is not a line number; expected `line=3`, the line (from 1, as the reader sees the code) of the first error",
-                )
-            })?;
-            line = Some((n, attr));
-        } else {
-            rest.push(attr.clone());
-        }
-    }
+    let kind = match lang {
+        Lang::Rust => &attributes::QUIZ_RUST,
+        _ => &attributes::QUIZ_C,
+    };
+    let mut given = Reader::read(&fence, &list, kind, lang.fence())?;
+    let line = given.line.take();
     let (shown, full) = lang.split_hidden(&fence.body, config);
     let role = match lang {
         Lang::Rust => {
-            let ex = Example::parse(&fence, &rest, output.as_ref(), None, config, Context::Quiz)?;
+            let ex = Example::from_given(&fence, given, output.as_ref(), None, config)?;
             if !RUST_OUTCOMES.iter().any(|(_, e)| *e == ex.expect) || ex.ignore {
-                let found = rest
+                let found = list
                     .iter()
                     .find(|at| matches!(at.key.as_str(), "expect" | "no_run" | "ignore"));
                 let message = |key: &str| {
@@ -84,14 +53,14 @@ pub(super) fn program(
                     )
                 };
                 return Err(match found {
-                    Some(attr) => a.problem(attr, message(&attr.key)),
+                    Some(attr) => Problem::at(fence.info_offset + attr.offset, message(&attr.key)),
                     None => Problem::at(fence.info_offset, message("no_run")),
                 });
             }
             Role::Rust(Box::new(ex))
         }
         _ => {
-            let c = attributes::c_code(&fence, &rest, lang, QUIZ_C, AsmSpec::default())?;
+            let c = crate::reader::c_code(&fence, &mut given)?;
             Role::Compiled {
                 expect: c.expect,
                 spec: c.spec,
@@ -122,31 +91,7 @@ pub(super) fn program(
         ));
     }
     let shown_lines = shown_lines(lang, &fence.body, &config.c_hidden_prefix);
-    match (expect, line) {
-        (Expect::CompileFail, None) => {
-            return Err(Problem::at(
-                fence.info_offset,
-                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
-            ));
-        }
-        (Expect::CompileFail, Some((n, attr))) if n > shown_lines.len() => {
-            return Err(a.problem(
-                attr,
-                format!(
-                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
-                    shown_lines.len()
-                ),
-            ));
-        }
-        (Expect::CompileFail, _) => {}
-        (_, Some((_, attr))) => {
-            return Err(a.problem(
-                attr,
-                "found `line` on a program that compiles; expected it only with expect=compile-fail",
-            ));
-        }
-        (_, None) => {}
-    }
+    check_line(expect, line, shown_lines.len(), fence.info_offset)?;
     let source = match lang {
         Lang::Rust => code::rust_source(&fence.body),
         _ => full,
@@ -166,6 +111,43 @@ pub(super) fn program(
         bless: None,
         placed_code: None,
     })
+}
+
+/// Checks `line=` (its value and where it stands) against the outcome:
+/// a program that does not compile names the line of its first error,
+/// one of the `shown` lines the reader sees; any other names none.
+fn check_line(
+    expect: Expect,
+    line: Option<(usize, usize)>,
+    shown: usize,
+    info_offset: usize,
+) -> Result<(), Problem> {
+    match (expect, line) {
+        (Expect::CompileFail, None) => {
+            return Err(Problem::at(
+                info_offset,
+                "found `expect=compile-fail` without `line`; expected `line=N`, the line (from 1, as the reader sees the code) of the compiler's first error",
+            ));
+        }
+        (Expect::CompileFail, Some((n, at))) if n > shown => {
+            return Err(Problem::at(
+                at,
+                format!(
+                    "found line={n} in a program the reader sees {} lines of; expected a line the reader can see",
+                    shown
+                ),
+            ));
+        }
+        (Expect::CompileFail, _) => {}
+        (_, Some((_, at))) => {
+            return Err(Problem::at(
+                at,
+                "found `line` on a program that compiles; expected it only with expect=compile-fail",
+            ));
+        }
+        (_, None) => {}
+    }
+    Ok(())
 }
 
 /// The output a reader predicts must be the output itself: the page

@@ -24,6 +24,9 @@ use mdbook_companion_core::problem::{FileLocation, Problem};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
+mod strings;
+use strings::Strings;
+
 /// The question types the schema has.
 const TYPES: &str = "MultipleChoice, ShortAnswer or Tracing";
 
@@ -158,16 +161,8 @@ pub(super) fn questions(
         ));
     }
     let strings = Strings::of(text, shown);
-    let prose = |text: &str, file: Option<FileLocation>| Prose {
-        text: text.trim_end().to_owned(),
-        at,
-        file,
-    };
     let mut out = Vec::new();
     for (n, q) in file.questions.iter().enumerate() {
-        // Where a string of this question stands in the file: a fault of
-        // its Markdown is told there, not at the chapter's link.
-        let string_at = |path: &[&str], index: Option<usize>| strings.at(n, path, index);
         let start = q.span().start;
         // A table's span may be its header alone: its keys stand up to
         // the next question's.
@@ -175,16 +170,41 @@ pub(super) fn questions(
             .questions
             .get(n + 1)
             .map_or(text.len(), |next| next.span().start);
-        let table = q.get_ref();
-        let where_key = |key: &str| {
-            text.get(start..end)
-                .and_then(|t| t.find(key))
-                .map_or(start, |i| start + i)
+        let one = OneQuestion {
+            text,
+            shown,
+            at,
+            config,
+            file: &file,
+            strings: &strings,
+            n,
+            range: start..end,
         };
+        out.push(one.read(q.get_ref())?);
+    }
+    Ok(out)
+}
+
+/// One question of a quiz file as it is read: the file around it, and
+/// where it stands (`range`, up to the next question).
+struct OneQuestion<'a> {
+    text: &'a str,
+    shown: &'a str,
+    at: usize,
+    config: &'a Config,
+    file: &'a File,
+    strings: &'a Strings<'a>,
+    n: usize,
+    range: std::ops::Range<usize>,
+}
+
+impl OneQuestion<'_> {
+    /// The question of its `table`, by its type.
+    fn read(&self, table: &toml::Table) -> Result<Question, Fault> {
         for key in table.keys() {
             if !COMMON.contains(&key.as_str()) {
                 return Err((
-                    where_key(key),
+                    self.where_key(key),
                     format!(
                         "found unknown key `{key}` in a question; expected one of {}",
                         COMMON.join(", ")
@@ -196,7 +216,7 @@ pub(super) fn questions(
             Some(toml::Value::String(s)) => s.as_str(),
             _ => {
                 return Err((
-                    start,
+                    self.range.start,
                     format!("found a question without a `type`; expected type = {TYPES}"),
                 ));
             }
@@ -204,192 +224,225 @@ pub(super) fn questions(
         let value = toml::Value::Table(table.clone());
         let bad = |e: toml::de::Error| {
             (
-                start,
+                self.range.start,
                 format!(
                     "found a {kind} question that does not fit mdbook-quiz's schema ({}); expected its prompt.* and answer.* keys",
                     e.message().trim_end()
                 ),
             )
         };
-        let part_context = |part: &Option<String>| -> Result<Vec<Prose>, Fault> {
-            match part {
-                None => Ok(Vec::new()),
-                Some(p) => match file.multipart.get(p) {
-                    Some(c) => Ok(vec![prose(c, strings.multipart(p))]),
-                    None => Err((
-                        where_key("multipart"),
+        match kind {
+            "MultipleChoice" => self.multiple_choice(value.try_into().map_err(bad)?),
+            "ShortAnswer" => self.short_answer(value.try_into().map_err(bad)?),
+            "Tracing" => self.tracing(value.try_into().map_err(bad)?),
+            other => Err((
+                self.where_key("type"),
+                format!("found a question of type `{other}`; expected {TYPES}"),
+            )),
+        }
+    }
+
+    /// Where a string of this question stands in the file: a fault of
+    /// its Markdown is told there, not at the chapter's link.
+    fn string_at(&self, path: &[&str], index: Option<usize>) -> Option<FileLocation> {
+        self.strings.at(self.n, path, index)
+    }
+
+    /// Where `key` stands in the question's table (else its start).
+    fn where_key(&self, key: &str) -> usize {
+        let start = self.range.start;
+        self.text
+            .get(self.range.clone())
+            .and_then(|t| t.find(key))
+            .map_or(start, |i| start + i)
+    }
+
+    fn prose(&self, text: &str, file: Option<FileLocation>) -> Prose {
+        Prose {
+            text: text.trim_end().to_owned(),
+            at: self.at,
+            file,
+        }
+    }
+
+    /// The body of a question: its `multipart` context, then `prompt`
+    /// (at `prompt_at` in the file).
+    fn body(
+        &self,
+        part: &Option<String>,
+        prompt: &str,
+        prompt_at: Option<FileLocation>,
+    ) -> Result<Vec<Prose>, Fault> {
+        let mut body = match part {
+            None => Vec::new(),
+            Some(p) => match self.file.multipart.get(p) {
+                Some(c) => vec![self.prose(c, self.strings.multipart(p))],
+                None => {
+                    return Err((
+                        self.where_key("multipart"),
                         format!(
                             "found multipart = \"{p}\" with no `{p}` in the file's [multipart] table; expected a key of it"
                         ),
-                    )),
-                },
-            }
+                    ));
+                }
+            },
         };
-        let context = |c: &Option<String>| {
-            c.as_deref()
-                .map(|c| prose(c, string_at(&["context"], None)))
-        };
-        // A question's proof, placed at its template's line.
-        let companion = |c: &Option<Companion>| -> Result<Option<Proof>, Fault> {
-            let Some(c) = c else { return Ok(None) };
-            let key_at = where_key("companion");
-            let mut proof = Proof::from_file(
-                &c.template,
-                c.expect.as_deref(),
-                c.stdout.as_deref(),
-                config,
-                at,
-            )
-            .map_err(|m| (key_at, m))?;
-            let line = string_at(&["companion", "template"], None).map_or_else(
-                || mdbook_companion_core::markdown::line_col(text, key_at).0,
+        body.push(self.prose(prompt, prompt_at));
+        Ok(body)
+    }
+
+    fn context(&self, c: &Option<String>) -> Option<Prose> {
+        c.as_deref()
+            .map(|c| self.prose(c, self.string_at(&["context"], None)))
+    }
+
+    /// A question's proof, placed at its template's line.
+    fn companion(&self, c: &Option<Companion>) -> Result<Option<Proof>, Fault> {
+        let Some(c) = c else { return Ok(None) };
+        let key_at = self.where_key("companion");
+        let mut proof = Proof::from_file(
+            &c.template,
+            c.expect.as_deref(),
+            c.stdout.as_deref(),
+            self.config,
+            self.at,
+        )
+        .map_err(|m| (key_at, m))?;
+        let line = self
+            .string_at(&["companion", "template"], None)
+            .map_or_else(
+                || mdbook_companion_core::markdown::line_col(self.text, key_at).0,
                 |l| l.line,
             );
-            proof.placed = Some((shown.to_owned(), line));
-            Ok(Some(proof))
-        };
-        let question = match kind {
-            "MultipleChoice" => {
-                let f: Fields<ChoicePrompt, ChoiceAnswer> = value.try_into().map_err(bad)?;
-                let right: Vec<(String, Option<FileLocation>)> = match f.answer.answer {
-                    OneOrMany::One(a) => vec![(a, string_at(&["answer", "answer"], None))],
-                    OneOrMany::Many(a) => (a.into_iter().enumerate())
-                        .map(|(i, a)| (a, string_at(&["answer", "answer"], Some(i))))
-                        .collect(),
-                };
-                if right.is_empty() {
-                    return Err((
-                        where_key("answer"),
-                        "found an empty answer.answer; expected the right option (a string) or options (a list)".to_owned(),
-                    ));
-                }
-                let one_right = right.len() == 1;
-                let distractors = (f.prompt.distractors.iter().enumerate()).map(|(i, d)| {
-                    let at = string_at(&["prompt", "distractors"], Some(i));
-                    (d.clone(), false, at)
-                });
-                let mut options: Vec<(String, bool, Option<FileLocation>)> = right
-                    .into_iter()
-                    .map(|(a, at)| (a, true, at))
-                    .chain(distractors)
-                    .collect();
-                match (f.prompt.answer_index, f.prompt.sort_answers) {
-                    (Some(i), _) if one_right => {
-                        if i > f.prompt.distractors.len() {
-                            return Err((
-                                where_key("answerIndex"),
-                                format!(
-                                    "found prompt.answerIndex = {i} with {} distractors; expected at most {}",
-                                    f.prompt.distractors.len(),
-                                    f.prompt.distractors.len()
-                                ),
-                            ));
-                        }
-                        let answer = options.remove(0);
-                        options.insert(i, answer);
-                    }
-                    (_, Some(true)) => options.sort_by(|a, b| a.0.cmp(&b.0)),
-                    // mdbook-quiz shuffles on every visit; a stable order
-                    // that does not put the answers first.
-                    _ => {
-                        options.sort_by_key(|o| mdbook_companion_core::hash::key(&[o.0.as_bytes()]))
-                    }
-                }
-                let mut body = part_context(&f.multipart)?;
-                body.push(prose(
-                    &f.prompt.prompt,
-                    string_at(&["prompt", "prompt"], None),
-                ));
-                let proof = companion(&f.companion)?;
-                Question {
-                    prompt: prose("", None),
-                    body,
-                    proof,
-                    answer: Answer::Choices(
-                        options
-                            .into_iter()
-                            .map(|(text, right, file)| Choice {
-                                text: prose(&text, file),
-                                right,
-                                why: None,
-                            })
-                            .collect(),
-                    ),
-                    why: context(&f.context),
-                    id: f.id.as_deref().and_then(anchor),
-                }
-            }
-            "ShortAnswer" => {
-                let f: Fields<ShortPrompt, ShortAnswer> = value.try_into().map_err(bad)?;
-                let mut accepted = vec![f.answer.answer.trim().to_owned()];
-                accepted.extend(
-                    f.answer
-                        .alternatives
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|a| a.trim().to_owned()),
-                );
-                let mut body = part_context(&f.multipart)?;
-                body.push(prose(
-                    &f.prompt.prompt,
-                    string_at(&["prompt", "prompt"], None),
-                ));
-                let proof = companion(&f.companion)?;
-                Question {
-                    prompt: prose("", None),
-                    body,
-                    proof,
-                    answer: Answer::Text { accepted, at },
-                    why: context(&f.context),
-                    id: f.id.as_deref().and_then(anchor),
-                }
-            }
-            "Tracing" => {
-                let f: Fields<TracingPrompt, TracingAnswer> = value.try_into().map_err(bad)?;
-                if f.companion.is_some() {
-                    return Err((
-                        where_key("companion"),
-                        "found `companion` on a Tracing question; expected it on a MultipleChoice or ShortAnswer question (a Tracing answer is proven as it is)".to_owned(),
-                    ));
-                }
-                if let Some(stdout) = &f.answer.stdout {
-                    super::program::literal_output(stdout, false)
-                        .map_err(|m| (where_key("stdout"), m))?;
-                }
-                let key_at = where_key("doesCompile");
-                let line = mdbook_companion_core::markdown::line_col(text, key_at).0;
-                let mut program = tracing(&f, at, config)
-                    .map_err(|m| (key_at, m))?
-                    .placed(shown, line);
-                // `--bless` writes its answer into this table of the file.
-                program.bless = text.get(start..end).map(|block| BlessTarget {
-                    path: config.root.join(shown),
-                    range: start..end,
-                    block: block.to_owned(),
-                    quiz_file: true,
-                });
-                program.placed_code = program_string(text, start..end);
-                let mut body = part_context(&f.multipart)?;
-                body.push(prose("What does this program do?", None));
-                Question {
-                    prompt: prose("", None),
-                    body,
-                    proof: None,
-                    answer: Answer::Program(Box::new(program)),
-                    why: context(&f.context),
-                    id: f.id.as_deref().and_then(anchor),
-                }
-            }
-            other => {
-                return Err((
-                    where_key("type"),
-                    format!("found a question of type `{other}`; expected {TYPES}"),
-                ));
-            }
-        };
-        out.push(question);
+        proof.placed = Some((self.shown.to_owned(), line));
+        Ok(Some(proof))
     }
-    Ok(out)
+
+    fn multiple_choice(&self, f: Fields<ChoicePrompt, ChoiceAnswer>) -> Result<Question, Fault> {
+        let right: Vec<(String, Option<FileLocation>)> = match f.answer.answer {
+            OneOrMany::One(a) => vec![(a, self.string_at(&["answer", "answer"], None))],
+            OneOrMany::Many(a) => (a.into_iter().enumerate())
+                .map(|(i, a)| (a, self.string_at(&["answer", "answer"], Some(i))))
+                .collect(),
+        };
+        if right.is_empty() {
+            return Err((
+                self.where_key("answer"),
+                "found an empty answer.answer; expected the right option (a string) or options (a list)".to_owned(),
+            ));
+        }
+        let one_right = right.len() == 1;
+        let distractors = (f.prompt.distractors.iter().enumerate()).map(|(i, d)| {
+            let at = self.string_at(&["prompt", "distractors"], Some(i));
+            (d.clone(), false, at)
+        });
+        let mut options: Vec<(String, bool, Option<FileLocation>)> = right
+            .into_iter()
+            .map(|(a, at)| (a, true, at))
+            .chain(distractors)
+            .collect();
+        match (f.prompt.answer_index, f.prompt.sort_answers) {
+            (Some(i), _) if one_right => {
+                if i > f.prompt.distractors.len() {
+                    return Err((
+                        self.where_key("answerIndex"),
+                        format!(
+                            "found prompt.answerIndex = {i} with {} distractors; expected at most {}",
+                            f.prompt.distractors.len(),
+                            f.prompt.distractors.len()
+                        ),
+                    ));
+                }
+                let answer = options.remove(0);
+                options.insert(i, answer);
+            }
+            (_, Some(true)) => options.sort_by(|a, b| a.0.cmp(&b.0)),
+            // mdbook-quiz shuffles on every visit; a stable order
+            // that does not put the answers first.
+            _ => options.sort_by_key(|o| mdbook_companion_core::hash::key(&[o.0.as_bytes()])),
+        }
+        let prompt_at = self.string_at(&["prompt", "prompt"], None);
+        let body = self.body(&f.multipart, &f.prompt.prompt, prompt_at)?;
+        let proof = self.companion(&f.companion)?;
+        Ok(Question {
+            prompt: self.prose("", None),
+            body,
+            proof,
+            answer: Answer::Choices(
+                options
+                    .into_iter()
+                    .map(|(text, right, file)| Choice {
+                        text: self.prose(&text, file),
+                        right,
+                        why: None,
+                    })
+                    .collect(),
+            ),
+            why: self.context(&f.context),
+            id: f.id.as_deref().and_then(anchor),
+        })
+    }
+
+    fn short_answer(&self, f: Fields<ShortPrompt, ShortAnswer>) -> Result<Question, Fault> {
+        let mut accepted = vec![f.answer.answer.trim().to_owned()];
+        accepted.extend(
+            f.answer
+                .alternatives
+                .unwrap_or_default()
+                .iter()
+                .map(|a| a.trim().to_owned()),
+        );
+        let prompt_at = self.string_at(&["prompt", "prompt"], None);
+        let body = self.body(&f.multipart, &f.prompt.prompt, prompt_at)?;
+        let proof = self.companion(&f.companion)?;
+        Ok(Question {
+            prompt: self.prose("", None),
+            body,
+            proof,
+            answer: Answer::Text {
+                accepted,
+                at: self.at,
+            },
+            why: self.context(&f.context),
+            id: f.id.as_deref().and_then(anchor),
+        })
+    }
+
+    fn tracing(&self, f: Fields<TracingPrompt, TracingAnswer>) -> Result<Question, Fault> {
+        if f.companion.is_some() {
+            return Err((
+                self.where_key("companion"),
+                "found `companion` on a Tracing question; expected it on a MultipleChoice or ShortAnswer question (a Tracing answer is proven as it is)".to_owned(),
+            ));
+        }
+        if let Some(stdout) = &f.answer.stdout {
+            super::program::literal_output(stdout, false)
+                .map_err(|m| (self.where_key("stdout"), m))?;
+        }
+        let key_at = self.where_key("doesCompile");
+        let line = mdbook_companion_core::markdown::line_col(self.text, key_at).0;
+        let mut program = tracing(&f, self.at, self.config)
+            .map_err(|m| (key_at, m))?
+            .placed(self.shown, line);
+        let range = self.range.clone();
+        // `--bless` writes its answer into this table of the file.
+        program.bless = self.text.get(range.clone()).map(|block| BlessTarget {
+            path: self.config.root.join(self.shown),
+            range: range.clone(),
+            block: block.to_owned(),
+            quiz_file: true,
+        });
+        program.placed_code = program_string(self.text, range);
+        let body = self.body(&f.multipart, "What does this program do?", None)?;
+        Ok(Question {
+            prompt: self.prose("", None),
+            body,
+            proof: None,
+            answer: Answer::Program(Box::new(program)),
+            why: self.context(&f.context),
+            id: f.id.as_deref().and_then(anchor),
+        })
+    }
 }
 
 /// A question's `id` as the anchor of its page element. mdbook-quiz
@@ -405,65 +458,6 @@ fn anchor(id: &str) -> Option<String> {
             .map(|c| if c.is_whitespace() { '-' } else { c })
             .collect()
     })
-}
-
-/// Where the strings of a quiz file stand in it (the file read again for
-/// its spans, which the questions' tables lose), so that a fault of an
-/// author's Markdown in one is told at its line and column of the file.
-struct Strings<'t> {
-    text: &'t str,
-    shown: &'t str,
-    doc: Option<toml::Spanned<toml::de::DeTable<'t>>>,
-}
-
-impl<'t> Strings<'t> {
-    fn of(text: &'t str, shown: &'t str) -> Strings<'t> {
-        Strings {
-            text,
-            shown,
-            doc: toml::de::DeTable::parse(text).ok(),
-        }
-    }
-
-    /// The place of a byte offset of the file.
-    fn place(&self, offset: usize) -> FileLocation {
-        let (line, column) = mdbook_companion_core::markdown::line_col(self.text, offset);
-        FileLocation {
-            path: self.shown.to_owned(),
-            line,
-            column,
-        }
-    }
-
-    /// Where question `n`'s string at `path` (`["prompt", "prompt"]`),
-    /// or its `index`-th item when it is a list, starts.
-    fn at(&self, n: usize, path: &[&str], index: Option<usize>) -> Option<FileLocation> {
-        use toml::de::DeValue;
-        let questions = self.doc.as_ref()?.get_ref().get("questions")?;
-        let DeValue::Array(questions) = questions.get_ref() else {
-            return None;
-        };
-        let mut value = questions.get(n)?;
-        for key in path {
-            let DeValue::Table(table) = value.get_ref() else {
-                return None;
-            };
-            value = table.get(*key)?;
-        }
-        if let (Some(i), DeValue::Array(items)) = (index, value.get_ref()) {
-            value = items.get(i)?;
-        }
-        Some(self.place(value.span().start))
-    }
-
-    /// Where the `[multipart]` table's string `key` starts.
-    fn multipart(&self, key: &str) -> Option<FileLocation> {
-        let table = self.doc.as_ref()?.get_ref().get("multipart")?;
-        let toml::de::DeValue::Table(table) = table.get_ref() else {
-            return None;
-        };
-        Some(self.place(table.get(key)?.span().start))
-    }
 }
 
 /// The questions of the quiz file at `path` (relative to the chapter's

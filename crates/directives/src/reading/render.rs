@@ -5,6 +5,7 @@ use super::data::{Item, Status};
 use super::select::Selection;
 use crate::contract::{Env, Rendered, Target};
 use mdbook_companion_core::escape::{escape, escape_markdown};
+use mdbook_companion_core::markdown::Out;
 
 /// Renders the cards for `entries`, our words in the book's language.
 pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
@@ -22,53 +23,7 @@ pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rend
             }
             out.line("<div class=\"companion-cards\">");
             for e in entries {
-                let mut classes = String::from("companion-card");
-                if e.recommended {
-                    classes.push_str(" companion-card-recommended");
-                }
-                if e.status == Some(Status::Incomplete) {
-                    classes.push_str(" companion-card-incomplete");
-                }
-                out.line(format!("<article class=\"{classes}\">"));
-                out.line(format!(
-                    "<p class=\"companion-card-title\"><a class=\"companion-card-link\" href=\"{}\">{}</a></p>",
-                    escape(&e.url),
-                    escape(&e.title)
-                ));
-                if !e.authors.is_empty() {
-                    let names: Vec<String> = e.authors.iter().map(|a| escape(a)).collect();
-                    out.line(format!(
-                        "<p class=\"companion-card-authors\">{}</p>",
-                        names.join(", ")
-                    ));
-                }
-                let badges = e.badges();
-                if !badges.is_empty() {
-                    let items: Vec<String> = badges
-                        .iter()
-                        .map(|(class, word)| {
-                            format!(
-                                "<li class=\"companion-badge companion-badge-{class}\">{}</li>",
-                                escape(&env.ui(word))
-                            )
-                        })
-                        .collect();
-                    out.line(format!(
-                        "<ul class=\"companion-badges\" aria-label=\"{}\">{}</ul>",
-                        escape(&env.ui("Properties")),
-                        items.join("")
-                    ));
-                }
-                if let Some(a) = &e.audience {
-                    out.line(format!(
-                        "<p class=\"companion-card-audience\"><span class=\"companion-card-label\">{}</span> {}</p>",
-                        escape(&env.ui("Audience:")),
-                        escape(a)
-                    ));
-                }
-                if let Some(note) = &e.note_html {
-                    out.line(format!("<div class=\"companion-card-note\">{note}</div>"));
-                }
+                card_html(e, env, out);
                 out.line("</article>");
             }
             out.line("</div>");
@@ -107,4 +62,55 @@ pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rend
         }
     }
     r
+}
+
+/// One entry's card on a page, up to its closing tag.
+fn card_html(e: &Item, env: &Env<'_>, out: &mut Out) {
+    let mut classes = String::from("companion-card");
+    if e.recommended {
+        classes.push_str(" companion-card-recommended");
+    }
+    if e.status == Some(Status::Incomplete) {
+        classes.push_str(" companion-card-incomplete");
+    }
+    out.line(format!("<article class=\"{classes}\">"));
+    out.line(format!(
+        "<p class=\"companion-card-title\"><a class=\"companion-card-link\" href=\"{}\">{}</a></p>",
+        escape(&e.url),
+        escape(&e.title)
+    ));
+    if !e.authors.is_empty() {
+        let names: Vec<String> = e.authors.iter().map(|a| escape(a)).collect();
+        out.line(format!(
+            "<p class=\"companion-card-authors\">{}</p>",
+            names.join(", ")
+        ));
+    }
+    let badges = e.badges();
+    if !badges.is_empty() {
+        let items: Vec<String> = badges
+            .iter()
+            .map(|(class, word)| {
+                format!(
+                    "<li class=\"companion-badge companion-badge-{class}\">{}</li>",
+                    escape(&env.ui(word))
+                )
+            })
+            .collect();
+        out.line(format!(
+            "<ul class=\"companion-badges\" aria-label=\"{}\">{}</ul>",
+            escape(&env.ui("Properties")),
+            items.join("")
+        ));
+    }
+    if let Some(a) = &e.audience {
+        out.line(format!(
+            "<p class=\"companion-card-audience\"><span class=\"companion-card-label\">{}</span> {}</p>",
+            escape(&env.ui("Audience:")),
+            escape(a)
+        ));
+    }
+    if let Some(note) = &e.note_html {
+        out.line(format!("<div class=\"companion-card-note\">{note}</div>"));
+    }
 }

@@ -301,32 +301,7 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
     let mut talks: Vec<Talk> = Vec::with_capacity(raw.talk.len());
     let mut ids: Vec<(String, usize)> = Vec::new();
     for t in raw.talk {
-        let id = match t.id {
-            Some(id) => {
-                let at = id.span().start;
-                let id = id.into_inner();
-                if id.is_empty() || id.chars().any(|c| c.is_whitespace() || c == '@') {
-                    return Err(fault(
-                        at,
-                        format!(
-                            "found id `{id}`; expected a word without spaces or @, such as `concepts`"
-                        ),
-                    ));
-                }
-                if let Some((_, first)) = ids.iter().find(|(known, _)| *known == id) {
-                    let (line, _) = markdown::line_col(text, *first);
-                    return Err(fault(
-                        at,
-                        format!(
-                            "found id `{id}` a second time (first on line {line}); expected each id once"
-                        ),
-                    ));
-                }
-                ids.push((id.clone(), at));
-                Some(id)
-            }
-            None => None,
-        };
+        let id = talk_id(t.id, &mut ids, text)?;
         if t.title.get_ref().trim().is_empty() {
             return Err(fault(
                 t.title.span().start,
@@ -354,54 +329,12 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
         };
         let mut moments = Vec::with_capacity(t.moment.len());
         for m in t.moment {
-            let seconds = time_or_fault(&m.at, "at")?;
-            if let (Some(limit), Some(d)) = (duration, &t.duration)
-                && seconds > limit
-            {
-                return Err(fault(
-                    m.at.span().start,
-                    format!(
-                        "found at = \"{}\" past the talk's duration {}; expected a time within the talk",
-                        m.at.get_ref(),
-                        d.get_ref()
-                    ),
-                ));
-            }
-            if m.title.get_ref().trim().is_empty() {
-                return Err(fault(
-                    m.title.span().start,
-                    "found an empty moment title; expected what the talk covers then",
-                ));
-            }
-            let chapter = match m.chapter {
-                Some(c) => {
-                    let name = c.get_ref().trim_start_matches("./");
-                    if !chapters.iter().any(|k| k == name) {
-                        let known = if chapters.is_empty() {
-                            "a chapter of the book (it lists none)".to_owned()
-                        } else {
-                            format!("one of {}", chapters.join(", "))
-                        };
-                        return Err(fault(
-                            c.span().start,
-                            format!(
-                                "found chapter `{}`, which is not in the book; expected {known}",
-                                c.get_ref()
-                            ),
-                        ));
-                    }
-                    Some(name.to_owned())
-                }
-                None => None,
-            };
-            let title_at = Spot::new(text, m.title.span().start);
-            moments.push(Moment {
-                title_at,
-                at: m.at.into_inner(),
-                seconds,
-                title: m.title.into_inner(),
-                chapter,
-            });
+            moments.push(moment(
+                m,
+                duration.zip(t.duration.as_ref()),
+                chapters,
+                text,
+            )?);
         }
         moments.sort_by_key(|m| m.seconds);
         let title_at = Spot::new(text, t.title.span().start);
@@ -435,6 +368,90 @@ pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> 
         });
     }
     Ok(talks)
+}
+
+/// A talk's `id`: a word without spaces or `@`, once in the file
+/// (`ids`: those met so far, where they stand).
+fn talk_id(
+    id: Option<Spanned<String>>,
+    ids: &mut Vec<(String, usize)>,
+    text: &str,
+) -> Result<Option<String>, Fault> {
+    let Some(id) = id else { return Ok(None) };
+    let at = id.span().start;
+    let id = id.into_inner();
+    if id.is_empty() || id.chars().any(|c| c.is_whitespace() || c == '@') {
+        return Err(fault(
+            at,
+            format!("found id `{id}`; expected a word without spaces or @, such as `concepts`"),
+        ));
+    }
+    if let Some((_, first)) = ids.iter().find(|(known, _)| *known == id) {
+        let (line, _) = markdown::line_col(text, *first);
+        return Err(fault(
+            at,
+            format!("found id `{id}` a second time (first on line {line}); expected each id once"),
+        ));
+    }
+    ids.push((id.clone(), at));
+    Ok(Some(id))
+}
+
+/// A moment of a talk whose duration (seconds, as written) is `limit`,
+/// its chapter one of the book's `chapters`.
+fn moment(
+    m: RawMoment,
+    limit: Option<(u64, &Spanned<String>)>,
+    chapters: &[String],
+    text: &str,
+) -> Result<Moment, Fault> {
+    let seconds = time_or_fault(&m.at, "at")?;
+    if let Some((limit, d)) = limit
+        && seconds > limit
+    {
+        return Err(fault(
+            m.at.span().start,
+            format!(
+                "found at = \"{}\" past the talk's duration {}; expected a time within the talk",
+                m.at.get_ref(),
+                d.get_ref()
+            ),
+        ));
+    }
+    if m.title.get_ref().trim().is_empty() {
+        return Err(fault(
+            m.title.span().start,
+            "found an empty moment title; expected what the talk covers then",
+        ));
+    }
+    let chapter = match m.chapter {
+        Some(c) => {
+            let name = c.get_ref().trim_start_matches("./");
+            if !chapters.iter().any(|k| k == name) {
+                let known = if chapters.is_empty() {
+                    "a chapter of the book (it lists none)".to_owned()
+                } else {
+                    format!("one of {}", chapters.join(", "))
+                };
+                return Err(fault(
+                    c.span().start,
+                    format!(
+                        "found chapter `{}`, which is not in the book; expected {known}",
+                        c.get_ref()
+                    ),
+                ));
+            }
+            Some(name.to_owned())
+        }
+        None => None,
+    };
+    Ok(Moment {
+        title_at: Spot::new(text, m.title.span().start),
+        at: m.at.into_inner(),
+        seconds,
+        title: m.title.into_inner(),
+        chapter,
+    })
 }
 
 /// The book's chapters relative to `src`, for [`parse_talks`].

@@ -164,38 +164,7 @@ fn card_html(out: &mut Out, t: &Talk, page: &Page<'_>) {
             names.join(", ")
         ));
     }
-    let mut meta = Vec::new();
-    if let Some(e) = &t.event {
-        meta.push(format!(
-            "<span class=\"companion-talk-event\">{}</span>",
-            escape(e)
-        ));
-    }
-    if let Some(w) = &t.when {
-        meta.push(format!(
-            "<time class=\"companion-talk-date\" datetime=\"{}\">{}</time>",
-            w.machine(),
-            w.in_words()
-        ));
-    }
-    if let Some(p) = &t.place {
-        meta.push(format!(
-            "<span class=\"companion-talk-place\">{}</span>",
-            escape(p)
-        ));
-    }
-    if let Some(d) = &t.duration {
-        meta.push(match parse_time(d) {
-            Some(secs) => format!(
-                "<time class=\"companion-talk-duration\" datetime=\"PT{secs}S\">{}</time>",
-                length_in_words(secs)
-            ),
-            None => format!(
-                "<span class=\"companion-talk-duration\">{}</span>",
-                escape(d)
-            ),
-        });
-    }
+    let meta = meta_html(t);
     if !meta.is_empty() {
         out.line(format!(
             "<p class=\"companion-talk-meta\">{}</p>",
@@ -254,6 +223,43 @@ fn card_html(out: &mut Out, t: &Talk, page: &Page<'_>) {
         out.line("</ol>");
     }
     out.line("</article>");
+}
+
+/// A talk card's line of facts: its event, date, place and length.
+fn meta_html(t: &Talk) -> Vec<String> {
+    let mut meta = Vec::new();
+    if let Some(e) = &t.event {
+        meta.push(format!(
+            "<span class=\"companion-talk-event\">{}</span>",
+            escape(e)
+        ));
+    }
+    if let Some(w) = &t.when {
+        meta.push(format!(
+            "<time class=\"companion-talk-date\" datetime=\"{}\">{}</time>",
+            w.machine(),
+            w.in_words()
+        ));
+    }
+    if let Some(p) = &t.place {
+        meta.push(format!(
+            "<span class=\"companion-talk-place\">{}</span>",
+            escape(p)
+        ));
+    }
+    if let Some(d) = &t.duration {
+        meta.push(match parse_time(d) {
+            Some(secs) => format!(
+                "<time class=\"companion-talk-duration\" datetime=\"PT{secs}S\">{}</time>",
+                length_in_words(secs)
+            ),
+            None => format!(
+                "<span class=\"companion-talk-duration\">{}</span>",
+                escape(d)
+            ),
+        });
+    }
+    meta
 }
 
 fn card_markdown(out: &mut Out, t: &Talk, page: &Page<'_>) {
