@@ -5,7 +5,7 @@
 //! and `extern crate` items only for crates linked with `--extern`.
 
 use super::Checker;
-use super::merge::SELECT;
+use super::merge_crate::SELECT;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;

@@ -20,6 +20,7 @@
 //! (`mdbook_companion::commands::check`) and the build with `verify = true`
 //! (`mdbook_companion::book::chapter`).
 
+mod again;
 mod asm;
 mod backend;
 pub mod cc;
@@ -27,9 +28,12 @@ mod doctest;
 pub mod harness;
 mod judge;
 mod key;
+mod locked;
 mod merge;
 mod merge_alone;
+mod merge_crate;
 mod merge_fail;
+mod merge_plan;
 mod merge_reach;
 mod mergeable;
 mod observe;
@@ -55,12 +59,10 @@ use crate::crates::{self, Crates};
 use crate::exec;
 use crate::lock;
 use key::Decides;
-use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::config::{Config, OutputFilter};
 use mdbook_companion_core::lang::Compiler;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::sanitize::Sanitizer;
-use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -70,27 +72,6 @@ use std::time::Duration;
 
 /// The cache namespace of observations.
 pub const CACHE_NAMESPACE: &str = "check";
-
-/// The cache namespace of second runs (output that may vary), by the
-/// first run's key.
-const AGAIN_NAMESPACE: &str = "check-again";
-
-/// The cache namespace of the further runs of a program that starts
-/// threads ([`THREAD_RUNS`]), by the first run's key.
-const RUNS_NAMESPACE: &str = "check-runs";
-
-/// How many times `adopt` runs a program that starts threads or hashes
-/// with a random key: their output can change from run to run while two
-/// runs agree (Rust by Example's `std_misc/channels.md` prints its
-/// channel's messages in another order on about one run in five, and
-/// `std/hash.md` its three `HashMap` entries in the same order on one
-/// pair of runs in six), so one compile is run this many times, or for 5
-/// seconds if that comes first.
-pub const THREAD_RUNS: usize = 24;
-
-/// How long the further runs of a program that starts threads may take
-/// together before no more are started.
-const THREAD_RUNS_TIME: Duration = Duration::from_secs(5);
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
@@ -196,90 +177,6 @@ impl Checker {
         self
     }
 
-    /// The hash that names `claim` in the lock: everything compiled and
-    /// expected, but not the compiler's version (a machine without the
-    /// compiler must find it).
-    pub fn claim_key(&self, claim: &Claim) -> String {
-        // The compiler by its key (not the configured command), so the
-        // key is the same on every machine.
-        let tool = claim.lang.compiler().map_or("", Compiler::key);
-        let job = backend::of(claim.lang).job(claim, tool);
-        let used = self.used(claim);
-        let crates = match used.is_empty() {
-            true => String::new(),
-            false => match self.crates.link_key(&used, true) {
-                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
-                Err(_) => used.join(","),
-            },
-        };
-        let mut parts: Vec<String> = vec![
-            "claim-v1".into(),
-            claim.lang.fence().into(),
-            job.key_parts(),
-            claim.source.clone(),
-            claim.expect.name().into(),
-            claim
-                .output
-                .as_deref()
-                .map(normalize)
-                .unwrap_or_else(|| "\u{0}".into()),
-            claim.error.clone().unwrap_or_default(),
-            claim.ignore.to_string(),
-        ];
-        // Parts that only newer claims have: absent, a key stays the same.
-        if claim.no_warnings {
-            parts.push("warnings=none".into());
-        }
-        if !claim.sanitize.is_empty() {
-            parts.push(format!("sanitize={}", claim.sanitize.value()));
-        }
-        if claim.unordered {
-            parts.push(mdbook_companion_core::claim::UNORDERED.into());
-        }
-        if let Some(a) = &claim.asm {
-            parts.push(self.asm_key(a));
-        }
-        if let Some(d) = &claim.doctest {
-            parts.push(d.error_codes.join(","));
-        }
-        if let Some(e) = &claim.error_line {
-            parts.push(format!("error-line={}", e.line));
-        }
-        if !crates.is_empty() {
-            parts.push(crates);
-        }
-        for f in &self.filters {
-            parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
-        }
-        let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
-        lock::hash(&bytes)
-    }
-
-    /// The verdict the lock holds for `claim`, when it holds one and
-    /// `version` (the compiler's, if it answered) allows trusting it.
-    fn locked_outcome(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
-        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
-        if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
-            return None;
-        }
-        let verdict = match entry.verdict {
-            Recorded::Passed => Verdict::Passed,
-            Recorded::Ignored => Verdict::Ignored,
-            Recorded::Unchecked | Recorded::OtherArch => return None,
-            Recorded::Failed => Verdict::fail(format!(
-                "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
-                entry.toolchain
-            )),
-        };
-        self.cache_hits.fetch_add(1, Ordering::Relaxed);
-        Some(Outcome {
-            verdict,
-            actual: None,
-            cached: true,
-            merged: false,
-        })
-    }
-
     /// The same checker, using `crates`: the run's one value, so the
     /// dependencies are read and built once for all who compile in it.
     pub fn with_crates(mut self, crates: Arc<Crates>) -> Checker {
@@ -340,70 +237,17 @@ impl Checker {
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
-        let used = self.used(claim);
-        if claim.sanitize.has(Sanitizer::Memcheck)
-            && claim.expect.runs()
-            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
-        {
-            return self.locked_outcome(claim, None).unwrap_or(Outcome {
-                verdict: Verdict::Unchecked {
-                    tool: self.config.valgrind.clone(),
-                    key: Some("valgrind"),
-                },
-                actual: None,
-                cached: false,
-                merged: false,
-            });
-        }
-        let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
+        let (job, key) = match self.prepared(claim, &tool, &version) {
             Ok(jk) => jk,
-            Err(e) => {
-                return self
-                    .locked_outcome(claim, Some(&version))
-                    .unwrap_or_else(|| dependency_failure(e));
-            }
+            Err(outcome) => return outcome,
         };
-        if self.lock.is_some()
-            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Some(outcome) = self.locked_outcome(claim, Some(&version))
-        {
-            return outcome;
-        }
-        // A claim to compile against the book's crates needs them built
-        // (once: the build is shared by every claim and the merged builds).
-        if !used.is_empty()
-            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
-        {
-            return dependency_failure(e);
-        }
         // Claims with the same job (same program, flags and compiler) share
         // one observation: the first computes it, the others wait for it.
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(memo.entry(key.clone()).or_default())
         };
-        let seen = cell.get_or_init(|| {
-            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key)
-                && !(obs.inexact && self.exact())
-            {
-                return Some((obs, true));
-            }
-            let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
-            let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
-            let obs = match merged.or_else(lexed) {
-                Some(obs) => obs,
-                None => {
-                    tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
-                    self.execute(&job, &claim.source)?
-                }
-            };
-            let sanitize = claim.sanitize.effective(claim.expect);
-            if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
-                self.store(CACHE_NAMESPACE, &key, &obs);
-            }
-            Some((obs, false))
-        });
+        let seen = cell.get_or_init(|| self.observe(claim, &job, &key));
         let Some((obs, cached)) = seen else {
             return unchecked();
         };
@@ -413,6 +257,83 @@ impl Checker {
         if cached {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
         }
+        self.outcome(claim, obs, cached)
+    }
+
+    /// The job and cache key of `claim`, its crates linked; the outcome
+    /// instead when the claim cannot be checked here (Memcheck or the
+    /// book's crates missing) or the lock answers for it.
+    fn prepared(&self, claim: &Claim, tool: &str, version: &str) -> Result<(Job, String), Outcome> {
+        let used = self.used(claim);
+        if claim.sanitize.has(Sanitizer::Memcheck)
+            && claim.expect.runs()
+            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
+        {
+            return Err(self.locked_outcome(claim, None).unwrap_or(Outcome {
+                verdict: Verdict::Unchecked {
+                    tool: self.config.valgrind.clone(),
+                    key: Some("valgrind"),
+                },
+                actual: None,
+                cached: false,
+                merged: false,
+            }));
+        }
+        let (mut job, key) = match self.job_and_key(claim, tool, version, &used) {
+            Ok(jk) => jk,
+            Err(e) => {
+                return Err(self
+                    .locked_outcome(claim, Some(version))
+                    .unwrap_or_else(|| dependency_failure(e)));
+            }
+        };
+        if self.lock.is_some()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Some(outcome) = self.locked_outcome(claim, Some(version))
+        {
+            return Err(outcome);
+        }
+        // A claim to compile against the book's crates needs them built
+        // (once: the build is shared by every claim and the merged builds).
+        if !used.is_empty()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
+        {
+            return Err(dependency_failure(e));
+        }
+        Ok((job, key))
+    }
+
+    /// What `claim`'s program (`job`, cached under `key`) was seen to do,
+    /// and whether an earlier run left it in the cache; `None` when it
+    /// could not be compiled. Made once per key in this run
+    /// ([`Checker::check`] shares it through the memo).
+    fn observe(&self, claim: &Claim, job: &Job, key: &str) -> Option<Seen> {
+        if let Some(obs) = self.cached(CACHE_NAMESPACE, key)
+            && !(obs.inexact && self.exact())
+        {
+            return Some((obs, true));
+        }
+        let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(key);
+        let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
+        let obs = match merged.or_else(lexed) {
+            Some(obs) => obs,
+            None => {
+                tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
+                self.execute(job, &claim.source)?
+            }
+        };
+        let sanitize = claim.sanitize.effective(claim.expect);
+        if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
+            self.store(CACHE_NAMESPACE, key, &obs);
+        }
+        Some((obs, false))
+    }
+
+    /// The outcome of `claim` from what its program was seen to do: its
+    /// verdict (a differing output run again once), told in the
+    /// chapter's lines.
+    fn outcome(&self, claim: &Claim, obs: &Observation, cached: bool) -> Outcome {
         let sanitize = claim.sanitize.effective(claim.expect);
         if let Some(verdict) = sanitizer::unavailable(obs, sanitize, &self.config.valgrind) {
             return Outcome {
@@ -422,17 +343,8 @@ impl Checker {
                 merged: false,
             };
         }
-        let (mut verdict, actual) = self.judge(claim, obs);
-        // An output that differs may differ from run to run: run once more
-        // (once per program: the second run is cached too), and say so.
-        if is_output_mismatch(&verdict)
-            && let Some(second) = self.again(claim)
-        {
-            let (_, again) = self.judge(claim, &second);
-            if again != actual {
-                verdict = varies(claim, actual.as_deref(), again.as_deref());
-            }
-        }
+        let (verdict, actual) = self.judge(claim, obs);
+        let mut verdict = self.judged_again(claim, verdict, actual.as_deref());
         // Diagnostics a merged build told: the verdict holds, the words
         // may be another's; said in every report.
         let merged = obs.inexact && matches!(verdict, Verdict::Failed { .. });
@@ -499,69 +411,6 @@ impl Checker {
         if let Ok(bytes) = serde_json::to_vec(obs) {
             self.cache.put(namespace, key, &bytes);
         }
-    }
-
-    /// A second observation of `claim`'s program, compiled and run again
-    /// (from the cache when it was made before); `None` when the claim
-    /// cannot be compiled here.
-    pub fn again(&self, claim: &Claim) -> Option<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
-        let version = exec::tool_version_cached(&tool, &self.cache)?;
-        let used = self.used(claim);
-        let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
-        if let Some(obs) = self.cached(AGAIN_NAMESPACE, &key) {
-            return Some(obs);
-        }
-        if !used.is_empty() {
-            self.link_crates(&mut job, claim.mode, &used).ok()?;
-        }
-        let obs = self.execute(&job, &claim.source)?;
-        self.store(AGAIN_NAMESPACE, &key, &obs);
-        Some(obs)
-    }
-
-    /// What `claim`'s program printed on further runs, in the terms of
-    /// its verdict's `actual` (for `adopt`, which keeps only what is the
-    /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
-    /// program that starts threads or hashes with a random key.
-    pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
-        let may_differ = starts_threads(&claim.source) || hashes_randomly(&claim.source);
-        let runs = match claim.lang == Lang::Rust && may_differ {
-            true => self.runs(claim, THREAD_RUNS),
-            false => self.again(claim).into_iter().collect(),
-        };
-        runs.iter()
-            .filter_map(|obs| self.judge(claim, obs).1)
-            .collect()
-    }
-
-    /// `runs` observations of `claim`'s program, compiled once (from the
-    /// cache when they were made before).
-    fn runs(&self, claim: &Claim, runs: usize) -> Vec<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
-        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return Vec::new();
-        };
-        let used = self.used(claim);
-        let Ok((mut job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
-            return Vec::new();
-        };
-        let key = Cache::key(&[key.as_bytes(), b"runs", runs.to_string().as_bytes()]);
-        if let Some(cached) = self
-            .cache
-            .get(RUNS_NAMESPACE, &key)
-            .and_then(|b| serde_json::from_slice::<Vec<Observation>>(&b).ok())
-        {
-            return cached;
-        }
-        if !used.is_empty() && self.link_crates(&mut job, claim.mode, &used).is_err() {
-            return Vec::new();
-        }
-        let observed = self.execute_runs(&job, &claim.source, runs, THREAD_RUNS_TIME);
-        if let Ok(bytes) = serde_json::to_vec(&observed) {
-            self.cache.put(RUNS_NAMESPACE, &key, &bytes);
-        }
-        observed
     }
 
     /// The time `claim`'s program may run: `hang-guard` for a plain block
@@ -677,26 +526,6 @@ impl Checker {
     /// Checks claims in parallel on the current rayon pool, in order.
     pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
         claims.par_iter().map(|c| self.check(c)).collect()
-    }
-}
-
-/// Whether `verdict` is an output block's mismatch (what a second run
-/// may tell apart from output that varies).
-fn is_output_mismatch(verdict: &Verdict) -> bool {
-    matches!(verdict, Verdict::Failed { message, .. } if message == judge::OUTPUT_DIFFERS)
-}
-
-/// The failure of a program whose two runs printed different things.
-fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
-    let first = first.unwrap_or_default();
-    let second = second.unwrap_or_default();
-    Verdict::Failed {
-        message: "the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]".into(),
-        expected: claim.output.as_deref().map(normalize),
-        actual: Some(first.to_owned()),
-        detail: Some(format!(
-            "first run:\n{first}\n\nsecond run:\n{second}"
-        )),
     }
 }
 

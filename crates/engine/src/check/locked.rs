@@ -1,0 +1,97 @@
+//! A claim in `companion.lock`: the hash that names it there (everything
+//! compiled and expected, not the compiler's version), and the verdict
+//! the lock holds for it, for a build whose compiler is missing or is the
+//! lock's.
+
+use super::verdict::{Outcome, Verdict, normalize};
+use super::{Checker, backend};
+use crate::lock;
+use mdbook_companion_core::claim::{Claim, Recorded};
+use mdbook_companion_core::lang::Compiler;
+use std::sync::atomic::Ordering;
+
+impl Checker {
+    /// The hash that names `claim` in the lock: everything compiled and
+    /// expected, but not the compiler's version (a machine without the
+    /// compiler must find it).
+    pub fn claim_key(&self, claim: &Claim) -> String {
+        // The compiler by its key (not the configured command), so the
+        // key is the same on every machine.
+        let tool = claim.lang.compiler().map_or("", Compiler::key);
+        let job = backend::of(claim.lang).job(claim, tool);
+        let used = self.used(claim);
+        let crates = match used.is_empty() {
+            true => String::new(),
+            false => match self.crates.link_key(&used, true) {
+                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
+                Err(_) => used.join(","),
+            },
+        };
+        let mut parts: Vec<String> = vec![
+            "claim-v1".into(),
+            claim.lang.fence().into(),
+            job.key_parts(),
+            claim.source.clone(),
+            claim.expect.name().into(),
+            claim
+                .output
+                .as_deref()
+                .map(normalize)
+                .unwrap_or_else(|| "\u{0}".into()),
+            claim.error.clone().unwrap_or_default(),
+            claim.ignore.to_string(),
+        ];
+        // Parts that only newer claims have: absent, a key stays the same.
+        if claim.no_warnings {
+            parts.push("warnings=none".into());
+        }
+        if !claim.sanitize.is_empty() {
+            parts.push(format!("sanitize={}", claim.sanitize.value()));
+        }
+        if claim.unordered {
+            parts.push(mdbook_companion_core::claim::UNORDERED.into());
+        }
+        if let Some(a) = &claim.asm {
+            parts.push(self.asm_key(a));
+        }
+        if let Some(d) = &claim.doctest {
+            parts.push(d.error_codes.join(","));
+        }
+        if let Some(e) = &claim.error_line {
+            parts.push(format!("error-line={}", e.line));
+        }
+        if !crates.is_empty() {
+            parts.push(crates);
+        }
+        for f in &self.filters {
+            parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
+        }
+        let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+        lock::hash(&bytes)
+    }
+
+    /// The verdict the lock holds for `claim`, when it holds one and
+    /// `version` (the compiler's, if it answered) allows trusting it.
+    pub(super) fn locked_outcome(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
+        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
+        if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
+            return None;
+        }
+        let verdict = match entry.verdict {
+            Recorded::Passed => Verdict::Passed,
+            Recorded::Ignored => Verdict::Ignored,
+            Recorded::Unchecked | Recorded::OtherArch => return None,
+            Recorded::Failed => Verdict::fail(format!(
+                "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
+                entry.toolchain
+            )),
+        };
+        self.cache_hits.fetch_add(1, Ordering::Relaxed);
+        Some(Outcome {
+            verdict,
+            actual: None,
+            cached: true,
+            merged: false,
+        })
+    }
+}
