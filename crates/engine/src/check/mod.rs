@@ -239,7 +239,7 @@ impl Checker {
         };
         let (job, key) = match self.prepared(claim, &tool, &version) {
             Ok(jk) => jk,
-            Err(outcome) => return outcome,
+            Err(outcome) => return *outcome,
         };
         // Claims with the same job (same program, flags and compiler) share
         // one observation: the first computes it, the others wait for it.
@@ -263,35 +263,43 @@ impl Checker {
     /// The job and cache key of `claim`, its crates linked; the outcome
     /// instead when the claim cannot be checked here (Memcheck or the
     /// book's crates missing) or the lock answers for it.
-    fn prepared(&self, claim: &Claim, tool: &str, version: &str) -> Result<(Job, String), Outcome> {
+    fn prepared(
+        &self,
+        claim: &Claim,
+        tool: &str,
+        version: &str,
+    ) -> Result<(Job, String), Box<Outcome>> {
         let used = self.used(claim);
         if claim.sanitize.has(Sanitizer::Memcheck)
             && claim.expect.runs()
             && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
         {
-            return Err(self.locked_outcome(claim, None).unwrap_or(Outcome {
-                verdict: Verdict::Unchecked {
-                    tool: self.config.valgrind.clone(),
-                    key: Some("valgrind"),
+            return Err(Box::new(self.locked_outcome(claim, None).unwrap_or(
+                Outcome {
+                    verdict: Verdict::Unchecked {
+                        tool: self.config.valgrind.clone(),
+                        key: Some("valgrind"),
+                    },
+                    actual: None,
+                    cached: false,
+                    merged: false,
                 },
-                actual: None,
-                cached: false,
-                merged: false,
-            }));
+            )));
         }
         let (mut job, key) = match self.job_and_key(claim, tool, version, &used) {
             Ok(jk) => jk,
             Err(e) => {
-                return Err(self
-                    .locked_outcome(claim, Some(version))
-                    .unwrap_or_else(|| dependency_failure(e)));
+                return Err(Box::new(
+                    self.locked_outcome(claim, Some(version))
+                        .unwrap_or_else(|| dependency_failure(e)),
+                ));
             }
         };
         if self.lock.is_some()
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()
             && let Some(outcome) = self.locked_outcome(claim, Some(version))
         {
-            return Err(outcome);
+            return Err(Box::new(outcome));
         }
         // A claim to compile against the book's crates needs them built
         // (once: the build is shared by every claim and the merged builds).
@@ -299,7 +307,7 @@ impl Checker {
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()
             && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
         {
-            return Err(dependency_failure(e));
+            return Err(Box::new(dependency_failure(e)));
         }
         Ok((job, key))
     }
