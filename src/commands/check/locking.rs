@@ -21,19 +21,19 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
             let verdict = c.outcome.verdict.recorded();
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
-                    .entry(claim.lang.fence())
-                    .or_insert_with(|| checker.version(claim.lang).unwrap_or_default())
+                    .entry(claim.program.lang.fence())
+                    .or_insert_with(|| checker.version(claim.program.lang).unwrap_or_default())
                     .clone(),
                 Verdict::Ignored | Verdict::Unchecked { .. } | Verdict::OtherArch { .. } => {
                     String::new()
                 }
             };
             Entry {
-                chapter: claim.file.clone(),
-                line: claim.line,
-                what: claim.what.clone(),
-                hash: checker.claim_key(claim),
-                expect: claim.expect,
+                chapter: claim.origin.file.clone(),
+                line: claim.origin.line,
+                what: claim.origin.what.clone(),
+                hash: checker.claim_key(&claim.stated()),
+                expect: claim.expectation.expect,
                 verdict,
                 toolchain,
                 missing: match &c.outcome.verdict {
@@ -41,7 +41,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                     _ => None,
                 },
                 run: match c.outcome.verdict {
-                    Verdict::Passed => checker.recorded(claim),
+                    Verdict::Passed => checker.recorded(&claim.stated()),
                     _ => None,
                 },
             }

@@ -7,7 +7,7 @@ use super::verdict::{Observation, Verdict, normalize};
 use super::{Checker, judge};
 use crate::cache::Cache;
 use crate::exec;
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use std::time::Duration;
@@ -40,7 +40,7 @@ impl Checker {
     /// something else.
     pub(super) fn judged_again(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         verdict: Verdict,
         actual: Option<&str>,
     ) -> Verdict {
@@ -58,8 +58,8 @@ impl Checker {
     /// A second observation of `claim`'s program, compiled and run again
     /// (from the cache when it was made before); `None` when the claim
     /// cannot be compiled here.
-    pub fn again(&self, claim: &Claim) -> Option<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
+    pub fn again(&self, claim: &Stated<'_>) -> Option<Observation> {
+        let tool = self.tool(claim.program.lang).to_owned();
         let version = exec::tool_version_cached(&tool, &self.cache)?;
         let used = self.used(claim);
         let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
@@ -67,9 +67,9 @@ impl Checker {
             return Some(obs);
         }
         if !used.is_empty() {
-            self.link_crates(&mut job, claim.mode, &used).ok()?;
+            self.link_crates(&mut job, claim.program.mode, &used).ok()?;
         }
-        let obs = self.execute(&job, &claim.source)?;
+        let obs = self.execute(&job, &claim.program.source)?;
         self.store(AGAIN_NAMESPACE, &key, &obs);
         Some(obs)
     }
@@ -78,9 +78,10 @@ impl Checker {
     /// its verdict's `actual` (for `adopt`, which keeps only what is the
     /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
     /// program that starts threads or hashes with a random key.
-    pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
-        let may_differ = starts_threads(&claim.source) || hashes_randomly(&claim.source);
-        let runs = match claim.lang == Lang::Rust && may_differ {
+    pub fn other_actuals(&self, claim: &Stated<'_>) -> Vec<String> {
+        let may_differ =
+            starts_threads(&claim.program.source) || hashes_randomly(&claim.program.source);
+        let runs = match claim.program.lang == Lang::Rust && may_differ {
             true => self.runs(claim, THREAD_RUNS),
             false => self.again(claim).into_iter().collect(),
         };
@@ -91,8 +92,8 @@ impl Checker {
 
     /// `runs` observations of `claim`'s program, compiled once (from the
     /// cache when they were made before).
-    fn runs(&self, claim: &Claim, runs: usize) -> Vec<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
+    fn runs(&self, claim: &Stated<'_>, runs: usize) -> Vec<Observation> {
+        let tool = self.tool(claim.program.lang).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return Vec::new();
         };
@@ -108,10 +109,14 @@ impl Checker {
         {
             return cached;
         }
-        if !used.is_empty() && self.link_crates(&mut job, claim.mode, &used).is_err() {
+        if !used.is_empty()
+            && self
+                .link_crates(&mut job, claim.program.mode, &used)
+                .is_err()
+        {
             return Vec::new();
         }
-        let observed = self.execute_runs(&job, &claim.source, runs, THREAD_RUNS_TIME);
+        let observed = self.execute_runs(&job, &claim.program.source, runs, THREAD_RUNS_TIME);
         if let Ok(bytes) = serde_json::to_vec(&observed) {
             self.cache.put(RUNS_NAMESPACE, &key, &bytes);
         }
@@ -126,12 +131,12 @@ fn is_output_mismatch(verdict: &Verdict) -> bool {
 }
 
 /// The failure of a program whose two runs printed different things.
-fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
+fn varies(claim: &Stated<'_>, first: Option<&str>, second: Option<&str>) -> Verdict {
     let first = first.unwrap_or_default();
     let second = second.unwrap_or_default();
     Verdict::Failed {
         message: "the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]".into(),
-        expected: claim.output.as_deref().map(normalize),
+        expected: claim.expectation.output.as_deref().map(normalize),
         actual: Some(first.to_owned()),
         detail: Some(format!(
             "first run:\n{first}\n\nsecond run:\n{second}"

@@ -229,7 +229,7 @@ impl Checker {
         used.dedup();
         if !used.is_empty()
             && self
-                .link_crates(&mut job, members[0].claim.mode, &used)
+                .link_crates(&mut job, members[0].claim.program.mode, &used)
                 .is_err()
         {
             return None;
@@ -241,7 +241,7 @@ impl Checker {
         // plain block's are its report when it does not, warnings with
         // them (its `-A unused` is rustdoc's).
         // JSON for plain blocks, to know each diagnostic's lint.
-        let plain = members[0].claim.doctest.is_some();
+        let plain = members[0].claim.program.doctest.is_some();
         match plain {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
@@ -370,9 +370,9 @@ impl Checker {
         let observed: Vec<(String, Observation)> = programs::each(
             &members,
             width,
-            |m| programs::sleeps(&m.claim.source),
+            |m| programs::sleeps(&m.claim.program.source),
             |i, m| {
-                (m.claim.expect != Expect::CompileFail)
+                (m.claim.expectation.expect != Expect::CompileFail)
                     .then(|| (m.key.clone(), self.run_member(dir, i, m)))
             },
         )
@@ -414,7 +414,8 @@ impl Checker {
         };
         let reached =
             matches!(json, Some(Some(_))) && super::merge_alone::reached_the_end(&compiled.stderr);
-        let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
+        let words =
+            super::merge_alone::Words::new(members.iter().map(|m| m.claim.program.source.as_str()));
         let mut failing = Failing::default();
         for ((m, own), rewritten) in members.into_iter().zip(own).zip(&merged.rewritten) {
             if own.errors == 0 {
@@ -460,9 +461,9 @@ impl Checker {
         let found = error_codes(&own.diagnostics);
         tracing::debug!(
             "failing in the merged build: {}:{} ({:?}) {found:?}",
-            m.claim.file,
-            m.claim.line,
-            m.claim.expect
+            m.claim.place.file,
+            m.claim.place.line,
+            m.claim.expectation.expect
         );
         // An example's report is its whole diagnostics, warnings
         // with them; a block whose diagnostics alone could read
@@ -474,8 +475,9 @@ impl Checker {
         // own diagnostics hold that, however its compile alone words
         // them (its types named with the merged module's path), unless
         // what shows them asks for the words.
-        let verdict_only = m.claim.expect == Expect::CompileFail && !own.foreign && !self.exact();
-        let told = m.claim.doctest.is_some()
+        let verdict_only =
+            m.claim.expectation.expect == Expect::CompileFail && !own.foreign && !self.exact();
+        let told = m.claim.program.doctest.is_some()
             && (!own.differs || verdict_only)
             && !rewritten
             && codes.iter().all(|c| found.contains(c));
@@ -483,7 +485,7 @@ impl Checker {
         // asked for (`--exact`, `--bless`, `adopt`).
         let certain = !self.exact()
             && super::merge_alone::verdict_certain(m.claim, &own, rewritten, &codes, &found);
-        let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
+        let crowded = own.crowded && m.claim.expectation.expect != Expect::CompileFail;
         // With other blocks failing too, only errors rustc reports
         // in the block's own order (measured on the RFCs).
         let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
@@ -503,8 +505,8 @@ impl Checker {
         }
         let trusted = told
             && (!crowded || in_order)
-            && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.source, |w| {
-                words.by_others(w, &m.claim.source)
+            && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.program.source, |w| {
+                words.by_others(w, &m.claim.program.source)
             });
         if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
             failing.observed.push((m.key, obs));
@@ -533,17 +535,17 @@ impl Checker {
         let mut job = member.job;
         if !member.used.is_empty()
             && self
-                .link_crates(&mut job, member.claim.mode, &member.used)
+                .link_crates(&mut job, member.claim.program.mode, &member.used)
                 .is_err()
         {
             return;
         }
         tracing::debug!(
             "compiled alone: {}:{}",
-            member.claim.file,
-            member.claim.line
+            member.claim.place.file,
+            member.claim.place.line
         );
-        if let Some(obs) = self.execute_at(&job, &member.claim.source, first) {
+        if let Some(obs) = self.execute_at(&job, &member.claim.program.source, first) {
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).insert(member.key, obs);
         }
     }

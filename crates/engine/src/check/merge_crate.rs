@@ -5,7 +5,7 @@
 
 use super::merge_fail::member_file;
 use super::verdict::Job;
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::tokens::crate_paths_from_module;
 
 /// The environment variable that selects the example a merged binary runs.
@@ -14,7 +14,7 @@ pub(super) const SELECT: &str = "__COMPANION_EXAMPLE";
 /// One example of a group: its cache key, its claim and its job alone.
 pub(super) struct Member<'a> {
     pub(super) key: String,
-    pub(super) claim: &'a Claim,
+    pub(super) claim: &'a Stated<'a>,
     pub(super) job: Job,
     /// The declared crates it uses.
     pub(super) used: Vec<String>,
@@ -49,14 +49,18 @@ pub(super) fn merged_source(members: &[Member<'_>]) -> Merged {
         // Paths from the crate's root, from the member's module instead,
         // at the same lines and columns ([`super::mergeable::mergeable_code`] took only
         // code where they can be).
-        let source = match m.claim.source.contains("crate::") {
-            true => crate_paths_from_module(&m.claim.source),
+        let source = match m.claim.program.source.contains("crate::") {
+            true => crate_paths_from_module(&m.claim.program.source),
             false => None,
         };
-        rewritten.push(source.as_ref().is_some_and(|s| *s != m.claim.source));
+        rewritten.push(
+            source
+                .as_ref()
+                .is_some_and(|s| *s != m.claim.program.source),
+        );
         let body = source
             .as_deref()
-            .unwrap_or(&m.claim.source)
+            .unwrap_or(&m.claim.program.source)
             .trim_end_matches('\n');
         let mut file = format!("{body}\n");
         if !tests {
@@ -77,7 +81,10 @@ pub(super) fn merged_source(members: &[Member<'_>]) -> Merged {
             ));
         }
         root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
-        if members.first().is_some_and(|m| m.claim.doctest.is_some()) {
+        if members
+            .first()
+            .is_some_and(|m| m.claim.program.doctest.is_some())
+        {
             root.push_str(super::merge_alone::PROBE);
         }
     }
@@ -98,8 +105,13 @@ pub(super) fn remap(text: &str, i: usize) -> String {
 /// crate, a plain block's `test_harness`, both compiled with `--test`):
 /// merged, its module is the harness's filter, and it has no `main` for
 /// the selector to call.
-pub(super) fn harnessed(claim: &Claim) -> bool {
-    claim.expect.tests() || claim.doctest.as_ref().is_some_and(|d| d.test_harness)
+pub(super) fn harnessed(claim: &Stated<'_>) -> bool {
+    claim.expectation.expect.tests()
+        || claim
+            .program
+            .doctest
+            .as_ref()
+            .is_some_and(|d| d.test_harness)
 }
 
 /// A merged test crate's report as the exercise's test crate alone
@@ -152,8 +164,9 @@ mod tests {
     fn every_member_gets_a_module_and_a_selector_arm() {
         let a = claim(Expect::Run, "fn main() {\n    println!(\"a\");\n}\n");
         let b = claim(Expect::Run, "fn main() {}");
-        let members: Vec<Member<'_>> = [&a, &b]
-            .into_iter()
+        let stated = [a.stated(), b.stated()];
+        let members: Vec<Member<'_>> = stated
+            .iter()
             .map(|c| Member {
                 key: String::new(),
                 claim: c,

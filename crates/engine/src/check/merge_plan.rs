@@ -8,7 +8,7 @@ use super::merge_crate::{Member, harnessed};
 use super::programs;
 use super::verdict::Job;
 use crate::exec;
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::sleep_millis;
@@ -33,7 +33,7 @@ impl Checker {
     /// so that [`Checker::check`] finds their observations computed.
     /// Claims in the cache or answered by the lock (a build's checker), and
     /// claims a merged build cannot take, are left to it.
-    pub fn prepare(&self, claims: &[Claim]) {
+    pub fn prepare(&self, claims: &[Stated<'_>]) {
         self.build(self.plan(claims));
     }
 
@@ -43,7 +43,7 @@ impl Checker {
     /// until each has started: the book waits for their programs' end. So
     /// [`Checker::build`] must follow, on a thread no compile it makes
     /// waits for.
-    pub fn plan<'a>(&self, claims: &'a [Claim]) -> Plan<'a> {
+    pub fn plan<'a>(&self, claims: &'a [Stated<'a>]) -> Plan<'a> {
         let tool = self.tool(Lang::Rust).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return Plan::default();
@@ -59,7 +59,7 @@ impl Checker {
     /// nor answered by the lock, grouped by what a build must share.
     fn groups<'a>(
         &self,
-        claims: &'a [Claim],
+        claims: &'a [Stated<'a>],
         tool: &str,
         version: &str,
     ) -> BTreeMap<(String, bool, bool), Vec<Member<'a>>> {
@@ -91,7 +91,7 @@ impl Checker {
                 .entry((
                     job.args.join(" "),
                     !used.is_empty(),
-                    claim.expect == Expect::CompileFail,
+                    claim.expectation.expect == Expect::CompileFail,
                 ))
                 .or_default()
                 .push(Member {
@@ -118,8 +118,8 @@ impl Checker {
             .into_iter()
             .map(|c| {
                 let sleeps = match c.as_slice() {
-                    [one] => sleep_millis(&one.claim.source) >= LONG_SLEEP_MS,
-                    _ => c.iter().any(|m| programs::sleeps(&m.claim.source)),
+                    [one] => sleep_millis(&one.claim.program.source) >= LONG_SLEEP_MS,
+                    _ => c.iter().any(|m| programs::sleeps(&m.claim.program.source)),
                 };
                 (sleeps, c)
             })
@@ -127,7 +127,10 @@ impl Checker {
         // The longest sleeper's first, each sleeping group's compile
         // reserved in that order.
         chunks.sort_by_cached_key(|(sleeps, c)| {
-            let longest = c.iter().map(|m| sleep_millis(&m.claim.source)).max();
+            let longest = c
+                .iter()
+                .map(|m| sleep_millis(&m.claim.program.source))
+                .max();
             (!sleeps, std::cmp::Reverse(longest.unwrap_or(0)))
         });
         let sleeping = chunks.iter().filter(|(sleeps, _)| *sleeps).count();
@@ -137,7 +140,11 @@ impl Checker {
         let longest = chunks
             .first()
             .filter(|(sleeps, _)| *sleeps)
-            .and_then(|(_, c)| c.iter().map(|m| sleep_millis(&m.claim.source)).max());
+            .and_then(|(_, c)| {
+                c.iter()
+                    .map(|m| sleep_millis(&m.claim.program.source))
+                    .max()
+            });
         if longest.is_some_and(|ms| ms >= LONG_SLEEP_MS) {
             self.programs.sole(at);
         }
@@ -205,7 +212,7 @@ fn chunks(
         let longest = members
             .iter()
             .enumerate()
-            .map(|(i, m)| (sleep_millis(&m.claim.source), i))
+            .map(|(i, m)| (sleep_millis(&m.claim.program.source), i))
             .max();
         if let Some((ms, i)) = longest.filter(|(ms, _)| *ms >= LONG_SLEEP_MS) {
             tracing::debug!("sleeps {ms} ms: compiled alone first");
@@ -215,10 +222,10 @@ fn chunks(
         // built first, so that their runs start while the rest builds.
         let sleepers = members
             .iter()
-            .filter(|m| programs::sleeps(&m.claim.source))
+            .filter(|m| programs::sleeps(&m.claim.program.source))
             .count();
         if sleepers > 0 && sleepers * 4 <= members.len() {
-            members.sort_by_key(|m| !programs::sleeps(&m.claim.source));
+            members.sort_by_key(|m| !programs::sleeps(&m.claim.program.source));
             let rest = members.split_off(sleepers.max(2));
             chunks.push(std::mem::replace(&mut members, rest));
         }

@@ -50,7 +50,7 @@ pub use verdict::{
     contains_normalized, diff, normalize,
 };
 
-pub use mdbook_companion_core::claim::Claim;
+pub use mdbook_companion_core::claim::Stated;
 pub use mdbook_companion_core::expect::Expect;
 pub use mdbook_companion_core::lang::Lang;
 
@@ -212,8 +212,8 @@ impl Checker {
     }
 
     /// Checks one claim.
-    pub fn check(&self, claim: &Claim) -> Outcome {
-        if claim.ignore {
+    pub fn check(&self, claim: &Stated<'_>) -> Outcome {
+        if claim.expectation.ignore {
             return Outcome {
                 verdict: Verdict::Ignored,
                 actual: None,
@@ -221,10 +221,10 @@ impl Checker {
                 merged: false,
             };
         }
-        if let (Expect::Asm, Some(a)) = (claim.expect, &claim.asm) {
+        if let (Expect::Asm, Some(a)) = (claim.expectation.expect, &claim.expectation.asm) {
             return self.check_asm(claim, a);
         }
-        let tool = self.tool(claim.lang).to_owned();
+        let tool = self.tool(claim.program.lang).to_owned();
         let unchecked = || Outcome {
             verdict: Verdict::Unchecked {
                 tool: tool.clone(),
@@ -265,13 +265,13 @@ impl Checker {
     /// book's crates missing) or the lock answers for it.
     fn prepared(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         tool: &str,
         version: &str,
     ) -> Result<(Job, String), Box<Outcome>> {
         let used = self.used(claim);
-        if claim.sanitize.has(Sanitizer::Memcheck)
-            && claim.expect.runs()
+        if claim.expectation.sanitize.has(Sanitizer::Memcheck)
+            && claim.expectation.expect.runs()
             && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
         {
             return Err(Box::new(self.locked_outcome(claim, None).unwrap_or(
@@ -305,7 +305,7 @@ impl Checker {
         // (once: the build is shared by every claim and the merged builds).
         if !used.is_empty()
             && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
+            && let Err(e) = self.link_crates(&mut job, claim.program.mode, &used)
         {
             return Err(Box::new(dependency_failure(e)));
         }
@@ -316,7 +316,7 @@ impl Checker {
     /// and whether an earlier run left it in the cache; `None` when it
     /// could not be compiled. Made once per key in this run
     /// ([`Checker::check`] shares it through the memo).
-    fn observe(&self, claim: &Claim, job: &Job, key: &str) -> Option<Seen> {
+    fn observe(&self, claim: &Stated<'_>, job: &Job, key: &str) -> Option<Seen> {
         if let Some(obs) = self.cached(CACHE_NAMESPACE, key)
             && !(obs.inexact && self.exact())
         {
@@ -327,11 +327,14 @@ impl Checker {
         let obs = match merged.or_else(lexed) {
             Some(obs) => obs,
             None => {
-                tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
-                self.execute(job, &claim.source)?
+                tracing::debug!("compiled alone: {}:{}", claim.place.file, claim.place.line);
+                self.execute(job, &claim.program.source)?
             }
         };
-        let sanitize = claim.sanitize.effective(claim.expect);
+        let sanitize = claim
+            .expectation
+            .sanitize
+            .effective(claim.expectation.expect);
         if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
             self.store(CACHE_NAMESPACE, key, &obs);
         }
@@ -341,8 +344,11 @@ impl Checker {
     /// The outcome of `claim` from what its program was seen to do: its
     /// verdict (a differing output run again once), told in the
     /// chapter's lines.
-    fn outcome(&self, claim: &Claim, obs: &Observation, cached: bool) -> Outcome {
-        let sanitize = claim.sanitize.effective(claim.expect);
+    fn outcome(&self, claim: &Stated<'_>, obs: &Observation, cached: bool) -> Outcome {
+        let sanitize = claim
+            .expectation
+            .sanitize
+            .effective(claim.expectation.expect);
         if let Some(verdict) = sanitizer::unavailable(obs, sanitize, &self.config.valgrind) {
             return Outcome {
                 verdict,
@@ -370,32 +376,32 @@ impl Checker {
 
     /// The verdict on `claim` from what its program did (`output-filters`
     /// applied), and what it printed.
-    fn judge(&self, claim: &Claim, obs: &Observation) -> (Verdict, Option<String>) {
+    fn judge(&self, claim: &Stated<'_>, obs: &Observation) -> (Verdict, Option<String>) {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        let backend = backend::of(claim.lang);
+        let backend = backend::of(claim.program.lang);
         let (mut verdict, actual) = backend.judge(claim, obs, self.run_limit(claim));
         if backend.uses_crates() && verdict.is_failure() && !obs.compiled {
             verdict = self.undeclared(claim, obs).unwrap_or(verdict);
         }
-        if claim.no_warnings && obs.compiled && !verdict.is_failure() {
+        if claim.expectation.no_warnings && obs.compiled && !verdict.is_failure() {
             verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
         }
         // Any other outcome under a checker: the claim holds *and* the
         // checker is silent (its log holds no report; one that came
         // without its exit status is no proof of a bug, nor of silence).
-        if !claim.sanitize.is_empty()
-            && claim.expect != Expect::Ub
+        if !claim.expectation.sanitize.is_empty()
+            && claim.expectation.expect != Expect::Ub
             && !verdict.is_failure()
             && let Some(run) = &obs.run
         {
-            if let Some(unproven) = judge::unproven_report(run, claim.sanitize) {
+            if let Some(unproven) = judge::unproven_report(run, claim.expectation.sanitize) {
                 verdict = unproven;
-            } else if let Some((report, _)) = sanitizer::report(run, claim.sanitize) {
+            } else if let Some((report, _)) = sanitizer::report(run, claim.expectation.sanitize) {
                 verdict = Verdict::fail_with(
                     format!(
                         "{} reported: {report}; the block says the program is clean under it",
-                        claim.sanitize.names()
+                        claim.expectation.sanitize.names()
                     ),
                     judge::streams(run),
                 );
@@ -423,7 +429,7 @@ impl Checker {
 
     /// The time `claim`'s program may run: `hang-guard` for a plain block
     /// that claims no output, `timeout` otherwise.
-    fn run_limit(&self, claim: &Claim) -> Duration {
+    fn run_limit(&self, claim: &Stated<'_>) -> Duration {
         match judge::hang_guarded(claim) {
             true => self.config.hang_guard,
             false => self.timeout,
@@ -431,9 +437,9 @@ impl Checker {
     }
 
     /// The declared crates a Rust claim uses.
-    fn used(&self, claim: &Claim) -> Vec<String> {
-        match backend::of(claim.lang).uses_crates() {
-            true => self.crates.used_with_libraries(&claim.source),
+    fn used(&self, claim: &Stated<'_>) -> Vec<String> {
+        match backend::of(claim.program.lang).uses_crates() {
+            true => self.crates.used_with_libraries(&claim.program.source),
             false => Vec::new(),
         }
     }
@@ -443,12 +449,12 @@ impl Checker {
     /// their fingerprint.
     fn job_and_key(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         tool: &str,
         version: &str,
         used: &[String],
     ) -> Result<(Job, String), String> {
-        let mut job = backend::of(claim.lang).job(claim, tool);
+        let mut job = backend::of(claim.program.lang).job(claim, tool);
         if judge::hang_guarded(claim) {
             job.timeout = Some(self.config.hang_guard);
         }
@@ -465,7 +471,7 @@ impl Checker {
         };
         let key = Decides {
             job: &job,
-            source: &claim.source,
+            source: &claim.program.source,
             compiler: version,
             checker: checker.as_deref(),
             timeout: self.timeout,
@@ -488,14 +494,15 @@ impl Checker {
 
     /// The verdict on a Rust claim that failed because it names a crate
     /// the book does not declare: where, and the table to add it to.
-    fn undeclared(&self, claim: &Claim, obs: &Observation) -> Option<Verdict> {
+    fn undeclared(&self, claim: &Stated<'_>, obs: &Observation) -> Option<Verdict> {
         let names = self.crates.names();
         let missing: Vec<_> = mdbook_companion_core::crates::undeclared(&obs.diagnostics)
             .into_iter()
             .filter(|u| !names.contains(&u.name))
             .collect();
         let first = missing.first()?;
-        let line = (claim.line + first.line).saturating_sub(usize::from(claim.wrapped));
+        let line =
+            (claim.place.line + first.line).saturating_sub(usize::from(claim.program.wrapped));
         let list: Vec<String> = missing.iter().map(|u| format!("`{}`", u.name)).collect();
         let (it, crates) = if list.len() == 1 {
             ("it", format!("the crate {}", list[0]))
@@ -505,7 +512,7 @@ impl Checker {
         Some(Verdict::fail_with(
             format!(
                 "{file}:{line}:{column}: uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
-                file = claim.file,
+                file = claim.place.file,
                 column = first.column,
                 name = first.name,
             ),
@@ -532,7 +539,7 @@ impl Checker {
     }
 
     /// Checks claims in parallel on the current rayon pool, in order.
-    pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
+    pub fn check_all(&self, claims: &[Stated<'_>]) -> Vec<Outcome> {
         claims.par_iter().map(|c| self.check(c)).collect()
     }
 }
@@ -540,13 +547,13 @@ impl Checker {
 /// A failure told in the chapter's lines: the places rustc and a panic
 /// name in `main.rs` named in the author's file, where the claim knows
 /// them ([`mdbook_companion_core::lines`]).
-fn in_chapter(claim: &Claim, mut verdict: Verdict) -> Verdict {
+fn in_chapter(claim: &Stated<'_>, mut verdict: Verdict) -> Verdict {
     if let (
         Some(lines),
         Verdict::Failed {
             message, detail, ..
         },
-    ) = (&claim.lines, &mut verdict)
+    ) = (&claim.program.lines, &mut verdict)
     {
         *message = lines.tell(message);
         if let Some(d) = detail {
@@ -569,12 +576,14 @@ fn dependency_failure(message: String) -> Outcome {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use mdbook_companion_core::claim::Claim;
 
     /// A Rust claim for unit tests.
     pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
-        Claim {
-            line: 1,
-            ..Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect)
+        {
+            let mut claim = Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect);
+            claim.origin.line = 1;
+            claim
         }
     }
 
