@@ -142,28 +142,26 @@ pub fn claims(
                 let by = file as isize + 1 - l.open as isize;
                 Some(l.shifted(by))
             });
-        out.push({
-            let mut claim = Claim::new(
-                chapter.file.as_str(),
-                block.range.start,
-                what,
-                Lang::Rust,
-                program.source,
-                expect,
-            );
-            claim.origin.line = map.file_line(test_line - 1);
-            claim.program.lines = lines;
-            claim.program.wrapped = program.wrapped;
-            claim.program.edition = lang.edition.unwrap_or(edition);
-            claim.expectation.error = lang.error_codes.first().cloned();
-            claim.expectation.ignore = lang.ignored_on(triple);
-            claim.program.doctest = Some(Doctest {
-                test_harness: lang.test_harness,
-                error_codes: lang.error_codes,
-                test_line,
-            });
-            claim
+        let mut claim = Claim::new(
+            chapter.file.as_str(),
+            block.range.start,
+            what,
+            Lang::Rust,
+            program.source,
+            expect,
+        );
+        claim.origin.line = map.file_line(test_line - 1);
+        claim.program.lines = lines;
+        claim.program.wrapped = program.wrapped;
+        claim.program.edition = lang.edition.unwrap_or(edition);
+        claim.expectation.error = lang.error_codes.first().cloned();
+        claim.expectation.ignore = lang.ignored_on(triple);
+        claim.program.doctest = Some(Doctest {
+            test_harness: lang.test_harness,
+            error_codes: lang.error_codes,
+            test_line,
         });
+        out.push(claim);
     }
     out
 }

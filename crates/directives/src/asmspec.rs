@@ -364,28 +364,26 @@ pub fn asm_claim(
     program: AsmRequest,
 ) -> Option<Claim> {
     let block = spec.block.as_ref()?;
-    Some({
-        let mut claim = claim.clone();
-        claim.origin.line = env.place.line(block.info_offset);
-        claim.origin.offset = block.info_offset;
-        claim.origin.what = format!("asm of {}", claim.origin.what);
-        claim.program.source = program.source;
-        claim.expectation.expect = Expect::Asm;
-        claim.expectation.output = None;
-        claim.origin.output_range = None;
-        claim.origin.bless = None;
-        claim.program.flags = program.flags;
-        claim.expectation.no_warnings = false;
-        claim.expectation.sanitize = mdbook_companion_core::sanitize::Sanitize::NONE;
-        claim.expectation.unordered = false;
-        claim.expectation.asm = Some(AsmClaim {
-            shown: program.shown,
-            syntax: spec.syntax(env.config.asm_syntax),
-            arch: block.arch.clone(),
-            checks: block.checks.clone(),
-        });
-        claim
-    })
+    let mut asm = claim.clone();
+    asm.origin.line = env.place.line(block.info_offset);
+    asm.origin.offset = block.info_offset;
+    asm.origin.what = format!("asm of {}", claim.origin.what);
+    asm.program.source = program.source;
+    asm.expectation.expect = Expect::Asm;
+    asm.expectation.output = None;
+    asm.origin.output_range = None;
+    asm.origin.bless = None;
+    asm.program.flags = program.flags;
+    asm.expectation.no_warnings = false;
+    asm.expectation.sanitize = mdbook_companion_core::sanitize::Sanitize::NONE;
+    asm.expectation.unordered = false;
+    asm.expectation.asm = Some(AsmClaim {
+        shown: program.shown,
+        syntax: spec.syntax(env.config.asm_syntax),
+        arch: block.arch.clone(),
+        checks: block.checks.clone(),
+    });
+    Some(asm)
 }
 
 #[cfg(test)]
@@ -521,24 +519,22 @@ impl AsmSpec {
         sanitize: Sanitize,
     ) -> Claim {
         let output_range = snippet.output.map(|(_, r)| r.clone());
-        {
-            let mut claim = Claim::new(
-                env.file,
-                snippet.info_offset,
-                "",
-                snippet.lang,
-                snippet.source,
-                expect,
-            );
-            claim.origin.line = env.place.line(snippet.info_offset);
-            claim.expectation.output = snippet.output.map(|(o, _)| o.to_owned());
-            claim.origin.bless = output_range.as_ref().and_then(|r| env.place.bless(r));
-            claim.origin.output_range = output_range;
-            claim.program.edition = env.config.edition;
-            claim.program.flags = self.flags.clone();
-            claim.expectation.no_warnings = self.no_warnings;
-            claim.expectation.sanitize = sanitize;
-            claim
-        }
+        let mut claim = Claim::new(
+            env.file,
+            snippet.info_offset,
+            "",
+            snippet.lang,
+            snippet.source,
+            expect,
+        );
+        claim.origin.line = env.place.line(snippet.info_offset);
+        claim.expectation.output = snippet.output.map(|(o, _)| o.to_owned());
+        claim.origin.bless = output_range.as_ref().and_then(|r| env.place.bless(r));
+        claim.origin.output_range = output_range;
+        claim.program.edition = env.config.edition;
+        claim.program.flags = self.flags.clone();
+        claim.expectation.no_warnings = self.no_warnings;
+        claim.expectation.sanitize = sanitize;
+        claim
     }
 }

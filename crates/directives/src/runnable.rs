@@ -456,23 +456,21 @@ impl Example {
         let shown = self.source();
         let source = code::rust_program(&shown);
         let lines = env.program_lines(offset, &source);
-        {
-            let mut claim = Claim::new(env.file, offset, what, Lang::Rust, source, self.expect);
-            claim.origin.line = env.place.line(offset);
-            claim.program.lines = lines;
-            claim.program.wrapped = !code::has_main(&shown);
-            claim.expectation.output = self.output.clone();
-            claim.origin.output_range = output_range;
-            claim.program.edition = self.edition;
-            claim.program.mode = self.mode;
-            claim.expectation.error = self.error.clone();
-            claim.expectation.ignore = self.ignore;
-            claim.origin.bless = bless;
-            claim.expectation.no_warnings = self.spec.no_warnings;
-            claim.expectation.sanitize = self.sanitize;
-            claim.expectation.unordered = self.unordered;
-            claim
-        }
+        let mut claim = Claim::new(env.file, offset, what, Lang::Rust, source, self.expect);
+        claim.origin.line = env.place.line(offset);
+        claim.program.lines = lines;
+        claim.program.wrapped = !code::has_main(&shown);
+        claim.expectation.output = self.output.clone();
+        claim.origin.output_range = output_range;
+        claim.program.edition = self.edition;
+        claim.program.mode = self.mode;
+        claim.expectation.error = self.error.clone();
+        claim.expectation.ignore = self.ignore;
+        claim.origin.bless = bless;
+        claim.expectation.no_warnings = self.spec.no_warnings;
+        claim.expectation.sanitize = self.sanitize;
+        claim.expectation.unordered = self.unordered;
+        claim
     }
 
     /// The claim of its ```` ```asm ```` block, made beside `claim` (the
