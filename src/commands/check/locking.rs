@@ -2,7 +2,7 @@
 //! `--locked`, which compares the book with the committed lock instead.
 
 use super::report::Report;
-use mdbook_companion_core::claim::Recorded;
+use mdbook_companion_core::claim::{Origin, Recorded};
 use mdbook_companion_core::diff;
 use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_engine::check::{Checker, Verdict};
@@ -28,10 +28,22 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                     String::new()
                 }
             };
+            // What the lock tells of where the claim came from; the rest
+            // of it is named by its hash ([`Checker::claim_key`] names
+            // every field of the program and the expectation).
+            let Origin {
+                file,
+                line,
+                what,
+                // Where the chapter's text and `--bless` put it: no fact.
+                offset: _,
+                output_range: _,
+                bless: _,
+            } = &claim.origin;
             Entry {
-                chapter: claim.origin.file.clone(),
-                line: claim.origin.line,
-                what: claim.origin.what.clone(),
+                chapter: file.clone(),
+                line: *line,
+                what: what.clone(),
                 hash: checker.claim_key(&claim.stated()),
                 expect: claim.expectation.expect,
                 verdict,

@@ -580,11 +580,9 @@ pub(crate) mod tests {
 
     /// A Rust claim for unit tests.
     pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
-        {
-            let mut claim = Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect);
-            claim.origin.line = 1;
-            claim
-        }
+        let mut claim = Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect);
+        claim.origin.line = 1;
+        claim
     }
 
     #[test]
