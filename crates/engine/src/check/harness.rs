@@ -188,7 +188,8 @@ pub fn parse(stdout: &str) -> Report {
 /// The verdict on an exercise claim from what happened; a failure's
 /// detail ends with where the code and the tests stand in `main.rs`, the
 /// test crate that compiler and harness messages name, unless they are
-/// told in the chapter's lines ([`Claim::lines`]).
+/// told in the chapter's lines
+/// ([`Program::lines`](mdbook_companion_core::claim::Program::lines)).
 pub fn judge(
     claim: &Stated<'_>,
     obs: &Observation,

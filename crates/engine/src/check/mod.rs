@@ -2,10 +2,12 @@
 //!
 //! A book says "this prints `hello`", "this panics with `attempt to divide
 //! by zero`", "this does not compile (E0381)", "this C is undefined
-//! behaviour". Each such statement is a [`Claim`]. Checking one means
-//! compiling (and maybe running) its program in a temporary directory, with
-//! a time limit and capped output ([`crate::exec`]), and comparing what
-//! happened with what the book says.
+//! behaviour". Each such statement is a [`Stated`] claim: its program
+//! and what is claimed of it (where it came from stays with the book
+//! layer). Checking one means compiling (and maybe running) its program
+//! in a temporary directory, with a time limit and capped output
+//! ([`crate::exec`]), and comparing what happened with what the book
+//! says.
 //!
 //! What happened (an [`Observation`]) depends only on what `key::Decides`
 //! holds (the program, the compiler and its version, the flags, the
