@@ -5,6 +5,7 @@
 
 use super::load::{Chapter, FilePlace, LineMap};
 use super::resolve::{Claimed, Run, prepare, resolve};
+use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
@@ -44,7 +45,7 @@ pub struct ChapterOutcome {
     pub claimed: Vec<Claimed>,
     /// For `check` (a chapter as loaded, [`Page::origin`]): the claims of
     /// its directives and plain blocks, in chapter order.
-    pub claims: Vec<check::Claim>,
+    pub claims: Vec<Claim>,
     /// For `check`: its fences one edit from ours (also among its
     /// warnings), which `check` fails on.
     pub typos: Vec<Located>,
@@ -413,7 +414,7 @@ pub fn render(
                         hash: keys
                             .as_ref()
                             .zip(e.claim.and_then(|i| r.claims.get(i)))
-                            .map(|(k, c)| k.claim_key(c)),
+                            .map(|(k, c)| k.claim_key(&c.stated())),
                     }
                 }));
                 outcome
@@ -445,9 +446,9 @@ pub fn render(
         outcome.claimed = claims
             .iter()
             .map(|(_, c)| Claimed {
-                line: place.index().line0(c.offset) + 1,
-                what: c.what.clone(),
-                hash: k.claim_key(c),
+                line: place.index().line0(c.origin.offset) + 1,
+                what: c.origin.what.clone(),
+                hash: k.claim_key(&c.stated()),
             })
             .collect();
     }
@@ -456,7 +457,7 @@ pub fn render(
     }
     if page.origin.is_some() {
         outcome.claims.extend(claims.into_iter().map(|(_, c)| c));
-        outcome.claims.sort_by_key(|c| c.offset);
+        outcome.claims.sort_by_key(|c| c.origin.offset);
     }
     let reps = blocks
         .iter()
@@ -480,7 +481,7 @@ fn verify(
     run: &Run,
     file: &str,
     text: &str,
-    claims: &[(usize, check::Claim)],
+    claims: &[(usize, Claim)],
     outs: &mut [markdown::Out],
     outcome: &mut ChapterOutcome,
 ) {
@@ -490,10 +491,10 @@ fn verify(
     let checker = check::Checker::new(config)
         .with_lock(run.lock.clone())
         .with_crates(run.crates(config));
-    let only: Vec<check::Claim> = claims.iter().map(|(_, c)| c.clone()).collect();
     // Cold claims compile together, as `check` does.
-    checker.prepare(&only);
-    let results = checker.check_all(&only);
+    let stated: Vec<_> = claims.iter().map(|(_, c)| c.stated()).collect();
+    checker.prepare(&stated);
+    let results = checker.check_all(&stated);
     // The marks of a block's false claims, in the block's order.
     let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
     let mut index = None;
@@ -507,15 +508,19 @@ fn verify(
             check::Verdict::Unchecked { .. } => "was not checked",
             _ => "does not hold",
         };
-        let head = format!("{} (expect={}) {how}", claim.what, claim.expect.name());
-        let problem = Problem::at(claim.offset, format!("{head}: {full}"));
+        let head = format!(
+            "{} (expect={}) {how}",
+            claim.origin.what,
+            claim.expectation.expect.name()
+        );
+        let problem = Problem::at(claim.origin.offset, format!("{head}: {full}"));
         let index = index.get_or_insert_with(|| LineIndex::new(text));
         let located = Located::indexed(file, text, index, &problem);
         // A missing compiler is reported once for the book, not per block.
         let missing = match &result.verdict {
             check::Verdict::Unchecked { tool, key } => Some(MissingTool {
                 tool: tool.clone(),
-                key: key.unwrap_or(claim.lang.key()),
+                key: key.unwrap_or(claim.program.lang.key()),
                 purpose: Purpose::Check,
                 at: located.clone(),
             }),

@@ -516,10 +516,14 @@ mod tests {
         let raw = "```rust example\nfn main() { println!(\"hi\"); }\n```\n\n{{#include out.md}}\n\n```rust example\nfn main() {}\n```\n\n```output\n```\n";
         let claims = claims(&included(raw, "```output\nhi\n```"), &config());
         assert_eq!(claims.len(), 2);
-        assert_eq!((claims[0].line, claims[1].line), (1, 7));
-        assert_eq!(claims[0].output.as_deref(), Some("hi\n"));
-        assert_eq!(claims[0].bless, None);
-        let target = claims[1].bless.clone().expect("literal output block");
+        assert_eq!((claims[0].origin.line, claims[1].origin.line), (1, 7));
+        assert_eq!(claims[0].expectation.output.as_deref(), Some("hi\n"));
+        assert_eq!(claims[0].origin.bless, None);
+        let target = claims[1]
+            .origin
+            .bless
+            .clone()
+            .expect("literal output block");
         assert_eq!(&raw[target.range], "```output\n```");
     }
 
@@ -534,9 +538,9 @@ mod tests {
             .iter()
             .map(|c| {
                 (
-                    c.line,
-                    c.output.as_deref(),
-                    c.bless.as_ref().map(|t| &raw[t.range.clone()]),
+                    c.origin.line,
+                    c.expectation.output.as_deref(),
+                    c.origin.bless.as_ref().map(|t| &raw[t.range.clone()]),
                 )
             })
             .collect();
@@ -548,7 +552,7 @@ mod tests {
                 (14, None, None),
             ]
         );
-        let target = claims[0].bless.as_ref().unwrap();
+        let target = claims[0].origin.bless.as_ref().unwrap();
         assert_eq!(target.block, &raw[target.range.clone()]);
     }
 
@@ -563,9 +567,17 @@ mod tests {
             expanded: text.into(),
         };
         let c = claims(&chapter, &config()).remove(0);
-        assert_eq!(c.source, "fn main() {\nlet x = 1;\nassert_eq!(x, 2);\n}\n");
         assert_eq!(
-            (c.expect, c.edition, c.mode, c.output.as_deref()),
+            c.program.source,
+            "fn main() {\nlet x = 1;\nassert_eq!(x, 2);\n}\n"
+        );
+        assert_eq!(
+            (
+                c.expectation.expect,
+                c.program.edition,
+                c.program.mode,
+                c.expectation.output.as_deref()
+            ),
             (Expect::Panic, 2024, Mode::Release, Some("assertion\n"))
         );
     }

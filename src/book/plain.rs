@@ -142,27 +142,26 @@ pub fn claims(
                 let by = file as isize + 1 - l.open as isize;
                 Some(l.shifted(by))
             });
-        out.push(Claim {
-            line: map.file_line(test_line - 1),
-            lines,
-            wrapped: program.wrapped,
-            edition: lang.edition.unwrap_or(edition),
-            error: lang.error_codes.first().cloned(),
-            ignore: lang.ignored_on(triple),
-            doctest: Some(Doctest {
-                test_harness: lang.test_harness,
-                error_codes: lang.error_codes,
-                test_line,
-            }),
-            ..Claim::new(
-                chapter.file.as_str(),
-                block.range.start,
-                what,
-                Lang::Rust,
-                program.source,
-                expect,
-            )
+        let mut claim = Claim::new(
+            chapter.file.as_str(),
+            block.range.start,
+            what,
+            Lang::Rust,
+            program.source,
+            expect,
+        );
+        claim.origin.line = map.file_line(test_line - 1);
+        claim.program.lines = lines;
+        claim.program.wrapped = program.wrapped;
+        claim.program.edition = lang.edition.unwrap_or(edition);
+        claim.expectation.error = lang.error_codes.first().cloned();
+        claim.expectation.ignore = lang.ignored_on(triple);
+        claim.program.doctest = Some(Doctest {
+            test_harness: lang.test_harness,
+            error_codes: lang.error_codes,
+            test_line,
         });
+        out.push(claim);
     }
     out
 }
@@ -197,7 +196,7 @@ mod tests {
         );
         let got: Vec<_> = claims
             .iter()
-            .map(|c| (c.line, c.what.as_str(), c.expect))
+            .map(|c| (c.origin.line, c.origin.what.as_str(), c.expectation.expect))
             .collect();
         assert_eq!(
             got,
@@ -208,9 +207,12 @@ mod tests {
                 (27, "rust block (compile_fail,E0382)", Expect::CompileFail),
             ]
         );
-        assert_eq!(claims[1].source.lines().nth(1), Some("panic!();"));
-        assert_eq!(claims[3].doctest.as_ref().unwrap().error_codes, ["E0382"]);
-        assert_eq!(claims[0].edition, 2021);
+        assert_eq!(claims[1].program.source.lines().nth(1), Some("panic!();"));
+        assert_eq!(
+            claims[3].program.doctest.as_ref().unwrap().error_codes,
+            ["E0382"]
+        );
+        assert_eq!(claims[0].program.edition, 2021);
     }
 
     /// The block after a program shows its output when it is a fence of
@@ -254,7 +256,10 @@ mod tests {
             "x86_64-unknown-linux-gnu",
         );
         assert_eq!(claims.len(), 1);
-        assert_eq!((claims[0].line, claims[0].edition), (5, 2018));
-        assert_eq!(claims[0].doctest.as_ref().unwrap().test_line, 6);
+        assert_eq!(
+            (claims[0].origin.line, claims[0].program.edition),
+            (5, 2018)
+        );
+        assert_eq!(claims[0].program.doctest.as_ref().unwrap().test_line, 6);
     }
 }

@@ -170,7 +170,8 @@ pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &
         })
         .collect();
     if !claims.is_empty() {
-        run.checker(config).prepare(&claims);
+        let stated: Vec<_> = claims.iter().map(Claim::stated).collect();
+        run.checker(config).prepare(&stated);
     }
 }
 
@@ -203,9 +204,9 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
                 // it saw, as later ones do (its observation is cached and
                 // the check after rendering finds it; [`prepare`] compiled
                 // the cold ones together).
-                checker.check(claim);
+                checker.check(&claim.stated());
             }
-            Fact::Recorded(checker.recorded(claim))
+            Fact::Recorded(checker.recorded(&claim.stated()))
         }
     }
 }
@@ -216,7 +217,7 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
 fn vouched(run: &Run, env: &Env<'_>, claim: &Claim) -> Vouched {
     let checker = run.checker(env.config);
     if env.config.verify {
-        let verdict = checker.check(claim).verdict;
+        let verdict = checker.check(&claim.stated()).verdict;
         let missing = match &verdict {
             Verdict::Unchecked { tool, .. } => Some(tool.clone()),
             _ => None,
@@ -225,7 +226,7 @@ fn vouched(run: &Run, env: &Env<'_>, claim: &Claim) -> Vouched {
     }
     match &run.lock {
         None => Vouched::NoLock,
-        Some(lock) => match lock.block(&checker.claim_key(claim)) {
+        Some(lock) => match lock.block(&checker.claim_key(&claim.stated())) {
             Some(e) => Vouched::Verdict(e.verdict, e.missing.clone()),
             None => Vouched::Stale,
         },

@@ -662,6 +662,46 @@ fn the_core_starts_no_process_and_writes_no_file() {
     assert!(code.contains("Command::new"));
 }
 
+#[test]
+fn the_engine_never_sees_where_a_claim_came_from() {
+    // The engine checks a program and what is claimed of it (`Stated`):
+    // a whole claim, its origin (its chapter's block, where `--bless`
+    // writes) stay with the book layer. (Test modules make whole claims
+    // to state.)
+    let seen = |code: &str| -> Vec<String> {
+        let code = strip_comments_and_strings(code);
+        let words = ["Claim", "BlessTarget", "output_range"];
+        let mut found: Vec<String> = code
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| words.contains(w))
+            .map(str::to_owned)
+            .collect();
+        found.extend(
+            expand_all(&code)
+                .into_iter()
+                .filter(|p| p.ends_with("claim::Origin")),
+        );
+        found
+    };
+    let found: Vec<String> = sources()
+        .iter()
+        .filter(|s| s.krate == "crates/engine")
+        .flat_map(|s| {
+            seen(&s.code)
+                .into_iter()
+                .map(|w| format!("{}: {w}", s.file))
+        })
+        .collect();
+    assert!(found.is_empty(), "{found:#?}");
+    // The rule sees: an entry point that takes a whole claim, or an
+    // origin, is caught.
+    assert_eq!(seen("pub fn check(&self, claim: &Claim) {}"), ["Claim"]);
+    assert_eq!(
+        seen("use mdbook_companion_core::claim::{Origin, Stated};"),
+        ["mdbook_companion_core::claim::Origin"]
+    );
+}
+
 /// The part of ARCHITECTURE.md's code map about a file's folder: from the
 /// line that names the folder (`crates/engine/src/`, `src/book/`) to the
 /// next line that starts at the margin.

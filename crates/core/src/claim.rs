@@ -81,9 +81,79 @@ pub fn has_pattern(expected: &str) -> bool {
     expected.contains("[..]") || expected.lines().any(|l| l.trim() == "...")
 }
 
-/// One statement of the book to check.
+/// One statement of the book to check, in three parts: what runs (the
+/// [`Program`]), what is claimed of it (the [`Expectation`]) and where it
+/// came from (the [`Origin`]). The engine checks the first two
+/// ([`Claim::stated`]); the origin stays with the book layer, which
+/// places, reports and blesses claims.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
+    /// What runs.
+    pub program: Program,
+    /// What is claimed of it.
+    pub expectation: Expectation,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// What a claim runs: the program, its language and how it is built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// The language (one that compiles).
+    pub lang: Lang,
+    /// The full program (hidden lines un-hidden, `fn main` added).
+    pub source: String,
+    /// Whether `source` is the block's code wrapped in `fn main() {`, one
+    /// line above the code's own (for placing compiler errors).
+    pub wrapped: bool,
+    /// The Rust edition.
+    pub edition: u16,
+    /// Debug or release (Rust).
+    pub mode: Mode,
+    /// A C or C++ side's own compiler flags (`flags="-Wall -Wextra"`),
+    /// after ours.
+    pub flags: Vec<String>,
+    /// A plain code block of the book (no directive), checked as `mdbook
+    /// test` checks it; `None` for a directive's claim.
+    pub doctest: Option<Doctest>,
+    /// Where the lines of `source` stand in the author's file, so that
+    /// what the compiler and the program say names them (`None`: a block
+    /// that is not literally in the file keeps `main.rs`). Not part of
+    /// what decides a verdict: the cache keys leave it out.
+    pub lines: Option<ProgramLines>,
+}
+
+/// What a claim states of its program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    /// The expected outcome.
+    pub expect: Expect,
+    /// The expected output (the output block's text), if any.
+    pub output: Option<String>,
+    /// ```` ```output unordered ````: the output's lines may come in any
+    /// order (threads).
+    pub unordered: bool,
+    /// A rustc error code the compile failure must carry.
+    pub error: Option<String>,
+    /// The line the compiler's first error must stand on (a quiz's key
+    /// "does not compile, on line 3"), when the block says.
+    pub error_line: Option<ErrorLine>,
+    /// `warnings=none`: the compiler prints no warning.
+    pub no_warnings: bool,
+    /// `sanitize=`: the checkers that watch the run (none: UBSan for
+    /// `expect=ub`, nothing otherwise).
+    pub sanitize: Sanitize,
+    /// For [`Expect::Asm`]: what the listing must hold.
+    pub asm: Option<AsmClaim>,
+    /// mdBook's `ignore`: shown, never checked (counted as ignored).
+    pub ignore: bool,
+}
+
+/// Where a claim came from: its chapter, its block, where `--bless`
+/// writes. The engine never sees it; messages that name a place get a
+/// [`Place`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
     /// The chapter file as shown to the author (`src/intro.md`).
     pub file: String,
     /// 1-based line of the block's info string in the chapter file (for a
@@ -95,55 +165,43 @@ pub struct Claim {
     pub offset: usize,
     /// What the block is, for messages: `rust example "Title"`.
     pub what: String,
-    /// The language (one that compiles).
-    pub lang: Lang,
-    /// The full program (hidden lines un-hidden, `fn main` added).
-    pub source: String,
-    /// Whether `source` is the block's code wrapped in `fn main() {`, one
-    /// line above the code's own (for placing compiler errors).
-    pub wrapped: bool,
-    /// The expected outcome.
-    pub expect: Expect,
-    /// The expected output (the output block's text), if any.
-    pub output: Option<String>,
     /// Byte range in the processed chapter text of the output block
     /// (fences included), where `--bless` would write.
     pub output_range: Option<Range<usize>>,
-    /// The Rust edition.
-    pub edition: u16,
-    /// Debug or release (Rust).
-    pub mode: Mode,
-    /// A rustc error code the compile failure must carry.
-    pub error: Option<String>,
-    /// mdBook's `ignore`: shown, never checked (counted as ignored).
-    pub ignore: bool,
     /// Where `--bless` may write, when the output block is literal in the
     /// chapter file (set by `check`, which knows the file).
     pub bless: Option<BlessTarget>,
-    /// A plain code block of the book (no directive), checked as `mdbook
-    /// test` checks it; `None` for a directive's claim.
-    pub doctest: Option<Doctest>,
-    /// A C or C++ side's own compiler flags (`flags="-Wall -Wextra"`),
-    /// after ours.
-    pub flags: Vec<String>,
-    /// `warnings=none`: the compiler prints no warning.
-    pub no_warnings: bool,
-    /// `sanitize=`: the checkers that watch the run (none: UBSan for
-    /// `expect=ub`, nothing otherwise).
-    pub sanitize: Sanitize,
-    /// ```` ```output unordered ````: the output's lines may come in any
-    /// order (threads).
-    pub unordered: bool,
-    /// For [`Expect::Asm`]: what the listing must hold.
-    pub asm: Option<AsmClaim>,
-    /// The line the compiler's first error must stand on (a quiz's key
-    /// "does not compile, on line 3"), when the block says.
-    pub error_line: Option<ErrorLine>,
-    /// Where the lines of `source` stand in the author's file, so that
-    /// what the compiler and the program say names them (`None`: a block
-    /// that is not literally in the file keeps `main.rs`). Not part of
-    /// what decides a verdict: the cache keys leave it out.
-    pub lines: Option<ProgramLines>,
+}
+
+/// Where a message places a claim's block: its chapter file and the line
+/// of its info string (what the engine's messages that name a line of
+/// the block, or of its `asm` block, count from). For messages only:
+/// no key holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place<'a> {
+    /// [`Origin::file`].
+    pub file: &'a str,
+    /// [`Origin::line`].
+    pub line: usize,
+}
+
+impl std::fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A claim as the engine checks it: its program and what is claimed of
+/// it, and the place its messages name; never its block, its output
+/// range or where `--bless` writes.
+#[derive(Debug, Clone, Copy)]
+pub struct Stated<'a> {
+    /// What runs.
+    pub program: &'a Program,
+    /// What is claimed of it.
+    pub expectation: &'a Expectation,
+    /// Where messages say it is.
+    pub place: Place<'a>,
 }
 
 impl Claim {
@@ -151,9 +209,9 @@ impl Claim {
     /// `offset` of `file` (the block `what` names), has the outcome
     /// `expect`, and nothing more: no output, no flags, no checker, no
     /// error code or line, a debug build, edition 2021, placed on no line
-    /// yet (`check` places claims). A maker states the rest with struct
-    /// update syntax, `Claim { output, ..Claim::new(…) }`, so every
-    /// claim is made in one place and a new field has one default.
+    /// yet (`check` places claims). A maker states the rest on the value
+    /// (`claim.expectation.output = …`), so every claim is made in one
+    /// place and a new field has one default.
     pub fn new(
         file: impl Into<String>,
         offset: usize,
@@ -163,29 +221,54 @@ impl Claim {
         expect: Expect,
     ) -> Claim {
         Claim {
-            file: file.into(),
-            line: 0,
-            offset,
-            what: what.into(),
-            lang,
-            source: source.into(),
-            wrapped: false,
-            expect,
-            output: None,
-            output_range: None,
-            edition: 2021,
-            mode: Mode::Debug,
-            error: None,
-            ignore: false,
-            bless: None,
-            doctest: None,
-            flags: Vec::new(),
-            no_warnings: false,
-            sanitize: Sanitize::NONE,
-            unordered: false,
-            asm: None,
-            error_line: None,
-            lines: None,
+            program: Program {
+                lang,
+                source: source.into(),
+                wrapped: false,
+                edition: 2021,
+                mode: Mode::Debug,
+                flags: Vec::new(),
+                doctest: None,
+                lines: None,
+            },
+            expectation: Expectation {
+                expect,
+                output: None,
+                unordered: false,
+                error: None,
+                error_line: None,
+                no_warnings: false,
+                sanitize: Sanitize::NONE,
+                asm: None,
+                ignore: false,
+            },
+            origin: Origin {
+                file: file.into(),
+                line: 0,
+                offset,
+                what: what.into(),
+                output_range: None,
+                bless: None,
+            },
+        }
+    }
+
+    /// The claim as the engine checks it.
+    pub fn stated(&self) -> Stated<'_> {
+        Stated {
+            program: &self.program,
+            expectation: &self.expectation,
+            place: self.origin.place(),
+        }
+    }
+}
+
+impl Origin {
+    /// Where messages place the block.
+    pub fn place(&self) -> Place<'_> {
+        Place {
+            file: &self.file,
+            line: self.line,
         }
     }
 }
@@ -194,10 +277,10 @@ impl Claim {
 /// the compiler gets, told to the author as a line the reader sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ErrorLine {
-    /// The 1-based line in [`Claim::source`].
+    /// The 1-based line in [`Program::source`].
     pub line: usize,
     /// For each line the reader sees (1-based, in order), its line in
-    /// [`Claim::source`] (hidden lines and a wrapping `fn main` shift them).
+    /// [`Program::source`] (hidden lines and a wrapping `fn main` shift them).
     pub shown: Vec<usize>,
 }
 

@@ -359,27 +359,26 @@ pub fn asm_claim(
     program: AsmRequest,
 ) -> Option<Claim> {
     let block = spec.block.as_ref()?;
-    Some(Claim {
-        line: env.place.line(block.info_offset),
-        offset: block.info_offset,
-        what: format!("asm of {}", claim.what),
-        source: program.source,
-        expect: Expect::Asm,
-        output: None,
-        output_range: None,
-        bless: None,
-        flags: program.flags,
-        no_warnings: false,
-        sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
-        unordered: false,
-        asm: Some(AsmClaim {
-            shown: program.shown,
-            syntax: spec.syntax(env.config.asm_syntax),
-            arch: block.arch.clone(),
-            checks: block.checks.clone(),
-        }),
-        ..claim.clone()
-    })
+    let mut asm = claim.clone();
+    asm.origin.line = env.place.line(block.info_offset);
+    asm.origin.offset = block.info_offset;
+    asm.origin.what = format!("asm of {}", claim.origin.what);
+    asm.program.source = program.source;
+    asm.expectation.expect = Expect::Asm;
+    asm.expectation.output = None;
+    asm.origin.output_range = None;
+    asm.origin.bless = None;
+    asm.program.flags = program.flags;
+    asm.expectation.no_warnings = false;
+    asm.expectation.sanitize = mdbook_companion_core::sanitize::Sanitize::NONE;
+    asm.expectation.unordered = false;
+    asm.expectation.asm = Some(AsmClaim {
+        shown: program.shown,
+        syntax: spec.syntax(env.config.asm_syntax),
+        arch: block.arch.clone(),
+        checks: block.checks.clone(),
+    });
+    Some(asm)
 }
 
 #[cfg(test)]
@@ -514,23 +513,22 @@ impl AsmSpec {
         sanitize: Sanitize,
     ) -> Claim {
         let output_range = snippet.output.map(|(_, r)| r.clone());
-        Claim {
-            line: env.place.line(snippet.info_offset),
-            output: snippet.output.map(|(o, _)| o.to_owned()),
-            bless: output_range.as_ref().and_then(|r| env.place.bless(r)),
-            output_range,
-            edition: env.config.edition,
-            flags: self.flags.clone(),
-            no_warnings: self.no_warnings,
-            sanitize,
-            ..Claim::new(
-                env.file,
-                snippet.info_offset,
-                "",
-                snippet.lang,
-                snippet.source,
-                expect,
-            )
-        }
+        let mut claim = Claim::new(
+            env.file,
+            snippet.info_offset,
+            "",
+            snippet.lang,
+            snippet.source,
+            expect,
+        );
+        claim.origin.line = env.place.line(snippet.info_offset);
+        claim.expectation.output = snippet.output.map(|(o, _)| o.to_owned());
+        claim.origin.bless = output_range.as_ref().and_then(|r| env.place.bless(r));
+        claim.origin.output_range = output_range;
+        claim.program.edition = env.config.edition;
+        claim.program.flags = self.flags.clone();
+        claim.expectation.no_warnings = self.no_warnings;
+        claim.expectation.sanitize = sanitize;
+        claim
     }
 }

@@ -341,28 +341,33 @@ impl Example {
         let bless = output_range.as_ref().and_then(|r| env.place.bless(r));
         let shown = self.source();
         let source = code::rust_program(&shown);
-        Claim {
-            line: env.place.line(offset),
-            lines: env.program_lines(offset, &source),
-            wrapped: !code::has_main(&shown),
-            output: self.output.clone(),
-            output_range,
-            edition: self.edition,
-            mode: self.mode,
-            error: self.error.clone(),
-            ignore: self.ignore,
-            bless,
-            no_warnings: self.spec.no_warnings,
-            sanitize: self.sanitize,
-            unordered: self.unordered,
-            ..Claim::new(env.file, offset, what, Lang::Rust, source, self.expect)
-        }
+        let lines = env.program_lines(offset, &source);
+        let mut claim = Claim::new(env.file, offset, what, Lang::Rust, source, self.expect);
+        claim.origin.line = env.place.line(offset);
+        claim.program.lines = lines;
+        claim.program.wrapped = !code::has_main(&shown);
+        claim.expectation.output = self.output.clone();
+        claim.origin.output_range = output_range;
+        claim.program.edition = self.edition;
+        claim.program.mode = self.mode;
+        claim.expectation.error = self.error.clone();
+        claim.expectation.ignore = self.ignore;
+        claim.origin.bless = bless;
+        claim.expectation.no_warnings = self.spec.no_warnings;
+        claim.expectation.sanitize = self.sanitize;
+        claim.expectation.unordered = self.unordered;
+        claim
     }
 
     /// The claim of its ```` ```asm ```` block, made beside `claim` (the
     /// example's own), when it has one and its code is meant to compile.
     pub fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
-        asm_claim(env, claim, &self.spec, self.asm_program(claim.offset)?)
+        asm_claim(
+            env,
+            claim,
+            &self.spec,
+            self.asm_program(claim.origin.offset)?,
+        )
     }
 
     /// Its frame's number (the `k`-th of its block) and anchor.
@@ -416,7 +421,7 @@ impl Example {
                     self.edition,
                     self.mode == Mode::Release,
                     facts.recorded(&claim),
-                    claim.lines.as_ref(),
+                    claim.program.lines.as_ref(),
                 )
             })
             .flatten();

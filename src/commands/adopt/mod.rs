@@ -173,12 +173,12 @@ fn second_runs(session: &Session, report: &mut Report, jobs: Option<usize>) -> a
     let checker = &session.checker;
     pool.install(|| {
         report.checked.par_iter_mut().for_each(|c| {
-            let printed = c.claim.doctest.is_some()
+            let printed = c.claim.program.doctest.is_some()
                 && c.outcome.verdict == Verdict::Passed
-                && matches!(c.claim.expect, Expect::Run | Expect::Panic)
+                && matches!(c.claim.expectation.expect, Expect::Run | Expect::Panic)
                 && c.outcome.actual.is_some();
             if printed {
-                c.others = checker.other_actuals(&c.claim);
+                c.others = checker.other_actuals(&c.claim.stated());
             }
         });
     });
@@ -201,8 +201,15 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     second_runs(&session, &mut report, jobs)?;
     let loaded = &session.loaded;
     let mut by_file: BTreeMap<&str, Vec<&Checked>> = BTreeMap::new();
-    for c in report.checked.iter().filter(|c| c.claim.doctest.is_some()) {
-        by_file.entry(c.claim.file.as_str()).or_default().push(c);
+    for c in report
+        .checked
+        .iter()
+        .filter(|c| c.claim.program.doctest.is_some())
+    {
+        by_file
+            .entry(c.claim.origin.file.as_str())
+            .or_default()
+            .push(c);
     }
     let mut adoption = Adoption {
         src: loaded.root.join(&loaded.config.src),
@@ -217,7 +224,7 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
         let raw_lines: Vec<&str> = chapter.raw.split_inclusive('\n').collect();
         let mut edits = Vec::new();
         for c in blocks {
-            let at = format!("{}:{}", c.claim.file, c.claim.line);
+            let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
             match &c.outcome.verdict {
                 Verdict::Passed => {}
                 Verdict::Ignored => {
@@ -240,7 +247,9 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                     continue;
                 }
             }
-            let at_block = found.iter().position(|b| b.range.start == c.claim.offset);
+            let at_block = found
+                .iter()
+                .position(|b| b.range.start == c.claim.origin.offset);
             let next = at_block.and_then(|i| found.get(i + 1));
             match at_block
                 .and_then(|i| found.get(i))
@@ -322,17 +331,17 @@ fn edit(
     }
     let mut words = attributes(&block.info, loaded.test_edition, loaded.config.edition)?;
     let source = mdbook_companion_core::doctest::unhidden(&block.code);
-    if c.claim.wrapped == code::has_main(&source) {
+    if c.claim.program.wrapped == code::has_main(&source) {
         return Err("`fn main` is found differently by rustdoc and mdBook".to_owned());
     }
-    if c.claim.wrapped && source.trim_end().ends_with("(())") {
+    if c.claim.program.wrapped && source.trim_end().ends_with("(())") {
         return Err(
             "ends in `Ok(())`, which rustdoc returns from a wrapped `main` and mdBook does not"
                 .to_owned(),
         );
     }
     // A compile failure names the code it failed with.
-    if c.claim.expect == Expect::CompileFail
+    if c.claim.expectation.expect == Expect::CompileFail
         && !words.contains(" error=")
         && let Some(code) = c
             .outcome
@@ -344,7 +353,7 @@ fn edit(
     {
         words.push_str(&format!(" error={code}"));
     }
-    if c.claim.expect == Expect::Panic && c.outcome.actual.is_none() {
+    if c.claim.expectation.expect == Expect::Panic && c.outcome.actual.is_none() {
         return Err(
             "exits with a failure but does not panic (an example's `expect=panic` needs a panic)"
                 .to_owned(),
@@ -358,17 +367,18 @@ fn edit(
         ""
     };
     let info_line = format!("{prefix}{}{words}{newline}", &body[..ticks]);
-    let printed = match c.claim.expect {
+    let printed = match c.claim.expectation.expect {
         Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
         _ => None,
     };
-    let (kept, varying) = match printed.map(|p| stable(p, &c.others, c.claim.expect == Expect::Run))
+    let (kept, varying) = match printed
+        .map(|p| stable(p, &c.others, c.claim.expectation.expect == Expect::Run))
     {
         None => (None, None),
         // Threads print in the order they run, which two runs may
         // happen to share: their lines are taken in any order.
         Some(Stable::Same(text))
-            if c.claim.expect == Expect::Run
+            if c.claim.expectation.expect == Expect::Run
                 && text.lines().count() > 1
                 && starts_threads(&source) =>
         {

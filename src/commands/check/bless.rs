@@ -40,11 +40,12 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
     let mut by_file: BTreeMap<PathBuf, Vec<(BlessTarget, String, usize)>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
         // A quiz file's answer is written by `bless_toml`.
-        if c.claim.bless.as_ref().is_some_and(|t| t.quiz_file) {
+        if c.claim.origin.bless.as_ref().is_some_and(|t| t.quiz_file) {
             continue;
         }
         // An example that prints with no output block: one is added.
-        if let (Some(actual), Some(t)) = (super::report::unclaimed_output(c), &c.claim.bless) {
+        if let (Some(actual), Some(t)) = (super::report::unclaimed_output(c), &c.claim.origin.bless)
+        {
             by_file
                 .entry(t.path.clone())
                 .or_default()
@@ -62,8 +63,8 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         let Some(actual) = &c.outcome.actual else {
             continue;
         };
-        let at = format!("{}:{}", c.claim.file, c.claim.line);
-        match &c.claim.bless {
+        let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
+        match &c.claim.origin.bless {
             None => notes.push(format!(
                 "{at}: not blessed: the output block comes through {{{{#include}}}}, not from the chapter file; update the included file"
             )),
@@ -81,7 +82,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                     let c = &checked[*i];
                     notes.push(format!(
                         "{}:{}: not blessed: {refused}",
-                        c.claim.file, c.claim.line
+                        c.claim.origin.file, c.claim.origin.line
                     ));
                 }
                 continue;
@@ -101,7 +102,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         let mut blessed = Vec::new();
         for (target, actual, i) in edits {
             let c = &checked[i];
-            let at = format!("{}:{}", c.claim.file, c.claim.line);
+            let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
             let range = target.range;
             if text.get(range.clone()) != Some(target.block.as_str()) {
                 notes.push(format!(
@@ -122,7 +123,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                 })
                 .and_then(|f| text.get(f.range.clone()))
                 .map(fence_of);
-            let adds = c.claim.output_range.is_none();
+            let adds = c.claim.origin.output_range.is_none();
             let new = if adds {
                 Ok(add(text, &range, &actual))
             } else {
@@ -150,9 +151,9 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         for i in blessed {
             let c = &mut checked[i];
             c.outcome.verdict = Verdict::Passed;
-            if c.claim.output_range.is_none() {
+            if c.claim.origin.output_range.is_none() {
                 // The book now claims what the program printed.
-                c.claim.output = c.outcome.actual.clone();
+                c.claim.expectation.output = c.outcome.actual.clone();
             }
         }
     }

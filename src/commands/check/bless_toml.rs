@@ -44,13 +44,13 @@ pub fn bless(
     let mut notes = Vec::new();
     let mut by_file: BTreeMap<PathBuf, Vec<(BlessTarget, Key, usize)>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
-        let Some(t) = c.claim.bless.as_ref().filter(|t| t.quiz_file) else {
+        let Some(t) = c.claim.origin.bless.as_ref().filter(|t| t.quiz_file) else {
             continue;
         };
         if !matches!(c.outcome.verdict, Verdict::Failed { .. }) {
             continue;
         }
-        let at = format!("{}:{}", c.claim.file, c.claim.line);
+        let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
         match seen(checker, c) {
             Ok(key) => by_file
                 .entry(t.path.clone())
@@ -67,7 +67,7 @@ pub fn bless(
                     let c = &checked[*i];
                     notes.push(format!(
                         "{}:{}: not blessed: {refused}",
-                        c.claim.file, c.claim.line
+                        c.claim.origin.file, c.claim.origin.line
                     ));
                 }
                 continue;
@@ -83,7 +83,7 @@ pub fn bless(
                     let c = &checked[*i];
                     notes.push(format!(
                         "{}:{}: not blessed: {why}",
-                        c.claim.file, c.claim.line
+                        c.claim.origin.file, c.claim.origin.line
                     ));
                 }
                 continue;
@@ -93,8 +93,8 @@ pub fn bless(
             let c = &checked[*i];
             notes.push(format!(
                 "{}:{}: blessed the quiz's answer ({})",
-                c.claim.file,
-                c.claim.line,
+                c.claim.origin.file,
+                c.claim.origin.line,
                 match key {
                     Key::Prints(_) => "answer.doesCompile = true, answer.stdout".to_owned(),
                     Key::FailsOn(n) =>
@@ -126,11 +126,13 @@ fn seen(checker: &Checker, c: &Checked) -> Result<Key, String> {
         return Err("it did not fail".to_owned());
     };
     let fails_on = |diagnostics: &str| -> Result<Key, String> {
-        let primary =
-            mdbook_companion_core::labels::program_labels(diagnostics, claim.lines.as_ref())
-                .into_iter()
-                .find(|l| l.primary)
-                .ok_or("the compiler named no line for its first error")?;
+        let primary = mdbook_companion_core::labels::program_labels(
+            diagnostics,
+            claim.program.lines.as_ref(),
+        )
+        .into_iter()
+        .find(|l| l.primary)
+        .ok_or("the compiler named no line for its first error")?;
         let shown = shown_lines(claim);
         match shown.iter().position(|&l| l == primary.line) {
             Some(i) => Ok(Key::FailsOn(i + 1)),
@@ -140,19 +142,20 @@ fn seen(checker: &Checker, c: &Checked) -> Result<Key, String> {
             )),
         }
     };
-    match claim.expect {
+    match claim.expectation.expect {
         Expect::CompileFail => match detail {
             Some(d) if !d.is_empty() => fails_on(d),
             _ => {
                 // It compiled: what does it print?
-                let runs = Claim {
-                    expect: Expect::Run,
-                    output: None,
-                    error: None,
-                    error_line: None,
-                    ..claim.clone()
+                let runs = {
+                    let mut claim = claim.clone();
+                    claim.expectation.expect = Expect::Run;
+                    claim.expectation.output = None;
+                    claim.expectation.error = None;
+                    claim.expectation.error_line = None;
+                    claim
                 };
-                let outcome = checker.check(&runs);
+                let outcome = checker.check(&runs.stated());
                 match (&outcome.verdict, outcome.actual) {
                     (Verdict::Passed, Some(out)) => Ok(Key::Prints(out)),
                     (Verdict::Passed, None) => Ok(Key::Prints(String::new())),
@@ -176,11 +179,16 @@ fn seen(checker: &Checker, c: &Checked) -> Result<Key, String> {
 /// `Tracing` program that runs has no hidden line the key counts from),
 /// one lower under a wrapping `fn main`.
 fn shown_lines(claim: &Claim) -> Vec<usize> {
-    if let Some(e) = &claim.error_line {
+    if let Some(e) = &claim.expectation.error_line {
         return e.shown.clone();
     }
-    let shift = usize::from(claim.wrapped);
-    (1..=claim.source.lines().count().saturating_sub(2 * shift))
+    let shift = usize::from(claim.program.wrapped);
+    (1..=claim
+        .program
+        .source
+        .lines()
+        .count()
+        .saturating_sub(2 * shift))
         .map(|l| l + shift)
         .collect()
 }

@@ -69,12 +69,12 @@ pub fn github(report: &Report) -> String {
         let _ = writeln!(
             s,
             "::error file={},line={},title={}::{}",
-            escape_property(&c.claim.file),
-            c.claim.line,
+            escape_property(&c.claim.origin.file),
+            c.claim.origin.line,
             escape_property(&format!(
                 "{} (expect={})",
-                c.claim.what,
-                c.claim.expect.name()
+                c.claim.origin.what,
+                c.claim.expectation.expect.name()
             )),
             escape_data(&text)
         );
@@ -146,8 +146,11 @@ pub fn junit(report: &Report) -> String {
         .checked
         .iter()
         .map(|c| Case {
-            suite: c.claim.file.clone(),
-            name: format!("{}:{} {}", c.claim.file, c.claim.line, c.claim.what),
+            suite: c.claim.origin.file.clone(),
+            name: format!(
+                "{}:{} {}",
+                c.claim.origin.file, c.claim.origin.line, c.claim.origin.what
+            ),
             failure: failure_text(&c.outcome.verdict),
             skipped: matches!(
                 c.outcome.verdict,

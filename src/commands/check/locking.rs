@@ -2,7 +2,7 @@
 //! `--locked`, which compares the book with the committed lock instead.
 
 use super::report::Report;
-use mdbook_companion_core::claim::Recorded;
+use mdbook_companion_core::claim::{Origin, Recorded};
 use mdbook_companion_core::diff;
 use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_engine::check::{Checker, Verdict};
@@ -21,19 +21,31 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
             let verdict = c.outcome.verdict.recorded();
             let toolchain = match c.outcome.verdict {
                 Verdict::Passed | Verdict::Failed { .. } => versions
-                    .entry(claim.lang.fence())
-                    .or_insert_with(|| checker.version(claim.lang).unwrap_or_default())
+                    .entry(claim.program.lang.fence())
+                    .or_insert_with(|| checker.version(claim.program.lang).unwrap_or_default())
                     .clone(),
                 Verdict::Ignored | Verdict::Unchecked { .. } | Verdict::OtherArch { .. } => {
                     String::new()
                 }
             };
+            // What the lock tells of where the claim came from; the rest
+            // of it is named by its hash ([`Checker::claim_key`] names
+            // every field of the program and the expectation).
+            let Origin {
+                file,
+                line,
+                what,
+                // Where the chapter's text and `--bless` put it: no fact.
+                offset: _,
+                output_range: _,
+                bless: _,
+            } = &claim.origin;
             Entry {
-                chapter: claim.file.clone(),
-                line: claim.line,
-                what: claim.what.clone(),
-                hash: checker.claim_key(claim),
-                expect: claim.expect,
+                chapter: file.clone(),
+                line: *line,
+                what: what.clone(),
+                hash: checker.claim_key(&claim.stated()),
+                expect: claim.expectation.expect,
                 verdict,
                 toolchain,
                 missing: match &c.outcome.verdict {
@@ -41,7 +53,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                     _ => None,
                 },
                 run: match c.outcome.verdict {
-                    Verdict::Passed => checker.recorded(claim),
+                    Verdict::Passed => checker.recorded(&claim.stated()),
                     _ => None,
                 },
             }

@@ -107,9 +107,9 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
         .checked
         .iter()
         .any(|c| {
-            c.claim.lang == Lang::Rust
-                && !c.claim.ignore
-                && !crates.used_by(&c.claim.source).is_empty()
+            c.claim.program.lang == Lang::Rust
+                && !c.claim.expectation.ignore
+                && !crates.used_by(&c.claim.program.source).is_empty()
         })
         .then_some(())?;
     let dir = [Mode::Debug, Mode::Release]
@@ -133,7 +133,7 @@ fn preprocessor_notes(loaded: &load::Loaded, claims: &[Claim]) -> (Vec<String>, 
     let mut notes = Vec::new();
     if !loaded.registered {
         let near = loaded.other_preprocessors.iter().find(|n| misspelled(n));
-        let directives = claims.iter().any(|c| c.doctest.is_none());
+        let directives = claims.iter().any(|c| c.program.doctest.is_none());
         if let Some(n) = near {
             errors.push(format!("book.toml does not register [preprocessor.companion]; mdbook build will not expand these directives (did you mean `companion`?): it has `[preprocessor.{n}]`"));
         } else if directives {
@@ -210,7 +210,10 @@ impl Scope {
         let panels = |file: &str, line| self.holds(file, line);
         let mut walked = session.walk(self.target, keep, &panels, !self.partial());
         walked.claims.retain(|(f, c)| {
-            self.renders(f) && self.partition.is_none_or(|p| p.holds(&c.file, c.line))
+            self.renders(f)
+                && self
+                    .partition
+                    .is_none_or(|p| p.holds(&c.origin.file, c.origin.line))
         });
         walked
     }
@@ -269,12 +272,12 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
     let claims: std::collections::HashMap<String, &Claim> = report
         .checked
         .iter()
-        .map(|c| (session.checker.claim_key(&c.claim), &c.claim))
+        .map(|c| (session.checker.claim_key(&c.claim.stated()), &c.claim))
         .collect();
     let accepts = |hash: &str, run: &mdbook_companion_core::run::RecordedRun| {
         claims
             .get(hash)
-            .is_some_and(|c| session.checker.accepts_recorded(c, run))
+            .is_some_and(|c| session.checker.accepts_recorded(&c.stated(), run))
     };
     let mut lock_notes: Vec<String> = scope.lock_note(options.locked).into_iter().collect();
     let mut lock_errors = Vec::new();
@@ -418,7 +421,7 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
     let pool = pool(options.jobs)?;
     let bar = report::progress_bar(options.progress, claims.len());
     let check = |c: &Claim| {
-        let o = checker.check(c);
+        let o = checker.check(&c.stated());
         if let Some(bar) = &bar {
             bar.inc(1);
         }
@@ -433,13 +436,14 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
         // programs sleep compile first (planned before anything starts;
         // the builds on this worker, whose compiles the others' wait for:
         // with one worker, the builds are made before the rest).
-        let plan = checker.plan(&claims);
+        let stated: Vec<_> = claims.iter().map(Claim::stated).collect();
+        let plan = checker.plan(&stated);
         let ((), alone) = rayon::join(
             || checker.build(plan),
             || {
                 claims
                     .par_iter()
-                    .map(|c| (!checker.merges(c)).then(|| check(c)))
+                    .map(|c| (!checker.merges(&c.stated())).then(|| check(c)))
                     .collect::<Vec<Option<Outcome>>>()
             },
         );
@@ -490,9 +494,9 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
     for c in &report.checked {
         if let Verdict::Unchecked { tool, key } = &c.outcome.verdict {
             missing
-                .entry((tool.clone(), key.unwrap_or(c.claim.lang.key())))
+                .entry((tool.clone(), key.unwrap_or(c.claim.program.lang.key())))
                 .or_default()
-                .push(format!("{}:{}", c.claim.file, c.claim.line));
+                .push(format!("{}:{}", c.claim.origin.file, c.claim.origin.line));
         }
     }
     report.missing = missing
@@ -523,7 +527,7 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
 /// leaves it): no output block is asked for, nor added by `--bless`.
 fn shown_after(loaded: &load::Loaded, checked: &mut [Checked]) {
     for c in checked {
-        let shown = match (report::unclaimed_output(c), &c.claim.bless) {
+        let shown = match (report::unclaimed_output(c), &c.claim.origin.bless) {
             (Some(printed), Some(t)) => (loaded.chapters.iter())
                 .find(|ch| ch.path == t.path)
                 .and_then(|ch| {
@@ -561,10 +565,9 @@ fn rebless(
         .filter(|c| touched.contains(&c.chapter))
         .collect();
     let same = mine.len() == again.len()
-        && mine
-            .iter()
-            .zip(&again)
-            .all(|(c, (_, a))| c.claim.file == a.file && c.claim.what == a.what);
+        && mine.iter().zip(&again).all(|(c, (_, a))| {
+            c.claim.origin.file == a.origin.file && c.claim.origin.what == a.origin.what
+        });
     if !same {
         return Some(
             "note: the chapters changed while blessing; run `mdbook-companion check` again before committing companion.lock".to_owned(),

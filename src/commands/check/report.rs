@@ -198,11 +198,11 @@ fn indent(text: &str, by: &str) -> String {
 pub fn unclaimed_output(c: &Checked) -> Option<&str> {
     let claim = &c.claim;
     let unclaimed = c.outcome.verdict == Verdict::Passed
-        && claim.expect == mdbook_companion_core::expect::Expect::Run
-        && claim.output.is_none()
-        && claim.output_range.is_none()
-        && claim.doctest.is_none()
-        && !claim.ignore
+        && claim.expectation.expect == mdbook_companion_core::expect::Expect::Run
+        && claim.expectation.output.is_none()
+        && claim.origin.output_range.is_none()
+        && claim.program.doctest.is_none()
+        && !claim.expectation.ignore
         && c.shown_after.is_none();
     if !unclaimed {
         return None;
@@ -230,23 +230,23 @@ pub fn text(report: &Report) -> String {
     };
     for c in &report.checked {
         let claim = &c.claim;
-        while let Some(i) =
-            invalid.next_if(|i| order(&i.file, i.line) < order(&claim.file, claim.line))
+        while let Some(i) = invalid
+            .next_if(|i| order(&i.file, i.line) < order(&claim.origin.file, claim.origin.line))
         {
             invalid_line(&mut s, i);
         }
         let head = format!(
             "{}:{}: {} (expect={})",
-            claim.file,
-            claim.line,
-            claim.what,
-            claim.expect.name()
+            claim.origin.file,
+            claim.origin.line,
+            claim.origin.what,
+            claim.expectation.expect.name()
         );
         match &c.outcome.verdict {
             Verdict::Passed => {
                 let _ = write!(s, "ok      {head}");
                 if unclaimed_output(c).is_some() {
-                    let bless = if claim.bless.is_some() {
+                    let bless = if claim.origin.bless.is_some() {
                         ", or --bless adds it"
                     } else {
                         ""
@@ -260,7 +260,7 @@ pub fn text(report: &Report) -> String {
                 let _ = writeln!(
                     s,
                     "ignored {}:{}: {}: not checked",
-                    claim.file, claim.line, claim.what
+                    claim.origin.file, claim.origin.line, claim.origin.what
                 );
             }
             Verdict::Unchecked { tool, .. } => {
@@ -421,16 +421,17 @@ pub fn json(report: &Report) -> String {
             .checked
             .iter()
             .map(|c| JsonResult {
-                file: &c.claim.file,
-                line: c.claim.line,
-                what: &c.claim.what,
-                lang: c.claim.lang,
-                expect: c.claim.expect,
-                sanitize: (!c.claim.sanitize.is_empty()).then(|| c.claim.sanitize.value()),
+                file: &c.claim.origin.file,
+                line: c.claim.origin.line,
+                what: &c.claim.origin.what,
+                lang: c.claim.program.lang,
+                expect: c.claim.expectation.expect,
+                sanitize: (!c.claim.expectation.sanitize.is_empty())
+                    .then(|| c.claim.expectation.sanitize.value()),
                 verdict: &c.outcome.verdict,
                 cached: c.outcome.cached,
                 merged_diagnostics: c.outcome.merged,
-                test_line: c.claim.doctest.as_ref().map(|d| d.test_line),
+                test_line: c.claim.program.doctest.as_ref().map(|d| d.test_line),
             })
             .collect(),
         invalid: report

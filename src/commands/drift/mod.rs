@@ -234,7 +234,7 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         .checked
         .par_iter()
         .map(|c| {
-            let hash = checker.claim_key(&c.claim);
+            let hash = checker.claim_key(&c.claim.stated());
             let passes = new_blocks
                 .get(hash.as_str())
                 .is_some_and(|e| e.verdict == Recorded::Passed);
@@ -246,12 +246,12 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         .collect();
     let mut by_place: BTreeMap<(String, usize), usize> = BTreeMap::new();
     for (c, warned) in report.checked.iter().zip(warned) {
-        let hash = checker.claim_key(&c.claim);
+        let hash = checker.claim_key(&c.claim.stated());
         let (Some(new), Some(was)) = (new_blocks.get(hash.as_str()), old_blocks.get(hash.as_str()))
         else {
             drift.unlocked.push(format!(
                 "{}:{}: {}",
-                c.claim.file, c.claim.line, c.claim.what
+                c.claim.origin.file, c.claim.origin.line, c.claim.origin.what
             ));
             continue;
         };
@@ -270,10 +270,10 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
         }
         changes.extend(warned);
         let entry = Drifted {
-            file: c.claim.file.clone(),
-            line: c.claim.line,
-            what: c.claim.what.clone(),
-            expect: c.claim.expect.name().to_owned(),
+            file: c.claim.origin.file.clone(),
+            line: c.claim.origin.line,
+            what: c.claim.origin.what.clone(),
+            expect: c.claim.expectation.expect.name().to_owned(),
             from: was.toolchain.clone(),
             to: new.toolchain.clone(),
             flipped,
@@ -289,8 +289,8 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
     // Book order: chapters as checked, lines within each.
     let mut chapters: Vec<&str> = Vec::new();
     for c in &report.checked {
-        if !chapters.contains(&c.claim.file.as_str()) {
-            chapters.push(&c.claim.file);
+        if !chapters.contains(&c.claim.origin.file.as_str()) {
+            chapters.push(&c.claim.origin.file);
         }
     }
     drift.drifted.sort_by_key(|d| {
@@ -471,11 +471,11 @@ fn run_changes(was: &RecordedRun, now: &RecordedRun) -> Vec<Change> {
 
 /// Warnings the toolchain gives that the book's compiler does not.
 fn warnings_change(checker: &Checker, book: &Checker, claim: &Claim) -> Option<Change> {
-    let now = checker.warnings(claim)?;
+    let now = checker.warnings(&claim.stated())?;
     if now.is_empty() {
         return None;
     }
-    let before = book.warnings(claim).unwrap_or_default();
+    let before = book.warnings(&claim.stated()).unwrap_or_default();
     let had: BTreeSet<&String> = before.iter().collect();
     let new: Vec<&String> = now.iter().filter(|w| !had.contains(w)).collect();
     let first = new.first()?;

@@ -4,31 +4,17 @@ use super::*;
 use pretty_assertions::assert_eq;
 
 fn c_claim(lang: Lang, expect: Expect, source: &str, output: Option<&str>) -> Claim {
-    Claim {
-        file: "src/c.md".into(),
-        line: 1,
-        offset: 0,
-        what: format!("{} side", lang.fence()),
+    let mut claim = Claim::new(
+        "src/c.md",
+        0,
+        format!("{} side", lang.fence()),
         lang,
-        source: source.into(),
-        wrapped: false,
+        source,
         expect,
-        output: output.map(str::to_owned),
-        output_range: None,
-        edition: 2021,
-        mode: Mode::Debug,
-        error: None,
-        ignore: false,
-        bless: None,
-        flags: Vec::new(),
-        no_warnings: false,
-        sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
-        unordered: false,
-        asm: None,
-        doctest: None,
-        error_line: None,
-        lines: None,
-    }
+    );
+    claim.origin.line = 1;
+    claim.expectation.output = output.map(str::to_owned);
+    claim
 }
 
 fn config(root: &Path, table: Value) -> Config {
@@ -96,7 +82,7 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
     let dir = tempfile::tempdir().unwrap();
     let checker = Checker::new(&config(dir.path(), serde_json::json!({})));
     let got: Vec<String> = checker
-        .check_all(&c_claims())
+        .check_all(&c_claims().iter().map(Claim::stated).collect::<Vec<_>>())
         .iter()
         .map(|o| status(&o.verdict))
         .collect();
@@ -113,7 +99,7 @@ fn c_and_cpp_claims_are_checked_with_the_real_cc() {
             "failed: does not compile",
         ]
     );
-    let ub = checker.check(&c_claims()[4]);
+    let ub = checker.check(&c_claims()[4].stated());
     assert_eq!(
         ub.actual.as_deref(),
         Some(
@@ -129,7 +115,7 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
     let cfg = config(dir.path(), serde_json::json!({ "cc": cc }));
     let first = Checker::new(&cfg);
     let before: Vec<Verdict> = first
-        .check_all(&c_claims())
+        .check_all(&c_claims().iter().map(Claim::stated).collect::<Vec<_>>())
         .into_iter()
         .map(|o| o.verdict)
         .collect();
@@ -140,7 +126,7 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
     assert_eq!(compile_calls(&log), 8);
     let second = Checker::new(&cfg);
     let after: Vec<Verdict> = second
-        .check_all(&c_claims())
+        .check_all(&c_claims().iter().map(Claim::stated).collect::<Vec<_>>())
         .into_iter()
         .map(|o| o.verdict)
         .collect();
@@ -158,7 +144,7 @@ fn c_claims_are_cached_and_a_missing_cc_is_unchecked() {
         dir.path(),
         serde_json::json!({"cc": "/nonexistent/cc"}),
     ));
-    for o in missing.check_all(&c_claims()) {
+    for o in missing.check_all(&c_claims().iter().map(Claim::stated).collect::<Vec<_>>()) {
         assert_eq!(
             o.verdict,
             Verdict::Unchecked {
@@ -176,13 +162,13 @@ fn warnings_none_is_checked_with_the_sides_flags() {
     let checker = Checker::new(&config(dir.path(), serde_json::json!({})));
     let unused_param = "int f(int a, int b) { return a; }\n";
     let mut quiet = c_claim(Lang::C, Expect::Compile, unused_param, None);
-    quiet.no_warnings = true;
+    quiet.expectation.no_warnings = true;
     // `-Wall` alone says nothing of an unused parameter.
-    assert_eq!(status(&checker.check(&quiet).verdict), "passed");
+    assert_eq!(status(&checker.check(&quiet.stated()).verdict), "passed");
     // `-Wextra` does, and the claim quotes it.
     let mut loud = quiet.clone();
-    loud.flags = vec!["-Wextra".into()];
-    let v = status(&checker.check(&loud).verdict);
+    loud.program.flags = vec!["-Wextra".into()];
+    let v = status(&checker.check(&loud.stated()).verdict);
     // (gcc quotes the name with the locale's quotation marks.)
     assert!(
         v.starts_with("failed: the compiler warned: main.c:1:18: warning: unused parameter ")
@@ -190,13 +176,13 @@ fn warnings_none_is_checked_with_the_sides_flags() {
         "{v}"
     );
     // Without the claim, a warning is no failure.
-    loud.no_warnings = false;
-    assert_eq!(status(&checker.check(&loud).verdict), "passed");
+    loud.expectation.no_warnings = false;
+    assert_eq!(status(&checker.check(&loud.stated()).verdict), "passed");
     // A Rust example may claim it too.
     let mut rust = c_claim(Lang::Rust, Expect::Run, "fn main() { let x = 1; }\n", None);
-    rust.no_warnings = true;
-    let v = status(&checker.check(&rust).verdict);
+    rust.expectation.no_warnings = true;
+    let v = status(&checker.check(&rust.stated()).verdict);
     assert!(v.contains("warning: unused variable: `x`"), "{v}");
-    rust.source = "fn main() { let _x = 1; }\n".into();
-    assert_eq!(status(&checker.check(&rust).verdict), "passed");
+    rust.program.source = "fn main() { let _x = 1; }\n".into();
+    assert_eq!(status(&checker.check(&rust.stated()).verdict), "passed");
 }

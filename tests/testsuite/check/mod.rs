@@ -26,9 +26,9 @@ mod verify;
 mod vouched;
 
 use crate::support::{BookTest, Page, inside};
+use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
-use mdbook_companion_core::links::Mode;
-use mdbook_companion_engine::check::{Checker, Claim, Expect, Lang, Verdict};
+use mdbook_companion_engine::check::{Checker, Expect, Lang, Verdict};
 use pretty_assertions::assert_eq;
 use run::{check, check_json, line_of, verdicts};
 use serde_json::Value;

@@ -3,12 +3,13 @@
 //! tests and show their output, merged builds that agree with compiles
 //! alone, and a warm check with no compiler start.
 
+use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown;
 use mdbook_companion_directives::contract::Unplaced;
 use mdbook_companion_directives::exercise::{Exercise, PATTERN};
 use mdbook_companion_directives::{Env, Shared, Target};
-use mdbook_companion_engine::check::{Checker, Claim, Verdict};
+use mdbook_companion_engine::check::{Checker, Verdict};
 use pretty_assertions::assert_eq;
 use std::path::Path;
 
@@ -48,17 +49,21 @@ pub(super) fn claims(text: &str, config: &Config) -> Vec<Claim> {
 /// `what: verdict` for each claim, the verdict's message when it failed.
 fn verdicts(claims: &[Claim], checker: &Checker, merge: bool) -> Vec<String> {
     if merge {
-        checker.prepare(claims);
+        checker.prepare(&claims.iter().map(Claim::stated).collect::<Vec<_>>());
     }
     claims
         .iter()
-        .zip(checker.check_all(claims))
+        .zip(checker.check_all(&claims.iter().map(Claim::stated).collect::<Vec<_>>()))
         .map(|(c, o)| match o.verdict {
-            Verdict::Passed => format!("{} {}: ok", c.what, c.expect.name()),
+            Verdict::Passed => format!("{} {}: ok", c.origin.what, c.expectation.expect.name()),
             Verdict::Failed { message, .. } => {
-                format!("{} {}: {message}", c.what, c.expect.name())
+                format!(
+                    "{} {}: {message}",
+                    c.origin.what,
+                    c.expectation.expect.name()
+                )
             }
-            other => format!("{} {}: {other}", c.what, c.expect.name()),
+            other => format!("{} {}: {other}", c.origin.what, c.expectation.expect.name()),
         })
         .collect()
 }
@@ -108,8 +113,8 @@ fn a_failure_names_the_tests_and_shows_their_output() {
     let cfg = config(dir.path());
     let claims = claims(VERDICTS, &cfg);
     let checker = Checker::new(&cfg);
-    checker.prepare(&claims);
-    let wrong = checker.check(&claims[8]);
+    checker.prepare(&claims.iter().map(Claim::stated).collect::<Vec<_>>());
+    let wrong = checker.check(&claims[8].stated());
     let Verdict::Failed { detail, .. } = wrong.verdict else {
         panic!("the wrong solution passed");
     };
@@ -121,7 +126,7 @@ fn a_failure_names_the_tests_and_shows_their_output() {
     assert!(detail.contains("abs(-5)"), "{detail}");
     assert!(!detail.contains("tests::positive"), "{detail}");
     assert!(!detail.contains("__companion"), "{detail}");
-    let mismatch = checker.check(&claims[9]);
+    let mismatch = checker.check(&claims[9].stated());
     let Verdict::Failed { detail, .. } = mismatch.verdict else {
         panic!("a starter that does not compile passed");
     };
@@ -153,19 +158,19 @@ fn the_run_button_program_runs_the_tests_as_libtest_would_report_them() {
     for block in markdown::scan(&text, &[PATTERN]) {
         let ex = Exercise::parse(&block, &text, &cfg).unwrap();
         let mut claim = claims_of(&ex, "src/course.md", &text, &cfg).remove(0);
-        claim.expect = mdbook_companion_engine::check::Expect::Run;
-        claim.source = runner_program(&ex.solution.source, &ex.tests.source);
-        let solved = checker.check(&claim);
-        assert_eq!(solved.verdict, Verdict::Passed, "{}", claim.source);
+        claim.expectation.expect = mdbook_companion_engine::check::Expect::Run;
+        claim.program.source = runner_program(&ex.solution.source, &ex.tests.source);
+        let solved = checker.check(&claim.stated());
+        assert_eq!(solved.verdict, Verdict::Passed, "{}", claim.program.source);
         let out = solved.actual.unwrap();
         assert!(
             out.contains("test tests::") && out.ends_with("test result: ok. 0 failed"),
             "{out}"
         );
-        claim.source = runner_program(&ex.starter.source, &ex.tests.source);
-        let starter = checker.check(&claim);
+        claim.program.source = runner_program(&ex.starter.source, &ex.tests.source);
+        let starter = checker.check(&claim.stated());
         let Verdict::Failed { message, .. } = starter.verdict else {
-            panic!("the starter passed: {}", claim.source);
+            panic!("the starter passed: {}", claim.program.source);
         };
         // The first panic a test met is named (the runner goes on).
         assert_eq!(message, "the program panicked: not yet implemented");

@@ -286,26 +286,29 @@ impl Side {
                 spec,
                 ignore,
                 sanitize,
-            } => Claim {
-                ignore: *ignore,
-                ..spec.c_claim(env, self.snippet(), *expect, *sanitize)
-            },
+            } => {
+                let mut claim = spec.c_claim(env, self.snippet(), *expect, *sanitize);
+                claim.expectation.ignore = *ignore;
+                claim
+            }
             Role::Program {
                 expect,
                 ignore,
                 error,
-            } => Claim {
-                ignore: *ignore,
-                error: error.clone(),
-                ..AsmSpec::default().c_claim(env, self.snippet(), *expect, Sanitize::NONE)
-            },
+            } => {
+                let mut claim =
+                    AsmSpec::default().c_claim(env, self.snippet(), *expect, Sanitize::NONE);
+                claim.expectation.ignore = *ignore;
+                claim.expectation.error = error.clone();
+                claim
+            }
             Role::Shown { .. } => return None,
         };
         let what = match &self.caption {
             Some(c) => format!("compare side \"{c}\""),
             None => format!("compare side {}", self.lang.label()),
         };
-        claim.what = runnable::under(what, claim.sanitize);
+        claim.origin.what = runnable::under(what, claim.expectation.sanitize);
         Some(claim)
     }
 
@@ -313,7 +316,7 @@ impl Side {
     /// own.
     fn asm_claim(&self, env: &Env<'_>, claim: &Claim) -> Option<Claim> {
         let mut program = self.asm_program(env)?;
-        program.at = claim.offset;
+        program.at = claim.origin.offset;
         asmspec::asm_claim(env, claim, self.spec()?, program)
     }
 }
@@ -552,7 +555,7 @@ mod tests {
         assert_eq!((py.expect(), py.note.as_deref()), (None, None));
         // The claims come from the same parse: the compiled sides only.
         let claims = with_env(DIVISION, Target::Html, render).unwrap().claims;
-        let langs: Vec<Lang> = claims.iter().map(|c| c.lang).collect();
+        let langs: Vec<Lang> = claims.iter().map(|c| c.program.lang).collect();
         assert_eq!(langs, [Lang::C, Lang::Rust]);
     }
 
@@ -582,7 +585,10 @@ mod tests {
         assert!(!rust.ignore());
         // The ignored side's claim says so, so nothing compiles it.
         let claims = with_env(text, Target::Html, render).unwrap().claims;
-        let ignored: Vec<(Lang, bool)> = claims.iter().map(|c| (c.lang, c.ignore)).collect();
+        let ignored: Vec<(Lang, bool)> = claims
+            .iter()
+            .map(|c| (c.program.lang, c.expectation.ignore))
+            .collect();
         assert_eq!(ignored, [(Lang::Cpp, true), (Lang::Rust, false)]);
         let html = render_text(text, Target::Html);
         assert!(html.contains(
@@ -596,29 +602,29 @@ mod tests {
     fn asm_blocks_are_claims_of_their_sides_with_the_panels_listing() {
         let text = "# T\n\n````compare\n```c caption=\"C\" flags=\"-Wall -Wextra\" warnings=none asm-syntax=att\n~ #include <stdio.h>\nint f(void) { return 1; }\n```\nA note.\n```asm\nCHECK-LABEL: f:\nCHECK: ret\n```\n```rust caption=\"Rust\"\npub fn f() -> i32 { 1 }\n```\n```asm arch=aarch64\nCHECK: ret\n```\n```output\n```\n````\n";
         let r = with_env(text, Target::Html, render).unwrap();
-        let expects: Vec<Expect> = r.claims.iter().map(|c| c.expect).collect();
+        let expects: Vec<Expect> = r.claims.iter().map(|c| c.expectation.expect).collect();
         assert_eq!(
             expects,
             [Expect::Compile, Expect::Asm, Expect::Run, Expect::Asm]
         );
         let c = &r.claims[0];
         assert_eq!(
-            (c.flags.clone(), c.no_warnings),
+            (c.program.flags.clone(), c.expectation.no_warnings),
             (vec!["-Wall".to_owned(), "-Wextra".into()], true)
         );
         // The C side's claim is located at its asm block, and its listing
         // is the panel's: the same program, flags and syntax.
         let a = &r.claims[1];
-        assert_eq!(markdown::line_col(text, a.offset), (9, 4));
-        assert_eq!(a.what, "asm of compare side \"C\"");
-        assert_eq!(a.flags, c.flags);
-        let claim = a.asm.as_ref().unwrap();
+        assert_eq!(markdown::line_col(text, a.origin.offset), (9, 4));
+        assert_eq!(a.origin.what, "asm of compare side \"C\"");
+        assert_eq!(a.program.flags, c.program.flags);
+        let claim = a.expectation.asm.as_ref().unwrap();
         assert_eq!(
             (claim.syntax, claim.arch.as_str(), claim.shown.as_str()),
             (Syntax::Att, "x86_64", "int f(void) { return 1; }\n")
         );
         assert_eq!(claim.checks.directives.len(), 2);
-        let rust = r.claims[3].asm.as_ref().unwrap();
+        let rust = r.claims[3].expectation.asm.as_ref().unwrap();
         assert_eq!(
             (rust.arch.as_str(), rust.syntax),
             ("aarch64", Syntax::Intel)
@@ -645,7 +651,11 @@ mod tests {
         });
         assert_eq!(
             (want.source.as_str(), &want.flags, want.syntax),
-            (a.source.as_str(), &a.flags, Some(Syntax::Att))
+            (
+                a.program.source.as_str(),
+                &a.program.flags,
+                Some(Syntax::Att)
+            )
         );
         let (l, c, m) = problem(
             "````compare\n```c\nint f(void);\n```\n```asm\nCHECK: a\n```\n```asm\nCHECK: b\n```\n```rust\nfn main() {}\n```\n````\n",

@@ -65,9 +65,11 @@ impl Model for Example {
         };
         let at = block.fence.info_offset;
         let mut claim = ex.claim(env, at, block.output.as_ref().map(|o| o.range.clone()));
-        if block.output.is_none() && claim.expect == mdbook_companion_core::expect::Expect::Run {
+        if block.output.is_none()
+            && claim.expectation.expect == mdbook_companion_core::expect::Expect::Run
+        {
             // No output block: `--bless` adds one after the code block.
-            claim.bless = env.place.bless(&block.fence.range);
+            claim.origin.bless = env.place.bless(&block.fence.range);
         }
         let asm_claim = ex.asm_claim(env, &claim);
         if env.target == Target::Xgettext {
@@ -388,11 +390,17 @@ mod tests {
         let [own, asm] = &r.claims[..] else {
             panic!("{:?}", r.claims)
         };
-        assert_eq!((own.expect, own.no_warnings), (Expect::Run, true));
-        assert_eq!((asm.expect, asm.no_warnings), (Expect::Asm, false));
-        assert_eq!(markdown::line_col(text, asm.offset), (6, 4));
-        assert_eq!(asm.source, own.source);
-        let a = asm.asm.as_ref().unwrap();
+        assert_eq!(
+            (own.expectation.expect, own.expectation.no_warnings),
+            (Expect::Run, true)
+        );
+        assert_eq!(
+            (asm.expectation.expect, asm.expectation.no_warnings),
+            (Expect::Asm, false)
+        );
+        assert_eq!(markdown::line_col(text, asm.origin.offset), (6, 4));
+        assert_eq!(asm.program.source, own.program.source);
+        let a = asm.expectation.asm.as_ref().unwrap();
         assert_eq!(a.shown, "fn f() -> i32 { 1 }\n");
         assert_eq!(a.syntax, mdbook_companion_core::machine::Syntax::Att);
         assert_eq!(
@@ -440,7 +448,7 @@ mod tests {
             Need::Recorded(c) => c.clone(),
             other => panic!("expected the recorded run's need, found {other:?}"),
         };
-        assert_eq!(claim.source, source);
+        assert_eq!(claim.program.source, source);
         assert_eq!(
             parsed.needs,
             [

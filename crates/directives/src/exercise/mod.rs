@@ -180,9 +180,17 @@ impl Exercise {
         // The test crate's own lines: a blank line and the tests' module
         // (three lines, a blank one, its closing brace).
         const TEST_CRATE_LINES: usize = 6;
-        let claim = |expect: Expect, at: &Code, part: &str, solution: bool| Claim {
-            line: env.place.line(at.info_offset),
-            lines: env.joined_program_lines(
+        let claim = |expect: Expect, at: &Code, part: &str, solution: bool| {
+            let mut claim = Claim::new(
+                env.file,
+                at.info_offset,
+                format!("exercise \"{}\" ({part})", self.title),
+                Lang::Rust,
+                self.test_crate(solution),
+                expect,
+            );
+            claim.origin.line = env.place.line(at.info_offset);
+            claim.program.lines = env.joined_program_lines(
                 &[
                     match solution {
                         true => &self.solution,
@@ -193,17 +201,10 @@ impl Exercise {
                 ],
                 &self.test_crate(solution),
                 TEST_CRATE_LINES,
-            ),
-            edition: self.edition,
-            mode: self.mode,
-            ..Claim::new(
-                env.file,
-                at.info_offset,
-                format!("exercise \"{}\" ({part})", self.title),
-                Lang::Rust,
-                self.test_crate(solution),
-                expect,
-            )
+            );
+            claim.program.edition = self.edition;
+            claim.program.mode = self.mode;
+            claim
         };
         vec![
             claim(Expect::StarterCompiles, &self.starter, "starter", false),

@@ -312,11 +312,22 @@ Look at `i32::checked_div`.
         let claims = ex.claims(&env);
         // Built whole: each claim carries its fence's line.
         for c in &claims {
-            assert_eq!(c.line, markdown::line_col(GOOD, c.offset).0, "{}", c.what);
+            assert_eq!(
+                c.origin.line,
+                markdown::line_col(GOOD, c.origin.offset).0,
+                "{}",
+                c.origin.what
+            );
         }
         let got: Vec<(Expect, &str, &str)> = claims
             .iter()
-            .map(|c| (c.expect, &GOOD[c.offset..][..13], c.what.as_str()))
+            .map(|c| {
+                (
+                    c.expectation.expect,
+                    &GOOD[c.origin.offset..][..13],
+                    c.origin.what.as_str(),
+                )
+            })
             .collect();
         assert_eq!(
             got,
@@ -339,15 +350,16 @@ Look at `i32::checked_div`.
             ]
         );
         // The starter's two claims are one program; the solution's differs.
-        assert_eq!(claims[0].source, claims[1].source);
+        assert_eq!(claims[0].program.source, claims[1].program.source);
         assert!(
             claims[0]
+                .program
                 .source
                 .contains("todo!()\n}\n\n#[cfg(test)]\nmod tests {")
         );
-        assert!(claims[2].source.contains("checked_div"));
-        assert!(claims[2].source.contains("fn divides()"));
-        assert!(claims.iter().all(|c| c.edition == 2024));
+        assert!(claims[2].program.source.contains("checked_div"));
+        assert!(claims[2].program.source.contains("fn divides()"));
+        assert!(claims.iter().all(|c| c.program.edition == 2024));
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Model for Exercise {
                 id_at: id.filter(|_| i == 0).map(|(_, at)| *at),
                 title: Some(title.clone()),
                 what: WHAT.to_owned(),
-                badge: Some(env.ui(c.expect.badge()).into_owned()),
+                badge: Some(env.ui(c.expectation.expect.badge()).into_owned()),
                 claim: Some(i),
             })
             .collect();
@@ -350,7 +350,7 @@ mod tests {
         let facts = facts(&parsed.needs);
         let r = render(&block, &env, parsed.model.as_ref(), &facts).expect("renders");
         assert!(r.warnings.is_empty() && r.missing.is_empty());
-        let expects = r.claims.iter().map(|c| c.expect).collect();
+        let expects = r.claims.iter().map(|c| c.expectation.expect).collect();
         (parsed.needs, r.out.lines().join("\n"), expects)
     }
 

@@ -97,7 +97,9 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
                 // lines its first error labels are right answers too.
                 quiz.claims(env)
                     .into_iter()
-                    .filter(|(_, c)| c.error_line.is_some() && c.lang == Lang::Rust)
+                    .filter(|(_, c)| {
+                        c.expectation.error_line.is_some() && c.program.lang == Lang::Rust
+                    })
                     .filter(|_| matches!(env.target, Target::Html | Target::Markdown))
                     .map(|(_, c)| Need::Recorded(Box::new(c))),
             )
@@ -288,23 +290,23 @@ impl Program {
             ),
         };
         if let Some((file, line)) = &self.placed {
-            claim.file = file.clone();
-            claim.line = *line;
-            claim.bless = self.bless.clone();
-            claim.lines = self.placed_code.as_ref().and_then(|(code, first)| {
+            claim.origin.file = file.clone();
+            claim.origin.line = *line;
+            claim.origin.bless = self.bless.clone();
+            claim.program.lines = self.placed_code.as_ref().and_then(|(code, first)| {
                 mdbook_companion_core::lines::ProgramLines::of_lines(
                     code,
                     *first,
-                    &claim.source,
+                    &claim.program.source,
                     file,
                 )
             });
         }
-        claim.what = match &quiz.title {
+        claim.origin.what = match &quiz.title {
             Some(t) => format!("quiz \"{t}\" (question {n})"),
             None => format!("quiz (question {n})"),
         };
-        claim.error_line = self.line.and_then(|l| {
+        claim.expectation.error_line = self.line.and_then(|l| {
             Some(ErrorLine {
                 line: *self.shown_lines.get(l.checked_sub(1)?)?,
                 shown: self.shown_lines.clone(),

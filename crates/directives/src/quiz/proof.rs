@@ -163,12 +163,12 @@ impl Proof {
         let mut claim = ex.claim(env, at, None);
         // The program is not the chapter's text: what the compiler says
         // names its own lines.
-        claim.lines = None;
+        claim.program.lines = None;
         let marked = if right { "right" } else { "wrong" };
-        claim.what = format!("{what}, option \"{}\" marked {marked})", named(text));
+        claim.origin.what = format!("{what}, option \"{}\" marked {marked})", named(text));
         if let Some((file, line)) = &self.placed {
-            claim.file = file.clone();
-            claim.line = *line;
+            claim.origin.file = file.clone();
+            claim.origin.line = *line;
         }
         claim
     }
@@ -185,8 +185,8 @@ impl Proof {
                 .map(|c| {
                     let mut claim = self.claim(env, &what, &c.text.text, c.text.at, c.right);
                     if let Some(file) = &c.text.file {
-                        claim.file = file.path.clone();
-                        claim.line = file.line;
+                        claim.origin.file = file.path.clone();
+                        claim.origin.line = file.line;
                     }
                     claim
                 })

@@ -45,9 +45,9 @@ impl Model for Quiz {
                 };
                 claims
                     .iter()
-                    .find(|(k, c)| *k == n && c.error_line.is_some())
+                    .find(|(k, c)| *k == n && c.expectation.error_line.is_some())
                     .map_or_else(Vec::new, |(_, c)| {
-                        program.labelled(facts.recorded(c), c.lines.as_ref())
+                        program.labelled(facts.recorded(c), c.program.lines.as_ref())
                     })
             })
             .collect();

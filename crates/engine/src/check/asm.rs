@@ -4,7 +4,7 @@
 //! about another architecture's code is not checked on this machine.
 
 use super::verdict::{Outcome, Verdict};
-use super::{Checker, Claim};
+use super::{Checker, Stated};
 use crate::asm::{self, AsmError, Request};
 use crate::cache::Cache;
 use mdbook_companion_core::claim::AsmClaim;
@@ -58,7 +58,7 @@ impl Checker {
     }
 
     /// Checks an assembly claim.
-    pub(super) fn check_asm(&self, claim: &Claim, a: &AsmClaim) -> Outcome {
+    pub(super) fn check_asm(&self, claim: &Stated<'_>, a: &AsmClaim) -> Outcome {
         let here = machine::host_arch();
         let outcome = |verdict| Outcome {
             verdict,
@@ -73,12 +73,12 @@ impl Checker {
             });
         }
         let req = Request {
-            lang: claim.lang,
-            source: &claim.source,
+            lang: claim.program.lang,
+            source: &claim.program.source,
             shown: &a.shown,
-            edition: claim.edition,
+            edition: claim.program.edition,
             syntax: a.syntax,
-            flags: &claim.flags,
+            flags: &claim.program.flags,
         };
         let made = match asm::made(
             &req,
@@ -105,7 +105,7 @@ impl Checker {
         let verdict = match matched {
             Ok(()) => Verdict::Passed,
             Err(f) => Verdict::fail_with(
-                format!("{}:{}: {f}", claim.file, claim.line + f.line),
+                format!("{}:{}: {f}", claim.place.file, claim.place.line + f.line),
                 annotated(listing, &f),
             ),
         };
@@ -144,6 +144,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mdbook_companion_core::claim::Claim;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_core::filecheck;
     use mdbook_companion_core::lang::Lang;
@@ -152,9 +153,9 @@ mod tests {
 
     fn asm_claim(lang: Lang, source: &str, checks: &str, arch: &str) -> Claim {
         let mut c = crate::check::tests::claim(Expect::Asm, source);
-        c.lang = lang;
-        c.line = 10;
-        c.asm = Some(AsmClaim {
+        c.program.lang = lang;
+        c.origin.line = 10;
+        c.expectation.asm = Some(AsmClaim {
             shown: source.into(),
             syntax: Syntax::Intel,
             arch: arch.into(),
@@ -191,19 +192,19 @@ mod tests {
             "x86_64",
         );
         if machine::host_arch() != "x86_64" {
-            let v = checker.check(&holds).verdict;
+            let v = checker.check(&holds.stated()).verdict;
             assert!(
                 matches!(v, Verdict::OtherArch { .. }) && !v.is_failure(),
                 "{v:?}"
             );
             return;
         }
-        assert_eq!(checker.check(&holds).verdict, Verdict::Passed);
-        assert_eq!(checker.check(&both).verdict, Verdict::Passed);
+        assert_eq!(checker.check(&holds.stated()).verdict, Verdict::Passed);
+        assert_eq!(checker.check(&both.stated()).verdict, Verdict::Passed);
         let false_claim = asm_claim(Lang::C, c, "CHECK: idiv\nCHECK: call", "x86_64");
         let Verdict::Failed {
             message, detail, ..
-        } = checker.check(&false_claim).verdict
+        } = checker.check(&false_claim.stated()).verdict
         else {
             panic!("a call is not there");
         };
@@ -215,7 +216,10 @@ mod tests {
         let detail = detail.unwrap();
         assert!(detail.lines().any(|l| l.starts_with('>')), "{detail}");
         // The claim's lock name changes with its directives.
-        assert_ne!(checker.claim_key(&holds), checker.claim_key(&false_claim));
+        assert_ne!(
+            checker.claim_key(&holds.stated()),
+            checker.claim_key(&false_claim.stated())
+        );
     }
 
     #[test]
@@ -232,7 +236,7 @@ mod tests {
             "CHECK: nothing-like-this",
             other,
         );
-        let v = checker(dir.path()).check(&c).verdict;
+        let v = checker(dir.path()).check(&c.stated()).verdict;
         assert_eq!(
             v,
             Verdict::OtherArch {
@@ -266,7 +270,7 @@ mod tests {
         let mut verdicts = Vec::new();
         for claim in [&holds, &false_claim] {
             work();
-            let outcome = cold.check(claim);
+            let outcome = cold.check(&claim.stated());
             assert!(!outcome.cached);
             assert!(work() > 0, "the directives were matched");
             verdicts.push(outcome.verdict);
@@ -277,7 +281,7 @@ mod tests {
         let warm = checker(dir.path());
         for (claim, verdict) in [&holds, &false_claim].into_iter().zip(&verdicts) {
             work();
-            let outcome = warm.check(claim);
+            let outcome = warm.check(&claim.stated());
             assert_eq!(work(), 0, "matched again");
             assert!(outcome.cached);
             assert_eq!(&outcome.verdict, verdict);
@@ -285,7 +289,7 @@ mod tests {
         // Other directives against the same listing are matched.
         let other = asm_claim(Lang::C, c, "CHECK: idiv", "x86_64");
         work();
-        assert_eq!(warm.check(&other).verdict, Verdict::Passed);
+        assert_eq!(warm.check(&other.stated()).verdict, Verdict::Passed);
         assert!(work() > 0);
     }
 }

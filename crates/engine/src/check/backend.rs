@@ -10,7 +10,7 @@ use super::doctest;
 use super::judge::{Report, exits_cleanly, stops_with_report};
 use super::rustc;
 use super::verdict::{Job, Observation, Verdict};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::languages::{EXE, Language};
@@ -19,14 +19,14 @@ use std::time::Duration;
 /// What the checker asks of a language.
 pub(super) trait Backend: Sync {
     /// The compile (and run) of `claim`, with `tool` as its compiler.
-    fn job(&self, claim: &Claim, tool: &str) -> Job;
+    fn job(&self, claim: &Stated<'_>, tool: &str) -> Job;
 
     /// The verdict on `claim` from what happened, and its actual output
     /// in the output block's terms; `run_limit` is the time its program
     /// was given.
     fn judge(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         obs: &Observation,
         run_limit: Duration,
     ) -> (Verdict, Option<String>);
@@ -54,8 +54,8 @@ pub(super) fn of(lang: Lang) -> &'static dyn Backend {
 struct Rust;
 
 impl Backend for Rust {
-    fn job(&self, claim: &Claim, tool: &str) -> Job {
-        match &claim.doctest {
+    fn job(&self, claim: &Stated<'_>, tool: &str) -> Job {
+        match &claim.program.doctest {
             Some(d) => doctest::job(claim, d, tool),
             None => rustc::job(claim, tool),
         }
@@ -63,11 +63,11 @@ impl Backend for Rust {
 
     fn judge(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         obs: &Observation,
         run_limit: Duration,
     ) -> (Verdict, Option<String>) {
-        match &claim.doctest {
+        match &claim.program.doctest {
             Some(d) => doctest::judge(claim, d, obs, run_limit),
             None => rustc::judge(claim, obs, run_limit),
         }
@@ -86,13 +86,13 @@ impl Backend for Rust {
 struct C;
 
 impl Backend for C {
-    fn job(&self, claim: &Claim, tool: &str) -> Job {
+    fn job(&self, claim: &Stated<'_>, tool: &str) -> Job {
         cc::job(claim, tool)
     }
 
     fn judge(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         obs: &Observation,
         run_limit: Duration,
     ) -> (Verdict, Option<String>) {
@@ -108,8 +108,8 @@ impl Backend for C {
 /// run command, in the program's folder. The compiler's `tool` is the
 /// row's own (its first word).
 impl Backend for Language {
-    fn job(&self, claim: &Claim, _tool: &str) -> Job {
-        let runs = matches!(claim.expect, Expect::Run | Expect::Panic);
+    fn job(&self, claim: &Stated<'_>, _tool: &str) -> Job {
+        let runs = matches!(claim.expectation.expect, Expect::Run | Expect::Panic);
         let compile = self.command(self.compile, ".");
         let (tool, args) = match compile.split_first() {
             Some((tool, args)) => (tool.clone(), args.to_vec()),
@@ -132,7 +132,7 @@ impl Backend for Language {
 
     fn judge(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         obs: &Observation,
         run_limit: Duration,
     ) -> (Verdict, Option<String>) {
@@ -145,14 +145,14 @@ impl Backend for Language {
                 None,
             );
         }
-        match (claim.expect, obs.compiled) {
+        match (claim.expectation.expect, obs.compiled) {
             (Expect::CompileFail, false) => {
                 let message = obs.diagnostics.trim_end();
                 let first = message
                     .lines()
                     .find(|l| !l.trim().is_empty())
                     .map(str::to_owned);
-                return match &claim.error {
+                return match &claim.expectation.error {
                     Some(words) if !message.contains(words.as_str()) => (
                         Verdict::fail_with(
                             format!("does not compile, but its message does not say `{words}`"),
@@ -177,7 +177,7 @@ impl Backend for Language {
             }
             (_, true) => {}
         }
-        match claim.expect {
+        match claim.expectation.expect {
             Expect::Run => exits_cleanly(claim, obs.run.as_ref(), run_limit, |run| {
                 stopped(self, run).map(|(shown, _)| format!("stopped: {shown}"))
             }),

@@ -11,18 +11,18 @@
 use super::judge::{Report, abnormal, exits_cleanly, stops_with_report, unproven_report};
 use super::sanitizer;
 use super::verdict::{Job, Observation, Verdict};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use std::time::Duration;
 
 /// The compile (and run) job of a C or C++ claim.
-pub fn job(claim: &Claim, cc: &str) -> Job {
-    let cpp = claim.lang == Lang::Cpp;
+pub fn job(claim: &Stated<'_>, cc: &str) -> Job {
+    let cpp = claim.program.lang == Lang::Cpp;
     let source_file = if cpp { "main.cpp" } else { "main.c" };
     let mut args: Vec<String> = vec!["-Wall".into()];
-    args.extend(claim.flags.iter().cloned());
-    let run = match claim.expect {
+    args.extend(claim.program.flags.iter().cloned());
+    let run = match claim.expectation.expect {
         Expect::Run
         | Expect::Panic
         | Expect::StarterCompiles
@@ -34,7 +34,10 @@ pub fn job(claim: &Claim, cc: &str) -> Job {
             None
         }
     };
-    let sanitize = claim.sanitize.effective(claim.expect);
+    let sanitize = claim
+        .expectation
+        .sanitize
+        .effective(claim.expectation.expect);
     if run.is_some() {
         args.extend(sanitizer::compile_args(sanitize));
     }
@@ -70,19 +73,23 @@ pub fn sanitizer_report(stderr: &str) -> Option<String> {
 
 /// The verdict on a C or C++ claim from what happened, and the actual
 /// output in the output block's terms.
-pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+pub fn judge(
+    claim: &Stated<'_>,
+    obs: &Observation,
+    timeout: Duration,
+) -> (Verdict, Option<String>) {
     if obs.compile_timed_out {
         return (
             Verdict::fail("the C compiler did not finish within its time limit and was stopped"),
             None,
         );
     }
-    let source_file = if claim.lang == Lang::Cpp {
+    let source_file = if claim.program.lang == Lang::Cpp {
         "main.cpp"
     } else {
         "main.c"
     };
-    match (claim.expect, obs.compiled) {
+    match (claim.expectation.expect, obs.compiled) {
         // A quiz's C question may say the program does not compile.
         (Expect::CompileFail, false) => {
             let first = obs
@@ -109,9 +116,12 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
         }
         (_, true) => {}
     }
-    let sanitize = claim.sanitize.effective(claim.expect);
+    let sanitize = claim
+        .expectation
+        .sanitize
+        .effective(claim.expectation.expect);
     let names = sanitize.names();
-    match claim.expect {
+    match claim.expectation.expect {
         Expect::Compile | Expect::NoRun | Expect::CompileFail | Expect::Asm => {
             (Verdict::Passed, None)
         }
@@ -214,23 +224,23 @@ mod tests {
     #[test]
     fn flags_per_outcome() {
         let mut c = claim(Expect::Compile, "int f(void) { return 1; }");
-        c.lang = Lang::C;
-        let j = job(&c, "cc");
+        c.program.lang = Lang::C;
+        let j = job(&c.stated(), "cc");
         assert_eq!(j.args.join(" "), "-Wall -c -o prog.o main.c");
         assert_eq!(j.run, None);
-        c.expect = Expect::Ub;
+        c.expectation.expect = Expect::Ub;
         assert_eq!(
-            job(&c, "cc").args.join(" "),
+            job(&c.stated(), "cc").args.join(" "),
             "-Wall -g -fsanitize=undefined -fno-sanitize-recover=all -o prog main.c -lm"
         );
-        c.lang = Lang::Cpp;
-        c.expect = Expect::Run;
-        let j = job(&c, "cc");
+        c.program.lang = Lang::Cpp;
+        c.expectation.expect = Expect::Run;
+        let j = job(&c.stated(), "cc");
         assert_eq!(j.args.join(" "), "-Wall -o prog main.cpp -lstdc++ -lm");
         assert_eq!((j.source_file, j.run), ("main.cpp", Some("prog")));
-        c.flags = vec!["-Wextra".into(), "-std=c++17".into()];
+        c.program.flags = vec!["-Wextra".into(), "-std=c++17".into()];
         assert_eq!(
-            job(&c, "cc").args.join(" "),
+            job(&c.stated(), "cc").args.join(" "),
             "-Wall -Wextra -std=c++17 -o prog main.cpp -lstdc++ -lm"
         );
     }
@@ -272,9 +282,9 @@ mod tests {
             output in prop::option::of(prop_oneof![prop::sample::select(FORGERIES.to_vec()).prop_map(String::from), ".{0,20}"]),
         ) {
             let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
-            c.lang = Lang::C;
-            c.sanitize = Sanitize::parse(checker).expect("a valid set");
-            c.output = output;
+            c.program.lang = Lang::C;
+            c.expectation.sanitize = Sanitize::parse(checker).expect("a valid set");
+            c.expectation.output = output;
             let obs = Observation {
                 compiled: true,
                 inexact: false,
@@ -290,7 +300,7 @@ mod tests {
                     over_memory: None,
                 }),
             };
-            let (verdict, _) = judge(&c, &obs, Duration::from_secs(10));
+            let (verdict, _) = judge(&c.stated(), &obs, Duration::from_secs(10));
             prop_assert!(verdict.is_failure(), "{:?}", verdict);
         }
     }
@@ -306,9 +316,9 @@ mod tests {
             checker in prop::sample::select(vec!["undefined", "address", "thread", "memcheck", "address,undefined", "thread,undefined"]),
         ) {
             let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
-            c.lang = Lang::C;
-            c.sanitize = Sanitize::parse(checker).expect("a valid set");
-            let (verdict, _) = judge(&c, &logged(code, &log), Duration::from_secs(10));
+            c.program.lang = Lang::C;
+            c.expectation.sanitize = Sanitize::parse(checker).expect("a valid set");
+            let (verdict, _) = judge(&c.stated(), &logged(code, &log), Duration::from_secs(10));
             prop_assert!(verdict.is_failure(), "{:?}", verdict);
         }
     }
@@ -335,26 +345,29 @@ mod tests {
     #[test]
     fn a_report_counts_with_the_checkers_exit_status_only() {
         let mut c = claim(Expect::Ub, "int main(void) { return 0; }");
-        c.lang = Lang::C;
-        c.sanitize = Sanitize::parse("memcheck").expect("a valid set");
-        c.output = Some("Invalid read of size 4".into());
+        c.program.lang = Lang::C;
+        c.expectation.sanitize = Sanitize::parse("memcheck").expect("a valid set");
+        c.expectation.output = Some("Invalid read of size 4".into());
         let log = "==7== Invalid read of size 4\n==7==    at 0x1: main (main.c:3)\n";
         let t = Duration::from_secs(10);
-        assert_eq!(judge(&c, &logged(Some(99), log), t).0, Verdict::Passed);
+        assert_eq!(
+            judge(&c.stated(), &logged(Some(99), log), t).0,
+            Verdict::Passed
+        );
         for (code, how) in [
             (Some(0), "exited successfully"),
             (Some(1), "exited with code 1"),
             (None, "was killed by a signal"),
         ] {
             assert_eq!(
-                judge(&c, &logged(code, log), t).0.to_string(),
+                judge(&c.stated(), &logged(code, log), t).0.to_string(),
                 format!(
                     "the log of Memcheck holds a report, but the program {how}, not with the checker's exit status (99): a report counts only with it"
                 )
             );
         }
         // The checker's exit status with nothing in its log proves nothing.
-        assert!(judge(&c, &logged(Some(99), ""), t).0.is_failure());
+        assert!(judge(&c.stated(), &logged(Some(99), ""), t).0.is_failure());
     }
 
     #[test]

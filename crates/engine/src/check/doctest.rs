@@ -15,7 +15,7 @@
 use super::judge::exits_cleanly;
 use super::rustc::{error_codes, first_error, panic_message};
 use super::verdict::{Job, Observation, Verdict};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::doctest::{ALLOW, Doctest};
 use mdbook_companion_core::expect::Expect;
 use std::time::Duration;
@@ -30,7 +30,7 @@ use std::time::Duration;
 /// link of a block that uses the Rust book's trpl, whose libraries carry
 /// full debug information (Listing 17-25: 0.22 s, stripped 0.16 s; its
 /// program 37.7 MB, stripped 2.1 MB).
-pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
+pub(super) fn job(claim: &Stated<'_>, doctest: &Doctest, rustc: &str) -> Job {
     let mut job = super::rustc::job(claim, rustc);
     let mut extra: Vec<String> = ALLOW.iter().map(|s| (*s).to_owned()).collect();
     extra.extend(["-C".to_owned(), "strip=debuginfo".to_owned()]);
@@ -54,18 +54,18 @@ pub(super) fn job(claim: &Claim, doctest: &Doctest, rustc: &str) -> Job {
 /// `compile_fail` block that names none holds; any other plain block
 /// fails), with the lexer's words for it ([`Observation::inexact`]);
 /// `None` otherwise (a compile tells).
-pub(super) fn lexed(claim: &Claim) -> Option<Observation> {
-    let doctest = claim.doctest.as_ref()?;
+pub(super) fn lexed(claim: &Stated<'_>) -> Option<Observation> {
+    let doctest = claim.program.doctest.as_ref()?;
     // Guarded strings (`#"…"#`) are lexed by edition (one token from
     // 2024, three before), which the lexer is not told: a compile tells
     // (the RFCs' `demo!(#"foo"#)` compiles in 2015).
-    if claim.expect == Expect::CompileFail && !doctest.error_codes.is_empty()
-        || claim.source.contains("#\"")
+    if claim.expectation.expect == Expect::CompileFail && !doctest.error_codes.is_empty()
+        || claim.program.source.contains("#\"")
     {
         return None;
     }
-    let (at, what) = mdbook_companion_core::tokens::lexer_stop(&claim.source)?;
-    let before = &claim.source[..at];
+    let (at, what) = mdbook_companion_core::tokens::lexer_stop(&claim.program.source)?;
+    let before = &claim.program.source[..at];
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
     Some(Observation {
@@ -82,7 +82,7 @@ pub(super) fn lexed(claim: &Claim) -> Option<Observation> {
 /// The verdict on a plain block, and what it printed (its stdout, its
 /// panic message, or its first error line), for `adopt`.
 pub(super) fn judge(
-    claim: &Claim,
+    claim: &Stated<'_>,
     doctest: &Doctest,
     obs: &Observation,
     timeout: Duration,
@@ -93,7 +93,7 @@ pub(super) fn judge(
             None,
         );
     }
-    match claim.expect {
+    match claim.expectation.expect {
         Expect::CompileFail => {
             if obs.compiled {
                 return (
@@ -175,10 +175,11 @@ mod tests {
     use super::*;
     use crate::check::tests::claim;
     use crate::check::verdict::RunResult;
+    use mdbook_companion_core::claim::Claim;
 
     fn plain(expect: Expect, codes: &[&str], harness: bool) -> Claim {
         let mut c = claim(expect, "fn main() {}");
-        c.doctest = Some(Doctest {
+        c.program.doctest = Some(Doctest {
             test_harness: harness,
             error_codes: codes.iter().map(|s| (*s).to_owned()).collect(),
             test_line: 1,
@@ -216,25 +217,29 @@ mod tests {
 
     #[test]
     fn flags_are_rustdocs() {
-        let args = |c: &Claim| job(c, c.doctest.as_ref().unwrap(), "rustc").args.join(" ");
-        let cf = args(&plain(Expect::CompileFail, &[], false));
+        let args = |c: &Stated<'_>| {
+            job(c, c.program.doctest.as_ref().unwrap(), "rustc")
+                .args
+                .join(" ")
+        };
+        let cf = args(&plain(Expect::CompileFail, &[], false).stated());
         // Compiled fully, as rustdoc does.
         assert!(
             cf.ends_with("-A unused -C strip=debuginfo -o main main.rs"),
             "{cf}"
         );
-        let harness = args(&plain(Expect::Run, &[], true));
+        let harness = args(&plain(Expect::Run, &[], true).stated());
         assert!(
             harness.ends_with("-A unused -C strip=debuginfo --test -o main main.rs"),
             "{harness}"
         );
         assert!(!harness.contains("--crate-type"), "{harness}");
-        let no_run = args(&plain(Expect::NoRun, &[], false));
+        let no_run = args(&plain(Expect::NoRun, &[], false).stated());
         assert!(
             no_run.ends_with("--emit=metadata -A unused -C strip=debuginfo -o main main.rs"),
             "{no_run}"
         );
-        let run = args(&plain(Expect::Run, &[], false));
+        let run = args(&plain(Expect::Run, &[], false).stated());
         assert!(
             run.ends_with("-A unused -C strip=debuginfo -o main main.rs"),
             "{run}"
@@ -244,40 +249,50 @@ mod tests {
     #[test]
     fn verdicts_are_rustdocs() {
         let t = Duration::from_secs(10);
-        let verdict = |c: &Claim, o: &Observation| judge(c, c.doctest.as_ref().unwrap(), o, t).0;
+        let verdict =
+            |c: &Stated<'_>, o: &Observation| judge(c, c.program.doctest.as_ref().unwrap(), o, t).0;
         let e0382 = "error[E0382]: borrow of moved value\n";
         // compile_fail: any error; codes when written.
         assert_eq!(
-            verdict(&plain(Expect::CompileFail, &[], false), &failed(e0382)),
+            verdict(
+                &plain(Expect::CompileFail, &[], false).stated(),
+                &failed(e0382)
+            ),
             Verdict::Passed
         );
         assert_eq!(
             verdict(
-                &plain(Expect::CompileFail, &["E0382"], false),
+                &plain(Expect::CompileFail, &["E0382"], false).stated(),
                 &failed(e0382)
             ),
             Verdict::Passed
         );
         assert!(
             verdict(
-                &plain(Expect::CompileFail, &["E0499"], false),
+                &plain(Expect::CompileFail, &["E0499"], false).stated(),
                 &failed(e0382)
             )
             .is_failure()
         );
-        assert!(verdict(&plain(Expect::CompileFail, &[], false), &ran(Some(0), "")).is_failure());
+        assert!(
+            verdict(
+                &plain(Expect::CompileFail, &[], false).stated(),
+                &ran(Some(0), "")
+            )
+            .is_failure()
+        );
         // should_panic: any failing exit, as rustdoc.
         let panic = plain(Expect::Panic, &[], false);
-        assert_eq!(verdict(&panic, &ran(Some(1), "")), Verdict::Passed);
-        assert_eq!(verdict(&panic, &ran(None, "")), Verdict::Passed);
-        assert!(verdict(&panic, &ran(Some(0), "")).is_failure());
+        assert_eq!(verdict(&panic.stated(), &ran(Some(1), "")), Verdict::Passed);
+        assert_eq!(verdict(&panic.stated(), &ran(None, "")), Verdict::Passed);
+        assert!(verdict(&panic.stated(), &ran(Some(0), "")).is_failure());
         // A run: success, whatever it prints.
         let run = plain(Expect::Run, &[], false);
-        assert_eq!(verdict(&run, &ran(Some(0), "")), Verdict::Passed);
-        assert!(verdict(&run, &ran(Some(101), "")).is_failure());
-        assert!(verdict(&run, &failed("error: x")).is_failure());
+        assert_eq!(verdict(&run.stated(), &ran(Some(0), "")), Verdict::Passed);
+        assert!(verdict(&run.stated(), &ran(Some(101), "")).is_failure());
+        assert!(verdict(&run.stated(), &failed("error: x")).is_failure());
         assert_eq!(
-            verdict(&plain(Expect::NoRun, &[], false), &ran(None, "")),
+            verdict(&plain(Expect::NoRun, &[], false).stated(), &ran(None, "")),
             Verdict::Passed
         );
     }

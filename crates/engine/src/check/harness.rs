@@ -10,7 +10,7 @@
 
 use super::judge::abnormal;
 use super::verdict::{Observation, RunResult, Verdict};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::code::{self, TestFn};
 use mdbook_companion_core::expect::Expect;
 use std::time::Duration;
@@ -188,12 +188,17 @@ pub fn parse(stdout: &str) -> Report {
 /// The verdict on an exercise claim from what happened; a failure's
 /// detail ends with where the code and the tests stand in `main.rs`, the
 /// test crate that compiler and harness messages name, unless they are
-/// told in the chapter's lines ([`Claim::lines`]).
-pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+/// told in the chapter's lines
+/// ([`Program::lines`](mdbook_companion_core::claim::Program::lines)).
+pub fn judge(
+    claim: &Stated<'_>,
+    obs: &Observation,
+    timeout: Duration,
+) -> (Verdict, Option<String>) {
     let (verdict, actual) = judged(claim, obs, timeout);
-    let layout = match claim.lines {
+    let layout = match claim.program.lines {
         Some(_) => None,
-        None => layout(&claim.source),
+        None => layout(&claim.program.source),
     };
     let verdict = match (verdict, layout) {
         (
@@ -229,8 +234,8 @@ fn layout(source: &str) -> Option<String> {
 }
 
 /// [`judge`], before the layout note.
-fn judged(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
-    let code = match claim.expect {
+fn judged(claim: &Stated<'_>, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
+    let code = match claim.expectation.expect {
         Expect::SolutionPasses => "the solution",
         _ => "the starter",
     };
@@ -249,7 +254,7 @@ fn judged(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Opti
             None,
         );
     }
-    if claim.expect == Expect::StarterCompiles {
+    if claim.expectation.expect == Expect::StarterCompiles {
         return (Verdict::Passed, None);
     }
     let Some(run) = obs.run.as_ref() else {
@@ -259,9 +264,9 @@ fn judged(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Opti
         return (v, None);
     }
     let report = parse(&run.stdout);
-    let verdict = match claim.expect {
+    let verdict = match claim.expectation.expect {
         Expect::StarterFails => starter_fails(&report, run),
-        _ => solution_passes(&report, run, &claim.source),
+        _ => solution_passes(&report, run, &claim.program.source),
     };
     (verdict, None)
 }
@@ -449,7 +454,7 @@ mod tests {
     fn a_passing_solution_needs_the_harness_whole_report() {
         let t = Duration::from_secs(10);
         let two = claim(Expect::SolutionPasses, &two_tests());
-        let verdict = |stdout: &str| judge(&two, &run(0, stdout), t).0;
+        let verdict = |stdout: &str| judge(&two.stated(), &run(0, stdout), t).0;
         let summary = |passed: usize| {
             format!(
                 "\ntest result: ok. {passed} passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
@@ -505,7 +510,10 @@ mod tests {
             &code::test_crate("", "#[test]\nfn a() {}\n#[test]\n#[ignore]\nfn b() {}\n"),
         );
         let stdout = "\nrunning 2 tests\ntest tests::a ... ok\ntest tests::b ... ignored\n\ntest result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
-        assert_eq!(judge(&ignoring, &run(0, stdout), t).0, Verdict::Passed);
+        assert_eq!(
+            judge(&ignoring.stated(), &run(0, stdout), t).0,
+            Verdict::Passed
+        );
     }
 
     #[test]
@@ -517,7 +525,7 @@ mod tests {
         assert!(!report.summary.is_some_and(|s| s.ok), "{report:?}");
         let two = claim(Expect::SolutionPasses, &two_tests());
         for code in [0, 101] {
-            let verdict = judge(&two, &run(code, stdout), Duration::from_secs(10)).0;
+            let verdict = judge(&two.stated(), &run(code, stdout), Duration::from_secs(10)).0;
             assert!(
                 verdict
                     .to_string()
@@ -560,7 +568,7 @@ mod tests {
     #[test]
     fn each_claim_reads_the_same_report_its_own_way() {
         let t = Duration::from_secs(10);
-        let verdict = |expect, obs: &Observation| judge(&claim(expect, ""), obs, t).0;
+        let verdict = |expect, obs: &Observation| judge(&claim(expect, "").stated(), obs, t).0;
         let failing = run(101, STARTER);
         let passing = run(0, PASSING);
         assert_eq!(verdict(Expect::StarterCompiles, &failing), Verdict::Passed);
@@ -570,7 +578,7 @@ mod tests {
             "every test passes on the starter (`tests::a`, `tests::b`); the tests must fail on it, or they test nothing the reader writes"
         );
         let two = claim(Expect::SolutionPasses, &two_tests());
-        assert_eq!(judge(&two, &passing, t).0, Verdict::Passed);
+        assert_eq!(judge(&two.stated(), &passing, t).0, Verdict::Passed);
         let Verdict::Failed {
             message, detail, ..
         } = verdict(Expect::SolutionPasses, &failing)
@@ -594,8 +602,8 @@ mod tests {
                 "#[test]\nfn t() {}\n",
             ),
         );
-        krate.file = "src/a.md".into();
-        let Verdict::Failed { detail, .. } = judge(&krate, &failing, t).0 else {
+        krate.origin.file = "src/a.md".into();
+        let Verdict::Failed { detail, .. } = judge(&krate.stated(), &failing, t).0 else {
             panic!("passed");
         };
         assert!(detail.unwrap().ends_with(

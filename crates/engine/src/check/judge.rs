@@ -11,7 +11,7 @@ use mdbook_companion_core::sanitize::Sanitize;
 /// The message of an output block the program's output does not match
 /// (which a second run may tell apart from output that varies).
 pub(super) const OUTPUT_DIFFERS: &str = "the output differs from the output block";
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use std::time::Duration;
 
 /// A time-out, a flood or a program over its memory, shared by every
@@ -23,12 +23,12 @@ pub(super) fn abnormal(run: &RunResult, timeout: Duration) -> Option<Verdict> {
 /// Whether a plain block's program runs under `hang-guard` rather than
 /// `timeout`: it claims no output, so `mdbook test` would run it to
 /// completion with no limit; the guard only stops a program that hangs.
-pub(super) fn hang_guarded(claim: &Claim) -> bool {
-    claim.doctest.is_some() && claim.output.is_none()
+pub(super) fn hang_guarded(claim: &Stated<'_>) -> bool {
+    claim.program.doctest.is_some() && claim.expectation.output.is_none()
 }
 
 /// The config key that sets `claim`'s time limit.
-pub(super) fn limit_key(claim: &Claim) -> &'static str {
+pub(super) fn limit_key(claim: &Stated<'_>) -> &'static str {
     match hang_guarded(claim) {
         true => "hang-guard",
         false => "timeout",
@@ -140,7 +140,7 @@ pub(super) fn unproven_report(run: &RunResult, sanitize: Sanitize) -> Option<Ver
 /// an abnormal stop from the run ("panicked: …", a checker's report),
 /// when it can.
 pub(super) fn exits_cleanly(
-    claim: &Claim,
+    claim: &Stated<'_>,
     run: Option<&RunResult>,
     timeout: Duration,
     stop: impl FnOnce(&RunResult) -> Option<String>,
@@ -159,12 +159,12 @@ pub(super) fn exits_cleanly(
             Some(actual),
         );
     }
-    let actual = match claim.output.as_deref() {
-        Some(expected) if claim.unordered => in_any_order(expected, actual),
+    let actual = match claim.expectation.output.as_deref() {
+        Some(expected) if claim.expectation.unordered => in_any_order(expected, actual),
         expected => fitted(expected, actual),
     };
     (
-        output_verdict(claim.output.as_deref(), &actual),
+        output_verdict(claim.expectation.output.as_deref(), &actual),
         Some(actual),
     )
 }
@@ -206,7 +206,7 @@ pub(super) struct Report<'a> {
 
 /// A program that should stop with a report containing the output block.
 pub(super) fn stops_with_report(
-    claim: &Claim,
+    claim: &Stated<'_>,
     run: Option<&RunResult>,
     timeout: Duration,
     report: &Report<'_>,
@@ -223,7 +223,7 @@ pub(super) fn stops_with_report(
             None,
         );
     };
-    if let Some(expected) = &claim.output
+    if let Some(expected) = &claim.expectation.output
         && !contains_normalized(&searched, expected)
     {
         let shown = fitted(Some(expected), shown);
@@ -283,11 +283,11 @@ pub(super) fn first_error_line(diagnostics: &str, source_file: &str) -> Option<u
 /// (rustc's "immutable borrow later used here"), holds. A failure names
 /// the lines the error labels.
 pub(super) fn wrong_error_line(
-    claim: &Claim,
+    claim: &Stated<'_>,
     diagnostics: &str,
     source_file: &str,
 ) -> Option<Verdict> {
-    let want = claim.error_line.as_ref()?;
+    let want = claim.expectation.error_line.as_ref()?;
     let found = first_error_line(diagnostics, source_file);
     if found == Some(want.line) {
         return None;

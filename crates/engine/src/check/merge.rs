@@ -47,116 +47,22 @@
 //! the example. Plain blocks keep rustdoc's `-A unused` only, so that a
 //! failing block's warnings are in its report as when alone.
 
-use super::merge_fail::{attribute, codes, from_json, member_file};
+use super::merge_crate::{Member, Merged, SELECT, alone, harnessed, merged_source, remap};
+use super::merge_fail::{Own, attribute, codes, from_json, member_file};
 use super::programs;
 use super::rustc::error_codes;
-use super::verdict::{Job, Observation};
+use super::verdict::Observation;
 use super::{COMPILE_TIMEOUT, Checker};
 use crate::exec::{self, Limits};
-use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::tokens::{crate_paths_from_module, sleep_millis};
-use std::collections::{BTreeMap, HashSet};
 use std::process::Command;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// The environment variable that selects the example a merged binary runs.
-pub(super) const SELECT: &str = "__COMPANION_EXAMPLE";
-
-/// One example of a group: its cache key, its claim and its job alone.
-struct Member<'a> {
-    key: String,
-    claim: &'a Claim,
-    job: Job,
-    /// The declared crates it uses.
-    used: Vec<String>,
-}
-
-/// A merged crate: its root, and per member its file (in
-/// [`member_file`]), how many lines of it are the member's own, and
-/// whether its `crate::` paths were rewritten (so that a diagnostic may
-/// show a line otherwise than the author wrote it).
-struct Merged {
-    root: String,
-    files: Vec<String>,
-    lines: Vec<usize>,
-    rewritten: Vec<bool>,
-}
-
-/// The merged crate of `members`: a binary with a selector, or, for
-/// exercises, a test crate (the harness is the selector). Each member is
-/// a module in a file of its own, so that rustc's locations name it and
-/// its lines and columns are its own.
-fn merged_source(members: &[Member<'_>]) -> Merged {
-    let tests = members.first().is_some_and(|m| harnessed(m.claim));
-    let mut root = String::new();
-    let mut files = Vec::new();
-    let mut lines = Vec::new();
-    let mut rewritten = Vec::new();
-    for (i, m) in members.iter().enumerate() {
-        root.push_str(&format!(
-            "#[path = \"{}\"]\nmod __companion_ex_{i};\n",
-            member_file(i)
-        ));
-        // Paths from the crate's root, from the member's module instead,
-        // at the same lines and columns ([`super::mergeable::mergeable_code`] took only
-        // code where they can be).
-        let source = match m.claim.source.contains("crate::") {
-            true => crate_paths_from_module(&m.claim.source),
-            false => None,
-        };
-        rewritten.push(source.as_ref().is_some_and(|s| *s != m.claim.source));
-        let body = source
-            .as_deref()
-            .unwrap_or(&m.claim.source)
-            .trim_end_matches('\n');
-        let mut file = format!("{body}\n");
-        if !tests {
-            file.push_str(
-                "pub fn __companion_run() -> impl ::std::process::Termination { main() }\n",
-            );
-        }
-        files.push(file);
-        lines.push(body.lines().count().max(1));
-    }
-    if !tests {
-        root.push_str(&format!(
-            "fn main() -> ::std::process::ExitCode {{\n    let which = ::std::env::var(\"{SELECT}\").unwrap_or_default();\n    #[allow(unused_unsafe)]\n    unsafe {{ ::std::env::remove_var(\"{SELECT}\"); }}\n    match which.as_str() {{\n"
-        ));
-        for i in 0..members.len() {
-            root.push_str(&format!(
-                "        \"{i}\" => ::std::process::Termination::report(__companion_ex_{i}::__companion_run()),\n"
-            ));
-        }
-        root.push_str("        _ => ::std::process::ExitCode::from(254),\n    }\n}\n");
-        if members.first().is_some_and(|m| m.claim.doctest.is_some()) {
-            root.push_str(super::merge_alone::PROBE);
-        }
-    }
-    Merged {
-        root,
-        files,
-        lines,
-        rewritten,
-    }
-}
-
-/// `text` with member `i`'s file told as the file of the example alone.
-pub(super) fn remap(text: &str, i: usize) -> String {
-    text.replace(&format!("{}:", member_file(i)), "main.rs:")
-}
 
 /// Merged builds that decide members a group gets at most: a build
 /// decides the members with errors of their own, the next builds the
 /// rest.
 const BUILDS: usize = 8;
-
-/// How long a program must say it sleeps ([`sleep_millis`]) for its
-/// build to have the machine to itself ([`programs::Programs::sole`]):
-/// longer than the rest of most books' checks.
-const LONG_SLEEP_MS: u64 = 5_000;
 
 /// Times a group is split in two at most (a group of 4,096 down to one
 /// block).
@@ -181,202 +87,37 @@ enum Built<'a> {
     Done,
 }
 
-/// The merged builds a check is to make ([`Checker::plan`]): each group
-/// of members, and, when its programs sleep, the place of its compile
-/// among those that go first (the longest sleeper's at 0).
+/// A merged build that ran to its end: its crate, how it ended, whether
+/// its members are plain blocks (rustc's JSON), and whether it links the
+/// book's crates.
+struct Compiled {
+    merged: Merged,
+    finished: exec::Finished,
+    plain: bool,
+    links: bool,
+}
+
+/// Where a failed merged build's members go ([`Built::Decided`]): told,
+/// built again together, built again in halves (with whether each stopped
+/// only at syntax), compiled alone; and how many of those alone stop the
+/// whole crate.
 #[derive(Default)]
-pub struct Plan<'a> {
-    chunks: Vec<(Option<usize>, Vec<Member<'a>>)>,
+struct Failing<'a> {
+    observed: Vec<(String, Observation)>,
+    rest: Vec<Member<'a>>,
+    cut: Vec<(bool, Member<'a>)>,
+    alone: Vec<Member<'a>>,
+    stopped: usize,
 }
 
 impl Checker {
-    /// Compiles the cold Rust claims of `claims` that can share a crate
-    /// together (examples and plain blocks, expected failures among them),
-    /// so that [`Checker::check`] finds their observations computed.
-    /// Claims in the cache or answered by the lock (a build's checker), and
-    /// claims a merged build cannot take, are left to it.
-    pub fn prepare(&self, claims: &[Claim]) {
-        self.build(self.plan(claims));
-    }
-
-    /// The merged builds [`Checker::build`] is to make of `claims`, those
-    /// whose programs sleep first. Their compiles go before any other
-    /// compile of this checker's from now on (a compile alone included),
-    /// until each has started: the book waits for their programs' end. So
-    /// [`Checker::build`] must follow, on a thread no compile it makes
-    /// waits for.
-    pub fn plan<'a>(&self, claims: &'a [Claim]) -> Plan<'a> {
-        let tool = self.tool(Lang::Rust).to_owned();
-        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return Plan::default();
-        };
-        let mut seen = HashSet::new();
-        // Same flags (edition, mode, emit, test crate or binary, a plain
-        // block's or an example's), and whether the book's crates are
-        // linked (a crate for those that use any, with the `--extern`s of
-        // every crate its members use; one for those that use none).
-        // Expected failures apart from the rest: rustc tells a crate's
-        // errors phase by phase (what the lexer and macro expansion stop
-        // at; then name resolution and item checks; then type and borrow
-        // checks; then late lints; then errors found while generating
-        // code), each only once the earlier phases had none, so a group
-        // whose failing members fail in k phases is built k + 1 times:
-        // the blocks that compile are better not built again with them.
-        let mut groups: BTreeMap<(String, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
-        for claim in claims.iter().filter(|c| self.merges(c)) {
-            let used = self.used(claim);
-            let Ok((job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
-                continue;
-            };
-            if !seen.insert(key.clone())
-                || self.cache.get(super::CACHE_NAMESPACE, &key).is_some()
-                || self.locked_outcome(claim, Some(&version)).is_some()
-            {
-                continue;
-            }
-            groups
-                .entry((
-                    job.args.join(" "),
-                    !used.is_empty(),
-                    claim.expect == Expect::CompileFail,
-                ))
-                .or_default()
-                .push(Member {
-                    key,
-                    claim,
-                    job,
-                    used,
-                });
-        }
-        // As many builds as workers, so that front ends run side by side.
-        let workers = rayon::current_num_threads().max(1);
-        let mut chunks = Vec::new();
-        for (_, mut members) in groups {
-            // A program that says it sleeps for seconds ([`sleep_millis`])
-            // is compiled alone, first, with the machine to itself: the
-            // longest program is a book's floor (the Rust book's Listing
-            // 17-25, ten seconds, would otherwise wait for a build of ten
-            // blocks that link an async runtime).
-            let longest = members
-                .iter()
-                .enumerate()
-                .map(|(i, m)| (sleep_millis(&m.claim.source), i))
-                .max();
-            if let Some((ms, i)) = longest.filter(|(ms, _)| *ms >= LONG_SLEEP_MS) {
-                tracing::debug!("sleeps {ms} ms: compiled alone first");
-                chunks.push(vec![members.remove(i)]);
-            }
-            // A few programs that sleep get a small build of their own,
-            // built first, so that their runs start while the rest builds.
-            let sleepers = members
-                .iter()
-                .filter(|m| programs::sleeps(&m.claim.source))
-                .count();
-            if sleepers > 0 && sleepers * 4 <= members.len() {
-                members.sort_by_key(|m| !programs::sleeps(&m.claim.source));
-                let rest = members.split_off(sleepers.max(2));
-                chunks.push(std::mem::replace(&mut members, rest));
-            }
-            let size = members.len().div_ceil(workers).max(2);
-            let first = chunks.len();
-            let mut members = members.into_iter().peekable();
-            while members.peek().is_some() {
-                chunks.push(members.by_ref().take(size).collect::<Vec<_>>());
-            }
-            // A last member alone goes with the others rather than alone.
-            if chunks.len() > first + 1 && chunks.last().is_some_and(|c| c.len() == 1) {
-                let last = chunks.pop().unwrap_or_default();
-                if let Some(previous) = chunks.last_mut() {
-                    previous.extend(last);
-                }
-            }
-        }
-        // Groups whose programs sleep first: their runs are the longest,
-        // and go on while the others build. Each group on a thread of its
-        // own, compilers one per worker ([`programs::Programs::compile`]):
-        // a group whose programs run does not keep the next from building.
-        self.programs.set_workers(workers);
-        // (A member alone is compiled alone, by the check that takes it.)
-        let mut chunks: Vec<(bool, Vec<Member<'a>>)> = chunks
-            .into_iter()
-            .map(|c| {
-                let sleeps = match c.as_slice() {
-                    [one] => sleep_millis(&one.claim.source) >= LONG_SLEEP_MS,
-                    _ => c.iter().any(|m| programs::sleeps(&m.claim.source)),
-                };
-                (sleeps, c)
-            })
-            .collect();
-        // The longest sleeper's first, each sleeping group's compile
-        // reserved in that order.
-        chunks.sort_by_cached_key(|(sleeps, c)| {
-            let longest = c.iter().map(|m| sleep_millis(&m.claim.source)).max();
-            (!sleeps, std::cmp::Reverse(longest.unwrap_or(0)))
-        });
-        let sleeping = chunks.iter().filter(|(sleeps, _)| *sleeps).count();
-        let at = self.programs.reserve_first(sleeping);
-        // A program that sleeps for seconds is what the book waits for:
-        // its build has the machine to itself.
-        let longest = chunks
-            .first()
-            .filter(|(sleeps, _)| *sleeps)
-            .and_then(|(_, c)| c.iter().map(|m| sleep_millis(&m.claim.source)).max());
-        if longest.is_some_and(|ms| ms >= LONG_SLEEP_MS) {
-            self.programs.sole(at);
-        }
-        let chunks = chunks
-            .into_iter()
-            .enumerate()
-            .map(|(n, (sleeps, c))| (sleeps.then_some(at + n), c))
-            .collect();
-        Plan { chunks }
-    }
-
-    /// Makes the merged builds of `plan`, each group on a thread of its
-    /// own, compilers one per worker: a
-    /// group whose programs run does not keep the next from building.
-    pub fn build(&self, plan: Plan<'_>) {
-        let workers = self.programs.workers();
-        let threads = plan.chunks.len().min(workers * programs::PER_WORKER);
-        // The empty programs the groups' binaries are read against
-        // ([`super::merge_reach`]), one per compiler and flags, built
-        // beside the groups' first compiles rather than after them (a
-        // fifth of a second's compile, outside the workers' slots).
-        let mut baselines: Vec<(Job, bool)> = Vec::new();
-        for (_, c) in &plan.chunks {
-            if let [m, _, ..] = c.as_slice()
-                && c.iter().any(|m| m.job.run.is_some())
-                && !baselines.iter().any(|(j, _)| j.args == m.job.args)
-            {
-                baselines.push((m.job.clone(), harnessed(m.claim)));
-            }
-        }
-        let queue = std::sync::Mutex::new(plan.chunks.into_iter());
-        std::thread::scope(|s| {
-            for (job, tests) in &baselines {
-                s.spawn(|| self.baselines.prepare(&self.cache, job, *tests));
-            }
-            for _ in 0..threads {
-                s.spawn(|| {
-                    loop {
-                        let next = (queue.lock().unwrap_or_else(|e| e.into_inner())).next();
-                        match next {
-                            Some((first, c)) => self.build_merged(c, first),
-                            None => break,
-                        }
-                    }
-                });
-            }
-        });
-    }
-
     /// Builds one group in one scratch directory, again and again while
     /// builds decide members (see [`super::merge_fail`]); what they leave
     /// compiles alone.
     /// `first`: the place its first compile was reserved to go at
     /// ([`Checker::plan`]); the reservation goes with that compile, or
     /// when the first build ends without one.
-    fn build_merged(&self, mut members: Vec<Member<'_>>, first: Option<usize>) {
+    pub(super) fn build_merged(&self, mut members: Vec<Member<'_>>, first: Option<usize>) {
         // A program that sleeps for seconds, compiled alone first.
         // (Its reservation given back if no compile took it.)
         if let (1, Some(place)) = (members.len(), first) {
@@ -446,7 +187,31 @@ impl Checker {
         members: Vec<Member<'a>>,
         first: &mut Option<usize>,
     ) -> Built<'a> {
-        let merged = merged_source(&members);
+        let Some(Compiled {
+            merged,
+            finished,
+            plain,
+            links,
+        }) = self.compile_merged(dir, &members, first)
+        else {
+            return Built::Done;
+        };
+        if finished.success() {
+            return self.run_merged(dir, members, links);
+        }
+        self.decide_failures(members, &merged, &finished, plain)
+    }
+
+    /// Writes the merged crate of `members` into `dir` and compiles it;
+    /// `None` when it could not be written, linked or compiled, or its
+    /// compile timed out.
+    fn compile_merged(
+        &self,
+        dir: &std::path::Path,
+        members: &[Member<'_>],
+        first: &mut Option<usize>,
+    ) -> Option<Compiled> {
+        let merged = merged_source(members);
         let written = std::fs::write(dir.join("main.rs"), &merged.root).is_ok()
             && merged
                 .files
@@ -454,7 +219,7 @@ impl Checker {
                 .enumerate()
                 .all(|(i, text)| std::fs::write(dir.join(member_file(i)), text).is_ok());
         if !written {
-            return Built::Done;
+            return None;
         }
         let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
         let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
@@ -464,10 +229,10 @@ impl Checker {
         used.dedup();
         if !used.is_empty()
             && self
-                .link_crates(&mut job, members[0].claim.mode, &used)
+                .link_crates(&mut job, members[0].claim.program.mode, &used)
                 .is_err()
         {
-            return Built::Done;
+            return None;
         }
         self.compiler_runs.fetch_add(1, Ordering::Relaxed);
         let mut cmd = exec::compiler_command(&job.tool, dir);
@@ -476,113 +241,163 @@ impl Checker {
         // plain block's are its report when it does not, warnings with
         // them (its `-A unused` is rustdoc's).
         // JSON for plain blocks, to know each diagnostic's lint.
-        let plain = members[0].claim.doctest.is_some();
+        let plain = members[0].claim.program.doctest.is_some();
         match plain {
             true => cmd.arg("--error-format=json"),
             false => cmd.args(["-A", "warnings"]),
         };
         let sandbox = self.compiler_box();
-        let Ok(compiled) = self.programs.compile(first.take(), || {
-            exec::run_in(&mut cmd, b"", limit, sandbox.as_ref())
-        }) else {
-            return Built::Done;
-        };
+        let finished = self
+            .programs
+            .compile(first.take(), || {
+                exec::run_in(&mut cmd, b"", limit, sandbox.as_ref())
+            })
+            .ok()?;
         tracing::debug!(
             "merged build of {} blocks ({}): {}",
             members.len(),
             job.args.join(" "),
-            if compiled.success() {
+            if finished.success() {
                 "built"
             } else {
                 "failed"
             }
         );
-        if compiled.timed_out {
-            return Built::Done;
-        }
-        if compiled.success() {
-            // Code that runs outside the members' `main`s runs in every
-            // program of the binary: its members run alone
-            // ([`super::merge_reach`]).
-            if let Some(program) = members.iter().find_map(|m| m.job.run) {
-                let tests = harnessed(members[0].claim);
-                // The baseline has the members' own flags, without the
-                // book's crates (an empty program links none of them).
-                match self.baselines.outside_mains(
-                    &self.cache,
-                    dir,
-                    program,
-                    &members[0].job,
-                    tests,
-                    members.len(),
-                ) {
-                    Some(found) if found.none() => {}
-                    Some(found) if found.unattributed.is_empty() => {
-                        tracing::debug!(
-                            "a merged binary runs members {:?} outside their main: they run alone",
-                            found.members
-                        );
-                        let (lone, rest) = members
-                            .into_iter()
-                            .enumerate()
-                            .partition::<Vec<_>, _>(|(i, _)| found.members.contains(i));
-                        let strip = |v: Vec<(usize, Member<'a>)>| v.into_iter().map(|(_, m)| m);
-                        return Built::Decided(
-                            Vec::new(),
-                            strip(rest).collect(),
-                            Vec::new(),
-                            strip(lone).collect(),
-                        );
-                    }
-                    found => {
-                        // Code from the members' own source (`global_asm!`,
-                        // a macro) is found by halves, each built and read
-                        // again; a crate's follows each member that uses
-                        // it, so a group that links crates runs alone.
-                        let halves = found.is_some() && members.len() > 2 && used.is_empty();
-                        tracing::debug!(
-                            "a merged binary of {} blocks runs code outside their main that names none of them ({}): {}",
-                            members.len(),
-                            found.map_or_else(
-                                || "it cannot be read".to_owned(),
-                                |f| f.unattributed.join("; ")
-                            ),
-                            if halves {
-                                "built again in halves"
-                            } else {
-                                "each runs alone"
-                            }
-                        );
-                        return match halves {
-                            true => Built::Split(members),
-                            false => Built::Done,
-                        };
-                    }
-                }
+        (!finished.timed_out).then_some(Compiled {
+            merged,
+            finished,
+            plain,
+            links: !used.is_empty(),
+        })
+    }
+
+    /// What a merged binary that built decides: each member's run, in
+    /// its own process, unless code runs outside the members' `main`s.
+    fn run_merged<'a>(
+        &self,
+        dir: &std::path::Path,
+        members: Vec<Member<'a>>,
+        links: bool,
+    ) -> Built<'a> {
+        // Code that runs outside the members' `main`s runs in every
+        // program of the binary: its members run alone
+        // ([`super::merge_reach`]).
+        let members = match members.iter().find_map(|m| m.job.run) {
+            Some(program) => match self.outside_mains(dir, program, members, links) {
+                Ok(members) => members,
+                Err(built) => return built,
+            },
+            None => members,
+        };
+        self.run_members(dir, members)
+    }
+
+    /// What code run outside the members' `main`s (read from the binary
+    /// `program` in `dir`) decides: the members it names run alone, code
+    /// that names none splits the group or leaves each to run alone; the
+    /// members back when there is none.
+    fn outside_mains<'a>(
+        &self,
+        dir: &std::path::Path,
+        program: &str,
+        members: Vec<Member<'a>>,
+        links: bool,
+    ) -> Result<Vec<Member<'a>>, Built<'a>> {
+        let tests = harnessed(members[0].claim);
+        // The baseline has the members' own flags, without the
+        // book's crates (an empty program links none of them).
+        match self.baselines.outside_mains(
+            &self.cache,
+            dir,
+            program,
+            &members[0].job,
+            tests,
+            members.len(),
+        ) {
+            Some(found) if found.none() => Ok(members),
+            Some(found) if found.unattributed.is_empty() => {
+                tracing::debug!(
+                    "a merged binary runs members {:?} outside their main: they run alone",
+                    found.members
+                );
+                let (lone, rest) = members
+                    .into_iter()
+                    .enumerate()
+                    .partition::<Vec<_>, _>(|(i, _)| found.members.contains(i));
+                let strip = |v: Vec<(usize, Member<'a>)>| v.into_iter().map(|(_, m)| m);
+                let built = Built::Decided(
+                    Vec::new(),
+                    strip(rest).collect(),
+                    Vec::new(),
+                    strip(lone).collect(),
+                );
+                Err(built)
             }
-            // An expected failure that compiled is left to its own compile.
-            // On threads of their own, more than the workers at once
-            // ([`super::programs`]).
-            let width = programs::width(members.len(), self.programs.workers());
-            let observed: Vec<(String, Observation)> = programs::each(
-                &members,
-                width,
-                |m| programs::sleeps(&m.claim.source),
-                |i, m| {
-                    (m.claim.expect != Expect::CompileFail)
-                        .then(|| (m.key.clone(), self.run_member(dir, i, m)))
-                },
-            )
-            .into_iter()
-            .flatten()
-            .collect();
-            tracing::debug!(
-                "the programs of a merged group of {} blocks ran",
-                members.len()
-            );
-            (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
-            return Built::Done;
+            found => {
+                // Code from the members' own source (`global_asm!`,
+                // a macro) is found by halves, each built and read
+                // again; a crate's follows each member that uses
+                // it, so a group that links crates runs alone.
+                let halves = found.is_some() && members.len() > 2 && !links;
+                tracing::debug!(
+                    "a merged binary of {} blocks runs code outside their main that names none of them ({}): {}",
+                    members.len(),
+                    found.map_or_else(
+                        || "it cannot be read".to_owned(),
+                        |f| f.unattributed.join("; ")
+                    ),
+                    if halves {
+                        "built again in halves"
+                    } else {
+                        "each runs alone"
+                    }
+                );
+                Err(match halves {
+                    true => Built::Split(members),
+                    false => Built::Done,
+                })
+            }
         }
+    }
+
+    /// Runs each member of a merged binary that built, its observation
+    /// left for its check.
+    fn run_members<'a>(&self, dir: &std::path::Path, members: Vec<Member<'a>>) -> Built<'a> {
+        // An expected failure that compiled is left to its own compile.
+        // On threads of their own, more than the workers at once
+        // ([`super::programs`]).
+        let width = programs::width(members.len(), self.programs.workers());
+        let observed: Vec<(String, Observation)> = programs::each(
+            &members,
+            width,
+            |m| programs::sleeps(&m.claim.program.source),
+            |i, m| {
+                (m.claim.expectation.expect != Expect::CompileFail)
+                    .then(|| (m.key.clone(), self.run_member(dir, i, m)))
+            },
+        )
+        .into_iter()
+        .flatten()
+        .collect();
+        tracing::debug!(
+            "the programs of a merged group of {} blocks ran",
+            members.len()
+        );
+        (self.merged.lock().unwrap_or_else(|e| e.into_inner())).extend(observed);
+        Built::Done
+    }
+
+    /// What a failed merged build decides: each member with errors of its
+    /// own is told by it, compiled alone, or built again with fewer
+    /// others; the members without are built again together; errors
+    /// outside every member split the group.
+    fn decide_failures<'a>(
+        &self,
+        members: Vec<Member<'a>>,
+        merged: &Merged,
+        compiled: &exec::Finished,
+        plain: bool,
+    ) -> Built<'a> {
         let json = plain.then(|| from_json(&compiled.stderr));
         let attributed = match &json {
             Some(Some((human, lints))) => attribute(human, Some(lints), &merged.lines),
@@ -599,85 +414,23 @@ impl Checker {
         };
         let reached =
             matches!(json, Some(Some(_))) && super::merge_alone::reached_the_end(&compiled.stderr);
-        let words = super::merge_alone::Words::new(members.iter().map(|m| m.claim.source.as_str()));
-        let mut observed = Vec::new();
-        let mut rest = Vec::new();
-        let mut alone = Vec::new();
-        let mut cut = Vec::new();
-        let mut stopped = 0;
-        for ((m, own), rewritten) in members.into_iter().zip(own).zip(merged.rewritten) {
+        let words =
+            super::merge_alone::Words::new(members.iter().map(|m| m.claim.program.source.as_str()));
+        let mut failing = Failing::default();
+        for ((m, own), rewritten) in members.into_iter().zip(own).zip(&merged.rewritten) {
             if own.errors == 0 {
-                rest.push(m);
+                failing.rest.push(m);
                 continue;
             }
-            let codes = codes(m.claim);
-            let found = error_codes(&own.diagnostics);
-            tracing::debug!(
-                "failing in the merged build: {}:{} ({:?}) {found:?}",
-                m.claim.file,
-                m.claim.line,
-                m.claim.expect
-            );
-            // An example's report is its whole diagnostics, warnings
-            // with them; a block whose diagnostics alone could read
-            // otherwise (or shows a line with its paths rewritten)
-            // compiles alone, once.
-            // A `compile_fail` block's verdict is its codes, all among
-            // its first errors: its report is those, as before batches.
-            // A `compile_fail` plain block's report is its verdict: its
-            // own diagnostics hold that, however its compile alone words
-            // them (its types named with the merged module's path), unless
-            // what shows them asks for the words.
-            let verdict_only =
-                m.claim.expect == Expect::CompileFail && !own.foreign && !self.exact();
-            let told = m.claim.doctest.is_some()
-                && (!own.differs || verdict_only)
-                && !rewritten
-                && codes.iter().all(|c| found.contains(c));
-            // Its verdict, whatever the words: taken unless they are
-            // asked for (`--exact`, `--bless`, `adopt`).
-            let certain = !self.exact()
-                && super::merge_alone::verdict_certain(m.claim, &own, rewritten, &codes, &found);
-            let crowded = own.crowded && m.claim.expect != Expect::CompileFail;
-            // With other blocks failing too, only errors rustc reports
-            // in the block's own order (measured on the RFCs).
-            let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
-            // Other blocks' errors may have stopped rustc before this
-            // block's later ones: built again with fewer of them.
-            if told && crowded && in_order && !reached && !certain {
-                match super::merge_alone::stops_the_crate(&own.diagnostics) {
-                    true => {
-                        alone.push(m);
-                        stopped += 1;
-                    }
-                    false => cut.push((super::merge_alone::syntax_only(&own.diagnostics), m)),
-                }
-                continue;
-            }
-            let trusted = told
-                && (!crowded || in_order)
-                && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.source, |w| {
-                    words.by_others(w, &m.claim.source)
-                });
-            if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
-                observed.push((m.key, obs));
-                continue;
-            }
-            if !trusted && !certain {
-                alone.push(m);
-                continue;
-            }
-            observed.push((
-                m.key,
-                Observation {
-                    compiled: false,
-                    inexact: own.differs || !trusted,
-                    diagnostics: own.diagnostics,
-                    compile_timed_out: false,
-                    run: None,
-                },
-            ));
+            self.decide_failing(m, own, *rewritten, reached, &words, &mut failing);
         }
+        let Failing {
+            observed,
+            rest,
+            alone,
+            cut,
+            stopped,
+        } = failing;
         tracing::debug!(
             "{} failing blocks told by the merged build, {} left to compile alone, {} built again, {} failing blocks built again in halves (the build {} its end)",
             observed.len(),
@@ -693,6 +446,88 @@ impl Checker {
         Built::Decided(observed, rest, parts, alone)
     }
 
+    /// Where a member with errors of its own in a failed merged build
+    /// goes: told by it, compiled alone, or built again with fewer others.
+    fn decide_failing<'a>(
+        &self,
+        m: Member<'a>,
+        own: Own,
+        rewritten: bool,
+        reached: bool,
+        words: &super::merge_alone::Words,
+        failing: &mut Failing<'a>,
+    ) {
+        let codes = codes(m.claim);
+        let found = error_codes(&own.diagnostics);
+        tracing::debug!(
+            "failing in the merged build: {}:{} ({:?}) {found:?}",
+            m.claim.place.file,
+            m.claim.place.line,
+            m.claim.expectation.expect
+        );
+        // An example's report is its whole diagnostics, warnings
+        // with them; a block whose diagnostics alone could read
+        // otherwise (or shows a line with its paths rewritten)
+        // compiles alone, once.
+        // A `compile_fail` block's verdict is its codes, all among
+        // its first errors: its report is those, as before batches.
+        // A `compile_fail` plain block's report is its verdict: its
+        // own diagnostics hold that, however its compile alone words
+        // them (its types named with the merged module's path), unless
+        // what shows them asks for the words.
+        let verdict_only =
+            m.claim.expectation.expect == Expect::CompileFail && !own.foreign && !self.exact();
+        let told = m.claim.program.doctest.is_some()
+            && (!own.differs || verdict_only)
+            && !rewritten
+            && codes.iter().all(|c| found.contains(c));
+        // Its verdict, whatever the words: taken unless they are
+        // asked for (`--exact`, `--bless`, `adopt`).
+        let certain = !self.exact()
+            && super::merge_alone::verdict_certain(m.claim, &own, rewritten, &codes, &found);
+        let crowded = own.crowded && m.claim.expectation.expect != Expect::CompileFail;
+        // With other blocks failing too, only errors rustc reports
+        // in the block's own order (measured on the RFCs).
+        let in_order = super::merge_alone::in_its_order(&own.diagnostics, own.errors);
+        // Other blocks' errors may have stopped rustc before this
+        // block's later ones: built again with fewer of them.
+        if told && crowded && in_order && !reached && !certain {
+            match super::merge_alone::stops_the_crate(&own.diagnostics) {
+                true => {
+                    failing.alone.push(m);
+                    failing.stopped += 1;
+                }
+                false => failing
+                    .cut
+                    .push((super::merge_alone::syntax_only(&own.diagnostics), m)),
+            }
+            return;
+        }
+        let trusted = told
+            && (!crowded || in_order)
+            && super::merge_alone::stands_alone(&own.diagnostics, &m.claim.program.source, |w| {
+                words.by_others(w, &m.claim.program.source)
+            });
+        if let Some(obs) = self.compared(m.claim, &m.job, &own, trusted, reached) {
+            failing.observed.push((m.key, obs));
+            return;
+        }
+        if !trusted && !certain {
+            failing.alone.push(m);
+            return;
+        }
+        failing.observed.push((
+            m.key,
+            Observation {
+                compiled: false,
+                inexact: own.differs || !trusted,
+                diagnostics: own.diagnostics,
+                compile_timed_out: false,
+                run: None,
+            },
+        ));
+    }
+
     /// Compiles (and runs) `member` alone, as [`Checker::check`] would,
     /// leaving its observation for it; one whose crates cannot be linked
     /// is left to it (which says why).
@@ -700,17 +535,17 @@ impl Checker {
         let mut job = member.job;
         if !member.used.is_empty()
             && self
-                .link_crates(&mut job, member.claim.mode, &member.used)
+                .link_crates(&mut job, member.claim.program.mode, &member.used)
                 .is_err()
         {
             return;
         }
         tracing::debug!(
             "compiled alone: {}:{}",
-            member.claim.file,
-            member.claim.line
+            member.claim.place.file,
+            member.claim.place.line
         );
-        if let Some(obs) = self.execute_at(&job, &member.claim.source, first) {
+        if let Some(obs) = self.execute_at(&job, &member.claim.program.source, first) {
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).insert(member.key, obs);
         }
     }
@@ -747,88 +582,5 @@ impl Checker {
         }
         obs.run = Some(run);
         obs
-    }
-}
-
-/// Whether a claim's program is a test harness (an exercise's test
-/// crate, a plain block's `test_harness`, both compiled with `--test`):
-/// merged, its module is the harness's filter, and it has no `main` for
-/// the selector to call.
-fn harnessed(claim: &Claim) -> bool {
-    claim.expect.tests() || claim.doctest.as_ref().is_some_and(|d| d.test_harness)
-}
-
-/// A merged test crate's report as the exercise's test crate alone
-/// gives it: test names without the module, and nothing filtered out.
-fn alone(report: &str, module: &str) -> String {
-    let mut out = String::with_capacity(report.len());
-    for line in report.split_inclusive('\n') {
-        let line = line.replace(module, "");
-        match (line.find("; "), line.find(" filtered out;")) {
-            (Some(_), Some(end)) if line.starts_with("test result: ") => {
-                let start = line[..end].rfind("; ").map_or(end, |s| s + 2);
-                out.push_str(&line[..start]);
-                out.push('0');
-                out.push_str(&line[end..]);
-            }
-            _ => out.push_str(&line),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::check::rustc;
-    use crate::check::tests::claim;
-
-    #[test]
-    fn locations_map_back_to_the_example_alone() {
-        assert_eq!(
-            remap(
-                "panicked at __companion_ex_3.rs:2:5:\nboom at __companion_ex_13.rs:3:1 main.rs:",
-                3
-            ),
-            "panicked at main.rs:2:5:\nboom at __companion_ex_13.rs:3:1 main.rs:"
-        );
-    }
-
-    #[test]
-    fn a_merged_test_report_reads_as_the_crate_alone() {
-        let merged = "running 1 test\ntest __companion_ex_3::tests::adds ... FAILED\n\n---- __companion_ex_3::tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 7 filtered out; finished in 0.00s\n";
-        assert_eq!(
-            alone(merged, "__companion_ex_3::"),
-            "running 1 test\ntest tests::adds ... FAILED\n\n---- tests::adds stdout ----\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
-        );
-    }
-
-    #[test]
-    fn every_member_gets_a_module_and_a_selector_arm() {
-        let a = claim(Expect::Run, "fn main() {\n    println!(\"a\");\n}\n");
-        let b = claim(Expect::Run, "fn main() {}");
-        let members: Vec<Member<'_>> = [&a, &b]
-            .into_iter()
-            .map(|c| Member {
-                key: String::new(),
-                claim: c,
-                job: rustc::job(c, "rustc"),
-                used: Vec::new(),
-            })
-            .collect();
-        let m = merged_source(&members);
-        assert_eq!(m.lines, [3, 1]);
-        assert!(
-            m.root
-                .starts_with("#[path = \"__companion_ex_0.rs\"]\nmod __companion_ex_0;\n")
-        );
-        // The example's lines are its own, the wrapper after them.
-        let lines: Vec<&str> = m.files[0].lines().collect();
-        assert_eq!(lines[1], "    println!(\"a\");");
-        assert!(lines[3].contains("__companion_run"));
-        assert_eq!(m.files[1].lines().next(), Some("fn main() {}"));
-        assert!(m.root.contains(
-            "\"1\" => ::std::process::Termination::report(__companion_ex_1::__companion_run())"
-        ));
     }
 }

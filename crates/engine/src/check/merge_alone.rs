@@ -8,7 +8,7 @@
 use super::Checker;
 use super::merge_fail::Own;
 use super::verdict::{Job, Observation};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use std::io::Write;
 
@@ -158,17 +158,17 @@ pub(super) fn in_its_order(diagnostics: &str, errors: usize) -> bool {
 /// the merged build's words, marked so ([`super::Observation::inexact`]).
 /// An example's diagnostics are its page's and lock's: never.
 pub(super) fn verdict_certain(
-    claim: &Claim,
+    claim: &Stated<'_>,
     own: &Own,
     rewritten: bool,
     codes: &[String],
     found: &[String],
 ) -> bool {
-    claim.doctest.is_some()
+    claim.program.doctest.is_some()
         && own.errors > 0
         && !own.foreign
         && !rewritten
-        && (claim.expect != Expect::CompileFail
+        && (claim.expectation.expect != Expect::CompileFail
             || codes.iter().all(|c| found.contains(c))
             || !own.crowded)
 }
@@ -285,19 +285,19 @@ impl Checker {
     /// have given it when `trusted`; `None` otherwise.
     pub(super) fn compared(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         job: &Job,
         own: &Own,
         trusted: bool,
         reached: bool,
     ) -> Option<Observation> {
         let path = std::env::var_os(COMPARE)?;
-        claim.doctest.as_ref()?;
-        let alone = self.execute(job, &claim.source)?;
+        claim.program.doctest.as_ref()?;
+        let alone = self.execute(job, &claim.program.source)?;
         let record = serde_json::json!({
-            "file": claim.file,
-            "line": claim.line,
-            "expect": format!("{:?}", claim.expect),
+            "file": claim.place.file,
+            "line": claim.place.line,
+            "expect": format!("{:?}", claim.expectation.expect),
             "crowded": own.crowded,
             "differs": own.differs,
             "foreign": own.foreign,

@@ -32,13 +32,13 @@
 //! ([`super::merge::candidate`]); rustdoc compiles each alone. A block is taken as
 //! failing there only with every error code it names among its own.
 
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 
 /// The codes a claim's failure must carry.
-pub(super) fn codes(claim: &Claim) -> Vec<String> {
-    match &claim.doctest {
+pub(super) fn codes(claim: &Stated<'_>) -> Vec<String> {
+    match &claim.program.doctest {
         Some(d) => d.error_codes.clone(),
-        None => claim.error.iter().cloned().collect(),
+        None => claim.expectation.error.iter().cloned().collect(),
     }
 }
 
@@ -497,7 +497,7 @@ mod tests {
     fn only_cold_plain_compile_failures_of_2018_on_merge() {
         let plain = |expect, source: &str| {
             let mut c = claim(expect, source);
-            c.doctest = Some(mdbook_companion_core::doctest::Doctest {
+            c.program.doctest = Some(mdbook_companion_core::doctest::Doctest {
                 test_harness: false,
                 error_codes: Vec::new(),
                 test_line: 1,
@@ -505,27 +505,33 @@ mod tests {
             c
         };
         let wrong = "fn main() { let x: i32 = \"a\"; }";
-        assert!(candidate(&plain(Expect::CompileFail, wrong)));
+        assert!(candidate(&plain(Expect::CompileFail, wrong).stated()));
         assert!(
-            !candidate(&plain(Expect::CompileFail, "fn main() { let x = [1; }")),
+            !candidate(&plain(Expect::CompileFail, "fn main() { let x = [1; }").stated()),
             "a bracket left open stops the merged crate"
         );
         assert!(
-            !candidate(&claim(Expect::CompileFail, wrong)),
+            !candidate(&claim(Expect::CompileFail, wrong).stated()),
             "an example compiles alone"
         );
-        assert!(!candidate(&plain(Expect::Run, "fn main() {}")));
-        assert!(!candidate(&plain(
-            Expect::CompileFail,
-            "#![recursion_limit = \"4\"]\nfn main() {}"
-        )));
+        assert!(!candidate(&plain(Expect::Run, "fn main() {}").stated()));
+        assert!(!candidate(
+            &plain(
+                Expect::CompileFail,
+                "#![recursion_limit = \"4\"]\nfn main() {}"
+            )
+            .stated()
+        ));
         // A lint level is the block's module's too.
-        assert!(candidate(&plain(
-            Expect::CompileFail,
-            "#![deny(unused_must_use)]\nfn main() { let x: i32 = \"a\"; }"
-        )));
+        assert!(candidate(
+            &plain(
+                Expect::CompileFail,
+                "#![deny(unused_must_use)]\nfn main() { let x: i32 = \"a\"; }"
+            )
+            .stated()
+        ));
         let mut old = plain(Expect::CompileFail, wrong);
-        old.edition = 2015;
-        assert!(!candidate(&old));
+        old.program.edition = 2015;
+        assert!(!candidate(&old.stated()));
     }
 }

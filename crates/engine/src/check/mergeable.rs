@@ -5,8 +5,8 @@
 //! and `extern crate` items only for crates linked with `--extern`.
 
 use super::Checker;
-use super::merge::SELECT;
-use mdbook_companion_core::claim::Claim;
+use super::merge_crate::SELECT;
+use mdbook_companion_core::claim::{Program, Stated};
 use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
@@ -42,15 +42,15 @@ const UNMERGEABLE: [&str; 14] = [
 /// Whether a claim may be compiled with others. Not code rustc's lexer
 /// cannot read whole (a bracket or a string left open): rustc stops the
 /// whole crate there, and every other block's diagnostics with it.
-pub(super) fn mergeable(claim: &Claim) -> bool {
-    claim.lang == Lang::Rust
-        && !claim.ignore
-        && !claim.no_warnings
-        && claim.sanitize.is_empty()
-        && (claim.edition >= 2018 || !paths_from_the_root_2015(&claim.source))
-        && lexes_whole(&claim.source)
+pub(super) fn mergeable(claim: &Stated<'_>) -> bool {
+    claim.program.lang == Lang::Rust
+        && !claim.expectation.ignore
+        && !claim.expectation.no_warnings
+        && claim.expectation.sanitize.is_empty()
+        && (claim.program.edition >= 2018 || !paths_from_the_root_2015(&claim.program.source))
+        && lexes_whole(&claim.program.source)
         && matches!(
-            claim.expect,
+            claim.expectation.expect,
             Expect::Run
                 | Expect::Panic
                 | Expect::NoRun
@@ -59,11 +59,11 @@ pub(super) fn mergeable(claim: &Claim) -> bool {
                 | Expect::StarterFails
                 | Expect::SolutionPasses
         )
-        && match claim.expect.tests() {
+        && match claim.expectation.expect.tests() {
             // An exercise's `use super::*;` is ours, and inside a member's
             // module it means what it means alone.
-            true => mergeable_code(&claim.source.replacen(code::TESTS_OPEN, "", 1)),
-            false => mergeable_code(&claim.source),
+            true => mergeable_code(&claim.program.source.replacen(code::TESTS_OPEN, "", 1)),
+            false => mergeable_code(&claim.program.source),
         }
 }
 
@@ -86,17 +86,20 @@ pub(super) fn mergeable_code(source: &str) -> bool {
 /// Not so with `#[macro_use]` (only at a root) or `as` (at the root, a
 /// name for the whole crate), nor in 2015, where the item is how paths
 /// find the crate.
-pub(super) fn without_linked_externs(claim: &Claim, linked: &[String]) -> Option<String> {
+pub(super) fn without_linked_externs(claim: &Stated<'_>, linked: &[String]) -> Option<String> {
     static ITEM: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"^\s*extern\s+crate\s+(\w+)\s*;\s*(?://.*)?$").expect("a valid pattern")
     });
-    if claim.edition < 2018 || linked.is_empty() || !claim.source.contains("extern crate") {
+    if claim.program.edition < 2018
+        || linked.is_empty()
+        || !claim.program.source.contains("extern crate")
+    {
         return None;
     }
-    let mut out = String::with_capacity(claim.source.len());
+    let mut out = String::with_capacity(claim.program.source.len());
     let mut previous = "";
     let mut blanked = false;
-    for line in claim.source.split_inclusive('\n') {
+    for line in claim.program.source.split_inclusive('\n') {
         let linked_item = ITEM
             .captures(line.trim_end())
             .is_some_and(|c| linked.iter().any(|l| l == &c[1]))
@@ -137,26 +140,30 @@ fn module_lint(attribute: &str) -> bool {
 /// Only plain blocks: an example's report shows its compiler's whole
 /// diagnostics with warnings, which the merged build of examples does not
 /// show (`-A warnings`), so examples keep their own compile.
-pub(super) fn candidate(claim: &Claim) -> bool {
-    claim.doctest.is_some()
-        && claim.lang == Lang::Rust
-        && !claim.ignore
-        && claim.expect == Expect::CompileFail
-        && claim.edition >= 2018
-        && lexes_whole(&claim.source)
-        && mergeable_code(&claim.source)
+pub(super) fn candidate(claim: &Stated<'_>) -> bool {
+    claim.program.doctest.is_some()
+        && claim.program.lang == Lang::Rust
+        && !claim.expectation.ignore
+        && claim.expectation.expect == Expect::CompileFail
+        && claim.program.edition >= 2018
+        && lexes_whole(&claim.program.source)
+        && mergeable_code(&claim.program.source)
 }
 
 impl Checker {
     /// Whether [`Checker::prepare`] may take `claim` into a merged
     /// build (a claim it takes is best checked after it).
-    pub fn merges(&self, claim: &Claim) -> bool {
+    pub fn merges(&self, claim: &Stated<'_>) -> bool {
         let linked = self.used(claim);
         match without_linked_externs(claim, &linked) {
             Some(source) => {
-                let bare = Claim {
+                let program = Program {
                     source,
-                    ..claim.clone()
+                    ..claim.program.clone()
+                };
+                let bare = Stated {
+                    program: &program,
+                    ..*claim
                 };
                 mergeable(&bare) || candidate(&bare)
             }
@@ -234,7 +241,11 @@ mod tests {
                 false,
             ),
         ] {
-            assert_eq!(mergeable(&claim(expect, source)), merge, "{source}");
+            assert_eq!(
+                mergeable(&claim(expect, source).stated()),
+                merge,
+                "{source}"
+            );
         }
         // 2015: only code whose paths a module does not change (paths
         // from the root that name a standard crate mean the same in one).
@@ -262,8 +273,8 @@ mod tests {
             ),
         ] {
             let mut old = claim(Expect::Run, source);
-            old.edition = 2015;
-            assert_eq!(mergeable(&old), merge, "{source}");
+            old.program.edition = 2015;
+            assert_eq!(mergeable(&old.stated()), merge, "{source}");
         }
     }
 
@@ -272,9 +283,18 @@ mod tests {
         let linked = ["trpl".to_owned()];
         let merges = |source: &str, edition: u16| {
             let mut c = claim(Expect::Run, source);
-            c.edition = edition;
-            without_linked_externs(&c, &linked)
-                .map(|s| mergeable(&Claim { source: s, ..c }))
+            c.program.edition = edition;
+            without_linked_externs(&c.stated(), &linked)
+                .map(|s| {
+                    let program = Program {
+                        source: s,
+                        ..c.program.clone()
+                    };
+                    mergeable(&Stated {
+                        program: &program,
+                        ..c.stated()
+                    })
+                })
                 .unwrap_or(false)
         };
         assert!(merges(

@@ -2,10 +2,12 @@
 //!
 //! A book says "this prints `hello`", "this panics with `attempt to divide
 //! by zero`", "this does not compile (E0381)", "this C is undefined
-//! behaviour". Each such statement is a [`Claim`]. Checking one means
-//! compiling (and maybe running) its program in a temporary directory, with
-//! a time limit and capped output ([`crate::exec`]), and comparing what
-//! happened with what the book says.
+//! behaviour". Each such statement is a [`Stated`] claim: its program
+//! and what is claimed of it (where it came from stays with the book
+//! layer). Checking one means compiling (and maybe running) its program
+//! in a temporary directory, with a time limit and capped output
+//! ([`crate::exec`]), and comparing what happened with what the book
+//! says.
 //!
 //! What happened (an [`Observation`]) depends only on what `key::Decides`
 //! holds (the program, the compiler and its version, the flags, the
@@ -20,6 +22,7 @@
 //! (`mdbook_companion::commands::check`) and the build with `verify = true`
 //! (`mdbook_companion::book::chapter`).
 
+mod again;
 mod asm;
 mod backend;
 pub mod cc;
@@ -27,9 +30,12 @@ mod doctest;
 pub mod harness;
 mod judge;
 mod key;
+mod locked;
 mod merge;
 mod merge_alone;
+mod merge_crate;
 mod merge_fail;
+mod merge_plan;
 mod merge_reach;
 mod mergeable;
 mod observe;
@@ -46,7 +52,7 @@ pub use verdict::{
     contains_normalized, diff, normalize,
 };
 
-pub use mdbook_companion_core::claim::Claim;
+pub use mdbook_companion_core::claim::Stated;
 pub use mdbook_companion_core::expect::Expect;
 pub use mdbook_companion_core::lang::Lang;
 
@@ -55,12 +61,10 @@ use crate::crates::{self, Crates};
 use crate::exec;
 use crate::lock;
 use key::Decides;
-use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::config::{Config, OutputFilter};
 use mdbook_companion_core::lang::Compiler;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::sanitize::Sanitizer;
-use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -70,27 +74,6 @@ use std::time::Duration;
 
 /// The cache namespace of observations.
 pub const CACHE_NAMESPACE: &str = "check";
-
-/// The cache namespace of second runs (output that may vary), by the
-/// first run's key.
-const AGAIN_NAMESPACE: &str = "check-again";
-
-/// The cache namespace of the further runs of a program that starts
-/// threads ([`THREAD_RUNS`]), by the first run's key.
-const RUNS_NAMESPACE: &str = "check-runs";
-
-/// How many times `adopt` runs a program that starts threads or hashes
-/// with a random key: their output can change from run to run while two
-/// runs agree (Rust by Example's `std_misc/channels.md` prints its
-/// channel's messages in another order on about one run in five, and
-/// `std/hash.md` its three `HashMap` entries in the same order on one
-/// pair of runs in six), so one compile is run this many times, or for 5
-/// seconds if that comes first.
-pub const THREAD_RUNS: usize = 24;
-
-/// How long the further runs of a program that starts threads may take
-/// together before no more are started.
-const THREAD_RUNS_TIME: Duration = Duration::from_secs(5);
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
@@ -196,90 +179,6 @@ impl Checker {
         self
     }
 
-    /// The hash that names `claim` in the lock: everything compiled and
-    /// expected, but not the compiler's version (a machine without the
-    /// compiler must find it).
-    pub fn claim_key(&self, claim: &Claim) -> String {
-        // The compiler by its key (not the configured command), so the
-        // key is the same on every machine.
-        let tool = claim.lang.compiler().map_or("", Compiler::key);
-        let job = backend::of(claim.lang).job(claim, tool);
-        let used = self.used(claim);
-        let crates = match used.is_empty() {
-            true => String::new(),
-            false => match self.crates.link_key(&used, true) {
-                Ok(fp) => format!("{}\u{0}{fp}", used.join(",")),
-                Err(_) => used.join(","),
-            },
-        };
-        let mut parts: Vec<String> = vec![
-            "claim-v1".into(),
-            claim.lang.fence().into(),
-            job.key_parts(),
-            claim.source.clone(),
-            claim.expect.name().into(),
-            claim
-                .output
-                .as_deref()
-                .map(normalize)
-                .unwrap_or_else(|| "\u{0}".into()),
-            claim.error.clone().unwrap_or_default(),
-            claim.ignore.to_string(),
-        ];
-        // Parts that only newer claims have: absent, a key stays the same.
-        if claim.no_warnings {
-            parts.push("warnings=none".into());
-        }
-        if !claim.sanitize.is_empty() {
-            parts.push(format!("sanitize={}", claim.sanitize.value()));
-        }
-        if claim.unordered {
-            parts.push(mdbook_companion_core::claim::UNORDERED.into());
-        }
-        if let Some(a) = &claim.asm {
-            parts.push(self.asm_key(a));
-        }
-        if let Some(d) = &claim.doctest {
-            parts.push(d.error_codes.join(","));
-        }
-        if let Some(e) = &claim.error_line {
-            parts.push(format!("error-line={}", e.line));
-        }
-        if !crates.is_empty() {
-            parts.push(crates);
-        }
-        for f in &self.filters {
-            parts.push(format!("{}\u{0}{}", f.pattern.as_str(), f.replacement));
-        }
-        let bytes: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
-        lock::hash(&bytes)
-    }
-
-    /// The verdict the lock holds for `claim`, when it holds one and
-    /// `version` (the compiler's, if it answered) allows trusting it.
-    fn locked_outcome(&self, claim: &Claim, version: Option<&str>) -> Option<Outcome> {
-        let entry = self.lock.as_ref()?.block(&self.claim_key(claim))?.clone();
-        if version.is_some_and(|v| lock::toolchain(v) != entry.toolchain) {
-            return None;
-        }
-        let verdict = match entry.verdict {
-            Recorded::Passed => Verdict::Passed,
-            Recorded::Ignored => Verdict::Ignored,
-            Recorded::Unchecked | Recorded::OtherArch => return None,
-            Recorded::Failed => Verdict::fail(format!(
-                "companion.lock records that this failed ({}); run `mdbook-companion check` for the details",
-                entry.toolchain
-            )),
-        };
-        self.cache_hits.fetch_add(1, Ordering::Relaxed);
-        Some(Outcome {
-            verdict,
-            actual: None,
-            cached: true,
-            merged: false,
-        })
-    }
-
     /// The same checker, using `crates`: the run's one value, so the
     /// dependencies are read and built once for all who compile in it.
     pub fn with_crates(mut self, crates: Arc<Crates>) -> Checker {
@@ -315,8 +214,8 @@ impl Checker {
     }
 
     /// Checks one claim.
-    pub fn check(&self, claim: &Claim) -> Outcome {
-        if claim.ignore {
+    pub fn check(&self, claim: &Stated<'_>) -> Outcome {
+        if claim.expectation.ignore {
             return Outcome {
                 verdict: Verdict::Ignored,
                 actual: None,
@@ -324,10 +223,10 @@ impl Checker {
                 merged: false,
             };
         }
-        if let (Expect::Asm, Some(a)) = (claim.expect, &claim.asm) {
+        if let (Expect::Asm, Some(a)) = (claim.expectation.expect, &claim.expectation.asm) {
             return self.check_asm(claim, a);
         }
-        let tool = self.tool(claim.lang).to_owned();
+        let tool = self.tool(claim.program.lang).to_owned();
         let unchecked = || Outcome {
             verdict: Verdict::Unchecked {
                 tool: tool.clone(),
@@ -340,70 +239,17 @@ impl Checker {
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return self.locked_outcome(claim, None).unwrap_or_else(unchecked);
         };
-        let used = self.used(claim);
-        if claim.sanitize.has(Sanitizer::Memcheck)
-            && claim.expect.runs()
-            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
-        {
-            return self.locked_outcome(claim, None).unwrap_or(Outcome {
-                verdict: Verdict::Unchecked {
-                    tool: self.config.valgrind.clone(),
-                    key: Some("valgrind"),
-                },
-                actual: None,
-                cached: false,
-                merged: false,
-            });
-        }
-        let (mut job, key) = match self.job_and_key(claim, &tool, &version, &used) {
+        let (job, key) = match self.prepared(claim, &tool, &version) {
             Ok(jk) => jk,
-            Err(e) => {
-                return self
-                    .locked_outcome(claim, Some(&version))
-                    .unwrap_or_else(|| dependency_failure(e));
-            }
+            Err(outcome) => return *outcome,
         };
-        if self.lock.is_some()
-            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Some(outcome) = self.locked_outcome(claim, Some(&version))
-        {
-            return outcome;
-        }
-        // A claim to compile against the book's crates needs them built
-        // (once: the build is shared by every claim and the merged builds).
-        if !used.is_empty()
-            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
-            && let Err(e) = self.link_crates(&mut job, claim.mode, &used)
-        {
-            return dependency_failure(e);
-        }
         // Claims with the same job (same program, flags and compiler) share
         // one observation: the first computes it, the others wait for it.
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(memo.entry(key.clone()).or_default())
         };
-        let seen = cell.get_or_init(|| {
-            if let Some(obs) = self.cached(CACHE_NAMESPACE, &key)
-                && !(obs.inexact && self.exact())
-            {
-                return Some((obs, true));
-            }
-            let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(&key);
-            let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
-            let obs = match merged.or_else(lexed) {
-                Some(obs) => obs,
-                None => {
-                    tracing::debug!("compiled alone: {}:{}", claim.file, claim.line);
-                    self.execute(&job, &claim.source)?
-                }
-            };
-            let sanitize = claim.sanitize.effective(claim.expect);
-            if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
-                self.store(CACHE_NAMESPACE, &key, &obs);
-            }
-            Some((obs, false))
-        });
+        let seen = cell.get_or_init(|| self.observe(claim, &job, &key));
         let Some((obs, cached)) = seen else {
             return unchecked();
         };
@@ -413,7 +259,98 @@ impl Checker {
         if cached {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
         }
-        let sanitize = claim.sanitize.effective(claim.expect);
+        self.outcome(claim, obs, cached)
+    }
+
+    /// The job and cache key of `claim`, its crates linked; the outcome
+    /// instead when the claim cannot be checked here (Memcheck or the
+    /// book's crates missing) or the lock answers for it.
+    fn prepared(
+        &self,
+        claim: &Stated<'_>,
+        tool: &str,
+        version: &str,
+    ) -> Result<(Job, String), Box<Outcome>> {
+        let used = self.used(claim);
+        if claim.expectation.sanitize.has(Sanitizer::Memcheck)
+            && claim.expectation.expect.runs()
+            && exec::tool_version_cached(&self.config.valgrind, &self.cache).is_none()
+        {
+            return Err(Box::new(self.locked_outcome(claim, None).unwrap_or(
+                Outcome {
+                    verdict: Verdict::Unchecked {
+                        tool: self.config.valgrind.clone(),
+                        key: Some("valgrind"),
+                    },
+                    actual: None,
+                    cached: false,
+                    merged: false,
+                },
+            )));
+        }
+        let (mut job, key) = match self.job_and_key(claim, tool, version, &used) {
+            Ok(jk) => jk,
+            Err(e) => {
+                return Err(Box::new(
+                    self.locked_outcome(claim, Some(version))
+                        .unwrap_or_else(|| dependency_failure(e)),
+                ));
+            }
+        };
+        if self.lock.is_some()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Some(outcome) = self.locked_outcome(claim, Some(version))
+        {
+            return Err(Box::new(outcome));
+        }
+        // A claim to compile against the book's crates needs them built
+        // (once: the build is shared by every claim and the merged builds).
+        if !used.is_empty()
+            && self.cache.get(CACHE_NAMESPACE, &key).is_none()
+            && let Err(e) = self.link_crates(&mut job, claim.program.mode, &used)
+        {
+            return Err(Box::new(dependency_failure(e)));
+        }
+        Ok((job, key))
+    }
+
+    /// What `claim`'s program (`job`, cached under `key`) was seen to do,
+    /// and whether an earlier run left it in the cache; `None` when it
+    /// could not be compiled. Made once per key in this run
+    /// ([`Checker::check`] shares it through the memo).
+    fn observe(&self, claim: &Stated<'_>, job: &Job, key: &str) -> Option<Seen> {
+        if let Some(obs) = self.cached(CACHE_NAMESPACE, key)
+            && !(obs.inexact && self.exact())
+        {
+            return Some((obs, true));
+        }
+        let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(key);
+        let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
+        let obs = match merged.or_else(lexed) {
+            Some(obs) => obs,
+            None => {
+                tracing::debug!("compiled alone: {}:{}", claim.place.file, claim.place.line);
+                self.execute(job, &claim.program.source)?
+            }
+        };
+        let sanitize = claim
+            .expectation
+            .sanitize
+            .effective(claim.expectation.expect);
+        if sanitizer::unavailable(&obs, sanitize, &self.config.valgrind).is_none() {
+            self.store(CACHE_NAMESPACE, key, &obs);
+        }
+        Some((obs, false))
+    }
+
+    /// The outcome of `claim` from what its program was seen to do: its
+    /// verdict (a differing output run again once), told in the
+    /// chapter's lines.
+    fn outcome(&self, claim: &Stated<'_>, obs: &Observation, cached: bool) -> Outcome {
+        let sanitize = claim
+            .expectation
+            .sanitize
+            .effective(claim.expectation.expect);
         if let Some(verdict) = sanitizer::unavailable(obs, sanitize, &self.config.valgrind) {
             return Outcome {
                 verdict,
@@ -422,17 +359,8 @@ impl Checker {
                 merged: false,
             };
         }
-        let (mut verdict, actual) = self.judge(claim, obs);
-        // An output that differs may differ from run to run: run once more
-        // (once per program: the second run is cached too), and say so.
-        if is_output_mismatch(&verdict)
-            && let Some(second) = self.again(claim)
-        {
-            let (_, again) = self.judge(claim, &second);
-            if again != actual {
-                verdict = varies(claim, actual.as_deref(), again.as_deref());
-            }
-        }
+        let (verdict, actual) = self.judge(claim, obs);
+        let mut verdict = self.judged_again(claim, verdict, actual.as_deref());
         // Diagnostics a merged build told: the verdict holds, the words
         // may be another's; said in every report.
         let merged = obs.inexact && matches!(verdict, Verdict::Failed { .. });
@@ -450,32 +378,32 @@ impl Checker {
 
     /// The verdict on `claim` from what its program did (`output-filters`
     /// applied), and what it printed.
-    fn judge(&self, claim: &Claim, obs: &Observation) -> (Verdict, Option<String>) {
+    fn judge(&self, claim: &Stated<'_>, obs: &Observation) -> (Verdict, Option<String>) {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        let backend = backend::of(claim.lang);
+        let backend = backend::of(claim.program.lang);
         let (mut verdict, actual) = backend.judge(claim, obs, self.run_limit(claim));
         if backend.uses_crates() && verdict.is_failure() && !obs.compiled {
             verdict = self.undeclared(claim, obs).unwrap_or(verdict);
         }
-        if claim.no_warnings && obs.compiled && !verdict.is_failure() {
+        if claim.expectation.no_warnings && obs.compiled && !verdict.is_failure() {
             verdict = judge::warned(&obs.diagnostics).unwrap_or(verdict);
         }
         // Any other outcome under a checker: the claim holds *and* the
         // checker is silent (its log holds no report; one that came
         // without its exit status is no proof of a bug, nor of silence).
-        if !claim.sanitize.is_empty()
-            && claim.expect != Expect::Ub
+        if !claim.expectation.sanitize.is_empty()
+            && claim.expectation.expect != Expect::Ub
             && !verdict.is_failure()
             && let Some(run) = &obs.run
         {
-            if let Some(unproven) = judge::unproven_report(run, claim.sanitize) {
+            if let Some(unproven) = judge::unproven_report(run, claim.expectation.sanitize) {
                 verdict = unproven;
-            } else if let Some((report, _)) = sanitizer::report(run, claim.sanitize) {
+            } else if let Some((report, _)) = sanitizer::report(run, claim.expectation.sanitize) {
                 verdict = Verdict::fail_with(
                     format!(
                         "{} reported: {report}; the block says the program is clean under it",
-                        claim.sanitize.names()
+                        claim.expectation.sanitize.names()
                     ),
                     judge::streams(run),
                 );
@@ -501,72 +429,9 @@ impl Checker {
         }
     }
 
-    /// A second observation of `claim`'s program, compiled and run again
-    /// (from the cache when it was made before); `None` when the claim
-    /// cannot be compiled here.
-    pub fn again(&self, claim: &Claim) -> Option<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
-        let version = exec::tool_version_cached(&tool, &self.cache)?;
-        let used = self.used(claim);
-        let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
-        if let Some(obs) = self.cached(AGAIN_NAMESPACE, &key) {
-            return Some(obs);
-        }
-        if !used.is_empty() {
-            self.link_crates(&mut job, claim.mode, &used).ok()?;
-        }
-        let obs = self.execute(&job, &claim.source)?;
-        self.store(AGAIN_NAMESPACE, &key, &obs);
-        Some(obs)
-    }
-
-    /// What `claim`'s program printed on further runs, in the terms of
-    /// its verdict's `actual` (for `adopt`, which keeps only what is the
-    /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
-    /// program that starts threads or hashes with a random key.
-    pub fn other_actuals(&self, claim: &Claim) -> Vec<String> {
-        let may_differ = starts_threads(&claim.source) || hashes_randomly(&claim.source);
-        let runs = match claim.lang == Lang::Rust && may_differ {
-            true => self.runs(claim, THREAD_RUNS),
-            false => self.again(claim).into_iter().collect(),
-        };
-        runs.iter()
-            .filter_map(|obs| self.judge(claim, obs).1)
-            .collect()
-    }
-
-    /// `runs` observations of `claim`'s program, compiled once (from the
-    /// cache when they were made before).
-    fn runs(&self, claim: &Claim, runs: usize) -> Vec<Observation> {
-        let tool = self.tool(claim.lang).to_owned();
-        let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
-            return Vec::new();
-        };
-        let used = self.used(claim);
-        let Ok((mut job, key)) = self.job_and_key(claim, &tool, &version, &used) else {
-            return Vec::new();
-        };
-        let key = Cache::key(&[key.as_bytes(), b"runs", runs.to_string().as_bytes()]);
-        if let Some(cached) = self
-            .cache
-            .get(RUNS_NAMESPACE, &key)
-            .and_then(|b| serde_json::from_slice::<Vec<Observation>>(&b).ok())
-        {
-            return cached;
-        }
-        if !used.is_empty() && self.link_crates(&mut job, claim.mode, &used).is_err() {
-            return Vec::new();
-        }
-        let observed = self.execute_runs(&job, &claim.source, runs, THREAD_RUNS_TIME);
-        if let Ok(bytes) = serde_json::to_vec(&observed) {
-            self.cache.put(RUNS_NAMESPACE, &key, &bytes);
-        }
-        observed
-    }
-
     /// The time `claim`'s program may run: `hang-guard` for a plain block
     /// that claims no output, `timeout` otherwise.
-    fn run_limit(&self, claim: &Claim) -> Duration {
+    fn run_limit(&self, claim: &Stated<'_>) -> Duration {
         match judge::hang_guarded(claim) {
             true => self.config.hang_guard,
             false => self.timeout,
@@ -574,9 +439,9 @@ impl Checker {
     }
 
     /// The declared crates a Rust claim uses.
-    fn used(&self, claim: &Claim) -> Vec<String> {
-        match backend::of(claim.lang).uses_crates() {
-            true => self.crates.used_with_libraries(&claim.source),
+    fn used(&self, claim: &Stated<'_>) -> Vec<String> {
+        match backend::of(claim.program.lang).uses_crates() {
+            true => self.crates.used_with_libraries(&claim.program.source),
             false => Vec::new(),
         }
     }
@@ -586,12 +451,12 @@ impl Checker {
     /// their fingerprint.
     fn job_and_key(
         &self,
-        claim: &Claim,
+        claim: &Stated<'_>,
         tool: &str,
         version: &str,
         used: &[String],
     ) -> Result<(Job, String), String> {
-        let mut job = backend::of(claim.lang).job(claim, tool);
+        let mut job = backend::of(claim.program.lang).job(claim, tool);
         if judge::hang_guarded(claim) {
             job.timeout = Some(self.config.hang_guard);
         }
@@ -608,7 +473,7 @@ impl Checker {
         };
         let key = Decides {
             job: &job,
-            source: &claim.source,
+            source: &claim.program.source,
             compiler: version,
             checker: checker.as_deref(),
             timeout: self.timeout,
@@ -631,14 +496,15 @@ impl Checker {
 
     /// The verdict on a Rust claim that failed because it names a crate
     /// the book does not declare: where, and the table to add it to.
-    fn undeclared(&self, claim: &Claim, obs: &Observation) -> Option<Verdict> {
+    fn undeclared(&self, claim: &Stated<'_>, obs: &Observation) -> Option<Verdict> {
         let names = self.crates.names();
         let missing: Vec<_> = mdbook_companion_core::crates::undeclared(&obs.diagnostics)
             .into_iter()
             .filter(|u| !names.contains(&u.name))
             .collect();
         let first = missing.first()?;
-        let line = (claim.line + first.line).saturating_sub(usize::from(claim.wrapped));
+        let line =
+            (claim.place.line + first.line).saturating_sub(usize::from(claim.program.wrapped));
         let list: Vec<String> = missing.iter().map(|u| format!("`{}`", u.name)).collect();
         let (it, crates) = if list.len() == 1 {
             ("it", format!("the crate {}", list[0]))
@@ -648,7 +514,7 @@ impl Checker {
         Some(Verdict::fail_with(
             format!(
                 "{file}:{line}:{column}: uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
-                file = claim.file,
+                file = claim.place.file,
                 column = first.column,
                 name = first.name,
             ),
@@ -675,41 +541,21 @@ impl Checker {
     }
 
     /// Checks claims in parallel on the current rayon pool, in order.
-    pub fn check_all(&self, claims: &[Claim]) -> Vec<Outcome> {
+    pub fn check_all(&self, claims: &[Stated<'_>]) -> Vec<Outcome> {
         claims.par_iter().map(|c| self.check(c)).collect()
-    }
-}
-
-/// Whether `verdict` is an output block's mismatch (what a second run
-/// may tell apart from output that varies).
-fn is_output_mismatch(verdict: &Verdict) -> bool {
-    matches!(verdict, Verdict::Failed { message, .. } if message == judge::OUTPUT_DIFFERS)
-}
-
-/// The failure of a program whose two runs printed different things.
-fn varies(claim: &Claim, first: Option<&str>, second: Option<&str>) -> Verdict {
-    let first = first.unwrap_or_default();
-    let second = second.unwrap_or_default();
-    Verdict::Failed {
-        message: "the output varies between runs (it was run twice); write the lines that come in any order as ```output unordered, a varying span as [..]".into(),
-        expected: claim.output.as_deref().map(normalize),
-        actual: Some(first.to_owned()),
-        detail: Some(format!(
-            "first run:\n{first}\n\nsecond run:\n{second}"
-        )),
     }
 }
 
 /// A failure told in the chapter's lines: the places rustc and a panic
 /// name in `main.rs` named in the author's file, where the claim knows
 /// them ([`mdbook_companion_core::lines`]).
-fn in_chapter(claim: &Claim, mut verdict: Verdict) -> Verdict {
+fn in_chapter(claim: &Stated<'_>, mut verdict: Verdict) -> Verdict {
     if let (
         Some(lines),
         Verdict::Failed {
             message, detail, ..
         },
-    ) = (&claim.lines, &mut verdict)
+    ) = (&claim.program.lines, &mut verdict)
     {
         *message = lines.tell(message);
         if let Some(d) = detail {
@@ -732,13 +578,13 @@ fn dependency_failure(message: String) -> Outcome {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use mdbook_companion_core::claim::Claim;
 
     /// A Rust claim for unit tests.
     pub(crate) fn claim(expect: Expect, source: &str) -> Claim {
-        Claim {
-            line: 1,
-            ..Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect)
-        }
+        let mut claim = Claim::new("src/a.md", 0, "rust example", Lang::Rust, source, expect);
+        claim.origin.line = 1;
+        claim
     }
 
     #[test]

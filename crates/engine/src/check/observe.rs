@@ -8,7 +8,7 @@
 //! cached under the `warnings` namespace by the claim's key (which holds
 //! the compiler's version), so a warm `drift` starts no compiler.
 
-use super::{Checker, Claim, Expect, Lang};
+use super::{Checker, Expect, Lang, Stated};
 use crate::cache::Cache;
 use crate::exec;
 
@@ -20,14 +20,14 @@ impl Checker {
     /// first line and its location (`warning: unused variable: `x`` and
     /// ` --> main.rs:2:9`); `None` for a claim that is not a Rust program
     /// meant to compile, or when the compiler cannot be run.
-    pub fn warnings(&self, claim: &Claim) -> Option<Vec<String>> {
-        if claim.lang != Lang::Rust
-            || claim.ignore
-            || matches!(claim.expect, Expect::CompileFail | Expect::Asm)
+    pub fn warnings(&self, claim: &Stated<'_>) -> Option<Vec<String>> {
+        if claim.program.lang != Lang::Rust
+            || claim.expectation.ignore
+            || matches!(claim.expectation.expect, Expect::CompileFail | Expect::Asm)
         {
             return None;
         }
-        let tool = self.tool(claim.lang).to_owned();
+        let tool = self.tool(claim.program.lang).to_owned();
         let version = exec::tool_version_cached(&tool, &self.cache)?;
         let used = self.used(claim);
         let (mut job, key) = self.job_and_key(claim, &tool, &version, &used).ok()?;
@@ -40,14 +40,14 @@ impl Checker {
             return Some(parse(&text));
         }
         if !used.is_empty() {
-            self.link_crates(&mut job, claim.mode, &used).ok()?;
+            self.link_crates(&mut job, claim.program.mode, &used).ok()?;
         }
         if !job.args.iter().any(|a| a == "--emit=metadata") {
             let at = job.args.len().saturating_sub(3);
             job.args.insert(at, "--emit=metadata".to_owned());
         }
         job.run = None;
-        let obs = self.execute(&job, &claim.source)?;
+        let obs = self.execute(&job, &claim.program.source)?;
         if obs.compile_timed_out {
             return None;
         }

@@ -11,7 +11,7 @@
 use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, pattern, sanitizer};
 use crate::exec;
 use crate::lock;
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::run::RecordedRun;
 
@@ -22,15 +22,15 @@ impl Checker {
     /// that made it, so the lock's serves whatever compiler is at hand.
     /// A book with no cache is never given one (the compiler's version,
     /// which the cache's keys need, is not even asked).
-    pub fn recorded(&self, claim: &Claim) -> Option<RecordedRun> {
-        let runs = super::backend::of(claim.lang).records_run(claim.expect);
+    pub fn recorded(&self, claim: &Stated<'_>) -> Option<RecordedRun> {
+        let runs = super::backend::of(claim.program.lang).records_run(claim.expectation.expect);
         // A plain block has no Run button (mdBook renders it): the lock
         // records its verdict, not a run, and its diagnostics need not
         // be its compile alone's word for word ([`Observation::inexact`]).
-        if claim.ignore || !runs || claim.doctest.is_some() {
+        if claim.expectation.ignore || !runs || claim.program.doctest.is_some() {
             return None;
         }
-        let tool = self.tool(claim.lang).to_owned();
+        let tool = self.tool(claim.program.lang).to_owned();
         let version = match self.cache.exists() {
             true => exec::tool_version_cached(&tool, &self.cache),
             false => None,
@@ -42,7 +42,7 @@ impl Checker {
             return match self.verdict_of(claim, &obs) {
                 Verdict::Passed => {
                     of_observation(claim, &obs, lock::toolchain(version)).map(|mut run| {
-                        if let Some(lines) = &claim.lines {
+                        if let Some(lines) = &claim.program.lines {
                             run.stderr = lines.tell(&run.stderr);
                         }
                         run
@@ -62,7 +62,7 @@ impl Checker {
     /// does not accept (a forged one) is not, nor one of another compiler,
     /// nor one that differs in anything the output block does not judge
     /// (the stderr of a program that runs, the stdout of one that panics).
-    pub fn accepts_recorded(&self, claim: &Claim, run: &RecordedRun) -> bool {
+    pub fn accepts_recorded(&self, claim: &Stated<'_>, run: &RecordedRun) -> bool {
         let Some(seen) = self.recorded(claim) else {
             return false;
         };
@@ -79,8 +79,9 @@ impl Checker {
             // the order the schedule gave: another order is the same
             // report, and nothing else of the run may differ.
             let thread = claim
+                .expectation
                 .sanitize
-                .effective(claim.expect)
+                .effective(claim.expectation.expect)
                 .has(mdbook_companion_core::sanitize::Sanitizer::Thread);
             let same = RecordedRun {
                 report: Some(now.clone()),
@@ -91,7 +92,7 @@ impl Checker {
         if !varies_only_where_claimed(claim, &seen, run) || run.report != seen.report {
             return false;
         }
-        let tool = self.tool(claim.lang).to_owned();
+        let tool = self.tool(claim.program.lang).to_owned();
         let Some(version) = exec::tool_version_cached(&tool, &self.cache) else {
             return false;
         };
@@ -114,10 +115,10 @@ impl Checker {
 
     /// The verdict on `claim` from `obs` (`output-filters` applied), as
     /// the language's judge gives it.
-    fn verdict_of(&self, claim: &Claim, obs: &Observation) -> Verdict {
+    fn verdict_of(&self, claim: &Stated<'_>, obs: &Observation) -> Verdict {
         let filtered = self.filtered(obs);
         let obs = filtered.as_ref().unwrap_or(obs);
-        super::backend::of(claim.lang)
+        super::backend::of(claim.program.lang)
             .judge(claim, obs, self.timeout)
             .0
     }
@@ -143,7 +144,7 @@ impl Checker {
 /// diagnostics) may differ only in lines that a `[..]` line of the block
 /// matches whole, both as locked and as seen. Every other fact of the run
 /// is the one this check saw.
-fn varies_only_where_claimed(claim: &Claim, seen: &RecordedRun, run: &RecordedRun) -> bool {
+fn varies_only_where_claimed(claim: &Stated<'_>, seen: &RecordedRun, run: &RecordedRun) -> bool {
     let RecordedRun {
         compiled,
         stdout,
@@ -156,13 +157,14 @@ fn varies_only_where_claimed(claim: &Claim, seen: &RecordedRun, run: &RecordedRu
         return false;
     }
     let Some(output) = claim
+        .expectation
         .output
         .as_deref()
-        .filter(|o| claim.unordered || pattern::has_pattern(o))
+        .filter(|o| claim.expectation.unordered || pattern::has_pattern(o))
     else {
         return false;
     };
-    match (claim.expect, compiled) {
+    match (claim.expectation.expect, compiled) {
         (Expect::Run, true) => *stderr == seen.stderr,
         (Expect::Panic, true) | (Expect::CompileFail, false) => {
             *stdout == seen.stdout && lines_vary_within(output, stderr, &seen.stderr)
@@ -192,7 +194,7 @@ fn lines_vary_within(output: &str, locked: &str, seen: &str) -> bool {
 /// The run as the page shows it: the program's streams, or the
 /// compiler's error when it did not compile; for C and C++, how the
 /// program ended and its checker's report too.
-fn of_observation(claim: &Claim, obs: &Observation, toolchain: String) -> Option<RecordedRun> {
+fn of_observation(claim: &Stated<'_>, obs: &Observation, toolchain: String) -> Option<RecordedRun> {
     if !obs.compiled {
         return Some(RecordedRun {
             compiled: false,
@@ -204,7 +206,7 @@ fn of_observation(claim: &Claim, obs: &Observation, toolchain: String) -> Option
         });
     }
     let run = obs.run.as_ref()?;
-    if claim.lang == Lang::Rust {
+    if claim.program.lang == Lang::Rust {
         return Some(RecordedRun {
             compiled: true,
             stdout: run.stdout.clone(),
@@ -214,7 +216,10 @@ fn of_observation(claim: &Claim, obs: &Observation, toolchain: String) -> Option
             report: None,
         });
     }
-    let sanitize = claim.sanitize.effective(claim.expect);
+    let sanitize = claim
+        .expectation
+        .sanitize
+        .effective(claim.expectation.expect);
     Some(RecordedRun {
         compiled: true,
         stdout: run.stdout.clone(),

@@ -13,23 +13,23 @@
 
 use super::judge::{Report, exits_cleanly, fitted, stops_with_report, wrong_error_line};
 use super::verdict::{Job, Observation, Verdict, contains_normalized, normalize};
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::links::Mode;
 use std::time::Duration;
 
 /// The compile (and run) job of a Rust claim: an exercise's claims
 /// compile a test crate (`--test`) and run its harness one test at a time.
-pub fn job(claim: &Claim, rustc: &str) -> Job {
-    let crate_type: &[&str] = match claim.expect.tests() {
+pub fn job(claim: &Stated<'_>, rustc: &str) -> Job {
+    let crate_type: &[&str] = match claim.expectation.expect.tests() {
         true => &["--test"],
         false => &["--crate-type", "bin"],
     };
-    let (opt, checks) = match claim.mode {
+    let (opt, checks) = match claim.program.mode {
         Mode::Debug => ("0", "on"),
         Mode::Release => ("3", "off"),
     };
-    let edition = claim.edition.to_string();
+    let edition = claim.program.edition.to_string();
     let args = ["--edition", &edition]
         .iter()
         .chain(crate_type)
@@ -55,12 +55,12 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
     let mut args = args;
     // `#![crate_name = "..."]` must match `--crate-name`; the file's name
     // gives the same `main` otherwise.
-    if claim.source.contains("crate_name")
+    if claim.program.source.contains("crate_name")
         && let Some(i) = args.iter().position(|a| a == "--crate-name")
     {
         args.drain(i..i + 2);
     }
-    if claim.expect == Expect::NoRun {
+    if claim.expectation.expect == Expect::NoRun {
         // As rustdoc does for `no_run`: type-check and borrow-check the
         // program, skip code generation and linking.
         args.insert(args.len() - 3, "--emit=metadata".to_owned());
@@ -69,14 +69,15 @@ pub fn job(claim: &Claim, rustc: &str) -> Job {
         tool: rustc.to_owned(),
         source_file: "main.rs",
         args,
-        run: claim.expect.runs().then_some("main"),
+        run: claim.expectation.expect.runs().then_some("main"),
         run_with: Vec::new(),
-        env: match claim.expect.tests() {
+        env: match claim.expectation.expect.tests() {
             true => vec![("RUST_BACKTRACE", "0"), ("RUST_TEST_THREADS", "1")],
             false => vec![("RUST_BACKTRACE", "0")],
         },
-        memcheck: claim.expect.runs()
+        memcheck: claim.expectation.expect.runs()
             && claim
+                .expectation
                 .sanitize
                 .has(mdbook_companion_core::sanitize::Sanitizer::Memcheck),
         timeout: None,
@@ -119,8 +120,12 @@ pub fn error_codes(diagnostics: &str) -> Vec<String> {
 
 /// The verdict on a Rust claim from what happened, and the actual output
 /// in the output block's terms.
-pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, Option<String>) {
-    if claim.expect.tests() {
+pub fn judge(
+    claim: &Stated<'_>,
+    obs: &Observation,
+    timeout: Duration,
+) -> (Verdict, Option<String>) {
+    if claim.expectation.expect.tests() {
         return super::harness::judge(claim, obs, timeout);
     }
     if obs.compile_timed_out {
@@ -129,7 +134,7 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             None,
         );
     }
-    match claim.expect {
+    match claim.expectation.expect {
         Expect::CompileFail => {
             let actual = first_error(&obs.diagnostics);
             if obs.compiled {
@@ -138,7 +143,7 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
                     None,
                 );
             }
-            if let Some(code) = &claim.error {
+            if let Some(code) = &claim.expectation.error {
                 let codes = error_codes(&obs.diagnostics);
                 if !codes.contains(code) {
                     let found = if codes.is_empty() {
@@ -158,7 +163,7 @@ pub fn judge(claim: &Claim, obs: &Observation, timeout: Duration) -> (Verdict, O
             if let Some(v) = wrong_error_line(claim, &obs.diagnostics, "main.rs") {
                 return (v, actual);
             }
-            if let Some(expected) = &claim.output
+            if let Some(expected) = &claim.expectation.output
                 && !contains_normalized(&obs.diagnostics, expected)
             {
                 let actual = actual.map(|a| fitted(Some(expected), a));
@@ -234,16 +239,16 @@ mod tests {
     #[test]
     fn flags_mirror_cargo_profiles() {
         let mut claim = crate::check::tests::claim(Expect::Run, "fn main() {}");
-        let debug = job(&claim, "rustc").args.join(" ");
+        let debug = job(&claim.stated(), "rustc").args.join(" ");
         assert!(
             debug.contains(
                 "-C opt-level=0 -C debug-assertions=on -C overflow-checks=on -C debuginfo=0"
             ),
             "{debug}"
         );
-        claim.mode = Mode::Release;
-        claim.edition = 2024;
-        let release = job(&claim, "rustc");
+        claim.program.mode = Mode::Release;
+        claim.program.edition = 2024;
+        let release = job(&claim.stated(), "rustc");
         let release_args = release.args.join(" ");
         assert!(
             release_args.starts_with("--edition 2024 --crate-type bin"),
@@ -254,8 +259,8 @@ mod tests {
             "{release_args}"
         );
         assert_eq!(release.run, Some("main"));
-        claim.expect = Expect::NoRun;
-        let no_run = job(&claim, "rustc");
+        claim.expectation.expect = Expect::NoRun;
+        let no_run = job(&claim.stated(), "rustc");
         assert_eq!(no_run.run, None);
         assert!(
             no_run

@@ -41,22 +41,34 @@ impl Job {
     /// The job's flags and run, without the compiler's name, in one
     /// string (part of a claim's lock hash).
     pub fn key_parts(&self) -> String {
-        let env: Vec<String> = self.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let Job {
+            // The compiler is named by its key beside these parts, and a
+            // hang guard is a limit, not part of what is claimed.
+            tool: _,
+            timeout: _,
+            source_file,
+            args,
+            run,
+            run_with,
+            env,
+            memcheck,
+        } = self;
+        let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let mut parts = format!(
             "{}\u{0}{}\u{0}{}\u{0}{}",
-            self.source_file,
-            self.args.join("\u{1}"),
-            self.run.unwrap_or(""),
+            source_file,
+            args.join("\u{1}"),
+            run.unwrap_or(""),
             env.join("\u{1}")
         );
         // Absent for a job without Memcheck, so older keys stay the same.
-        if self.memcheck {
+        if *memcheck {
             parts.push_str("\u{0}memcheck");
         }
         // Absent for a job that runs its program itself, likewise.
-        if !self.run_with.is_empty() {
+        if !run_with.is_empty() {
             parts.push('\u{0}');
-            parts.push_str(&self.run_with.join("\u{1}"));
+            parts.push_str(&run_with.join("\u{1}"));
         }
         parts
     }
