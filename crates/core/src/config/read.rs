@@ -4,9 +4,9 @@
 //! value is wrong).
 
 use super::{
-    Config, ConfigError, DEFAULT_COMPILER_EXPLORER, DEFAULT_C_COMPILER, DEFAULT_CPP_COMPILER,
-    DEFAULT_MEMORY, DEFAULT_PLAYGROUND, DEFAULT_RUST_COMPILER, EDITIONS, LinkSetting,
-    OutputFilter, RawConfig, RunMode, keys,
+    Config, ConfigError, DEFAULT_C_COMPILER, DEFAULT_COMPILER_EXPLORER, DEFAULT_CPP_COMPILER,
+    DEFAULT_MEMORY, DEFAULT_PLAYGROUND, DEFAULT_RUST_COMPILER, EDITIONS, LinkSetting, OutputFilter,
+    RawConfig, RunMode, keys,
 };
 use crate::crates::{Dependency, PLAYGROUND_CRATES};
 use serde_json::Value;
@@ -318,7 +318,6 @@ fn compiler_id(key: &str, id: Option<String>, default: &str) -> Result<String, C
     }
     Ok(id)
 }
-
 
 /// Reads `memory`: a whole number of MiB (`2048`), or a size with its unit
 /// (`"512 MiB"`, `"2 GiB"`), or `"unlimited"`; at least 16 MiB.

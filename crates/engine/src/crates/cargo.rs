@@ -21,7 +21,11 @@ impl Crates {
             let _ = std::fs::write(&project_lock, text);
         }
         let done = self.cargo_build(mode)?;
-        let externs = gather(&self.lib_dir(mode), &artifacts(&done.stdout), &declared.deps)?;
+        let externs = gather(
+            &self.lib_dir(mode),
+            &artifacts(&done.stdout),
+            &declared.deps,
+        )?;
         if let Ok(text) = std::fs::read(&project_lock)
             && std::fs::read(&book_lock).ok().as_ref() != Some(&text)
         {
