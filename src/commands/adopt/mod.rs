@@ -362,8 +362,43 @@ fn edit(
         Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
         _ => None,
     };
-    let (kept, varying) = match printed.map(|p| stable(p, &c.others, c.claim.expect == Expect::Run))
-    {
+    let (kept, varying) = recorded(c, &source, printed);
+    // The book shows the output already (a "will print" block after
+    // it): shown once, as the author wrote it.
+    let shown = printed
+        .and_then(|p| plain::shows_output(next, text, p))
+        .map(|info| format!("the {info} block after it shows its output already"));
+    let (kept, varying) = match shown {
+        Some(_) => (None, None),
+        None => (kept, varying),
+    };
+    let mut insert = kept
+        .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
+        .unwrap_or_default();
+    if newline == "\r\n" {
+        insert = insert.replace('\n', "\r\n");
+    }
+    Ok((
+        Edit {
+            line,
+            info_line,
+            after_line: line + (last - first),
+            insert,
+        },
+        varying,
+        shown,
+    ))
+}
+
+/// The output block to record for block `c` (its text and whether its
+/// lines come in any order) from what it `printed`, and a word on why it
+/// is recorded so (or not at all) when the runs did not agree.
+fn recorded(
+    c: &Checked,
+    source: &str,
+    printed: Option<&str>,
+) -> (Option<(String, bool)>, Option<&'static str>) {
+    match printed.map(|p| stable(p, &c.others, c.claim.expect == Expect::Run)) {
         None => (None, None),
         // Threads print in the order they run, which two runs may
         // happen to share: their lines are taken in any order.
@@ -395,32 +430,7 @@ fn edit(
             ),
         ),
         Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
-    };
-    // The book shows the output already (a "will print" block after
-    // it): shown once, as the author wrote it.
-    let shown = printed
-        .and_then(|p| plain::shows_output(next, text, p))
-        .map(|info| format!("the {info} block after it shows its output already"));
-    let (kept, varying) = match shown {
-        Some(_) => (None, None),
-        None => (kept, varying),
-    };
-    let mut insert = kept
-        .and_then(|(text, unordered)| output_block(&text, unordered, prefix))
-        .unwrap_or_default();
-    if newline == "\r\n" {
-        insert = insert.replace('\n', "\r\n");
     }
-    Ok((
-        Edit {
-            line,
-            info_line,
-            after_line: line + (last - first),
-            insert,
-        },
-        varying,
-        shown,
-    ))
 }
 
 /// What `--write` did.
