@@ -405,7 +405,7 @@ fn recorded(
         Some(Stable::Same(text))
             if c.claim.expect == Expect::Run
                 && text.lines().count() > 1
-                && starts_threads(&source) =>
+                && starts_threads(source) =>
         {
             (
                 Some((text, true)),

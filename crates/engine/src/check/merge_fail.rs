@@ -224,7 +224,7 @@ pub(super) fn attribute(
         .iter()
         .filter(|m| m.iter().any(|(m, _)| m.error))
         .count();
-    let build = Failed {
+    let build = FailedBuild {
         stderr,
         lints_known: lints.is_some(),
         lints_noted: stderr.contains("` on by default"),
@@ -273,7 +273,7 @@ fn by_member<'m, 'a>(
 }
 
 /// What a failed merged build says of all its members alike.
-struct Failed<'s> {
+struct FailedBuild<'s> {
     /// Its whole stderr.
     stderr: &'s str,
     /// Whether each diagnostic's lint is known.
@@ -286,7 +286,7 @@ struct Failed<'s> {
     crowded: bool,
 }
 
-impl Failed<'_> {
+impl FailedBuild<'_> {
     /// What the build says of member `i` (its code `last` lines long),
     /// from its diagnostics `messages`.
     fn own(&self, i: usize, last: usize, messages: &[Told<'_, '_>]) -> Own {
