@@ -5,11 +5,12 @@
 
 use super::load::{Chapter, FilePlace, LineMap};
 use super::resolve::{Claimed, Run, prepare, resolve};
+use super::verify;
 use mdbook_companion_core::claim::Claim;
-use mdbook_companion_core::config::{Config, OnFailure};
+use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
-use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
+use mdbook_companion_core::problem::{Located, MissingTool, Problem};
 use mdbook_companion_directives::contract::Place;
 use mdbook_companion_directives::{self as directive, Env, Numbers, Row, Target};
 use mdbook_companion_engine::check;
@@ -354,8 +355,8 @@ pub fn render(
         text,
         place,
         blocks,
-        parsed,
         outcome,
+        ..
     } = chapter;
     let (text, mut outcome) = (*text, outcome.clone());
     let file = page.file;
@@ -373,87 +374,21 @@ pub fn render(
         place,
     };
     outcome.directives = blocks.len();
-    let mut outs = Vec::with_capacity(blocks.len());
-    let mut claims = Vec::new();
     // Hashes, for the claims page and the lock's warnings (a book with no
     // lock file needs none).
     let keys = (shared.claims_page || run.lock.is_some() || run.lock_invalid.is_some())
         .then(|| check::Checker::new(config).with_crates(run.crates(config)));
-    for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
-        outcome.claims_page |= directive::is_claims_page(block);
-        let rendered = (parsed.as_ref().map_err(Clone::clone))
-            .and_then(|p| directive::render(block, &env, p.model.as_ref(), facts));
-        let out = match rendered {
-            Ok(r) => {
-                // Several entries may share a number (an exercise's
-                // claims): the next block numbers on from the highest.
-                env.numbers.first = r
-                    .entries
-                    .iter()
-                    .map(|e| e.number.n)
-                    .max()
-                    .unwrap_or(env.numbers.first);
-                // Rows are for the claims page, and for the book's check
-                // that ids are unique.
-                let rows = r
-                    .entries
-                    .iter()
-                    .filter(|e| shared.claims_page || e.id_at.is_some());
-                outcome.rows.extend(rows.map(|e| {
-                    Row {
-                        file: file.to_owned(),
-                        chapter: page.name.map(str::to_owned),
-                        section: page.section.map(str::to_owned),
-                        digits: e.number.digits.clone(),
-                        word: e.number.word.to_owned(),
-                        id: e.number.id.clone(),
-                        id_at: e.id_at.map(|at| place.index().line_col(text, at)),
-                        title: e.title.clone(),
-                        what: e.what.clone(),
-                        badge: e.badge.clone(),
-                        hash: keys
-                            .as_ref()
-                            .zip(e.claim.and_then(|i| r.claims.get(i)))
-                            .map(|(k, c)| k.claim_key(&c.stated())),
-                    }
-                }));
-                outcome
-                    .warnings
-                    .extend(r.warnings.iter().map(|w| place.located(file, w)));
-                outcome.unchecked.extend(r.missing.into_iter().map(|m| {
-                    let at = place.located(file, &Problem::at(m.at, String::new()));
-                    m.at(at)
-                }));
-                claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
-                outcome.data.extend(r.data);
-                r.out
-            }
-            Err(p) => {
-                let located = place.located(file, &p);
-                let out = directive::error_box(block, &env, &located.place(), &located.message);
-                let o = &mut outcome;
-                config
-                    .on_failure
-                    .route([located], &mut o.errors, &mut o.warnings);
-                out
-            }
-        };
-        outs.push(out);
-    }
+    let (mut outs, claims) = render_blocks(chapter, &mut env, facts, keys.as_ref(), &mut outcome);
     if let Some(k) = &keys
         && (run.lock.is_some() || run.lock_invalid.is_some())
     {
-        outcome.claimed = claims
-            .iter()
-            .map(|(_, c)| Claimed {
-                line: place.index().line0(c.origin.offset) + 1,
-                what: c.origin.what.clone(),
-                hash: k.claim_key(&c.stated()),
-            })
-            .collect();
+        outcome.claimed = claimed(k, &claims, place);
     }
     if config.verify && target == Target::Html {
-        verify(config, run, file, text, &claims, &mut outs, &mut outcome);
+        let (unchecked, failed) = verify::verify(config, run, file, text, &claims, &mut outs);
+        outcome.unchecked.extend(unchecked);
+        let o = &mut outcome;
+        (config.on_failure).route(failed, &mut o.errors, &mut o.warnings);
     }
     if page.origin.is_some() {
         outcome.claims.extend(claims.into_iter().map(|(_, c)| c));
@@ -472,86 +407,121 @@ pub fn render(
     (reps, outcome)
 }
 
-/// `verify = true`: checks the claims the directives made when they
-/// rendered, each with the index of its block (from the cache when
-/// unchanged); a false claim fails the build or, under `on-failure =
-/// "continue"`, is warned about and marked on the page above its block.
-fn verify(
-    config: &Config,
-    run: &Run,
-    file: &str,
-    text: &str,
-    claims: &[(usize, Claim)],
-    outs: &mut [markdown::Out],
+/// Each block of `chapter` rendered from its facts in turn, numbering on
+/// from the block before; its rows, warnings, missing compilers and data
+/// gathered in `outcome`, and a block that cannot be read rendered as an
+/// error box (failing the build or warned of, as `on-failure` says). The
+/// blocks' replacements, and their claims with each one's block index.
+fn render_blocks(
+    chapter: &ParsedChapter<'_>,
+    env: &mut Env<'_>,
+    facts: &[directive::Facts],
+    keys: Option<&check::Checker>,
     outcome: &mut ChapterOutcome,
+) -> (
+    Vec<markdown::Out>,
+    Vec<(usize, mdbook_companion_core::claim::Claim)>,
 ) {
-    if claims.is_empty() {
-        return;
-    }
-    let checker = check::Checker::new(config)
-        .with_lock(run.lock.clone())
-        .with_crates(run.crates(config));
-    // Cold claims compile together, as `check` does.
-    let stated: Vec<_> = claims.iter().map(|(_, c)| c.stated()).collect();
-    checker.prepare(&stated);
-    let results = checker.check_all(&stated);
-    // The marks of a block's false claims, in the block's order.
-    let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
-    let mut index = None;
-    for ((i, claim), result) in claims.iter().zip(results) {
-        if !result.verdict.is_failure() {
-            continue;
-        }
-        let full = result.verdict.to_string();
-        let short = full.lines().next().unwrap_or_default().to_owned();
-        let how = match result.verdict {
-            check::Verdict::Unchecked { .. } => "was not checked",
-            _ => "does not hold",
-        };
-        let head = format!(
-            "{} (expect={}) {how}",
-            claim.origin.what,
-            claim.expectation.expect.name()
-        );
-        let problem = Problem::at(claim.origin.offset, format!("{head}: {full}"));
-        let index = index.get_or_insert_with(|| LineIndex::new(text));
-        let located = Located::indexed(file, text, index, &problem);
-        // A missing compiler is reported once for the book, not per block.
-        let missing = match &result.verdict {
-            check::Verdict::Unchecked { tool, key } => Some(MissingTool {
-                tool: tool.clone(),
-                key: key.unwrap_or(claim.program.lang.key()),
-                purpose: Purpose::Check,
-                at: located.clone(),
-            }),
-            _ => None,
-        };
-        if config.on_failure == OnFailure::Continue {
-            let message = format!("{head}: {short}");
-            (marks.entry(*i).or_default()).push(directive::alert(
-                " companion-verify",
-                &located.place(),
-                &message,
-            ));
-        }
-        match missing {
-            Some(m) => outcome.unchecked.push(m),
-            None => {
+    let ParsedChapter {
+        page,
+        text,
+        place,
+        blocks,
+        parsed,
+        ..
+    } = chapter;
+    let (text, file, config) = (*text, page.file, env.config);
+    let mut outs = Vec::with_capacity(blocks.len());
+    let mut claims = Vec::new();
+    for ((block, parsed), facts) in blocks.iter().zip(parsed).zip(facts) {
+        outcome.claims_page |= directive::is_claims_page(block);
+        let rendered = (parsed.as_ref().map_err(Clone::clone))
+            .and_then(|p| directive::render(block, env, p.model.as_ref(), facts));
+        let out = match rendered {
+            Ok(r) => {
+                // Several entries may share a number (an exercise's
+                // claims): the next block numbers on from the highest.
+                env.numbers.first = r
+                    .entries
+                    .iter()
+                    .map(|e| e.number.n)
+                    .max()
+                    .unwrap_or(env.numbers.first);
+                (outcome.rows).extend(rows(&r, page, place, text, env.shared.claims_page, keys));
+                outcome
+                    .warnings
+                    .extend(r.warnings.iter().map(|w| place.located(file, w)));
+                outcome.unchecked.extend(r.missing.into_iter().map(|m| {
+                    let at = place.located(file, &Problem::at(m.at, String::new()));
+                    m.at(at)
+                }));
+                claims.extend(r.claims.into_iter().map(|c| (outs.len(), c)));
+                outcome.data.extend(r.data);
+                r.out
+            }
+            Err(p) => {
+                let located = place.located(file, &p);
+                let out = directive::error_box(block, env, &located.place(), &located.message);
                 let o = &mut *outcome;
                 config
                     .on_failure
                     .route([located], &mut o.errors, &mut o.warnings);
+                out
             }
-        }
+        };
+        outs.push(out);
     }
-    for (i, lines) in marks {
-        let mut marked = markdown::Out::new();
-        for line in lines {
-            marked.line(line);
-        }
-        marked.append(std::mem::take(&mut outs[i]));
-        outs[i] = marked;
-    }
+    (outs, claims)
+}
+
+/// The rows of a rendered block's numbered frames: every frame for the
+/// claims page, else those with an id (for the book's check that ids
+/// are unique); each with its claim's hash when `keys` makes them.
+fn rows(
+    r: &directive::contract::Rendered,
+    page: &Page<'_>,
+    place: &BuildPlace<'_>,
+    text: &str,
+    claims_page: bool,
+    keys: Option<&check::Checker>,
+) -> Vec<Row> {
+    let rows = r
+        .entries
+        .iter()
+        .filter(|e| claims_page || e.id_at.is_some());
+    rows.map(|e| Row {
+        file: page.file.to_owned(),
+        chapter: page.name.map(str::to_owned),
+        section: page.section.map(str::to_owned),
+        digits: e.number.digits.clone(),
+        word: e.number.word.to_owned(),
+        id: e.number.id.clone(),
+        id_at: e.id_at.map(|at| place.index().line_col(text, at)),
+        title: e.title.clone(),
+        what: e.what.clone(),
+        badge: e.badge.clone(),
+        hash: keys
+            .zip(e.claim.and_then(|i| r.claims.get(i)))
+            .map(|(k, c)| k.claim_key(&c.stated())),
+    })
+    .collect()
+}
+
+/// What the chapter's `claims` (with their blocks' indexes) claim, for
+/// the lock's warnings: each claim's line, what it is and its hash.
+fn claimed(
+    keys: &check::Checker,
+    claims: &[(usize, mdbook_companion_core::claim::Claim)],
+    place: &BuildPlace<'_>,
+) -> Vec<Claimed> {
+    claims
+        .iter()
+        .map(|(_, c)| Claimed {
+            line: place.index().line0(c.origin.offset) + 1,
+            what: c.origin.what.clone(),
+            hash: keys.claim_key(&c.stated()),
+        })
+        .collect()
 }
 
 /// Processes one chapter's text.

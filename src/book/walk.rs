@@ -328,32 +328,70 @@ fn walk(
     // A claims page lists every chapter's frames: rendered again, now
     // that they are all known.
     if outcomes.iter().any(|o| o.claims_page) {
-        let rows = outcomes
-            .iter()
-            .flat_map(|o| o.rows.iter().cloned())
-            .collect();
-        let _ = run.shared.rows.set(rows);
-        let again = slots
-            .iter()
-            .zip(&mut parsed)
-            .zip(&facts)
-            .zip(outcomes.iter_mut());
-        for (((slot, parsed), facts), outcome) in again {
-            if outcome.claims_page {
-                let rows = std::mem::take(&mut outcome.rows);
-                *outcome = match parsed {
-                    Ok(p) => {
-                        let facts = p.claims_page_again(config, run, target, facts);
-                        let (reps, mut again) = chapter::render(config, run, target, p, &facts);
-                        again.text = chapter::spliced(slot.content, &reps, &again);
-                        again
-                    }
-                    Err(_) => chapter_in(config, run, target, &slot.page(), slot.content),
-                };
-                outcome.rows = rows;
-            }
+        claims_pages_again(
+            config,
+            run,
+            target,
+            &slots,
+            &mut parsed,
+            &facts,
+            &mut outcomes,
+        );
+    }
+    book_outcome(config, target, run, slots, outcomes, id_errors)
+}
+
+/// The chapters with a claims page rendered again, once every chapter's
+/// frames (`outcomes`' rows) are known; the other outcomes left as they
+/// are.
+fn claims_pages_again(
+    config: &Config,
+    run: &Run,
+    target: Target,
+    slots: &[Slot<'_>],
+    parsed: &mut [Step<'_>],
+    facts: &[Vec<Facts>],
+    outcomes: &mut [ChapterOutcome],
+) {
+    let rows = outcomes
+        .iter()
+        .flat_map(|o| o.rows.iter().cloned())
+        .collect();
+    let _ = run.shared.rows.set(rows);
+    let again = slots
+        .iter()
+        .zip(parsed.iter_mut())
+        .zip(facts)
+        .zip(outcomes.iter_mut());
+    for (((slot, parsed), facts), outcome) in again {
+        if outcome.claims_page {
+            let rows = std::mem::take(&mut outcome.rows);
+            *outcome = match parsed {
+                Ok(p) => {
+                    let facts = p.claims_page_again(config, run, target, facts);
+                    let (reps, mut again) = chapter::render(config, run, target, p, &facts);
+                    again.text = chapter::spliced(slot.content, &reps, &again);
+                    again
+                }
+                Err(_) => chapter_in(config, run, target, &slot.page(), slot.content),
+            };
+            outcome.rows = rows;
         }
     }
+}
+
+/// The book's outcome from its chapters': each chapter's text spliced
+/// into its slot, their claims, problems and data gathered in book
+/// order, and what is told once for the book (duplicate ids, missing
+/// compilers, the lock, translators' words, the stylesheet) added.
+fn book_outcome(
+    config: &Config,
+    target: Target,
+    run: &Run,
+    slots: Vec<Slot<'_>>,
+    outcomes: Vec<ChapterOutcome>,
+    id_errors: Vec<Located>,
+) -> BookOutcome {
     let mut result = BookOutcome::default();
     let r = &mut result;
     config

@@ -371,41 +371,7 @@ fn edit(
         Expect::Run | Expect::Panic => c.outcome.actual.as_deref(),
         _ => None,
     };
-    let (kept, varying) = match printed
-        .map(|p| stable(p, &c.others, c.claim.expectation.expect == Expect::Run))
-    {
-        None => (None, None),
-        // Threads print in the order they run, which two runs may
-        // happen to share: their lines are taken in any order.
-        Some(Stable::Same(text))
-            if c.claim.expectation.expect == Expect::Run
-                && text.lines().count() > 1
-                && starts_threads(&source) =>
-        {
-            (
-                Some((text, true)),
-                Some(
-                    "it starts threads, whose lines may come in any order: recorded as ```output unordered",
-                ),
-            )
-        }
-        Some(Stable::Same(text)) => (Some((text, false)), None),
-        Some(Stable::Unordered(text)) => (
-            Some((text, true)),
-            Some("its lines come in another order: recorded as ```output unordered"),
-        ),
-        Some(Stable::Spans(text)) => (
-            Some((text, false)),
-            Some("parts of its lines change: recorded with [..] for them"),
-        ),
-        Some(Stable::UnorderedSpans(text)) => (
-            Some((text, true)),
-            Some(
-                "its lines come in another order and parts of them change: recorded as ```output unordered with [..] for them",
-            ),
-        ),
-        Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
-    };
+    let (kept, varying) = recorded(c, &source, printed);
     // The book shows the output already (a "will print" block after
     // it): shown once, as the author wrote it.
     let shown = printed
@@ -431,6 +397,49 @@ fn edit(
         varying,
         shown,
     ))
+}
+
+/// The output block to record for block `c` (its text and whether its
+/// lines come in any order) from what it `printed`, and a word on why it
+/// is recorded so (or not at all) when the runs did not agree.
+fn recorded(
+    c: &Checked,
+    source: &str,
+    printed: Option<&str>,
+) -> (Option<(String, bool)>, Option<&'static str>) {
+    match printed.map(|p| stable(p, &c.others, c.claim.expectation.expect == Expect::Run)) {
+        None => (None, None),
+        // Threads print in the order they run, which two runs may
+        // happen to share: their lines are taken in any order.
+        Some(Stable::Same(text))
+            if c.claim.expectation.expect == Expect::Run
+                && text.lines().count() > 1
+                && starts_threads(source) =>
+        {
+            (
+                Some((text, true)),
+                Some(
+                    "it starts threads, whose lines may come in any order: recorded as ```output unordered",
+                ),
+            )
+        }
+        Some(Stable::Same(text)) => (Some((text, false)), None),
+        Some(Stable::Unordered(text)) => (
+            Some((text, true)),
+            Some("its lines come in another order: recorded as ```output unordered"),
+        ),
+        Some(Stable::Spans(text)) => (
+            Some((text, false)),
+            Some("parts of its lines change: recorded with [..] for them"),
+        ),
+        Some(Stable::UnorderedSpans(text)) => (
+            Some((text, true)),
+            Some(
+                "its lines come in another order and parts of them change: recorded as ```output unordered with [..] for them",
+            ),
+        ),
+        Some(Stable::Varies) => (None, Some("it changes otherwise: no output block recorded")),
+    }
 }
 
 /// What `--write` did.

@@ -37,6 +37,55 @@ use std::path::{Path, PathBuf};
 /// refused. Blessed claims become passed.
 pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
+    let by_file = edits_by_file(checked, &mut notes);
+    for (path, edits) in by_file {
+        let real = match author::target(src, "the book's src", &path) {
+            Ok(real) => real,
+            Err(refused) => {
+                for (_, _, i) in &edits {
+                    let c = &checked[*i];
+                    notes.push(format!(
+                        "{}:{}: not blessed: {refused}",
+                        c.claim.origin.file, c.claim.origin.line
+                    ));
+                }
+                continue;
+            }
+        };
+        let file = std::fs::read_to_string(&real)
+            .with_context(|| format!("reading {}", real.display()))?;
+        // mdBook drops a byte-order mark before the chapter's offsets count.
+        let (bom, text) = match file.strip_prefix('\u{feff}') {
+            Some(rest) => ("\u{feff}", rest),
+            None => ("", file.as_str()),
+        };
+        let (reps, blessed) = replacements(text, edits, checked, &mut notes);
+        if reps.is_empty() {
+            continue;
+        }
+        let new_text = format!("{bom}{}", markdown::splice(text, &reps));
+        author::write(&real, new_text.as_bytes())
+            .with_context(|| format!("writing {}", real.display()))?;
+        for i in blessed {
+            let c = &mut checked[i];
+            c.outcome.verdict = Verdict::Passed;
+            if c.claim.origin.output_range.is_none() {
+                // The book now claims what the program printed.
+                c.claim.expectation.output = c.outcome.actual.clone();
+            }
+        }
+    }
+    Ok(notes)
+}
+
+/// The output blocks to write, by chapter file, each with the index of
+/// its checked claim: an output block added to an example that printed
+/// with none, a failing one's rewritten; the ones `--bless` cannot reach
+/// (through `{{#include}}`) noted.
+fn edits_by_file(
+    checked: &[Checked],
+    notes: &mut Vec<String>,
+) -> BTreeMap<PathBuf, Vec<(BlessTarget, String, usize)>> {
     let mut by_file: BTreeMap<PathBuf, Vec<(BlessTarget, String, usize)>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
         // A quiz file's answer is written by `bless_toml`.
@@ -74,90 +123,64 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
                 .push((t.clone(), actual.clone(), i)),
         }
     }
-    for (path, mut edits) in by_file {
-        let real = match author::target(src, "the book's src", &path) {
-            Ok(real) => real,
-            Err(refused) => {
-                for (_, _, i) in &edits {
-                    let c = &checked[*i];
-                    notes.push(format!(
-                        "{}:{}: not blessed: {refused}",
-                        c.claim.origin.file, c.claim.origin.line
-                    ));
-                }
-                continue;
-            }
-        };
-        let file = std::fs::read_to_string(&real)
-            .with_context(|| format!("reading {}", real.display()))?;
-        // mdBook drops a byte-order mark before the chapter's offsets count.
-        let (bom, text) = match file.strip_prefix('\u{feff}') {
-            Some(rest) => ("\u{feff}", rest),
-            None => ("", file.as_str()),
-        };
-        edits.sort_by_key(|(t, _, _)| t.range.start);
-        // The top-level fences, to find a comparison around an output block.
-        let top = markdown::fences(text);
-        let mut reps: Vec<(Range<usize>, String)> = Vec::new();
-        let mut blessed = Vec::new();
-        for (target, actual, i) in edits {
-            let c = &checked[i];
-            let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
-            let range = target.range;
-            if text.get(range.clone()) != Some(target.block.as_str()) {
-                notes.push(format!(
-                    "{at}: not blessed: the chapter file changed while checking"
-                ));
-                continue;
-            }
-            if reps.last().is_some_and(|(r, _)| r.end > range.start) {
-                notes.push(format!(
-                    "{at}: not blessed: the output block overlaps another one being blessed"
-                ));
-                continue;
-            }
-            let outer = top
-                .iter()
-                .find(|f| {
-                    f.range != range && f.range.start <= range.start && range.end <= f.range.end
-                })
-                .and_then(|f| text.get(f.range.clone()))
-                .map(fence_of);
-            let adds = c.claim.origin.output_range.is_none();
-            let new = if adds {
-                Ok(add(text, &range, &actual))
-            } else {
-                rewrite(text, &range, &actual, outer.as_deref())
-            };
-            match new {
-                Ok(new) => {
-                    reps.push((range, new));
-                    blessed.push(i);
-                    notes.push(if adds {
-                        format!("{at}: added an output block")
-                    } else {
-                        format!("{at}: blessed the output block")
-                    });
-                }
-                Err(why) => notes.push(format!("{at}: not blessed: {why}")),
-            }
-        }
-        if reps.is_empty() {
+    by_file
+}
+
+/// The replacements that bless one chapter's `text` (sorted `edits`),
+/// and the claims they bless; an edit that cannot be made (the file
+/// changed, blocks overlap, no fence to rewrite) noted instead.
+fn replacements(
+    text: &str,
+    mut edits: Vec<(BlessTarget, String, usize)>,
+    checked: &[Checked],
+    notes: &mut Vec<String>,
+) -> (Vec<(Range<usize>, String)>, Vec<usize>) {
+    edits.sort_by_key(|(t, _, _)| t.range.start);
+    // The top-level fences, to find a comparison around an output block.
+    let top = markdown::fences(text);
+    let mut reps: Vec<(Range<usize>, String)> = Vec::new();
+    let mut blessed = Vec::new();
+    for (target, actual, i) in edits {
+        let c = &checked[i];
+        let at = format!("{}:{}", c.claim.origin.file, c.claim.origin.line);
+        let range = target.range;
+        if text.get(range.clone()) != Some(target.block.as_str()) {
+            notes.push(format!(
+                "{at}: not blessed: the chapter file changed while checking"
+            ));
             continue;
         }
-        let new_text = format!("{bom}{}", markdown::splice(text, &reps));
-        author::write(&real, new_text.as_bytes())
-            .with_context(|| format!("writing {}", real.display()))?;
-        for i in blessed {
-            let c = &mut checked[i];
-            c.outcome.verdict = Verdict::Passed;
-            if c.claim.origin.output_range.is_none() {
-                // The book now claims what the program printed.
-                c.claim.expectation.output = c.outcome.actual.clone();
+        if reps.last().is_some_and(|(r, _)| r.end > range.start) {
+            notes.push(format!(
+                "{at}: not blessed: the output block overlaps another one being blessed"
+            ));
+            continue;
+        }
+        let outer = top
+            .iter()
+            .find(|f| f.range != range && f.range.start <= range.start && range.end <= f.range.end)
+            .and_then(|f| text.get(f.range.clone()))
+            .map(fence_of);
+        let adds = c.claim.origin.output_range.is_none();
+        let new = if adds {
+            Ok(add(text, &range, &actual))
+        } else {
+            rewrite(text, &range, &actual, outer.as_deref())
+        };
+        match new {
+            Ok(new) => {
+                reps.push((range, new));
+                blessed.push(i);
+                notes.push(if adds {
+                    format!("{at}: added an output block")
+                } else {
+                    format!("{at}: blessed the output block")
+                });
             }
+            Err(why) => notes.push(format!("{at}: not blessed: {why}")),
         }
     }
-    Ok(notes)
+    (reps, blessed)
 }
 
 /// The fence characters opening a block (```` ``` ````, `~~~~`...).

@@ -235,49 +235,12 @@ pub fn differences(
             return vec![format!("{why}; run `mdbook-companion check` to rewrite it")];
         }
     };
-    // The assembly panels: by hash, and where this run's stand.
-    let old_asm: HashMap<&str, &Assembly> =
-        old.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
-    let new_asm: HashMap<&str, &Assembly> =
-        new.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
-    let mut panel_faults: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut panel_diffs: BTreeMap<&str, String> = BTreeMap::new();
-    for (hash, place) in places {
-        let Some(a) = new_asm.get(hash.as_str()) else {
-            continue;
-        };
-        let (found, diffs) = match old_asm.get(hash.as_str()) {
-            None => (
-                vec!["assembly.hash: its assembly panel has no entry in companion.lock".to_owned()],
-                String::new(),
-            ),
-            Some(o) if o == a => continue,
-            Some(o) => {
-                let changes = lock::changes(&o.facts(), &a.facts());
-                (
-                    changes.iter().map(difference).collect(),
-                    changes.iter().filter_map(shown).collect(),
-                )
-            }
-        };
-        let faults = panel_faults.entry(place.as_str()).or_default();
-        for fault in found {
-            if !faults.contains(&fault) {
-                faults.push(fault);
-            }
-        }
-        let shown = panel_diffs.entry(place.as_str()).or_default();
-        if !shown.contains(&diffs) {
-            shown.push_str(&diffs);
-        }
-    }
-    let stale_panels = old_asm.keys().filter(|h| !new_asm.contains_key(*h)).count();
-    let placed: HashSet<&str> = places.iter().map(|(h, _)| h.as_str()).collect();
-    let unplaced_panels = new_asm
-        .iter()
-        .filter(|(h, a)| old_asm.get(*h) != Some(*a) && !placed.contains(*h))
-        .count();
-
+    let Panels {
+        faults: panel_faults,
+        diffs: panel_diffs,
+        stale: stale_panels,
+        unplaced: unplaced_panels,
+    } = panels(old, new, places);
     let pairs = pair(&old.blocks, &new.blocks);
     let mut out = Vec::new();
     let mut told: BTreeSet<String> = BTreeSet::new();
@@ -335,6 +298,72 @@ pub fn differences(
         ));
     }
     out
+}
+
+/// What the lock says of the assembly panels against this run's.
+struct Panels<'p> {
+    /// The faults of the panels at each place (`chapter:line`).
+    faults: BTreeMap<&'p str, Vec<String>>,
+    /// Their differing lines, shown, at each place.
+    diffs: BTreeMap<&'p str, String>,
+    /// The lock's panels this run has none of.
+    stale: usize,
+    /// This run's changed or new panels at no block's place.
+    unplaced: usize,
+}
+
+/// The assembly panels of the lock `old` and of this run (`new`,
+/// standing at `places`) compared: by hash, each that differs told at
+/// its place.
+fn panels<'p>(old: &Lock, new: &Lock, places: &'p [(String, String)]) -> Panels<'p> {
+    // The assembly panels: by hash, and where this run's stand.
+    let old_asm: HashMap<&str, &Assembly> =
+        old.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
+    let new_asm: HashMap<&str, &Assembly> =
+        new.assembly.iter().map(|a| (a.hash.as_str(), a)).collect();
+    let mut panel_faults: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut panel_diffs: BTreeMap<&str, String> = BTreeMap::new();
+    for (hash, place) in places {
+        let Some(a) = new_asm.get(hash.as_str()) else {
+            continue;
+        };
+        let (found, diffs) = match old_asm.get(hash.as_str()) {
+            None => (
+                vec!["assembly.hash: its assembly panel has no entry in companion.lock".to_owned()],
+                String::new(),
+            ),
+            Some(o) if o == a => continue,
+            Some(o) => {
+                let changes = lock::changes(&o.facts(), &a.facts());
+                (
+                    changes.iter().map(difference).collect(),
+                    changes.iter().filter_map(shown).collect(),
+                )
+            }
+        };
+        let faults = panel_faults.entry(place.as_str()).or_default();
+        for fault in found {
+            if !faults.contains(&fault) {
+                faults.push(fault);
+            }
+        }
+        let shown = panel_diffs.entry(place.as_str()).or_default();
+        if !shown.contains(&diffs) {
+            shown.push_str(&diffs);
+        }
+    }
+    let stale_panels = old_asm.keys().filter(|h| !new_asm.contains_key(*h)).count();
+    let placed: HashSet<&str> = places.iter().map(|(h, _)| h.as_str()).collect();
+    let unplaced_panels = new_asm
+        .iter()
+        .filter(|(h, a)| old_asm.get(*h) != Some(*a) && !placed.contains(*h))
+        .count();
+    Panels {
+        faults: panel_faults,
+        diffs: panel_diffs,
+        stale: stale_panels,
+        unplaced: unplaced_panels,
+    }
 }
 
 /// The lock's entries and this run's, paired block by block.

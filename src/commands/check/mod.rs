@@ -17,10 +17,12 @@ pub mod locking;
 pub mod observed;
 pub mod partition;
 pub mod report;
+mod workers;
 
 pub use observed::Observed;
 pub use partition::Partition;
 pub use report::{Checked, Report};
+pub use workers::pool;
 
 use crate::book::BookOutcome;
 use crate::book::load;
@@ -32,11 +34,10 @@ use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::problem::{Located, MissingTool, Purpose};
 use mdbook_companion_directives::Target;
-use mdbook_companion_engine::check::{Outcome, Verdict};
+use mdbook_companion_engine::check::Verdict;
 use mdbook_companion_engine::crates::Crates;
 use mdbook_companion_engine::lock;
 use mdbook_companion_engine::toolchain::Toolchain;
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -391,71 +392,15 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
     let loaded = &session.loaded;
     let checker = &session.checker;
     let (chapters, claims): (Vec<String>, Vec<Claim>) = walked.claims.into_iter().unzip();
-    let (mut invalid, mut warnings, typos) = (walked.errors, walked.warnings, walked.typos);
-    // A fence one edit from ours is a plain block whose claim nobody
-    // checks: the build warns, check fails.
-    warnings.retain(|w| !typos.contains(w));
-    invalid.extend(typos.into_iter().map(|t| Located {
-        message: format!("the block was not checked: {}", t.message),
-        ..t
-    }));
-    let chapter_of = |file: &str| loaded.chapters.iter().position(|c| c.file == file);
-    invalid.sort_by_key(|i| (chapter_of(&i.file), i.line, i.column));
-    for list in [&mut invalid, &mut warnings] {
-        if let Some(p) = scope.partition {
-            list.retain(|i| p.holds(&i.file, i.line));
-        }
-        if let Some(files) = &scope.only {
-            // A data file's fault goes with the chapter that asked for it;
-            // one of a file no chapter asked for (book.toml, the theme)
-            // fails the build of every chapter, this one's too.
-            list.retain(|i| {
-                files.contains(&i.file)
-                    || match i.asked_for_by() {
-                        Some(c) => files.iter().any(|f| f == c),
-                        None => chapter_of(&i.file).is_none(),
-                    }
-            });
-        }
-    }
-    let pool = pool(options.jobs)?;
-    let bar = report::progress_bar(options.progress, claims.len());
-    let check = |c: &Claim| {
-        let o = checker.check(&c.stated());
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
-        o
-    };
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        if options.no_merge {
-            return claims.par_iter().map(check).collect();
-        }
-        // What no merged build takes is checked while they are built, so
-        // that no worker waits for the last of them; the builds whose
-        // programs sleep compile first (planned before anything starts;
-        // the builds on this worker, whose compiles the others' wait for:
-        // with one worker, the builds are made before the rest).
-        let stated: Vec<_> = claims.iter().map(Claim::stated).collect();
-        let plan = checker.plan(&stated);
-        let ((), alone) = rayon::join(
-            || checker.build(plan),
-            || {
-                claims
-                    .par_iter()
-                    .map(|c| (!checker.merges(&c.stated())).then(|| check(c)))
-                    .collect::<Vec<Option<Outcome>>>()
-            },
-        );
-        claims
-            .par_iter()
-            .zip(alone)
-            .map(|(c, o)| o.unwrap_or_else(|| check(c)))
-            .collect()
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let (invalid, warnings) =
+        scoped_problems(loaded, scope, walked.errors, walked.warnings, walked.typos);
+    let outcomes = workers::check_all(
+        checker,
+        &claims,
+        options.jobs,
+        options.progress,
+        options.no_merge,
+    )?;
     let (errors, preprocessors) = preprocessor_notes(loaded, &claims);
     // The toolchain the book's file chose, unless `--toolchain` says
     // otherwise.
@@ -490,6 +435,59 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
         chapters: loaded.chapters.iter().map(|c| c.file.clone()).collect(),
         ..Report::default()
     };
+    finish_report(session, &confinement, &mut report);
+    Ok(report)
+}
+
+/// The problems the walk found, as check tells them: a fence one edit
+/// from ours (a typo) is an error here (the build only warns of it), the
+/// errors in book order, both lists kept to the chapters of `scope`.
+fn scoped_problems(
+    loaded: &load::Loaded,
+    scope: &Scope,
+    mut invalid: Vec<Located>,
+    mut warnings: Vec<Located>,
+    typos: Vec<Located>,
+) -> (Vec<Located>, Vec<Located>) {
+    // A fence one edit from ours is a plain block whose claim nobody
+    // checks: the build warns, check fails.
+    warnings.retain(|w| !typos.contains(w));
+    invalid.extend(typos.into_iter().map(|t| Located {
+        message: format!("the block was not checked: {}", t.message),
+        ..t
+    }));
+    let chapter_of = |file: &str| loaded.chapters.iter().position(|c| c.file == file);
+    invalid.sort_by_key(|i| (chapter_of(&i.file), i.line, i.column));
+    for list in [&mut invalid, &mut warnings] {
+        if let Some(p) = scope.partition {
+            list.retain(|i| p.holds(&i.file, i.line));
+        }
+        if let Some(files) = &scope.only {
+            // A data file's fault goes with the chapter that asked for it;
+            // one of a file no chapter asked for (book.toml, the theme)
+            // fails the build of every chapter, this one's too.
+            list.retain(|i| {
+                files.contains(&i.file)
+                    || match i.asked_for_by() {
+                        Some(c) => files.iter().any(|f| f == c),
+                        None => chapter_of(&i.file).is_none(),
+                    }
+            });
+        }
+    }
+    (invalid, warnings)
+}
+
+/// The checked claims' report completed: the tools that were missing,
+/// the checker's counters, how the programs were boxed (and a note when
+/// less than fully) and what the lock says of the libraries.
+fn finish_report(
+    session: &Session,
+    confinement: &mdbook_companion_engine::exec::Confinement,
+    report: &mut Report,
+) {
+    use mdbook_companion_engine::exec::Confinement;
+    let loaded = &session.loaded;
     let mut missing: BTreeMap<(String, &'static str), Vec<String>> = BTreeMap::new();
     for c in &report.checked {
         if let Verdict::Unchecked { tool, key } = &c.outcome.verdict {
@@ -508,18 +506,17 @@ fn checked(session: &mut Session, scope: &Scope, options: &Options) -> anyhow::R
             at: blocks,
         })
         .collect();
-    report.counters = checker.counters();
+    report.counters = session.checker.counters();
     report.isolation = confinement.name();
-    match (&confinement, loaded.config.isolation) {
+    match (confinement, loaded.config.isolation) {
         (Confinement::Box, _) => {}
         (Confinement::None(_), Isolation::Off) => report.notes.push("note: the book's programs ran without a box (`isolation = \"off\"` in book.toml): they could reach the checker, each other and the book".to_owned()),
         (Confinement::None(why), _) => report.notes.push(format!("note: the book's programs ran without a box on this machine ({why}): they could reach the checker, each other and the book; `isolation = \"required\"` in book.toml makes this an error")),
         (Confinement::Landlock(why), _) => report.notes.push(format!("note: the book's programs ran in a lesser box on this machine (no namespaces: {why}): Landlock kept each from writing outside its folder and from signalling or tracing the checker and each other, but they could see each other's processes, and compilers ran outside it; `isolation = \"required\"` in book.toml makes this an error")),
     }
-    if let Some(note) = library_note(&session.crates, &report) {
+    if let Some(note) = library_note(&session.crates, report) {
         report.lock_notes.push(note);
     }
-    Ok(report)
 }
 
 /// Marks each example that printed with no output block whose output the
@@ -539,14 +536,6 @@ fn shown_after(loaded: &load::Loaded, checked: &mut [Checked]) {
         };
         c.shown_after = shown;
     }
-}
-
-/// The worker pool: `jobs` threads, or one per core.
-pub fn pool(jobs: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    let jobs = jobs
-        .filter(|&j| j > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    Ok(rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?)
 }
 
 /// After `--bless`: each checked claim of the chapters `touched` names

@@ -235,67 +235,83 @@ pub fn text(report: &Report) -> String {
         {
             invalid_line(&mut s, i);
         }
-        let head = format!(
-            "{}:{}: {} (expect={})",
-            claim.origin.file,
-            claim.origin.line,
-            claim.origin.what,
-            claim.expectation.expect.name()
-        );
-        match &c.outcome.verdict {
-            Verdict::Passed => {
-                let _ = write!(s, "ok      {head}");
-                if unclaimed_output(c).is_some() {
-                    let bless = if claim.origin.bless.is_some() {
-                        ", or --bless adds it"
-                    } else {
-                        ""
-                    };
-                    let _ = write!(s, " (output not claimed: add an output block{bless})");
-                }
-                s.push('\n');
-            }
-            Verdict::Ignored => {
-                // An ignored block claims nothing: no `(expect=…)`.
-                let _ = writeln!(
-                    s,
-                    "ignored {}:{}: {}: not checked",
-                    claim.origin.file, claim.origin.line, claim.origin.what
-                );
-            }
-            Verdict::Unchecked { tool, .. } => {
-                let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
-            }
-            Verdict::OtherArch { claimed, here } => {
-                let _ = writeln!(
-                    s,
-                    "other   {head}: not checked on {here} (the claim is about {claimed} code)"
-                );
-            }
-            Verdict::Failed {
-                message,
-                expected,
-                actual,
-                detail,
-            } => {
-                let _ = writeln!(s, "FAILED  {head}: {message}");
-                if let (Some(e), Some(a)) = (expected, actual) {
-                    s.push_str(&indent(&diff(e, a), "    "));
-                }
-                if let Some(d) = detail {
-                    let lines: Vec<&str> = d.trim_end().lines().collect();
-                    let shown = lines[..lines.len().min(DETAIL_LINES)].join("\n");
-                    s.push_str(&indent(&shown, "    | "));
-                    if lines.len() > DETAIL_LINES {
-                        let _ = writeln!(s, "    | … {} more lines", lines.len() - DETAIL_LINES);
-                    }
-                }
-            }
-        }
+        claim_lines(&mut s, c);
     }
     for i in invalid {
         invalid_line(&mut s, i);
     }
+    closing_lines(&mut s, report);
+    // What programs printed is shown, never obeyed by the terminal.
+    mdbook_companion_core::escape::terminal(&s).into_owned()
+}
+
+/// The lines of one checked claim: its verdict, where it is and what it
+/// claims, and for a failure the diff and the tool's words.
+fn claim_lines(s: &mut String, c: &Checked) {
+    let claim = &c.claim;
+    let head = format!(
+        "{}:{}: {} (expect={})",
+        claim.origin.file,
+        claim.origin.line,
+        claim.origin.what,
+        claim.expectation.expect.name()
+    );
+    match &c.outcome.verdict {
+        Verdict::Passed => {
+            let _ = write!(s, "ok      {head}");
+            if unclaimed_output(c).is_some() {
+                let bless = if claim.origin.bless.is_some() {
+                    ", or --bless adds it"
+                } else {
+                    ""
+                };
+                let _ = write!(s, " (output not claimed: add an output block{bless})");
+            }
+            s.push('\n');
+        }
+        Verdict::Ignored => {
+            // An ignored block claims nothing: no `(expect=…)`.
+            let _ = writeln!(
+                s,
+                "ignored {}:{}: {}: not checked",
+                claim.origin.file, claim.origin.line, claim.origin.what
+            );
+        }
+        Verdict::Unchecked { tool, .. } => {
+            let _ = writeln!(s, "FAILED  {head}: not checked, `{tool}` could not be run");
+        }
+        Verdict::OtherArch { claimed, here } => {
+            let _ = writeln!(
+                s,
+                "other   {head}: not checked on {here} (the claim is about {claimed} code)"
+            );
+        }
+        Verdict::Failed {
+            message,
+            expected,
+            actual,
+            detail,
+        } => {
+            let _ = writeln!(s, "FAILED  {head}: {message}");
+            if let (Some(e), Some(a)) = (expected, actual) {
+                s.push_str(&indent(&diff(e, a), "    "));
+            }
+            if let Some(d) = detail {
+                let lines: Vec<&str> = d.trim_end().lines().collect();
+                let shown = lines[..lines.len().min(DETAIL_LINES)].join("\n");
+                s.push_str(&indent(&shown, "    | "));
+                if lines.len() > DETAIL_LINES {
+                    let _ = writeln!(s, "    | … {} more lines", lines.len() - DETAIL_LINES);
+                }
+            }
+        }
+    }
+}
+
+/// The lines after the claims: the lock's failures, the book's errors,
+/// the notes, the tools that were missing, what `--bless` did, the
+/// counters and the summary.
+fn closing_lines(s: &mut String, report: &Report) {
     for e in &report.lock_errors {
         let _ = writeln!(s, "FAILED  --locked: {e}");
     }
@@ -342,8 +358,6 @@ pub fn text(report: &Report) -> String {
     s.push('\n');
     s.push_str(&report.summary());
     s.push('\n');
-    // What programs printed is shown, never obeyed by the terminal.
-    mdbook_companion_core::escape::terminal(&s).into_owned()
 }
 
 #[derive(Serialize)]

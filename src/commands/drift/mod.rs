@@ -14,7 +14,7 @@
 
 pub mod report;
 
-use super::check::{self, Observed, Report};
+use super::check::{self, Checked, Observed, Report};
 use crate::book::session::Session;
 use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::lang::Lang;
@@ -256,29 +256,7 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
             continue;
         };
         drift.claims += 1;
-        let mut changes = verdict_change(was, new, &c.outcome.verdict);
-        // Held, now fails, or the reverse (not checked here is a change,
-        // not a flip: the machine's, not the compiler's).
-        let flipped = matches!(
-            (was.verdict, new.verdict),
-            (Recorded::Passed, Recorded::Failed) | (Recorded::Failed, Recorded::Passed)
-        );
-        if let (Recorded::Passed, Recorded::Passed, Some(a), Some(b)) =
-            (was.verdict, new.verdict, &was.run, &new.run)
-        {
-            changes.extend(run_changes(a, b));
-        }
-        changes.extend(warned);
-        let entry = Drifted {
-            file: c.claim.origin.file.clone(),
-            line: c.claim.origin.line,
-            what: c.claim.origin.what.clone(),
-            expect: c.claim.expectation.expect.name().to_owned(),
-            from: was.toolchain.clone(),
-            to: new.toolchain.clone(),
-            flipped,
-            changes,
-        };
+        let entry = drifted(c, was, new, warned);
         by_place
             .entry((entry.file.clone(), entry.line))
             .or_insert(drift.drifted.len());
@@ -286,22 +264,7 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
     }
     assembly_changes(old, observed, &mut drift, &by_place);
     drift.drifted.retain(|d| !d.changes.is_empty());
-    // Book order: chapters as checked, lines within each.
-    let mut chapters: Vec<&str> = Vec::new();
-    for c in &report.checked {
-        if !chapters.contains(&c.claim.origin.file.as_str()) {
-            chapters.push(&c.claim.origin.file);
-        }
-    }
-    drift.drifted.sort_by_key(|d| {
-        (
-            chapters
-                .iter()
-                .position(|f| *f == d.file)
-                .unwrap_or(usize::MAX),
-            d.line,
-        )
-    });
+    in_book_order(&mut drift.drifted, &report.checked);
     if let Some(v) = book_version.filter(|v| lock::toolchain(v) != drift.from) {
         drift.notes.push(format!(
             "note: warnings are compared with the book's compiler here ({}), not with {} that the lock names",
@@ -317,6 +280,55 @@ fn compare(old: &Lock, report: Report, observed: &Arc<Observed>) -> Drift {
     counters.cache_hits += asked.cache_hits;
     drift.report.counters = counters;
     drift
+}
+
+/// What changed for one claim `c` between its lock entry `was` and this
+/// run's `new`: its verdict, its run (when it passed both times) and its
+/// warnings (`warned`).
+fn drifted(c: &Checked, was: &lock::Entry, new: &lock::Entry, warned: Option<Change>) -> Drifted {
+    let mut changes = verdict_change(was, new, &c.outcome.verdict);
+    // Held, now fails, or the reverse (not checked here is a change,
+    // not a flip: the machine's, not the compiler's).
+    let flipped = matches!(
+        (was.verdict, new.verdict),
+        (Recorded::Passed, Recorded::Failed) | (Recorded::Failed, Recorded::Passed)
+    );
+    if let (Recorded::Passed, Recorded::Passed, Some(a), Some(b)) =
+        (was.verdict, new.verdict, &was.run, &new.run)
+    {
+        changes.extend(run_changes(a, b));
+    }
+    changes.extend(warned);
+    Drifted {
+        file: c.claim.origin.file.clone(),
+        line: c.claim.origin.line,
+        what: c.claim.origin.what.clone(),
+        expect: c.claim.expectation.expect.name().to_owned(),
+        from: was.toolchain.clone(),
+        to: new.toolchain.clone(),
+        flipped,
+        changes,
+    }
+}
+
+/// `drifted` in book order: chapters as `checked` names them, lines
+/// within each.
+fn in_book_order(drifted: &mut [Drifted], checked: &[Checked]) {
+    let mut chapters: Vec<&str> = Vec::new();
+    for c in checked {
+        if !chapters.contains(&c.claim.origin.file.as_str()) {
+            chapters.push(&c.claim.origin.file);
+        }
+    }
+    drifted.sort_by_key(|d| {
+        (
+            chapters
+                .iter()
+                .position(|f| *f == d.file)
+                .unwrap_or(usize::MAX),
+            d.line,
+        )
+    });
 }
 
 /// The most common toolchain of `entries`.

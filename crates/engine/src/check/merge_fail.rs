@@ -215,26 +215,7 @@ pub(super) fn attribute(
 ) -> Option<Vec<Own>> {
     let (messages, tail) = messages(stderr);
     let lints = lints.filter(|l| l.len() == messages.len());
-    let mut own: Vec<Vec<(&Message<'_>, Option<&str>)>> = vec![Vec::new(); lines.len()];
-    for (n, m) in messages.iter().enumerate() {
-        let lint = lints.and_then(|l| l[n].as_deref());
-        let member = m.at.and_then(|(file, _)| {
-            let n: usize = file
-                .strip_prefix("__companion_ex_")?
-                .strip_suffix(".rs")?
-                .parse()
-                .ok()?;
-            (n < lines.len()).then_some(n)
-        });
-        match member {
-            Some(i) => own[i].push((m, lint)),
-            // The root's warnings are no block's.
-            None if !m.error => {}
-            None => return None,
-        }
-    }
-    let lints_noted = stderr.contains("` on by default");
-    let exact_tail = plain_summary(tail);
+    let own = by_member(&messages, lints, lines.len())?;
     // Another block's error can stop the whole crate early (a fatal
     // error, or a phase rustc skips after any error), where the block
     // alone would have gone on to errors of its own in later phases: a
@@ -243,75 +224,134 @@ pub(super) fn attribute(
         .iter()
         .filter(|m| m.iter().any(|(m, _)| m.error))
         .count();
+    let build = FailedBuild {
+        stderr,
+        lints_known: lints.is_some(),
+        lints_noted: stderr.contains("` on by default"),
+        exact_tail: plain_summary(tail),
+        crowded: failing > 1,
+    };
     Some(
         own.into_iter()
             .enumerate()
-            .map(|(i, messages)| {
-                let file = member_file(i);
-                let mut text = String::new();
-                let mut differs = !exact_tail;
-                let mut foreign = false;
-                let own_module = format!("__companion_ex_{i}::");
-                let (mut errors, mut warnings) = (0, 0);
-                let mut codes = Vec::new();
-                let mut seen_lints = Vec::new();
-                for &(m, lint) in &messages {
-                    let told = m.text.replace(&format!("{file}:"), "main.rs:");
-                    // The merged crate's root (a suggestion to add a
-                    // crate attribute points there), the code after the
-                    // block, another block's module.
-                    let outside = beyond(m.text, 0)
-                        || m.at.is_some_and(|(_, l)| l > lines[i])
-                        || beyond(&told, lines[i])
-                        || told.replace(&own_module, "").contains("__companion");
-                    foreign |= outside;
-                    differs |= outside
-                        // Its own items, named with their merged module.
-                        || told.contains("__companion")
-                        || told.contains("other candidate");
-                    // A lint's first diagnostic of the run carries its
-                    // note; it may have gone to another block.
-                    differs |= match (lints, lint) {
-                        (Some(_), None) => false,
-                        (Some(_), Some(lint)) => {
-                            let first = !seen_lints.contains(&lint);
-                            seen_lints.push(lint);
-                            first
-                                && !told.contains("` on by default")
-                                && stderr.lines().any(|l| {
-                                    l.contains(&format!("({lint})]`"))
-                                        && l.contains("on by default")
-                                })
-                        }
-                        (None, _) => {
-                            lints_noted
-                                && (!m.error || code(m.text).is_none())
-                                && !told.contains("` on by default")
-                        }
-                    };
-                    match m.error {
-                        true => errors += 1,
-                        false => warnings += 1,
-                    }
-                    codes.extend(code(m.text));
-                    text.push_str(&told);
-                }
-                if errors == 0 {
-                    return Own::default();
-                }
-                codes.sort_unstable();
-                codes.dedup();
-                text.push_str(&summary(errors, warnings, &codes));
-                Own {
-                    errors,
-                    diagnostics: text,
-                    differs,
-                    foreign,
-                    crowded: failing > 1,
-                }
-            })
+            .map(|(i, messages)| build.own(i, lines[i], &messages))
             .collect(),
     )
+}
+
+/// A diagnostic of a failed merged build with the lint it is of (when
+/// known).
+type Told<'m, 'a> = (&'m Message<'a>, Option<&'m str>);
+
+/// Each diagnostic of `messages` given to the member (of `members`)
+/// whose file it points into, with its lint from `lints`; the root's
+/// warnings dropped. `None` when an error lies outside every member.
+fn by_member<'m, 'a>(
+    messages: &'m [Message<'a>],
+    lints: Option<&'m [Option<String>]>,
+    members: usize,
+) -> Option<Vec<Vec<Told<'m, 'a>>>> {
+    let mut own: Vec<Vec<Told<'m, 'a>>> = vec![Vec::new(); members];
+    for (n, m) in messages.iter().enumerate() {
+        let lint = lints.and_then(|l| l[n].as_deref());
+        let member = m.at.and_then(|(file, _)| {
+            let n: usize = file
+                .strip_prefix("__companion_ex_")?
+                .strip_suffix(".rs")?
+                .parse()
+                .ok()?;
+            (n < members).then_some(n)
+        });
+        match member {
+            Some(i) => own[i].push((m, lint)),
+            // The root's warnings are no block's.
+            None if !m.error => {}
+            None => return None,
+        }
+    }
+    Some(own)
+}
+
+/// What a failed merged build says of all its members alike.
+struct FailedBuild<'s> {
+    /// Its whole stderr.
+    stderr: &'s str,
+    /// Whether each diagnostic's lint is known.
+    lints_known: bool,
+    /// Whether a lint's "on by default" note is anywhere in it.
+    lints_noted: bool,
+    /// Whether its closing summary is the one a member alone would print.
+    exact_tail: bool,
+    /// Whether more than one member failed in it.
+    crowded: bool,
+}
+
+impl FailedBuild<'_> {
+    /// What the build says of member `i` (its code `last` lines long),
+    /// from its diagnostics `messages`.
+    fn own(&self, i: usize, last: usize, messages: &[Told<'_, '_>]) -> Own {
+        let file = member_file(i);
+        let mut text = String::new();
+        let mut differs = !self.exact_tail;
+        let mut foreign = false;
+        let own_module = format!("__companion_ex_{i}::");
+        let (mut errors, mut warnings) = (0, 0);
+        let mut codes = Vec::new();
+        let mut seen_lints = Vec::new();
+        for &(m, lint) in messages {
+            let told = m.text.replace(&format!("{file}:"), "main.rs:");
+            // The merged crate's root (a suggestion to add a crate
+            // attribute points there), the code after the block, another
+            // block's module.
+            let outside = beyond(m.text, 0)
+                || m.at.is_some_and(|(_, l)| l > last)
+                || beyond(&told, last)
+                || told.replace(&own_module, "").contains("__companion");
+            foreign |= outside;
+            differs |= outside
+                // Its own items, named with their merged module.
+                || told.contains("__companion")
+                || told.contains("other candidate");
+            // A lint's first diagnostic of the run carries its note; it
+            // may have gone to another block.
+            differs |= match (self.lints_known, lint) {
+                (true, None) => false,
+                (true, Some(lint)) => {
+                    let first = !seen_lints.contains(&lint);
+                    seen_lints.push(lint);
+                    first
+                        && !told.contains("` on by default")
+                        && self.stderr.lines().any(|l| {
+                            l.contains(&format!("({lint})]`")) && l.contains("on by default")
+                        })
+                }
+                (false, _) => {
+                    self.lints_noted
+                        && (!m.error || code(m.text).is_none())
+                        && !told.contains("` on by default")
+                }
+            };
+            match m.error {
+                true => errors += 1,
+                false => warnings += 1,
+            }
+            codes.extend(code(m.text));
+            text.push_str(&told);
+        }
+        if errors == 0 {
+            return Own::default();
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        text.push_str(&summary(errors, warnings, &codes));
+        Own {
+            errors,
+            diagnostics: text,
+            differs,
+            foreign,
+            crowded: self.crowded,
+        }
+    }
 }
 
 /// Whether `text` points at a line of `main.rs` past `last` (the code

@@ -100,9 +100,33 @@ pub(super) fn read(data: &[u8]) -> Option<Outside> {
 /// [`read`] for one ELF class.
 fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Option<Outside> {
     let mut out = Outside::default();
-    // The names at each address, from both symbol tables (a stripped
-    // binary keeps its dynamic one).
-    let mut at: HashMap<u64, BTreeSet<&str>> = HashMap::new();
+    let at = symbols(file, &mut out);
+    let mut arrays = array_sections(file, &mut out);
+    dynamic_tags(file, &at, &mut arrays, &mut out);
+    array_entries(file, &at, &arrays, &mut out)?;
+    out.calls.sort();
+    Some(out)
+}
+
+/// The names of the symbols at each address.
+type Names<'a> = HashMap<u64, BTreeSet<&'a str>>;
+
+/// The names at `address`, joined (`?` for none).
+fn names_at(at: &Names<'_>, address: u64) -> String {
+    match at.get(&address) {
+        Some(names) => names.iter().copied().collect::<Vec<_>>().join(","),
+        None => "?".to_owned(),
+    }
+}
+
+/// The names at each address, from both symbol tables (a stripped binary
+/// keeps its dynamic one); the indirect functions, the allocator's
+/// symbols and the unmangled global ones noted in `out` on the way.
+fn symbols<'data, Elf: FileHeader<Endian = Endianness>>(
+    file: &ElfFile<'data, Elf>,
+    out: &mut Outside,
+) -> Names<'data> {
+    let mut at: Names<'data> = HashMap::new();
     for s in file.symbols().chain(file.dynamic_symbols()) {
         if s.is_undefined() || matches!(s.kind(), SymbolKind::Section | SymbolKind::File) {
             continue;
@@ -125,12 +149,16 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
             out.unmangled.insert(name.to_owned());
         }
     }
-    let names = |address: u64| match at.get(&address) {
-        Some(names) => names.iter().copied().collect::<Vec<_>>().join(","),
-        None => "?".to_owned(),
-    };
-    // The arrays: by section name (what a static link's C library walks),
-    // and by the dynamic tags (what the loader walks), each range once.
+    at
+}
+
+/// The arrays of functions by section name (what a static link's C
+/// library walks), each range with its name; the code run at start and
+/// exit and the loader's name noted in `out` on the way.
+fn array_sections<Elf: FileHeader<Endian = Endianness>>(
+    file: &ElfFile<'_, Elf>,
+    out: &mut Outside,
+) -> BTreeMap<(u64, u64), String> {
     let mut arrays: BTreeMap<(u64, u64), String> = BTreeMap::new();
     for section in file.sections() {
         let Ok(name) = section.name() else { continue };
@@ -150,7 +178,18 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
             out.startup.insert(name.to_owned(), shown);
         }
     }
-    let endian = file.endian();
+    arrays
+}
+
+/// What the dynamic tags add (what the loader walks): the arrays they
+/// name that no section did, the `DT_INIT` and `DT_FINI` functions and
+/// the shared libraries needed.
+fn dynamic_tags<Elf: FileHeader<Endian = Endianness>>(
+    file: &ElfFile<'_, Elf>,
+    at: &Names<'_>,
+    arrays: &mut BTreeMap<(u64, u64), String>,
+    out: &mut Outside,
+) {
     let dynamic = file.elf_dynamic_table().ok();
     let tags: Vec<_> = dynamic.iter().flat_map(|d| d.iter()).collect();
     let tag = |t: elf::DynamicTag| tags.iter().find(|d| d.tag == t).map(|d| d.val);
@@ -169,7 +208,7 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
     }
     for (t, name) in [(elf::DT_INIT, "DT_INIT"), (elf::DT_FINI, "DT_FINI")] {
         if let Some(a) = tag(t) {
-            out.calls.push(format!("{name} {}", names(a)));
+            out.calls.push(format!("{name} {}", names_at(at, a)));
         }
     }
     if let Some(d) = &dynamic {
@@ -179,8 +218,19 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
             }
         }
     }
-    // An entry's address: its dynamic relocation's (a position-independent
-    // binary's entries are filled in by the loader), else what it holds.
+}
+
+/// Each entry of each array, as a call in `out`: its dynamic
+/// relocation's target (a position-independent binary's entries are
+/// filled in by the loader), else the names at what it holds. `None`
+/// when an array is past belief (its group then runs alone).
+fn array_entries<Elf: FileHeader<Endian = Endianness>>(
+    file: &ElfFile<'_, Elf>,
+    at: &Names<'_>,
+    arrays: &BTreeMap<(u64, u64), String>,
+    out: &mut Outside,
+) -> Option<()> {
+    let endian = file.endian();
     let width: u64 = if file.is_64() { 8 } else { 4 };
     let relocated: HashMap<u64, object::Relocation> = file
         .dynamic_relocations()
@@ -193,7 +243,7 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
         })
         .collect();
     let dynsym = file.dynamic_symbol_table();
-    for ((start, size), name) in &arrays {
+    for ((start, size), name) in arrays {
         // Sizes come from the file: a binary whose arrays are past
         // belief is not read (its group runs alone).
         if size / width > MAX_ENTRIES {
@@ -211,22 +261,21 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(file: &ElfFile<'_, Elf>) -> Op
                         .unwrap_or_else(|| "?".to_owned()),
                     _ => {
                         let base = if r.has_implicit_addend() { held } else { 0 };
-                        names(base.wrapping_add_signed(r.addend()))
+                        names_at(at, base.wrapping_add_signed(r.addend()))
                     }
                 },
                 None => match held {
                     // The ends of a `.ctors` list, never called.
                     0 => "0".to_owned(),
                     v if v == u64::MAX >> (64 - 8 * width) => "-1".to_owned(),
-                    v => names(v),
+                    v => names_at(at, v),
                 },
             };
             out.calls.push(format!("{name} {target}"));
             slot += width;
         }
     }
-    out.calls.sort();
-    Some(out)
+    Some(())
 }
 
 /// The sections whose entries are functions called before or after `main`

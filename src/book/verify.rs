@@ -1,0 +1,92 @@
+//! `verify = true`: the claims of a chapter checked during the build, a
+//! false one marked on the page above its block.
+
+use super::resolve::Run;
+use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::config::{Config, OnFailure};
+use mdbook_companion_core::markdown;
+use mdbook_companion_core::offsets::LineIndex;
+use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
+use mdbook_companion_directives as directive;
+use mdbook_companion_engine::check;
+
+/// `verify = true`: checks the claims the directives made when they
+/// rendered, each with the index of its block (from the cache when
+/// unchanged); a false claim fails the build or, under `on-failure =
+/// "continue"`, is warned about and marked on the page above its block.
+/// The claims not checked for want of a compiler (told once for the
+/// book), and the false ones, located (for the caller to route as
+/// `on-failure` says).
+pub(super) fn verify(
+    config: &Config,
+    run: &Run,
+    file: &str,
+    text: &str,
+    claims: &[(usize, Claim)],
+    outs: &mut [markdown::Out],
+) -> (Vec<MissingTool<Located>>, Vec<Located>) {
+    let (mut unchecked, mut failed) = (Vec::new(), Vec::new());
+    if claims.is_empty() {
+        return (unchecked, failed);
+    }
+    let checker = check::Checker::new(config)
+        .with_lock(run.lock.clone())
+        .with_crates(run.crates(config));
+    // Cold claims compile together, as `check` does.
+    let stated: Vec<_> = claims.iter().map(|(_, c)| c.stated()).collect();
+    checker.prepare(&stated);
+    let results = checker.check_all(&stated);
+    // The marks of a block's false claims, in the block's order.
+    let mut marks: std::collections::BTreeMap<usize, Vec<String>> = Default::default();
+    let mut index = None;
+    for ((i, claim), result) in claims.iter().zip(results) {
+        if !result.verdict.is_failure() {
+            continue;
+        }
+        let full = result.verdict.to_string();
+        let short = full.lines().next().unwrap_or_default().to_owned();
+        let how = match result.verdict {
+            check::Verdict::Unchecked { .. } => "was not checked",
+            _ => "does not hold",
+        };
+        let head = format!(
+            "{} (expect={}) {how}",
+            claim.origin.what,
+            claim.expectation.expect.name()
+        );
+        let problem = Problem::at(claim.origin.offset, format!("{head}: {full}"));
+        let index = index.get_or_insert_with(|| LineIndex::new(text));
+        let located = Located::indexed(file, text, index, &problem);
+        // A missing compiler is reported once for the book, not per block.
+        let missing = match &result.verdict {
+            check::Verdict::Unchecked { tool, key } => Some(MissingTool {
+                tool: tool.clone(),
+                key: key.unwrap_or(claim.program.lang.key()),
+                purpose: Purpose::Check,
+                at: located.clone(),
+            }),
+            _ => None,
+        };
+        if config.on_failure == OnFailure::Continue {
+            let message = format!("{head}: {short}");
+            (marks.entry(*i).or_default()).push(directive::alert(
+                " companion-verify",
+                &located.place(),
+                &message,
+            ));
+        }
+        match missing {
+            Some(m) => unchecked.push(m),
+            None => failed.push(located),
+        }
+    }
+    for (i, lines) in marks {
+        let mut marked = markdown::Out::new();
+        for line in lines {
+            marked.line(line);
+        }
+        marked.append(std::mem::take(&mut outs[i]));
+        outs[i] = marked;
+    }
+    (unchecked, failed)
+}
