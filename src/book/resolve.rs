@@ -364,7 +364,7 @@ fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Probl
         }
         Err(AsmError::Missing { program, .. }) => listing.missing.push(MissingTool {
             tool: program,
-            key: request.compiler().key(),
+            key: request.lang.key(),
             purpose: Purpose::Assembly,
             at: req.at,
         }),

@@ -205,6 +205,7 @@ pub const TABLE: &[Block] = &[
             a("id", &[]),
             a("expect", PROGRAM_EXPECT),
             a("error", &[]),
+            a("asm", &["true", "false"]),
             a("ignore", &[]),
         ],
     },

@@ -126,6 +126,9 @@ pub enum Role {
         /// `error=`: words the compiler's message holds, for
         /// `expect=compile-fail`.
         error: Option<String>,
+        /// Its assembly panel (`asm`) and ```` ```asm ```` block, for a
+        /// language whose row says how its assembly is made.
+        spec: AsmSpec,
     },
     /// A side in a language of programs that says nothing of what it
     /// does: only shown, marked "Not checked" when `ignore`.
@@ -186,8 +189,10 @@ impl Side {
     pub fn asm(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.asm && !ex.ignore,
-            Role::Compiled { spec, ignore, .. } => spec.shows() && !ignore,
-            Role::Program { .. } | Role::Shown { .. } => false,
+            Role::Compiled { spec, ignore, .. } | Role::Program { spec, ignore, .. } => {
+                spec.shows() && !ignore
+            }
+            Role::Shown { .. } => false,
         }
     }
 
@@ -196,8 +201,8 @@ impl Side {
     pub fn spec(&self) -> Option<&AsmSpec> {
         match &self.role {
             Role::Rust(ex) => Some(&ex.spec),
-            Role::Compiled { spec, .. } => Some(spec),
-            Role::Program { .. } | Role::Shown { .. } => None,
+            Role::Compiled { spec, .. } | Role::Program { spec, .. } => Some(spec),
+            Role::Shown { .. } => None,
         }
     }
 
@@ -304,10 +309,11 @@ impl Side {
                 expect,
                 ignore,
                 error,
+                spec,
             } => Claim {
                 ignore: *ignore,
                 error: error.clone(),
-                ..AsmSpec::default().c_claim(env, self.snippet(), *expect, Sanitize::NONE)
+                ..spec.c_claim(env, self.snippet(), *expect, Sanitize::NONE)
             },
             Role::Shown { .. } => return None,
         };
@@ -392,13 +398,15 @@ impl Side {
         if !self.asm() {
             return None;
         }
-        self.lang.compiler()?;
+        if !self.lang.has_asm() {
+            return None;
+        }
         let source = match &self.role {
             Role::Rust(ex) if ex.wants_asm() => {
                 mdbook_companion_core::code::rust_program(&self.source)
             }
-            Role::Rust(_) | Role::Program { .. } | Role::Shown { .. } => return None,
-            Role::Compiled { .. } => self.source.clone(),
+            Role::Rust(_) | Role::Shown { .. } => return None,
+            Role::Compiled { .. } | Role::Program { .. } => self.source.clone(),
         };
         let spec = self.spec()?;
         Some(AsmRequest {

@@ -228,40 +228,73 @@ fn program(
     rest: &[Attr],
     asm: Option<AsmBlock>,
     lang: Lang,
+    block_asm: Panel,
 ) -> Result<Role, Problem> {
     let name = lang.fence();
-    if let Some(b) = asm {
+    if let Some(b) = &asm
+        && !lang.has_asm()
+    {
         return Err(Problem::at(
             b.info_offset,
             format!(
-                "found an ```asm block after a `{name}` side; expected it after a C, C++ or Rust side, whose code is compiled"
+                "found an ```asm block after a `{name}` side; expected it after a side whose assembly is shown (C, C++, Rust, Go)"
             ),
         ));
     }
     let mut a = Attrs::new(fence);
     let (mut ignore, mut expect, mut error) = (false, None, None);
+    let mut spec = AsmSpec {
+        block: asm,
+        ..AsmSpec::default()
+    };
     for attr in rest {
         a.once(attr, &attr.key)?;
         match attr.key.as_str() {
             "ignore" => ignore = a.boolean(attr)?,
             "expect" => expect = Some(a.choice(attr, &Expect::PROGRAM_CHOICES)?),
             "error" => error = Some((a.string(attr)?, attr)),
+            "asm" if lang.has_asm() => {
+                spec.panel = asmspec::panel(&a, attr)?;
+                if spec.graph() {
+                    return Err(a.problem(
+                        attr,
+                        format!("found `asm=graph` on a `{name}` side; expected `asm` or `asm=false` (graphs are drawn for C, C++ and Rust listings)"),
+                    ));
+                }
+            }
+            "asm" => {
+                return Err(a.problem(
+                    attr,
+                    format!("found `asm` on a `{name}` side, a language whose assembly is not shown; expected it on a C, C++, Rust or Go side"),
+                ));
+            }
             key => {
                 return Err(a.problem(
                     attr,
                     format!(
-                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error or ignore{}",
+                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error, asm or ignore{}",
                         attributes::hint("program side", key)
                     ),
                 ));
             }
         }
     }
+    // Its own `asm` compiles it: without `expect=`, it claims it
+    // compiles, as a C side does. The block's `asm` shows the listing of
+    // the sides that make a claim (graphs stay C's, C++'s and Rust's).
+    let expect = match (expect, spec.shows()) {
+        (None, true) => Some(Expect::Compile),
+        (expect, _) => expect,
+    };
+    if lang.has_asm() && expect.is_some() {
+        spec.panel = spec.panel.max(block_asm.min(Panel::Listing));
+    }
     match (expect, error) {
         (Some(Expect::CompileFail), error) => Ok(Role::Program {
             expect: Expect::CompileFail,
             ignore,
             error: error.map(|(e, _)| e),
+            spec,
         }),
         (_, Some((_, attr))) => Err(a.problem(
             attr,
@@ -271,6 +304,7 @@ fn program(
             expect,
             ignore,
             error: None,
+            spec,
         }),
         (None, None) => Ok(Role::Shown { ignore }),
     }
@@ -346,7 +380,7 @@ fn side(
                 sanitize: c.sanitize,
             }
         }
-        Lang::Program(_) => program(&fence, &rest, asm, lang)?,
+        Lang::Program(_) => program(&fence, &rest, asm, lang, block_asm)?,
     };
     let (shown, source) = lang.split_hidden(&fence.body, env.config);
     let s = Side {

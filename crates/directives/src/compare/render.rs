@@ -370,7 +370,10 @@ fn c_side(
     let panel = s.spec().and_then(|spec| {
         asmspec::asm_panel(
             listing,
-            "cc -O2",
+            s.lang
+                .program()
+                .and_then(|row| row.asm.as_ref())
+                .map_or("cc -O2", |asm| asm.shown_as),
             &s.shown,
             &tie::c_lines(&s.code, &env.config.c_hidden_prefix),
             spec,

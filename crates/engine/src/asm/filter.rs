@@ -19,7 +19,9 @@ pub struct Listing {
 }
 
 /// The names of the functions defined or called in the visible code: `fn
-/// name` for Rust, `name(` for C and C++ (keywords excluded).
+/// name` for Rust, `name(` for C and C++ (keywords excluded), the
+/// functions defined after its row's word (`func name(`, `func (r T)
+/// name(`) for a language of programs.
 pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut push = |n: &str| {
@@ -34,6 +36,16 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
             Lang::Rust => {
                 if word == "fn"
                     && let Some(&(s, e)) = idents.get(i + 1)
+                {
+                    push(&shown[s..e]);
+                }
+            }
+            Lang::Program(row) if let Some(asm) = &row.asm => {
+                // The first name after the word that a `(` or `[` follows.
+                if word == asm.defines
+                    && let Some(&(s, e)) = idents[i + 1..]
+                        .iter()
+                        .find(|&&(_, e)| shown[e..].trim_start().starts_with(['(', '[']))
                 {
                     push(&shown[s..e]);
                 }

@@ -24,11 +24,13 @@ use crate::crates::{self, Crates};
 use crate::exec::{self, Limits};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::lang::{Compiler, Lang};
+use mdbook_companion_core::languages::{Assembler, ListingFormat, Stream};
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::{self, Syntax};
 use std::fmt;
 
 mod filter;
+mod go;
 #[cfg(test)]
 use filter::shorten_anon;
 pub use filter::{Listing, filter, reader_functions};
@@ -69,6 +71,20 @@ impl Request<'_> {
     /// Rust).
     pub fn compiler(&self) -> Compiler {
         self.lang.compiler().unwrap_or(Compiler::Cc)
+    }
+
+    /// The row's assembler, for a language of programs that has one.
+    fn assembler(&self) -> Option<&'static Assembler> {
+        self.lang.program().and_then(|row| row.asm.as_ref())
+    }
+
+    /// The name of its compiler in the lock key: the configured
+    /// compiler's key, a language of programs' fence name.
+    fn compiler_key(&self) -> &'static str {
+        match self.lang.program() {
+            Some(row) => row.name,
+            None => self.compiler().key(),
+        }
     }
 }
 
@@ -152,6 +168,12 @@ pub struct Made {
 /// current directory, with line tables when `lines` (always, but for the
 /// test that proves they change nothing).
 fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<String>) {
+    if let (Some(row), Some(asm)) = (req.lang.program(), req.assembler()) {
+        // A row's command prints the listing itself, with its lines.
+        let mut words = row.command(asm.command, ".").into_iter();
+        let program = words.next().unwrap_or_default();
+        return (program, words.collect());
+    }
     let file = file_name(req.lang).to_owned();
     let x86 = machine::is_x86(machine::host_arch());
     let mut args: Vec<String> = Vec::new();
@@ -234,7 +256,7 @@ pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
     let (_, args) = command(req, config, true);
     crate::lock::hash(&[
         b"asm-v2",
-        req.compiler().key().as_bytes(),
+        req.compiler_key().as_bytes(),
         req.source.as_bytes(),
         kept(req).join(",").as_bytes(),
         args.join(" ").as_bytes(),
@@ -316,7 +338,13 @@ pub fn made(
         args.splice(at..at, extra);
     }
     let raw = compile(req, config, &program, &args)?;
-    let filtered = filter(&raw, req.lang, &keep, file_name(req.lang));
+    let filtered = match req.assembler() {
+        Some(Assembler {
+            format: ListingFormat::Go,
+            ..
+        }) => go::filter(&raw, &keep, file_name(req.lang)),
+        None => filter(&raw, req.lang, &keep, file_name(req.lang)),
+    };
     if let Ok(bytes) = serde_json::to_vec(&filtered) {
         cache.put(NAMESPACE, &key, &bytes);
     }
@@ -358,7 +386,12 @@ fn compile(
             stderr: stderr.join("\n"),
         });
     }
-    std::fs::read_to_string(dir.path().join("out.s")).map_err(|e| AsmError::Io(e.to_string()))
+    match req.assembler().map(|a| a.stream) {
+        Some(Stream::Stdout) => Ok(finished.stdout),
+        Some(Stream::Stderr) => Ok(finished.stderr),
+        None => std::fs::read_to_string(dir.path().join("out.s"))
+            .map_err(|e| AsmError::Io(e.to_string())),
+    }
 }
 
 /// The cache namespace of control-flow graphs.
@@ -510,6 +543,20 @@ mod tests {
         let source = "int twice(int x) { return 2 * x; }\nnamespace m { struct S { int v; int get() const; }; int S::get() const { return v; } }\n";
         let asm = compile(Lang::Cpp, source, source);
         assert_eq!(labels(&asm), ["twice(int):", "m::S::get() const:"], "{asm}");
+    }
+
+    #[test]
+    fn go_listing_is_the_readers_functions_with_their_lines() {
+        let source = "package main\n\nimport \"fmt\"\n\nfunc divide(a, b int) int {\n\treturn a / b\n}\n\nfunc main() {\n\tfmt.Println(divide(7, 2))\n}\n";
+        assert_eq!(reader_functions(Lang::GO, source), ["divide"]);
+        let go = listing(Lang::GO, source, source, Syntax::Intel);
+        assert_eq!(labels(&go.text)[0], "main.divide:", "{go:?}");
+        assert!(go.text.contains("    IDIVQ "), "{go:?}");
+        let at_six = go.text.lines().zip(&go.lines).filter(|(_, n)| **n == 6);
+        assert!(at_six.count() > 2, "{go:?}");
+        let only_main = "package main\n\nfunc main() {\n\tprintln(1)\n}\n";
+        let go = compile(Lang::GO, only_main, only_main);
+        assert_eq!(labels(&go)[0], "main.main:", "{go}");
     }
 
     #[test]
