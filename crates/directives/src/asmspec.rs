@@ -10,7 +10,7 @@
 
 use super::asmview::Standing;
 use super::contract::Env;
-use super::facts::{AsmRequest, Listing};
+use super::facts::{AsmAnswer, AsmNeed};
 use super::frame::AsmPanel;
 use super::numbering::Number;
 use mdbook_companion_core::attrs::Attr;
@@ -313,15 +313,16 @@ impl<'a> BodyMap<'a> {
 /// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
 /// ids made unique by the frame's `number`.
 pub fn asm_panel<'a>(
-    listing: &'a Listing,
+    listing: &'a AsmAnswer,
     how: &'a str,
     shown: &'a str,
     program_lines: &[u32],
     spec: &'a AsmSpec,
     number: Option<&Number>,
 ) -> Option<AsmPanel<'a>> {
-    let text = listing.text.as_deref()?;
-    let lines = listing
+    let made = listing.listing.as_ref()?;
+    let text = made.text.as_str();
+    let lines = made
         .lines
         .iter()
         .map(|&l| {
@@ -357,28 +358,23 @@ pub fn asm_panel<'a>(
 /// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
 /// beside `claim`, the snippet's own: its listing is the one `program`
 /// makes, the panel's, matched against the block's directives.
-pub fn asm_claim(
-    env: &Env<'_>,
-    claim: &Claim,
-    spec: &AsmSpec,
-    program: AsmRequest,
-) -> Option<Claim> {
+pub fn asm_claim(env: &Env<'_>, claim: &Claim, spec: &AsmSpec, program: AsmNeed) -> Option<Claim> {
     let block = spec.block.as_ref()?;
     Some(Claim {
         line: env.place.line(block.info_offset),
         offset: block.info_offset,
         what: format!("asm of {}", claim.what),
-        source: program.source,
+        source: program.request.source,
         expect: Expect::Asm,
         output: None,
         output_range: None,
         bless: None,
-        flags: program.flags,
+        flags: program.request.flags,
         no_warnings: false,
         sanitize: mdbook_companion_core::sanitize::Sanitize::NONE,
         unordered: false,
         asm: Some(AsmClaim {
-            shown: program.shown,
+            shown: program.request.shown,
             syntax: spec.syntax(env.config.asm_syntax),
             arch: block.arch.clone(),
             checks: block.checks.clone(),

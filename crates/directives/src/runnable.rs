@@ -9,9 +9,10 @@
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
 use super::attributes::{ATTRIBUTES, Slot};
 use super::contract::{Env, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference, Topic};
+use super::facts::{AsmAnswer, AsmNeed, Facts, Moment, Need, Reference, Topic};
 use super::frame::{self, Frame, FrameClaim};
 use super::numbering::{self, Number, Numbered};
+use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{Claim, UNORDERED};
 use mdbook_companion_core::code;
@@ -372,7 +373,7 @@ impl Example {
 
     /// The assembly panel's request for an HTML page, when it applies;
     /// `at` is where a problem with it is reported.
-    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmRequest> {
+    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmNeed> {
         if env.target != Target::Html {
             return None;
         }
@@ -380,19 +381,21 @@ impl Example {
     }
 
     /// What its assembly is made of, on any target, when it applies.
-    fn asm_program(&self, at: usize) -> Option<AsmRequest> {
+    fn asm_program(&self, at: usize) -> Option<AsmNeed> {
         if !self.wants_asm() {
             return None;
         }
         // The program mdBook would run (wrapped in `fn main` when it has
         // none); its visible functions are the ones kept.
-        Some(AsmRequest {
-            lang: Lang::Rust,
-            source: code::rust_program(&self.source()),
-            shown: code::rust_shown(&self.code),
-            edition: self.edition,
-            syntax: self.spec.syntax,
-            flags: Vec::new(),
+        Some(AsmNeed {
+            request: Request {
+                lang: Lang::Rust,
+                source: code::rust_program(&self.source()),
+                shown: code::rust_shown(&self.code),
+                edition: self.edition,
+                syntax: self.spec.syntax,
+                flags: Vec::new(),
+            },
             graph: self.spec.graph(),
             at,
         })
@@ -507,7 +510,7 @@ impl Example {
         env: &Env<'_>,
         facts: &Facts,
         at: usize,
-        listing: &Listing,
+        listing: &AsmAnswer,
         number: Option<&Number>,
         moment: Option<&Moment>,
     ) -> Rendered {

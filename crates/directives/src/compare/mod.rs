@@ -21,10 +21,11 @@ mod render;
 
 use super::asmspec::{self, AsmSpec, CSnippet, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Need, Reference, Vouched};
+use super::facts::{AsmNeed, Facts, Need, Reference, Vouched};
 use super::frame;
 use super::numbering::{Number, Numbered};
 use super::runnable::{self, Example};
+use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
@@ -385,7 +386,7 @@ impl Compare {
 impl Side {
     /// The side's assembly request, when its panel is shown (an HTML page,
     /// `asm`, code meant to compile).
-    fn asm_request(&self, env: &Env<'_>) -> Option<AsmRequest> {
+    fn asm_request(&self, env: &Env<'_>) -> Option<AsmNeed> {
         if env.target != Target::Html {
             return None;
         }
@@ -394,7 +395,7 @@ impl Side {
 
     /// What its assembly is made of, on any target, when its panel is
     /// shown.
-    fn asm_program(&self, env: &Env<'_>) -> Option<AsmRequest> {
+    fn asm_program(&self, env: &Env<'_>) -> Option<AsmNeed> {
         if !self.asm() {
             return None;
         }
@@ -409,13 +410,15 @@ impl Side {
             Role::Compiled { .. } | Role::Program { .. } => self.source.clone(),
         };
         let spec = self.spec()?;
-        Some(AsmRequest {
-            lang: self.lang,
-            source,
-            shown: self.shown.clone(),
-            edition: self.edition(env),
-            syntax: spec.syntax,
-            flags: spec.flags.clone(),
+        Some(AsmNeed {
+            request: Request {
+                lang: self.lang,
+                source,
+                shown: self.shown.clone(),
+                edition: self.edition(env),
+                syntax: spec.syntax,
+                flags: spec.flags.clone(),
+            },
             graph: spec.graph(),
             at: self.info_offset,
         })
@@ -668,7 +671,11 @@ mod tests {
             s.asm_request(env).unwrap()
         });
         assert_eq!(
-            (want.source.as_str(), &want.flags, want.syntax),
+            (
+                want.request.source.as_str(),
+                &want.request.flags,
+                want.request.syntax
+            ),
             (a.source.as_str(), &a.flags, Some(Syntax::Att))
         );
         let (l, c, m) = problem(

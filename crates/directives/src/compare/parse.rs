@@ -272,7 +272,8 @@ fn program(
                 return Err(a.problem(
                     attr,
                     format!(
-                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error, asm or ignore{}",
+                        "found unknown attribute `{key}` on a `{name}` side; expected caption, id, expect, error{} or ignore{}",
+                        if lang.has_asm() { ", asm" } else { "" },
                         attributes::hint("program side", key)
                     ),
                 ));

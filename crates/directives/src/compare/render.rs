@@ -4,7 +4,7 @@
 use super::{Compare, Layout, Side};
 use crate::asmspec;
 use crate::contract::{Env, Rendered, Target};
-use crate::facts::{Facts, Listing, Moment, Vouched};
+use crate::facts::{AsmAnswer, Facts, Moment, Vouched};
 use crate::frame::{self, Frame, FrameClaim};
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
@@ -67,7 +67,7 @@ impl Compare {
                     r.out.blank();
                 }
                 r.out.append(
-                    ex.render_with(env, facts, s.info_offset, &Listing::default(), None, None)
+                    ex.render_with(env, facts, s.info_offset, &AsmAnswer::default(), None, None)
                         .out,
                 );
             }
@@ -133,7 +133,7 @@ impl Compare {
             ));
             let listing = match s.asm_request(env) {
                 Some(req) => facts.assembly(&req)?,
-                None => Listing::default(),
+                None => AsmAnswer::default(),
             };
             warnings.extend(listing.warnings.iter().cloned());
             r.missing.extend(listing.missing.iter().cloned());
@@ -233,7 +233,7 @@ impl Compare {
                     env,
                     facts,
                     s.info_offset,
-                    &Listing::default(),
+                    &AsmAnswer::default(),
                     Some(number),
                     None,
                 );
@@ -245,7 +245,7 @@ impl Compare {
                     env,
                     &s.vouched(env, facts),
                     None,
-                    &Listing::default(),
+                    &AsmAnswer::default(),
                     number,
                     &mut warnings,
                     out,
@@ -349,7 +349,7 @@ fn c_side(
     env: &Env<'_>,
     vouched: &Vouched,
     recorded: Option<&RecordedRun>,
-    listing: &Listing,
+    listing: &AsmAnswer,
     number: &Number,
     warnings: &mut Vec<Problem>,
     out: &mut Out,

@@ -18,7 +18,7 @@ pub mod data;
 pub mod render;
 pub mod select;
 
-pub use data::{Access, FIELDS, Fault, Item, ItemKind, Level, Status, parse_entries};
+pub use data::{Access, FIELDS, Item, ItemKind, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};

@@ -14,6 +14,7 @@ use crate::note::render_note;
 use mdbook_companion_core::config::{Config, DataKey};
 use mdbook_companion_core::escape::check_url;
 use mdbook_companion_core::markdown;
+use mdbook_companion_core::problem::Fault;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
@@ -177,20 +178,8 @@ pub struct Talk {
     pub moments: Vec<Moment>,
 }
 
-/// A problem at a byte offset of the TOML text it was found in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
-    /// Byte offset in the TOML text.
-    pub offset: usize,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
 fn fault(offset: usize, message: impl Into<String>) -> Fault {
-    Fault {
-        offset,
-        message: message.into(),
-    }
+    Fault::at(offset, message)
 }
 
 /// Seconds of `m:ss` or `h:mm:ss`; `None` when malformed.
@@ -452,9 +441,7 @@ pub fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
     env.shared.data.get_or_load("talk", || {
         let chapters = book_chapters(env);
         file(env.config).load(env.config, |text| {
-            parse_talks(text, &chapters)
-                .map(Arc::new)
-                .map_err(|f| (f.offset, f.message))
+            parse_talks(text, &chapters).map(Arc::new)
         })
     })
 }

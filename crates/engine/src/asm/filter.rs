@@ -4,19 +4,8 @@
 //! from the line table (`.file` and `.loc` directives) before those
 //! directives are dropped.
 
+use mdbook_companion_core::asm::Listing;
 use mdbook_companion_core::lang::Lang;
-use serde::{Deserialize, Serialize};
-
-/// A listing as the panel shows it, each line with the line of the
-/// compiled program its instruction came from (0: a label, a blank line,
-/// or code of no line of the block).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Listing {
-    /// The text, one instruction or label per line.
-    pub text: String,
-    /// One source line per line of `text`, 1-based.
-    pub lines: Vec<u32>,
-}
 
 /// The names of the functions defined or called in the visible code: `fn
 /// name` for Rust, `name(` for C and C++ (keywords excluded), the

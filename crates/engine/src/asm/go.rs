@@ -7,7 +7,7 @@
 //!
 //! [`ListingFormat::Go`]: mdbook_companion_core::languages::ListingFormat::Go
 
-use super::filter::Listing;
+use mdbook_companion_core::asm::Listing;
 
 /// One instruction line of the listing: `\t0x000c 00012 (main.go:6)\tTESTQ\tBX, BX`.
 struct Instruction<'a> {

@@ -74,11 +74,11 @@ impl Checker {
         }
         let req = Request {
             lang: claim.lang,
-            source: &claim.source,
-            shown: &a.shown,
+            source: claim.source.clone(),
+            shown: a.shown.clone(),
             edition: claim.edition,
-            syntax: a.syntax,
-            flags: &claim.flags,
+            syntax: Some(a.syntax),
+            flags: claim.flags.clone(),
         };
         let made = match asm::made(
             &req,
