@@ -119,7 +119,7 @@ pub const GO: Language = Language {
 };
 
 /// The built-in rows, in the order messages list them.
-pub const BUILT_IN: [&Language; 2] = [&PYTHON, &GO];
+pub(crate) const BUILT_IN: [&Language; 2] = [&PYTHON, &GO];
 
 /// The name a compiled program gets in its folder.
 pub const EXE: &str = "prog";

@@ -5,7 +5,7 @@
 //! (`warnings=none`), and the claims of the ```` ```asm ```` block after
 //! it. Examples and sides read these attributes the same way through
 //! [`AsmSpec::attribute`]; and what they make of it: the panel a frame
-//! shows ([`asm_panel`]) and the claim of the ```` ```asm ```` block
+//! shows (`asm_panel`) and the claim of the ```` ```asm ```` block
 //! ([`asm_claim`]).
 
 use super::asmview::Standing;
@@ -159,7 +159,7 @@ impl AsmSpec {
 /// Reads an ```` ```asm ```` block of `text` (the chapter): its `arch=`
 /// attribute (else `book_arch`) and its directives, errors located in the
 /// chapter.
-pub fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
+pub(crate) fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
     let words = mdbook_companion_core::attrs::words(&fence.info)
         .map_err(|e| Problem::from_attr(fence, e))?;
     let list = mdbook_companion_core::attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
@@ -312,7 +312,7 @@ impl<'a> BodyMap<'a> {
 /// line of each line of the program compiled, [`tie`](mdbook_companion_core::tie)), the claims of its
 /// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
 /// ids made unique by the frame's `number`.
-pub fn asm_panel<'a>(
+pub(crate) fn asm_panel<'a>(
     listing: &'a AsmAnswer,
     how: &'a str,
     shown: &'a str,

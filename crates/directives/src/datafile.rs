@@ -100,7 +100,7 @@ impl DataFile<'_> {
     /// (`rel`, already free of `..`): anywhere inside the book, as mdBook's
     /// `{{#include}}` reads (mdbook-quiz's files beside `src`), shown as
     /// that path.
-    pub fn load_in_root<T>(
+    pub(crate) fn load_in_root<T>(
         &self,
         config: &Config,
         parse: impl FnOnce(&str) -> Result<T, Fault>,

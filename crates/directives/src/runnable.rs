@@ -367,13 +367,13 @@ impl Example {
 
     /// True when the assembly panel applies: asked for, and the code is
     /// meant to compile.
-    pub fn wants_asm(&self) -> bool {
+    pub(crate) fn wants_asm(&self) -> bool {
         self.asm && !self.ignore && self.expect != Expect::CompileFail
     }
 
     /// The assembly panel's request for an HTML page, when it applies;
     /// `at` is where a problem with it is reported.
-    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmNeed> {
+    pub(crate) fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmNeed> {
         if env.target != Target::Html {
             return None;
         }
@@ -419,7 +419,7 @@ impl Example {
 
     /// Whether the lock vouches for its claim (its info string at `at`):
     /// its frame's badge says so.
-    pub fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
+    pub(crate) fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
         Need::Vouched(Box::new(self.claim(env, at, None)))
     }
 
@@ -442,7 +442,7 @@ impl Example {
     }
 
     /// The recorded run its Run button needs (its info string at `at`).
-    pub fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
+    pub(crate) fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
         self.takes_run_button(env)
             .then(|| Need::Recorded(Box::new(self.claim(env, at, None))))
     }
@@ -505,7 +505,7 @@ impl Example {
     /// assembly `listing` (HTML only, when one was made) shown in a
     /// collapsible panel under the code. The result carries no claim: the
     /// caller knows where the output is.
-    pub fn render_with(
+    pub(crate) fn render_with(
         &self,
         env: &Env<'_>,
         facts: &Facts,
@@ -643,7 +643,7 @@ impl<'a> Crates<'a> {
 /// What a claim is, with the checkers that watch its run
 /// (`compare side "C" under AddressSanitizer`): how `check`'s reports and
 /// the lock name them.
-pub fn under(what: String, sanitize: Sanitize) -> String {
+pub(crate) fn under(what: String, sanitize: Sanitize) -> String {
     match sanitize.is_empty() {
         true => what,
         false => format!("{what} under {}", sanitize.names()),
@@ -674,7 +674,7 @@ fn error_code(a: &Attrs<'_>, attr: &Attr, code: &str) -> Result<String, Problem>
 }
 
 /// The value of an `edition=` attribute, or the located error.
-pub fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
+pub(crate) fn edition(a: &Attrs<'_>, attr: &Attr) -> Result<u16, Problem> {
     let text = match &attr.value {
         Some(toml::Value::Integer(i)) => i.to_string(),
         Some(toml::Value::String(s)) => s.clone(),

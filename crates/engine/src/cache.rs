@@ -237,7 +237,7 @@ impl Cache {
 
     /// The cache's directory, made (with its `.gitignore`) if it is not
     /// there; `None` for a disabled cache.
-    pub fn ensure_dir(&self) -> std::io::Result<Option<&Path>> {
+    pub(crate) fn ensure_dir(&self) -> std::io::Result<Option<&Path>> {
         let Some(dir) = &self.dir else {
             return Ok(None);
         };

@@ -36,7 +36,7 @@ use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_core::sanitize::Sanitize;
 
 /// The comparison's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "compare",
     pattern: Pattern {
         words: &["compare"],
@@ -52,11 +52,11 @@ pub const KIND: Kind = Kind {
 };
 
 /// The container attributes, for messages.
-pub const KNOWN: &str = "title, id, at, layout, asm";
+pub(crate) const KNOWN: &str = "title, id, at, layout, asm";
 
 /// How the sides are laid out on an HTML page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
+pub(crate) enum Layout {
     /// Side by side, stacking on narrow screens.
     Columns,
     /// One side at a time, chosen by tabs.
@@ -65,7 +65,7 @@ pub enum Layout {
 
 /// One side of a comparison.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Side {
+pub(crate) struct Side {
     /// Its language.
     pub lang: Lang,
     /// The caption above the code.
@@ -100,7 +100,7 @@ pub struct Side {
 /// What a side is: each kind keeps its outcome, `ignore` and assembly
 /// attributes in one place.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     /// A Rust side: an example (its outcome, assembly and `ignore`).
     Rust(Example),
     /// A C or C++ side: compiled, and run or not as `expect` says.
@@ -141,7 +141,7 @@ pub enum Role {
 
 /// A parsed comparison block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Compare {
+pub(crate) struct Compare {
     /// The block's title.
     pub title: Option<String>,
     /// The talk's moment the block comes from (`at="12:30"`).
@@ -158,7 +158,7 @@ pub struct Compare {
 
 impl Side {
     /// The Rust side's example model.
-    pub fn example(&self) -> Option<&Example> {
+    pub(crate) fn example(&self) -> Option<&Example> {
         match &self.role {
             Role::Rust(ex) => Some(ex),
             _ => None,
@@ -166,7 +166,7 @@ impl Side {
     }
 
     /// The expected outcome; `None` for a side that is only shown.
-    pub fn expect(&self) -> Option<Expect> {
+    pub(crate) fn expect(&self) -> Option<Expect> {
         match &self.role {
             Role::Rust(ex) => Some(ex.expect),
             Role::Compiled { expect, .. } | Role::Program { expect, .. } => Some(*expect),
@@ -176,7 +176,7 @@ impl Side {
 
     /// `ignore`: shown with a "Not checked" marker, never compiled, run
     /// or disassembled.
-    pub fn ignore(&self) -> bool {
+    pub(crate) fn ignore(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.ignore,
             Role::Compiled { ignore, .. }
@@ -187,7 +187,7 @@ impl Side {
 
     /// Shows its assembly (the side's or the block's `asm`, or an
     /// ```` ```asm ```` block's claims), unless ignored.
-    pub fn asm(&self) -> bool {
+    pub(crate) fn asm(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.asm && !ex.ignore,
             Role::Compiled { spec, ignore, .. } | Role::Program { spec, ignore, .. } => {
@@ -199,7 +199,7 @@ impl Side {
 
     /// Its assembly attributes: the Rust side's example's, a C or C++
     /// side's own; none for a side that is only shown.
-    pub fn spec(&self) -> Option<&AsmSpec> {
+    pub(crate) fn spec(&self) -> Option<&AsmSpec> {
         match &self.role {
             Role::Rust(ex) => Some(&ex.spec),
             Role::Compiled { spec, .. } | Role::Program { spec, .. } => Some(spec),
@@ -214,7 +214,7 @@ impl Side {
 
     /// This side's Compiler Explorer session (compiled sides only),
     /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
-    pub fn session(&self, env: &Env<'_>) -> Option<Session> {
+    pub(crate) fn session(&self, env: &Env<'_>) -> Option<Session> {
         let options = match (&self.role, self.lang) {
             (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
             // A language of programs: its compiler's own defaults.
@@ -227,7 +227,7 @@ impl Side {
 
     /// The outcome badge of its header: "Not checked", "Undefined
     /// behaviour", … (empty for a side that is only shown).
-    pub fn badge(&self, env: &Env<'_>) -> String {
+    pub(crate) fn badge(&self, env: &Env<'_>) -> String {
         match &self.role {
             Role::Rust(ex) => ex.badge(env),
             _ if self.ignore() => env.ui("Not checked").into_owned(),

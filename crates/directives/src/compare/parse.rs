@@ -29,7 +29,7 @@ const C_SIDE: attributes::CKind = attributes::CKind {
 
 impl Compare {
     /// Parses a compare block: its attributes and its sides.
-    pub fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
+    pub(crate) fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
         let fence = &block.fence;
         let attrs = KIND.attributes(block)?;
         let mut cmp = Compare {

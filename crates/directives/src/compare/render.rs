@@ -41,7 +41,7 @@ impl Side {
 
 impl Compare {
     /// Renders the block for `env.target`, its sides numbered `numbers`.
-    pub fn render_for_target(
+    pub(crate) fn render_for_target(
         &self,
         env: &Env<'_>,
         facts: &Facts,

@@ -10,14 +10,14 @@
 use super::asmspec;
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
 use super::facts::{AsmAnswer, Facts};
-pub use super::runnable::{Context, Example};
+pub(crate) use super::runnable::{Context, Example};
 use super::xgettext::{self, Piece};
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 
 /// The example's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "example",
     pattern: Pattern {
         words: &["rust", "example"],

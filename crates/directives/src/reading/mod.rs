@@ -30,7 +30,7 @@ use mdbook_companion_core::problem::Problem;
 use std::sync::Arc;
 
 /// The reading list's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "reading-list",
     pattern: Pattern {
         words: &["reading-list"],

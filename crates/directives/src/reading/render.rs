@@ -7,7 +7,7 @@ use crate::contract::{Env, Rendered, Target};
 use mdbook_companion_core::escape::{escape, escape_markdown};
 
 /// Renders the cards for `entries`, our words in the book's language.
-pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
+pub(crate) fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
     let mut r = Rendered::default();
     let out = &mut r.out;
     match env.target {

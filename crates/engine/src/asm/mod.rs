@@ -192,7 +192,7 @@ pub fn assembly(req: &Request, config: &Config, cache: &Cache) -> Result<Listing
 
 /// [`assembly`], also telling whether a compiler ran (a request alone: the
 /// book's crates read for it).
-pub fn assembly_from(
+pub(crate) fn assembly_from(
     req: &Request,
     config: &Config,
     cache: &Cache,
@@ -356,7 +356,7 @@ fn compile(
 }
 
 /// The cache namespace of control-flow graphs.
-pub const GRAPHS: &str = "cfg";
+pub(crate) const GRAPHS: &str = "cfg";
 
 /// The control-flow graph of every function of `listing`, laid out once
 /// and cached by the listing's text (layout is the slow part).

@@ -69,7 +69,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The cache namespace of observations.
-pub const CACHE_NAMESPACE: &str = "check";
+pub(crate) const CACHE_NAMESPACE: &str = "check";
 
 /// The cache namespace of second runs (output that may vary), by the
 /// first run's key.

@@ -30,7 +30,7 @@ pub struct Limits {
 impl Limits {
     /// A time limit with the default output cap (1 MiB per stream) and no
     /// memory limit (for compilers).
-    pub fn with_timeout(timeout: Duration) -> Limits {
+    pub(crate) fn with_timeout(timeout: Duration) -> Limits {
         Limits {
             timeout,
             max_output: 1 << 20,
