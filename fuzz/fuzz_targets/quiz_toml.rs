@@ -10,7 +10,9 @@ fuzz_target!(|text: &str| {
     let Ok(config) = Config::from_json("/b".into(), &serde_json::json!({})) else {
         return;
     };
-    if let Err((offset, _)) = quiz::Quiz::read_quiz_file(text, &config) {
+    if let Err(mdbook_companion_core::problem::Fault { offset, .. }) =
+        quiz::Quiz::read_quiz_file(text, &config)
+    {
         assert!(offset <= text.len());
     }
 });

@@ -10,7 +10,7 @@ use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
 use mdbook_companion_directives::facts::{
-    AsmRequest, Fact, Facts, Item, Listing, Locked, Need, Reference, Vouched,
+    AsmAnswer, AsmNeed, Fact, Facts, Item, Locked, Need, Reference, Vouched,
 };
 use mdbook_companion_directives::{self as directive, Env, Shared};
 use mdbook_companion_engine::asm::{self, AsmError};
@@ -335,19 +335,11 @@ fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
 /// the missing compiler (told once for the book), a warning, or under
 /// `on-failure = "bail"` the problem that stops the block when its code
 /// does not compile.
-fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Problem> {
+fn assembly(run: &Run, env: &Env<'_>, req: &AsmNeed) -> Result<AsmAnswer, Problem> {
     let config = env.config;
-    let request = asm::Request {
-        lang: req.lang,
-        source: &req.source,
-        shown: &req.shown,
-        edition: req.edition,
-        syntax: req.syntax.unwrap_or(config.asm_syntax),
-        flags: &req.flags,
-    };
-    let mut listing = Listing::default();
+    let mut listing = AsmAnswer::default();
     match asm::made(
-        &request,
+        &req.request,
         config,
         &run.cache,
         run.lock.as_deref(),
@@ -360,12 +352,11 @@ fn assembly(run: &Run, env: &Env<'_>, req: &AsmRequest) -> Result<Listing, Probl
             if req.graph {
                 listing.graphs = asm::graphs(&made.listing.text, &run.cache);
             }
-            listing.lines = made.listing.lines;
-            listing.text = Some(made.listing.text);
+            listing.listing = Some(made.listing);
         }
         Err(AsmError::Missing { program, .. }) => listing.missing.push(MissingTool {
             tool: program,
-            key: request.compiler().key(),
+            key: req.request.lang.key(),
             purpose: Purpose::Assembly,
             at: req.at,
         }),

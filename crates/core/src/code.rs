@@ -371,7 +371,7 @@ pub fn hidden(code: &str) -> String {
 
 /// C or C++ code split by the hidden-line prefix: `(shown, full)`. Shown
 /// drops the hidden lines; full keeps them without the prefix.
-pub fn c_split(code: &str, prefix: &str) -> (String, String) {
+pub(crate) fn c_split(code: &str, prefix: &str) -> (String, String) {
     let mut shown = String::with_capacity(code.len());
     let mut full = String::with_capacity(code.len());
     let bare = prefix.trim_end();

@@ -29,7 +29,7 @@ pub const DEFAULT_CPP_COMPILER: &str = "g152";
 /// A link setting: an address, `true` for the default, `false` for none.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(untagged)]
-pub enum LinkSetting {
+pub(crate) enum LinkSetting {
     /// `true` (default address) or `false` (no link).
     Enabled(bool),
     /// A different address, such as a self-hosted instance.
@@ -39,7 +39,7 @@ pub enum LinkSetting {
 /// The table as written in book.toml.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RawConfig {
+pub(crate) struct RawConfig {
     // mdBook's own keys, accepted and ignored.
     command: Option<Value>,
     before: Option<Value>,
@@ -311,7 +311,7 @@ pub const EDITIONS: [u16; 4] = [2015, 2018, 2021, 2024];
 
 /// Names of every key of the table this layer reads, for messages (the
 /// directives' keys come first, from their rows).
-pub const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation, languages (and mdBook's command, before, after, renderers, optional)";
+pub(crate) const KNOWN_KEYS: &str = "playground-url, compiler-explorer-url, rust-compiler, c-compiler, cpp-compiler, on-failure, warnings, verify, cc, rustc, valgrind, timeout, hang-guard, memory, c-hidden-prefix, output-filters, dependencies, cargo-manifest, playground-crates, run, asm-syntax, asm-arch, isolation, languages (and mdBook's command, before, after, renderers, optional)";
 
 /// A configuration error, with the key it is at when that is known (so
 /// that [`ConfigError::locate`] can place it in book.toml).
@@ -479,7 +479,7 @@ pub fn keys() -> Vec<&'static str> {
 }
 
 /// The default of `memory`: 2 GiB.
-pub const DEFAULT_MEMORY: u64 = 2 << 30;
+pub(crate) const DEFAULT_MEMORY: u64 = 2 << 30;
 
 #[cfg(test)]
 mod tests {

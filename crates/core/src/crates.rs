@@ -50,7 +50,7 @@ pub struct Dependency {
 }
 
 /// The keys an entry may have, for messages.
-pub const ENTRY_KEYS: &str =
+pub(crate) const ENTRY_KEYS: &str =
     "version, path, git, branch, tag, rev, features, default-features, package";
 
 /// A bad entry: the message and the key path under
@@ -162,7 +162,7 @@ impl Dependency {
     }
 
     /// Reads a whole `dependencies` table.
-    pub fn parse_table(table: &Value) -> Result<Vec<Dependency>, EntryError> {
+    pub(crate) fn parse_table(table: &Value) -> Result<Vec<Dependency>, EntryError> {
         match table {
             Value::Null => Ok(Vec::new()),
             Value::Object(map) => map.iter().map(|(k, v)| Dependency::parse(k, v)).collect(),
@@ -277,7 +277,7 @@ pub fn undeclared(diagnostics: &str) -> Vec<Undeclared> {
 /// The crates the Rust Playground offers (its top crates, by the name
 /// examples use), shipped with the binary; `playground-crates` in
 /// book.toml replaces it.
-pub const PLAYGROUND_CRATES: &[&str] = &[
+pub(crate) const PLAYGROUND_CRATES: &[&str] = &[
     "addr2line",
     "adler2",
     "ahash",

@@ -123,6 +123,12 @@ impl Lang {
         }
     }
 
+    /// Whether its code can show its assembly: C, C++ and Rust, and a
+    /// language of programs whose row says how ([`Language::asm`]).
+    pub fn has_asm(self) -> bool {
+        self.program().is_none_or(|l| l.asm.is_some())
+    }
+
     /// The configured compiler that compiles it (a language of programs
     /// names its own commands).
     pub fn compiler(self) -> Option<Compiler> {
@@ -195,5 +201,11 @@ mod tests {
         assert_eq!(Lang::C.compiler().map(Compiler::key), Some("cc"));
         assert_eq!(Lang::Cpp.compiler().map(Compiler::key), Some("cc"));
         assert_eq!(Lang::PYTHON.compiler(), None);
+    }
+
+    #[test]
+    fn go_shows_its_assembly_and_python_does_not() {
+        assert!(Lang::C.has_asm() && Lang::Rust.has_asm() && Lang::GO.has_asm());
+        assert!(!Lang::PYTHON.has_asm());
     }
 }

@@ -3,7 +3,8 @@
 //! Python and Go are built-in rows; a book declares more under
 //! `[preprocessor.companion.languages.NAME]`, and its sides get what a
 //! C side gets (expected outcome, output blocks, recorded runs, the lock)
-//! but sanitizers and assembly.
+//! but sanitizers and assembly (a built-in row may say how its assembly
+//! is made: Go's does).
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -34,6 +35,47 @@ pub struct Language {
     /// The key of book.toml that names its first command, for messages
     /// (`languages.js.run`); empty for a built-in row.
     pub key: &'static str,
+    /// How its assembly panel is made, when it can be (a built-in row
+    /// only).
+    pub asm: Option<Assembler>,
+}
+
+/// How a language's assembly listing is made and read: what a side with
+/// `asm` gets in its panel.
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Assembler {
+    /// The command that compiles the program and prints its listing
+    /// (placeholders as in [`Language::compile`]).
+    pub command: &'static [&'static str],
+    /// What the panel says made the listing (`go build -gcflags=-S`).
+    pub shown_as: &'static str,
+    /// Where the command prints the listing.
+    pub stream: Stream,
+    /// The word that opens a function's definition (`func`): the
+    /// functions the shown code defines are the ones the panel keeps.
+    pub defines: &'static str,
+    /// How the listing reads.
+    pub format: ListingFormat,
+}
+
+/// A process's output stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// The shape of an assembler listing a compiler prints, which decides
+/// how it is filtered to the reader's functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ListingFormat {
+    /// The Go compiler's `-S` listing: a `main.f STEXT …` line opens a
+    /// function, then one instruction a line, `\t0x0000 00000
+    /// (main.go:5)\tTEXT\tmain.f(SB), …`, jumps naming an offset; hex
+    /// dumps and relocations after each function.
+    Go,
 }
 
 /// Python 3: checked for syntax by `py_compile`, run by `python3`; an
@@ -48,6 +90,7 @@ pub const PYTHON: Language = Language {
     explorer: None,
     highlight: "python",
     key: "",
+    asm: None,
 };
 
 /// Go: one file built by `go build`, run as a program.
@@ -62,10 +105,21 @@ pub const GO: Language = Language {
     explorer: Some(("go", "gl1220")),
     highlight: "go",
     key: "",
+    // `go build` prints the listing of the packages it is given on
+    // standard error (and prints it again from its own cache), needing
+    // nothing but the toolchain; `go tool compile -S` would need the
+    // standard library's import configuration from Go 1.20 on.
+    asm: Some(Assembler {
+        command: &["go", "build", "-gcflags=-S", "-o", "{exe}", "{file}"],
+        shown_as: "go build -gcflags=-S",
+        stream: Stream::Stderr,
+        defines: "func",
+        format: ListingFormat::Go,
+    }),
 };
 
 /// The built-in rows, in the order messages list them.
-pub const BUILT_IN: [&Language; 2] = [&PYTHON, &GO];
+pub(crate) const BUILT_IN: [&Language; 2] = [&PYTHON, &GO];
 
 /// The name a compiled program gets in its folder.
 pub const EXE: &str = "prog";
@@ -195,6 +249,7 @@ pub fn declared(table: Option<&Value>) -> Result<Vec<&'static Language>, (Vec<St
                     "compile"
                 }
             )),
+            asm: None,
         }));
     }
     Ok(rows)

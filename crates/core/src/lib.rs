@@ -3,6 +3,7 @@
 //! attribute parser, the Markdown scan and splice, hidden lines, links,
 //! escaping, and the checked configuration.
 
+pub mod asm;
 pub mod attrs;
 pub mod ccflags;
 pub mod claim;

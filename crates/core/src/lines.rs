@@ -166,7 +166,7 @@ impl ProgramLines {
 
 /// The file a reader's program is told in: the Playground's, and
 /// rustc's in a Cargo project (`--> src/main.rs:3:16`).
-pub const READERS_FILE: &str = "src/main.rs";
+pub(crate) const READERS_FILE: &str = "src/main.rs";
 
 /// What a place on a line the page does not show (a hidden line, the
 /// wrapping) is told as.

@@ -11,7 +11,7 @@ use std::fmt;
 
 /// The architecture claims are written for unless a block or the book
 /// says otherwise.
-pub const DEFAULT_ARCH: &str = "x86_64";
+pub(crate) const DEFAULT_ARCH: &str = "x86_64";
 
 /// The architecture of this machine, as Rust names it (`x86_64`,
 /// `aarch64`).

@@ -2,7 +2,10 @@
 //! byte offset of its chapter; the book layer turns it into a [`Located`]
 //! message, `src/intro.md:12:5: found …; expected …`. A compiler that
 //! could not be run is one [`MissingTool`] event, whoever met it (`asm`,
-//! `verify`, `check`), told with the same words everywhere.
+//! `verify`, `check`), told with the same words everywhere. A data file's
+//! reader (a reading list, talks, an mdbook-quiz file) reports a
+//! [`Fault`] at a byte offset of the file's text, which the directive
+//! places in the file.
 
 use crate::markdown;
 use crate::offsets::LineIndex;
@@ -19,6 +22,26 @@ pub struct Problem {
     /// read (a data file): the message then names that file and the
     /// chapter's `offset` becomes "asked for by".
     pub file: Option<FileLocation>,
+}
+
+/// A problem at a byte offset of a data file's text (what its reader
+/// found and expected), before it is placed in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    /// Byte offset in the file's text.
+    pub offset: usize,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl Fault {
+    /// A fault at `offset` of the text.
+    pub fn at(offset: usize, message: impl Into<String>) -> Fault {
+        Fault {
+            offset,
+            message: message.into(),
+        }
+    }
 }
 
 /// A place in a file other than the chapter.

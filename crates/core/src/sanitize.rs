@@ -59,7 +59,7 @@ impl Sanitizer {
     }
 
     /// A sanitizer compiled into the program (not Memcheck).
-    pub fn compiled_in(self) -> bool {
+    pub(crate) fn compiled_in(self) -> bool {
         self != Sanitizer::Memcheck
     }
 

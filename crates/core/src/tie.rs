@@ -11,7 +11,7 @@ use crate::code;
 
 /// How many colours lines cycle through (the stylesheet defines
 /// `companion-c0` to `companion-c7` for every theme).
-pub const COLOURS: usize = 8;
+pub(crate) const COLOURS: usize = 8;
 
 /// The colour class index of a shown line (1-based).
 pub fn colour(shown_line: u32) -> usize {

@@ -5,12 +5,12 @@
 //! (`warnings=none`), and the claims of the ```` ```asm ```` block after
 //! it. Examples and sides read these attributes the same way through
 //! [`crate::attributes`]; and what they make of it: the panel a frame
-//! shows ([`asm_panel`]) and the claim of the ```` ```asm ```` block
+//! shows (`asm_panel`) and the claim of the ```` ```asm ```` block
 //! ([`asm_claim`]).
 
 use super::asmview::Standing;
 use super::contract::Env;
-use super::facts::{AsmRequest, Listing};
+use super::facts::{AsmAnswer, AsmNeed};
 use super::frame::AsmPanel;
 use super::numbering::Number;
 use mdbook_companion_core::attrs::Attr;
@@ -154,7 +154,7 @@ impl AsmSpec {
 /// Reads an ```` ```asm ```` block of `text` (the chapter): its `arch=`
 /// attribute (else `book_arch`) and its directives, errors located in the
 /// chapter.
-pub fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
+pub(crate) fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
     let words = mdbook_companion_core::attrs::words(&fence.info)
         .map_err(|e| Problem::from_attr(fence, e))?;
     let list = mdbook_companion_core::attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
@@ -307,16 +307,17 @@ impl<'a> BodyMap<'a> {
 /// line of each line of the program compiled, [`tie`](mdbook_companion_core::tie)), the claims of its
 /// ```` ```asm ```` block (in `spec`) matched against it, the graphs'
 /// ids made unique by the frame's `number`.
-pub fn asm_panel<'a>(
-    listing: &'a Listing,
+pub(crate) fn asm_panel<'a>(
+    listing: &'a AsmAnswer,
     how: &'a str,
     shown: &'a str,
     program_lines: &[u32],
     spec: &'a AsmSpec,
     number: Option<&Number>,
 ) -> Option<AsmPanel<'a>> {
-    let text = listing.text.as_deref()?;
-    let lines = listing
+    let made = listing.listing.as_ref()?;
+    let text = made.text.as_str();
+    let lines = made
         .lines
         .iter()
         .map(|&l| {
@@ -352,28 +353,23 @@ pub fn asm_panel<'a>(
 /// The claim of a snippet's ```` ```asm ```` block (in `spec`), made
 /// beside `claim`, the snippet's own: its listing is the one `program`
 /// makes, the panel's, matched against the block's directives.
-pub fn asm_claim(
-    env: &Env<'_>,
-    claim: &Claim,
-    spec: &AsmSpec,
-    program: AsmRequest,
-) -> Option<Claim> {
+pub fn asm_claim(env: &Env<'_>, claim: &Claim, spec: &AsmSpec, program: AsmNeed) -> Option<Claim> {
     let block = spec.block.as_ref()?;
     let mut asm = claim.clone();
     asm.origin.line = env.place.line(block.info_offset);
     asm.origin.offset = block.info_offset;
     asm.origin.what = format!("asm of {}", claim.origin.what);
-    asm.program.source = program.source;
+    asm.program.source = program.request.source;
     asm.expectation.expect = Expect::Asm;
     asm.expectation.output = None;
     asm.origin.output_range = None;
     asm.origin.bless = None;
-    asm.program.flags = program.flags;
+    asm.program.flags = program.request.flags;
     asm.expectation.no_warnings = false;
     asm.expectation.sanitize = mdbook_companion_core::sanitize::Sanitize::NONE;
     asm.expectation.unordered = false;
     asm.expectation.asm = Some(AsmClaim {
-        shown: program.shown,
+        shown: program.request.shown,
         syntax: spec.syntax(env.config.asm_syntax),
         arch: block.arch.clone(),
         checks: block.checks.clone(),

@@ -14,7 +14,13 @@ use mdbook_companion_core::tie;
 /// The source (`shown`, the code the reader sees) beside the listing,
 /// each instruction coloured as the shown line it came from
 /// (`lines[i]`, 1-based; 0 for none).
-pub fn tied(out: &mut Out, shown: &str, listing: &str, lines: &[u32], ui: &dyn Fn(&str) -> String) {
+pub(crate) fn tied(
+    out: &mut Out,
+    shown: &str,
+    listing: &str,
+    lines: &[u32],
+    ui: &dyn Fn(&str) -> String,
+) {
     let used: std::collections::BTreeSet<u32> = lines.iter().copied().filter(|&l| l > 0).collect();
     out.line(format!(
         "<div class=\"companion-asm-tie\" role=\"group\" aria-label=\"{}\">",
@@ -71,20 +77,18 @@ fn open(n: u32, tied: bool) -> String {
 
 /// How a claim about assembly came out, for its words on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing<'a> {
+pub(crate) enum Standing<'a> {
     /// Checked and true.
     Holds,
     /// Checked and false.
     Fails,
-    /// Not checked: no compiler, no lock entry.
-    Unchecked,
     /// A claim about another architecture's code, on this machine.
     OtherArch(&'a str),
 }
 
 /// The claims of an `asm` block in words, with how they stand: what must
 /// appear, in what order, and what must not.
-pub fn claims(
+pub(crate) fn claims(
     out: &mut Out,
     checks: &Checks,
     arch: &str,
@@ -94,7 +98,6 @@ pub fn claims(
     let (class, verdict) = match standing {
         Standing::Holds => ("holds", ui("Holds")),
         Standing::Fails => ("fails", ui("Does not hold")),
-        Standing::Unchecked => ("unchecked", ui("Not checked")),
         Standing::OtherArch(here) => (
             "unchecked",
             ui("Not checked on {arch}").replace("{arch}", here),
@@ -130,7 +133,7 @@ pub fn claims(
 
 /// The control-flow graphs of a listing (`engine::asm::graphs`), one
 /// figure each; `id` makes the graphs' ids unique on the page.
-pub fn graphs(
+pub(crate) fn graphs(
     out: &mut Out,
     drawings: &[flowgraph::Drawing],
     id: &str,
@@ -146,8 +149,10 @@ pub fn graphs(
     }
 }
 
-/// Our words these views look up, for the translators' list.
-pub const WORDS: [&str; 8] = [
+/// Our words these views look up, for the translators' list (which a
+/// test keeps holding them).
+#[cfg(test)]
+pub(crate) const WORDS: [&str; 8] = [
     "Source and assembly",
     "Source",
     "The listing shows:",

@@ -65,7 +65,7 @@ pub fn stamped_script() -> String {
 }
 
 /// The first line of an installed stylesheet, before the version.
-pub const STAMP_PREFIX: &str = "/* mdbook-companion ";
+pub(crate) const STAMP_PREFIX: &str = "/* mdbook-companion ";
 
 /// The stylesheet as `install` writes it: a version stamp, then the rules.
 pub fn stamped_stylesheet() -> String {
@@ -77,7 +77,7 @@ pub fn stamped_stylesheet() -> String {
 }
 
 /// The version in an installed stylesheet's stamp.
-pub fn stamp_version(css: &str) -> Option<semver::Version> {
+pub(crate) fn stamp_version(css: &str) -> Option<semver::Version> {
     let rest = css.strip_prefix(STAMP_PREFIX)?;
     let version = rest.split_whitespace().next()?;
     semver::Version::parse(version).ok()

@@ -313,7 +313,7 @@ pub const C_SIDE: BlockKind = BlockKind {
 pub const PROGRAM_SIDE: BlockKind = BlockKind {
     name: "program side",
     page: "comparisons.md",
-    attributes: &[&CAPTION, &ID, &EXPECT_PROGRAM, &ERROR_WORDS, &IGNORE],
+    attributes: &[&CAPTION, &ID, &EXPECT_PROGRAM, &ERROR_WORDS, &ASM, &IGNORE],
     on: " on a `{lang}` side",
     listing: Listing::Or,
 };

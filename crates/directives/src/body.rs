@@ -10,7 +10,7 @@ use mdbook_companion_core::problem::Problem;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 /// Maps offsets in a container block's body to offsets in the chapter.
-pub struct Mapper {
+pub(crate) struct Mapper {
     /// Where each body line starts, in the body.
     body_lines: Vec<usize>,
     /// Where each body line's text starts in the chapter: after the
@@ -22,7 +22,7 @@ pub struct Mapper {
 impl Mapper {
     /// A mapper for `body`, which starts at `body_offset` of the chapter
     /// `text`, every line after the first behind `prefix` bytes.
-    pub fn new(text: &str, body: &str, body_offset: usize, prefix: usize) -> Self {
+    pub(crate) fn new(text: &str, body: &str, body_offset: usize, prefix: usize) -> Self {
         let body_lines: Vec<usize> = std::iter::once(0)
             .chain(memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1))
             .collect();
@@ -42,7 +42,7 @@ impl Mapper {
     }
 
     /// The mapper of a container fence's body in the chapter `text`.
-    pub fn for_block(text: &str, fence: &Fence) -> Self {
+    pub(crate) fn for_block(text: &str, fence: &Fence) -> Self {
         let line_start = text[..fence.body_offset.min(text.len())]
             .rfind('\n')
             .map_or(0, |i| i + 1);
@@ -55,13 +55,13 @@ impl Mapper {
     }
 
     /// The chapter offset of body offset `at`.
-    pub fn map(&self, at: usize) -> usize {
+    pub(crate) fn map(&self, at: usize) -> usize {
         let line = self.body_lines.partition_point(|&start| start <= at) - 1;
         (self.chapter_lines[line] + at - self.body_lines[line]).min(self.len)
     }
 
     /// A fence of the body with its offsets in the chapter.
-    pub fn fence(&self, f: &Fence) -> Fence {
+    pub(crate) fn fence(&self, f: &Fence) -> Fence {
         Fence {
             info: f.info.clone(),
             info_offset: self.map(f.info_offset),
@@ -73,7 +73,7 @@ impl Mapper {
 }
 
 /// A top-level piece of the body: a fence, or any other Markdown.
-pub enum Item {
+pub(crate) enum Item {
     /// A fenced code block.
     Fence(Fence),
     /// Other Markdown: what it is (`a paragraph`) and its range in the body.
@@ -96,7 +96,7 @@ fn describe(tag: &Tag<'_>) -> &'static str {
 }
 
 /// The top-level pieces of a body, in order.
-pub fn items(body: &str) -> Vec<Item> {
+pub(crate) fn items(body: &str) -> Vec<Item> {
     let mut fences = markdown::fences(body).into_iter();
     let mut out = Vec::new();
     let mut parser = Parser::new_ext(body, markdown::options()).into_offset_iter();
@@ -132,7 +132,7 @@ pub fn items(body: &str) -> Vec<Item> {
 
 /// Whether a fence of `body` (its range in `body`) has a closing fence
 /// line: a side that runs to the end of the block never closed.
-pub fn closes(body: &str, range: &std::ops::Range<usize>) -> bool {
+pub(crate) fn closes(body: &str, range: &std::ops::Range<usize>) -> bool {
     let text = body.get(range.clone()).unwrap_or("");
     let open = text.trim_start();
     let Some(ch) = open.chars().next() else {
@@ -152,7 +152,7 @@ pub fn closes(body: &str, range: &std::ops::Range<usize>) -> bool {
 /// script or unbalance the block's `<div>`) and its links checked (http(s)
 /// or relative only). `at` locates errors; `whose` names the text in them
 /// (`this side's note`).
-pub fn safe_markdown(note: &str, at: usize, whose: &str) -> Result<String, Problem> {
+pub(crate) fn safe_markdown(note: &str, at: usize, whose: &str) -> Result<String, Problem> {
     let mut out = String::with_capacity(note.len());
     let mut done = 0;
     for (event, range) in Parser::new(note).into_offset_iter() {

@@ -36,7 +36,7 @@ impl Unselected {
 /// `ids` attribute; `noun` names a card (`entry`, `talk`) and `id_word`
 /// its id (`id`, `talk id`) in those messages. An empty result is the
 /// caller's to explain, as only it knows its filters.
-pub fn select<'c, T>(
+pub(crate) fn select<'c, T>(
     cards: &'c [T],
     ids: Option<&[String]>,
     id: impl Fn(&T) -> Option<&str>,
@@ -72,7 +72,7 @@ pub fn select<'c, T>(
 }
 
 /// Maps a byte offset of a fence body to the chapter.
-pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
+pub(crate) fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize {
     let body = &fence.body;
     let before = body.get(..offset).unwrap_or(body);
     let offset = before.len();
@@ -95,7 +95,7 @@ pub fn body_offset_in_chapter(text: &str, fence: &Fence, offset: usize) -> usize
 /// each of `strings` (where it was written, the text, whether it is
 /// Markdown prose): a block's own tables at their lines in the chapter,
 /// the data file's (`data_file`) for its page.
-pub fn cards_for_xgettext(
+pub(crate) fn cards_for_xgettext(
     env: &Env<'_>,
     block: &Block,
     title: Option<&str>,
@@ -141,7 +141,7 @@ pub fn cards_for_xgettext(
 /// Markdown by `render` (a note, an abstract), or `None` when the book's
 /// language leaves it as written. A link the translation brings in is
 /// checked as the author's are, and located at the block.
-pub fn translated_prose(
+pub(crate) fn translated_prose(
     env: &Env<'_>,
     source: &str,
     at: usize,

@@ -200,7 +200,7 @@ impl DataFiles {
     /// The value under `name`, made by `load` the first time it is asked
     /// for. A name always holds one type: asking for another makes a new
     /// value rather than fail.
-    pub fn get_or_load<T: Clone + Send + Sync + 'static>(
+    pub(crate) fn get_or_load<T: Clone + Send + Sync + 'static>(
         &self,
         name: &'static str,
         load: impl FnOnce() -> T,
@@ -293,7 +293,7 @@ impl Env<'_> {
 
     /// The same for a program made of several blocks (their info strings
     /// at `offsets`, in order), with at most `added` lines of its own.
-    pub fn joined_program_lines(
+    pub(crate) fn joined_program_lines(
         &self,
         offsets: &[usize],
         program: &str,
@@ -334,7 +334,7 @@ impl Env<'_> {
     }
 
     /// [`Env::text`] for an optional string.
-    pub fn text_opt<'s>(&self, text: Option<&'s str>) -> Option<Cow<'s, str>> {
+    pub(crate) fn text_opt<'s>(&self, text: Option<&'s str>) -> Option<Cow<'s, str>> {
         text.map(|t| self.text(t))
     }
 

@@ -6,7 +6,7 @@
 
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown;
-use mdbook_companion_core::problem::{FileLocation, Problem};
+use mdbook_companion_core::problem::{Fault, FileLocation, Problem};
 use std::path::{Component, PathBuf};
 
 /// Where a translatable string was written in a data file or a block's
@@ -77,7 +77,7 @@ impl DataFile<'_> {
     pub fn load<T>(
         &self,
         config: &Config,
-        parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
+        parse: impl FnOnce(&str) -> Result<T, Fault>,
     ) -> Result<T, LoadError> {
         let shown = self.shown(config);
         let rel = &self.rel;
@@ -100,10 +100,10 @@ impl DataFile<'_> {
     /// (`rel`, already free of `..`): anywhere inside the book, as mdBook's
     /// `{{#include}}` reads (mdbook-quiz's files beside `src`), shown as
     /// that path.
-    pub fn load_in_root<T>(
+    pub(crate) fn load_in_root<T>(
         &self,
         config: &Config,
-        parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
+        parse: impl FnOnce(&str) -> Result<T, Fault>,
     ) -> Result<T, LoadError> {
         let shown = self.rel.to_string_lossy().replace('\\', "/");
         self.read(&config.root, shown, "the book's root", parse)
@@ -116,7 +116,7 @@ impl DataFile<'_> {
         dir: &std::path::Path,
         shown: String,
         inside: &str,
-        parse: impl FnOnce(&str) -> Result<T, (usize, String)>,
+        parse: impl FnOnce(&str) -> Result<T, Fault>,
     ) -> Result<T, LoadError> {
         let rel = &self.rel;
         let missing = |e: std::io::Error| {
@@ -145,7 +145,7 @@ impl DataFile<'_> {
             )));
         }
         let text = std::fs::read_to_string(&real).map_err(missing)?;
-        parse(&text).map_err(|(offset, message)| {
+        parse(&text).map_err(|Fault { offset, message }| {
             let (line, column) = markdown::line_col(&text, offset);
             LoadError::InFile(
                 FileLocation {

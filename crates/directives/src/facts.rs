@@ -13,10 +13,9 @@
 //! [`Need`] variant, the [`Fact`] variant that answers it, and one arm in
 //! the book layer's resolver; nothing else changes shape.
 
+use mdbook_companion_core::asm::{Listing, Request};
 use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::flowgraph::Drawing;
-use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::problem::{MissingTool, Problem};
 use mdbook_companion_core::run::RecordedRun;
 
@@ -27,7 +26,7 @@ pub enum Need {
     /// checks, notes on links, `extern crate` for `mdbook test`).
     Crates(String),
     /// The build-time assembly listing of some code.
-    Assembly(AsmRequest),
+    Assembly(AsmNeed),
     /// A reference to an item another directive publishes, such as a
     /// talk's moment (`at="12:30"`).
     Reference(Reference),
@@ -41,21 +40,13 @@ pub enum Need {
     Vouched(Box<Claim>),
 }
 
-/// What to compile for an assembly panel (the engine's request, owned).
+/// An assembly panel's need: what to compile (the engine's own
+/// [`Request`]), whether to draw graphs, and where a problem with it is
+/// told.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AsmRequest {
-    /// The language (one that compiles: C, C++ or Rust).
-    pub lang: Lang,
-    /// The whole program, hidden lines included.
-    pub source: String,
-    /// The code the reader sees; its functions are the ones kept.
-    pub shown: String,
-    /// The Rust edition (ignored for C and C++).
-    pub edition: u16,
-    /// The snippet's own syntax (else the book's).
-    pub syntax: Option<Syntax>,
-    /// A C or C++ side's own compiler flags, after ours.
-    pub flags: Vec<String>,
+pub struct AsmNeed {
+    /// What to compile.
+    pub request: Request,
     /// Draw each function's control-flow graph too (`asm=graph`).
     pub graph: bool,
     /// Where in the chapter a problem with it is reported.
@@ -100,12 +91,10 @@ pub struct Moment {
 /// An assembly panel's listing, or why there is none: what the engine
 /// gave, already judged against `on-failure`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Listing {
-    /// The filtered listing, when one was made.
-    pub text: Option<String>,
-    /// The program line (1-based; 0 for none) of each line of `text`,
-    /// from the compiler's line tables.
-    pub lines: Vec<u32>,
+pub struct AsmAnswer {
+    /// The filtered listing, each line with its program line, when one
+    /// was made.
+    pub listing: Option<Listing>,
     /// Each function's control-flow graph, when asked for (`asm=graph`).
     pub graphs: Vec<Drawing>,
     /// Things to tell the author (a listing that could not be made under
@@ -121,7 +110,7 @@ pub enum Fact {
     /// The declared crates the source uses.
     Crates(Vec<String>),
     /// The assembly, or the problem that stops the block.
-    Assembly(Result<Listing, Problem>),
+    Assembly(Result<AsmAnswer, Problem>),
     /// The item referred to, or why it cannot be found.
     Item(Result<Item, Problem>),
     /// The lock's entry for a claim, when it has one.
@@ -179,10 +168,10 @@ impl Facts {
     }
 
     /// The assembly listing of `req` (an empty answer when not resolved).
-    pub fn assembly(&self, req: &AsmRequest) -> Result<Listing, Problem> {
+    pub fn assembly(&self, req: &AsmNeed) -> Result<AsmAnswer, Problem> {
         match self.get(&Need::Assembly(req.clone())) {
             Some(Fact::Assembly(a)) => a.clone(),
-            _ => Ok(Listing::default()),
+            _ => Ok(AsmAnswer::default()),
         }
     }
 
@@ -224,16 +213,19 @@ impl Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mdbook_companion_core::lang::Lang;
 
     #[test]
     fn facts_answer_the_needs_they_hold() {
-        let req = AsmRequest {
-            lang: Lang::C,
-            source: "int f(void) { return 1; }".into(),
-            shown: "int f(void) { return 1; }".into(),
-            edition: 2021,
-            syntax: None,
-            flags: Vec::new(),
+        let req = AsmNeed {
+            request: Request {
+                lang: Lang::C,
+                source: "int f(void) { return 1; }".into(),
+                shown: "int f(void) { return 1; }".into(),
+                edition: 2021,
+                syntax: None,
+                flags: Vec::new(),
+            },
             graph: false,
             at: 3,
         };
@@ -242,9 +234,12 @@ mod tests {
             value: "1:00".into(),
             at: 9,
         };
-        let listing = Listing {
-            text: Some("f:\n  ret".into()),
-            ..Listing::default()
+        let listing = AsmAnswer {
+            listing: Some(Listing {
+                text: "f:\n  ret".into(),
+                lines: Vec::new(),
+            }),
+            ..AsmAnswer::default()
         };
         let facts = Facts::new(vec![
             (

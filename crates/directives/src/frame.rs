@@ -22,7 +22,7 @@ use mdbook_companion_core::problem::Problem;
 /// What a framed block claims, for its class: the stylesheet colours the
 /// frame by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FrameClaim {
+pub(crate) enum FrameClaim {
     /// An expected outcome, checked.
     Expect(Expect),
     /// `ignore`: shown, never compiled or run.
@@ -34,7 +34,7 @@ pub enum FrameClaim {
 impl FrameClaim {
     /// The outcome of a block that claims `expect` (none: shown only),
     /// unless it is ignored.
-    pub fn of(expect: Option<Expect>, ignore: bool) -> FrameClaim {
+    pub(crate) fn of(expect: Option<Expect>, ignore: bool) -> FrameClaim {
         match expect {
             _ if ignore => FrameClaim::Ignore,
             Some(e) => FrameClaim::Expect(e),
@@ -43,7 +43,7 @@ impl FrameClaim {
     }
 
     /// Its name in the frame's class.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FrameClaim::Expect(e) => e.name(),
             FrameClaim::Ignore => "ignore",
@@ -54,7 +54,7 @@ impl FrameClaim {
 
 /// One framed code block, ready to write.
 #[derive(Debug, Clone, Copy)]
-pub struct Frame<'a> {
+pub(crate) struct Frame<'a> {
     /// What the block claims, as its class (`companion-expect-run`).
     pub outcome: FrameClaim,
     /// The title in the header.
@@ -89,7 +89,7 @@ pub struct Frame<'a> {
 impl Frame<'_> {
     /// The frame as HTML around a real mdBook fence, our words in the
     /// book's language.
-    pub fn html(&self, env: &Env<'_>, out: &mut Out) {
+    pub(crate) fn html(&self, env: &Env<'_>, out: &mut Out) {
         let id = self
             .number
             .map(|n| format!(" id=\"{}\"", escape(&n.id)))
@@ -159,7 +159,7 @@ impl Frame<'_> {
 
     /// The frame as plain Markdown: a bold title and the badge, the fence,
     /// the output, the links.
-    pub fn markdown(&self, env: &Env<'_>, out: &mut Out) {
+    pub(crate) fn markdown(&self, env: &Env<'_>, out: &mut Out) {
         let head: Vec<String> = [
             self.number
                 .map(|n| escape_markdown(&format!("{} {}", env.ui("Example"), n.digits))),
@@ -191,7 +191,7 @@ impl Frame<'_> {
 
     /// The frame for `target`: HTML or Markdown (`mdbook test` gets no
     /// frame; its directives write their bare fences).
-    pub fn write(&self, env: &Env<'_>, out: &mut Out) {
+    pub(crate) fn write(&self, env: &Env<'_>, out: &mut Out) {
         match env.target {
             Target::Html => self.html(env, out),
             Target::Markdown | Target::Xgettext => self.markdown(env, out),
@@ -202,7 +202,7 @@ impl Frame<'_> {
 
 /// The header's "12:30 in the talk": a link to the video at that second,
 /// or plain text when the talk has no video.
-pub fn moment_html(m: &Moment) -> String {
+pub(crate) fn moment_html(m: &Moment) -> String {
     match &m.href {
         Some(href) => format!(
             "<a class=\"companion-talk-at\" href=\"{}\">{}</a>",
@@ -217,7 +217,7 @@ pub fn moment_html(m: &Moment) -> String {
 }
 
 /// [`moment_html`] for other renderers.
-pub fn moment_markdown(m: &Moment) -> String {
+pub(crate) fn moment_markdown(m: &Moment) -> String {
     match &m.href {
         Some(href) => format!("[{}](<{href}>)", escape_markdown(&m.label)),
         None => escape_markdown(&m.label),
@@ -225,7 +225,7 @@ pub fn moment_markdown(m: &Moment) -> String {
 }
 
 /// A note of the links row: escaped, each `` `name` `` as code.
-pub fn note_html(note: &str) -> String {
+pub(crate) fn note_html(note: &str) -> String {
     let mut html = String::from("<span class=\"companion-link-note\">");
     for (i, part) in note.split('`').enumerate() {
         if i % 2 == 1 {
@@ -240,7 +240,7 @@ pub fn note_html(note: &str) -> String {
 
 /// [`note_html`] for other renderers (crate names are identifiers: a
 /// code span holds them as they are).
-pub fn note_markdown(note: &str) -> String {
+pub(crate) fn note_markdown(note: &str) -> String {
     let parts: Vec<String> = note
         .split('`')
         .enumerate()
@@ -253,7 +253,7 @@ pub fn note_markdown(note: &str) -> String {
 }
 
 /// "`a`", "`a` and `b`", "`a`, `b` and `c`": crate names for a note.
-pub fn quoted(names: &[String]) -> String {
+pub(crate) fn quoted(names: &[String]) -> String {
     let q: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match q.split_last() {
         Some((last, [])) => last.clone(),
@@ -263,7 +263,7 @@ pub fn quoted(names: &[String]) -> String {
 }
 
 /// A link of ours: `<a class="companion-link">`, label and address escaped.
-pub fn anchor(label: &str, url: &str) -> String {
+pub(crate) fn anchor(label: &str, url: &str) -> String {
     format!(
         "<a class=\"companion-link\" href=\"{}\">{}</a>",
         escape(url),
@@ -275,7 +275,7 @@ pub fn anchor(label: &str, url: &str) -> String {
 /// code the reader sees, its graphs, and the claims of the snippet's
 /// ```` ```asm ```` block with how they stand.
 #[derive(Debug, Clone)]
-pub struct AsmPanel<'a> {
+pub(crate) struct AsmPanel<'a> {
     /// The listing.
     pub listing: &'a str,
     /// How it was made (`cc -O2`).
@@ -352,7 +352,7 @@ fn fallback(
 }
 
 /// The Playground link for a Rust program, if the book has one.
-pub fn playground_link(
+pub(crate) fn playground_link(
     env: &Env<'_>,
     program: &str,
     edition: u16,
@@ -368,7 +368,7 @@ pub fn playground_link(
 }
 
 /// A Compiler Explorer link opening `sessions`, if the book has one.
-pub fn compiler_explorer_link(
+pub(crate) fn compiler_explorer_link(
     env: &Env<'_>,
     sessions: &[Session],
     at: usize,
@@ -392,7 +392,7 @@ pub fn compiler_explorer_link(
 }
 
 /// The Compiler Explorer session of some code in `lang` with `options`.
-pub fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Option<Session> {
+pub(crate) fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Option<Session> {
     let (language, compiler) = lang.compiler_explorer(env.config)?;
     Some(Session {
         language,
@@ -404,7 +404,7 @@ pub fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Opti
 
 /// Whether frames are rendered for a reader (an HTML page or mdBook's
 /// Markdown), whose badges say what the lock vouches for.
-pub fn on_a_page(env: &Env<'_>) -> bool {
+pub(crate) fn on_a_page(env: &Env<'_>) -> bool {
     matches!(env.target, Target::Html | Target::Markdown)
 }
 
@@ -412,7 +412,7 @@ pub fn on_a_page(env: &Env<'_>) -> bool {
 /// that badge where the lock records the claim passed (or the book keeps
 /// no lock), else what happened instead, so that a page never shows a
 /// proof no check made.
-pub fn vouched_badge(env: &Env<'_>, badge: String, vouched: &Vouched) -> String {
+pub(crate) fn vouched_badge(env: &Env<'_>, badge: String, vouched: &Vouched) -> String {
     match vouched {
         Vouched::NoLock
         | Vouched::Verdict(Recorded::Passed | Recorded::Ignored | Recorded::OtherArch, _) => badge,

@@ -7,29 +7,29 @@
 //! turns them into `file:line:column`.
 
 pub mod asmspec;
-pub mod asmview;
+pub(crate) mod asmview;
 pub mod assets;
 pub mod attributes;
-pub mod body;
-pub mod cards;
-pub mod claims;
-pub mod compare;
+pub(crate) mod body;
+pub(crate) mod cards;
+pub(crate) mod claims;
+pub(crate) mod compare;
 pub mod contract;
-pub mod datafile;
-pub mod example;
+pub(crate) mod datafile;
+pub(crate) mod example;
 pub mod exercise;
 pub mod facts;
-pub mod frame;
+pub(crate) mod frame;
 pub mod given;
 pub mod hint;
-pub mod note;
-pub mod numbering;
-pub mod pages;
+pub(crate) mod note;
+pub(crate) mod numbering;
+pub(crate) mod pages;
 pub mod quiz;
 pub mod reader;
 pub mod reading;
-pub mod runnable;
-pub mod talk;
+pub(crate) mod runnable;
+pub(crate) mod talk;
 pub mod ui;
 mod unexpanded;
 pub mod xgettext;
@@ -75,7 +75,7 @@ pub const PATTERNS: [Pattern; 7] = {
 };
 
 /// The directive a scanned block is.
-pub fn kind_of(block: &Block) -> &'static Kind {
+pub(crate) fn kind_of(block: &Block) -> &'static Kind {
     &KINDS[block.kind]
 }
 

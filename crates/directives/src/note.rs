@@ -9,7 +9,7 @@ use std::ops::Range;
 /// is shown as text in both; block structure (headings, code blocks) is
 /// flattened to paragraphs and code spans, so nothing in a note reaches
 /// the page outline; links must be http(s) or relative.
-pub fn render_note(note: &str) -> Result<(String, String), String> {
+pub(crate) fn render_note(note: &str) -> Result<(String, String), String> {
     let options = Options::ENABLE_STRIKETHROUGH;
     let mut events = Vec::new();
     let mut raw_html: Vec<Range<usize>> = Vec::new();

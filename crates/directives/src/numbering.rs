@@ -127,7 +127,7 @@ fn example_word() -> String {
 
 /// The `id=` of a block (a letter, then letters, digits, `-` or `_`)
 /// whose info string is `fence`'s, with where it stands in the chapter.
-pub fn parse_id(
+pub(crate) fn parse_id(
     a: &mdbook_companion_core::values::Attrs<'_>,
     attr: &Attr,
     fence: &Fence,

@@ -5,7 +5,7 @@ use super::contract::Target;
 
 /// The link from chapter `from` (`src/a/b.md`) to chapter `to`, relative
 /// to `src` (`c.md`), as the HTML page's address (`../c.html`).
-pub fn chapter_href(src: &str, from: &str, to: &str, target: Target) -> String {
+pub(crate) fn chapter_href(src: &str, from: &str, to: &str, target: Target) -> String {
     let from = from
         .strip_prefix(src)
         .and_then(|f| f.strip_prefix('/'))

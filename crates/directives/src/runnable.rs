@@ -9,10 +9,11 @@
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
 use super::attributes::{self, BlockKind, Given};
 use super::contract::{Env, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Listing, Moment, Need, Reference};
+use super::facts::{AsmAnswer, AsmNeed, Facts, Moment, Need, Reference};
 use super::frame::{self, Frame, FrameClaim};
 use super::numbering::{Number, Numbered};
 use super::reader::Reader;
+use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{Claim, UNORDERED};
 use mdbook_companion_core::code;
@@ -252,13 +253,13 @@ impl Example {
 
     /// True when the assembly panel applies: asked for, and the code is
     /// meant to compile.
-    pub fn wants_asm(&self) -> bool {
+    pub(crate) fn wants_asm(&self) -> bool {
         self.asm && !self.ignore && self.expect != Expect::CompileFail
     }
 
     /// The assembly panel's request for an HTML page, when it applies;
     /// `at` is where a problem with it is reported.
-    pub fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmRequest> {
+    pub(crate) fn asm_request(&self, env: &Env<'_>, at: usize) -> Option<AsmNeed> {
         if env.target != Target::Html {
             return None;
         }
@@ -266,19 +267,21 @@ impl Example {
     }
 
     /// What its assembly is made of, on any target, when it applies.
-    fn asm_program(&self, at: usize) -> Option<AsmRequest> {
+    fn asm_program(&self, at: usize) -> Option<AsmNeed> {
         if !self.wants_asm() {
             return None;
         }
         // The program mdBook would run (wrapped in `fn main` when it has
         // none); its visible functions are the ones kept.
-        Some(AsmRequest {
-            lang: Lang::Rust,
-            source: code::rust_program(&self.source()),
-            shown: code::rust_shown(&self.code),
-            edition: self.edition,
-            syntax: self.spec.syntax,
-            flags: Vec::new(),
+        Some(AsmNeed {
+            request: Request {
+                lang: Lang::Rust,
+                source: code::rust_program(&self.source()),
+                shown: code::rust_shown(&self.code),
+                edition: self.edition,
+                syntax: self.spec.syntax,
+                flags: Vec::new(),
+            },
             graph: self.spec.graph(),
             at,
         })
@@ -302,7 +305,7 @@ impl Example {
 
     /// Whether the lock vouches for its claim (its info string at `at`):
     /// its frame's badge says so.
-    pub fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
+    pub(crate) fn vouch_need(&self, env: &Env<'_>, at: usize) -> Need {
         Need::Vouched(Box::new(self.claim(env, at, None)))
     }
 
@@ -325,7 +328,7 @@ impl Example {
     }
 
     /// The recorded run its Run button needs (its info string at `at`).
-    pub fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
+    pub(crate) fn run_need(&self, env: &Env<'_>, at: usize) -> Option<Need> {
         self.takes_run_button(env)
             .then(|| Need::Recorded(Box::new(self.claim(env, at, None))))
     }
@@ -393,12 +396,12 @@ impl Example {
     /// assembly `listing` (HTML only, when one was made) shown in a
     /// collapsible panel under the code. The result carries no claim: the
     /// caller knows where the output is.
-    pub fn render_with(
+    pub(crate) fn render_with(
         &self,
         env: &Env<'_>,
         facts: &Facts,
         at: usize,
-        listing: &Listing,
+        listing: &AsmAnswer,
         number: Option<&Number>,
         moment: Option<&Moment>,
     ) -> Rendered {
@@ -531,7 +534,7 @@ impl<'a> Crates<'a> {
 /// What a claim is, with the checkers that watch its run
 /// (`compare side "C" under AddressSanitizer`): how `check`'s reports and
 /// the lock name them.
-pub fn under(what: String, sanitize: Sanitize) -> String {
+pub(crate) fn under(what: String, sanitize: Sanitize) -> String {
     match sanitize.is_empty() {
         true => what,
         false => format!("{what} under {}", sanitize.names()),

@@ -11,10 +11,10 @@
 //! namespaces a cold `check` writes an entry per block in ([`PACKED`])
 //! are written as packs instead: each process appends its entries to one
 //! file per namespace (`<namespace>/pack-…`), and the first read of a
-//! namespace reads its packs whole. A file per entry cost a cold check of
-//! the Reference (959 entries) 0.3–0.8 s of CPU on a filesystem that
-//! looks past recently deleted inodes for each new one (ext4 without a
-//! journal); a pack costs milliseconds. A record cut short (a process
+//! namespace reads its packs whole. A file per entry costs a cold check
+//! much more on a filesystem that looks past recently deleted inodes for
+//! each new one (ext4 without a journal; the figures are on the guide's
+//! Performance page). A record cut short (a process
 //! killed while writing) ends the pack's reading; a record whose MAC
 //! does not hold is a miss, as an entry's file is.
 //!
@@ -237,7 +237,7 @@ impl Cache {
 
     /// The cache's directory, made (with its `.gitignore`) if it is not
     /// there; `None` for a disabled cache.
-    pub fn ensure_dir(&self) -> std::io::Result<Option<&Path>> {
+    pub(crate) fn ensure_dir(&self) -> std::io::Result<Option<&Path>> {
         let Some(dir) = &self.dir else {
             return Ok(None);
         };

@@ -49,7 +49,7 @@ const FOLDER: &str = "crates";
 /// box ([`exec::book_box`]) whose folder it writes in place, in which the
 /// book's folder is read-only (not the machine's: a compiler may keep a
 /// cache of its own) with its built crates seen in the hidden cache.
-pub fn compiler_box(
+pub(crate) fn compiler_box(
     isolation: mdbook_companion_core::config::Isolation,
     root: &Path,
 ) -> Option<crate::sandbox::Sandbox> {
@@ -97,7 +97,7 @@ pub struct Crates {
 
 /// The library file of each declared crate, by extern name, in a lib
 /// directory.
-pub type Externs = std::collections::BTreeMap<String, String>;
+pub(crate) type Externs = std::collections::BTreeMap<String, String>;
 
 #[derive(Debug, Default)]
 struct Declared {
@@ -288,7 +288,7 @@ impl Crates {
 
     /// The crates `source` uses: the declared ones, then those of the
     /// `--library-path` directories the book does not declare.
-    pub fn used_with_libraries(&self, source: &str) -> Vec<String> {
+    pub(crate) fn used_with_libraries(&self, source: &str) -> Vec<String> {
         let mut used = self.used_by(source);
         let names = self.names();
         let extra = self
@@ -303,7 +303,7 @@ impl Crates {
     /// fingerprint when one of them is declared, and each library file's
     /// name (with, unless `portable`, its path, time and size, so a
     /// rebuilt library checks its blocks again).
-    pub fn link_key(&self, used: &[String], portable: bool) -> Result<String, String> {
+    pub(crate) fn link_key(&self, used: &[String], portable: bool) -> Result<String, String> {
         let mut parts = Vec::new();
         if used.iter().any(|u| self.names().contains(u)) {
             parts.push(self.fingerprint()?.to_owned());
@@ -436,7 +436,7 @@ impl Crates {
 
     /// Builds the libraries of `mode` unless they are built for the
     /// current fingerprint.
-    pub fn ensure_built(&self, mode: Mode) -> Result<Arc<Externs>, String> {
+    pub(crate) fn ensure_built(&self, mode: Mode) -> Result<Arc<Externs>, String> {
         let cell = &self.built[usize::from(mode == Mode::Release)];
         cell.get_or_init(|| {
             let declared = self.declared.as_ref().map_err(Clone::clone)?;

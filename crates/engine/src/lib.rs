@@ -8,7 +8,7 @@ pub mod cache;
 pub mod check;
 pub mod crates;
 pub mod exec;
-pub mod libraries;
+pub(crate) mod libraries;
 pub mod lock;
 pub mod sandbox;
 #[cfg(target_os = "linux")]

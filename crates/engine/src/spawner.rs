@@ -2,7 +2,8 @@
 //! [`SPAWNER`], that forks each child's supervisor for us, so that a
 //! compiler or program start costs a fork of a small single-threaded
 //! process, not a start of our binary ([`crate::supervise`]'s `serve`,
-//! 0.4 ms of CPU each: its loading and linking) nor a fork of ours.
+//! which pays its loading and linking each time: the figure is on the
+//! guide's Performance page) nor a fork of ours.
 //!
 //! The supervisors it forks are our children (`CLONE_PARENT`): we wait
 //! for each, so how a child ended comes from the kernel, and its time

@@ -12,9 +12,9 @@
 //! ([`SUPERVISE`]), a `posix_spawn` of a small new process. Either way
 //! the supervisor forks the program. Forking ourselves instead copies our
 //! page tables (threads, allocator arenas) twice a program, and after
-//! each fork our own writes fault: measured on the Reference's cold
-//! check, about half a second of CPU for its 560 compiler and program
-//! starts; starting the binary each time, 0.24 s more than the spawner.
+//! each fork our own writes fault; starting the binary each time costs
+//! more than the spawner (both measured on the Reference's cold check:
+//! the figures are on the guide's Performance page).
 //! Otherwise (the engine's own tests) it is forked in the child's
 //! `pre_exec` hook. Everything here that runs in a process forked from a
 //! multithreaded one is async-signal-safe and allocates nothing.

@@ -127,7 +127,7 @@ const FILES: [&str; 2] = ["rust-toolchain", "rust-toolchain.toml"];
 /// The toolchain file that applies to a book at `root`: the first of
 /// `rust-toolchain` and `rust-toolchain.toml` in `root` or the nearest directory above it, as rustup finds
 /// it.
-pub fn file_of_book(root: &Path) -> Option<PathBuf> {
+pub(crate) fn file_of_book(root: &Path) -> Option<PathBuf> {
     let root = std::path::absolute(root).ok()?;
     root.ancestors()
         .flat_map(|dir| FILES.iter().map(move |f| dir.join(f)))

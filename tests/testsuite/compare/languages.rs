@@ -215,3 +215,106 @@ compiler runs: 0, program runs: 0, from cache: 0
         ran.stderr
     );
 }
+
+/// Go sides with `asm`: one whose program is `main` alone, one whose
+/// ```asm block holds (`IDIVQ` in `divide`), one whose block is false.
+const GO_ASM: &str = r#"# Go
+
+````compare title="Go's assembly"
+```go caption="Go" asm
+package main
+
+func main() {
+	println(7)
+}
+```
+```go caption="Go, divide" expect=run asm
+package main
+
+func divide(a, b int) int {
+	return a / b
+}
+
+func main() {
+	divide(7, 2)
+}
+```
+```asm
+CHECK: main.divide:
+CHECK: IDIVQ
+```
+```go caption="Go, twice" asm
+package main
+
+func twice(a int) int {
+	return a * 2
+}
+
+func main() {
+	twice(3)
+}
+```
+```asm
+CHECK: IDIVQ
+```
+````
+"#;
+
+#[test]
+fn go_sides_show_their_assembly_and_its_claims_are_checked() {
+    needs(&[("go", "golang-go")]);
+    let book = BookTest::new().chapter("go.md", GO_ASM);
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+ok      src/go.md:4: compare side "Go" (expect=compile)
+ok      src/go.md:11: compare side "Go, divide" (expect=run)
+ok      src/go.md:22: asm of compare side "Go, divide" (expect=asm)
+ok      src/go.md:26: compare side "Go, twice" (expect=compile)
+FAILED  src/go.md:37: asm of compare side "Go, twice" (expect=asm): src/go.md:38: `CHECK: IDIVQ` was not found; the search stood at line 1 of the listing: `main.twice:`
+    | >   1 | main.twice:
+...
+compiler runs: [..], program runs: [..], from cache: 0
+4 passed, 1 failed
+
+"#]]);
+    });
+    // The panels: each side's own functions, from `go build -gcflags=-S`,
+    // tied to the lines they came from.
+    let page = book.html("go.md");
+    let listings: Vec<String> = page
+        .all(".companion-side details.companion-asm pre.companion-asm-listing")
+        .into_iter()
+        .map(crate::support::Page::text)
+        .collect();
+    assert_eq!(listings.len(), 3, "{listings:?}");
+    assert!(listings[0].starts_with("main.main:"), "{}", listings[0]);
+    assert!(listings[1].starts_with("main.divide:"), "{}", listings[1]);
+    assert!(listings[1].contains("IDIVQ") && !listings[1].contains("main.main"));
+    assert!(listings[2].starts_with("main.twice:"), "{}", listings[2]);
+    let summaries: Vec<String> = page
+        .all("details.companion-asm > summary")
+        .into_iter()
+        .map(crate::support::Page::text)
+        .collect();
+    assert!(
+        summaries.iter().all(|s| s.contains("go build -gcflags=-S")),
+        "{summaries:?}"
+    );
+}
+
+#[test]
+fn asm_on_a_side_without_assembly_is_a_located_error() {
+    let book = BookTest::new().chapter(
+        "py.md",
+        "# Py\n\n````compare\n```python expect=run asm\nprint(1)\n```\n```python\nprint(2)\n```\n````\n\n````compare\n```go asm=graph\npackage main\n\nfunc main() {}\n```\n```python\nprint(2)\n```\n````\n",
+    );
+    book.run(&["check"], |cmd| {
+        cmd.expect_failure().expect_stdout(str![[r#"
+FAILED  src/py.md:4:22: found `asm` on a `python` side, a language whose assembly is not shown; expected it on a C, C++, Rust or Go side
+FAILED  src/py.md:13:7: found `asm=graph` on a `go` side; expected `asm` or `asm=false` (graphs are drawn for C, C++ and Rust listings)
+compiler runs: 0, program runs: 0, from cache: 0
+0 passed, 2 failed
+
+"#]]);
+    });
+}

@@ -20,7 +20,7 @@ use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 
 /// The claims page's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "claims",
     pattern: Pattern {
         words: &["claims"],

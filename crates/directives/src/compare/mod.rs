@@ -21,10 +21,11 @@ mod render;
 
 use super::asmspec::{self, AsmSpec, CSnippet, Panel};
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
-use super::facts::{AsmRequest, Facts, Need, Reference, Vouched};
+use super::facts::{AsmNeed, Facts, Need, Reference, Vouched};
 use super::frame;
 use super::numbering::{Number, Numbered};
 use super::runnable::{self, Example};
+use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
@@ -35,7 +36,7 @@ use mdbook_companion_core::run::RecordedRun;
 use mdbook_companion_core::sanitize::Sanitize;
 
 /// The comparison's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "compare",
     pattern: Pattern {
         words: &["compare"],
@@ -50,11 +51,11 @@ pub const KIND: Kind = Kind {
     script: include_str!("tabs.js"),
 };
 
-pub use crate::attributes::Layout;
+pub(crate) use crate::attributes::Layout;
 
 /// One side of a comparison.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Side {
+pub(crate) struct Side {
     /// Its language.
     pub lang: Lang,
     /// The caption above the code.
@@ -89,7 +90,7 @@ pub struct Side {
 /// What a side is: each kind keeps its outcome, `ignore` and assembly
 /// attributes in one place.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Role {
+pub(crate) enum Role {
     /// A Rust side: an example (its outcome, assembly and `ignore`).
     Rust(Example),
     /// A C or C++ side: compiled, and run or not as `expect` says.
@@ -116,6 +117,9 @@ pub enum Role {
         /// `error=`: words the compiler's message holds, for
         /// `expect=compile-fail`.
         error: Option<String>,
+        /// Its assembly panel (`asm`) and ```` ```asm ```` block, for a
+        /// language whose row says how its assembly is made.
+        spec: AsmSpec,
     },
     /// A side in a language of programs that says nothing of what it
     /// does: only shown, marked "Not checked" when `ignore`.
@@ -127,7 +131,7 @@ pub enum Role {
 
 /// A parsed comparison block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Compare {
+pub(crate) struct Compare {
     /// The block's title.
     pub title: Option<String>,
     /// The talk's moment the block comes from (`at="12:30"`).
@@ -144,7 +148,7 @@ pub struct Compare {
 
 impl Side {
     /// The Rust side's example model.
-    pub fn example(&self) -> Option<&Example> {
+    pub(crate) fn example(&self) -> Option<&Example> {
         match &self.role {
             Role::Rust(ex) => Some(ex),
             _ => None,
@@ -152,7 +156,7 @@ impl Side {
     }
 
     /// The expected outcome; `None` for a side that is only shown.
-    pub fn expect(&self) -> Option<Expect> {
+    pub(crate) fn expect(&self) -> Option<Expect> {
         match &self.role {
             Role::Rust(ex) => Some(ex.expect),
             Role::Compiled { expect, .. } | Role::Program { expect, .. } => Some(*expect),
@@ -162,7 +166,7 @@ impl Side {
 
     /// `ignore`: shown with a "Not checked" marker, never compiled, run
     /// or disassembled.
-    pub fn ignore(&self) -> bool {
+    pub(crate) fn ignore(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.ignore,
             Role::Compiled { ignore, .. }
@@ -173,21 +177,23 @@ impl Side {
 
     /// Shows its assembly (the side's or the block's `asm`, or an
     /// ```` ```asm ```` block's claims), unless ignored.
-    pub fn asm(&self) -> bool {
+    pub(crate) fn asm(&self) -> bool {
         match &self.role {
             Role::Rust(ex) => ex.asm && !ex.ignore,
-            Role::Compiled { spec, ignore, .. } => spec.shows() && !ignore,
-            Role::Program { .. } | Role::Shown { .. } => false,
+            Role::Compiled { spec, ignore, .. } | Role::Program { spec, ignore, .. } => {
+                spec.shows() && !ignore
+            }
+            Role::Shown { .. } => false,
         }
     }
 
     /// Its assembly attributes: the Rust side's example's, a C or C++
     /// side's own; none for a side that is only shown.
-    pub fn spec(&self) -> Option<&AsmSpec> {
+    pub(crate) fn spec(&self) -> Option<&AsmSpec> {
         match &self.role {
             Role::Rust(ex) => Some(&ex.spec),
-            Role::Compiled { spec, .. } => Some(spec),
-            Role::Program { .. } | Role::Shown { .. } => None,
+            Role::Compiled { spec, .. } | Role::Program { spec, .. } => Some(spec),
+            Role::Shown { .. } => None,
         }
     }
 
@@ -198,7 +204,7 @@ impl Side {
 
     /// This side's Compiler Explorer session (compiled sides only),
     /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
-    pub fn session(&self, env: &Env<'_>) -> Option<Session> {
+    pub(crate) fn session(&self, env: &Env<'_>) -> Option<Session> {
         let options = match (&self.role, self.lang) {
             (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
             // A language of programs: its compiler's own defaults.
@@ -211,7 +217,7 @@ impl Side {
 
     /// The outcome badge of its header: "Not checked", "Undefined
     /// behaviour", … (empty for a side that is only shown).
-    pub fn badge(&self, env: &Env<'_>) -> String {
+    pub(crate) fn badge(&self, env: &Env<'_>) -> String {
         match &self.role {
             Role::Rust(ex) => ex.badge(env),
             _ if self.ignore() => env.ui("Not checked").into_owned(),
@@ -295,9 +301,9 @@ impl Side {
                 expect,
                 ignore,
                 error,
+                spec,
             } => {
-                let mut claim =
-                    AsmSpec::default().c_claim(env, self.snippet(), *expect, Sanitize::NONE);
+                let mut claim = spec.c_claim(env, self.snippet(), *expect, Sanitize::NONE);
                 claim.expectation.ignore = *ignore;
                 claim.expectation.error = error.clone();
                 claim
@@ -372,7 +378,7 @@ impl Compare {
 impl Side {
     /// The side's assembly request, when its panel is shown (an HTML page,
     /// `asm`, code meant to compile).
-    fn asm_request(&self, env: &Env<'_>) -> Option<AsmRequest> {
+    fn asm_request(&self, env: &Env<'_>) -> Option<AsmNeed> {
         if env.target != Target::Html {
             return None;
         }
@@ -381,26 +387,30 @@ impl Side {
 
     /// What its assembly is made of, on any target, when its panel is
     /// shown.
-    fn asm_program(&self, env: &Env<'_>) -> Option<AsmRequest> {
+    fn asm_program(&self, env: &Env<'_>) -> Option<AsmNeed> {
         if !self.asm() {
             return None;
         }
-        self.lang.compiler()?;
+        if !self.lang.has_asm() {
+            return None;
+        }
         let source = match &self.role {
             Role::Rust(ex) if ex.wants_asm() => {
                 mdbook_companion_core::code::rust_program(&self.source)
             }
-            Role::Rust(_) | Role::Program { .. } | Role::Shown { .. } => return None,
-            Role::Compiled { .. } => self.source.clone(),
+            Role::Rust(_) | Role::Shown { .. } => return None,
+            Role::Compiled { .. } | Role::Program { .. } => self.source.clone(),
         };
         let spec = self.spec()?;
-        Some(AsmRequest {
-            lang: self.lang,
-            source,
-            shown: self.shown.clone(),
-            edition: self.edition(env),
-            syntax: spec.syntax,
-            flags: spec.flags.clone(),
+        Some(AsmNeed {
+            request: Request {
+                lang: self.lang,
+                source,
+                shown: self.shown.clone(),
+                edition: self.edition(env),
+                syntax: spec.syntax,
+                flags: spec.flags.clone(),
+            },
             graph: spec.graph(),
             at: self.info_offset,
         })
@@ -650,7 +660,11 @@ mod tests {
             s.asm_request(env).unwrap()
         });
         assert_eq!(
-            (want.source.as_str(), &want.flags, want.syntax),
+            (
+                want.request.source.as_str(),
+                &want.request.flags,
+                want.request.syntax
+            ),
             (
                 a.program.source.as_str(),
                 &a.program.flags,
@@ -841,7 +855,7 @@ mod tests {
                 (
                     5,
                     11,
-                    "found unknown attribute `colour` on a `python` side; expected caption, id, expect, error or ignore",
+                    "found unknown attribute `colour` on a `python` side; expected caption, id, expect, error, asm or ignore",
                 ),
             ),
             (

@@ -3,7 +3,7 @@
 //! offset mapped back to the chapter.
 
 use super::{Compare, KIND, Layout, Role, Side};
-use crate::asmspec::{self, AsmBlock, Panel};
+use crate::asmspec::{self, AsmBlock, AsmSpec, Panel};
 use crate::attributes::{self, Given};
 use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
@@ -19,7 +19,7 @@ const SIDES: &str = "a fenced code block (```c, ```cpp, ```rust, ```python, ```g
 
 impl Compare {
     /// Parses a compare block: its attributes and its sides.
-    pub fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
+    pub(crate) fn parse(block: &Block, env: &Env<'_>) -> Result<Compare, Problem> {
         let fence = &block.fence;
         let attrs = KIND.attributes(block)?;
         let given = Reader::read(fence, &attrs, &attributes::COMPARE, "compare")?;
@@ -199,22 +199,61 @@ pub(super) fn safe_note(note: &str, at: usize) -> Result<String, Problem> {
 
 /// What a side in a language of programs is: checked when it says what
 /// it does (`expect=`), else shown only.
-fn program(given: Given, asm: Option<AsmBlock>, lang: Lang) -> Result<Role, Problem> {
+fn program(
+    given: Given,
+    asm: Option<AsmBlock>,
+    lang: Lang,
+    block_asm: Panel,
+    asm_at: usize,
+) -> Result<Role, Problem> {
     let name = lang.fence();
-    if let Some(b) = asm {
+    if let Some(b) = &asm
+        && !lang.has_asm()
+    {
         return Err(Problem::at(
             b.info_offset,
             format!(
-                "found an ```asm block after a `{name}` side; expected it after a C, C++ or Rust side, whose code is compiled"
+                "found an ```asm block after a `{name}` side; expected it after a side whose assembly is shown (C, C++, Rust, Go)"
             ),
         ));
     }
     let ignore = given.ignore.unwrap_or(false);
-    match (given.expect.map(|(e, _)| e), given.error) {
+    let mut spec = AsmSpec {
+        block: asm,
+        ..given.spec
+    };
+    if spec.panel != Panel::None && !lang.has_asm() {
+        return Err(Problem::at(
+            asm_at,
+            format!(
+                "found `asm` on a `{name}` side, a language whose assembly is not shown; expected it on a C, C++, Rust or Go side"
+            ),
+        ));
+    }
+    if spec.graph() {
+        return Err(Problem::at(
+            asm_at,
+            format!(
+                "found `asm=graph` on a `{name}` side; expected `asm` or `asm=false` (graphs are drawn for C, C++ and Rust listings)"
+            ),
+        ));
+    }
+    // Its own `asm` compiles it: without `expect=`, it claims it
+    // compiles, as a C side does. The block's `asm` shows the listing of
+    // the sides that make a claim (graphs stay C's, C++'s and Rust's).
+    let expect = match (given.expect.map(|(e, _)| e), spec.shows()) {
+        (None, true) => Some(Expect::Compile),
+        (expect, _) => expect,
+    };
+    if lang.has_asm() && expect.is_some() {
+        spec.panel = spec.panel.max(block_asm.min(Panel::Listing));
+    }
+    match (expect, given.error) {
         (Some(Expect::CompileFail), error) => Ok(Role::Program {
             expect: Expect::CompileFail,
             ignore,
             error: error.map(|(e, _)| e),
+            spec,
         }),
         (_, Some((_, at))) => Err(Problem::at(
             at,
@@ -226,6 +265,7 @@ fn program(given: Given, asm: Option<AsmBlock>, lang: Lang) -> Result<Role, Prob
             expect,
             ignore,
             error: None,
+            spec,
         }),
         (None, None) => Ok(Role::Shown { ignore }),
     }
@@ -272,7 +312,13 @@ fn side(
                 sanitize: c.sanitize,
             }
         }
-        Lang::Program(_) => program(given, asm, lang)?,
+        Lang::Program(_) => {
+            let asm_at = list
+                .iter()
+                .find(|a| a.key == "asm")
+                .map_or(fence.info_offset, |a| fence.info_offset + a.offset);
+            program(given, asm, lang, block_asm, asm_at)?
+        }
     };
     let (shown, source) = lang.split_hidden(&fence.body, env.config);
     let s = Side {

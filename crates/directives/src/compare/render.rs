@@ -4,7 +4,7 @@
 use super::{Compare, Layout, Side};
 use crate::asmspec;
 use crate::contract::{Env, Rendered, Target};
-use crate::facts::{Facts, Listing, Moment, Vouched};
+use crate::facts::{AsmAnswer, Facts, Moment, Vouched};
 use crate::frame::{self, Frame, FrameClaim};
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
@@ -41,7 +41,7 @@ impl Side {
 
 impl Compare {
     /// Renders the block for `env.target`, its sides numbered `numbers`.
-    pub fn render_for_target(
+    pub(crate) fn render_for_target(
         &self,
         env: &Env<'_>,
         facts: &Facts,
@@ -67,7 +67,7 @@ impl Compare {
                     r.out.blank();
                 }
                 r.out.append(
-                    ex.render_with(env, facts, s.info_offset, &Listing::default(), None, None)
+                    ex.render_with(env, facts, s.info_offset, &AsmAnswer::default(), None, None)
                         .out,
                 );
             }
@@ -121,7 +121,7 @@ impl Compare {
             ));
             let listing = match s.asm_request(env) {
                 Some(req) => facts.assembly(&req)?,
-                None => Listing::default(),
+                None => AsmAnswer::default(),
             };
             warnings.extend(listing.warnings.iter().cloned());
             r.missing.extend(listing.missing.iter().cloned());
@@ -239,7 +239,7 @@ impl Compare {
                     env,
                     facts,
                     s.info_offset,
-                    &Listing::default(),
+                    &AsmAnswer::default(),
                     Some(number),
                     None,
                 );
@@ -251,7 +251,7 @@ impl Compare {
                     env,
                     &s.vouched(env, facts),
                     None,
-                    &Listing::default(),
+                    &AsmAnswer::default(),
                     number,
                     &mut warnings,
                     out,
@@ -355,7 +355,7 @@ fn c_side(
     env: &Env<'_>,
     vouched: &Vouched,
     recorded: Option<&RecordedRun>,
-    listing: &Listing,
+    listing: &AsmAnswer,
     number: &Number,
     warnings: &mut Vec<Problem>,
     out: &mut Out,
@@ -376,7 +376,10 @@ fn c_side(
     let panel = s.spec().and_then(|spec| {
         asmspec::asm_panel(
             listing,
-            "cc -O2",
+            s.lang
+                .program()
+                .and_then(|row| row.asm.as_ref())
+                .map_or("cc -O2", |asm| asm.shown_as),
             &s.shown,
             &tie::c_lines(&s.code, &env.config.c_hidden_prefix),
             spec,

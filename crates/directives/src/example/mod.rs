@@ -9,15 +9,15 @@
 
 use super::asmspec;
 use super::contract::{Env, Kind, Model, Parsed, Rendered, Target};
-use super::facts::{Facts, Listing};
-pub use super::runnable::{Context, Example};
+use super::facts::{AsmAnswer, Facts};
+pub(crate) use super::runnable::{Context, Example};
 use super::xgettext::{self, Piece};
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 
 /// The example's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "example",
     pattern: Pattern {
         words: &["rust", "example"],
@@ -90,7 +90,7 @@ impl Model for Example {
         }
         let listing = match ex.asm_request(env, at) {
             Some(req) => facts.assembly(&req)?,
-            None => Listing::default(),
+            None => AsmAnswer::default(),
         };
         let number = ex.number(env, 0);
         let mut r = ex.render_with(env, facts, at, &listing, Some(&number), moment.as_ref());
@@ -111,8 +111,9 @@ impl Model for Example {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{AsmRequest, Fact, Item, Moment, Need, Reference, Topic, Vouched};
+    use crate::facts::{AsmNeed, Fact, Item, Moment, Need, Reference, Topic, Vouched};
     use crate::scan;
+    use mdbook_companion_core::asm::{Listing, Request};
     use mdbook_companion_core::claim::Recorded;
     use mdbook_companion_core::config::Config;
     use mdbook_companion_core::expect::Expect;
@@ -434,13 +435,15 @@ mod tests {
             value: "1:00".into(),
             at: 20,
         };
-        let req = AsmRequest {
-            lang: Lang::Rust,
-            source: source.into(),
-            shown: source.into(),
-            edition: 2021,
-            syntax: None,
-            flags: Vec::new(),
+        let req = AsmNeed {
+            request: Request {
+                lang: Lang::Rust,
+                source: source.into(),
+                shown: source.into(),
+                edition: 2021,
+                syntax: None,
+                flags: Vec::new(),
+            },
             graph: false,
             at: 3,
         };
@@ -473,9 +476,12 @@ mod tests {
             ),
             (
                 Need::Assembly(req),
-                Fact::Assembly(Ok(Listing {
-                    text: Some("main:\n  ret".into()),
-                    ..Listing::default()
+                Fact::Assembly(Ok(AsmAnswer {
+                    listing: Some(Listing {
+                        text: "main:\n  ret".into(),
+                        lines: Vec::new(),
+                    }),
+                    ..AsmAnswer::default()
                 })),
             ),
             (
@@ -546,11 +552,13 @@ mod tests {
         let render = |listing: &str, graphs: Vec<mdbook_companion_core::flowgraph::Drawing>| {
             let facts = Facts::new(vec![(
                 Need::Assembly(req.clone()),
-                Fact::Assembly(Ok(Listing {
-                    text: Some(listing.into()),
-                    lines: vec![0, 2, 2, 3],
+                Fact::Assembly(Ok(AsmAnswer {
+                    listing: Some(Listing {
+                        text: listing.into(),
+                        lines: vec![0, 2, 2, 3],
+                    }),
                     graphs,
-                    ..Listing::default()
+                    ..AsmAnswer::default()
                 })),
             )]);
             let r = crate::render(&block, &env, parsed.model.as_ref(), &facts).unwrap();

@@ -29,7 +29,7 @@ use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 
 /// The exercise's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "exercise",
     pattern: PATTERN,
     parse,
@@ -43,7 +43,7 @@ pub const KIND: Kind = Kind {
 
 /// `print-solutions = true`: solutions on the print page too (the
 /// exercise's key of `[preprocessor.companion]`).
-pub const PRINT_SOLUTIONS: &str = "print-solutions";
+pub(crate) const PRINT_SOLUTIONS: &str = "print-solutions";
 
 /// What a claims-page row of an exercise is.
 pub const WHAT: &str = "Exercise";
@@ -69,7 +69,7 @@ pub const PATTERN: Pattern = Pattern {
 };
 
 /// The parts a block holds, for messages.
-pub const PARTS: &str =
+pub(crate) const PARTS: &str =
     "```rust starter, ```rust solution, ```rust tests and, optionally, ```hints";
 
 /// Some of the author's Markdown (the task, the hints) and where it
@@ -156,7 +156,7 @@ impl Exercise {
     }
 
     /// Its package for the `exercises` workspace.
-    pub fn to_package(&self, solutions: bool) -> Package {
+    pub(crate) fn to_package(&self, solutions: bool) -> Package {
         Package {
             name: self.package(),
             title: self.title.clone(),

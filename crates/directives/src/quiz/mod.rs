@@ -41,7 +41,7 @@ use mdbook_companion_core::problem::{FileLocation, Problem};
 use std::ops::Range;
 
 /// The quiz's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "quiz",
     pattern: PATTERN,
     parse,
@@ -55,7 +55,7 @@ pub const KIND: Kind = Kind {
 
 /// `print-answers = true`: answers and explanations on the print page
 /// too (the quiz's key of `[preprocessor.companion]`).
-pub const PRINT_ANSWERS: &str = "print-answers";
+pub(crate) const PRINT_ANSWERS: &str = "print-answers";
 
 /// The word of a quiz's number (`Quiz 4.1`).
 pub const WHAT: &str = "Quiz";
@@ -68,7 +68,7 @@ pub const PATTERN: Pattern = Pattern {
 
 /// mdbook-quiz's link: a line `{{#quiz FILE}}` is a quiz block that reads
 /// FILE (as ```` ```quiz src="FILE" ````).
-pub const LINK: &str = "quiz";
+pub(crate) const LINK: &str = "quiz";
 
 /// Parses a quiz block into its model; its Rust programs need the book's
 /// crates they use known (as an example's do).
@@ -114,7 +114,7 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
 /// Whether a chapter may hold a quiz that reads a file (```` ```quiz
 /// src="…" ````): the chapter memo, which watches only the configured
 /// data files, must not remember such a chapter.
-pub fn reads_a_file(text: &str) -> bool {
+pub(crate) fn reads_a_file(text: &str) -> bool {
     text.lines().any(|l| {
         let t = l
             .trim_start_matches([' ', '\t', '>', '-', '*'])
@@ -414,7 +414,7 @@ pub struct Question {
 
 impl Question {
     /// Whether several options are right ("all that apply").
-    pub fn all_that_apply(&self) -> bool {
+    pub(crate) fn all_that_apply(&self) -> bool {
         match &self.answer {
             Answer::Choices(c) => c.iter().filter(|c| c.right).count() > 1,
             _ => false,

@@ -20,7 +20,7 @@ use crate::contract::Env;
 use mdbook_companion_core::claim::BlessTarget;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::markdown::Fence;
-use mdbook_companion_core::problem::{FileLocation, Problem};
+use mdbook_companion_core::problem::{Fault, FileLocation, Problem};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -125,9 +125,6 @@ struct TracingAnswer {
     line_number: Option<usize>,
 }
 
-/// A fault of the file: a byte offset in it and a message.
-pub(super) type Fault = (usize, String);
-
 impl super::Quiz {
     /// Reads the text of an mdbook-quiz file (what the fuzz target
     /// drives): its questions, or a fault at a byte offset of `text`.
@@ -146,7 +143,7 @@ pub(super) fn questions(
     config: &Config,
 ) -> Result<Vec<Question>, Fault> {
     let file: File = toml::from_str(text).map_err(|e| {
-        (
+        Fault::at(
             e.span().map_or(0, |s| s.start),
             format!(
                 "found {}; expected an mdbook-quiz file: [[questions]] tables",
@@ -155,7 +152,7 @@ pub(super) fn questions(
         )
     })?;
     if file.questions.is_empty() {
-        return Err((
+        return Err(Fault::at(
             0,
             "found no [[questions]] in the quiz file; expected at least one".to_owned(),
         ));
@@ -203,7 +200,7 @@ impl OneQuestion<'_> {
     fn read(&self, table: &toml::Table) -> Result<Question, Fault> {
         for key in table.keys() {
             if !COMMON.contains(&key.as_str()) {
-                return Err((
+                return Err(Fault::at(
                     self.where_key(key),
                     format!(
                         "found unknown key `{key}` in a question; expected one of {}",
@@ -215,7 +212,7 @@ impl OneQuestion<'_> {
         let kind = match table.get("type") {
             Some(toml::Value::String(s)) => s.as_str(),
             _ => {
-                return Err((
+                return Err(Fault::at(
                     self.range.start,
                     format!("found a question without a `type`; expected type = {TYPES}"),
                 ));
@@ -223,7 +220,7 @@ impl OneQuestion<'_> {
         };
         let value = toml::Value::Table(table.clone());
         let bad = |e: toml::de::Error| {
-            (
+            Fault::at(
                 self.range.start,
                 format!(
                     "found a {kind} question that does not fit mdbook-quiz's schema ({}); expected its prompt.* and answer.* keys",
@@ -235,7 +232,7 @@ impl OneQuestion<'_> {
             "MultipleChoice" => self.multiple_choice(value.try_into().map_err(bad)?),
             "ShortAnswer" => self.short_answer(value.try_into().map_err(bad)?),
             "Tracing" => self.tracing(value.try_into().map_err(bad)?),
-            other => Err((
+            other => Err(Fault::at(
                 self.where_key("type"),
                 format!("found a question of type `{other}`; expected {TYPES}"),
             )),
@@ -278,7 +275,7 @@ impl OneQuestion<'_> {
             Some(p) => match self.file.multipart.get(p) {
                 Some(c) => vec![self.prose(c, self.strings.multipart(p))],
                 None => {
-                    return Err((
+                    return Err(Fault::at(
                         self.where_key("multipart"),
                         format!(
                             "found multipart = \"{p}\" with no `{p}` in the file's [multipart] table; expected a key of it"
@@ -307,7 +304,7 @@ impl OneQuestion<'_> {
             self.config,
             self.at,
         )
-        .map_err(|m| (key_at, m))?;
+        .map_err(|m| Fault::at(key_at, m))?;
         let line = self
             .string_at(&["companion", "template"], None)
             .map_or_else(
@@ -326,7 +323,7 @@ impl OneQuestion<'_> {
                 .collect(),
         };
         if right.is_empty() {
-            return Err((
+            return Err(Fault::at(
                 self.where_key("answer"),
                 "found an empty answer.answer; expected the right option (a string) or options (a list)".to_owned(),
             ));
@@ -344,7 +341,7 @@ impl OneQuestion<'_> {
         match (f.prompt.answer_index, f.prompt.sort_answers) {
             (Some(i), _) if one_right => {
                 if i > f.prompt.distractors.len() {
-                    return Err((
+                    return Err(Fault::at(
                         self.where_key("answerIndex"),
                         format!(
                             "found prompt.answerIndex = {i} with {} distractors; expected at most {}",
@@ -410,19 +407,19 @@ impl OneQuestion<'_> {
 
     fn tracing(&self, f: Fields<TracingPrompt, TracingAnswer>) -> Result<Question, Fault> {
         if f.companion.is_some() {
-            return Err((
+            return Err(Fault::at(
                 self.where_key("companion"),
                 "found `companion` on a Tracing question; expected it on a MultipleChoice or ShortAnswer question (a Tracing answer is proven as it is)".to_owned(),
             ));
         }
         if let Some(stdout) = &f.answer.stdout {
             super::program::literal_output(stdout, false)
-                .map_err(|m| (self.where_key("stdout"), m))?;
+                .map_err(|m| Fault::at(self.where_key("stdout"), m))?;
         }
         let key_at = self.where_key("doesCompile");
         let line = mdbook_companion_core::markdown::line_col(self.text, key_at).0;
         let mut program = tracing(&f, self.at, self.config)
-            .map_err(|m| (key_at, m))?
+            .map_err(|m| Fault::at(key_at, m))?
             .placed(self.shown, line);
         let range = self.range.clone();
         // `--bless` writes its answer into this table of the file.
@@ -670,7 +667,8 @@ answer.answer = ["u8", "i32"]
     #[test]
     fn unknown_types_and_keys_are_located_in_the_file() {
         let at = |text: &str| {
-            let (offset, message) = questions(text, "src/q.toml", 0, &config()).unwrap_err();
+            let Fault { offset, message } =
+                questions(text, "src/q.toml", 0, &config()).unwrap_err();
             let (l, c) = mdbook_companion_core::markdown::line_col(text, offset);
             format!("{l}:{c}: {message}")
         };
@@ -725,7 +723,7 @@ mod robustness {
             }
         }
         for text in &cases {
-            if let Err((offset, message)) = questions(text, "q.toml", 0, &config) {
+            if let Err(Fault { offset, message }) = questions(text, "q.toml", 0, &config) {
                 assert!(offset <= text.len(), "{message}\n{text}");
                 assert!(message.starts_with("found "), "{message}");
             }

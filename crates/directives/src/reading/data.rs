@@ -9,6 +9,7 @@ use crate::note::render_note;
 use mdbook_companion_core::config::{Config, DataKey};
 use mdbook_companion_core::escape::check_url;
 use mdbook_companion_core::markdown;
+use mdbook_companion_core::problem::Fault;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
@@ -196,24 +197,6 @@ impl Item {
     }
 }
 
-/// A problem at a byte offset of the TOML text it was found in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
-    /// Byte offset in the TOML text.
-    pub offset: usize,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
-impl Fault {
-    fn at(offset: usize, message: impl Into<String>) -> Fault {
-        Fault {
-            offset,
-            message: message.into(),
-        }
-    }
-}
-
 /// Parses and checks reading-list TOML: `[[entry]]` tables.
 pub fn parse_entries(text: &str) -> Result<Vec<Item>, Fault> {
     let raw: RawList = toml::from_str(text).map_err(|e| {
@@ -326,11 +309,7 @@ fn toml_message(msg: &str) -> String {
 /// by every chapter (chapters are processed in parallel).
 pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Item>>, LoadError> {
     env.shared.data.get_or_load(DATA.key, || {
-        file(env.config).load(env.config, |text| {
-            parse_entries(text)
-                .map(Arc::new)
-                .map_err(|f| (f.offset, f.message))
-        })
+        file(env.config).load(env.config, |text| parse_entries(text).map(Arc::new))
     })
 }
 

@@ -18,7 +18,7 @@ pub mod data;
 pub mod render;
 pub mod select;
 
-pub use data::{Access, FIELDS, Fault, Item, ItemKind, Level, Status, parse_entries};
+pub use data::{Access, FIELDS, Item, ItemKind, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
@@ -30,7 +30,7 @@ use mdbook_companion_core::problem::Problem;
 use std::sync::Arc;
 
 /// The reading list's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "reading-list",
     pattern: Pattern {
         words: &["reading-list"],

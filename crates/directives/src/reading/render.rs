@@ -8,7 +8,7 @@ use mdbook_companion_core::escape::{escape, escape_markdown};
 use mdbook_companion_core::markdown::Out;
 
 /// Renders the cards for `entries`, our words in the book's language.
-pub fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
+pub(crate) fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
     let mut r = Rendered::default();
     let out = &mut r.out;
     match env.target {

@@ -11,13 +11,13 @@ use mdbook_companion_core::problem::Problem;
 
 /// A moment, resolved for the block that refers to it (how the talk
 /// directive publishes its moments: its registry row names this).
-pub fn publish(env: &Env<'_>, value: &str, offset: usize) -> Result<Item, Problem> {
+pub(crate) fn publish(env: &Env<'_>, value: &str, offset: usize) -> Result<Item, Problem> {
     resolve(env, value, offset).map(Item::Moment)
 }
 
 /// Resolves the value of an `at` attribute found at `offset` of the
 /// chapter against the book's talk data.
-pub fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Moment, Problem> {
+pub(crate) fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Moment, Problem> {
     let (id, time) = match value.split_once('@') {
         Some((id, time)) => (Some(id), time),
         None => (None, value),

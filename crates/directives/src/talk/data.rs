@@ -8,18 +8,19 @@
 //! has) are located through [`toml::Spanned`] fields.
 
 use crate::contract::Env;
-pub use crate::datafile::LoadError;
+pub(crate) use crate::datafile::LoadError;
 use crate::datafile::{DataFile, Spot};
 use crate::note::render_note;
 use mdbook_companion_core::config::{Config, DataKey};
 use mdbook_companion_core::escape::check_url;
 use mdbook_companion_core::markdown;
+use mdbook_companion_core::problem::Fault;
 use serde::Deserialize;
 use std::sync::Arc;
 use toml::Spanned;
 
 /// The fields of a talk, for messages.
-pub const FIELDS: &str =
+pub(crate) const FIELDS: &str =
     "id, title, speakers, event, date, duration, place, video, links, abstract, tags, moment";
 
 /// The fields of a moment, for messages.
@@ -70,7 +71,7 @@ struct RawMoment {
 
 /// A talk's date, and its start time when the data gives one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct When {
+pub(crate) struct When {
     /// Year, month (1–12), day.
     pub date: (u16, u8, u8),
     /// Hour and minute of the start.
@@ -94,7 +95,7 @@ const MONTHS: [&str; 12] = [
 
 impl When {
     /// The machine-readable form for `<time datetime>`.
-    pub fn machine(&self) -> String {
+    pub(crate) fn machine(&self) -> String {
         let (y, m, d) = self.date;
         match self.time {
             Some((h, min)) => format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}"),
@@ -103,14 +104,14 @@ impl When {
     }
 
     /// The date in words: `14 September 2021`.
-    pub fn day_in_words(&self) -> String {
+    pub(crate) fn day_in_words(&self) -> String {
         let (y, m, d) = self.date;
         let month = MONTHS.get(usize::from(m).saturating_sub(1)).unwrap_or(&"");
         format!("{d} {month} {y}")
     }
 
     /// The date in words, with the time when given: `14 September 2021, 10:00`.
-    pub fn in_words(&self) -> String {
+    pub(crate) fn in_words(&self) -> String {
         match self.time {
             Some((h, min)) => format!("{}, {h:02}:{min:02}", self.day_in_words()),
             None => self.day_in_words(),
@@ -120,7 +121,7 @@ impl When {
 
 /// A link of a talk.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Link {
+pub(crate) struct Link {
     /// What the link is (`Slides`).
     pub label: String,
     /// An http(s) address.
@@ -129,7 +130,7 @@ pub struct Link {
 
 /// A moment of a talk.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Moment {
+pub(crate) struct Moment {
     /// The time as written (`12:30`).
     pub at: String,
     /// The time in seconds.
@@ -144,7 +145,7 @@ pub struct Moment {
 
 /// A checked talk.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Talk {
+pub(crate) struct Talk {
     /// The id blocks and `at="id@12:30"` name it by.
     pub id: Option<String>,
     /// The title.
@@ -177,24 +178,12 @@ pub struct Talk {
     pub moments: Vec<Moment>,
 }
 
-/// A problem at a byte offset of the TOML text it was found in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
-    /// Byte offset in the TOML text.
-    pub offset: usize,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
 fn fault(offset: usize, message: impl Into<String>) -> Fault {
-    Fault {
-        offset,
-        message: message.into(),
-    }
+    Fault::at(offset, message)
 }
 
 /// Seconds of `m:ss` or `h:mm:ss`; `None` when malformed.
-pub fn parse_time(text: &str) -> Option<u64> {
+pub(crate) fn parse_time(text: &str) -> Option<u64> {
     let parts: Vec<&str> = text.split(':').collect();
     let num = |s: &str, two: bool| -> Option<u64> {
         let ok = !s.is_empty() && s.len() <= 5 && s.bytes().all(|b| b.is_ascii_digit());
@@ -293,7 +282,7 @@ fn toml_message(msg: &str) -> String {
 /// Parses and checks talk TOML. `chapters` are the book's chapters
 /// relative to `src` (`uninitialized.md`); a moment's `chapter` must be
 /// one of them.
-pub fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> {
+pub(crate) fn parse_talks(text: &str, chapters: &[String]) -> Result<Vec<Talk>, Fault> {
     let raw: RawTalks = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         fault(offset, toml_message(e.message()))
@@ -455,7 +444,7 @@ fn moment(
 }
 
 /// The book's chapters relative to `src`, for [`parse_talks`].
-pub fn book_chapters(env: &Env<'_>) -> Vec<String> {
+pub(crate) fn book_chapters(env: &Env<'_>) -> Vec<String> {
     let src = format!("{}/", env.config.src.to_string_lossy().replace('\\', "/"));
     env.shared
         .chapters
@@ -465,25 +454,23 @@ pub fn book_chapters(env: &Env<'_>) -> Vec<String> {
 }
 
 /// The book's talk data, read and checked at most once per run.
-pub fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
+pub(crate) fn talks(env: &Env<'_>) -> Result<Arc<Vec<Talk>>, LoadError> {
     env.shared.data.get_or_load("talk", || {
         let chapters = book_chapters(env);
         file(env.config).load(env.config, |text| {
-            parse_talks(text, &chapters)
-                .map(Arc::new)
-                .map_err(|f| (f.offset, f.message))
+            parse_talks(text, &chapters).map(Arc::new)
         })
     })
 }
 
 /// The talks' key and default file.
-pub const DATA: DataKey = DataKey {
+pub(crate) const DATA: DataKey = DataKey {
     key: "talks",
     default: "talks.toml",
 };
 
 /// The talks' data file.
-pub fn file(config: &Config) -> DataFile<'_> {
+pub(crate) fn file(config: &Config) -> DataFile<'_> {
     DataFile {
         key: DATA.key,
         rel: config.data_file(&DATA),

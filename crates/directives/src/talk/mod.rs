@@ -9,11 +9,11 @@
 //! card per talk, and a block with several talks is a schedule grouped by
 //! date. [`at`] reads the `at="12:30"` of examples and comparisons.
 
-pub mod at;
-pub mod data;
-pub mod render;
+pub(crate) mod at;
+pub(crate) mod data;
+pub(crate) mod render;
 
-pub use data::{Talk, parse_talks};
+pub(crate) use data::{Talk, parse_talks};
 
 use super::contract::{Env, Kind, Parsed, Publish, Rendered, Target};
 use super::facts::Topic;
@@ -27,7 +27,7 @@ use mdbook_companion_core::values::Attrs;
 use std::sync::Arc;
 
 /// The talk's row of the registry.
-pub const KIND: Kind = Kind {
+pub(crate) const KIND: Kind = Kind {
     name: "talk",
     pattern: Pattern {
         words: &["talk"],
@@ -46,11 +46,11 @@ pub const KIND: Kind = Kind {
 };
 
 /// The attributes a talk block knows, for messages.
-pub const KNOWN: &str = "ids, event, tags, title";
+pub(crate) const KNOWN: &str = "ids, event, tags, title";
 
 /// A block's filters and caption.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// Keep exactly these talks, in this order.
     pub ids: Option<Vec<String>>,
     /// Keep talks of this event.
@@ -64,7 +64,7 @@ pub struct Selection {
 impl Selection {
     /// Reads the block's attributes; also returns the `ids` attribute, to
     /// locate an unknown id.
-    pub fn parse<'a>(
+    pub(crate) fn parse<'a>(
         block: &Block,
         attrs: &'a [Attr],
     ) -> Result<(Selection, Option<&'a Attr>), Problem> {
@@ -95,7 +95,11 @@ impl Selection {
 
     /// The selected talks, or why none, with where the message belongs;
     /// `from` names where the talks came from.
-    pub fn select<'t>(&self, talks: &'t [Talk], from: &str) -> Result<Vec<&'t Talk>, Unselected> {
+    pub(crate) fn select<'t>(
+        &self,
+        talks: &'t [Talk],
+        from: &str,
+    ) -> Result<Vec<&'t Talk>, Unselected> {
         let keep = |t: &Talk| {
             self.event
                 .as_ref()
@@ -152,7 +156,7 @@ fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
 }
 
 /// Parses and renders a talk block.
-pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
+pub(crate) fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
     let attrs = KIND.attributes(block)?;
     let (sel, ids_attr) = Selection::parse(block, &attrs)?;

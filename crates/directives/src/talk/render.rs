@@ -10,7 +10,7 @@ use mdbook_companion_core::markdown::Out;
 
 /// The video's address opened at `seconds`: YouTube's `t=…s` parameter,
 /// Vimeo's `#t=…s`, and the media fragment `#t=` for any other host.
-pub fn video_at(video: &str, seconds: u64) -> String {
+pub(crate) fn video_at(video: &str, seconds: u64) -> String {
     let (base, _fragment) = video.split_once('#').unwrap_or((video, ""));
     let host = base
         .split_once("://")
@@ -40,7 +40,7 @@ pub fn video_at(video: &str, seconds: u64) -> String {
 
 /// A length in words: `45 s`, `10 min`, `1 h`, `1 h 5 min` (seconds shown
 /// only under a minute, or when the data gives them).
-pub fn length_in_words(secs: u64) -> String {
+pub(crate) fn length_in_words(secs: u64) -> String {
     let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
     let mut parts = Vec::new();
     if h > 0 {
@@ -56,7 +56,7 @@ pub fn length_in_words(secs: u64) -> String {
 }
 
 /// Where the chapter links start from.
-pub struct Page<'a> {
+pub(crate) struct Page<'a> {
     /// The book's `src`, as chapter files start (`src`).
     pub src: &'a str,
     /// This chapter's file (`src/talk.md`).
@@ -79,7 +79,12 @@ fn group_by_date<'t>(talks: &[&'t Talk]) -> Vec<(Option<When>, Vec<&'t Talk>)> {
 }
 
 /// Renders the talks: one card, or a schedule of several.
-pub fn render_talks(title: Option<&str>, talks: &[&Talk], page: &Page<'_>, target: Target) -> Out {
+pub(crate) fn render_talks(
+    title: Option<&str>,
+    talks: &[&Talk],
+    page: &Page<'_>,
+    target: Target,
+) -> Out {
     let mut out = Out::new();
     match target {
         Target::Test => {}

@@ -4,22 +4,13 @@
 //! from the line table (`.file` and `.loc` directives) before those
 //! directives are dropped.
 
+use mdbook_companion_core::asm::Listing;
 use mdbook_companion_core::lang::Lang;
-use serde::{Deserialize, Serialize};
-
-/// A listing as the panel shows it, each line with the line of the
-/// compiled program its instruction came from (0: a label, a blank line,
-/// or code of no line of the block).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Listing {
-    /// The text, one instruction or label per line.
-    pub text: String,
-    /// One source line per line of `text`, 1-based.
-    pub lines: Vec<u32>,
-}
 
 /// The names of the functions defined or called in the visible code: `fn
-/// name` for Rust, `name(` for C and C++ (keywords excluded).
+/// name` for Rust, `name(` for C and C++ (keywords excluded), the
+/// functions defined after its row's word (`func name(`, `func (r T)
+/// name(`) for a language of programs.
 pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     let mut push = |n: &str| {
@@ -34,6 +25,16 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
             Lang::Rust => {
                 if word == "fn"
                     && let Some(&(s, e)) = idents.get(i + 1)
+                {
+                    push(&shown[s..e]);
+                }
+            }
+            Lang::Program(row) if let Some(asm) = &row.asm => {
+                // The first name after the word that a `(` or `[` follows.
+                if word == asm.defines
+                    && let Some(&(s, e)) = idents[i + 1..]
+                        .iter()
+                        .find(|&&(_, e)| shown[e..].trim_start().starts_with(['(', '[']))
                 {
                     push(&shown[s..e]);
                 }

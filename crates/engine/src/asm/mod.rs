@@ -24,14 +24,17 @@ use crate::crates::{self, Crates};
 use crate::exec::{self, Limits};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::lang::{Compiler, Lang};
+use mdbook_companion_core::languages::{Assembler, ListingFormat, Stream};
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::{self, Syntax};
 use std::fmt;
 
 mod filter;
+mod go;
 #[cfg(test)]
 use filter::shorten_anon;
-pub use filter::{Listing, filter, reader_functions};
+pub use filter::{filter, reader_functions};
+pub use mdbook_companion_core::asm::{Listing, Request};
 
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";
@@ -43,32 +46,6 @@ fn file_name(lang: Lang) -> &'static str {
         Lang::Cpp => "block.cpp",
         Lang::Rust => "block.rs",
         Lang::Program(row) => row.file,
-    }
-}
-
-/// What to compile.
-#[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
-    /// The language (one that compiles: C, C++ or Rust).
-    pub lang: Lang,
-    /// The whole program, hidden lines included.
-    pub source: &'a str,
-    /// The code the reader sees; its functions are the ones kept.
-    pub shown: &'a str,
-    /// The Rust edition (ignored for C and C++).
-    pub edition: u16,
-    /// Intel or AT&T (x86 only; other machines have one syntax).
-    pub syntax: Syntax,
-    /// The block's own compiler flags (`flags="-Wall -Wextra"` of a C or
-    /// C++ side), after ours.
-    pub flags: &'a [String],
-}
-
-impl Request<'_> {
-    /// The compiler that makes the assembly (`cc` for anything that is not
-    /// Rust).
-    pub fn compiler(&self) -> Compiler {
-        self.lang.compiler().unwrap_or(Compiler::Cc)
     }
 }
 
@@ -151,7 +128,13 @@ pub struct Made {
 /// The program and arguments that compile `lang` to `out.s` in the
 /// current directory, with line tables when `lines` (always, but for the
 /// test that proves they change nothing).
-fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<String>) {
+fn command(req: &Request, config: &Config, lines: bool) -> (String, Vec<String>) {
+    if let (Some(row), Some(asm)) = (req.lang.program(), req.assembler()) {
+        // A row's command prints the listing itself, with its lines.
+        let mut words = row.command(asm.command, ".").into_iter();
+        let program = words.next().unwrap_or_default();
+        return (program, words.collect());
+    }
     let file = file_name(req.lang).to_owned();
     let x86 = machine::is_x86(machine::host_arch());
     let mut args: Vec<String> = Vec::new();
@@ -161,7 +144,7 @@ fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<Stri
             if lines {
                 args.push("-g1".into());
             }
-            if x86 && req.syntax == Syntax::Intel {
+            if x86 && req.syntax.unwrap_or(config.asm_syntax) == Syntax::Intel {
                 args.push("-masm=intel".into());
             }
             args.extend(req.flags.iter().cloned());
@@ -190,7 +173,7 @@ fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<Stri
             if lines {
                 args.extend(["-C", "debuginfo=line-tables-only"].map(String::from));
             }
-            if x86 && req.syntax == Syntax::Intel {
+            if x86 && req.syntax.unwrap_or(config.asm_syntax) == Syntax::Intel {
                 args.extend(["-C", "llvm-args=-x86-asm-syntax=intel"].map(String::from));
             }
             args.push(format!("--edition={}", req.edition));
@@ -203,14 +186,14 @@ fn command(req: &Request<'_>, config: &Config, lines: bool) -> (String, Vec<Stri
 
 /// The filtered assembly of the functions the reader wrote, from the cache
 /// when an identical request was compiled before.
-pub fn assembly(req: &Request<'_>, config: &Config, cache: &Cache) -> Result<Listing, AsmError> {
+pub fn assembly(req: &Request, config: &Config, cache: &Cache) -> Result<Listing, AsmError> {
     assembly_from(req, config, cache).map(|(listing, _)| listing)
 }
 
 /// [`assembly`], also telling whether a compiler ran (a request alone: the
 /// book's crates read for it).
-pub fn assembly_from(
-    req: &Request<'_>,
+pub(crate) fn assembly_from(
+    req: &Request,
     config: &Config,
     cache: &Cache,
 ) -> Result<(Listing, Origin), AsmError> {
@@ -218,8 +201,8 @@ pub fn assembly_from(
 }
 
 /// The functions of the listing the reader wrote.
-fn kept(req: &Request<'_>) -> Vec<String> {
-    let mut keep = reader_functions(req.lang, req.shown);
+fn kept(req: &Request) -> Vec<String> {
+    let mut keep = reader_functions(req.lang, &req.shown);
     if keep.is_empty() {
         // Loose statements, wrapped in `main`: then `main` is the reader's.
         keep.push("main".into());
@@ -230,11 +213,11 @@ fn kept(req: &Request<'_>) -> Vec<String> {
 /// The name of a request in `companion.lock`: the program, the functions
 /// kept, the flags and the machine, but neither the compiler's path nor
 /// its version (a machine without the compiler must find it).
-pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
+pub fn lock_key(req: &Request, config: &Config) -> String {
     let (_, args) = command(req, config, true);
     crate::lock::hash(&[
         b"asm-v2",
-        req.compiler().key().as_bytes(),
+        req.compiler_key().as_bytes(),
         req.source.as_bytes(),
         kept(req).join(",").as_bytes(),
         args.join(" ").as_bytes(),
@@ -245,7 +228,7 @@ pub fn lock_key(req: &Request<'_>, config: &Config) -> String {
 /// The listing of `req`: from the cache, else from the lock (with no
 /// compiler, or with the very compiler the lock names), else compiled.
 pub fn made(
-    req: &Request<'_>,
+    req: &Request,
     config: &Config,
     cache: &Cache,
     lock: Option<&crate::lock::Index>,
@@ -254,7 +237,7 @@ pub fn made(
     let (program, mut args) = command(req, config, true);
     let keep = kept(req);
     let used = match req.compiler() {
-        Compiler::Rustc => crates.used_by(req.source),
+        Compiler::Rustc => crates.used_by(&req.source),
         Compiler::Cc => Vec::new(),
     };
     let rejected = |stderr: String| AsmError::Rejected {
@@ -316,7 +299,13 @@ pub fn made(
         args.splice(at..at, extra);
     }
     let raw = compile(req, config, &program, &args)?;
-    let filtered = filter(&raw, req.lang, &keep, file_name(req.lang));
+    let filtered = match req.assembler() {
+        Some(Assembler {
+            format: ListingFormat::Go,
+            ..
+        }) => go::filter(&raw, &keep, file_name(req.lang)),
+        None => filter(&raw, req.lang, &keep, file_name(req.lang)),
+    };
     if let Ok(bytes) = serde_json::to_vec(&filtered) {
         cache.put(NAMESPACE, &key, &bytes);
     }
@@ -326,13 +315,13 @@ pub fn made(
 /// Runs `program args` on the block in a scratch folder: the assembler
 /// listing it writes.
 fn compile(
-    req: &Request<'_>,
+    req: &Request,
     config: &Config,
     program: &str,
     args: &[String],
 ) -> Result<String, AsmError> {
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
-    std::fs::write(dir.path().join(file_name(req.lang)), req.source)
+    std::fs::write(dir.path().join(file_name(req.lang)), &req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let sandbox = crates::compiler_box(config.isolation, &config.root);
     let finished = exec::run_in(
@@ -358,11 +347,16 @@ fn compile(
             stderr: stderr.join("\n"),
         });
     }
-    std::fs::read_to_string(dir.path().join("out.s")).map_err(|e| AsmError::Io(e.to_string()))
+    match req.assembler().map(|a| a.stream) {
+        Some(Stream::Stdout) => Ok(finished.stdout),
+        Some(Stream::Stderr) => Ok(finished.stderr),
+        None => std::fs::read_to_string(dir.path().join("out.s"))
+            .map_err(|e| AsmError::Io(e.to_string())),
+    }
 }
 
 /// The cache namespace of control-flow graphs.
-pub const GRAPHS: &str = "cfg";
+pub(crate) const GRAPHS: &str = "cfg";
 
 /// The control-flow graph of every function of `listing`, laid out once
 /// and cached by the listing's text (layout is the slow part).
@@ -415,11 +409,11 @@ mod tests {
         let cache = Cache::for_book(dir.path());
         let req = Request {
             lang,
-            source,
-            shown,
+            source: source.into(),
+            shown: shown.into(),
             edition: 2021,
-            syntax,
-            flags: &[],
+            syntax: Some(syntax),
+            flags: Vec::new(),
         };
         assembly(&req, &config(), &cache).unwrap_or_else(|e| panic!("{e}"))
     }
@@ -513,6 +507,20 @@ mod tests {
     }
 
     #[test]
+    fn go_listing_is_the_readers_functions_with_their_lines() {
+        let source = "package main\n\nimport \"fmt\"\n\nfunc divide(a, b int) int {\n\treturn a / b\n}\n\nfunc main() {\n\tfmt.Println(divide(7, 2))\n}\n";
+        assert_eq!(reader_functions(Lang::GO, source), ["divide"]);
+        let go = listing(Lang::GO, source, source, Syntax::Intel);
+        assert_eq!(labels(&go.text)[0], "main.divide:", "{go:?}");
+        assert!(go.text.contains("    IDIVQ "), "{go:?}");
+        let at_six = go.text.lines().zip(&go.lines).filter(|(_, n)| **n == 6);
+        assert!(at_six.count() > 2, "{go:?}");
+        let only_main = "package main\n\nfunc main() {\n\tprintln(1)\n}\n";
+        let go = compile(Lang::GO, only_main, only_main);
+        assert_eq!(labels(&go)[0], "main.main:", "{go}");
+    }
+
+    #[test]
     fn main_is_kept_only_when_alone_and_anon_hashes_are_dropped() {
         let shown = "pub fn f(x: u32) -> u32 { x / 3 }\nfn main() { println!(\"{}\", f(9)); }\n";
         assert_eq!(reader_functions(Lang::Rust, shown), ["f"]);
@@ -551,11 +559,11 @@ mod tests {
         let source = "int cached_twice(int x) { return 2 * x; }\n";
         let req = Request {
             lang: Lang::C,
-            source,
-            shown: source,
+            source: source.into(),
+            shown: source.into(),
             edition: 2021,
-            syntax: Syntax::Intel,
-            flags: &[],
+            syntax: Some(Syntax::Intel),
+            flags: Vec::new(),
         };
         let (first, origin) = assembly_from(&req, &config(), &cache).unwrap();
         assert_eq!(origin, Origin::Compiler);
@@ -578,11 +586,11 @@ mod tests {
         cfg.cc = "/nonexistent/cc".into();
         let req = Request {
             lang: Lang::C,
-            source: "int f(void) { return 1; }\n",
-            shown: "",
+            source: "int f(void) { return 1; }\n".into(),
+            shown: String::new(),
             edition: 2021,
-            syntax: Syntax::Intel,
-            flags: &[],
+            syntax: Some(Syntax::Intel),
+            flags: Vec::new(),
         };
         let e = assembly(&req, &cfg, &cache).unwrap_err();
         assert!(
@@ -590,7 +598,7 @@ mod tests {
             "{e}"
         );
         let req = Request {
-            source: "int f(void) { return }\n",
+            source: "int f(void) { return }\n".into(),
             ..req
         };
         let e = assembly(&req, &config(), &cache).unwrap_err();
@@ -605,11 +613,11 @@ mod tests {
         let source = "int corrupt_me(int x) { return 3 * x; }\n";
         let req = Request {
             lang: Lang::C,
-            source,
-            shown: source,
+            source: source.into(),
+            shown: source.into(),
             edition: 2021,
-            syntax: Syntax::Intel,
-            flags: &[],
+            syntax: Some(Syntax::Intel),
+            flags: Vec::new(),
         };
         let (first, _) = assembly_from(&req, &config(), &cache).unwrap();
         let entries: Vec<PathBuf> = walk(&dir.path().join(crate::cache::DIR).join(NAMESPACE));
@@ -633,7 +641,7 @@ mod tests {
     }
 
     /// The raw and filtered listing of `req`, with or without line tables.
-    fn both_ways(req: &Request<'_>) -> (Listing, Listing) {
+    fn both_ways(req: &Request) -> (Listing, Listing) {
         let cfg = config();
         let keep = kept(req);
         let run = |lines: bool| {
@@ -673,11 +681,11 @@ mod tests {
             for syntax in [Syntax::Intel, Syntax::Att] {
                 let req = Request {
                     lang,
-                    source,
-                    shown: source,
+                    source: source.into(),
+                    shown: source.into(),
                     edition: 2021,
-                    syntax,
-                    flags: &[],
+                    syntax: Some(syntax),
+                    flags: Vec::new(),
                 };
                 let (with, without) = both_ways(&req);
                 assert!(!with.text.is_empty(), "{source}");
@@ -741,13 +749,13 @@ mod tests {
         let cache = Cache::for_book(dir.path());
         let source = "int shift(int a) { return a << 31 >> 31; }\n";
         let flags = ["-O0".to_owned()];
-        let req = |flags| Request {
+        let req = |flags: &[String]| Request {
             lang: Lang::C,
-            source,
-            shown: source,
+            source: source.into(),
+            shown: source.into(),
             edition: 2021,
-            syntax: Syntax::Intel,
-            flags,
+            syntax: Some(Syntax::Intel),
+            flags: flags.to_vec(),
         };
         let o2 = assembly(&req(&[]), &config(), &cache).unwrap();
         let o0 = assembly(&req(&flags), &config(), &cache).unwrap();

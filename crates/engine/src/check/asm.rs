@@ -74,11 +74,11 @@ impl Checker {
         }
         let req = Request {
             lang: claim.program.lang,
-            source: &claim.program.source,
-            shown: &a.shown,
+            source: claim.program.source.clone(),
+            shown: a.shown.clone(),
             edition: claim.program.edition,
-            syntax: a.syntax,
-            flags: &claim.program.flags,
+            syntax: Some(a.syntax),
+            flags: claim.program.flags.clone(),
         };
         let made = match asm::made(
             &req,

@@ -64,7 +64,7 @@ pub fn job(claim: &Stated<'_>, cc: &str) -> Job {
 
 /// UBSan's report in a program's stderr: the text after `runtime error: `
 /// on the first line that has it.
-pub fn sanitizer_report(stderr: &str) -> Option<String> {
+pub(crate) fn sanitizer_report(stderr: &str) -> Option<String> {
     stderr
         .lines()
         .find_map(|l| l.split_once("runtime error: "))

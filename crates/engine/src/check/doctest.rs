@@ -28,8 +28,8 @@ use std::time::Duration;
 /// of the book's crates in its program do not change (only a backtrace
 /// it prints itself shows fewer lines), and linking them was most of the
 /// link of a block that uses the Rust book's trpl, whose libraries carry
-/// full debug information (Listing 17-25: 0.22 s, stripped 0.16 s; its
-/// program 37.7 MB, stripped 2.1 MB).
+/// full debug information (Listing 17-25's figures are on the guide's
+/// Performance page).
 pub(super) fn job(claim: &Stated<'_>, doctest: &Doctest, rustc: &str) -> Job {
     let mut job = super::rustc::job(claim, rustc);
     let mut extra: Vec<String> = ALLOW.iter().map(|s| (*s).to_owned()).collect();

@@ -44,8 +44,9 @@ pub(super) fn codes(claim: &Stated<'_>) -> Vec<String> {
 
 /// The file a merged build gives member `i` (relative to the crate root;
 /// beside it, not in a folder of its own: a folder per member was a
-/// directory made per block and build, 0.1 s of a cold check of the
-/// Reference on a file system slow to make them).
+/// directory made per block and build, which a file system slow to make
+/// them makes a cost of a cold check; the guide's Performance page has
+/// the figure).
 pub(super) fn member_file(i: usize) -> String {
     format!("__companion_ex_{i}.rs")
 }

@@ -32,7 +32,7 @@ pub fn matches(pattern: &str, actual: &str) -> bool {
 /// Whether `pattern` (normalized, non-empty) matches a stretch of
 /// `haystack`: its first line may start and its last line may end
 /// anywhere in a line, as a plain substring search allows.
-pub fn found_in(haystack: &str, pattern: &str) -> bool {
+pub(crate) fn found_in(haystack: &str, pattern: &str) -> bool {
     if !has_pattern(pattern) {
         return haystack.contains(pattern);
     }

@@ -101,7 +101,7 @@ pub fn panic_message(stderr: &str) -> Option<String> {
 }
 
 /// The first error line of rustc's diagnostics (`error[E0381]: …`).
-pub fn first_error(diagnostics: &str) -> Option<String> {
+pub(crate) fn first_error(diagnostics: &str) -> Option<String> {
     diagnostics
         .lines()
         .find(|l| l.starts_with("error"))

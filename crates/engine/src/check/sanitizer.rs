@@ -33,11 +33,12 @@ use std::process::Command;
 pub const CHECKER_EXIT: i32 = 99;
 
 /// Valgrind's arguments before the program.
-pub const MEMCHECK_ARGS: [&str; 3] = ["-q", "--error-exitcode=99", "--exit-on-first-error=yes"];
+pub(crate) const MEMCHECK_ARGS: [&str; 3] =
+    ["-q", "--error-exitcode=99", "--exit-on-first-error=yes"];
 
 /// What ThreadSanitizer prints when the address space is laid out in a
 /// way it cannot work with (newer kernels' randomisation).
-pub const TSAN_MAPPING: &str = "ThreadSanitizer: unexpected memory mapping";
+pub(crate) const TSAN_MAPPING: &str = "ThreadSanitizer: unexpected memory mapping";
 
 /// The compiler arguments of the sanitizers compiled into the program
 /// (none for Memcheck, which wants debug information only). UBSan with
@@ -46,7 +47,7 @@ pub const TSAN_MAPPING: &str = "ThreadSanitizer: unexpected memory mapping";
 /// the one `log_path` reaches is whichever's `__sanitizer_set_report_path`
 /// the loader binds first, so the other's reports would go to stderr;
 /// linked into the program they share one.
-pub fn compile_args(sanitize: Sanitize) -> Vec<String> {
+pub(crate) fn compile_args(sanitize: Sanitize) -> Vec<String> {
     let fs = sanitize.fsanitize();
     if fs.is_empty() {
         return match sanitize.has(Sanitizer::Memcheck) {
@@ -159,7 +160,7 @@ pub fn command(
 /// What the checkers wrote in `logs`: every file there, in the order of
 /// their names (one per process that reported), up to [`MAX_OUTPUT`]
 /// bytes; `None` when they wrote nothing.
-pub fn read_log(logs: &Path) -> Option<String> {
+pub(crate) fn read_log(logs: &Path) -> Option<String> {
     let mut files: Vec<_> = std::fs::read_dir(logs)
         .ok()?
         .flatten()
@@ -185,7 +186,7 @@ pub fn read_log(logs: &Path) -> Option<String> {
 /// before `main` (and ThreadSanitizer does not enforce its own
 /// `hard_rss_limit_mb`): they get the resident limit. Every other program
 /// keeps the address-space limit.
-pub fn memory_limits(
+pub(crate) fn memory_limits(
     env: &[(&'static str, &'static str)],
     memory: Option<u64>,
 ) -> (Option<u64>, Option<u64>) {
@@ -289,7 +290,7 @@ fn memcheck_line(line: &str) -> Option<&str> {
 /// (`tid=4711`), addresses (`0x602000000010`) and the temporary folder a
 /// program was built in (`/tmp/companion-Ab12Cd/main.c`) written `…` (the
 /// folder left out), so that two checks of a book record the same run.
-pub fn normalise(text: &str) -> String {
+pub(crate) fn normalise(text: &str) -> String {
     static RULES: std::sync::OnceLock<Vec<(regex::Regex, &'static str)>> =
         std::sync::OnceLock::new();
     let rules = RULES.get_or_init(|| {
@@ -317,7 +318,7 @@ pub fn normalise(text: &str) -> String {
 /// report's headline to its `SUMMARY:` line (the banner before it and the
 /// shadow-memory dump after it left out), [`normalise`]d; `None` when the
 /// log holds no report of `sanitize`'s checkers.
-pub fn shown_report(log: &str, sanitize: Sanitize) -> Option<String> {
+pub(crate) fn shown_report(log: &str, sanitize: Sanitize) -> Option<String> {
     let lines: Vec<&str> = log.lines().collect();
     let start = lines.iter().position(|l| headline(l, sanitize).is_some())?;
     let report = match sanitize.has(Sanitizer::Memcheck) {
@@ -342,7 +343,7 @@ pub fn shown_report(log: &str, sanitize: Sanitize) -> Option<String> {
 /// Whether two [`shown_report`]s of ThreadSanitizer's differ only in
 /// what the threads' schedule decides: which thread's access came first
 /// (`Read`/`Write` by `T1`/`T2`) and whether a thread had finished.
-pub fn same_but_schedule(a: &str, b: &str) -> bool {
+pub(crate) fn same_but_schedule(a: &str, b: &str) -> bool {
     static RULES: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
     let rules = RULES.get_or_init(|| {
         [
@@ -370,7 +371,7 @@ pub fn same_but_schedule(a: &str, b: &str) -> bool {
 /// stack frame in the author's code (`main.c`, `main.cpp`), with `[..]`
 /// for what changes from run to run (addresses, ids, the temporary
 /// folder). It is found in the log it was made from.
-pub fn bless_pattern(log: &str, sanitize: Sanitize, source_file: &str) -> Option<String> {
+pub(crate) fn bless_pattern(log: &str, sanitize: Sanitize, source_file: &str) -> Option<String> {
     let plain = |l: &str| match sanitize.has(Sanitizer::Memcheck) {
         true => memcheck_line(l).unwrap_or(l).to_owned(),
         false => l.to_owned(),
@@ -439,7 +440,7 @@ fn varying(line: &str) -> String {
 /// The output block of an `expect=ub` claim beside the report it was not
 /// found in: each line of the block, the first one not found (with the
 /// lines before it) marked `>`, then the report.
-pub fn mismatch_detail(expected: &str, searched: &str, report: &str) -> String {
+pub(crate) fn mismatch_detail(expected: &str, searched: &str, report: &str) -> String {
     let lines: Vec<&str> = expected.trim_end().lines().collect();
     let missing = (1..=lines.len()).find(|&k| {
         let line = lines[k - 1].trim();
@@ -461,7 +462,7 @@ pub fn mismatch_detail(expected: &str, searched: &str, report: &str) -> String {
 
 /// Whether the run is ThreadSanitizer's refusal of the address-space
 /// layout (to be run again without randomisation).
-pub fn tsan_mapping(run: &RunResult) -> bool {
+pub(crate) fn tsan_mapping(run: &RunResult) -> bool {
     runtime_said(run, TSAN_MAPPING)
 }
 
@@ -474,7 +475,11 @@ fn runtime_said(run: &RunResult, what: &str) -> bool {
 /// The verdict when a checker could not be run at all, whatever the code
 /// does: a sanitizer's runtime the compiler cannot link or start, Valgrind
 /// unable to start its tool. Never cached (installing it must help).
-pub fn unavailable(obs: &Observation, sanitize: Sanitize, valgrind: &str) -> Option<Verdict> {
+pub(crate) fn unavailable(
+    obs: &Observation,
+    sanitize: Sanitize,
+    valgrind: &str,
+) -> Option<Verdict> {
     let runtime = |tool: &str| Verdict::Unchecked {
         tool: tool.to_owned(),
         key: Some("cc"),

@@ -40,7 +40,7 @@ pub struct Job {
 impl Job {
     /// The job's flags and run, without the compiler's name, in one
     /// string (part of a claim's lock hash).
-    pub fn key_parts(&self) -> String {
+    pub(crate) fn key_parts(&self) -> String {
         let Job {
             // The compiler is named by its key beside these parts, and a
             // hang guard is a limit, not part of what is claimed.
@@ -184,7 +184,7 @@ impl Verdict {
     }
 
     /// A failure with more detail below the message.
-    pub fn fail_with(message: impl Into<String>, detail: impl Into<String>) -> Verdict {
+    pub(crate) fn fail_with(message: impl Into<String>, detail: impl Into<String>) -> Verdict {
         let detail = detail.into();
         Verdict::Failed {
             message: message.into(),

@@ -30,7 +30,7 @@ pub struct Limits {
 impl Limits {
     /// A time limit with the default output cap (1 MiB per stream) and no
     /// memory limit (for compilers).
-    pub fn with_timeout(timeout: Duration) -> Limits {
+    pub(crate) fn with_timeout(timeout: Duration) -> Limits {
         Limits {
             timeout,
             max_output: 1 << 20,
@@ -584,9 +584,8 @@ fn start_time(pid: u32) -> Option<u64> {
 /// otherwise the system's temporary directory. A check makes and removes
 /// a file per block and build, and rustc and the linker write their
 /// objects and programs there: on a disk's file system each costs more
-/// than in memory (the Reference's cold check took 0.27 s less CPU,
-/// 8% less time, in `/dev/shm` than in an ext4 `/tmp`). Chosen once per
-/// process.
+/// than in memory (the Reference's cold check, measured both ways, is on
+/// the guide's Performance page). Chosen once per process.
 pub fn scratch_base() -> &'static std::path::Path {
     static BASE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     BASE.get_or_init(|| {
