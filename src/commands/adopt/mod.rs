@@ -185,6 +185,19 @@ fn second_runs(session: &Session, report: &mut Report, jobs: Option<usize>) -> a
     Ok(())
 }
 
+/// The checked plain blocks of `report` (adopt's candidates), by chapter
+/// file.
+fn plain_by_file(report: &Report) -> BTreeMap<&str, Vec<&Checked>> {
+    let mut by_file: BTreeMap<&str, Vec<&Checked>> = BTreeMap::new();
+    for c in &report.checked {
+        if c.claim.program.doctest.is_some() {
+            let file = c.claim.origin.file.as_str();
+            by_file.entry(file).or_default().push(c);
+        }
+    }
+    by_file
+}
+
 /// Finds what `adopt` would change in the book at `root` (checking its
 /// blocks, with the cache).
 pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
@@ -200,17 +213,7 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
     // Each program run at least twice: only what is stable is kept.
     second_runs(&session, &mut report, jobs)?;
     let loaded = &session.loaded;
-    let mut by_file: BTreeMap<&str, Vec<&Checked>> = BTreeMap::new();
-    for c in report
-        .checked
-        .iter()
-        .filter(|c| c.claim.program.doctest.is_some())
-    {
-        by_file
-            .entry(c.claim.origin.file.as_str())
-            .or_default()
-            .push(c);
-    }
+    let by_file = plain_by_file(&report);
     let mut adoption = Adoption {
         src: loaded.root.join(&loaded.config.src),
         ..Adoption::default()
@@ -247,9 +250,8 @@ pub fn plan(root: &Path, jobs: Option<usize>) -> anyhow::Result<Adoption> {
                     continue;
                 }
             }
-            let at_block = found
-                .iter()
-                .position(|b| b.range.start == c.claim.origin.offset);
+            let offset = c.claim.origin.offset;
+            let at_block = found.iter().position(|b| b.range.start == offset);
             let next = at_block.and_then(|i| found.get(i + 1));
             match at_block
                 .and_then(|i| found.get(i))
