@@ -454,7 +454,7 @@ mod tests {
     #[test]
     fn each_kind_lists_what_it_takes_as_its_messages_say() {
         assert_eq!(COMPARE.known(), "one of title, id, at, layout, asm");
-        assert_eq!(PROGRAM_SIDE.known(), "caption, id, expect, error or ignore");
+        assert_eq!(PROGRAM_SIDE.known(), "caption, id, expect, error, asm or ignore");
         assert!(
             RUST_SIDE.known().ends_with(
                 "no_run, sanitize, edition2015/2018/2021/2024, and caption on a compare side"
