@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mdbook_companion_core::config::Config;
-use mdbook_companion::book::resolve::Run;
+use mdbook_companion::book::resolve::BookContext;
 use mdbook_companion_directives::Target;
 use mdbook_companion::book::chapter as process;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ fn config() -> &'static Config {
 }
 
 fuzz_target!(|text: &str| {
-    let run = Run::disabled();
+    let run = BookContext::disabled();
     for target in [Target::Html, Target::Test, Target::Markdown] {
         let out = process::chapter(config(), &run, target, "src/fuzz.md", text);
         for w in &out.warnings {

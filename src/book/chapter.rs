@@ -3,8 +3,8 @@
 //! model from its facts, check the claims under `verify`, splice the
 //! replacements, and turn byte offsets into `file:line:column` messages.
 
-use super::load::{Chapter, FilePlace, LineMap};
-use super::resolve::{Claimed, Run, prepare, resolve};
+use super::load::{ChapterSource, FilePlace, LineMap};
+use super::resolve::{BookContext, Claimed, prepare, resolve};
 use super::verify;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
@@ -64,7 +64,7 @@ pub struct Page<'a> {
     /// The chapter as `check` loaded it (its file's text and path): its
     /// blocks are placed at their lines of the file, with their `--bless`
     /// targets, and its claims are kept.
-    pub origin: Option<&'a Chapter>,
+    pub origin: Option<&'a ChapterSource>,
 }
 
 impl<'a> Page<'a> {
@@ -95,7 +95,7 @@ pub struct ParsedChapter<'a> {
 
 impl<'a> ParsedChapter<'a> {
     /// What a directive of the chapter sees.
-    pub fn env<'r>(&'r self, config: &'r Config, run: &'r Run, target: Target) -> Env<'r> {
+    pub fn env<'r>(&'r self, config: &'r Config, run: &'r BookContext, target: Target) -> Env<'r> {
         Env {
             config,
             target,
@@ -130,7 +130,7 @@ impl<'a> ParsedChapter<'a> {
     pub fn claims_page_again(
         &mut self,
         config: &Config,
-        run: &Run,
+        run: &BookContext,
         target: Target,
         facts: &[directive::Facts],
     ) -> Vec<directive::Facts> {
@@ -240,7 +240,7 @@ impl Place for BuildPlace<'_> {
 /// Scans a chapter and parses its directives.
 pub fn parse<'a>(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     page: &Page<'a>,
     text: &'a str,
@@ -312,7 +312,7 @@ pub fn parse<'a>(
 /// resolves all chapters' needs at once; this serves one chapter).
 pub fn resolve_chapter(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     chapter: &ParsedChapter<'_>,
 ) -> Vec<directive::Facts> {
@@ -329,7 +329,7 @@ pub fn resolve_chapter(
 /// sorted by position: the heart of the preprocessor as a pure function.
 pub fn replacements(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     page: &Page<'_>,
     text: &str,
@@ -345,7 +345,7 @@ pub fn replacements(
 /// claims page, once every chapter's frames are known).
 pub fn render(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     chapter: &ParsedChapter<'_>,
     facts: &[directive::Facts],
@@ -527,7 +527,7 @@ fn claimed(
 /// Processes one chapter's text.
 pub fn chapter(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     file: &str,
     text: &str,
@@ -538,7 +538,7 @@ pub fn chapter(
 /// [`chapter`] of a chapter the book numbers and names.
 pub fn chapter_in(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     page: &Page<'_>,
     text: &str,
@@ -578,7 +578,7 @@ mod tests {
         let text = "# Title\r\n\r\nSome *text* with `code`.\r\n\r\n```rust example\r\nfn main() {}\r\n```\r\n\r\n| a | b |\r\n|---|---|\r\n";
         let out = chapter(
             &config(json!({})),
-            &Run::disabled(),
+            &BookContext::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -592,7 +592,7 @@ mod tests {
     fn chapters_without_directives_are_left_alone() {
         let out = chapter(
             &config(json!({})),
-            &Run::disabled(),
+            &BookContext::disabled(),
             Target::Html,
             "src/a.md",
             "```rust\nfn main() {}\n```\n",
@@ -605,7 +605,7 @@ mod tests {
         let text = "Intro\n\n```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({})),
-            &Run::disabled(),
+            &BookContext::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -625,7 +625,7 @@ mod tests {
         let text = "```rust example bogus\nfn main() {}\n```\n";
         let out = chapter(
             &config(json!({"on-failure": "continue"})),
-            &Run::disabled(),
+            &BookContext::disabled(),
             Target::Html,
             "src/a.md",
             text,
@@ -659,7 +659,13 @@ mod tests {
         )
         .unwrap();
         let text = "# Ch\n\n```reading-list\n```\n";
-        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/intro.md", text);
+        let out = chapter(
+            &cfg,
+            &BookContext::disabled(),
+            Target::Html,
+            "src/intro.md",
+            text,
+        );
         let error = out.errors[0].to_string();
         assert!(
             error.starts_with(

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 /// A chapter as written and as mdBook's `links` preprocessor leaves it.
 #[derive(Debug, Clone)]
-pub struct Chapter {
+pub struct ChapterSource {
     /// Its title in SUMMARY.md (what `mdbook test --chapter` takes).
     pub name: String,
     /// The file as shown to the author: `src/intro.md`.
@@ -57,7 +57,7 @@ pub struct Loaded {
     /// The checked `[preprocessor.companion]` configuration.
     pub config: Config,
     /// The chapters that have a file, in book order.
-    pub chapters: Vec<Chapter>,
+    pub chapters: Vec<ChapterSource>,
     /// The edition `mdbook test` gives rustdoc: `[rust] edition`, else
     /// rustdoc's own default, 2015.
     pub test_edition: u16,
@@ -204,7 +204,7 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
         let Some(rel) = orig.source_path.as_ref().or(orig.path.as_ref()) else {
             continue;
         };
-        chapters.push(Chapter {
+        chapters.push(ChapterSource {
             name: orig.name.clone(),
             file: format!("{shown_src}/{}", rel.to_string_lossy().replace('\\', "/")),
             path: src.join(rel),
@@ -309,7 +309,7 @@ impl LineMap {
 /// the starters' or, with `solutions`, the solutions', and the blocks
 /// that could not be read, at their line of the chapter file.
 pub fn packages(
-    chapter: &Chapter,
+    chapter: &ChapterSource,
     config: &Config,
     solutions: bool,
     of: usize,
@@ -358,7 +358,7 @@ pub fn packages(
 /// counting from the chapter's start for each made quadratic.
 #[derive(Debug)]
 pub struct FilePlace<'a> {
-    chapter: &'a Chapter,
+    chapter: &'a ChapterSource,
     map: LineMap,
     /// The expanded text's line starts.
     text: LineIndex,
@@ -368,7 +368,7 @@ pub struct FilePlace<'a> {
 
 impl<'a> FilePlace<'a> {
     /// The places of `chapter`'s expanded text in its file.
-    pub fn new(chapter: &'a Chapter) -> FilePlace<'a> {
+    pub fn new(chapter: &'a ChapterSource) -> FilePlace<'a> {
         FilePlace {
             chapter,
             map: LineMap::new(&chapter.raw, &chapter.expanded),
@@ -443,7 +443,7 @@ fn bless_target(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::resolve::Run;
+    use crate::book::resolve::BookContext;
     use crate::book::walk::{BookOutcome, ForCheck, Slot, build_says};
     use mdbook_companion_core::claim::Claim;
     use mdbook_companion_core::expect::Expect;
@@ -451,7 +451,7 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     /// `check`'s walk over one chapter, rendered for `target`.
-    fn walked(chapter: &Chapter, config: &Config, target: Target) -> BookOutcome {
+    fn walked(chapter: &ChapterSource, config: &Config, target: Target) -> BookOutcome {
         let mut text = chapter.expanded.clone();
         let slot = Slot {
             content: &mut text,
@@ -469,14 +469,14 @@ mod tests {
         build_says(
             config,
             target,
-            &mut Run::disabled(),
+            &mut BookContext::disabled(),
             vec![slot],
             files,
             &check,
         )
     }
 
-    fn claims(chapter: &Chapter, config: &Config) -> Vec<Claim> {
+    fn claims(chapter: &ChapterSource, config: &Config) -> Vec<Claim> {
         let walked = walked(chapter, config, Target::Test);
         walked.claims.into_iter().map(|(_, c)| c).collect()
     }
@@ -501,8 +501,8 @@ mod tests {
 
     /// A chapter of book `/b` whose `{{#include out.md}}` expands to
     /// `included`.
-    fn included(raw: &str, included: &str) -> Chapter {
-        Chapter {
+    fn included(raw: &str, included: &str) -> ChapterSource {
+        ChapterSource {
             name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
@@ -559,7 +559,7 @@ mod tests {
     #[test]
     fn example_becomes_a_wrapped_program() {
         let text = "```rust example expect=panic edition=2024 mode=release\n# let x = 1;\nassert_eq!(x, 2);\n```\n\n```output\nassertion\n```\n";
-        let chapter = Chapter {
+        let chapter = ChapterSource {
             name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),
@@ -586,7 +586,7 @@ mod tests {
     fn bad_directive_is_a_located_problem() {
         let text =
             "x\n\n```rust example expect=maybe\nfn main() {}\n```\n\n```talk ids=\"nope\"\n```\n";
-        let chapter = Chapter {
+        let chapter = ChapterSource {
             name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),

@@ -9,7 +9,7 @@
 //! `mdbook test` names it by. Indented code blocks are Rust to rustdoc and
 //! are checked too.
 
-use super::load::{Chapter, LineMap};
+use super::load::{ChapterSource, LineMap};
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
@@ -102,7 +102,7 @@ pub fn shows_output(next: Option<&CodeBlock>, text: &str, printed: &str) -> Opti
 /// them); `edition` is the one `mdbook test` gives rustdoc, `triple` the
 /// target `ignore-TARGET` is matched against.
 pub fn claims(
-    chapter: &Chapter,
+    chapter: &ChapterSource,
     directives: &[Range<usize>],
     edition: u16,
     triple: &str,
@@ -174,8 +174,8 @@ mod tests {
     use pretty_assertions::assert_eq;
     use std::path::PathBuf;
 
-    fn chapter(raw: &str, expanded: &str) -> Chapter {
-        Chapter {
+    fn chapter(raw: &str, expanded: &str) -> ChapterSource {
+        ChapterSource {
             name: String::new(),
             file: "src/a.md".into(),
             path: PathBuf::from("/b/src/a.md"),

@@ -58,7 +58,7 @@ pub const TESTED_MDBOOK: &str = ">=0.4.36, <0.6.0";
 
 /// The parts of mdBook's context we use.
 #[derive(Debug)]
-pub struct Context {
+pub struct MdbookContext {
     /// The book root.
     pub root: PathBuf,
     /// The renderer the book is being prepared for.
@@ -81,7 +81,7 @@ pub fn terminal_input() -> String {
 }
 
 /// Reads `[context, book]` from JSON text.
-pub fn parse_input(input: &str) -> Result<(Context, Value), Error> {
+pub fn parse_input(input: &str) -> Result<(MdbookContext, Value), Error> {
     let value: Value = serde_json::from_str(input).map_err(|e| {
         Error::Input(format!(
             "expected mdBook's JSON `[context, book]` on standard input, but it is not JSON ({e}); {HOW_TO_RUN}"
@@ -111,7 +111,7 @@ pub fn parse_input(input: &str) -> Result<(Context, Value), Error> {
 }
 
 /// The parts of mdBook's context we use, checked.
-pub fn context(ctx: &Value) -> Result<Context, Error> {
+pub fn context(ctx: &Value) -> Result<MdbookContext, Error> {
     let text = |key: &str| ctx.get(key).and_then(Value::as_str);
     let (Some(root), Some(renderer)) = (text("root"), text("renderer")) else {
         return Err(Error::Input(
@@ -121,7 +121,7 @@ pub fn context(ctx: &Value) -> Result<Context, Error> {
     };
     let root = PathBuf::from(root);
     let config = config(root.clone(), ctx.get("config").unwrap_or(&Value::Null))?;
-    Ok(Context {
+    Ok(MdbookContext {
         root,
         renderer: renderer.to_owned(),
         mdbook_version: text("mdbook_version").unwrap_or("").to_owned(),
@@ -189,7 +189,7 @@ pub fn version_warning(version: &str) -> Option<String> {
 }
 
 /// Warns about an untested mdBook version; the target of its renderer.
-pub fn start(ctx: &Context) -> Target {
+pub fn start(ctx: &MdbookContext) -> Target {
     if let Some(w) = version_warning(&ctx.mdbook_version) {
         tracing::warn!("{w}");
     }

@@ -1,4 +1,4 @@
-//! Resolve, then render: what a run keeps for the engine ([`Run`]: the
+//! Resolve, then render: what a run keeps for the engine ([`BookContext`]: the
 //! cache, the lock, the assembly panels it records) and the answers to
 //! what directives need ([`resolve`]). This is the only place where a
 //! directive's [`Need`] meets the engine or another directive: assembly
@@ -10,7 +10,7 @@ use mdbook_companion_core::claim::{Claim, Recorded};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::problem::{Located, MissingTool, Problem, Purpose};
 use mdbook_companion_directives::facts::{
-    AsmAnswer, AsmNeed, Fact, Facts, Item, Locked, Need, Reference, Vouched,
+    AsmAnswer, AsmNeed, Fact, Facts, Locked, Need, Published, Reference, Vouched,
 };
 use mdbook_companion_directives::{self as directive, Env, Shared};
 use mdbook_companion_engine::asm::{self, AsmError};
@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// One run over a book: what directives see ([`Shared`]) and what only
 /// the book layer and the engine touch.
 #[derive(Debug)]
-pub struct Run {
+pub struct BookContext {
     /// What every chapter shares and a directive may read.
     pub shared: Shared,
     /// The content-addressed cache (assembly listings, observations).
@@ -52,10 +52,10 @@ pub struct Run {
     crates: OnceLock<Arc<Crates>>,
 }
 
-impl Run {
+impl BookContext {
     /// A run with the given cache.
-    pub fn new(cache: Cache) -> Run {
-        Run {
+    pub fn new(cache: Cache) -> BookContext {
+        BookContext {
             shared: Shared::default(),
             cache,
             lock: None,
@@ -75,7 +75,7 @@ impl Run {
 
     /// The same run, using `crates` (a command that also checks shares its
     /// own with the run).
-    pub fn with_crates(self, crates: Arc<Crates>) -> Run {
+    pub fn with_crates(self, crates: Arc<Crates>) -> BookContext {
         let _ = self.crates.set(crates);
         self
     }
@@ -93,23 +93,23 @@ impl Run {
     }
 
     /// A run without a cache.
-    pub fn disabled() -> Run {
-        Run::new(Cache::disabled())
+    pub fn disabled() -> BookContext {
+        BookContext::new(Cache::disabled())
     }
 
     /// The same run, reading results from `lock` when the cache misses.
-    pub fn with_lock(mut self, lock: Option<lock::Lock>) -> Run {
+    pub fn with_lock(mut self, lock: Option<lock::Lock>) -> BookContext {
         self.lock = lock.map(|l| Arc::new(l.index()));
         self
     }
 
     /// The same run, with the book's lock as [`lock::Lock::read`] found
     /// it: a lock to read results from, or why the file is not one.
-    pub fn with_lock_read(self, read: lock::Read) -> Run {
+    pub fn with_lock_read(self, read: lock::Read) -> BookContext {
         match read {
             lock::Read::Lock(l) => self.with_lock(Some(l)),
             lock::Read::Missing => self,
-            lock::Read::Invalid(why) => Run {
+            lock::Read::Invalid(why) => BookContext {
                 lock_invalid: Some(why),
                 ..self
             },
@@ -117,7 +117,7 @@ impl Run {
     }
 
     /// The same run, keeping every assembly panel it makes.
-    pub fn recording_assembly(mut self) -> Run {
+    pub fn recording_assembly(mut self) -> BookContext {
         self.assembly = Some(Mutex::default());
         self
     }
@@ -158,7 +158,7 @@ pub struct Placed {
 /// (one merged build, as `check` and the verify pass do), before
 /// [`resolve`] checks each: the first build shows what it checks without
 /// a compiler start per example.
-pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &'a Need>) {
+pub fn prepare<'a>(run: &BookContext, config: &Config, needs: impl IntoIterator<Item = &'a Need>) {
     if !config.verify {
         return;
     }
@@ -176,7 +176,7 @@ pub fn prepare<'a>(run: &Run, config: &Config, needs: impl IntoIterator<Item = &
 }
 
 /// The facts that answer `needs`, for a block of the chapter `env` is in.
-pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
+pub fn resolve(run: &BookContext, env: &Env<'_>, needs: &[Need]) -> Facts {
     Facts::new(
         needs
             .iter()
@@ -185,7 +185,7 @@ pub fn resolve(run: &Run, env: &Env<'_>, needs: &[Need]) -> Facts {
     )
 }
 
-fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
+fn answer(run: &BookContext, env: &Env<'_>, need: &Need) -> Fact {
     match need {
         Need::Crates(source) => Fact::Crates(run.crates(env.config).used_by(source)),
         Need::Assembly(req) => Fact::Assembly(assembly(run, env, req)),
@@ -214,7 +214,7 @@ fn answer(run: &Run, env: &Env<'_>, need: &Need) -> Fact {
 /// What vouches for a claim on its page: under `verify`, this build's
 /// own check (cached; the build checks it anyway); else the lock's entry,
 /// none (the code changed since), or no lock at all.
-fn vouched(run: &Run, env: &Env<'_>, claim: &Claim) -> Vouched {
+fn vouched(run: &BookContext, env: &Env<'_>, claim: &Claim) -> Vouched {
     let checker = run.checker(env.config);
     if env.config.verify {
         let verdict = checker.check(&claim.stated()).verdict;
@@ -250,7 +250,7 @@ pub struct Claimed {
 /// failed or not checked (a tool was missing), and claims it has no
 /// entry for (it is stale). Each names the
 /// count and the first block; nothing is compiled.
-pub fn lock_warnings(run: &Run, claimed: &[(String, Claimed)]) -> Vec<String> {
+pub fn lock_warnings(run: &BookContext, claimed: &[(String, Claimed)]) -> Vec<String> {
     let Some((file, first)) = claimed.first() else {
         return Vec::new();
     };
@@ -318,7 +318,7 @@ pub fn lock_warnings(run: &Run, claimed: &[(String, Claimed)]) -> Vec<String> {
 }
 
 /// A reference, resolved by the directive that publishes its topic.
-fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
+fn reference(env: &Env<'_>, r: &Reference) -> Result<Published, Problem> {
     match directive::publisher(r.topic) {
         Some(p) => (p.resolve)(env, &r.value, r.at),
         None => Err(Problem::at(
@@ -335,7 +335,7 @@ fn reference(env: &Env<'_>, r: &Reference) -> Result<Item, Problem> {
 /// the missing compiler (told once for the book), a warning, or under
 /// `on-failure = "bail"` the problem that stops the block when its code
 /// does not compile.
-fn assembly(run: &Run, env: &Env<'_>, req: &AsmNeed) -> Result<AsmAnswer, Problem> {
+fn assembly(run: &BookContext, env: &Env<'_>, req: &AsmNeed) -> Result<AsmAnswer, Problem> {
     let config = env.config;
     let mut listing = AsmAnswer::default();
     match asm::made(
@@ -399,7 +399,13 @@ mod tests {
         let mut cfg = config();
         cfg.cc = "/nonexistent/cc".into();
         cfg.rustc = "/nonexistent/rustc".into();
-        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        let out = chapter(
+            &cfg,
+            &BookContext::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
         assert!(out.errors.is_empty(), "{:?}", out.errors);
         // Left to the book layer, which tells each missing compiler once.
         assert!(out.warnings.is_empty(), "{:?}", out.warnings);
@@ -424,7 +430,13 @@ mod tests {
         let text =
             "````compare\n```c asm\nint f(void) { return }\n```\n```python\nx = 1\n```\n````\n";
         let mut cfg = config();
-        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        let out = chapter(
+            &cfg,
+            &BookContext::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
         assert_eq!(out.errors.len(), 1);
         let e = out.errors[0].to_string();
         assert!(
@@ -432,7 +444,13 @@ mod tests {
             "{e}"
         );
         cfg.on_failure = mdbook_companion_core::config::OnFailure::Continue;
-        let out = chapter(&cfg, &Run::disabled(), Target::Html, "src/a.md", text);
+        let out = chapter(
+            &cfg,
+            &BookContext::disabled(),
+            Target::Html,
+            "src/a.md",
+            text,
+        );
         assert!(out.errors.is_empty());
         assert_eq!(out.warnings.len(), 1);
         assert!(out.text.unwrap().contains("companion-compare"));

@@ -5,11 +5,11 @@
 //! are policies over a [`Session`]: what they do with the claims of its
 //! one walk ([`Session::walk`]) and their outcomes, never a second load
 //! of the book or of its lock, nor a second parse of a chapter.
-//! `exercises` is a policy over the [`Book`] alone: it proves nothing, so
+//! `exercises` is a policy over the [`LoadedBook`] alone: it proves nothing, so
 //! it starts no checker, reads no lock and renders nothing.
 
 use super::load::{self, Loaded};
-use super::resolve::Run;
+use super::resolve::BookContext;
 use super::walk::{self, BookOutcome, ForCheck, Slot};
 use mdbook_companion_directives::Target;
 use mdbook_companion_engine::cache::Cache;
@@ -23,7 +23,7 @@ use std::sync::Arc;
 /// A book loaded once: its chapters and configuration as mdBook loads
 /// them, and its crates. What every command over a book starts from.
 #[derive(Debug)]
-pub struct Book {
+pub struct LoadedBook {
     /// The book as mdBook loads it (`rustc` is the toolchain's when one
     /// was given).
     pub loaded: Loaded,
@@ -34,14 +34,14 @@ pub struct Book {
     pub crates: Arc<Crates>,
 }
 
-impl Book {
+impl LoadedBook {
     /// Loads the book at `root`; `toolchain` replaces the book's `rustc`
     /// (`--toolchain`), `library_path` holds compiled crates (`-L`).
     pub fn load(
         root: &Path,
         toolchain: Option<&Toolchain>,
         library_path: &[PathBuf],
-    ) -> anyhow::Result<Book> {
+    ) -> anyhow::Result<LoadedBook> {
         let mut loaded = load::load(root)?;
         let book_rustc = loaded.config.rustc.clone();
         if let Some(t) = toolchain {
@@ -51,7 +51,7 @@ impl Book {
         // One value of the book's crates for the session: rendering
         // (assembly panels) and checking read and build them once.
         let crates = crates::for_check(&loaded.config, libraries);
-        Ok(Book {
+        Ok(LoadedBook {
             loaded,
             book_rustc,
             crates,
@@ -59,7 +59,7 @@ impl Book {
     }
 }
 
-/// A loaded [`Book`] with what the commands that prove it share: the run
+/// A loaded [`LoadedBook`] with what the commands that prove it share: the run
 /// that renders it, the checker and the lock.
 #[derive(Debug)]
 pub struct Session {
@@ -72,7 +72,7 @@ pub struct Session {
     pub crates: Arc<Crates>,
     /// The run that renders the chapters: the cache, the crates, and the
     /// assembly panels it records for the lock.
-    pub run: Run,
+    pub run: BookContext,
     /// The checker of the claims (its cache and memo hold every
     /// observation of the session).
     pub checker: Checker,
@@ -81,23 +81,27 @@ pub struct Session {
 }
 
 impl Session {
-    /// Loads the book at `root` ([`Book::load`]) and opens a session over it.
+    /// Loads the book at `root` ([`LoadedBook::load`]) and opens a session over it.
     pub fn open(
         root: &Path,
         toolchain: Option<&Toolchain>,
         library_path: &[PathBuf],
     ) -> anyhow::Result<Session> {
-        Ok(Session::over(Book::load(root, toolchain, library_path)?))
+        Ok(Session::over(LoadedBook::load(
+            root,
+            toolchain,
+            library_path,
+        )?))
     }
 
     /// A session over `book`: its run, its checker, its lock as read now.
-    pub fn over(book: Book) -> Session {
-        let Book {
+    pub fn over(book: LoadedBook) -> Session {
+        let LoadedBook {
             loaded,
             book_rustc,
             crates,
         } = book;
-        let mut run = Run::new(Cache::for_book(&loaded.root))
+        let mut run = BookContext::new(Cache::for_book(&loaded.root))
             .recording_assembly()
             .with_crates(Arc::clone(&crates));
         run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();

@@ -1,7 +1,7 @@
 //! `verify = true`: the claims of a chapter checked during the build, a
 //! false one marked on the page above its block.
 
-use super::resolve::Run;
+use super::resolve::BookContext;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
@@ -19,7 +19,7 @@ use mdbook_companion_engine::check;
 /// `on-failure` says).
 pub(super) fn verify(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     file: &str,
     text: &str,
     claims: &[(usize, Claim)],

@@ -8,9 +8,9 @@
 //! do not touch goes back out as it came in.
 
 use super::chapter::{self, ChapterOutcome, Page, ParsedChapter, chapter_in};
-use super::load::Chapter;
+use super::load::ChapterSource;
 use super::memo::Memo;
-use super::resolve::{Run, lock_warnings, prepare, resolve};
+use super::resolve::{BookContext, lock_warnings, prepare, resolve};
 use super::translate;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
@@ -37,7 +37,7 @@ pub struct Slot<'a> {
     /// Its name in the table of contents.
     pub name: Option<String>,
     /// The chapter as `check` loaded it ([`Page::origin`]).
-    pub origin: Option<&'a Chapter>,
+    pub origin: Option<&'a ChapterSource>,
 }
 
 impl Slot<'_> {
@@ -218,7 +218,8 @@ pub fn chapters_among(
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
 ) -> BookOutcome {
-    let mut run = Run::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
+    let mut run =
+        BookContext::new(Cache::for_book(&config.root)).with_lock_read(Lock::read(&config.root));
     walk(config, target, &mut run, slots, files, None)
 }
 
@@ -235,7 +236,7 @@ pub fn chapters_among(
 pub fn build_says(
     config: &Config,
     target: Target,
-    run: &mut Run,
+    run: &mut BookContext,
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
     check: &ForCheck<'_>,
@@ -261,7 +262,7 @@ pub fn build_says(
 fn walk(
     config: &Config,
     target: Target,
-    run: &mut Run,
+    run: &mut BookContext,
     slots: Vec<Slot<'_>>,
     files: Vec<String>,
     check: Option<&ForCheck<'_>>,
@@ -346,7 +347,7 @@ fn walk(
 /// are.
 fn claims_pages_again(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     slots: &[Slot<'_>],
     parsed: &mut [Step<'_>],
@@ -387,7 +388,7 @@ fn claims_pages_again(
 fn book_outcome(
     config: &Config,
     target: Target,
-    run: &Run,
+    run: &BookContext,
     slots: Vec<Slot<'_>>,
     outcomes: Vec<ChapterOutcome>,
     id_errors: Vec<Located>,
@@ -456,7 +457,7 @@ type Step<'a> = Result<ParsedChapter<'a>, Box<ChapterOutcome>>;
 /// block): the needs of the whole book, resolved once, in parallel.
 fn resolve_book(
     config: &Config,
-    run: &Run,
+    run: &BookContext,
     target: Target,
     parsed: &[Step<'_>],
 ) -> Vec<Vec<Facts>> {

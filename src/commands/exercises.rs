@@ -1,7 +1,7 @@
 //! `mdbook-companion exercises BOOK --out DIR [--solutions]`: the book's
 //! exercises as a Cargo workspace students run `cargo test` in.
 //!
-//! The book is loaded as `check` loads it ([`Book::load`]: `{{#include}}`
+//! The book is loaded as `check` loads it ([`LoadedBook::load`]: `{{#include}}`
 //! expanded, its crates read, no checker, lock or render), every
 //! exercise is parsed (a broken one is a located error, and nothing is
 //! written) into the [`Package`] it offers ([`load::packages`]); [`files`]
@@ -16,7 +16,7 @@
 //! `DIR` stops the run before anything is written, never followed.
 
 use crate::book::load;
-use crate::book::session::Book;
+use crate::book::session::LoadedBook;
 use anyhow::{Context as _, bail};
 use mdbook_companion_core::crates::{self, Dependency};
 use mdbook_companion_directives::contract::Package;
@@ -54,11 +54,11 @@ pub struct Placed {
 /// Writes the exercises of the book at `root` into `out`: the starters,
 /// or the solutions.
 pub fn run(root: &Path, out: &Path, solutions: bool) -> anyhow::Result<Written> {
-    over(&Book::load(root, None, &[])?, out, solutions)
+    over(&LoadedBook::load(root, None, &[])?, out, solutions)
 }
 
 /// [`run`] over a loaded book: its exercises into `out`.
-pub fn over(book: &Book, out: &Path, solutions: bool) -> anyhow::Result<Written> {
+pub fn over(book: &LoadedBook, out: &Path, solutions: bool) -> anyhow::Result<Written> {
     let loaded = &book.loaded;
     let mut placed = Vec::new();
     let mut problems = Vec::new();

@@ -553,7 +553,7 @@ fn wrong_shape_input() {
 /// in it).
 #[test]
 fn fifty_megabyte_chapter() {
-    use mdbook_companion::book::{chapter as process, resolve::Run};
+    use mdbook_companion::book::{chapter as process, resolve::BookContext};
     use mdbook_companion_core::config::Config;
     use mdbook_companion_directives::Target;
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
@@ -569,7 +569,13 @@ fn fifty_megabyte_chapter() {
         directives += 1;
     }
     let start = std::time::Instant::now();
-    let out = process::chapter(&config, &Run::disabled(), Target::Html, "src/big.md", &text);
+    let out = process::chapter(
+        &config,
+        &BookContext::disabled(),
+        Target::Html,
+        "src/big.md",
+        &text,
+    );
     let took = start.elapsed();
     eprintln!("50 MB chapter, {directives} directives: {took:?}");
     assert!(out.errors.is_empty(), "{:?}", out.errors);
@@ -587,14 +593,20 @@ fn fifty_megabyte_chapter() {
 /// prefix on every line) or refused, never a stack overflow.
 #[test]
 fn directive_nested_a_thousand_block_quotes_deep() {
-    use mdbook_companion::book::{chapter as process, resolve::Run};
+    use mdbook_companion::book::{chapter as process, resolve::BookContext};
     use mdbook_companion_core::config::Config;
     use mdbook_companion_directives::Target;
     let config = Config::from_json("/nonexistent".into(), &serde_json::json!({})).expect("config");
     let prefix = "> ".repeat(1000);
     let text = format!("{prefix}```rust example\n{prefix}fn main() {{}}\n{prefix}```\n");
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config, &Run::disabled(), target, "src/deep.md", &text);
+        let out = process::chapter(
+            &config,
+            &BookContext::disabled(),
+            target,
+            "src/deep.md",
+            &text,
+        );
         assert_eq!(out.errors, vec![]);
         assert_eq!(out.directives, 1);
         let new = out.text.expect("rewritten");

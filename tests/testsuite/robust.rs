@@ -2,7 +2,7 @@
 //! and no input makes the engine panic.
 
 use mdbook_companion::book::chapter as process;
-use mdbook_companion::book::resolve::Run;
+use mdbook_companion::book::resolve::BookContext;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_directives::Target;
 use proptest::prelude::*;
@@ -111,7 +111,7 @@ proptest! {
         let pieces: Vec<(bool, usize)> = pieces.into_iter().map(|i| (false, i)).collect();
         let (text, _, _) = doc(&pieces, crlf);
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &BookContext::disabled(), target, "src/a.md", &text);
             prop_assert!(out.text.is_none(), "changed a chapter without directives");
             prop_assert!(out.errors.is_empty());
         }
@@ -123,7 +123,7 @@ proptest! {
         crlf in any::<bool>(),
     ) {
         let (text, plain, directives) = doc(&pieces, crlf);
-        let out = process::chapter(&config(), &Run::disabled(), Target::Html, "src/a.md", &text);
+        let out = process::chapter(&config(), &BookContext::disabled(), Target::Html, "src/a.md", &text);
         prop_assert!(out.errors.is_empty(), "{:?}", out.errors);
         let new = out.text.unwrap_or_else(|| text.clone());
         // Every plain piece is still there, whole and in order.
@@ -150,7 +150,7 @@ proptest! {
     #[test]
     fn arbitrary_text_never_panics(text in "(````|```|~~~|rust example|compare|reading-list|talk|```output|\\[\\[entry\\]\\]|\\[\\[talk\\]\\]|\\[\\[talk.moment\\]\\]|at = \"1:00\"|date = 2026-12-03|video = \"https://youtu.be/a\"|title = |url = \"https://a.example/\"|> |- |  |\n|\r\n|\t|[a-z =\"'\\[\\]{}#<>]|é|\u{200B}|\u{202E})*") {
         for target in [Target::Html, Target::Test, Target::Markdown] {
-            let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", &text);
+            let out = process::chapter(&config(), &BookContext::disabled(), target, "src/a.md", &text);
             if let Some(new) = out.text {
                 prop_assert!(!new.is_empty() || text.is_empty());
             }
@@ -327,7 +327,13 @@ proptest! {
 /// the bug; each runs the whole chapter pipeline for every target.
 fn survives_every_target(text: &str) {
     for target in [Target::Html, Target::Test, Target::Markdown] {
-        let out = process::chapter(&config(), &Run::disabled(), target, "src/a.md", text);
+        let out = process::chapter(
+            &config(),
+            &BookContext::disabled(),
+            target,
+            "src/a.md",
+            text,
+        );
         if let Some(new) = &out.text {
             assert!(!new.is_empty());
         }
@@ -363,7 +369,13 @@ fn fuzz_scan_parser_panic_is_a_located_error() {
     survives_every_target(text);
     // With a directive after it, it is parsed: a located error, no panic.
     let text = format!("{text}\n```compare\n```\n");
-    let out = process::chapter(&config(), &Run::disabled(), Target::Html, "src/a.md", &text);
+    let out = process::chapter(
+        &config(),
+        &BookContext::disabled(),
+        Target::Html,
+        "src/a.md",
+        &text,
+    );
     assert_eq!(out.text, None);
     assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
     let e = out.errors[0].to_string();

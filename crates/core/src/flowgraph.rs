@@ -41,7 +41,7 @@ impl Flow {
 
 /// A basic block: its lines of the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Block {
+pub struct BasicBlock {
     /// The lines as the listing shows them (a label first, if any).
     pub lines: Vec<String>,
 }
@@ -52,7 +52,7 @@ pub struct Graph {
     /// The function's label, without its colon.
     pub function: String,
     /// The blocks, in listing order (the first is the entry).
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<BasicBlock>,
     /// `(from, to, how)`, indices into `blocks`.
     pub edges: Vec<(usize, usize, Flow)>,
 }
@@ -117,13 +117,13 @@ pub fn graphs(listing: &str) -> Vec<Graph> {
 /// One function's graph from its body.
 fn graph(function: String, body: &[&str]) -> Graph {
     // Cut into blocks: at labels, and after jumps and returns.
-    let mut blocks: Vec<Block> = Vec::new();
+    let mut blocks: Vec<BasicBlock> = Vec::new();
     let mut labels: Vec<(String, usize)> = Vec::new();
     let mut open = false;
     for line in body {
         let is_label = !line.starts_with(' ') && line.ends_with(':');
         if is_label || !open {
-            blocks.push(Block { lines: Vec::new() });
+            blocks.push(BasicBlock { lines: Vec::new() });
             open = true;
         }
         let k = blocks.len() - 1;
@@ -171,7 +171,7 @@ const LINE: f64 = 16.0;
 const PAD: f64 = 8.0;
 
 /// The size of a block's box.
-fn block_size(b: &Block) -> Point {
+fn block_size(b: &BasicBlock) -> Point {
     let widest = b
         .lines
         .iter()

@@ -108,7 +108,7 @@ pub fn playground(base: &str, program: &str, edition: u16, mode: Mode) -> Result
 
 /// One editor and compiler pane in a Compiler Explorer session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Session {
+pub struct Pane {
     /// Compiler Explorer's language id: `c`, `c++` or `rust`.
     pub language: &'static str,
     /// The full source, hidden lines included.
@@ -139,7 +139,7 @@ struct StateCompiler<'a> {
 }
 
 /// The Compiler Explorer address that opens every session side by side.
-pub fn compiler_explorer(base: &str, sessions: &[Session]) -> Result<String, TooLong> {
+pub fn compiler_explorer(base: &str, sessions: &[Pane]) -> Result<String, TooLong> {
     let state = ClientState {
         sessions: sessions
             .iter()
@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn compiler_explorer_state_round_trips() {
-        let s = Session {
+        let s = Pane {
             language: "rust",
             source: "pub fn f() {}\n".into(),
             compiler: "r1950".into(),
@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn long_compiler_explorer_state_is_compressed() {
         let source = "pub fn f() -> u32 { 1 }\n".repeat(400);
-        let s = Session {
+        let s = Pane {
             language: "rust",
             source: source.clone(),
             compiler: "r1950".into(),

@@ -4,7 +4,7 @@
 //! -Wextra"`), the claim that the compiler prints no warning
 //! (`warnings=none`), and the claims of the ```` ```asm ```` block after
 //! it. Examples and sides read these attributes the same way through
-//! [`crate::attributes`]; and what they make of it: the panel a frame
+//! [`mod@crate::attributes`]; and what they make of it: the panel a frame
 //! shows (`asm_panel`) and the claim of the ```` ```asm ```` block
 //! ([`asm_claim`]).
 

@@ -4,7 +4,7 @@
 //! table such as [`Expect::RUST_CHOICES`], …) and its default; a
 //! [`BlockKind`] lists the attributes it takes, in the order messages list
 //! them. The parsers read a fence's attributes through that declaration
-//! ([`crate::reader::Reader`]: each value read and checked once, by its type, into
+//! (`reader::Reader`: each value read and checked once, by its type, into
 //! [`Given`]) and act on the typed values; "expected one of", "did
 //! you mean", the hints for near-miss fences (`hint.rs`) and the check of
 //! the guide's attribute tables read the same declaration.
@@ -31,7 +31,7 @@ pub const QUIZ_C_CHOICES: [(&str, Expect); 3] = [
 ];
 
 /// The value an attribute takes, and so how it is read
-/// ([`crate::reader::Reader`]) and where it goes in [`Given`].
+/// (`reader::Reader`) and where it goes in [`Given`].
 #[derive(Clone, Copy)]
 pub enum Value {
     /// `name`, `name=true` or `name=false`, into the field given.
@@ -105,7 +105,7 @@ impl Value {
 /// Who an attribute belongs to: ours, or mdBook's and rustdoc's, which a
 /// Rust example accepts so that an existing book keeps working.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
+pub enum Owner {
     /// One of ours (`title`, `asm`).
     Ours,
     /// mdBook's (`editable`, `ignore`, `hidelines`).
@@ -122,11 +122,11 @@ pub struct Attribute {
     /// What its value is.
     pub value: Value,
     /// The value without the attribute, where it is one of its words:
-    /// [`crate::reader::Reader::finish`] reads it as the author's word would be,
+    /// `reader::Reader::finish` reads it as the author's word would be,
     /// and the guide marks it "(default)".
     pub default: Option<&'static str>,
     /// Whose attribute it is.
-    pub origin: Origin,
+    pub owner: Owner,
 }
 
 impl std::fmt::Debug for Attribute {
@@ -140,20 +140,20 @@ const fn ours(name: &'static str, value: Value) -> Attribute {
         name,
         value,
         default: None,
-        origin: Origin::Ours,
+        owner: Owner::Ours,
     }
 }
 
 const fn mdbook(name: &'static str, value: Value) -> Attribute {
     Attribute {
-        origin: Origin::MdBook,
+        owner: Owner::MdBook,
         ..ours(name, value)
     }
 }
 
 const fn rustdoc(name: &'static str, expect: Expect) -> Attribute {
     Attribute {
-        origin: Origin::Rustdoc,
+        owner: Owner::Rustdoc,
         ..ours(name, Value::Outcome(expect))
     }
 }
@@ -431,7 +431,7 @@ impl BlockKind {
 pub(super) fn takes_value(key: &str) -> bool {
     RUST_EXAMPLE
         .get(key)
-        .is_some_and(|a| a.origin == Origin::Ours)
+        .is_some_and(|a| a.owner == Owner::Ours)
 }
 
 /// Whether `word` names one of an example's attributes (`asm`, `title`).
@@ -454,7 +454,10 @@ mod tests {
     #[test]
     fn each_kind_lists_what_it_takes_as_its_messages_say() {
         assert_eq!(COMPARE.known(), "one of title, id, at, layout, asm");
-        assert_eq!(PROGRAM_SIDE.known(), "caption, id, expect, error, asm or ignore");
+        assert_eq!(
+            PROGRAM_SIDE.known(),
+            "caption, id, expect, error, asm or ignore"
+        );
         assert!(
             RUST_SIDE.known().ends_with(
                 "no_run, sanitize, edition2015/2018/2021/2024, and caption on a compare side"

@@ -4,7 +4,7 @@
 //! [`Model`] and its [`Need`]s) and what it gives back ([`Rendered`]).
 
 pub use super::facts::{Facts, Need};
-use super::facts::{Item, Topic};
+use super::facts::{Published, Topic};
 pub use super::numbering::{Numbered, Numbers, Row};
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::{BlessTarget, Claim};
@@ -65,7 +65,7 @@ pub struct Publish {
     /// What it resolves.
     pub topic: Topic,
     /// Resolves a value written at an offset of the chapter.
-    pub resolve: fn(&Env<'_>, &str, usize) -> Result<Item, Problem>,
+    pub resolve: fn(&Env<'_>, &str, usize) -> Result<Published, Problem>,
 }
 
 /// A block parsed: its model, and what the model needs to render.

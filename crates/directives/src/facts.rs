@@ -73,15 +73,15 @@ pub enum Topic {
 
 /// An item another directive published.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Item {
+pub enum Published {
     /// A talk's moment.
-    Moment(Moment),
+    Moment(MomentLink),
 }
 
 /// The moment a block points at: the label and, when the talk has a
 /// video, its address at that second.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Moment {
+pub struct MomentLink {
     /// "12:30 in the talk".
     pub label: String,
     /// The video opened at the moment.
@@ -112,7 +112,7 @@ pub enum Fact {
     /// The assembly, or the problem that stops the block.
     Assembly(Result<AsmAnswer, Problem>),
     /// The item referred to, or why it cannot be found.
-    Item(Result<Item, Problem>),
+    Item(Result<Published, Problem>),
     /// The lock's entry for a claim, when it has one.
     Locked(Option<Locked>),
     /// The recorded run of a claim, when the build knows it.
@@ -176,9 +176,9 @@ impl Facts {
     }
 
     /// The talk's moment `reference` names.
-    pub fn moment(&self, reference: &Reference) -> Result<Option<Moment>, Problem> {
+    pub fn moment(&self, reference: &Reference) -> Result<Option<MomentLink>, Problem> {
         match self.get(&Need::Reference(reference.clone())) {
-            Some(Fact::Item(Ok(Item::Moment(m)))) => Ok(Some(m.clone())),
+            Some(Fact::Item(Ok(Published::Moment(m)))) => Ok(Some(m.clone())),
             Some(Fact::Item(Err(p))) => Err(p.clone()),
             _ => Ok(None),
         }

@@ -7,7 +7,7 @@
 
 use super::asmview::{self, Standing};
 use super::contract::{Env, Target};
-use super::facts::{Moment, Vouched};
+use super::facts::{MomentLink, Vouched};
 use super::numbering::Number;
 use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::escape::{escape, escape_markdown};
@@ -15,7 +15,7 @@ use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::filecheck::Checks;
 use mdbook_companion_core::flowgraph::Drawing;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::{self, Session, TooLong};
+use mdbook_companion_core::links::{self, Pane, TooLong};
 use mdbook_companion_core::markdown::Out;
 use mdbook_companion_core::problem::Problem;
 
@@ -75,7 +75,7 @@ pub(crate) struct Frame<'a> {
     /// on the Playground"): plain text, code in backquotes.
     pub notes: &'a [String],
     /// The moment of the talk the block comes from (`at="12:30"`).
-    pub at: Option<&'a Moment>,
+    pub at: Option<&'a MomentLink>,
     /// Its number in the chapter and its anchor (`Example 5.2`).
     pub number: Option<&'a Number>,
     /// The Run button's description (` data-companion-run="…"`), when
@@ -202,7 +202,7 @@ impl Frame<'_> {
 
 /// The header's "12:30 in the talk": a link to the video at that second,
 /// or plain text when the talk has no video.
-pub(crate) fn moment_html(m: &Moment) -> String {
+pub(crate) fn moment_html(m: &MomentLink) -> String {
     match &m.href {
         Some(href) => format!(
             "<a class=\"companion-talk-at\" href=\"{}\">{}</a>",
@@ -217,7 +217,7 @@ pub(crate) fn moment_html(m: &Moment) -> String {
 }
 
 /// [`moment_html`] for other renderers.
-pub(crate) fn moment_markdown(m: &Moment) -> String {
+pub(crate) fn moment_markdown(m: &MomentLink) -> String {
     match &m.href {
         Some(href) => format!("[{}](<{href}>)", escape_markdown(&m.label)),
         None => escape_markdown(&m.label),
@@ -370,7 +370,7 @@ pub(crate) fn playground_link(
 /// A Compiler Explorer link opening `sessions`, if the book has one.
 pub(crate) fn compiler_explorer_link(
     env: &Env<'_>,
-    sessions: &[Session],
+    sessions: &[Pane],
     at: usize,
     warnings: &mut Vec<Problem>,
 ) -> Option<String> {
@@ -392,9 +392,9 @@ pub(crate) fn compiler_explorer_link(
 }
 
 /// The Compiler Explorer session of some code in `lang` with `options`.
-pub(crate) fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Option<Session> {
+pub(crate) fn session(env: &Env<'_>, lang: Lang, source: &str, options: String) -> Option<Pane> {
     let (language, compiler) = lang.compiler_explorer(env.config)?;
-    Some(Session {
+    Some(Pane {
         language,
         source: source.to_owned(),
         compiler: compiler.to_owned(),

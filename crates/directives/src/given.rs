@@ -1,5 +1,5 @@
 //! What a fence's attributes said, typed ([`Given`]), as
-//! [`crate::reader::Reader`] reads them through their declaration: what
+//! `reader::Reader` reads them through their declaration: what
 //! ripgrep's `LowArgs` is to its flags.
 
 use crate::asmspec::AsmSpec;

@@ -9,7 +9,7 @@
 use super::asmspec::{AsmBlock, AsmSpec, asm_claim, asm_panel};
 use super::attributes::{self, BlockKind, Given};
 use super::contract::{Env, Rendered, Target};
-use super::facts::{AsmAnswer, AsmNeed, Facts, Moment, Need, Reference};
+use super::facts::{AsmAnswer, AsmNeed, Facts, MomentLink, Need, Reference};
 use super::frame::{self, Frame, FrameClaim};
 use super::numbering::{Number, Numbered};
 use super::reader::Reader;
@@ -403,7 +403,7 @@ impl Example {
         at: usize,
         listing: &AsmAnswer,
         number: Option<&Number>,
-        moment: Option<&Moment>,
+        moment: Option<&MomentLink>,
     ) -> Rendered {
         let mut r = Rendered::default();
         let mut info = self.fence_info(env.target);

@@ -94,7 +94,7 @@ pub struct Lock {
 
 /// One fact of the lock: a field as the lock names it (`run.stderr`,
 /// `assembly.listing`) and its value as text.
-pub type Fact = (&'static str, String);
+pub type LockField = (&'static str, String);
 
 impl Entry {
     /// Every fact the entry records, each named by its field: what a page
@@ -102,7 +102,7 @@ impl Entry {
     /// `check --locked` compares, field by field. Every field is named
     /// below (no `..`), so a field added to the entry or to its run does
     /// not compile until it is listed here, and so vouched for.
-    pub fn facts(&self) -> Vec<Fact> {
+    pub fn facts(&self) -> Vec<LockField> {
         let Entry {
             chapter,
             line,
@@ -164,7 +164,7 @@ impl Entry {
 impl Assembly {
     /// Every fact the panel records, each named by its field
     /// (`assembly.listing`), as [`Entry::facts`] names an entry's.
-    pub fn facts(&self) -> Vec<Fact> {
+    pub fn facts(&self) -> Vec<LockField> {
         let Assembly {
             hash,
             toolchain,
@@ -195,7 +195,7 @@ pub struct Change {
 /// The facts of `locked` whose value `now` differs, in `locked`'s order.
 /// A fact only one side has (the fields of a run the other side lacks)
 /// is not one: the fact that says whether there is one (`run`) differs.
-pub fn changes(locked: &[Fact], now: &[Fact]) -> Vec<Change> {
+pub fn changes(locked: &[LockField], now: &[LockField]) -> Vec<Change> {
     locked
         .iter()
         .filter_map(|(field, old)| {

@@ -308,7 +308,7 @@ fn edit(
     c: &Checked,
     block: &CodeBlock,
     next: Option<&CodeBlock>,
-    chapter: &load::Chapter,
+    chapter: &load::ChapterSource,
     map: &LineMap,
     raw_lines: &[&str],
     loaded: &load::Loaded,

@@ -29,7 +29,7 @@ use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::{self, Session};
+use mdbook_companion_core::links::{self, Pane};
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::run::RecordedRun;
@@ -204,7 +204,7 @@ impl Side {
 
     /// This side's Compiler Explorer session (compiled sides only),
     /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
-    pub(crate) fn session(&self, env: &Env<'_>) -> Option<Session> {
+    pub(crate) fn session(&self, env: &Env<'_>) -> Option<Pane> {
         let options = match (&self.role, self.lang) {
             (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
             // A language of programs: its compiler's own defaults.

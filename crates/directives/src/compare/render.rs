@@ -4,14 +4,14 @@
 use super::{Compare, Layout, Side};
 use crate::asmspec;
 use crate::contract::{Env, Rendered, Target};
-use crate::facts::{AsmAnswer, Facts, Moment, Vouched};
+use crate::facts::{AsmAnswer, Facts, MomentLink, Vouched};
 use crate::frame::{self, Frame, FrameClaim};
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
 use mdbook_companion_core::escape::{escape, escape_markdown};
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::links::Session;
+use mdbook_companion_core::links::Pane;
 use mdbook_companion_core::markdown::Block;
 use mdbook_companion_core::markdown::Out;
 use mdbook_companion_core::problem::Problem;
@@ -45,7 +45,7 @@ impl Compare {
         &self,
         env: &Env<'_>,
         facts: &Facts,
-        moment: Option<&Moment>,
+        moment: Option<&MomentLink>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
@@ -79,7 +79,7 @@ impl Compare {
         &self,
         env: &Env<'_>,
         facts: &Facts,
-        moment: Option<&Moment>,
+        moment: Option<&MomentLink>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
@@ -212,7 +212,7 @@ impl Compare {
         &self,
         env: &Env<'_>,
         facts: &Facts,
-        moment: Option<&Moment>,
+        moment: Option<&MomentLink>,
         at: usize,
         numbers: &[Number],
     ) -> Result<Rendered, Problem> {
@@ -340,7 +340,7 @@ impl Compare {
                 frame::quoted(&needs)
             )));
         }
-        let sessions: Vec<Session> = self.sides.iter().filter_map(|s| s.session(env)).collect();
+        let sessions: Vec<Pane> = self.sides.iter().filter_map(|s| s.session(env)).collect();
         frame::compiler_explorer_link(env, &sessions, at, warnings).map(Ok)
     }
 }
@@ -362,7 +362,7 @@ fn c_side(
 ) {
     let links: Vec<(&str, String)> = match env.target {
         Target::Html => {
-            let session: Vec<Session> = s.session(env).into_iter().collect();
+            let session: Vec<Pane> = s.session(env).into_iter().collect();
             frame::compiler_explorer_link(env, &session, s.info_offset, warnings)
                 .map(|url| ("Compiler Explorer", url))
                 .into_iter()

@@ -111,7 +111,7 @@ impl Model for Example {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{AsmNeed, Fact, Item, Moment, Need, Reference, Topic, Vouched};
+    use crate::facts::{AsmNeed, Fact, MomentLink, Need, Published, Reference, Topic, Vouched};
     use crate::scan;
     use mdbook_companion_core::asm::{Listing, Request};
     use mdbook_companion_core::claim::Recorded;
@@ -465,7 +465,7 @@ mod tests {
         let facts = Facts::new(vec![
             (
                 Need::Reference(moment),
-                Fact::Item(Ok(Item::Moment(Moment {
+                Fact::Item(Ok(Published::Moment(MomentLink {
                     label: "1:00 in the talk".into(),
                     href: Some("https://youtu.be/v?t=60s".into()),
                 }))),

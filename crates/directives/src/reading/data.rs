@@ -21,7 +21,7 @@ pub const FIELDS: &str =
 /// What sort of resource an entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ItemKind {
+pub enum EntryKind {
     /// A book.
     Book,
     /// A web site or article.
@@ -36,15 +36,15 @@ pub enum ItemKind {
     Tool,
 }
 
-impl ItemKind {
+impl EntryKind {
     /// The values `kind` takes.
-    pub const CHOICES: [(&'static str, ItemKind); 6] = [
-        ("book", ItemKind::Book),
-        ("web", ItemKind::Web),
-        ("video", ItemKind::Video),
-        ("paper", ItemKind::Paper),
-        ("talk", ItemKind::Talk),
-        ("tool", ItemKind::Tool),
+    pub const CHOICES: [(&'static str, EntryKind); 6] = [
+        ("book", EntryKind::Book),
+        ("web", EntryKind::Web),
+        ("video", EntryKind::Video),
+        ("paper", EntryKind::Paper),
+        ("talk", EntryKind::Talk),
+        ("tool", EntryKind::Tool),
     ];
 
     /// The value as the data writes it.
@@ -57,12 +57,12 @@ impl ItemKind {
 
     fn badge(self) -> &'static str {
         match self {
-            ItemKind::Book => "Book",
-            ItemKind::Web => "Web",
-            ItemKind::Video => "Video",
-            ItemKind::Paper => "Paper",
-            ItemKind::Talk => "Talk",
-            ItemKind::Tool => "Tool",
+            EntryKind::Book => "Book",
+            EntryKind::Web => "Web",
+            EntryKind::Video => "Video",
+            EntryKind::Paper => "Paper",
+            EntryKind::Talk => "Talk",
+            EntryKind::Tool => "Tool",
         }
     }
 }
@@ -122,7 +122,7 @@ struct RawEntry {
     url: Spanned<String>,
     #[serde(default)]
     authors: Vec<String>,
-    kind: Option<ItemKind>,
+    kind: Option<EntryKind>,
     access: Option<Access>,
     audience: Option<Spanned<String>>,
     level: Option<Level>,
@@ -136,7 +136,7 @@ struct RawEntry {
 
 /// A checked entry.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Item {
+pub struct Entry {
     /// The id blocks select it by.
     pub id: Option<String>,
     /// The title.
@@ -146,7 +146,7 @@ pub struct Item {
     /// The authors, as written.
     pub authors: Vec<String>,
     /// What sort of resource.
-    pub kind: Option<ItemKind>,
+    pub kind: Option<EntryKind>,
     /// Free or paid.
     pub access: Option<Access>,
     /// Who it is for, as written.
@@ -169,7 +169,7 @@ pub struct Item {
     pub note_source: Option<(String, Spot)>,
 }
 
-impl Item {
+impl Entry {
     /// The badges, as words, in display order.
     pub fn badges(&self) -> Vec<(&'static str, &'static str)> {
         let mut b = Vec::new();
@@ -198,12 +198,12 @@ impl Item {
 }
 
 /// Parses and checks reading-list TOML: `[[entry]]` tables.
-pub fn parse_entries(text: &str) -> Result<Vec<Item>, Fault> {
+pub fn parse_entries(text: &str) -> Result<Vec<Entry>, Fault> {
     let raw: RawList = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
         Fault::at(offset, toml_message(e.message()))
     })?;
-    let mut entries: Vec<Item> = Vec::with_capacity(raw.entry.len());
+    let mut entries: Vec<Entry> = Vec::with_capacity(raw.entry.len());
     let mut ids: Vec<(String, usize)> = Vec::new();
     for e in raw.entry {
         let id = match e.id {
@@ -250,7 +250,7 @@ pub fn parse_entries(text: &str) -> Result<Vec<Item>, Fault> {
             None => (None, None, None),
         };
         let audience_at = e.audience.as_ref().map(|a| Spot::new(text, a.span().start));
-        entries.push(Item {
+        entries.push(Entry {
             id,
             title: e.title.into_inner(),
             url: e.url.into_inner(),
@@ -307,7 +307,7 @@ fn toml_message(msg: &str) -> String {
 
 /// The book's data file, read and checked at most once per run and shared
 /// by every chapter (chapters are processed in parallel).
-pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Item>>, LoadError> {
+pub fn entries(env: &Env<'_>) -> Result<Arc<Vec<Entry>>, LoadError> {
     env.shared.data.get_or_load(DATA.key, || {
         file(env.config).load(env.config, |text| parse_entries(text).map(Arc::new))
     })

@@ -18,7 +18,7 @@ pub mod data;
 pub mod render;
 pub mod select;
 
-pub use data::{Access, FIELDS, Item, ItemKind, Level, Status, parse_entries};
+pub use data::{Access, Entry, EntryKind, FIELDS, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
 use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
@@ -45,9 +45,9 @@ pub(crate) const KIND: Kind = Kind {
     script: "",
 };
 
-impl Item {
+impl Entry {
     /// The entry in the book's language: `audience` and `note`.
-    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Item, Problem> {
+    fn translated(&self, env: &Env<'_>, at: usize) -> Result<Entry, Problem> {
         let mut e = self.clone();
         e.audience = self.audience.as_deref().map(|a| env.text(a).into_owned());
         if let Some((note, _)) = &self.note_source
@@ -73,7 +73,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let (sel, wh) = Selection::parse(fence, &attrs)?;
     let at = fence.info_offset;
     let inline = !fence.body.trim().is_empty();
-    let entries: Arc<Vec<Item>> = if !inline {
+    let entries: Arc<Vec<Entry>> = if !inline {
         data::entries(env).map_err(|e| e.at(at))?
     } else {
         Arc::new(parse_entries(&fence.body).map_err(|f| {
@@ -106,7 +106,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     if env.shared.translations.is_none() {
         return Ok(render::render_entries(&sel, &selected, env));
     }
-    let translated: Vec<Item> = selected
+    let translated: Vec<Entry> = selected
         .iter()
         .map(|e| e.translated(env, at))
         .collect::<Result<_, _>>()?;
@@ -114,7 +114,7 @@ pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
         title: sel.title.as_deref().map(|t| env.text(t).into_owned()),
         ..sel
     };
-    let refs: Vec<&Item> = translated.iter().collect();
+    let refs: Vec<&Entry> = translated.iter().collect();
     Ok(render::render_entries(&sel, &refs, env))
 }
 
@@ -228,7 +228,7 @@ mod tests {
             ]
         );
         assert_eq!(entries[1].access, Some(Access::Paid));
-        assert_eq!(entries[6].kind, Some(ItemKind::Tool));
+        assert_eq!(entries[6].kind, Some(EntryKind::Tool));
         // Optional fields may all be left out.
         let minimal = parse_entries(ENTRY).unwrap();
         assert_eq!(minimal[0].badges(), []);

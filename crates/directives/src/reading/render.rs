@@ -1,14 +1,14 @@
 //! Writing the selected entries: cards on an HTML page, a Markdown list
 //! elsewhere, nothing for `mdbook test`.
 
-use super::data::{Item, Status};
+use super::data::{Entry, Status};
 use super::select::Selection;
 use crate::contract::{Env, Rendered, Target};
 use mdbook_companion_core::escape::{escape, escape_markdown};
 use mdbook_companion_core::markdown::Out;
 
 /// Renders the cards for `entries`, our words in the book's language.
-pub(crate) fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) -> Rendered {
+pub(crate) fn render_entries(sel: &Selection, entries: &[&Entry], env: &Env<'_>) -> Rendered {
     let mut r = Rendered::default();
     let out = &mut r.out;
     match env.target {
@@ -65,7 +65,7 @@ pub(crate) fn render_entries(sel: &Selection, entries: &[&Item], env: &Env<'_>) 
 }
 
 /// One entry's card on a page, up to its closing tag.
-fn card_html(e: &Item, env: &Env<'_>, out: &mut Out) {
+fn card_html(e: &Entry, env: &Env<'_>, out: &mut Out) {
     let mut classes = String::from("companion-card");
     if e.recommended {
         classes.push_str(" companion-card-recommended");

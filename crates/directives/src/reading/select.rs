@@ -1,7 +1,7 @@
 //! A reading-list block's filters, order and caption, and the entries
 //! they select.
 
-use super::data::{Access, Item, ItemKind};
+use super::data::{Access, Entry, EntryKind};
 use crate::cards::Unselected;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::markdown::Fence;
@@ -28,7 +28,7 @@ pub struct Selection {
     /// Keep exactly these entries, in this order.
     pub ids: Option<Vec<String>>,
     /// Keep entries of one of these kinds.
-    pub kinds: Vec<ItemKind>,
+    pub kinds: Vec<EntryKind>,
     /// Keep entries with this access.
     pub access: Option<Access>,
     /// The order.
@@ -79,7 +79,7 @@ impl Selection {
                             value: Some(toml::Value::String(k)),
                             offset: attr.offset,
                         };
-                        sel.kinds.push(a.choice(&one, &ItemKind::CHOICES)?);
+                        sel.kinds.push(a.choice(&one, &EntryKind::CHOICES)?);
                     }
                 }
                 "access" => {
@@ -137,8 +137,12 @@ impl Selection {
     /// an error, with where its message belongs.
     ///
     /// `from` names where the entries came from, for messages.
-    pub fn select<'e>(&self, entries: &'e [Item], from: &str) -> Result<Vec<&'e Item>, Unselected> {
-        let keep = |e: &Item| {
+    pub fn select<'e>(
+        &self,
+        entries: &'e [Entry],
+        from: &str,
+    ) -> Result<Vec<&'e Entry>, Unselected> {
+        let keep = |e: &Entry| {
             (self.tags.is_empty() || e.tags.iter().any(|t| self.tags.contains(t)))
                 && (self.kinds.is_empty() || e.kind.is_some_and(|k| self.kinds.contains(&k)))
                 && (self.access.is_none() || e.access == self.access)

@@ -6,18 +6,18 @@
 use super::data::{self, parse_time};
 use super::render::video_at;
 use crate::contract::Env;
-use crate::facts::{Item, Moment};
+use crate::facts::{MomentLink, Published};
 use mdbook_companion_core::problem::Problem;
 
 /// A moment, resolved for the block that refers to it (how the talk
 /// directive publishes its moments: its registry row names this).
-pub(crate) fn publish(env: &Env<'_>, value: &str, offset: usize) -> Result<Item, Problem> {
-    resolve(env, value, offset).map(Item::Moment)
+pub(crate) fn publish(env: &Env<'_>, value: &str, offset: usize) -> Result<Published, Problem> {
+    resolve(env, value, offset).map(Published::Moment)
 }
 
 /// Resolves the value of an `at` attribute found at `offset` of the
 /// chapter against the book's talk data.
-pub(crate) fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Moment, Problem> {
+pub(crate) fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<MomentLink, Problem> {
     let (id, time) = match value.split_once('@') {
         Some((id, time)) => (Some(id), time),
         None => (None, value),
@@ -72,7 +72,7 @@ pub(crate) fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Momen
             ),
         ));
     }
-    Ok(Moment {
+    Ok(MomentLink {
         label: format!("{time} in the talk"),
         href: talk.video.as_deref().map(|v| video_at(v, seconds)),
     })
@@ -85,7 +85,7 @@ mod tests {
     use mdbook_companion_core::config::Config;
     use serde_json::json;
 
-    fn resolve_in(data: &str, value: &str) -> Result<Moment, Problem> {
+    fn resolve_in(data: &str, value: &str) -> Result<MomentLink, Problem> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/talks.toml"), data).unwrap();
@@ -113,7 +113,7 @@ mod tests {
     fn a_moment_opens_the_video() {
         assert_eq!(
             resolve_in(ONE, "12:30").unwrap(),
-            Moment {
+            MomentLink {
                 label: "12:30 in the talk".into(),
                 href: Some("https://youtu.be/v?t=750s".into()),
             }

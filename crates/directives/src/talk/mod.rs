@@ -206,7 +206,7 @@ pub(crate) fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> 
         chosen
     };
     let src = env.config.src.to_string_lossy().replace('\\', "/");
-    let page = render::Page {
+    let page = render::LinkBase {
         src: &src,
         file: env.file,
     };

@@ -56,7 +56,7 @@ pub(crate) fn length_in_words(secs: u64) -> String {
 }
 
 /// Where the chapter links start from.
-pub(crate) struct Page<'a> {
+pub(crate) struct LinkBase<'a> {
     /// The book's `src`, as chapter files start (`src`).
     pub src: &'a str,
     /// This chapter's file (`src/talk.md`).
@@ -82,7 +82,7 @@ fn group_by_date<'t>(talks: &[&'t Talk]) -> Vec<(Option<When>, Vec<&'t Talk>)> {
 pub(crate) fn render_talks(
     title: Option<&str>,
     talks: &[&Talk],
-    page: &Page<'_>,
+    page: &LinkBase<'_>,
     target: Target,
 ) -> Out {
     let mut out = Out::new();
@@ -156,7 +156,7 @@ fn links(t: &Talk) -> Vec<(&str, &str)> {
     v
 }
 
-fn card_html(out: &mut Out, t: &Talk, page: &Page<'_>) {
+fn card_html(out: &mut Out, t: &Talk, page: &LinkBase<'_>) {
     out.line("<article class=\"companion-talk\">");
     out.line(format!(
         "<p class=\"companion-talk-title\">{}</p>",
@@ -267,7 +267,7 @@ fn meta_html(t: &Talk) -> Vec<String> {
     meta
 }
 
-fn card_markdown(out: &mut Out, t: &Talk, page: &Page<'_>) {
+fn card_markdown(out: &mut Out, t: &Talk, page: &LinkBase<'_>) {
     let mut head = format!("**{}**", escape_markdown(&t.title));
     if !t.speakers.is_empty() {
         let names: Vec<String> = t.speakers.iter().map(|s| escape_markdown(s)).collect();

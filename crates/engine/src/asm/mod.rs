@@ -103,7 +103,7 @@ impl fmt::Display for AsmError {
 
 /// Where a listing came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
+pub enum Provenance {
     /// Read from the cache: no compiler ran.
     Cache,
     /// Made by running the compiler (and then stored in the cache).
@@ -118,7 +118,7 @@ pub struct Made {
     /// The filtered listing.
     pub listing: Listing,
     /// Where it came from.
-    pub origin: Origin,
+    pub origin: Provenance,
     /// The compiler's version that made it.
     pub toolchain: String,
     /// Its name in the lock ([`lock_key`]).
@@ -196,7 +196,7 @@ pub(crate) fn assembly_from(
     req: &Request,
     config: &Config,
     cache: &Cache,
-) -> Result<(Listing, Origin), AsmError> {
+) -> Result<(Listing, Provenance), AsmError> {
     made(req, config, cache, None, &crates::for_book(config)).map(|m| (m.listing, m.origin))
 }
 
@@ -257,7 +257,7 @@ pub fn made(
         return match locked {
             Some(a) => Ok(Made {
                 listing: from_lock(a),
-                origin: Origin::Lock,
+                origin: Provenance::Lock,
                 toolchain: a.toolchain.clone(),
                 hash,
             }),
@@ -286,10 +286,10 @@ pub fn made(
         .get(NAMESPACE, &key)
         .and_then(|b| serde_json::from_slice::<Listing>(&b).ok())
     {
-        return Ok(made(hit, Origin::Cache));
+        return Ok(made(hit, Provenance::Cache));
     }
     if let Some(a) = locked.filter(|a| a.toolchain == crate::lock::toolchain(&version)) {
-        return Ok(made(from_lock(a), Origin::Lock));
+        return Ok(made(from_lock(a), Provenance::Lock));
     }
     if !used.is_empty() {
         // Against the debug libraries `check` uses: the example's own code
@@ -309,7 +309,7 @@ pub fn made(
     if let Ok(bytes) = serde_json::to_vec(&filtered) {
         cache.put(NAMESPACE, &key, &bytes);
     }
-    Ok(made(filtered, Origin::Compiler))
+    Ok(made(filtered, Provenance::Compiler))
 }
 
 /// Runs `program args` on the block in a scratch folder: the assembler
@@ -566,16 +566,16 @@ mod tests {
             flags: Vec::new(),
         };
         let (first, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!(origin, Origin::Compiler);
+        assert_eq!(origin, Provenance::Compiler);
         // A new cache over the same directory, as the next build has.
         let again = Cache::for_book(dir.path());
         let mut cfg = config();
         let (second, origin) = assembly_from(&req, &cfg, &again).unwrap();
-        assert_eq!((&second, origin), (&first, Origin::Cache));
+        assert_eq!((&second, origin), (&first, Provenance::Cache));
         // A different flag set (another compiler) is another key.
         cfg.cc = "gcc".into();
         let (_, origin) = assembly_from(&req, &cfg, &again).unwrap();
-        assert_eq!(origin, Origin::Compiler);
+        assert_eq!(origin, Provenance::Compiler);
     }
 
     #[test]
@@ -628,16 +628,16 @@ mod tests {
         bytes[at] ^= 0x20;
         std::fs::write(&entries[0], &bytes).unwrap();
         let (second, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!((&second, origin), (&first, Origin::Compiler));
+        assert_eq!((&second, origin), (&first, Provenance::Compiler));
         // The entry was repaired: the next request is a hit again.
         let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!(origin, Origin::Cache);
+        assert_eq!(origin, Provenance::Cache);
         // The whole cache deleted mid-run: compiled again, then cached again.
         std::fs::remove_dir_all(dir.path().join(crate::cache::DIR)).unwrap();
         let (third, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!((&third, origin), (&first, Origin::Compiler));
+        assert_eq!((&third, origin), (&first, Provenance::Compiler));
         let (_, origin) = assembly_from(&req, &config(), &cache).unwrap();
-        assert_eq!(origin, Origin::Cache);
+        assert_eq!(origin, Provenance::Cache);
     }
 
     /// The raw and filtered listing of `req`, with or without line tables.

@@ -76,7 +76,7 @@ impl Checker {
 
     /// What `claim`'s program printed on further runs, in the terms of
     /// its verdict's `actual` (for `adopt`, which keeps only what is the
-    /// same on all): one run, or [`THREAD_RUNS`] of one compile for a
+    /// same on all): one run, or `THREAD_RUNS` of one compile for a
     /// program that starts threads or hashes with a random key.
     pub fn other_actuals(&self, claim: &Stated<'_>) -> Vec<String> {
         let may_differ =

@@ -7,7 +7,7 @@
 
 use super::cc;
 use super::doctest;
-use super::judge::{Report, exits_cleanly, stops_with_report};
+use super::judge::{SoughtReport, exits_cleanly, stops_with_report};
 use super::rustc;
 use super::verdict::{Job, Observation, Verdict};
 use mdbook_companion_core::claim::Stated;
@@ -187,7 +187,7 @@ impl Backend for Language {
                     claim,
                     obs.run.as_ref(),
                     run_limit,
-                    &Report {
+                    &SoughtReport {
                         find: &|run| stopped(self, run),
                         missing: &|how| {
                             format!(

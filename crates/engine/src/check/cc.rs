@@ -8,7 +8,7 @@
 //! behaviour the checker sees stops the program with its report. C++ goes through the same `cc` driver as `main.cpp`, linked with
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
-use super::judge::{Report, abnormal, exits_cleanly, stops_with_report, unproven_report};
+use super::judge::{SoughtReport, abnormal, exits_cleanly, stops_with_report, unproven_report};
 use super::sanitizer;
 use super::verdict::{Job, Observation, Verdict};
 use mdbook_companion_core::claim::Stated;
@@ -152,7 +152,7 @@ pub fn judge(
                 claim,
                 obs.run.as_ref(),
                 timeout,
-                &Report {
+                &SoughtReport {
                     // Shown and blessed as the book writes it: `runtime error: …`;
                     // read from the checker's log, never the program's stderr.
                     find: &|run| sanitizer::report(run, sanitize),

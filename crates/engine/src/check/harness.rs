@@ -19,7 +19,7 @@ use std::time::Duration;
 /// failed (each failure with its captured output), how many it said it
 /// runs, its summary, and a test it started and never finished.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Report {
+pub struct TestReport {
     /// Names of the tests that passed (`tests::adds`).
     pub passed: Vec<String>,
     /// Names of the tests that failed, with their output section.
@@ -77,7 +77,7 @@ impl Summary {
     }
 }
 
-impl Report {
+impl TestReport {
     /// The failures as `cargo test` shows them: each test's output under
     /// its name.
     pub fn failures(&self) -> String {
@@ -123,8 +123,8 @@ fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
 /// test printed (its `---- name stdout ----` section, captured by the
 /// harness) is that test's output, never part of the report: a forged
 /// result or summary printed there counts for nothing.
-pub fn parse(stdout: &str) -> Report {
-    let mut report = Report::default();
+pub fn parse(stdout: &str) -> TestReport {
+    let mut report = TestReport::default();
     let mut sections: Vec<(String, String)> = Vec::new();
     let mut current: Option<(String, String)> = None;
     // A test started whose result is still to come (the harness prints
@@ -272,7 +272,7 @@ fn judged(claim: &Stated<'_>, obs: &Observation, timeout: Duration) -> (Verdict,
 }
 
 /// At least one test fails on the starter.
-fn starter_fails(report: &Report, run: &RunResult) -> Verdict {
+fn starter_fails(report: &TestReport, run: &RunResult) -> Verdict {
     // A harness that failed with no failure listed crashed (a stack
     // overflow aborts it): a test failed all the same.
     if !report.failed.is_empty() || (run.code != Some(0) && !no_tests(report, run)) {
@@ -296,7 +296,7 @@ fn starter_fails(report: &Report, run: &RunResult) -> Verdict {
 /// early (`process::exit(0)` inside a failing test) leaves a report
 /// without its end; what it prints inside a test is the harness's to
 /// capture.
-fn solution_passes(report: &Report, run: &RunResult, source: &str) -> Verdict {
+fn solution_passes(report: &TestReport, run: &RunResult, source: &str) -> Verdict {
     if !report.failed.is_empty() {
         let n = report.failed.len();
         let s = if n == 1 { "" } else { "s" };
@@ -340,7 +340,7 @@ fn exercise_tests(source: &str) -> Vec<TestFn> {
 /// `expected` passed, if anything: the harness's summary, a summary that
 /// agrees with the results listed (every test run, none filtered out),
 /// each test named once, and the tests the exercise has.
-fn incomplete(report: &Report, expected: &[TestFn]) -> Option<String> {
+fn incomplete(report: &TestReport, expected: &[TestFn]) -> Option<String> {
     let listed = report.passed.len() + report.ignored.len();
     let Some(summary) = report.summary else {
         let total = report.running.first().copied().unwrap_or(expected.len());
@@ -428,7 +428,7 @@ fn summary_text(s: &Summary) -> String {
 }
 
 /// Whether the harness ran no test at all.
-fn no_tests(report: &Report, run: &RunResult) -> bool {
+fn no_tests(report: &TestReport, run: &RunResult) -> bool {
     report.passed.is_empty() && report.failed.is_empty() && run.stdout.contains("running 0 tests")
 }
 

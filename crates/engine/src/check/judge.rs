@@ -194,7 +194,7 @@ pub(super) fn in_any_order(expected: &str, actual: String) -> String {
 }
 
 /// What a run that should stop with a report is looking for.
-pub(super) struct Report<'a> {
+pub(super) struct SoughtReport<'a> {
     /// The report found in a run: what is shown and blessed, and the text
     /// the output block must be found in.
     pub(super) find: &'a dyn Fn(&RunResult) -> Option<(String, String)>,
@@ -209,7 +209,7 @@ pub(super) fn stops_with_report(
     claim: &Stated<'_>,
     run: Option<&RunResult>,
     timeout: Duration,
-    report: &Report<'_>,
+    report: &SoughtReport<'_>,
 ) -> (Verdict, Option<String>) {
     let Some(run) = run else {
         return (Verdict::fail("the program was not run"), None);

@@ -11,7 +11,7 @@
 //! does for `no_run`; `compile-fail` compiles fully, so an error that only
 //! code generation finds still counts.
 
-use super::judge::{Report, exits_cleanly, fitted, stops_with_report, wrong_error_line};
+use super::judge::{SoughtReport, exits_cleanly, fitted, stops_with_report, wrong_error_line};
 use super::verdict::{Job, Observation, Verdict, contains_normalized, normalize};
 use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
@@ -196,7 +196,7 @@ pub fn judge(
             claim,
             obs.run.as_ref(),
             timeout,
-            &Report {
+            &SoughtReport {
                 find: &|run| {
                     panic_message(&run.stderr)
                         .filter(|_| run.code == Some(101))
