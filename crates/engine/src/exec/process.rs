@@ -380,7 +380,7 @@ impl Captured {
         let Some(from) = self.from.as_mut() else {
             return;
         };
-        let mut buf = [0u8; 1 << 16];
+        let mut buf = [0u8; 8192];
         match from.read(&mut buf) {
             Ok(0) => self.from = None,
             Ok(n) => {
