@@ -12,11 +12,14 @@
 #
 #   benches/starts.sh               # release build, 1,000 blocks
 #   BLOCKS=200 benches/starts.sh    # a smaller book
+#   BEFORE=PATH benches/starts.sh   # also another build (an earlier
+#                                   # commit's), in the same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 blocks=${BLOCKS:-1000}
 cargo build --quiet --release --bin mdbook-companion
 bin=$PWD/target/release/mdbook-companion
+before=${BEFORE:-}
 # The compiler itself, not rustup's proxy (check starts the toolchain's
 # rustc directly too).
 rustc=${RUSTC:-$(rustc --print sysroot)/bin/rustc}
@@ -55,22 +58,33 @@ direct() {
 }
 export -f direct
 export work blocks rustc
-checked() { # BOOK: "wall cpu starts"
+checked() { # BOOK [BINARY]: "wall cpu starts"
   rm -rf "$1/.companion-cache"
-  /usr/bin/time -f "%e %U %S" "$bin" check "$1" --no-merge -j 1 --format json >"$work/report" 2>"$work/time" || true
+  /usr/bin/time -f "%e %U %S" "${2:-$bin}" check "$1" --no-merge -j 1 --format json >"$work/report" 2>"$work/time" || true
   starts=$(grep -o '"compiler_runs": [0-9]*' "$work/report" | grep -o '[0-9]*$' || echo '?')
   tail -1 "$work/time" | awk -v s="$starts" '{ printf "%.2f %.2f %s\n", $1, $2 + $3, s }'
 }
 d=$(timed bash -c direct)
 b=$(checked "$work/boxed")
 o=$(checked "$work/off")
+if [ -n "$before" ]; then
+  bb=$(checked "$work/boxed" "$before")
+  bo=$(checked "$work/off" "$before")
+fi
 echo "rustc by a shell loop: $d   (wall cpu, s; $blocks starts)"
 echo "check, compiler boxed: $b   (wall cpu, s; compiler starts)"
 echo "check, isolation off:  $o"
-awk -v d="$d" -v b="$b" -v o="$o" -v n="$blocks" 'BEGIN {
+report() { # DIRECT BOXED OFF
+awk -v d="$1" -v b="$2" -v o="$3" -v n="$blocks" 'BEGIN {
   split(d, D, " "); split(b, B, " "); split(o, O, " ")
   printf "per start: rustc %.1f ms wall %.1f ms CPU; check %.1f ms wall %.1f ms CPU\n", D[1] * 1000 / n, D[2] * 1000 / n, B[1] * 1000 / n, B[2] * 1000 / n
   printf "ours per start (boxed):  %.1f ms wall (%.1f %%), %.1f ms CPU (%.1f %%)\n", (B[1] - D[1]) * 1000 / n, (B[1] - D[1]) * 100 / B[1], (B[2] - D[2]) * 1000 / n, (B[2] - D[2]) * 100 / B[2]
   printf "ours per start (no box): %.1f ms wall (%.1f %%), %.1f ms CPU (%.1f %%)\n", (O[1] - D[1]) * 1000 / n, (O[1] - D[1]) * 100 / O[1], (O[2] - D[2]) * 1000 / n, (O[2] - D[2]) * 100 / O[2]
   printf "the box per start: %.1f ms wall, %.1f ms CPU\n", (B[1] - O[1]) * 1000 / n, (B[2] - O[2]) * 1000 / n
 }'
+}
+report "$d" "$b" "$o"
+if [ -n "$before" ]; then
+  echo "before ($before), boxed: $bb; isolation off: $bo"
+  report "$d" "$bb" "$bo"
+fi

@@ -125,17 +125,119 @@ const INSIDE: &str = ".companion-box";
 /// for its next child (and, unless we are root, a user namespace first,
 /// the user mapped to itself).
 pub(crate) fn new_namespaces() -> io::Result<()> {
+    // SAFETY: getuid reads our id; unshare(2) changes only this
+    // single-threaded process's namespaces.
+    unsafe {
+        if libc::getuid() != 0 {
+            new_user()?;
+        }
+        check(libc::unshare(libc::CLONE_NEWPID))
+    }
+}
+
+/// A network namespace of nothing but its loopback (up), made once by
+/// the spawner, that every compiler's box joins rather than making one of
+/// its own: making one, and the kernel's undoing of it, cost about a
+/// millisecond of CPU a start. A compile still reaches no network; its
+/// loopback is the run's other compiles' (a program's box keeps one of
+/// its own, so that two examples can each listen on the same port). With
+/// it, where we are not root, the user namespace that owns it, which the
+/// box's own user namespace is made in.
+#[cfg(target_os = "linux")]
+pub(crate) struct SharedNet {
+    user: Option<std::os::fd::OwnedFd>,
+    net: std::os::fd::OwnedFd,
+}
+
+/// Set in a supervisor that joined the [`SharedNet`]: its box makes no
+/// network namespace.
+#[cfg(target_os = "linux")]
+static JOINED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+impl SharedNet {
+    /// Made in a child of ours that enters the namespaces, brings the
+    /// loopback up and waits until we hold them (`/proc/PID/ns/…`).
+    ///
+    /// # Safety
+    /// In a single-threaded process (the spawner).
+    pub(crate) unsafe fn make() -> io::Result<SharedNet> {
+        use std::os::fd::{FromRawFd as _, OwnedFd};
+        // SAFETY: see the function's contract; pipes, fork, unshare,
+        // writes of our own maps, waitpid, on values of this frame.
+        unsafe {
+            let (mut ready, mut go) = ([0i32; 2], [0i32; 2]);
+            check(libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC))?;
+            check(libc::pipe2(go.as_mut_ptr(), libc::O_CLOEXEC))?;
+            let [ready_r, ready_w, go_r, go_w] =
+                [ready[0], ready[1], go[0], go[1]].map(|fd| OwnedFd::from_raw_fd(fd));
+            use std::os::fd::AsRawFd as _;
+            let root = libc::getuid() == 0;
+            let pid = libc::fork();
+            if pid == 0 {
+                drop((ready_r, go_w));
+                let made = (root || new_user().is_ok()) && libc::unshare(libc::CLONE_NEWNET) == 0;
+                if made {
+                    loopback_up();
+                    libc::write(ready_w.as_raw_fd(), b"1".as_ptr().cast(), 1);
+                    let mut byte = 0u8;
+                    libc::read(go_r.as_raw_fd(), (&raw mut byte).cast(), 1);
+                }
+                libc::_exit(0);
+            }
+            check(pid)?;
+            drop((ready_w, go_r));
+            let mut byte = 0u8;
+            let told = libc::read(ready_r.as_raw_fd(), (&raw mut byte).cast(), 1) == 1;
+            let open =
+                |ns: &str| std::fs::File::open(format!("/proc/{pid}/ns/{ns}")).map(OwnedFd::from);
+            let shared = match told {
+                true => (|| -> io::Result<SharedNet> {
+                    Ok(SharedNet {
+                        user: if root { None } else { Some(open("user")?) },
+                        net: open("net")?,
+                    })
+                })(),
+                false => Err(io::Error::other("no network namespace")),
+            };
+            drop(go_w);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+            shared
+        }
+    }
+
+    /// In a compiler box's supervisor, before it makes the box: joins
+    /// the shared namespace (else the box makes its own).
+    ///
+    /// # Safety
+    /// In a single-threaded process.
+    pub(crate) unsafe fn join(&self) {
+        use std::os::fd::AsRawFd as _;
+        // SAFETY: setns(2) of this single-threaded process into
+        // namespaces whose descriptors we hold.
+        unsafe {
+            let user = self
+                .user
+                .as_ref()
+                .is_none_or(|u| libc::setns(u.as_raw_fd(), libc::CLONE_NEWUSER) == 0);
+            if user && libc::setns(self.net.as_raw_fd(), libc::CLONE_NEWNET) == 0 {
+                JOINED.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+/// A user namespace for this process, the user mapped to itself.
+fn new_user() -> io::Result<()> {
     // SAFETY: getuid/getgid read our ids; unshare(2) changes only this
     // single-threaded process's namespaces.
     unsafe {
         let (uid, gid) = (libc::getuid(), libc::getgid());
-        if uid != 0 {
-            check(libc::unshare(libc::CLONE_NEWUSER))?;
-            write_file("/proc/self/setgroups", b"deny")?;
-            write_file("/proc/self/uid_map", format!("{uid} {uid} 1").as_bytes())?;
-            write_file("/proc/self/gid_map", format!("{gid} {gid} 1").as_bytes())?;
-        }
-        check(libc::unshare(libc::CLONE_NEWPID))
+        check(libc::unshare(libc::CLONE_NEWUSER))?;
+        write_file("/proc/self/setgroups", b"deny")?;
+        write_file("/proc/self/uid_map", format!("{uid} {uid} 1").as_bytes())?;
+        write_file("/proc/self/gid_map", format!("{gid} {gid} 1").as_bytes())
     }
 }
 
@@ -148,9 +250,11 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
     // SAFETY: namespace, mount and file calls of this single-threaded
     // process, on paths and buffers it owns.
     unsafe {
-        check(libc::unshare(
-            libc::CLONE_NEWNS | libc::CLONE_NEWNET | libc::CLONE_NEWIPC,
-        ))?;
+        let net = match JOINED.load(std::sync::atomic::Ordering::SeqCst) {
+            true => 0,
+            false => libc::CLONE_NEWNET,
+        };
+        check(libc::unshare(libc::CLONE_NEWNS | net | libc::CLONE_NEWIPC))?;
         check(libc::mount(
             std::ptr::null(),
             c"/".as_ptr(),
@@ -193,8 +297,11 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
     // blocks' folders are gone, and everything written is bounded.
     mount_tmpfs(&sandbox.base, sandbox.size.max(1 << 20))?;
     let inside = sandbox.base.join(INSIDE);
+    // (A compiler's box writes in place and keeps the host's `/tmp`.)
     for dir in ["lower", "upper", "work", "tmp", "shm"] {
-        std::fs::create_dir_all(inside.join(dir))?;
+        if !sandbox.compiler {
+            std::fs::create_dir_all(inside.join(dir))?;
+        }
     }
     std::fs::create_dir_all(work)?;
     if sandbox.compiler {
@@ -231,7 +338,9 @@ pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
         libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY,
         "",
     )?;
-    loopback_up();
+    if !JOINED.load(std::sync::atomic::Ordering::SeqCst) {
+        loopback_up();
+    }
     std::env::set_current_dir(work)
 }
 

@@ -352,6 +352,9 @@ pub(crate) fn serve(socket: i32) -> ! {
     // environment before becoming the supervisor.
     unsafe {
         let mut buffer = vec![0u8; REQUEST + 1];
+        // Made at the first compiler's box asked for (`None` after: the
+        // kernel refused, each box makes its own).
+        let mut shared: Option<Option<crate::sandbox::SharedNet>> = None;
         let mut control = vec![0u8; libc::CMSG_SPACE(16) as usize];
         loop {
             let mut iov = libc::iovec {
@@ -385,8 +388,14 @@ pub(crate) fn serve(socket: i32) -> ! {
                     16,
                 );
             }
-            let request = &buffer[..n as usize];
-            let pid = match (fds.iter().all(|fd| *fd >= 0), parse(request)) {
+            let request = parse(&buffer[..n as usize]);
+            let net = match &request {
+                Some(r) if r.compiler => shared
+                    .get_or_insert_with(|| crate::sandbox::SharedNet::make().ok())
+                    .as_ref(),
+                _ => None,
+            };
+            let pid = match (fds.iter().all(|fd| *fd >= 0), request) {
                 // A fork whose parent is our caller (`CLONE_PARENT`): it
                 // waits for the supervisor as its own child, so how the
                 // child ended comes from the kernel, never from a pipe
@@ -399,7 +408,7 @@ pub(crate) fn serve(socket: i32) -> ! {
                     0,
                     0,
                 ) {
-                    0 => start(socket, fds, request),
+                    0 => start(socket, fds, request, net),
                     -1 => -io::Error::last_os_error()
                         .raw_os_error()
                         .unwrap_or(libc::EAGAIN),
@@ -428,6 +437,8 @@ struct Request {
     dir: Option<OsString>,
     /// The box, as [`crate::supervise::serve`] takes it (`-` for none).
     sandbox: Vec<OsString>,
+    /// It is a compiler's box (that joins the shared network namespace).
+    compiler: bool,
     /// `(key, Some(value))` to set, `(key, None)` to remove.
     env: Vec<(OsString, Option<OsString>)>,
     /// The program, then its arguments.
@@ -441,8 +452,10 @@ fn parse(request: &[u8]) -> Option<Request> {
     let limits = [fields.next()?, fields.next()?, fields.next()?];
     let dir = fields.next().filter(|d| !d.is_empty());
     let mut sandbox = vec![fields.next()?];
+    let mut compiler = false;
     if sandbox[0] == "box" {
         let decoded = crate::sandbox::Sandbox::decode(&mut fields)?;
+        compiler = decoded.compiler && !decoded.lesser;
         sandbox = crate::supervise::box_args(Some(&decoded));
     }
     let count: usize = fields.next()?.to_str()?.parse().ok()?;
@@ -466,6 +479,7 @@ fn parse(request: &[u8]) -> Option<Request> {
         limits,
         dir,
         sandbox,
+        compiler,
         env,
         command,
     })
@@ -473,14 +487,23 @@ fn parse(request: &[u8]) -> Option<Request> {
 
 /// The forked child: takes the received streams as its own, in a group of
 /// its own, in the request's directory and environment, and becomes the
-/// supervisor. Never returns.
+/// supervisor (in the shared network namespace `net`, for a compiler's
+/// box). Never returns.
 ///
 /// # Safety
 /// Runs in a child forked from the single-threaded spawner.
-unsafe fn start(socket: i32, fds: [i32; 4], request: Request) -> ! {
+unsafe fn start(
+    socket: i32,
+    fds: [i32; 4],
+    request: Request,
+    net: Option<&crate::sandbox::SharedNet>,
+) -> ! {
     // SAFETY: see the function's contract.
     unsafe {
         libc::setpgid(0, 0);
+        if let Some(net) = net {
+            net.join();
+        }
         libc::close(socket);
         for (fd, target) in fds.iter().take(3).zip(0..) {
             libc::dup2(*fd, target);

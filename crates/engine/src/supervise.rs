@@ -463,6 +463,9 @@ unsafe fn supervisor(
         let start = now();
         let limit_ns = limit.as_nanos().min(i64::MAX as u128) as i64;
         let me = libc::getpid();
+        // Readable once the program has ended: one sleep until then (or
+        // the next look at the tree's memory, or at what else ended).
+        let ended = libc::syscall(libc::SYS_pidfd_open, program, 0) as i32;
         let mut how: Option<i32> = None;
         let mut timed_out = false;
         let mut over_memory = false;
@@ -491,7 +494,10 @@ unsafe fn supervisor(
                 over_memory = true;
                 break;
             }
-            sleep_ns(pause);
+            match (ended >= 0, resident) {
+                (true, None) => wait_ns(ended, REAP_PAUSE.min(limit_ns - (now() - start))),
+                _ => wait_ns(-1, pause),
+            }
             pause = (pause * 2).min(longest);
         }
         kill_tree(program);
@@ -550,14 +556,27 @@ fn now() -> i64 {
         .saturating_add(ts.tv_nsec)
 }
 
-fn sleep_ns(ns: i64) {
+/// The longest a supervisor that watches no memory waits for its program
+/// to end without looking at what else ended under it (orphans handed to
+/// it, reaped).
+const REAP_PAUSE: i64 = 50_000_000;
+
+/// Waits `ns` nanoseconds at most, or until `fd` (a pidfd; none when
+/// negative) is readable.
+fn wait_ns(fd: i32, ns: i64) {
     let ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: ns,
+        tv_sec: ns.max(0) / 1_000_000_000,
+        tv_nsec: ns.max(0) % 1_000_000_000,
     };
-    // SAFETY: nanosleep(2) reads the struct we pass.
+    let mut entry = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: ppoll(2) of one entry of this frame (none when `fd` is
+    // negative: a sleep), reading the timeout we pass.
     unsafe {
-        libc::nanosleep(&ts, std::ptr::null_mut());
+        libc::ppoll(&mut entry, 1, &ts, std::ptr::null());
     }
 }
 
@@ -589,7 +608,7 @@ unsafe fn kill_tree(program: i32) {
                 if libc::waitpid(-1, &mut st, libc::WNOHANG) < 0 || now() > give_up {
                     return;
                 }
-                sleep_ns(1_000_000);
+                wait_ns(-1, 1_000_000);
             } else if now() > give_up {
                 return;
             }

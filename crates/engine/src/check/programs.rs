@@ -75,7 +75,11 @@ impl Programs {
     /// The pool's workers.
     pub(super) fn workers(&self) -> usize {
         match self.workers.load(Ordering::Relaxed) {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // (Asked once: the answer reads the process's cgroup files.)
+            0 => {
+                static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+                *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            }
             n => n,
         }
     }

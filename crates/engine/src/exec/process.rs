@@ -4,8 +4,6 @@
 
 use std::io::{self, Read, Write};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::supervise;
@@ -69,10 +67,6 @@ impl Finished {
 /// before giving up on them.
 const GRACE: Duration = Duration::from_secs(2);
 
-/// What one reader thread has read so far: the bytes kept, and whether some
-/// were dropped.
-type Captured = Arc<Mutex<(Vec<u8>, bool)>>;
-
 /// Runs `cmd` to completion under `limits`, feeding it `stdin`. A
 /// command is run once: this adds its supervisor hook to `cmd`. On Linux
 /// the spawner (module `spawner`) starts it when there is one.
@@ -97,9 +91,9 @@ pub fn run_in(
     {
         let s = spawned?;
         let streams = Streams {
-            stdout: Some(Box::new(s.stdout)),
-            stderr: Some(Box::new(s.stderr)),
-            stdin: Some(Box::new(s.stdin)),
+            stdout: Some(s.stdout),
+            stderr: Some(s.stderr),
+            stdin: Some(s.stdin),
         };
         let waiter = Waiter::Spawned {
             pid: s.pid,
@@ -149,19 +143,11 @@ pub fn run_in(
         }
     }
     let mut child = spawned?;
+    let file = |fd: std::os::fd::OwnedFd| std::fs::File::from(fd);
     let streams = Streams {
-        stdout: child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-        stderr: child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-        stdin: child
-            .stdin
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Write + Send>),
+        stdout: child.stdout.take().map(|s| file(s.into())),
+        stderr: child.stderr.take().map(|s| file(s.into())),
+        stdin: child.stdin.take().map(|s| file(s.into())),
     };
     let waiter = Waiter::Own {
         child,
@@ -173,9 +159,9 @@ pub fn run_in(
 
 /// Our ends of a child's standard streams.
 struct Streams {
-    stdout: Option<Box<dyn Read + Send>>,
-    stderr: Option<Box<dyn Read + Send>>,
-    stdin: Option<Box<dyn Write + Send>>,
+    stdout: Option<std::fs::File>,
+    stderr: Option<std::fs::File>,
+    stdin: Option<std::fs::File>,
 }
 
 /// A started child, as [`collect`] waits for it.
@@ -198,6 +184,28 @@ enum Waiter {
 }
 
 impl Waiter {
+    /// A descriptor that polls readable once the child has ended
+    /// (`pidfd_open(2)`, Linux 5.3), so that waiting for its end is one
+    /// sleep, not a wake-up every 2 ms; `None` where there is none.
+    fn pidfd(&self) -> Option<std::os::fd::OwnedFd> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::FromRawFd as _;
+            let pid = match self {
+                Waiter::Own { child, .. } => i32::try_from(child.id()).ok()?,
+                Waiter::Spawned { pid, .. } => *pid,
+            };
+            // SAFETY: pidfd_open(2) (always closed on exec) of our own child (not yet waited
+            // for, so its pid is its own); the descriptor is ours.
+            let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+            let fd = i32::try_from(fd).ok().filter(|fd| *fd >= 0)?;
+            // SAFETY: a descriptor just made for us.
+            Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+        }
+        #[cfg(not(target_os = "linux"))]
+        None
+    }
+
     /// `Some` once the child has ended, with its exit code if it exited.
     fn try_wait(&mut self) -> io::Result<Option<Option<i32>>> {
         match self {
@@ -261,7 +269,9 @@ impl Waiter {
 
 /// Reads a started child's output (capped), feeds it `stdin`, waits for
 /// its end (stepping in only past its limit and [`GRACE`]) and tells how
-/// it ended.
+/// it ended. All of it in this thread, with `poll(2)`: the streams, room
+/// in the child's stdin, and the child's end ([`Waiter::pidfd`]) wake it
+/// (no thread started per child, no wake-up while nothing happens).
 fn collect(
     mut waiter: Waiter,
     streams: Streams,
@@ -269,52 +279,44 @@ fn collect(
     limits: Limits,
     start: Instant,
 ) -> io::Result<Finished> {
-    let cap = limits.max_output;
-    let (done_tx, done_rx) = mpsc::channel::<()>();
-    let mut readers = 0;
-    let mut capture = |stream: Option<Box<dyn Read + Send>>| -> Captured {
-        let kept: Captured = Arc::default();
-        if let Some(s) = stream {
-            readers += 1;
-            let into = Arc::clone(&kept);
-            let done = done_tx.clone();
-            thread::spawn(move || {
-                read_capped(s, cap, &into);
-                let _ = done.send(());
-            });
-        }
-        kept
+    let mut pump = Pump {
+        out: Captured::new(streams.stdout),
+        err: Captured::new(streams.stderr),
+        input: streams.stdin.filter(|_| !stdin.is_empty()),
+        fed: 0,
+        cap: limits.max_output,
     };
-    let out = capture(streams.stdout);
-    let err = capture(streams.stderr);
-    drop(done_tx);
-    if let Some(mut input) = streams.stdin {
-        let data = stdin.to_vec();
-        thread::spawn(move || {
-            let _ = input.write_all(&data);
-        });
+    if let Some(input) = &pump.input {
+        nonblocking(input);
     }
+    let ended = waiter.pidfd();
+    // Under the supervisor, the limit is its to enforce (it kills the
+    // whole tree first); we step in only if it does not.
+    #[cfg(target_os = "linux")]
+    let ours = start + limits.timeout + GRACE;
+    #[cfg(not(target_os = "linux"))]
+    let ours = start + limits.timeout;
     let mut timed_out = false;
     let mut pause = supervise::FIRST_PAUSE;
     let code = loop {
         if let Some(code) = waiter.try_wait()? {
             break code;
         }
-        let elapsed = start.elapsed();
-        // Under the supervisor, the limit is its to enforce (it kills the
-        // whole tree first); we step in only if it does not.
-        #[cfg(target_os = "linux")]
-        let ours = elapsed >= limits.timeout + GRACE;
-        #[cfg(not(target_os = "linux"))]
-        let ours = elapsed >= limits.timeout;
-        if ours {
+        let left = ours.saturating_duration_since(Instant::now());
+        if left.is_zero() {
             timed_out = true;
             break waiter.kill_and_wait();
         }
-        thread::sleep(pause);
-        pause = (pause * 2).min(supervise::LONGEST_PAUSE);
+        match &ended {
+            Some(ended) => pump.wait(stdin, Some(ended), left),
+            None => {
+                pump.wait(stdin, None, pause.min(left));
+                pause = (pause * 2).min(supervise::LONGEST_PAUSE);
+            }
+        }
     };
     waiter.end();
+    pump.input = None;
     #[cfg(target_os = "linux")]
     let (time_up, over_memory) = {
         let stopped = waiter.stopped();
@@ -336,18 +338,15 @@ fn collect(
     timed_out |= time_up;
     // Reading stops at the limit, even if something still holds a pipe.
     let stop = start + limits.timeout + GRACE;
-    for _ in 0..readers {
+    while pump.out.from.is_some() || pump.err.from.is_some() {
         let left = stop.saturating_duration_since(Instant::now());
-        if done_rx.recv_timeout(left).is_err() {
+        if left.is_zero() {
             break;
         }
+        pump.wait(stdin, None, left);
     }
-    let take = |c: &Captured| {
-        let kept = c.lock().map(|g| g.clone()).unwrap_or_default();
-        (String::from_utf8_lossy(&kept.0).into_owned(), kept.1)
-    };
-    let (stdout, t1) = take(&out);
-    let (stderr, t2) = take(&err);
+    let (stdout, t1) = pump.out.text();
+    let (stderr, t2) = pump.err.text();
     Ok(Finished {
         code: if timed_out || over_memory { None } else { code },
         stdout,
@@ -356,6 +355,133 @@ fn collect(
         truncated: t1 || t2,
         over_memory,
     })
+}
+
+/// One of a child's output streams, read until its end: the bytes kept
+/// (up to the cap), and whether some were dropped.
+struct Captured {
+    from: Option<std::fs::File>,
+    kept: Vec<u8>,
+    dropped: bool,
+}
+
+impl Captured {
+    fn new(from: Option<std::fs::File>) -> Captured {
+        Captured {
+            from,
+            kept: Vec::new(),
+            dropped: false,
+        }
+    }
+
+    /// Reads what the stream holds now (after `poll(2)` said it may be
+    /// read: this does not block); at its end (or an error) it is closed.
+    fn read(&mut self, cap: usize) {
+        let Some(from) = self.from.as_mut() else {
+            return;
+        };
+        let mut buf = [0u8; 8192];
+        match from.read(&mut buf) {
+            Ok(0) => self.from = None,
+            Ok(n) => {
+                let room = cap.saturating_sub(self.kept.len());
+                self.dropped |= n > room;
+                self.kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => self.from = None,
+        }
+    }
+
+    /// What was kept, as (lossy UTF-8) text, and whether some was dropped.
+    fn text(&self) -> (String, bool) {
+        (
+            String::from_utf8_lossy(&self.kept).into_owned(),
+            self.dropped,
+        )
+    }
+}
+
+/// A child's streams as [`collect`] serves them.
+struct Pump {
+    out: Captured,
+    err: Captured,
+    /// The child's stdin, non-blocking, while some of its input is left.
+    input: Option<std::fs::File>,
+    /// How much of the input was written.
+    fed: usize,
+    cap: usize,
+}
+
+impl Pump {
+    /// Waits up to `wait` for output, room in the child's stdin or (with
+    /// `ended`, a pidfd) the child's end, and serves the streams that are
+    /// ready.
+    fn wait(&mut self, stdin: &[u8], ended: Option<&std::os::fd::OwnedFd>, wait: Duration) {
+        use std::os::fd::AsRawFd as _;
+        let fd = |f: &Option<std::fs::File>| f.as_ref().map_or(-1, |f| f.as_raw_fd());
+        let entry = |fd: i32, events: libc::c_short| libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // (A negative descriptor is left out by poll(2).)
+        let mut fds = [
+            entry(fd(&self.out.from), libc::POLLIN),
+            entry(fd(&self.err.from), libc::POLLIN),
+            entry(fd(&self.input), libc::POLLOUT),
+            entry(ended.map_or(-1, |e| e.as_raw_fd()), libc::POLLIN),
+        ];
+        let timeout = libc::timespec {
+            tv_sec: wait.as_secs().min(i64::MAX as u64) as libc::time_t,
+            tv_nsec: libc::c_long::from(wait.subsec_nanos() as i32),
+        };
+        // SAFETY: ppoll(2) on an array of this frame, with a timeout of
+        // this frame and no signal mask.
+        let n = unsafe {
+            libc::ppoll(
+                fds.as_mut_ptr(),
+                fds.len() as libc::nfds_t,
+                &timeout,
+                std::ptr::null(),
+            )
+        };
+        if n <= 0 {
+            return;
+        }
+        if fds[0].revents != 0 {
+            self.out.read(self.cap);
+        }
+        if fds[1].revents != 0 {
+            self.err.read(self.cap);
+        }
+        if fds[2].revents != 0
+            && let Some(input) = self.input.as_mut()
+        {
+            match input.write(&stdin[self.fed..]) {
+                Ok(n) => self.fed += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.fed = stdin.len(),
+            }
+            if self.fed >= stdin.len() {
+                // Closed: the child reads its end.
+                self.input = None;
+            }
+        }
+    }
+}
+
+/// Makes writes to `file` return at once when its pipe is full.
+fn nonblocking(file: &std::fs::File) {
+    use std::os::fd::AsRawFd as _;
+    // SAFETY: fcntl(2) on a descriptor we own.
+    unsafe {
+        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
+        if flags >= 0 {
+            libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+    }
 }
 
 /// A wait status's exit code (`None` when a signal ended the process).
@@ -376,23 +502,6 @@ fn kill_group(child: &mut std::process::Child) {
         }
     }
     let _ = child.kill();
-}
-
-fn read_capped(mut r: impl Read, cap: usize, into: &Mutex<(Vec<u8>, bool)>) {
-    let mut buf = [0u8; 8192];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let Ok(mut kept) = into.lock() else { break };
-                let room = cap.saturating_sub(kept.0.len());
-                if n > room {
-                    kept.1 = true;
-                }
-                kept.0.extend_from_slice(&buf[..n.min(room)]);
-            }
-        }
-    }
 }
 
 /// For a binary's `main`, first thing (before any thread starts): when
@@ -673,7 +782,7 @@ mod tests {
         assert!(f.timed_out);
         assert_eq!(f.code, None);
         assert!(start.elapsed() < Duration::from_secs(5));
-        thread::sleep(Duration::from_millis(1500));
+        std::thread::sleep(Duration::from_millis(1500));
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "",
@@ -698,7 +807,7 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        thread::sleep(Duration::from_millis(3500));
+        std::thread::sleep(Duration::from_millis(3500));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
     }
 
@@ -716,7 +825,7 @@ mod tests {
             (Some(0), "done\n", false)
         );
         assert!(start.elapsed() < Duration::from_secs(2));
-        thread::sleep(Duration::from_millis(2500));
+        std::thread::sleep(Duration::from_millis(2500));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "", "killed too");
     }
 
