@@ -353,3 +353,38 @@ ok      src/ch.md:1: rust example (expect=run)
         ran.stdout
     );
 }
+
+/// Issue 60: the compiles of one check share one network namespace (loopback
+/// only), made once by the spawner instead of one for each compile, and it is
+/// not the machine's. A wrapper compiler writes the namespace it runs in
+/// beside the book: one for all three compiles, none the test's own. Before,
+/// each compile had a namespace of its own (three different ones).
+#[test]
+fn the_compiles_of_a_check_share_one_network_namespace_not_the_machines() {
+    let examples: String = (0..3)
+        .map(|i| format!("```rust example\nfn main() {{\n    println!(\"{i}\");\n}}\n```\n\n```output\n{i}\n```\n\n"))
+        .collect();
+    let book = BookTest::new().chapter("ch.md", &examples);
+    let log = crate::support::compiler_log(book.root());
+    let wrapper = book.root().join("rustc-net");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *.rs*) echo \"$(readlink /proc/self/ns/net)\" >> '{}' ;;\nesac\nexec rustc \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("wrapper");
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let mut book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
+    book.run(&["check", "--no-merge"], |_| {});
+    let text = std::fs::read_to_string(&log).expect("the wrapper's log");
+    let nets: Vec<&str> = text.lines().collect();
+    assert_eq!(nets.len(), 3, "three compiles:\n{text}");
+    assert!(nets.iter().all(|n| *n == nets[0]), "one namespace:\n{text}");
+    let own = std::fs::read_link("/proc/self/ns/net").expect("the test's namespace");
+    assert_ne!(nets[0], own.to_string_lossy(), "not the machine's");
+}
