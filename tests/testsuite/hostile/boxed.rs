@@ -379,7 +379,7 @@ fn the_compiles_of_a_check_share_one_network_namespace_not_the_machines() {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
-    let mut book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
+    let book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
     book.run(&["check", "--no-merge"], |_| {});
     let text = std::fs::read_to_string(&log).expect("the wrapper's log");
     let nets: Vec<&str> = text.lines().collect();
