@@ -33,6 +33,23 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+/// One "not blessed" note for each claim of a file `--bless` may not
+/// write (`refused` says why): the edits name their claims by index.
+pub(super) fn refused_notes<A, B>(
+    checked: &[Checked],
+    edits: &[(A, B, usize)],
+    refused: &impl std::fmt::Display,
+    notes: &mut Vec<String>,
+) {
+    for (_, _, i) in edits {
+        let c = &checked[*i];
+        notes.push(format!(
+            "{}:{}: not blessed: {refused}",
+            c.claim.origin.file, c.claim.origin.line
+        ));
+    }
+}
+
 /// Blesses what can be blessed; returns one note per block written or
 /// refused. Blessed claims become passed.
 pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>> {
@@ -42,13 +59,7 @@ pub fn bless(src: &Path, checked: &mut [Checked]) -> anyhow::Result<Vec<String>>
         let real = match author::target(src, "the book's src", &path) {
             Ok(real) => real,
             Err(refused) => {
-                for (_, _, i) in &edits {
-                    let c = &checked[*i];
-                    notes.push(format!(
-                        "{}:{}: not blessed: {refused}",
-                        c.claim.origin.file, c.claim.origin.line
-                    ));
-                }
+                refused_notes(checked, &edits, &refused, &mut notes);
                 continue;
             }
         };

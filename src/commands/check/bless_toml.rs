@@ -63,13 +63,7 @@ pub fn bless(
         let real = match author::target(root, "the book's root", &path) {
             Ok(real) => real,
             Err(refused) => {
-                for (_, _, i) in &edits {
-                    let c = &checked[*i];
-                    notes.push(format!(
-                        "{}:{}: not blessed: {refused}",
-                        c.claim.origin.file, c.claim.origin.line
-                    ));
-                }
+                super::bless::refused_notes(checked, &edits, &refused, &mut notes);
                 continue;
             }
         };

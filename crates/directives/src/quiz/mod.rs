@@ -138,6 +138,14 @@ pub struct Prose {
 }
 
 impl Prose {
+    /// Its Markdown made safe for the page (`body::safe_markdown`),
+    /// a problem told where it was written: the one reading of a
+    /// question's body prose, for pages and for text.
+    pub(crate) fn safe(&self, env: &crate::contract::Env<'_>) -> Result<String, Problem> {
+        crate::body::safe_markdown(&env.markdown(&self.text), self.at, "the question")
+            .map_err(|p| self.told(p))
+    }
+
     /// A problem of this Markdown (a link that is not http(s)), told
     /// where it was written: at its string in a quiz file, else at
     /// `problem`'s offset of the chapter.

@@ -13,7 +13,6 @@
 use super::{
     Answer, Behaviour, Labelled, PRINT_ANSWERS, Program, Prose, Question, Quiz, Role, WHAT,
 };
-use crate::body;
 use crate::contract::{Env, Model, Numbered, Rendered, Target};
 use crate::facts::Facts;
 use crate::note::render_note;
@@ -219,8 +218,7 @@ impl Quiz {
             inline(env, &q.prompt, false)?
         ));
         for prose in &q.body {
-            let text = body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")
-                .map_err(|p| prose.told(p))?;
+            let text = prose.safe(env)?;
             out.blank();
             for line in text.lines() {
                 out.line(line);

@@ -46,9 +46,7 @@ impl Quiz {
                 i + 1
             ));
             for prose in &q.body {
-                let text =
-                    body::safe_markdown(&env.markdown(&prose.text), prose.at, "the question")
-                        .map_err(|p| prose.told(p))?;
+                let text = prose.safe(env)?;
                 out.blank();
                 for line in text.lines() {
                     out.line(line);
