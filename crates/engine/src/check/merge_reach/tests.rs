@@ -1,0 +1,139 @@
+use super::*;
+
+/// Builds `source` with the flags of a merged build of examples and
+/// reads it.
+fn built(source: &str) -> Outside {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(dir.path().join("main.rs"), source).expect("write");
+    let out = std::process::Command::new("rustc")
+        .current_dir(dir.path())
+        .args([
+            "--edition",
+            "2021",
+            "--crate-type",
+            "bin",
+            "--crate-name",
+            "main",
+            "-C",
+            "debuginfo=0",
+            "-o",
+            "main",
+            "main.rs",
+        ])
+        .output()
+        .expect("rustc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    read(&std::fs::read(dir.path().join("main")).expect("binary")).expect("an ELF binary")
+}
+
+#[test]
+fn what_runs_outside_main_is_read_from_the_binary_and_named_by_member() {
+    let empty = built("fn main() {}\n");
+    // The C library's and std's own constructors are there, named.
+    assert!(
+        empty.calls.iter().any(|c| c.contains("frame_dummy")),
+        "{empty:?}"
+    );
+    assert!(empty.unmangled.contains("main"), "{empty:?}");
+    assert!(!empty.allocator.is_empty(), "{empty:?}");
+    // A program that only uses more of std adds nothing.
+    let busy = built(
+        "fn main() {\n    let t = std::thread::spawn(|| 1u128 << 100);\n    let v: Vec<String> = std::env::args().collect();\n    println!(\"{} {} {:?}\", t.join().unwrap() / 3, v.len(), std::fs::read(\"/nonexistent\").is_err());\n}\n",
+    );
+    assert_eq!(offences(&busy, &empty, 1), Offences::default());
+    // Member 1's constructor and exit hook (one made by a macro), a
+    // symbol of the C library's made by member 0 and a global
+    // allocator made by a macro in member 2.
+    let merged = built(
+        r#"mod __companion_ex_0 {
+    #[unsafe(no_mangle)]
+    pub extern "C" fn getpid() -> i32 { 7 }
+    pub fn main() {}
+}
+mod __companion_ex_1 {
+    #[used]
+    #[link_section = ".init_array"]
+    static AT_START: extern "C" fn() = at_start;
+    extern "C" fn at_start() {}
+    macro_rules! at_exit { ($f:ident) => { #[used] #[link_section = ".fini_array"] static AT_EXIT: extern "C" fn() = $f; } }
+    extern "C" fn bye() {}
+    at_exit!(bye);
+    pub fn main() {}
+}
+mod __companion_ex_2 {
+    struct Counting;
+    unsafe impl std::alloc::GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 { unsafe { std::alloc::System.alloc(l) } }
+        unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) { unsafe { std::alloc::System.dealloc(p, l) } }
+    }
+    macro_rules! counted { ($i:item) => { #[global_allocator] $i } }
+    counted!(static A: Counting = Counting;);
+    pub fn main() {}
+}
+fn main() { __companion_ex_0::main(); __companion_ex_1::main(); __companion_ex_2::main(); }
+"#,
+    );
+    let found = offences(&merged, &empty, 3);
+    assert_eq!(found.members, BTreeSet::from([1]), "{found:?}");
+    assert_eq!(
+        found.unattributed,
+        [
+            "getpid is defined for the whole binary",
+            "a global allocator replaces the standard one"
+        ],
+        "{merged:?}"
+    );
+    // A member number past the group's is nobody's.
+    assert!(named_members("_ZN4main17__companion_ex_121f17h0123456789abcdefE", 3).is_empty());
+    assert_eq!(
+        named_members(
+            "_ZN4main16__companion_ex_14main17h0123456789abcdefE,frame_dummy",
+            3
+        ),
+        BTreeSet::from([1])
+    );
+    assert_eq!(read(b"#!/bin/sh\n"), None);
+}
+
+/// Entries the loader fills in from a shared library's symbol, and
+/// indirect functions `global_asm!` makes, name no member.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_library_function_as_a_constructor_and_an_indirect_function_name_no_member() {
+    let empty = built("fn main() {}\n");
+    let merged = built(
+        r#"mod __companion_ex_0 {
+    unsafe extern "C" {
+        fn abort() -> !;
+    }
+    #[used]
+    #[link_section = ".preinit_array"]
+    static AT_LOAD: unsafe extern "C" fn() -> ! = abort;
+    std::arch::global_asm!(
+        ".type pick, @gnu_indirect_function",
+        "pick:",
+        "lea rax, [rip + chosen]",
+        "ret",
+        "chosen:",
+        "ret",
+    );
+    unsafe extern "C" {
+        fn pick();
+    }
+    pub fn main() { unsafe { pick() } }
+}
+fn main() { __companion_ex_0::main(); }
+"#,
+    );
+    let found = offences(&merged, &empty, 1);
+    assert!(found.members.is_empty(), "{found:?}");
+    assert_eq!(
+        found.unattributed,
+        ["abort runs", "pick is an indirect function"],
+        "{merged:?}"
+    );
+}
