@@ -17,7 +17,7 @@ pub mod resolve;
 pub mod session;
 pub mod tally;
 pub mod translate;
-mod verify;
+pub mod verify;
 pub mod walk;
 
 pub use walk::{BookOutcome, Slot, book, build_says, chapters, chapters_among};

@@ -1,8 +1,10 @@
 //! `verify = true`: the claims of a chapter checked during the build, a
-//! false one marked on the page above its block.
+//! false one marked on the page above its block; and what the engine
+//! tells in a block's lines placed in the chapter's ([`placed`]), for
+//! every command that checks claims.
 
 use super::resolve::BookContext;
-use mdbook_companion_core::claim::Claim;
+use mdbook_companion_core::claim::{Claim, Origin};
 use mdbook_companion_core::config::{Config, OnFailure};
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::offsets::LineIndex;
@@ -33,7 +35,10 @@ pub(super) fn verify(
         .with_lock(run.lock.clone())
         .with_crates(run.crates(config));
     // Cold claims compile together, as `check` does.
-    let stated: Vec<_> = claims.iter().map(|(_, c)| c.stated()).collect();
+    let stated: Vec<_> = (claims.iter().enumerate())
+        .map(|(i, (_, c))| c.stated().numbered(i))
+        .collect();
+    checker.name_claims(Some(namer(claims.iter().map(|(_, c)| c))));
     checker.prepare(&stated);
     let results = checker.check_all(&stated);
     // The marks of a block's false claims, in the block's order.
@@ -43,6 +48,7 @@ pub(super) fn verify(
         if !result.verdict.is_failure() {
             continue;
         }
+        let result = placed(result, &claim.origin);
         let full = result.verdict.to_string();
         let short = full.lines().next().unwrap_or_default().to_owned();
         let how = match result.verdict {
@@ -89,4 +95,33 @@ pub(super) fn verify(
         outs[i] = marked;
     }
     (unchecked, failed)
+}
+
+/// An outcome as the book tells it: a failure the engine told at a line
+/// of the claim's block starts with the chapter's `file:line:` (and the
+/// column), as the book's located messages do. The engine never knows
+/// where the block stands; the claim's origin does.
+pub fn placed(mut outcome: check::Outcome, origin: &Origin) -> check::Outcome {
+    if let check::Verdict::Failed { message, at, .. } = &mut outcome.verdict
+        && let Some(at) = at.take()
+    {
+        let column = at.column.map(|c| format!(":{c}")).unwrap_or_default();
+        let line = origin.line + at.line;
+        *message = format!("{}:{line}{column}: {message}", origin.file);
+    }
+    outcome
+}
+
+/// How the engine's traces name the claims of a list, numbered by their
+/// place in it ([`check::Stated::numbered`]): `src/intro.md:12`.
+pub fn namer<'a>(claims: impl Iterator<Item = &'a Claim>) -> check::Namer {
+    let names: Vec<String> = claims
+        .map(|c| format!("{}:{}", c.origin.file, c.origin.line))
+        .collect();
+    std::sync::Arc::new(move |id| {
+        names
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| format!("claim {id}"))
+    })
 }

@@ -558,12 +558,13 @@ fn the_core_starts_no_process_and_writes_no_file() {
 #[test]
 fn the_engine_never_sees_where_a_claim_came_from() {
     // The engine checks a program and what is claimed of it (`Stated`):
-    // a whole claim, its origin (its chapter's block, where `--bless`
-    // writes) stay with the book layer. (Test modules make whole claims
+    // a whole claim, its origin (its chapter's block and line, where
+    // `--bless` writes) stay with the book layer, which places what the
+    // engine tells in a block's lines. (Test modules make whole claims
     // to state.)
     let seen = |code: &str| -> Vec<String> {
         let code = strip_comments_and_strings(code);
-        let words = ["Claim", "BlessTarget", "output_range"];
+        let words = ["Claim", "BlessTarget", "output_range", "Place"];
         let mut found: Vec<String> = code
             .split(|c: char| !c.is_alphanumeric() && c != '_')
             .filter(|w| words.contains(w))
@@ -572,7 +573,14 @@ fn the_engine_never_sees_where_a_claim_came_from() {
         found.extend(
             expand_all(&code)
                 .into_iter()
-                .filter(|p| p.ends_with("claim::Origin")),
+                .filter(|p| p.ends_with("claim::Origin") || p.ends_with("claim::Place")),
+        );
+        let squeezed: String = code.split_whitespace().collect();
+        found.extend(
+            [".place.file", ".place.line", ".origin."]
+                .into_iter()
+                .filter(|p| squeezed.contains(p))
+                .map(str::to_owned),
         );
         found
     };
@@ -592,6 +600,17 @@ fn the_engine_never_sees_where_a_claim_came_from() {
     assert_eq!(
         seen("use mdbook_companion_core::claim::{Origin, Stated};"),
         ["mdbook_companion_core::claim::Origin"]
+    );
+    // So is a message that names the block's chapter and line.
+    assert_eq!(
+        seen(
+            "fn f(c: &Stated<'_>) -> String { format!(\"{}:{}\", c.place.file, c\n    .place.line) }"
+        ),
+        [".place.file", ".place.line"]
+    );
+    assert_eq!(
+        seen("pub struct Stated<'a> { pub place: Place<'a> }"),
+        ["Place"]
     );
 }
 

@@ -150,8 +150,9 @@ pub struct Expectation {
 }
 
 /// Where a claim came from: its chapter, its block, where `--bless`
-/// writes. The engine never sees it; messages that name a place get a
-/// [`Place`].
+/// writes. The engine never sees it: the book layer places what the
+/// engine tells in the block's lines (a failure's
+/// `mdbook_companion_engine::check::BlockLine`) in the chapter file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Origin {
     /// The chapter file as shown to the author (`src/intro.md`).
@@ -173,35 +174,28 @@ pub struct Origin {
     pub bless: Option<BlessTarget>,
 }
 
-/// Where a message places a claim's block: its chapter file and the line
-/// of its info string (what the engine's messages that name a line of
-/// the block, or of its `asm` block, count from). For messages only:
-/// no key holds it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Place<'a> {
-    /// [`Origin::file`].
-    pub file: &'a str,
-    /// [`Origin::line`].
-    pub line: usize,
-}
-
-impl std::fmt::Display for Place<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
-
 /// A claim as the engine checks it: its program and what is claimed of
-/// it, and the place its messages name; never its block, its output
-/// range or where `--bless` writes.
+/// it, never where it came from (its chapter, its block, its output
+/// range, where `--bless` writes). What the engine tells of a line names
+/// it in the block's own lines; the book layer, which knows the origin,
+/// turns that into the chapter's.
 #[derive(Debug, Clone, Copy)]
 pub struct Stated<'a> {
     /// What runs.
     pub program: &'a Program,
     /// What is claimed of it.
     pub expectation: &'a Expectation,
-    /// Where messages say it is.
-    pub place: Place<'a>,
+    /// The caller's number for the claim (its index in the caller's
+    /// list; 0 unless [`Stated::numbered`]), by which the engine names it
+    /// to its caller in what it traces. Not a place, and no key holds it.
+    pub id: usize,
+}
+
+impl Stated<'_> {
+    /// The same claim, numbered `id` by its caller.
+    pub fn numbered(self, id: usize) -> Self {
+        Stated { id, ..self }
+    }
 }
 
 impl Claim {
@@ -258,17 +252,7 @@ impl Claim {
         Stated {
             program: &self.program,
             expectation: &self.expectation,
-            place: self.origin.place(),
-        }
-    }
-}
-
-impl Origin {
-    /// Where messages place the block.
-    pub fn place(&self) -> Place<'_> {
-        Place {
-            file: &self.file,
-            line: self.line,
+            id: 0,
         }
     }
 }

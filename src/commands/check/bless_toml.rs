@@ -18,6 +18,7 @@
 
 use super::super::author;
 use super::report::Checked;
+use crate::book::verify::placed;
 use anyhow::Context as _;
 use mdbook_companion_core::claim::{BlessTarget, Claim};
 use mdbook_companion_core::expect::Expect;
@@ -149,7 +150,7 @@ fn seen(checker: &Checker, c: &Checked) -> Result<Key, String> {
                     claim.expectation.error_line = None;
                     claim
                 };
-                let outcome = checker.check(&runs.stated());
+                let outcome = placed(checker.check(&runs.stated()), &runs.origin);
                 match (&outcome.verdict, outcome.actual) {
                     (Verdict::Passed, Some(out)) => Ok(Key::Prints(out)),
                     (Verdict::Passed, None) => Ok(Key::Prints(String::new())),

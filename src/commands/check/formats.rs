@@ -20,6 +20,7 @@ fn failure_text(verdict: &Verdict) -> Option<(String, String)> {
             expected,
             actual,
             detail,
+            ..
         } => {
             let mut body = String::new();
             if let (Some(e), Some(a)) = (expected, actual) {

@@ -291,6 +291,7 @@ fn claim_lines(s: &mut String, c: &Checked) {
             expected,
             actual,
             detail,
+            ..
         } => {
             let _ = writeln!(s, "FAILED  {head}: {message}");
             if let (Some(e), Some(a)) = (expected, actual) {

@@ -362,6 +362,7 @@ fn verdict_change(was: &lock::Entry, new: &lock::Entry, now: &Verdict) -> Vec<Ch
         expected,
         actual,
         detail,
+        ..
     } = now
     {
         message.push_str(&format!(": {why}"));

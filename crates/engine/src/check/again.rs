@@ -141,5 +141,6 @@ fn varies(claim: &Stated<'_>, first: Option<&str>, second: Option<&str>) -> Verd
         detail: Some(format!(
             "first run:\n{first}\n\nsecond run:\n{second}"
         )),
+        at: None,
     }
 }

@@ -3,7 +3,7 @@
 //! it) and match the block's FileCheck directives against it. A claim
 //! about another architecture's code is not checked on this machine.
 
-use super::verdict::{Outcome, Verdict};
+use super::verdict::{BlockLine, Outcome, Verdict};
 use super::{Checker, Stated};
 use crate::asm::{self, AsmError, Request};
 use crate::cache::Cache;
@@ -104,9 +104,13 @@ impl Checker {
         let (matched, cached) = self.matched(a, listing);
         let verdict = match matched {
             Ok(()) => Verdict::Passed,
-            Err(f) => Verdict::fail_with(
-                format!("{}:{}: {f}", claim.place.file, claim.place.line + f.line),
+            Err(f) => Verdict::fail_at(
+                f.to_string(),
                 annotated(listing, &f),
+                BlockLine {
+                    line: f.line,
+                    column: None,
+                },
             ),
         };
         Outcome {
@@ -154,7 +158,6 @@ mod tests {
     fn asm_claim(lang: Lang, source: &str, checks: &str, arch: &str) -> Claim {
         let mut c = crate::check::tests::claim(Expect::Asm, source);
         c.program.lang = lang;
-        c.origin.line = 10;
         c.expectation.asm = Some(AsmClaim {
             shown: source.into(),
             syntax: Syntax::Intel,
@@ -203,15 +206,26 @@ mod tests {
         assert_eq!(checker.check(&both.stated()).verdict, Verdict::Passed);
         let false_claim = asm_claim(Lang::C, c, "CHECK: idiv\nCHECK: call", "x86_64");
         let Verdict::Failed {
-            message, detail, ..
+            message,
+            detail,
+            at,
+            ..
         } = checker.check(&false_claim.stated()).verdict
         else {
             panic!("a call is not there");
         };
+        // Told in the `asm` block's lines: its second directive; the book
+        // layer names the chapter's line.
         assert!(
-            message
-                .starts_with("src/a.md:12: `CHECK: call` was not found; the search stood at line "),
+            message.starts_with("`CHECK: call` was not found; the search stood at line "),
             "{message}"
+        );
+        assert_eq!(
+            at,
+            Some(BlockLine {
+                line: 2,
+                column: None
+            })
         );
         let detail = detail.unwrap();
         assert!(detail.lines().any(|l| l.starts_with('>')), "{detail}");

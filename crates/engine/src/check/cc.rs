@@ -184,6 +184,7 @@ fn beside_the_report(
             expected: Some(expected),
             actual: Some(_),
             detail: None,
+            at: None,
         },
         _,
     ) = &judged
@@ -210,6 +211,7 @@ fn beside_the_report(
             expected: Some(expected.clone()),
             actual: Some(pattern.clone()),
             detail: Some(sanitizer::mismatch_detail(expected, &searched, &shown)),
+            at: None,
         },
         Some(pattern),
     )

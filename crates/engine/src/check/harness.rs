@@ -207,6 +207,7 @@ pub fn judge(
                 expected,
                 actual,
                 detail: Some(detail),
+                at,
             },
             Some(layout),
         ) => Verdict::Failed {
@@ -214,6 +215,7 @@ pub fn judge(
             expected,
             actual,
             detail: Some(format!("{}\n{layout}", detail.trim_end())),
+            at,
         },
         (verdict, _) => verdict,
     };

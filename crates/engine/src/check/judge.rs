@@ -101,6 +101,7 @@ pub(super) fn output_verdict(expected: Option<&str>, actual: &str) -> Verdict {
             expected: Some(normalize(e)),
             actual: Some(actual.to_owned()),
             detail: None,
+            at: None,
         },
         _ => Verdict::Passed,
     }
@@ -233,6 +234,7 @@ pub(super) fn stops_with_report(
                 expected: Some(normalize(expected)),
                 actual: Some(shown.clone()),
                 detail: None,
+                at: None,
             },
             Some(shown),
         );

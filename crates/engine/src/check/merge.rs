@@ -460,9 +460,8 @@ impl Checker {
         let codes = codes(m.claim);
         let found = error_codes(&own.diagnostics);
         tracing::debug!(
-            "failing in the merged build: {}:{} ({:?}) {found:?}",
-            m.claim.place.file,
-            m.claim.place.line,
+            "failing in the merged build: {} ({:?}) {found:?}",
+            self.names.of(m.claim.id),
             m.claim.expectation.expect
         );
         // An example's report is its whole diagnostics, warnings
@@ -540,11 +539,7 @@ impl Checker {
         {
             return;
         }
-        tracing::debug!(
-            "compiled alone: {}:{}",
-            member.claim.place.file,
-            member.claim.place.line
-        );
+        tracing::debug!("compiled alone: {}", self.names.of(member.claim.id));
         if let Some(obs) = self.execute_at(&job, &member.claim.program.source, first) {
             (self.merged.lock().unwrap_or_else(|e| e.into_inner())).insert(member.key, obs);
         }

@@ -295,8 +295,7 @@ impl Checker {
         claim.program.doctest.as_ref()?;
         let alone = self.execute(job, &claim.program.source)?;
         let record = serde_json::json!({
-            "file": claim.place.file,
-            "line": claim.place.line,
+            "claim": self.names.of(claim.id),
             "expect": format!("{:?}", claim.expectation.expect),
             "crowded": own.crowded,
             "differs": own.differs,

@@ -38,6 +38,7 @@ mod merge_fail;
 mod merge_plan;
 mod merge_reach;
 mod mergeable;
+mod names;
 mod observe;
 pub mod pattern;
 mod programs;
@@ -48,13 +49,14 @@ pub mod sanitizer;
 pub mod verdict;
 
 pub use verdict::{
-    COMPILE_TIMEOUT, Job, MAX_OUTPUT, MERGED_NOTE, Observation, Outcome, RunResult, Verdict,
-    contains_normalized, diff, normalize,
+    BlockLine, COMPILE_TIMEOUT, Job, MAX_OUTPUT, MERGED_NOTE, Observation, Outcome, RunResult,
+    Verdict, contains_normalized, diff, normalize,
 };
 
 pub use mdbook_companion_core::claim::Stated;
 pub use mdbook_companion_core::expect::Expect;
 pub use mdbook_companion_core::lang::Lang;
+pub use names::Namer;
 
 use crate::cache::Cache;
 use crate::crates::{self, Crates};
@@ -103,6 +105,8 @@ pub struct Checker {
     /// What empty programs run outside `main`, by compiler and flags: what
     /// a merged binary is compared with ([`merge_reach`]).
     baselines: merge_reach::Baselines,
+    /// How the caller names its claims in traces ([`Checker::name_claims`]).
+    names: names::Names,
 }
 
 /// A job's observation in this run, and whether it came from the cache
@@ -154,6 +158,7 @@ impl Checker {
             programs: programs::Programs::default(),
             exact: std::sync::atomic::AtomicBool::new(false),
             baselines: merge_reach::Baselines::default(),
+            names: names::Names::default(),
         }
     }
 
@@ -164,6 +169,13 @@ impl Checker {
     /// book (`adopt` names a failing block's first error code).
     pub fn exact_diagnostics(&self) {
         self.exact.store(true, Ordering::Relaxed);
+    }
+
+    /// From now on, what this checker traces names a claim by `namer`,
+    /// the caller's name for the number it gave the claim
+    /// ([`Stated::numbered`]); `None`: by its number.
+    pub fn name_claims(&self, namer: Option<Namer>) {
+        self.names.set(namer);
     }
 
     /// Whether [`Checker::exact_diagnostics`] was asked for.
@@ -329,7 +341,7 @@ impl Checker {
         let obs = match merged.or_else(lexed) {
             Some(obs) => obs,
             None => {
-                tracing::debug!("compiled alone: {}:{}", claim.place.file, claim.place.line);
+                tracing::debug!("compiled alone: {}", self.names.of(claim.id));
                 self.execute(job, &claim.program.source)?
             }
         };
@@ -503,22 +515,27 @@ impl Checker {
             .filter(|u| !names.contains(&u.name))
             .collect();
         let first = missing.first()?;
-        let line =
-            (claim.place.line + first.line).saturating_sub(usize::from(claim.program.wrapped));
+        // The program's lines are the block's, below its info string,
+        // less the `fn main() {` a wrapped one starts with.
+        let at = BlockLine {
+            line: first
+                .line
+                .saturating_sub(usize::from(claim.program.wrapped)),
+            column: Some(first.column),
+        };
         let list: Vec<String> = missing.iter().map(|u| format!("`{}`", u.name)).collect();
         let (it, crates) = if list.len() == 1 {
             ("it", format!("the crate {}", list[0]))
         } else {
             ("them", format!("the crates {}", list.join(", ")))
         };
-        Some(Verdict::fail_with(
+        Some(Verdict::fail_at(
             format!(
-                "{file}:{line}:{column}: uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
-                file = claim.place.file,
-                column = first.column,
+                "uses {crates}, which the book does not declare; add {it} to [preprocessor.companion.dependencies] in book.toml, such as `{name} = \"1\"` or `{name} = {{ path = \"../{name}\" }}`",
                 name = first.name,
             ),
             &obs.diagnostics,
+            at,
         ))
     }
 

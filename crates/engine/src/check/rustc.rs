@@ -174,6 +174,7 @@ pub fn judge(
                         expected: Some(normalize(expected)),
                         actual: actual.clone(),
                         detail: Some(obs.diagnostics.clone()),
+                        at: None,
                     },
                     actual,
                 );

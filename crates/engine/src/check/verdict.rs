@@ -137,6 +137,11 @@ pub enum Verdict {
         actual: Option<String>,
         /// More detail (diagnostics, stderr).
         detail: Option<String>,
+        /// Where in its block the failure stands, when the message names
+        /// a line: the book layer, which knows where the block is, puts
+        /// the chapter's `file:line:` before the message.
+        #[serde(skip)]
+        at: Option<BlockLine>,
     },
     /// `ignore`: shown, never compiled or run, and never counted as passed.
     Ignored,
@@ -160,6 +165,17 @@ pub enum Verdict {
     },
 }
 
+/// A line of a claim's block, counted from the line of its info string
+/// (0), as the engine tells it: it never knows the chapter, nor where
+/// the block stands in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockLine {
+    /// Lines below the info string.
+    pub line: usize,
+    /// The 1-based column, when the message names one.
+    pub column: Option<usize>,
+}
+
 impl Verdict {
     /// The verdict as `companion.lock` records it.
     pub fn recorded(&self) -> mdbook_companion_core::claim::Recorded {
@@ -180,17 +196,32 @@ impl Verdict {
             expected: None,
             actual: None,
             detail: None,
+            at: None,
         }
     }
 
     /// A failure with more detail below the message.
     pub(crate) fn fail_with(message: impl Into<String>, detail: impl Into<String>) -> Verdict {
-        let detail = detail.into();
+        Verdict::failed(message.into(), detail.into(), None)
+    }
+
+    /// A failure with more detail below the message, which names line
+    /// `at` of the claim's block.
+    pub(crate) fn fail_at(
+        message: impl Into<String>,
+        detail: impl Into<String>,
+        at: BlockLine,
+    ) -> Verdict {
+        Verdict::failed(message.into(), detail.into(), Some(at))
+    }
+
+    fn failed(message: String, detail: String, at: Option<BlockLine>) -> Verdict {
         Verdict::Failed {
-            message: message.into(),
+            message,
             expected: None,
             actual: None,
             detail: (!detail.trim().is_empty()).then_some(detail),
+            at,
         }
     }
 
