@@ -557,3 +557,42 @@ println!("beside");
         );
     }
 }
+
+/// `COMPANION_COMPARE_MERGED=FILE` compiles every failing plain block of
+/// a merged build alone as well and records both reports, a JSON object
+/// a line: the engine names each block as `check` knows it, its chapter
+/// and line (it never knows them itself; `check` names the claims it
+/// numbered), the very place the report gives the block.
+#[test]
+fn the_merged_against_alone_record_names_each_block_by_its_chapter_and_line() {
+    let chapter = "# Plain\n\n```rust\nlet x: i32 = \"one\";\n```\n\n```rust\nprintln!(\"fine\");\n```\n\nText.\n\n```rust\nlet y: u8 = vec![1];\n```\n";
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("plain.md", chapter);
+    book.write();
+    let record = book.root().join("compared.jsonl");
+    let root = book.root().to_str().expect("a UTF-8 path");
+    let ran = book.run(&["check", root, "--format", "json"], |cmd| {
+        cmd.env("COMPANION_COMPARE_MERGED", &record)
+            .expect_any_status();
+    });
+    let report: Value = serde_json::from_str(&ran.stdout).expect("the JSON report");
+    let mut failed: Vec<String> = (report["results"].as_array().expect("results").iter())
+        .filter(|r| r["status"] == "failed")
+        .map(|r| format!("{}:{}", r["file"].as_str().unwrap_or_default(), r["line"]))
+        .collect();
+    // The fences of the two failing blocks.
+    let fence = |code: &str| format!("src/plain.md:{}", super::line_of(chapter, code) - 1);
+    assert_eq!(failed, [fence("let x"), fence("let y")], "{report:#}");
+    let text = std::fs::read_to_string(&record).expect("the record");
+    let mut named: Vec<String> = (text.lines())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).expect("a JSON line");
+            assert_eq!(v["same"], true, "{v:#}");
+            v["claim"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect();
+    named.sort();
+    failed.sort();
+    assert_eq!(named, failed, "{text}");
+}
