@@ -48,7 +48,14 @@ pub(super) fn verify(
         if !result.verdict.is_failure() {
             continue;
         }
-        let result = placed(result, &claim.origin);
+        let index = index.get_or_insert_with(|| LineIndex::new(text));
+        // Directives leave a claim's line 0 (only `check` counts lines);
+        // its block's line is that of its info string in this text.
+        let origin = Origin {
+            line: index.line0(claim.origin.offset) + 1,
+            ..claim.origin.clone()
+        };
+        let result = placed(result, &origin);
         let full = result.verdict.to_string();
         let short = full.lines().next().unwrap_or_default().to_owned();
         let how = match result.verdict {
@@ -61,7 +68,6 @@ pub(super) fn verify(
             claim.expectation.expect.name()
         );
         let problem = Problem::at(claim.origin.offset, format!("{head}: {full}"));
-        let index = index.get_or_insert_with(|| LineIndex::new(text));
         let located = Located::indexed(file, text, index, &problem);
         // A missing compiler is reported once for the book, not per block.
         let missing = match &result.verdict {

@@ -161,6 +161,18 @@ compiler runs: 1, program runs: 0, from cache: 0
     });
     // A book that declares no crates starts no Cargo at all.
     assert!(!book.root().join(".companion-cache/crates").exists());
+    // A build with `verify = true` places the crate's use on the same
+    // line of the chapter as `check` does.
+    let verified = BookTest::new()
+        .companion("verify = true")
+        .chapter("u.md", chapter);
+    let err = verified
+        .build_in_process()
+        .expect_err("an undeclared crate");
+    assert!(
+        err.contains("src/u.md:6:11: uses the crate `serde_json`"),
+        "{err}"
+    );
 }
 
 #[test]
