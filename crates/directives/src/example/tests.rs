@@ -1,6 +1,7 @@
 use super::*;
 use crate::facts::{AsmNeed, Fact, MomentLink, Need, Published, Reference, Topic, Vouched};
 use crate::scan;
+use crate::testing::config;
 use mdbook_companion_core::asm::{Listing, Request};
 use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::config::Config;
@@ -10,23 +11,10 @@ use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::run::RecordedRun;
 use pretty_assertions::assert_eq;
-use std::path::PathBuf;
-
-fn config() -> Config {
-    Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
-}
 
 /// The env of a block of `text` in `src/a.md`, placed nowhere.
 fn env<'a>(cfg: &'a Config, shared: &'a crate::Shared, target: Target, text: &'a str) -> Env<'a> {
-    Env {
-        config: cfg,
-        target,
-        text,
-        file: "src/a.md",
-        shared,
-        numbers: Default::default(),
-        place: &crate::contract::Unplaced,
-    }
+    crate::testing::env(cfg, shared, target, text, "src/a.md")
 }
 
 fn parse(text: &str) -> Result<Example, Problem> {

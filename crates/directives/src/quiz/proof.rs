@@ -236,19 +236,14 @@ pub(super) fn option_code(text: &str) -> String {
 mod tests {
     use super::option_code;
     use crate::quiz::{PATTERN, parse::parse_body};
-    use mdbook_companion_core::config::Config;
+    use crate::testing::{config, located};
     use mdbook_companion_core::markdown;
-    use mdbook_companion_core::problem::Located;
 
     const QUIZ: &str = "````quiz\n## Which are `Copy`?\n\n- [x] `i32`\n- [ ] `String`\n\n```rust proof\nfn is_copy<T: Copy>() {}\nfn main() { is_copy::<{}>(); }\n```\n\n> Why.\n````\n";
 
     fn parsed(text: &str) -> Result<super::super::Quiz, String> {
-        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
         let blocks = markdown::scan(text, &[PATTERN]);
-        parse_body(&blocks[0], text, &config).map_err(|p| {
-            let l = Located::new("src/a.md", text, &p);
-            format!("{}: {}", l.place(), l.message)
-        })
+        parse_body(&blocks[0], text, &config()).map_err(|p| located(text, &p))
     }
 
     #[test]

@@ -219,31 +219,19 @@ pub(crate) fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{config_at, env};
     use crate::{Shared, Target, scan};
-    use mdbook_companion_core::config::Config;
     use serde_json::json;
 
     const TALKS: &str = "[[talk]]\nid = \"b\"\ntitle = \"Second <day>\"\nevent = \"K\"\ndate = 2021-09-14T11:00:00\n\n[[talk]]\nid = \"a\"\ntitle = \"First\"\nevent = \"K\"\ndate = 2021-09-13\ntags = [\"x\"]\n\n[[talk]]\nid = \"c\"\ntitle = \"Early\"\nevent = \"L\"\ndate = 2021-09-14T09:00:00\n";
 
     fn render_text(text: &str, target: Target) -> Result<String, Problem> {
-        let cfg = Config::from_json(
-            "/nonexistent-book".into(),
-            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
-        )
-        .unwrap();
+        let cfg = config_at("/nonexistent-book".as_ref(), json!({}));
         let mut shared = Shared::disabled();
         shared.chapters = vec!["src/talk.md".into(), "src/m.md".into()];
         let block = scan(text).into_iter().next().expect("a block");
-        let env = Env {
-            config: &cfg,
-            target,
-            text,
-            file: "src/talk.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
-        render(&block, &env).map(|r| r.out.lines().join("\n"))
+        render(&block, &env(&cfg, &shared, target, text, "src/talk.md"))
+            .map(|r| r.out.lines().join("\n"))
     }
 
     fn inline(attrs: &str, body: &str) -> String {
