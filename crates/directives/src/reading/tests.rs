@@ -588,7 +588,7 @@ fn translations_are_escaped_and_their_links_checked() {
         );
     }
     let mut shared = Shared::disabled();
-    shared.translations = Some(Arc::new(Translations::new(
+    shared.translations = Some(std::sync::Arc::new(Translations::new(
         "fr".into(),
         "po/fr.po".into(),
         catalog,
