@@ -16,7 +16,7 @@
 use super::{Answer, Proof, Question, Quiz};
 use crate::contract::Env;
 use crate::runnable::{Context, Example};
-use mdbook_companion_core::attrs::{self, Attr};
+use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::expect::Expect;
@@ -44,9 +44,7 @@ impl Proof {
         output: Option<&Fence>,
         config: &Config,
     ) -> Result<Proof, Problem> {
-        let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(fence, e))?;
-        let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
-            .map_err(|e| Problem::from_attr(fence, e))?;
+        let list = markdown::attributes(fence, 1).map_err(|e| Problem::from_attr(fence, e))?;
         let a = Attrs::new(fence);
         let rest: Vec<Attr> = list.into_iter().filter(|at| at.key != WORD).collect();
         if let Some(attr) = rest
