@@ -289,6 +289,18 @@ pub(crate) mod testing {
         }
     }
 
+    /// `f` of the first block of `text` and its env (in `src/a.md`, in a
+    /// book that sets nothing).
+    pub(crate) fn with_env<T>(
+        text: &str,
+        target: Target,
+        f: impl FnOnce(&Block, &Env<'_>) -> T,
+    ) -> T {
+        let (config, shared) = (config(), Shared::disabled());
+        let block = scan(text).into_iter().next().expect("a block");
+        f(&block, &env(&config, &shared, target, text, "src/a.md"))
+    }
+
     /// A book in a temporary directory with the given files.
     pub(crate) fn book(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();

@@ -1,17 +1,11 @@
 use super::parse::safe_note;
 use super::render::block_id;
 use super::*;
-use crate::testing::{config, env};
-use crate::{Shared, Target, scan};
+use crate::testing::{config, env, with_env};
+use crate::{Shared, Target};
 use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::markdown;
 use pretty_assertions::assert_eq;
-
-fn with_env<T>(text: &str, target: Target, f: impl FnOnce(&Block, &Env<'_>) -> T) -> T {
-    let (cfg, shared) = (config(), Shared::disabled());
-    let block = scan(text).into_iter().next().expect("a block");
-    f(&block, &env(&cfg, &shared, target, text, "src/a.md"))
-}
 
 fn parse(text: &str) -> Result<Compare, Problem> {
     with_env(text, Target::Html, Compare::parse)
