@@ -72,6 +72,10 @@ pub(crate) fn select<'c, T>(
     Ok(chosen.into_iter().filter(|c| keep(c)).collect())
 }
 
+/// A block's cards, how a message names where they came from, and the
+/// data file when they came from it.
+pub(crate) type Loaded<'c, T> = (Arc<Vec<T>>, String, Option<DataFile<'c>>);
+
 /// A block's cards: `parse`d from the tables of its body when it has
 /// any, else those of the book's data `file`, which `load` reads once per
 /// run; with how a message names where they came from, and the data file
@@ -82,7 +86,7 @@ pub(crate) fn load<'c, T>(
     file: DataFile<'c>,
     parse: impl FnOnce(&str) -> Result<Vec<T>, Fault>,
     load: impl FnOnce() -> Result<Arc<Vec<T>>, LoadError>,
-) -> Result<(Arc<Vec<T>>, String, Option<DataFile<'c>>), Problem> {
+) -> Result<Loaded<'c, T>, Problem> {
     if fence.body.trim().is_empty() {
         let cards = load().map_err(|e| e.at(fence.info_offset))?;
         return Ok((cards, file.shown(env.config), Some(file)));
