@@ -69,14 +69,14 @@ fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
     let attrs = KIND.attributes(block)?;
-    let (sel, wh) = Selection::parse(fence, &attrs)?;
+    let (sel, ids_attr) = Selection::parse(fence, &attrs)?;
     let at = fence.info_offset;
     let file = data::file(env.config);
     let (entries, from, data_file) =
         cards::load(env, fence, file, parse_entries, || data::entries(env))?;
     let selected = sel
         .select(&entries, &from)
-        .map_err(|u| u.locate(wh.ids.map(|attr| fence.info_offset + attr.offset), at))?;
+        .map_err(|u| u.locate(ids_attr.map(|attr| at + attr.offset), at))?;
     if env.target == Target::Xgettext {
         let mut strings = Vec::new();
         for e in &selected {
