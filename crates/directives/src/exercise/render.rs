@@ -167,29 +167,18 @@ impl Exercise {
             out.blank().line("</div>");
         }
         out.blank().fence(&starter.0, &starter.1).blank();
-        let mut links = Vec::new();
-        let mut notes = Vec::new();
-        if !missing.is_empty() {
-            notes.push(format!(
-                "needs {}, not on the Playground",
-                frame::quoted(&missing)
-            ));
-        } else if let Some(url) = frame::playground_link(
-            env,
-            &self.test_crate(false),
-            self.edition,
-            self.mode,
-            self.starter.info_offset,
-            &mut r.warnings,
-        ) {
-            links.push(frame::anchor(&env.ui("Playground"), &url));
-        }
-        links.extend(notes.iter().map(|n| frame::note_html(n)));
-        if !links.is_empty() {
-            out.line(format!(
-                "<div class=\"companion-links\">{}</div>",
-                links.join(" ")
-            ));
+        // The Playground link, or the note that replaces it.
+        let link = if !missing.is_empty() {
+            let note = format!("needs {}, not on the Playground", frame::quoted(&missing));
+            Some(frame::note_html(&note))
+        } else {
+            let program = self.test_crate(false);
+            let at = self.starter.info_offset;
+            frame::playground_link(env, &program, self.edition, self.mode, at, &mut r.warnings)
+                .map(|url| frame::anchor(&env.ui("Playground"), &url))
+        };
+        if let Some(link) = link {
+            out.line(format!("<div class=\"companion-links\">{link}</div>"));
         }
         let tests_info = format!("rust,noplayground,edition{}", self.edition);
         details(out, "tests", &env.ui("Tests"), |out| {
