@@ -18,7 +18,6 @@
 //! regions that the other directives stay in, and a `CHECK-NOT` holds
 //! between the matches before and after it.
 
-use std::fmt;
 use std::sync::OnceLock;
 
 mod matcher;
@@ -116,7 +115,8 @@ pub struct Stood {
 }
 
 /// A false claim: which directive, why, and where the search stood.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, thiserror::Error)]
+#[error("`{written}` {reason}; the search stood at line {} of the listing: `{}`", .stood.line, .stood.text.trim())]
 pub struct Failure {
     /// Index of the directive in [`Checks::directives`].
     pub directive: usize,
@@ -128,19 +128,6 @@ pub struct Failure {
     pub reason: String,
     /// Where the search stood.
     pub stood: Stood,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` {}; the search stood at line {} of the listing: `{}`",
-            self.written,
-            self.reason,
-            self.stood.line,
-            self.stood.text.trim()
-        )
-    }
 }
 
 /// Reads an `asm` block: one directive per line, blank lines allowed.

@@ -9,7 +9,6 @@
 
 use crate::markdown;
 use crate::offsets::LineIndex;
-use std::fmt;
 
 /// A problem at a byte offset of the chapter.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +81,8 @@ impl Problem {
 }
 
 /// A message located in a chapter: `src/intro.md:12:5: …`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
 pub struct Located {
     /// The chapter's file, relative to the book root (`src/intro.md`).
     pub file: String,
@@ -92,16 +92,6 @@ pub struct Located {
     pub column: usize,
     /// What was found and what was expected.
     pub message: String,
-}
-
-impl fmt::Display for Located {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
-    }
 }
 
 impl Located {

@@ -91,18 +91,6 @@ fn shown_numbers(code: &str, shown: impl Fn(&str) -> bool) -> Vec<u32> {
         .collect()
 }
 
-/// A listing's program lines turned into shown lines through `map`
-/// ([`rust_lines`], [`c_lines`]); lines outside the map are 0.
-pub fn to_shown(program_lines: &[u32], map: &[u32]) -> Vec<u32> {
-    program_lines
-        .iter()
-        .map(|&p| match p {
-            0 => 0,
-            p => map.get(p as usize - 1).copied().unwrap_or(0),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,9 +131,7 @@ mod tests {
     }
 
     #[test]
-    fn listing_lines_become_shown_lines_and_colours_cycle() {
-        let map = [0, 1, 2, 3, 0];
-        assert_eq!(to_shown(&[0, 2, 3, 5, 9], &map), [0, 1, 2, 0, 0]);
+    fn colours_cycle() {
         assert_eq!(colour(1), 0);
         assert_eq!(colour(8), 7);
         assert_eq!(colour(9), 0);

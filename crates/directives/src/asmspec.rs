@@ -155,9 +155,7 @@ impl AsmSpec {
 /// attribute (else `book_arch`) and its directives, errors located in the
 /// chapter.
 pub(crate) fn parse_block(text: &str, fence: &Fence, book_arch: &str) -> Result<AsmBlock, Problem> {
-    let words = mdbook_companion_core::attrs::words(&fence.info)
-        .map_err(|e| Problem::from_attr(fence, e))?;
-    let list = mdbook_companion_core::attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
+    let list = mdbook_companion_core::markdown::attributes(fence, 1)
         .map_err(|e| Problem::from_attr(fence, e))?;
     let mut a = Attrs::new(fence);
     let mut arch = book_arch.to_owned();
@@ -386,8 +384,7 @@ mod tests {
     fn spec(info: &str, c: bool) -> Result<AsmSpec, Problem> {
         let text = format!("```{info}\nx\n```\n");
         let fence = fences(&text).remove(0);
-        let words = mdbook_companion_core::attrs::words(&fence.info).unwrap();
-        let list = mdbook_companion_core::attrs::parse(&fence.info, &words[1..]).unwrap();
+        let list = mdbook_companion_core::markdown::attributes(&fence, 1).unwrap();
         let kind = match c {
             true => &crate::attributes::C_SIDE,
             false => &crate::attributes::RUST_EXAMPLE,

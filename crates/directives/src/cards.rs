@@ -4,10 +4,11 @@
 //! gets their strings the same way.
 
 use super::contract::{DataMessage, Env, Rendered};
-use super::datafile::{DataFile, Spot};
+use super::datafile::{DataFile, LoadError, Spot};
 use super::xgettext::{self, Piece};
 use mdbook_companion_core::markdown::{self, Block, Fence};
-use mdbook_companion_core::problem::Problem;
+use mdbook_companion_core::problem::{Fault, Problem};
+use std::sync::Arc;
 
 /// Why a selection of cards (`ids`, filters) failed, and where its
 /// message belongs.
@@ -69,6 +70,30 @@ pub(crate) fn select<'c, T>(
         }
     }
     Ok(chosen.into_iter().filter(|c| keep(c)).collect())
+}
+
+/// A block's cards, how a message names where they came from, and the
+/// data file when they came from it.
+pub(crate) type Loaded<'c, T> = (Arc<Vec<T>>, String, Option<DataFile<'c>>);
+
+/// A block's cards: `parse`d from the tables of its body when it has
+/// any, else those of the book's data `file`, which `load` reads once per
+/// run; with how a message names where they came from, and the data file
+/// when they came from it (`mdbook-xgettext` tells its strings there).
+pub(crate) fn load<'c, T>(
+    env: &Env<'c>,
+    fence: &Fence,
+    file: DataFile<'c>,
+    parse: impl FnOnce(&str) -> Result<Vec<T>, Fault>,
+    load: impl FnOnce() -> Result<Arc<Vec<T>>, LoadError>,
+) -> Result<Loaded<'c, T>, Problem> {
+    if fence.body.trim().is_empty() {
+        let cards = load().map_err(|e| e.at(fence.info_offset))?;
+        return Ok((cards, file.shown(env.config), Some(file)));
+    }
+    let cards = parse(&fence.body)
+        .map_err(|f| Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message))?;
+    Ok((Arc::new(cards), "this block's body".to_owned(), None))
 }
 
 /// Maps a byte offset of a fence body to the chapter.

@@ -246,6 +246,78 @@ pub fn error_box(block: &Block, env: &Env<'_>, location: &str, message: &str) ->
     out
 }
 
+/// What the directives' tests share: a book's configuration, a block's
+/// env, a book on disk, and a problem as the author reads it.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use mdbook_companion_core::config::Config;
+    use mdbook_companion_core::problem::Located;
+    use std::path::Path;
+
+    /// The configuration of a book at `/b` that sets nothing.
+    pub(crate) fn config() -> Config {
+        Config::from_json("/b".into(), &serde_json::json!({})).unwrap()
+    }
+
+    /// The configuration of the book at `root` whose sources are in `src`
+    /// and whose `[preprocessor.companion]` is `table`.
+    pub(crate) fn config_at(root: &Path, table: serde_json::Value) -> Config {
+        Config::from_json(
+            root.to_path_buf(),
+            &serde_json::json!({"book": {"src": "src"}, "preprocessor": {"companion": table}}),
+        )
+        .unwrap()
+    }
+
+    /// The env of a block of `text`, the chapter `file`, placed nowhere.
+    pub(crate) fn env<'a>(
+        config: &'a Config,
+        shared: &'a Shared,
+        target: Target,
+        text: &'a str,
+        file: &'a str,
+    ) -> Env<'a> {
+        Env {
+            config,
+            target,
+            text,
+            file,
+            shared,
+            numbers: Numbers::default(),
+            place: &contract::Unplaced,
+        }
+    }
+
+    /// `f` of the first block of `text` and its env (in `src/a.md`, in a
+    /// book that sets nothing).
+    pub(crate) fn with_env<T>(
+        text: &str,
+        target: Target,
+        f: impl FnOnce(&Block, &Env<'_>) -> T,
+    ) -> T {
+        let (config, shared) = (config(), Shared::disabled());
+        let block = scan(text).into_iter().next().expect("a block");
+        f(&block, &env(&config, &shared, target, text, "src/a.md"))
+    }
+
+    /// A book in a temporary directory with the given files.
+    pub(crate) fn book(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, content) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, content).unwrap();
+        }
+        dir
+    }
+
+    /// `problem` as the author reads it, in the chapter `src/a.md` of `text`.
+    pub(crate) fn located(text: &str, problem: &Problem) -> String {
+        Located::new("src/a.md", text, problem).to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

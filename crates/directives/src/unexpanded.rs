@@ -195,33 +195,16 @@ pub(super) fn unexpanded_links(block: &Block, env: &Env<'_>) -> Vec<Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::book;
     use crate::{Shared, Target};
     use mdbook_companion_core::config::Config;
-
-    /// A book in a temporary directory with the given files.
-    fn book(files: &[(&str, &str)]) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        for (path, content) in files {
-            let p = dir.path().join(path);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, content).unwrap();
-        }
-        dir
-    }
 
     /// The messages for `text` (mdBook's output for the chapter) of
     /// `src/ch.md` in the book at `root`.
     fn warnings(root: &Path, text: &str) -> Vec<String> {
         let config = Config::from_json(root.to_path_buf(), &serde_json::json!({})).unwrap();
-        let env = Env {
-            config: &config,
-            target: Target::Html,
-            text,
-            file: "src/ch.md",
-            shared: &Shared::disabled(),
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
+        let shared = Shared::disabled();
+        let env = crate::testing::env(&config, &shared, Target::Html, text, "src/ch.md");
         crate::scan(text)
             .iter()
             .flat_map(|b| unexpanded_links(b, &env))

@@ -151,22 +151,12 @@ fn place(first: usize, last: Option<usize>, pieces: &[(usize, &Piece<'_>)]) -> O
 mod tests {
     use super::*;
     use crate::{Shared, Target};
-    use mdbook_companion_core::config::Config;
 
     #[test]
     fn pieces_stand_on_their_lines_and_the_block_keeps_its_length() {
         let text = "Intro\n\n```x title=\"T\"\n\n\nbody\n\nnote\n```\nAfter\n";
-        let cfg = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
-        let shared = Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Xgettext,
-            text,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
+        let (cfg, shared) = (crate::testing::config(), Shared::disabled());
+        let env = crate::testing::env(&cfg, &shared, Target::Xgettext, text, "src/a.md");
         let start = text.find("```").unwrap();
         let end = text.find("```\nAfter").unwrap() + 3;
         let out = write(

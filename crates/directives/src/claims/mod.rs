@@ -322,21 +322,8 @@ mod tests {
         assert_eq!(statuses[0].toolchain(), "rustc 1.0.0");
         assert_eq!(statuses[1], Status::NotLocked);
         assert_eq!(statuses[2], Status::Shown);
-        let config = mdbook_companion_core::config::Config::from_json(
-            std::path::PathBuf::from("/b"),
-            &serde_json::json!({}),
-        )
-        .unwrap();
-        let shared = crate::Shared::disabled();
-        let env = Env {
-            config: &config,
-            target: Target::Html,
-            text: "",
-            file: "src/claims.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
+        let (config, shared) = (crate::testing::config(), crate::Shared::disabled());
+        let env = crate::testing::env(&config, &shared, Target::Html, "", "src/claims.md");
         assert_eq!(
             summary(&env, &statuses),
             "3 blocks: 1 passed, 1 not in companion.lock, 1 shown only."

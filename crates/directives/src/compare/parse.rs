@@ -9,7 +9,6 @@ use crate::body::{self, Item, Mapper, closes, items};
 use crate::contract::Env;
 use crate::reader::Reader;
 use crate::runnable::Example;
-use mdbook_companion_core::attrs;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::{self, Block, Fence};
@@ -281,9 +280,7 @@ fn side(
     env: &Env<'_>,
 ) -> Result<Side, Problem> {
     let lang = Lang::in_book(markdown::first_word(&fence.info), env.config).unwrap_or(Lang::C);
-    let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
-    let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
-        .map_err(|e| Problem::from_attr(&fence, e))?;
+    let list = markdown::attributes(&fence, 1).map_err(|e| Problem::from_attr(&fence, e))?;
     let kind = match lang {
         Lang::Rust => &attributes::RUST_SIDE,
         Lang::C | Lang::Cpp => &attributes::C_SIDE,

@@ -4,7 +4,7 @@
 use super::{Compare, Layout, Side};
 use crate::asmspec;
 use crate::contract::{Env, Rendered, Target};
-use crate::facts::{AsmAnswer, Facts, MomentLink, Vouched};
+use crate::facts::{AsmAnswer, Facts, MomentLink};
 use crate::frame::{self, Frame, FrameClaim};
 use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
@@ -125,22 +125,17 @@ impl Compare {
             };
             warnings.extend(listing.warnings.iter().cloned());
             r.missing.extend(listing.missing.iter().cloned());
-            if let Some(ex) = s.example() {
-                let side = ex.render_with(env, facts, s.info_offset, &listing, Some(number), None);
-                warnings.extend(side.warnings);
-                out.append(side.out);
-            } else {
-                c_side(
-                    s,
-                    env,
-                    &s.vouched(env, facts),
-                    s.recorded(env, facts),
-                    &listing,
-                    number,
-                    &mut warnings,
-                    out,
-                );
-            }
+            let recorded = s.recorded(env, facts);
+            side(
+                s,
+                env,
+                facts,
+                recorded,
+                &listing,
+                number,
+                &mut warnings,
+                out,
+            );
             if let Some(note) = s.note(env)? {
                 out.line("<div class=\"companion-note\">");
                 out.blank();
@@ -234,29 +229,8 @@ impl Compare {
             if i > 0 {
                 out.blank();
             }
-            if let Some(ex) = s.example() {
-                let side = ex.render_with(
-                    env,
-                    facts,
-                    s.info_offset,
-                    &AsmAnswer::default(),
-                    Some(number),
-                    None,
-                );
-                warnings.extend(side.warnings);
-                out.append(side.out);
-            } else {
-                c_side(
-                    s,
-                    env,
-                    &s.vouched(env, facts),
-                    None,
-                    &AsmAnswer::default(),
-                    number,
-                    &mut warnings,
-                    out,
-                );
-            }
+            let listing = AsmAnswer::default();
+            side(s, env, facts, None, &listing, number, &mut warnings, out);
             if let Some(note) = s.note(env)? {
                 out.blank();
                 for l in note.split('\n') {
@@ -345,21 +319,29 @@ impl Compare {
     }
 }
 
-/// A C, C++ or Python side in the frame of an example; on an HTML page
-/// with its own Compiler Explorer link (compiled sides), and, when the
-/// check recorded its run, a Run button that replays it and the checker's
+/// A side's frame: a Rust side's is its example's; a C, C++ or Python
+/// side's is in the frame of an example, on an HTML page with its own
+/// Compiler Explorer link (compiled sides), and, when the check recorded
+/// its run (`recorded`), a Run button that replays it and the checker's
 /// real report under the claimed one.
 #[allow(clippy::too_many_arguments)]
-fn c_side(
+fn side(
     s: &Side,
     env: &Env<'_>,
-    vouched: &Vouched,
+    facts: &Facts,
     recorded: Option<&RecordedRun>,
     listing: &AsmAnswer,
     number: &Number,
     warnings: &mut Vec<Problem>,
     out: &mut Out,
 ) {
+    if let Some(ex) = s.example() {
+        let side = ex.render_with(env, facts, s.info_offset, listing, Some(number), None);
+        warnings.extend(side.warnings);
+        out.append(side.out);
+        return;
+    }
+    let vouched = s.vouched(env, facts);
     let links: Vec<(&str, String)> = match env.target {
         Target::Html => {
             let session: Vec<Pane> = s.session(env).into_iter().collect();
@@ -372,7 +354,7 @@ fn c_side(
         Target::Markdown | Target::Test | Target::Xgettext => Vec::new(),
     };
     let heading = env.text(&s.heading()).into_owned();
-    let badge = frame::vouched_badge(env, s.badge(env), vouched);
+    let badge = frame::vouched_badge(env, s.badge(env), &vouched);
     let panel = s.spec().and_then(|spec| {
         asmspec::asm_panel(
             listing,

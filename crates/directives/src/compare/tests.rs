@@ -1,32 +1,11 @@
 use super::parse::safe_note;
 use super::render::block_id;
 use super::*;
-use crate::{Shared, Target, scan};
-use mdbook_companion_core::config::Config;
+use crate::testing::{config, env, with_env};
+use crate::{Shared, Target};
 use mdbook_companion_core::machine::Syntax;
 use mdbook_companion_core::markdown;
 use pretty_assertions::assert_eq;
-use std::path::PathBuf;
-
-fn config() -> Config {
-    Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
-}
-
-fn with_env<T>(text: &str, target: Target, f: impl FnOnce(&Block, &Env<'_>) -> T) -> T {
-    let cfg = config();
-    let shared = Shared::disabled();
-    let block = scan(text).into_iter().next().expect("a block");
-    let env = Env {
-        config: &cfg,
-        target,
-        text,
-        file: "src/a.md",
-        shared: &shared,
-        numbers: Default::default(),
-        place: &crate::contract::Unplaced,
-    };
-    f(&block, &env)
-}
 
 fn parse(text: &str) -> Result<Compare, Problem> {
     with_env(text, Target::Html, Compare::parse)
@@ -486,15 +465,7 @@ fn tabs_of_one_language_use_captions_or_numbers() {
 fn tab_ids_differ_between_chapters_and_blocks() {
     let cfg = config();
     let shared = Shared::disabled();
-    let env = |file| Env {
-        config: &cfg,
-        target: Target::Html,
-        text: "",
-        file,
-        shared: &shared,
-        numbers: Default::default(),
-        place: &crate::contract::Unplaced,
-    };
+    let env = |file| env(&cfg, &shared, Target::Html, "", file);
     let a = block_id(&env("src/a.md"), 10);
     assert_ne!(a, block_id(&env("src/b.md"), 10));
     assert_ne!(a, block_id(&env("src/a.md"), 11));

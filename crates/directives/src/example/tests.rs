@@ -1,6 +1,7 @@
 use super::*;
 use crate::facts::{AsmNeed, Fact, MomentLink, Need, Published, Reference, Topic, Vouched};
 use crate::scan;
+use crate::testing::{config, with_env};
 use mdbook_companion_core::asm::{Listing, Request};
 use mdbook_companion_core::claim::Recorded;
 use mdbook_companion_core::config::Config;
@@ -10,23 +11,10 @@ use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::markdown;
 use mdbook_companion_core::run::RecordedRun;
 use pretty_assertions::assert_eq;
-use std::path::PathBuf;
-
-fn config() -> Config {
-    Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).unwrap()
-}
 
 /// The env of a block of `text` in `src/a.md`, placed nowhere.
 fn env<'a>(cfg: &'a Config, shared: &'a crate::Shared, target: Target, text: &'a str) -> Env<'a> {
-    Env {
-        config: cfg,
-        target,
-        text,
-        file: "src/a.md",
-        shared,
-        numbers: Default::default(),
-        place: &crate::contract::Unplaced,
-    }
+    crate::testing::env(cfg, shared, target, text, "src/a.md")
 }
 
 fn parse(text: &str) -> Result<Example, Problem> {
@@ -181,13 +169,16 @@ fn errors_are_located_and_name_what_was_expected() {
     }
 }
 
+/// The first block of `text`, rendered from no facts.
+fn rendered(text: &str, target: Target) -> Rendered {
+    with_env(text, target, |b, env| {
+        crate::render_block(b, env, &Facts::default())
+    })
+    .unwrap()
+}
+
 fn render_text(text: &str, target: Target) -> String {
-    let cfg = config();
-    let block = scan(text).into_iter().next().unwrap();
-    let shared = crate::Shared::disabled();
-    let env = env(&cfg, &shared, target, text);
-    let r = crate::render_block(&block, &env, &Facts::default()).unwrap();
-    r.out.lines().join("\n")
+    rendered(text, target).out.lines().join("\n")
 }
 
 #[test]
@@ -228,11 +219,7 @@ fn html_escapes_the_title_and_joins_the_output() {
 fn overlong_links_fall_back_with_a_located_warning() {
     let body = "    println!(\"{}\", \"a long line of text that repeats\");\n".repeat(300);
     let text = format!("Intro\n\n```rust example\nfn main() {{\n{body}}}\n```\n");
-    let cfg = config();
-    let block = scan(&text).into_iter().next().unwrap();
-    let shared = crate::Shared::disabled();
-    let env = env(&cfg, &shared, Target::Html, &text);
-    let r = crate::render_block(&block, &env, &Facts::default()).unwrap();
+    let r = rendered(&text, Target::Html);
     let html = r.out.lines().join("\n");
     assert!(html.contains("href=\"https://play.rust-lang.org/?version=stable&amp;mode=debug&amp;edition=2021\">Playground</a>"), "{html}");
     assert!(

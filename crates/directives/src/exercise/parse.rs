@@ -208,8 +208,8 @@ fn code(f: Fence, part: &str) -> Result<Code, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{config, located};
     use mdbook_companion_core::expect::Expect;
-    use mdbook_companion_core::problem::Located;
     use pretty_assertions::assert_eq;
 
     const GOOD: &str = r#"# Chapter
@@ -242,17 +242,10 @@ Look at `i32::checked_div`.
 ````
 "#;
 
-    fn config() -> Config {
-        Config::from_json("/b".into(), &serde_json::json!({})).unwrap()
-    }
-
     fn parsed(text: &str) -> Result<Exercise, String> {
         let blocks = markdown::scan(text, &[PATTERN]);
         let block = blocks.first().expect("an exercise block");
-        parse(block, text, &config()).map_err(|p| {
-            let l = Located::new("src/a.md", text, &p);
-            format!("{}: {}", l.place(), l.message)
-        })
+        parse(block, text, &config()).map_err(|p| located(text, &p))
     }
 
     #[test]
@@ -301,13 +294,8 @@ Look at `i32::checked_div`.
         let cfg = config();
         let shared = crate::Shared::disabled();
         let env = crate::Env {
-            config: &cfg,
-            target: crate::Target::Test,
-            text: GOOD,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
             place: &TextLines(GOOD),
+            ..crate::testing::env(&cfg, &shared, crate::Target::Test, GOOD, "src/a.md")
         };
         let claims = ex.claims(&env);
         // Built whole: each claim carries its fence's line.

@@ -167,29 +167,18 @@ impl Exercise {
             out.blank().line("</div>");
         }
         out.blank().fence(&starter.0, &starter.1).blank();
-        let mut links = Vec::new();
-        let mut notes = Vec::new();
-        if !missing.is_empty() {
-            notes.push(format!(
-                "needs {}, not on the Playground",
-                frame::quoted(&missing)
-            ));
-        } else if let Some(url) = frame::playground_link(
-            env,
-            &self.test_crate(false),
-            self.edition,
-            self.mode,
-            self.starter.info_offset,
-            &mut r.warnings,
-        ) {
-            links.push(frame::anchor(&env.ui("Playground"), &url));
-        }
-        links.extend(notes.iter().map(|n| frame::note_html(n)));
-        if !links.is_empty() {
-            out.line(format!(
-                "<div class=\"companion-links\">{}</div>",
-                links.join(" ")
-            ));
+        // The Playground link, or the note that replaces it.
+        let link = if !missing.is_empty() {
+            let note = format!("needs {}, not on the Playground", frame::quoted(&missing));
+            Some(frame::note_html(&note))
+        } else {
+            let program = self.test_crate(false);
+            let at = self.starter.info_offset;
+            frame::playground_link(env, &program, self.edition, self.mode, at, &mut r.warnings)
+                .map(|url| frame::anchor(&env.ui("Playground"), &url))
+        };
+        if let Some(link) = link {
+            out.line(format!("<div class=\"companion-links\">{link}</div>"));
         }
         let tests_info = format!("rust,noplayground,edition{}", self.edition);
         details(out, "tests", &env.ui("Tests"), |out| {
@@ -310,22 +299,18 @@ fn details(out: &mut Out, class: &str, summary: &str, inner: impl FnOnce(&mut Ou
 
 #[cfg(test)]
 mod tests {
-    use crate::contract::{Env, Shared, Target};
+    use crate::contract::{Shared, Target};
     use crate::facts::{Fact, Facts, Need};
     use crate::{parse, render, scan};
     use mdbook_companion_core::config::Config;
     use mdbook_companion_core::expect::Expect;
     use pretty_assertions::assert_eq;
-    use std::path::PathBuf;
 
     const BLOCK: &str = "````exercise title=\"Safe division\"\nDivide.\n\n```rust starter\npub fn divide(a: i32, b: i32) -> Option<i32> { todo!() }\n```\n\n```rust tests\n#[test]\nfn divides() { assert_eq!(divide(7, 2), Some(3)); }\n```\n\n```rust solution\npub fn divide(a: i32, b: i32) -> Option<i32> { mylib::SECRET; a.checked_div(b) }\n```\n````\n";
 
     /// The page of `BLOCK` from `facts`, with the needs it stated.
     fn page(facts: impl FnOnce(&[Need]) -> Facts) -> (Vec<Need>, String, Vec<Expect>) {
-        page_in(
-            Config::from_json(PathBuf::from("/b"), &serde_json::json!({})).expect("config"),
-            facts,
-        )
+        page_in(crate::testing::config(), facts)
     }
 
     /// The same in a book whose configuration is `config`.
@@ -337,15 +322,7 @@ mod tests {
         config.rustc = "/nonexistent/rustc".into();
         let block = scan(BLOCK).into_iter().next().expect("a block");
         let shared = Shared::disabled();
-        let env = Env {
-            config: &config,
-            target: Target::Html,
-            text: BLOCK,
-            file: "src/a.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
+        let env = crate::testing::env(&config, &shared, Target::Html, BLOCK, "src/a.md");
         let parsed = parse(&block, &env).expect("parses");
         let facts = facts(&parsed.needs);
         let r = render(&block, &env, parsed.model.as_ref(), &facts).expect("renders");
@@ -409,7 +386,7 @@ mod tests {
                 "preprocessor": {"companion": {"run": run}},
                 "output": {"html": {"playground": {"editable": true}}},
             });
-            let mut c = Config::from_json(PathBuf::from("/b"), &book).expect("config");
+            let mut c = Config::from_json("/b".into(), &book).expect("config");
             assert!(c.editable);
             c.rustc = "/nonexistent/rustc".into();
             c

@@ -7,7 +7,6 @@ use super::{Program, Role};
 use crate::attributes;
 use crate::reader::Reader;
 use crate::runnable::Example;
-use mdbook_companion_core::attrs;
 use mdbook_companion_core::claim::{UNORDERED, has_pattern};
 use mdbook_companion_core::code;
 use mdbook_companion_core::config::Config;
@@ -30,9 +29,7 @@ pub(super) fn program(
     config: &Config,
 ) -> Result<Program, Problem> {
     let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::Rust);
-    let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(&fence, e))?;
-    let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
-        .map_err(|e| Problem::from_attr(&fence, e))?;
+    let list = markdown::attributes(&fence, 1).map_err(|e| Problem::from_attr(&fence, e))?;
     let kind = match lang {
         Lang::Rust => &attributes::QUIZ_RUST,
         _ => &attributes::QUIZ_C,

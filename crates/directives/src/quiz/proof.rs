@@ -16,7 +16,7 @@
 use super::{Answer, Proof, Question, Quiz};
 use crate::contract::Env;
 use crate::runnable::{Context, Example};
-use mdbook_companion_core::attrs::{self, Attr};
+use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::expect::Expect;
@@ -44,9 +44,7 @@ impl Proof {
         output: Option<&Fence>,
         config: &Config,
     ) -> Result<Proof, Problem> {
-        let words = attrs::words(&fence.info).map_err(|e| Problem::from_attr(fence, e))?;
-        let list = attrs::parse(&fence.info, words.get(1..).unwrap_or(&[]))
-            .map_err(|e| Problem::from_attr(fence, e))?;
+        let list = markdown::attributes(fence, 1).map_err(|e| Problem::from_attr(fence, e))?;
         let a = Attrs::new(fence);
         let rest: Vec<Attr> = list.into_iter().filter(|at| at.key != WORD).collect();
         if let Some(attr) = rest
@@ -236,19 +234,14 @@ pub(super) fn option_code(text: &str) -> String {
 mod tests {
     use super::option_code;
     use crate::quiz::{PATTERN, parse::parse_body};
-    use mdbook_companion_core::config::Config;
+    use crate::testing::{config, located};
     use mdbook_companion_core::markdown;
-    use mdbook_companion_core::problem::Located;
 
     const QUIZ: &str = "````quiz\n## Which are `Copy`?\n\n- [x] `i32`\n- [ ] `String`\n\n```rust proof\nfn is_copy<T: Copy>() {}\nfn main() { is_copy::<{}>(); }\n```\n\n> Why.\n````\n";
 
     fn parsed(text: &str) -> Result<super::super::Quiz, String> {
-        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
         let blocks = markdown::scan(text, &[PATTERN]);
-        parse_body(&blocks[0], text, &config).map_err(|p| {
-            let l = Located::new("src/a.md", text, &p);
-            format!("{}: {}", l.place(), l.message)
-        })
+        parse_body(&blocks[0], text, &config()).map_err(|p| located(text, &p))
     }
 
     #[test]

@@ -316,10 +316,10 @@ impl OneQuestion<'_> {
     }
 
     fn multiple_choice(&self, f: Fields<ChoicePrompt, ChoiceAnswer>) -> Result<Question, Fault> {
-        let right: Vec<(String, Option<FileLocation>)> = match f.answer.answer {
-            OneOrMany::One(a) => vec![(a, self.string_at(&["answer", "answer"], None))],
-            OneOrMany::Many(a) => (a.into_iter().enumerate())
-                .map(|(i, a)| (a, self.string_at(&["answer", "answer"], Some(i))))
+        let right: Vec<(String, Option<FileLocation>)> = match &f.answer.answer {
+            OneOrMany::One(a) => vec![(a.clone(), self.string_at(&["answer", "answer"], None))],
+            OneOrMany::Many(a) => (a.iter().enumerate())
+                .map(|(i, a)| (a.clone(), self.string_at(&["answer", "answer"], Some(i))))
                 .collect(),
         };
         if right.is_empty() {
@@ -358,51 +358,30 @@ impl OneQuestion<'_> {
             // that does not put the answers first.
             _ => options.sort_by_key(|o| mdbook_companion_core::hash::key(&[o.0.as_bytes()])),
         }
+        let answer = Answer::Choices(
+            options
+                .into_iter()
+                .map(|(text, right, file)| Choice {
+                    text: self.prose(&text, file),
+                    right,
+                    why: None,
+                })
+                .collect(),
+        );
         let prompt_at = self.string_at(&["prompt", "prompt"], None);
-        let body = self.body(&f.multipart, &f.prompt.prompt, prompt_at)?;
-        let proof = self.companion(&f.companion)?;
-        Ok(Question {
-            prompt: self.prose("", None),
-            body,
-            proof,
-            answer: Answer::Choices(
-                options
-                    .into_iter()
-                    .map(|(text, right, file)| Choice {
-                        text: self.prose(&text, file),
-                        right,
-                        why: None,
-                    })
-                    .collect(),
-            ),
-            why: self.context(&f.context),
-            id: f.id.as_deref().and_then(anchor),
-        })
+        self.question(&f, &f.prompt.prompt, prompt_at, answer)
     }
 
     fn short_answer(&self, f: Fields<ShortPrompt, ShortAnswer>) -> Result<Question, Fault> {
         let mut accepted = vec![f.answer.answer.trim().to_owned()];
-        accepted.extend(
-            f.answer
-                .alternatives
-                .unwrap_or_default()
-                .iter()
-                .map(|a| a.trim().to_owned()),
-        );
+        let alternatives = f.answer.alternatives.as_deref().unwrap_or_default();
+        accepted.extend(alternatives.iter().map(|a| a.trim().to_owned()));
+        let answer = Answer::Text {
+            accepted,
+            at: self.at,
+        };
         let prompt_at = self.string_at(&["prompt", "prompt"], None);
-        let body = self.body(&f.multipart, &f.prompt.prompt, prompt_at)?;
-        let proof = self.companion(&f.companion)?;
-        Ok(Question {
-            prompt: self.prose("", None),
-            body,
-            proof,
-            answer: Answer::Text {
-                accepted,
-                at: self.at,
-            },
-            why: self.context(&f.context),
-            id: f.id.as_deref().and_then(anchor),
-        })
+        self.question(&f, &f.prompt.prompt, prompt_at, answer)
     }
 
     fn tracing(&self, f: Fields<TracingPrompt, TracingAnswer>) -> Result<Question, Fault> {
@@ -430,12 +409,27 @@ impl OneQuestion<'_> {
             quiz_file: true,
         });
         program.placed_code = program_string(self.text, range);
-        let body = self.body(&f.multipart, "What does this program do?", None)?;
+        let answer = Answer::Program(Box::new(program));
+        // No proof: `companion` was refused above.
+        self.question(&f, "What does this program do?", None, answer)
+    }
+
+    /// The question of `f` that `answer` answers: its body (`prompt`, at
+    /// `prompt_at` in the file, after its `multipart` context), its proof,
+    /// its explanation and its anchor.
+    fn question<P, A>(
+        &self,
+        f: &Fields<P, A>,
+        prompt: &str,
+        prompt_at: Option<FileLocation>,
+        answer: Answer,
+    ) -> Result<Question, Fault> {
+        let body = self.body(&f.multipart, prompt, prompt_at)?;
         Ok(Question {
             prompt: self.prose("", None),
             body,
-            proof: None,
-            answer: Answer::Program(Box::new(program)),
+            proof: self.companion(&f.companion)?,
+            answer,
             why: self.context(&f.context),
             id: f.id.as_deref().and_then(anchor),
         })

@@ -21,13 +21,12 @@ pub mod select;
 pub use data::{Access, Entry, EntryKind, FIELDS, Level, Status, parse_entries};
 pub use select::{KNOWN, Selection, Sort};
 
-use super::cards::{body_offset_in_chapter, cards_for_xgettext, translated_prose};
+use super::cards::{self, cards_for_xgettext, translated_prose};
 use super::contract::{Env, Kind, Parsed, Rendered, Target};
 use super::note;
 use mdbook_companion_core::config::Key;
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
-use std::sync::Arc;
 
 /// The reading list's row of the registry.
 pub(crate) const KIND: Kind = Kind {
@@ -70,26 +69,15 @@ fn parse(_: &Block, _: &Env<'_>) -> Result<Parsed, Problem> {
 pub fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> {
     let fence = &block.fence;
     let attrs = KIND.attributes(block)?;
-    let (sel, wh) = Selection::parse(fence, &attrs)?;
+    let (sel, ids_attr) = Selection::parse(fence, &attrs)?;
     let at = fence.info_offset;
-    let inline = !fence.body.trim().is_empty();
-    let entries: Arc<Vec<Entry>> = if !inline {
-        data::entries(env).map_err(|e| e.at(at))?
-    } else {
-        Arc::new(parse_entries(&fence.body).map_err(|f| {
-            Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message)
-        })?)
-    };
-    let from = if inline {
-        "this block's body".to_owned()
-    } else {
-        data::file(env.config).shown(env.config)
-    };
+    let file = data::file(env.config);
+    let (entries, from, data_file) =
+        cards::load(env, fence, file, parse_entries, || data::entries(env))?;
     let selected = sel
         .select(&entries, &from)
-        .map_err(|u| u.locate(wh.ids.map(|attr| fence.info_offset + attr.offset), at))?;
+        .map_err(|u| u.locate(ids_attr.map(|attr| at + attr.offset), at))?;
     if env.target == Target::Xgettext {
-        let data_file = (!inline).then(|| data::file(env.config));
         let mut strings = Vec::new();
         for e in &selected {
             if let (Some(a), Some(spot)) = (&e.audience, e.audience_at) {

@@ -12,16 +12,17 @@ use mdbook_companion_core::values::Attrs;
 pub const KNOWN: &str = "tags, ids, kind, access, sort, title";
 
 /// How the selected entries are ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Sort {
     /// The order of the data (or the order of `ids`).
+    #[default]
     File,
     /// By title, ignoring case.
     Title,
 }
 
 /// A block's selection and caption.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Selection {
     /// Keep entries with at least one of these tags.
     pub tags: Vec<String>,
@@ -37,42 +38,26 @@ pub struct Selection {
     pub title: Option<String>,
 }
 
-/// The attribute holding each filter, to locate "selects nothing" errors.
-pub struct Where<'a> {
-    /// The `ids` attribute.
-    pub ids: Option<&'a Attr>,
-}
-
 impl Selection {
-    /// Reads the block's attributes.
+    /// Reads the block's attributes; also returns the `ids` attribute, to
+    /// locate an unknown id.
     pub fn parse<'f>(
-        fence: &'f Fence,
+        fence: &Fence,
         attrs: &'f [Attr],
-    ) -> Result<(Selection, Where<'f>), Problem> {
-        let mut sel = Selection {
-            tags: Vec::new(),
-            ids: None,
-            kinds: Vec::new(),
-            access: None,
-            sort: Sort::File,
-            title: None,
-        };
-        let mut wh = Where { ids: None };
+    ) -> Result<(Selection, Option<&'f Attr>), Problem> {
+        let mut sel = Selection::default();
+        let mut ids_attr = None;
         let mut a = Attrs::new(fence);
         for attr in attrs {
             let key = attr.key.as_str();
+            a.once(attr, key)?;
             match key {
-                "tags" => {
-                    a.once(attr, key)?;
-                    sel.tags = a.strings(attr)?;
-                }
+                "tags" => sel.tags = a.strings(attr)?,
                 "ids" => {
-                    a.once(attr, key)?;
                     sel.ids = Some(a.strings(attr)?);
-                    wh.ids = Some(attr);
+                    ids_attr = Some(attr);
                 }
                 "kind" => {
-                    a.once(attr, key)?;
                     for k in a.strings(attr)? {
                         let one = Attr {
                             key: attr.key.clone(),
@@ -82,18 +67,11 @@ impl Selection {
                         sel.kinds.push(a.choice(&one, &EntryKind::CHOICES)?);
                     }
                 }
-                "access" => {
-                    a.once(attr, key)?;
-                    sel.access = Some(a.choice(attr, &Access::CHOICES)?);
-                }
+                "access" => sel.access = Some(a.choice(attr, &Access::CHOICES)?),
                 "sort" => {
-                    a.once(attr, key)?;
                     sel.sort = a.choice(attr, &[("file", Sort::File), ("title", Sort::Title)])?;
                 }
-                "title" => {
-                    a.once(attr, key)?;
-                    sel.title = Some(a.string(attr)?);
-                }
+                "title" => sel.title = Some(a.string(attr)?),
                 _ => {
                     return Err(a.problem(
                         attr,
@@ -102,7 +80,7 @@ impl Selection {
                 }
             }
         }
-        Ok((sel, wh))
+        Ok((sel, ids_attr))
     }
 
     fn filtered(&self) -> bool {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::note::render_note;
+use crate::testing::{book, config_at, env};
 use crate::{Shared, Target, scan};
 use mdbook_companion_core::config::Config;
 use mdbook_companion_core::escape::link_ok as note_link_ok;
@@ -12,24 +13,13 @@ const SAMPLE: &str = include_str!("../../../../tests/testsuite/reading-list.toml
 
 const ENTRY: &str = "[[entry]]\ntitle = \"T\"\nurl = \"https://example.org/\"\n";
 
-fn config_at(root: &Path, table: serde_json::Value) -> Config {
-    Config::from_json(
-        root.to_path_buf(),
-        &json!({"book": {"src": "src"}, "preprocessor": {"companion": table}}),
-    )
-    .unwrap()
-}
-
 fn config() -> Config {
     config_at(Path::new("/nonexistent-book"), json!({}))
 }
 
 /// A book directory holding `src/reading-list.toml`.
 fn book_with(data: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("src")).unwrap();
-    std::fs::write(dir.path().join("src/reading-list.toml"), data).unwrap();
-    dir
+    book(&[("src/reading-list.toml", data)])
 }
 
 fn render_with(cfg: &Config, text: &str, target: Target) -> Result<String, Problem> {
@@ -44,16 +34,8 @@ fn render_in_run(
     target: Target,
 ) -> Result<String, Problem> {
     let block = scan(text).into_iter().next().expect("a block");
-    let env = Env {
-        config: cfg,
-        target,
-        text,
-        file: "src/intro.md",
-        shared,
-        numbers: Default::default(),
-        place: &crate::contract::Unplaced,
-    };
-    render(&block, &env).map(|r| r.out.lines().join("\n"))
+    render(&block, &env(cfg, shared, target, text, "src/intro.md"))
+        .map(|r| r.out.lines().join("\n"))
 }
 
 /// Renders the first block of `text` against the sample data.
@@ -606,7 +588,7 @@ fn translations_are_escaped_and_their_links_checked() {
         );
     }
     let mut shared = Shared::disabled();
-    shared.translations = Some(Arc::new(Translations::new(
+    shared.translations = Some(std::sync::Arc::new(Translations::new(
         "fr".into(),
         "po/fr.po".into(),
         catalog,

@@ -81,30 +81,14 @@ pub(crate) fn resolve(env: &Env<'_>, value: &str, offset: usize) -> Result<Momen
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{book, config_at, env};
     use crate::{Shared, Target};
-    use mdbook_companion_core::config::Config;
     use serde_json::json;
 
     fn resolve_in(data: &str, value: &str) -> Result<MomentLink, Problem> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("src")).unwrap();
-        std::fs::write(dir.path().join("src/talks.toml"), data).unwrap();
-        let cfg = Config::from_json(
-            dir.path().to_path_buf(),
-            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
-        )
-        .unwrap();
-        let shared = Shared::disabled();
-        let env = Env {
-            config: &cfg,
-            target: Target::Html,
-            text: "",
-            file: "src/e.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
-        resolve(&env, value, 7)
+        let dir = book(&[("src/talks.toml", data)]);
+        let (cfg, shared) = (config_at(dir.path(), json!({})), Shared::disabled());
+        resolve(&env(&cfg, &shared, Target::Html, "", "src/e.md"), value, 7)
     }
 
     const ONE: &str = "[[talk]]\nid = \"t\"\ntitle = \"T\"\nduration = \"20:00\"\nvideo = \"https://youtu.be/v\"\n";

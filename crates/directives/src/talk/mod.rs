@@ -17,14 +17,13 @@ pub(crate) use data::{Talk, parse_talks};
 
 use super::contract::{Env, Kind, Parsed, Publish, Rendered, Target};
 use super::facts::Topic;
-use crate::cards::{Unselected, body_offset_in_chapter, cards_for_xgettext, translated_prose};
+use crate::cards::{self, Unselected, cards_for_xgettext, translated_prose};
 use crate::note::render_note;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::config::Key;
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::values::Attrs;
-use std::sync::Arc;
 
 /// The talk's row of the registry.
 pub(crate) const KIND: Kind = Kind {
@@ -161,25 +160,14 @@ pub(crate) fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> 
     let attrs = KIND.attributes(block)?;
     let (sel, ids_attr) = Selection::parse(block, &attrs)?;
     let at = fence.info_offset;
-    let inline = !fence.body.trim().is_empty();
-    let talks: Arc<Vec<Talk>> = if inline {
-        let chapters = data::book_chapters(env);
-        Arc::new(parse_talks(&fence.body, &chapters).map_err(|f| {
-            Problem::at(body_offset_in_chapter(env.text, fence, f.offset), f.message)
-        })?)
-    } else {
-        data::talks(env).map_err(|e| e.at(at))?
-    };
-    let from = if inline {
-        "this block's body".to_owned()
-    } else {
-        data::file(env.config).shown(env.config)
-    };
+    let parse = |body: &str| parse_talks(body, &data::book_chapters(env));
+    let (talks, from, data_file) = cards::load(env, fence, data::file(env.config), parse, || {
+        data::talks(env)
+    })?;
     let chosen = sel
         .select(&talks, &from)
         .map_err(|u| u.locate(ids_attr.map(|attr| at + attr.offset), at))?;
     if env.target == Target::Xgettext {
-        let data_file = (!inline).then(|| data::file(env.config));
         let mut strings = Vec::new();
         for t in &chosen {
             strings.push((t.title_at, t.title.as_str(), false));
@@ -219,31 +207,19 @@ pub(crate) fn render(block: &Block, env: &Env<'_>) -> Result<Rendered, Problem> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{config_at, env};
     use crate::{Shared, Target, scan};
-    use mdbook_companion_core::config::Config;
     use serde_json::json;
 
     const TALKS: &str = "[[talk]]\nid = \"b\"\ntitle = \"Second <day>\"\nevent = \"K\"\ndate = 2021-09-14T11:00:00\n\n[[talk]]\nid = \"a\"\ntitle = \"First\"\nevent = \"K\"\ndate = 2021-09-13\ntags = [\"x\"]\n\n[[talk]]\nid = \"c\"\ntitle = \"Early\"\nevent = \"L\"\ndate = 2021-09-14T09:00:00\n";
 
     fn render_text(text: &str, target: Target) -> Result<String, Problem> {
-        let cfg = Config::from_json(
-            "/nonexistent-book".into(),
-            &json!({"book": {"src": "src"}, "preprocessor": {"companion": {}}}),
-        )
-        .unwrap();
+        let cfg = config_at("/nonexistent-book".as_ref(), json!({}));
         let mut shared = Shared::disabled();
         shared.chapters = vec!["src/talk.md".into(), "src/m.md".into()];
         let block = scan(text).into_iter().next().expect("a block");
-        let env = Env {
-            config: &cfg,
-            target,
-            text,
-            file: "src/talk.md",
-            shared: &shared,
-            numbers: Default::default(),
-            place: &crate::contract::Unplaced,
-        };
-        render(&block, &env).map(|r| r.out.lines().join("\n"))
+        render(&block, &env(&cfg, &shared, target, text, "src/talk.md"))
+            .map(|r| r.out.lines().join("\n"))
     }
 
     fn inline(attrs: &str, body: &str) -> String {

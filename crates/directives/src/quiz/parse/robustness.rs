@@ -5,7 +5,7 @@ use super::*;
 /// text (the fuzz target's property, on a fixed corpus).
 #[test]
 fn mangled_quizzes_fail_inside_the_text_without_panicking() {
-    let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+    let config = crate::testing::config();
     let chapter = include_str!("../../../../../tests/testsuite/quiz/claims.md");
     let mut cases: Vec<String> = (0..=chapter.len())
         .filter(|i| chapter.is_char_boundary(*i))

@@ -1,6 +1,6 @@
 use super::*;
 use crate::quiz::Behaviour;
-use mdbook_companion_core::problem::Located;
+use crate::testing::{config, located};
 use pretty_assertions::assert_eq;
 
 const GOOD: &str = r#"# Chapter
@@ -61,17 +61,10 @@ signed integer overflow
 `````
 "#;
 
-fn config() -> Config {
-    Config::from_json("/b".into(), &serde_json::json!({})).unwrap()
-}
-
 fn parsed(text: &str) -> Result<Quiz, String> {
     let blocks = markdown::scan(text, &[PATTERN]);
     let block = blocks.first().expect("a quiz block");
-    parse_body(block, text, &config()).map_err(|p| {
-        let l = Located::new("src/a.md", text, &p);
-        format!("{}: {}", l.place(), l.message)
-    })
+    parse_body(block, text, &config()).map_err(|p| located(text, &p))
 }
 
 #[test]

@@ -5,7 +5,7 @@ use super::*;
 /// the text (the fuzz target's property, on a fixed corpus).
 #[test]
 fn mangled_files_fail_inside_the_text_without_panicking() {
-    let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+    let config = crate::testing::config();
     let file = include_str!("../../../../../tests/testsuite/quiz/talk.toml");
     let mut cases: Vec<String> = (0..=file.len())
         .filter(|i| file.is_char_boundary(*i))

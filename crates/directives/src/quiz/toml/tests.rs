@@ -1,10 +1,7 @@
 use super::*;
+use crate::testing::config;
 use mdbook_companion_core::expect::Expect;
 use pretty_assertions::assert_eq;
-
-fn config() -> Config {
-    Config::from_json("/b".into(), &serde_json::json!({})).unwrap()
-}
 
 const FILE: &str = r#"[[questions]]
 id = "q1"
