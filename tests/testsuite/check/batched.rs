@@ -5,6 +5,7 @@
 use super::merge::same_both_ways;
 use crate::support::BookTest;
 use pretty_assertions::assert_eq;
+use serde_json::Value;
 
 /// Five blocks, one calling into the C library's maths (its program needs
 /// `libm.so.6`, which an empty program does not), one panicking.
@@ -46,4 +47,89 @@ fn a_block_needing_the_c_librarys_maths_stays_merged() {
     let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
     let (sizes, _) = super::merge_phases::merged_builds(&book);
     assert_eq!(sizes, [5], "{report:#}");
+}
+
+/// Plain blocks whose crates declare `#![feature(…)]` (one in a hidden
+/// line), which a stable compiler refuses (E0554): a run, a
+/// `should_panic` and a `compile_fail` block told without a compile; a
+/// `compile_fail` block naming another error code still compiled (rustc
+/// goes on past E0554); a block without a feature.
+const GATED: &str = r#"# Gated
+
+```rust
+#![feature(never_type)]
+let x: ! = panic!();
+```
+
+```rust,compile_fail
+# #![feature(never_type)]
+let x: u8 = 1;
+```
+
+```rust,should_panic
+#![ feature(never_type) ]
+panic!("boom");
+```
+
+```rust,compile_fail,E0308
+#![feature(never_type)]
+let x: u32 = "a";
+```
+
+```rust
+println!("fine");
+```
+"#;
+
+/// Cold `check --format json` with `args` on the stable toolchain.
+fn stable(book: &BookTest, args: &[&str]) -> Value {
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let root = book.root().to_str().expect("a UTF-8 path");
+    let all = [&["check", root, "--format", "json"], args].concat();
+    book.run(&all, |cmd| {
+        cmd.env("RUSTUP_TOOLCHAIN", "stable").expect_any_status();
+    })
+    .json()
+}
+
+/// On a stable compiler, a block declaring a feature fails to compile
+/// whatever else it holds: told without a compile (the lexer's stops'
+/// way), with rustc's first error line and the verdicts of `--exact`,
+/// which compiles each.
+#[test]
+fn feature_gated_blocks_on_stable_are_told_without_a_compile() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("gated.md", GATED);
+    book.write();
+    let told = stable(&book, &[]);
+    let exact = stable(&book, &["--exact"]);
+    let alone = stable(&book, &["--no-merge", "--exact"]);
+    let statuses = |r: &Value| -> Vec<(u64, String)> {
+        super::run::verdicts(r)
+            .iter()
+            .map(|v| (v["line"].as_u64().unwrap_or(0), v["status"].to_string()))
+            .collect()
+    };
+    assert_eq!(statuses(&told), statuses(&exact), "{told:#}");
+    assert_eq!(statuses(&exact), statuses(&alone), "{exact:#}");
+    assert_eq!(told["summary"], "3 passed, 2 failed", "{told:#}");
+    // The E0308 block and the one without a feature; --exact all five.
+    assert_eq!(told["compiler_runs"], 2, "{told:#}");
+    assert_eq!(exact["compiler_runs"], 5, "{exact:#}");
+    let first = |r: &Value, line: u64| -> String {
+        let found = super::run::verdicts(r)
+            .into_iter()
+            .find(|v| v["line"] == line)
+            .and_then(|v| v["detail"].as_str().map(str::to_owned))
+            .unwrap_or_default();
+        found.lines().next().unwrap_or_default().to_owned()
+    };
+    for line in [3, 13] {
+        assert_eq!(
+            first(&told, line),
+            "error[E0554]: `#![feature]` may not be used on the stable release channel"
+        );
+        assert_eq!(first(&told, line), first(&exact, line), "{exact:#}");
+    }
 }
