@@ -133,3 +133,63 @@ fn feature_gated_blocks_on_stable_are_told_without_a_compile() {
         assert_eq!(first(&told, line), first(&exact, line), "{exact:#}");
     }
 }
+
+/// Blocks starting with a shebang, which rustdoc hands to rustc as they
+/// are (one passing, one whose assertion fails, one with an inner doc
+/// comment), beside a plain block; one with frontmatter after its
+/// shebang, which rustc reads only at a crate root's start.
+const SHEBANGS: &str = r#"# Shebangs
+
+```rust
+#!/usr/bin/env rust-script
+fn main() { println!("one"); }
+```
+
+```rust
+#!/usr/bin/env rust-script
+fn main() { assert_eq!(2 + 2, 5, "sums"); }
+```
+
+```rust
+#!/usr/bin/env -S cargo +nightly -Zscript
+//! A script.
+fn main() { println!("three"); }
+```
+
+```rust
+println!("plain");
+```
+
+```rust
+#!/usr/bin/env cargo
+---
+[dependencies]
+---
+fn main() {}
+```
+"#;
+
+/// A shebang is blanked in a member's file, lines and columns kept: the
+/// three blocks with one share the plain block's merged build; the one
+/// with frontmatter compiles alone. Verdicts and messages as each alone.
+#[test]
+fn blocks_with_a_shebang_share_a_merged_build() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("shebangs.md", SHEBANGS);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "3 passed, 2 failed", "{report:#}");
+    let failed: Vec<u64> = super::run::verdicts(&report)
+        .iter()
+        .filter(|r| r["status"] == "failed")
+        .filter_map(|r| r["line"].as_u64())
+        .collect();
+    assert_eq!(failed, [8, 23], "{report:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (sizes, _) = super::merge_phases::merged_builds(&book);
+    assert_eq!(sizes, [4], "{report:#}");
+    // The merged build, the empty program its binary is read against,
+    // the block with frontmatter: not five compiles.
+    assert_eq!(report["compiler_runs"], 3, "{report:#}");
+}
