@@ -31,10 +31,10 @@
 #   rust-lang/reference (--strip-preprocessors), rust-embedded/book
 #   (--strip-preprocessors; no [rust] edition: 2015), rust-lang/api-guidelines
 #   and rust-lang/rfcs (after its generate-book.py made src/; mostly failing
-#   blocks: those a merged build cannot tell as alone, 2015 blocks with
-#   paths that never merge and blocks rustc's lexer stops at still compile
-#   alone once, 2,687 compiler starts for 3,718 failing blocks: see the
-#   guide's performance page); COMPANION=PATH runs another build of
+#   blocks: those a merged build cannot tell, 2015 blocks with paths that
+#   never merge, crate attributes and `$crate` still compile alone once,
+#   530 compiler starts for 3,718 failing blocks: see the guide's
+#   performance page); COMPANION=PATH runs another build of
 #   mdbook-companion (an earlier commit's) instead; round 7's sweep: rust-lang/async-book (a TCP server block
 #   never ends under `mdbook test`), rust-lang/edition-guide (2015),
 #   rust-unofficial/patterns (--strip-preprocessors),

@@ -328,6 +328,24 @@ pub fn shebang(code: &str) -> bool {
         .is_some_and(|rest| Tokens::new(rest).next() != Some("["))
 }
 
+/// `code` with its shebang line ([`shebang`]) blanked, each of its
+/// characters a space, so that every line and column stays where the
+/// author wrote it: what rustc reads of a file that starts with one,
+/// wherever the file is (a merged crate's module). `None` when `code`
+/// has no shebang, or has a line starting `---` (frontmatter, which
+/// rustc reads only at the start of a crate's root).
+pub fn shebang_blanked(code: &str) -> Option<String> {
+    if !shebang(code) || code.lines().any(|l| l.trim_start().starts_with("---")) {
+        return None;
+    }
+    let end = code.find('\n').unwrap_or(code.len());
+    let blank: String = code[..end]
+        .chars()
+        .map(|c| if c == '\r' { c } else { ' ' })
+        .collect();
+    Some(format!("{blank}{}", &code[end..]))
+}
+
 /// `code` without the attributes and doc comments at its end that
 /// attach to nothing (a block that is only `#[cfg(unix)]` or `/// Panics
 /// if …` lines, a stray attribute after the last statement, an inner

@@ -5,6 +5,7 @@
 
 mod agree;
 mod authoring;
+mod batched;
 mod bless;
 mod cc;
 mod claims;

@@ -272,6 +272,22 @@ fn a_shebang_goes_to_rustc_as_it_is() {
 }
 
 #[test]
+fn a_shebang_is_blanked_in_place_unless_frontmatter_follows() {
+    assert_eq!(
+        shebang_blanked("#!/usr/bin/env cargo\nfn main() {}\n").as_deref(),
+        Some("                    \nfn main() {}\n")
+    );
+    assert_eq!(shebang_blanked("#! /bin/sh").as_deref(), Some("          "));
+    for code in [
+        "#![allow(unused)]\nfn main() {}",
+        "fn main() {}\n#!/x",
+        "#!/usr/bin/env cargo\n---\n[dependencies]\n---\nfn main() {}",
+    ] {
+        assert_eq!(shebang_blanked(code), None, "{code:?}");
+    }
+}
+
+#[test]
 fn main_is_found_as_rustdoc_finds_it() {
     for (code, has) in [
         ("fn main() {}", true),

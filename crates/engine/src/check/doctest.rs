@@ -79,6 +79,58 @@ pub(super) fn lexed(claim: &Stated<'_>) -> Option<Observation> {
     })
 }
 
+/// What compiling a plain block whose crate declares `#![feature(…)]`
+/// would show on a stable or beta compiler (`version`, rustc's `-vV`):
+/// rustc refuses the attribute outside nightly (E0554), so the block
+/// fails to compile, as certainly as a compile would tell. Told without
+/// one, as [`lexed`] tells, where the verdict needs no error code;
+/// `None` otherwise, on a nightly or dev compiler, and under
+/// `RUSTC_BOOTSTRAP` (which lifts the gate).
+pub(super) fn gated(claim: &Stated<'_>, version: &str) -> Option<Observation> {
+    let doctest = claim.program.doctest.as_ref()?;
+    if claim.expectation.expect == Expect::CompileFail && !doctest.error_codes.is_empty()
+        || std::env::var_os("RUSTC_BOOTSTRAP").is_some()
+    {
+        return None;
+    }
+    let release = version.lines().find_map(|l| l.strip_prefix("release: "))?;
+    let channel = match release.split_once('-') {
+        None => "stable",
+        Some((_, pre)) if pre.starts_with("beta") => "beta",
+        Some(_) => return None,
+    };
+    let source = &claim.program.source;
+    if !mdbook_companion_core::tokens::crate_attributes(source)
+        .iter()
+        .any(|a| a.starts_with("feature(") || a == "feature")
+    {
+        return None;
+    }
+    // Where the attribute is, for the report's location (the first
+    // `#!` followed by `[feature`).
+    let at = source
+        .match_indices("#!")
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let rest = source[i + 2..].trim_start();
+            rest.strip_prefix('[')
+                .is_some_and(|r| r.trim_start().starts_with("feature"))
+        })
+        .unwrap_or(0);
+    let before = &source[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    Some(Observation {
+        compiled: false,
+        diagnostics: format!(
+            "error[E0554]: `#![feature]` may not be used on the {channel} release channel\n --> main.rs:{line}:{column}\n\nerror: aborting due to 1 previous error\n\nFor more information about this error, try `rustc --explain E0554`.\n"
+        ),
+        compile_timed_out: false,
+        run: None,
+        inexact: true,
+    })
+}
+
 /// The verdict on a plain block, and what it printed (its stdout, its
 /// panic message, or its first error line), for `adopt`.
 pub(super) fn judge(

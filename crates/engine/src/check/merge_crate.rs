@@ -6,6 +6,7 @@
 use super::merge_fail::member_file;
 use super::verdict::Job;
 use mdbook_companion_core::claim::Stated;
+use mdbook_companion_core::doctest::shebang_blanked;
 use mdbook_companion_core::tokens::crate_paths_from_module;
 
 /// The environment variable that selects the example a merged binary runs.
@@ -31,6 +32,16 @@ pub(super) struct Merged {
     pub(super) rewritten: Vec<bool>,
 }
 
+/// A member's program as its file in a merged crate holds it: its
+/// shebang line blanked ([`shebang_blanked`]), which rustc reads only at
+/// the start of a crate's root and ignores there.
+pub(super) fn member_source(source: &str) -> std::borrow::Cow<'_, str> {
+    match shebang_blanked(source) {
+        Some(blanked) => std::borrow::Cow::Owned(blanked),
+        None => std::borrow::Cow::Borrowed(source),
+    }
+}
+
 /// The merged crate of `members`: a binary with a selector, or, for
 /// exercises, a test crate (the harness is the selector). Each member is
 /// a module in a file of its own, so that rustc's locations name it and
@@ -49,19 +60,13 @@ pub(super) fn merged_source(members: &[Member<'_>]) -> Merged {
         // Paths from the crate's root, from the member's module instead,
         // at the same lines and columns ([`super::mergeable::mergeable_code`] took only
         // code where they can be).
-        let source = match m.claim.program.source.contains("crate::") {
-            true => crate_paths_from_module(&m.claim.program.source),
+        let own = member_source(&m.claim.program.source);
+        let source = match own.contains("crate::") {
+            true => crate_paths_from_module(&own),
             false => None,
         };
-        rewritten.push(
-            source
-                .as_ref()
-                .is_some_and(|s| *s != m.claim.program.source),
-        );
-        let body = source
-            .as_deref()
-            .unwrap_or(&m.claim.program.source)
-            .trim_end_matches('\n');
+        rewritten.push(source.as_ref().is_some_and(|s| **s != *own));
+        let body = source.as_deref().unwrap_or(&own).trim_end_matches('\n');
         let mut file = format!("{body}\n");
         if !tests {
             file.push_str(

@@ -6,7 +6,8 @@
 //! constructor (a function pointer in `.preinit_array`, `.init_array` or
 //! `.ctors`; at exit, `.fini_array` or `.dtors`; code in `.init` or
 //! `.fini`), a global allocator, an indirect function the loader resolves,
-//! a shared library the binary needs (with its own constructors), and a
+//! a shared library the binary needs (its constructors; not the C
+//! library's own, such as `libm.so.6`), and a
 //! defined symbol without a Rust name, which stands for the C library's
 //! (`write`, `getpid`, `malloc`) or another member's for every caller in
 //! the binary, the standard library included. A word list of the source
@@ -44,6 +45,24 @@ use std::sync::{Arc, OnceLock};
 /// The cache namespace of tool facts (shared with the compilers'
 /// versions).
 const TOOLS: &str = "tools";
+
+/// The C library's own shared libraries (glibc's, and the unwinder the
+/// standard library links): at load they run nothing of a member's, and
+/// nothing another member's program could see. A merged binary needs one
+/// an empty program does not when a member calls into it (`f64::sin`
+/// needs `libm.so.6`), as that member's program alone would: not code
+/// outside the members' `main`s. Any other library (a `#[link]`) is.
+const C_RUNTIME: [&str; 9] = [
+    "libc.so.6",
+    "libm.so.6",
+    "libgcc_s.so.1",
+    "libpthread.so.0",
+    "libdl.so.2",
+    "librt.so.1",
+    "libutil.so.1",
+    "ld-linux-x86-64.so.2",
+    "ld-linux-aarch64.so.1",
+];
 
 /// What a program runs besides its `main`, as its binary says.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -409,7 +428,11 @@ pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Off
         out.unattributed
             .push("a global allocator replaces the standard one".to_owned());
     }
-    for lib in built.needed.difference(&baseline.needed) {
+    for lib in built
+        .needed
+        .difference(&baseline.needed)
+        .filter(|lib| !C_RUNTIME.contains(&lib.as_str()))
+    {
         out.unattributed.push(format!("it needs {lib}"));
     }
     out

@@ -70,6 +70,10 @@ pub(super) fn mergeable(claim: &Stated<'_>) -> bool {
 /// Whether a program's code may share a crate with others (no
 /// crate-level attribute, nothing that sees the crate's shape).
 pub(super) fn mergeable_code(source: &str) -> bool {
+    // A shebang, blanked as rustc reads it, in a member's file as alone
+    // ([`super::merge_crate::member_source`]).
+    let blanked = mdbook_companion_core::doctest::shebang_blanked(source);
+    let source = blanked.as_deref().unwrap_or(source);
     !UNMERGEABLE.iter().any(|w| source.contains(w))
         && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
         && !mdbook_companion_core::doctest::shebang(source)

@@ -337,7 +337,17 @@ impl Checker {
             return Some((obs, true));
         }
         let merged = (self.merged.lock().unwrap_or_else(|e| e.into_inner())).remove(key);
-        let lexed = || (!self.exact()).then(|| doctest::lexed(claim)).flatten();
+        // What rustc would stop at before any compile: its lexer, or a
+        // `#![feature]` on a stable compiler.
+        let lexed = || {
+            let gated = || {
+                let version = exec::tool_version_cached(&job.tool, &self.cache)?;
+                doctest::gated(claim, &version)
+            };
+            (!self.exact())
+                .then(|| doctest::lexed(claim).or_else(gated))
+                .flatten()
+        };
         let obs = match merged.or_else(lexed) {
             Some(obs) => obs,
             None => {

@@ -137,3 +137,23 @@ fn main() { __companion_ex_0::main(); }
         "{merged:?}"
     );
 }
+
+/// A member calling into the C library's maths needs `libm.so.6`, as its
+/// program alone would: nothing outside the members' `main`s. A library
+/// of its own choosing (`#[link]`) still is.
+#[test]
+fn the_c_librarys_own_libraries_are_not_code_outside_main() {
+    let empty = built("fn main() {}\n");
+    let maths = built(
+        "fn main() { let x: f64 = std::hint::black_box(0.5); println!(\"{}\", x.sin().cbrt()); }\n",
+    );
+    assert!(maths.needed.contains("libm.so.6"), "{maths:?}");
+    assert!(!empty.needed.contains("libm.so.6"), "{empty:?}");
+    assert_eq!(offences(&maths, &empty, 1), Offences::default());
+    let mut linked = maths.clone();
+    linked.needed.insert("libz.so.1".to_owned());
+    assert_eq!(
+        offences(&linked, &empty, 1).unattributed,
+        ["it needs libz.so.1"]
+    );
+}
