@@ -247,7 +247,7 @@ fn write(out: &Path, files: &[(String, String)]) -> anyhow::Result<Written> {
         }
         let dir = path.parent().unwrap_or(out);
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        atomic_write(dir, &path, text.as_bytes())
+        super::author::write(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
         done.written.push(rel.clone());
         list_now.insert(rel.clone(), new_hash);
@@ -264,7 +264,7 @@ fn write(out: &Path, files: &[(String, String)]) -> anyhow::Result<Written> {
     for (rel, h) in &list_now {
         text.push_str(&format!("{h} {rel}\n"));
     }
-    atomic_write(out, &list, text.as_bytes())
+    super::author::write(&list, text.as_bytes())
         .with_context(|| format!("writing {}", list.display()))?;
     Ok(done)
 }
@@ -294,21 +294,6 @@ fn not_plain(out: &Path, rel: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// Writes `bytes` to `path` through a temporary file in `dir`, renamed
-/// into place: the old file or the new one, never half of one.
-fn atomic_write(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, bytes)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 #[cfg(test)]

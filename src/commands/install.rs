@@ -173,11 +173,7 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
     let companion = table(doc.as_table_mut(), &["preprocessor", "companion"])?;
     match companion.get_mut("after") {
         None => {
-            let mut a = Array::new();
-            for n in names {
-                a.push(*n);
-            }
-            let mut value = Value::Array(a);
+            let mut value = Value::Array(names.iter().copied().collect());
             // Why, in the words the guide shows it with.
             value.decor_mut().set_suffix(match gettext {
                 true => "   # translate the chapters first, then render them",
@@ -201,8 +197,7 @@ pub fn edit_book_toml(text: &str, css: &str) -> Result<String, String> {
     ] {
         match html.get_mut(key) {
             None => {
-                let mut a = Array::new();
-                a.push(path.as_str());
+                let a = Array::from_iter([path.as_str()]);
                 html.insert(key, Item::Value(Value::Array(a)));
             }
             Some(Item::Value(Value::Array(a))) => {

@@ -123,10 +123,7 @@ impl Entry {
             ("verdict", verdict.to_string()),
             ("toolchain", toolchain.clone()),
             // The tool a page names for an unchecked claim.
-            (
-                "missing",
-                missing.clone().unwrap_or_else(|| "none".to_owned()),
-            ),
+            ("missing", or_none(missing)),
         ];
         match run {
             None => facts.push(("run", "none".to_owned())),
@@ -146,19 +143,18 @@ impl Entry {
                     ("run.stderr", stderr.clone()),
                     ("run.toolchain", toolchain.clone()),
                     // How a C program ended, and its checker's report.
-                    (
-                        "run.status",
-                        status.clone().unwrap_or_else(|| "none".to_owned()),
-                    ),
-                    (
-                        "run.report",
-                        report.clone().unwrap_or_else(|| "none".to_owned()),
-                    ),
+                    ("run.status", or_none(status)),
+                    ("run.report", or_none(report)),
                 ]);
             }
         }
         facts
     }
+}
+
+/// An optional fact's value: `none` when absent.
+fn or_none(value: &Option<String>) -> String {
+    value.clone().unwrap_or_else(|| "none".to_owned())
 }
 
 impl Assembly {

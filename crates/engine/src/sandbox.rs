@@ -100,17 +100,14 @@ impl Sandbox {
             let n: usize = fields.next()?.to_str()?.parse().ok()?;
             (0..n).map(|_| fields.next().map(PathBuf::from)).collect()
         };
-        let writable = list()?;
-        let hidden = list()?;
-        let shown = list()?;
-        let read_only = list()?;
+        // (Fields are read in the order written.)
         Some(Sandbox {
             size,
             base,
-            writable,
-            hidden,
-            shown,
-            read_only,
+            writable: list()?,
+            hidden: list()?,
+            shown: list()?,
+            read_only: list()?,
             lesser,
             compiler,
         })

@@ -444,17 +444,7 @@ unsafe fn supervisor(
         // A box's `init` tells how the program ended on the pipe after
         // the status pipe.
         let result = if boxed { status + 1 } else { -1 };
-        let kept = status.max(result);
-        let closed = status > 0
-            && libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32) == 0
-            && libc::syscall(libc::SYS_close_range, (kept + 1) as u32, u32::MAX, 0u32) == 0;
-        if !closed {
-            for fd in 0..4096 {
-                if fd != status && fd != result {
-                    libc::close(fd);
-                }
-            }
-        }
+        close_all_but(status, result);
         let no_core = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,
@@ -522,6 +512,41 @@ unsafe fn supervisor(
             libc::write(status, b"M".as_ptr().cast(), 1);
             libc::_exit(137);
         }
+        end_as(how)
+    }
+}
+
+/// Closes every descriptor but `status` and `result` (-1 for none), with
+/// `close_range(2)` where the kernel has it, one by one where not.
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn close_all_but(status: i32, result: i32) {
+    let kept = status.max(result);
+    // SAFETY: close_range(2) and close(2) on descriptor numbers only.
+    unsafe {
+        let closed = status > 0
+            && libc::syscall(libc::SYS_close_range, 0u32, (status - 1) as u32, 0u32) == 0
+            && libc::syscall(libc::SYS_close_range, (kept + 1) as u32, u32::MAX, 0u32) == 0;
+        if !closed {
+            for fd in 0..4096 {
+                if fd != status && fd != result {
+                    libc::close(fd);
+                }
+            }
+        }
+    }
+}
+
+/// Ends the supervisor as the program ended: its exit code, or the same
+/// signal (its default action restored and unblocked); 125 if unknown.
+///
+/// # Safety
+/// As [`supervisor`].
+unsafe fn end_as(how: Option<i32>) -> ! {
+    // SAFETY: sigaction(2), sigprocmask(2), kill(2) and _exit(2) on
+    // values local to this function.
+    unsafe {
         match how {
             Some(st) if libc::WIFEXITED(st) => libc::_exit(libc::WEXITSTATUS(st)),
             Some(st) if libc::WIFSIGNALED(st) => {

@@ -268,6 +268,66 @@ fn loc_line(t: &str, own: &[String]) -> Option<u32> {
     })
 }
 
+/// A function's instructions and labels, each with the line of the
+/// block's own file it came from (0 for labels and for code of no line
+/// of the block): directives, comments and blank lines dropped, anonymous
+/// constants shortened and Rust operands demangled.
+fn instructions(body: &[&str], lang: Lang, own: &[String]) -> Vec<(String, u32)> {
+    let marker = comment_marker();
+    let mut instructions: Vec<(String, u32)> = Vec::new();
+    let mut source_line = 0;
+    for l in body {
+        let code = match l.find(marker) {
+            Some(at) => &l[..at],
+            None => l,
+        };
+        let t = code.trim();
+        if let Some(line) = loc_line(t, own) {
+            source_line = line;
+            continue;
+        }
+        if t.is_empty() || (t.starts_with('.') && !t.ends_with(':')) {
+            continue;
+        }
+        if let Some(local) = t.strip_suffix(':') {
+            instructions.push((format!("{}:", shorten_anon(local)), 0));
+            continue;
+        }
+        let t = shorten_anon(&t.replace('\t', " "));
+        let t = if lang == Lang::Rust {
+            demangle_operands(&t)
+        } else {
+            t
+        };
+        instructions.push((format!("    {t}"), source_line));
+    }
+    instructions
+}
+
+/// A function's block: its label, then its instructions and the local
+/// labels an instruction refers to.
+fn block(name: &str, lang: Lang, instructions: &[(String, u32)]) -> Vec<(String, u32)> {
+    // Local labels stay only when an instruction refers to them.
+    let used = |label: &str| {
+        instructions.iter().any(|(ins, _)| {
+            ins.starts_with("    ")
+                && ins
+                    .split(|c: char| !(c == '_' || c == '.' || c == '$' || c.is_alphanumeric()))
+                    .any(|w| w == label)
+        })
+    };
+    let mut block = vec![(format!("{}:", display_symbol(name, lang)), 0)];
+    for (ins, line) in instructions {
+        if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' '))
+            && !used(local)
+        {
+            continue;
+        }
+        block.push((ins.clone(), *line));
+    }
+    block
+}
+
 /// Keeps the functions named in `keep` from an assembler listing: their
 /// labels, instructions, and the local labels their instructions refer
 /// to; drops directives, comments and blank lines. Functions are separated
@@ -285,7 +345,6 @@ pub fn filter(listing: &str, lang: Lang, keep: &[String], file: &str) -> Listing
             kind.contains("function").then_some(name.trim())
         })
         .collect();
-    let marker = comment_marker();
     let mut blocks: Vec<Vec<(String, u32)>> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -315,52 +374,8 @@ pub fn filter(listing: &str, lang: Lang, keep: &[String], file: &str) -> Listing
         if !wanted(name, lang, keep) {
             continue;
         }
-        let mut instructions: Vec<(String, u32)> = Vec::new();
-        let mut source_line = 0;
-        for l in &body {
-            let code = match l.find(marker) {
-                Some(at) => &l[..at],
-                None => l,
-            };
-            let t = code.trim();
-            if let Some(line) = loc_line(t, &own) {
-                source_line = line;
-                continue;
-            }
-            if t.is_empty() || (t.starts_with('.') && !t.ends_with(':')) {
-                continue;
-            }
-            if let Some(local) = t.strip_suffix(':') {
-                instructions.push((format!("{}:", shorten_anon(local)), 0));
-                continue;
-            }
-            let t = shorten_anon(&t.replace('\t', " "));
-            let t = if lang == Lang::Rust {
-                demangle_operands(&t)
-            } else {
-                t
-            };
-            instructions.push((format!("    {t}"), source_line));
-        }
-        // Local labels stay only when an instruction refers to them.
-        let used = |label: &str| {
-            instructions.iter().any(|(ins, _)| {
-                ins.starts_with("    ")
-                    && ins
-                        .split(|c: char| !(c == '_' || c == '.' || c == '$' || c.is_alphanumeric()))
-                        .any(|w| w == label)
-            })
-        };
-        let mut block = vec![(format!("{}:", display_symbol(name, lang)), 0)];
-        for (ins, line) in &instructions {
-            if let Some(local) = ins.strip_suffix(':').filter(|_| !ins.starts_with(' '))
-                && !used(local)
-            {
-                continue;
-            }
-            block.push((ins.clone(), *line));
-        }
-        blocks.push(block);
+        let instructions = instructions(&body, lang, &own);
+        blocks.push(block(name, lang, &instructions));
     }
     let mut out = Listing::default();
     for (k, block) in blocks.into_iter().enumerate() {

@@ -10,17 +10,22 @@ fn compile(lang: Lang, source: &str, shown: &str) -> String {
     listing(lang, source, shown, Syntax::Intel).text
 }
 
-fn listing(lang: Lang, source: &str, shown: &str, syntax: Syntax) -> Listing {
-    let dir = tempfile::tempdir().unwrap();
-    let cache = Cache::for_book(dir.path());
-    let req = Request {
+/// A request for `source` showing `shown`, edition 2021, no flags.
+fn request(lang: Lang, source: &str, shown: &str, syntax: Syntax) -> Request {
+    Request {
         lang,
         source: source.into(),
         shown: shown.into(),
         edition: 2021,
         syntax: Some(syntax),
         flags: Vec::new(),
-    };
+    }
+}
+
+fn listing(lang: Lang, source: &str, shown: &str, syntax: Syntax) -> Listing {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::for_book(dir.path());
+    let req = request(lang, source, shown, syntax);
     assembly(&req, &config(), &cache).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -163,14 +168,7 @@ fn second_request_is_served_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::for_book(dir.path());
     let source = "int cached_twice(int x) { return 2 * x; }\n";
-    let req = Request {
-        lang: Lang::C,
-        source: source.into(),
-        shown: source.into(),
-        edition: 2021,
-        syntax: Some(Syntax::Intel),
-        flags: Vec::new(),
-    };
+    let req = request(Lang::C, source, source, Syntax::Intel);
     let (first, origin) = assembly_from(&req, &config(), &cache).unwrap();
     assert_eq!(origin, Provenance::Compiler);
     // A new cache over the same directory, as the next build has.
@@ -190,14 +188,7 @@ fn missing_compiler_and_bad_code_are_told_apart() {
     let cache = Cache::for_book(dir.path());
     let mut cfg = config();
     cfg.cc = "/nonexistent/cc".into();
-    let req = Request {
-        lang: Lang::C,
-        source: "int f(void) { return 1; }\n".into(),
-        shown: String::new(),
-        edition: 2021,
-        syntax: Some(Syntax::Intel),
-        flags: Vec::new(),
-    };
+    let req = request(Lang::C, "int f(void) { return 1; }\n", "", Syntax::Intel);
     let e = assembly(&req, &cfg, &cache).unwrap_err();
     assert!(
         matches!(e, AsmError::Missing { .. }) && !e.is_code_error(),
@@ -217,14 +208,7 @@ fn corrupt_or_deleted_cache_entries_are_compiled_again() {
     let dir = tempfile::tempdir().unwrap();
     let cache = Cache::for_book(dir.path());
     let source = "int corrupt_me(int x) { return 3 * x; }\n";
-    let req = Request {
-        lang: Lang::C,
-        source: source.into(),
-        shown: source.into(),
-        edition: 2021,
-        syntax: Some(Syntax::Intel),
-        flags: Vec::new(),
-    };
+    let req = request(Lang::C, source, source, Syntax::Intel);
     let (first, _) = assembly_from(&req, &config(), &cache).unwrap();
     let entries: Vec<PathBuf> = walk(&dir.path().join(crate::cache::DIR).join(NAMESPACE));
     assert_eq!(entries.len(), 1);
@@ -285,14 +269,7 @@ fn line_tables_change_no_instruction() {
     ];
     for (lang, source) in programs {
         for syntax in [Syntax::Intel, Syntax::Att] {
-            let req = Request {
-                lang,
-                source: source.into(),
-                shown: source.into(),
-                edition: 2021,
-                syntax: Some(syntax),
-                flags: Vec::new(),
-            };
+            let req = request(lang, source, source, syntax);
             let (with, without) = both_ways(&req);
             assert!(!with.text.is_empty(), "{source}");
             assert_eq!(with.text, without.text, "{lang:?} {syntax}\n{source}");
@@ -356,12 +333,8 @@ fn flags_are_the_blocks_own() {
     let source = "int shift(int a) { return a << 31 >> 31; }\n";
     let flags = ["-O0".to_owned()];
     let req = |flags: &[String]| Request {
-        lang: Lang::C,
-        source: source.into(),
-        shown: source.into(),
-        edition: 2021,
-        syntax: Some(Syntax::Intel),
         flags: flags.to_vec(),
+        ..request(Lang::C, source, source, Syntax::Intel)
     };
     let o2 = assembly(&req(&[]), &config(), &cache).unwrap();
     let o0 = assembly(&req(&flags), &config(), &cache).unwrap();

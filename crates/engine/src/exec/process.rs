@@ -520,7 +520,7 @@ pub fn supervisor_hook() {
 /// in the engine's own tests, or not Linux).
 pub fn boxes() -> Result<(), String> {
     static PROBED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    PROBED.get_or_init(probe).clone()
+    PROBED.get_or_init(|| probe_with(false)).clone()
 }
 
 /// How the book's programs are kept apart on this machine.
@@ -588,11 +588,6 @@ pub fn book_box(
     })
 }
 
-#[cfg(target_os = "linux")]
-fn probe() -> Result<(), String> {
-    probe_with(false)
-}
-
 /// Whether a program can run in a box here, or in a lesser one.
 #[cfg(target_os = "linux")]
 fn probe_with(lesser: bool) -> Result<(), String> {
@@ -614,11 +609,6 @@ fn probe_with(lesser: bool) -> Result<(), String> {
         Ok(f) => Err(format!("a program in a box ended with {:?}", f.code)),
         Err(e) => Err(format!("the kernel refused to make one: {e}")),
     }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn probe() -> Result<(), String> {
-    probe_with(false)
 }
 
 #[cfg(not(target_os = "linux"))]

@@ -8,7 +8,7 @@ use super::process::{Finished, Limits, run, scratch_dir};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use std::time::Duration;
 
 /// The command that starts the compiler `program` in `dir` (made by
@@ -35,8 +35,9 @@ fn print(mut cmd: Command, dir: &Path, what: &str) -> Option<std::path::PathBuf>
     Some(std::path::PathBuf::from(out.stdout.trim()))
 }
 
-/// Paths found once per process, by the program they are about.
-type Found = std::sync::LazyLock<Mutex<HashMap<String, Option<std::path::PathBuf>>>>;
+/// Paths (or versions) found once per process, by the program they are
+/// about.
+type Found<T = std::path::PathBuf> = std::sync::LazyLock<Mutex<HashMap<String, Option<T>>>>;
 
 /// `find()` for `program`, asked the first time only (the answer kept in
 /// `found`).
@@ -126,17 +127,14 @@ pub fn tool_version(program: &str) -> Option<String> {
 }
 
 /// Versions already known to this process, by program name.
-fn versions() -> &'static Mutex<HashMap<String, Option<String>>> {
-    static SEEN: OnceLock<Mutex<HashMap<String, Option<String>>>> = OnceLock::new();
-    SEEN.get_or_init(Default::default)
-}
+static VERSIONS: Found<String> = std::sync::LazyLock::new(Default::default);
 
 fn known_version(program: &str) -> Option<Option<String>> {
-    versions().lock().ok().and_then(|m| m.get(program).cloned())
+    VERSIONS.lock().ok().and_then(|m| m.get(program).cloned())
 }
 
 fn remember_version(program: &str, version: Option<String>) {
-    if let Ok(mut m) = versions().lock() {
+    if let Ok(mut m) = VERSIONS.lock() {
         m.insert(program.to_owned(), version);
     }
 }

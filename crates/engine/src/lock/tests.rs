@@ -14,20 +14,28 @@ fn entry(chapter: &str, line: usize, hash: &str) -> Entry {
     }
 }
 
+/// A compiled run's record under the toolchain of [`entry`].
+fn ran(stdout: &str, stderr: &str) -> RecordedRun {
+    RecordedRun {
+        compiled: true,
+        stdout: stdout.into(),
+        stderr: stderr.into(),
+        toolchain: "rustc 1.95.0".into(),
+        status: None,
+        report: None,
+    }
+}
+
 #[test]
 fn text_is_sorted_and_round_trips() {
     let lock = Lock {
         version: VERSION,
         blocks: vec![
             Entry {
-                run: Some(RecordedRun {
-                    compiled: true,
-                    stdout: "42\n\"quoted\"\n".into(),
-                    stderr: "thread 'main' panicked at main.rs:1:1:\nboom\n".into(),
-                    toolchain: "rustc 1.95.0".into(),
-                    status: None,
-                    report: None,
-                }),
+                run: Some(ran(
+                    "42\n\"quoted\"\n",
+                    "thread 'main' panicked at main.rs:1:1:\nboom\n",
+                )),
                 ..entry("src/b.md", 3, "22")
             },
             entry("src/a.md", 9, "11"),
@@ -115,14 +123,7 @@ fn output_that_looks_like_a_conflict_marker_is_no_conflict() {
     let lock = Lock {
         version: VERSION,
         blocks: vec![Entry {
-            run: Some(RecordedRun {
-                compiled: true,
-                stdout: "=======\n<<<<<<< x\n".into(),
-                stderr: String::new(),
-                toolchain: "rustc 1.95.0".into(),
-                status: None,
-                report: None,
-            }),
+            run: Some(ran("=======\n<<<<<<< x\n", "")),
             ..entry("src/a.md", 1, "aa")
         }],
         assembly: Vec::new(),
@@ -165,14 +166,7 @@ proptest::proptest! {
             version: VERSION,
             blocks: vec![
                 Entry {
-                    run: Some(RecordedRun {
-                        compiled: true,
-                        stdout: "hi\n".into(),
-                        stderr: String::new(),
-                        toolchain: "rustc 1.95.0".into(),
-                        status: None,
-                        report: None,
-                    }),
+                    run: Some(ran("hi\n", "")),
                     ..entry("src/a.md", 3, "aa")
                 },
                 entry("src/b.md", 9, "bb"),
