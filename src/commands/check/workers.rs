@@ -14,9 +14,10 @@ pub fn pool(jobs: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?)
 }
 
-/// Every claim checked on a pool of `jobs` workers, merged builds made
-/// while the claims no merged build takes are checked (unless
-/// `no_merge`), a progress bar when `progress`.
+/// Every claim checked on a pool of `jobs` workers: those the cache
+/// answers first, then the rest, merged builds made while the claims no
+/// merged build takes are checked (unless `no_merge`), a progress bar
+/// when `progress`.
 pub(super) fn check_all(
     checker: &Checker,
     claims: &[Claim],
@@ -33,34 +34,63 @@ pub(super) fn check_all(
         }
         o
     };
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        if no_merge {
-            return claims.par_iter().map(check).collect();
-        }
-        // What no merged build takes is checked while they are built, so
-        // that no worker waits for the last of them; the builds whose
-        // programs sleep compile first (planned before anything starts;
-        // the builds on this worker, whose compiles the others' wait for:
-        // with one worker, the builds are made before the rest).
-        let stated: Vec<_> = claims.iter().map(Claim::stated).collect();
-        let plan = checker.plan(&stated);
-        let ((), alone) = rayon::join(
-            || checker.build(plan),
-            || {
-                claims
-                    .par_iter()
-                    .map(|c| (!checker.merges(&c.stated())).then(|| check(c)))
-                    .collect::<Vec<Option<Outcome>>>()
-            },
-        );
-        claims
+    let outcomes: Option<Vec<Outcome>> = pool.install(|| {
+        // What the cache answers first (a warm check: all of it), so that
+        // nothing is planned for claims that need no compiler.
+        let cached: Vec<Option<Outcome>> = claims
             .par_iter()
-            .zip(alone)
-            .map(|(c, o)| o.unwrap_or_else(|| check(c)))
+            .map(|c| {
+                let o = checker.check_cached(&c.stated());
+                if let (Some(bar), Some(_)) = (&bar, &o) {
+                    bar.inc(1);
+                }
+                o
+            })
+            .collect();
+        let cold: Vec<&Claim> = (claims.iter().zip(&cached))
+            .filter_map(|(c, o)| o.is_none().then_some(c))
+            .collect();
+        let mut checked = match no_merge {
+            true => cold.par_iter().map(|c| check(c)).collect(),
+            false => merged_and_alone(checker, &cold, &check),
+        }
+        .into_iter();
+        cached
+            .into_iter()
+            .map(|o| o.or_else(|| checked.next()))
             .collect()
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(outcomes)
+    outcomes.ok_or_else(|| anyhow::anyhow!("internal error: a claim was left unchecked"))
+}
+
+/// `claims` checked, merged builds made while the claims no merged build
+/// takes are checked: what no merged build takes is checked while they
+/// are built, so that no worker waits for the last of them; the builds
+/// whose programs sleep compile first (planned before anything starts;
+/// the builds on this worker, whose compiles the others' wait for: with
+/// one worker, the builds are made before the rest).
+fn merged_and_alone(
+    checker: &Checker,
+    claims: &[&Claim],
+    check: &(impl Fn(&Claim) -> Outcome + Sync),
+) -> Vec<Outcome> {
+    let stated: Vec<_> = claims.iter().map(|c| c.stated()).collect();
+    let plan = checker.plan(&stated);
+    let ((), alone) = rayon::join(
+        || checker.build(plan),
+        || {
+            claims
+                .par_iter()
+                .map(|c| (!checker.merges(&c.stated())).then(|| check(c)))
+                .collect::<Vec<Option<Outcome>>>()
+        },
+    );
+    claims
+        .par_iter()
+        .zip(alone)
+        .map(|(c, o)| o.unwrap_or_else(|| check(c)))
+        .collect()
 }
