@@ -87,10 +87,19 @@ impl Session {
         toolchain: Option<&Toolchain>,
         library_path: &[PathBuf],
     ) -> anyhow::Result<Session> {
-        // The lock read while mdBook loads the book.
-        let (book, lock) = rayon::join(
+        // The lock read, and the cache's verdicts, while mdBook loads the
+        // book.
+        let (book, (lock, ())) = rayon::join(
             || LoadedBook::load(root, toolchain, library_path),
-            || Lock::read(root),
+            || {
+                rayon::join(
+                    || Lock::read(root),
+                    || {
+                        Cache::for_book(root)
+                            .preload(mdbook_companion_engine::check::CACHE_NAMESPACE)
+                    },
+                )
+            },
         );
         Ok(Session::with_lock(book?, lock))
     }
@@ -141,7 +150,12 @@ impl Session {
         faults: bool,
     ) -> BookOutcome {
         let loaded = &self.loaded;
-        let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
+        let mut texts: Vec<String> = {
+            use rayon::prelude::*;
+            (loaded.chapters.par_iter())
+                .map(|c| c.expanded.clone())
+                .collect()
+        };
         let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
         let slots = (loaded.chapters.iter().zip(texts.iter_mut()))
             .filter(|(c, _)| keep(&c.file))

@@ -465,7 +465,11 @@ pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> Strin
     let numbers = || lines.iter().filter_map(|(_, n)| *n);
     let width = numbers().map(|(end, _, _)| end).max().unwrap_or(0);
     let placed = numbers().filter_map(|(_, _, to)| to);
-    let wanted = placed.map(|n| n.to_string().len()).max().unwrap_or(0).max(width);
+    let wanted = placed
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(width);
     let grow = wanted - width;
     let mut out = String::with_capacity(text.len() + 8);
     for (line, numbered) in lines {

@@ -212,6 +212,16 @@ impl Cache {
         }
     }
 
+    /// Reads the packs of `namespace` now (one of [`PACKED`]), as its
+    /// first [`Cache::get`] would: on a thread of its own while the book
+    /// loads, rather than while every worker waits for it.
+    pub fn preload(&self, namespace: &str) {
+        if PACKED.contains(&namespace) && self.exists() {
+            let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+            self.load(&mut packs, namespace);
+        }
+    }
+
     /// Stores `bytes` for `key` (replacing whatever was at its place, a
     /// FIFO or a link included); failures are warned about once and
     /// otherwise ignored.

@@ -21,7 +21,12 @@ pub fn claim_keys(report: &Report, checker: &Checker) -> Vec<String> {
 
 /// The lock this run's results make (`keys`: the claims' hashes,
 /// [`claim_keys`]).
-pub fn of_run(report: &Report, checker: &Checker, keys: &[String], assembly: Vec<Assembly>) -> Lock {
+pub fn of_run(
+    report: &Report,
+    checker: &Checker,
+    keys: &[String],
+    assembly: Vec<Assembly>,
+) -> Lock {
     let mut versions: HashMap<&'static str, String> = HashMap::new();
     let blocks = (report.checked.iter().zip(keys))
         .map(|(c, hash)| {

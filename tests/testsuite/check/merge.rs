@@ -429,7 +429,10 @@ fn a_half_warm_check_answers_from_the_cache_and_checks_the_rest_in_book_order() 
     assert_eq!(cold["cache_hits"], 0, "{cold:#}");
     assert_eq!(statuses(&half), statuses(&cold));
     assert_eq!(
-        statuses(&half).iter().map(|(_, s)| s.as_str()).collect::<Vec<_>>(),
+        statuses(&half)
+            .iter()
+            .map(|(_, s)| s.as_str())
+            .collect::<Vec<_>>(),
         ["passed", "failed", "passed", "passed", "passed"]
     );
     assert_eq!(half_code, cold_code);

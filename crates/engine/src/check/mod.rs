@@ -73,7 +73,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The cache namespace of observations.
-pub(crate) const CACHE_NAMESPACE: &str = "check";
+pub const CACHE_NAMESPACE: &str = "check";
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
