@@ -63,16 +63,16 @@ m.main()")
   fi
   "$bin" check "$copy" --format json > "$work/cold.json" 2> "$work/cold.err" || true
   python3 - "$copy" "$base" "$bin" "$rounds" "$(basename "$book")" <<'PY' || status=1
-import json, os, statistics, subprocess, sys, time
+import json, resource, statistics, subprocess, sys, time
 copy, base, new, rounds, name = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 
 def run(binary):
-    before = os.times()
+    cpu_of = lambda r: r.ru_utime + r.ru_stime
+    before = cpu_of(resource.getrusage(resource.RUSAGE_CHILDREN))
     t0 = time.perf_counter()
     out = subprocess.run([binary, "check", copy, "--format", "json"], capture_output=True)
     wall = time.perf_counter() - t0
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    cpu = cpu_of(resource.getrusage(resource.RUSAGE_CHILDREN)) - before
     return wall, cpu, json.loads(out.stdout)
 
 times = {base: [], new: []}
