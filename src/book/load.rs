@@ -391,6 +391,21 @@ impl<'a> FilePlace<'a> {
             raw: std::sync::OnceLock::new(),
         }
     }
+
+    /// The chapter placed.
+    pub fn chapter(&self) -> &'a ChapterSource {
+        self.chapter
+    }
+
+    /// The expanded text's lines in the file's.
+    pub fn map(&self) -> &LineMap {
+        &self.map
+    }
+
+    /// The expanded text's line starts.
+    pub fn index(&self) -> &LineIndex {
+        &self.text
+    }
 }
 
 impl Place for FilePlace<'_> {
