@@ -4,10 +4,10 @@
 //!
 //! rustdoc reads the chapter after mdBook's preprocessors, so the blocks
 //! are found in the expanded text; each is placed at its opening fence in
-//! the chapter file through the [`LineMap`](super::load::LineMap) (a block inside an included
-//! file is placed at the `{{#include}}` line), and also keeps the line
-//! `mdbook test` names it by. Indented code blocks are Rust to rustdoc and
-//! are checked too.
+//! the chapter file through the [`LineMap`](super::load::LineMap) (a
+//! block inside an included file is placed at the `{{#include}}` line),
+//! and also keeps the line `mdbook test` names it by. Indented code
+//! blocks are Rust to rustdoc and are checked too.
 
 use super::load::FilePlace;
 use mdbook_companion_core::claim::Claim;

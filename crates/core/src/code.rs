@@ -458,7 +458,7 @@ pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> Strin
     };
     // Each line read once: its number's end, the number, where `to`
     // places it.
-    let lines: Vec<(&str, Option<(usize, usize, Option<usize>)>)> = text
+    let lines: Vec<_> = text
         .split_inclusive('\n')
         .map(|line| (line, numbered(line).map(|(end, n)| (end, n, to(n)))))
         .collect();
