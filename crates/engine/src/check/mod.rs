@@ -46,6 +46,7 @@ mod run;
 pub mod rustc;
 pub mod sanitizer;
 pub mod verdict;
+mod warm;
 
 pub use verdict::{
     COMPILE_TIMEOUT, Job, MAX_OUTPUT, MERGED_NOTE, Observation, Outcome, RunResult, Verdict,
@@ -260,45 +261,6 @@ impl Checker {
             self.cache_hits.fetch_add(1, Ordering::Relaxed);
         }
         self.outcome(claim, obs, cached)
-    }
-
-    /// The outcome of `claim` when an earlier run left its observation
-    /// in the cache (or this run made it already): what
-    /// [`Checker::check`] gives it, without planning, building or running
-    /// anything; `None` when it would need any of those. A warm check
-    /// answers every claim this way before it plans a merged build.
-    pub fn check_cached(&self, claim: &Stated<'_>) -> Option<Outcome> {
-        if claim.expectation.ignore {
-            return Some(self.check(claim));
-        }
-        if claim.expectation.expect == Expect::Asm
-            || (claim.expectation.sanitize.has(Sanitizer::Memcheck)
-                && claim.expectation.expect.runs())
-        {
-            return None;
-        }
-        let tool = self.tool(claim.program.lang);
-        let version = exec::tool_version_cached(tool, &self.cache)?;
-        let used = self.used(claim);
-        let (_, key) = self.job_and_key(claim, tool, &version, &used).ok()?;
-        let cell = {
-            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-            Arc::clone(memo.entry(key.clone()).or_default())
-        };
-        let seen = match cell.get() {
-            Some(seen) => seen,
-            None => {
-                let obs = self
-                    .cached(CACHE_NAMESPACE, &key)
-                    .filter(|obs| !(obs.inexact && self.exact()))?;
-                cell.get_or_init(|| Some((obs, true)))
-            }
-        };
-        let (obs, cached) = seen.as_ref()?;
-        if *cached {
-            self.cache_hits.fetch_add(1, Ordering::Relaxed);
-        }
-        Some(self.outcome(claim, obs, *cached))
     }
 
     /// The job and cache key of `claim`, its crates linked; the outcome
