@@ -162,7 +162,7 @@ impl<'a> ParsedChapter<'a> {
     /// is a chapter `check` loaded, and only the assembly panels of the
     /// blocks at the lines of its file `panels` keeps.
     pub fn for_check(&mut self, edition: u16, triple: &str, panels: &dyn Fn(usize) -> bool) {
-        let Some(origin) = self.page.origin else {
+        let Some(origin) = &self.place.origin else {
             return;
         };
         let directives: Vec<Range<usize>> = self.blocks.iter().map(|b| b.range.clone()).collect();

@@ -187,7 +187,7 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
     // Checking never writes chapters: a missing one is an error, not a new
     // empty file.
     md_config.build.create_missing = false;
-    let md = MDBook::load_with_config(root, md_config)
+    let mut md = MDBook::load_with_config(root, md_config)
         .with_context(|| format!("loading the book at {}", root.display()))?;
     let config_json = serde_json::to_value(&md.config)?;
     let config = crate::book::protocol::config(root.to_path_buf(), &config_json)?;
@@ -198,18 +198,19 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
     let src = root.join(&config.src);
     let shown_src = config.src.to_string_lossy().replace('\\', "/");
     let mut chapters = Vec::new();
-    let originals = md.book.iter().filter_map(chapter_of);
-    let processed = expanded.iter().filter_map(chapter_of);
-    for (orig, done) in originals.zip(processed) {
+    // Each chapter's texts moved out of the two books, not copied.
+    let originals = chapters_of(std::mem::take(&mut md.book.items));
+    let processed = chapters_of(expanded.items);
+    for (orig, done) in originals.into_iter().zip(processed) {
         let Some(rel) = orig.source_path.as_ref().or(orig.path.as_ref()) else {
             continue;
         };
         chapters.push(ChapterSource {
-            name: orig.name.clone(),
             file: format!("{shown_src}/{}", rel.to_string_lossy().replace('\\', "/")),
             path: src.join(rel),
-            raw: orig.content.clone(),
-            expanded: done.content.clone(),
+            name: orig.name,
+            raw: orig.content,
+            expanded: done.content,
         });
     }
     let test_edition = match md.config.rust.edition {
@@ -242,11 +243,25 @@ pub fn load(root: &Path) -> anyhow::Result<Loaded> {
     })
 }
 
-fn chapter_of(item: &BookItem) -> Option<&mdbook_driver::book::Chapter> {
-    match item {
-        BookItem::Chapter(ch) if ch.path.is_some() => Some(ch),
-        _ => None,
+/// The chapters of `items` that have a file, in the order of mdBook's
+/// `Book::iter` (each before its sub-chapters), taken out of them.
+fn chapters_of(items: Vec<BookItem>) -> Vec<mdbook_driver::book::Chapter> {
+    let mut out = Vec::new();
+    let mut stack: Vec<std::vec::IntoIter<BookItem>> = vec![items.into_iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(item) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        if let BookItem::Chapter(mut ch) = item {
+            let subs = std::mem::take(&mut ch.sub_items);
+            if ch.path.is_some() {
+                out.push(ch);
+            }
+            stack.push(subs.into_iter());
+        }
     }
+    out
 }
 
 /// Maps lines of the expanded text to lines of the chapter file.
@@ -375,6 +390,21 @@ impl<'a> FilePlace<'a> {
             text: LineIndex::new(&chapter.expanded),
             raw: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The chapter placed.
+    pub fn chapter(&self) -> &'a ChapterSource {
+        self.chapter
+    }
+
+    /// The expanded text's lines in the file's.
+    pub fn map(&self) -> &LineMap {
+        &self.map
+    }
+
+    /// The expanded text's line starts.
+    pub fn index(&self) -> &LineIndex {
+        &self.text
     }
 }
 

@@ -4,17 +4,16 @@
 //!
 //! rustdoc reads the chapter after mdBook's preprocessors, so the blocks
 //! are found in the expanded text; each is placed at its opening fence in
-//! the chapter file through the [`LineMap`] (a block inside an included
-//! file is placed at the `{{#include}}` line), and also keeps the line
-//! `mdbook test` names it by. Indented code blocks are Rust to rustdoc and
-//! are checked too.
+//! the chapter file through the [`LineMap`](super::load::LineMap) (a
+//! block inside an included file is placed at the `{{#include}}` line),
+//! and also keeps the line `mdbook test` names it by. Indented code
+//! blocks are Rust to rustdoc and are checked too.
 
-use super::load::{ChapterSource, LineMap};
+use super::load::FilePlace;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::doctest::{self, Doctest, LangString};
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::lines::ProgramLines;
-use mdbook_companion_core::offsets::LineIndex;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 
@@ -97,19 +96,21 @@ pub fn shows_output(next: Option<&CodeBlock>, text: &str, printed: &str) -> Opti
         .then(|| format!("```{info}"))
 }
 
-/// The claims of a chapter's plain Rust blocks, those outside its
-/// `directives` (their ranges, in text order, as the chapter's scan found
-/// them); `edition` is the one `mdbook test` gives rustdoc, `triple` the
-/// target `ignore-TARGET` is matched against.
+/// The claims of the plain Rust blocks of the chapter `place` places
+/// (its line starts and its lines in the file, found once for the
+/// chapter), those outside its `directives` (their ranges, in text
+/// order, as the chapter's scan found them); `edition` is the one
+/// `mdbook test` gives rustdoc, `triple` the target `ignore-TARGET` is
+/// matched against.
 pub fn claims(
-    chapter: &ChapterSource,
+    place: &FilePlace<'_>,
     directives: &[Range<usize>],
     edition: u16,
     triple: &str,
 ) -> Vec<Claim> {
+    let chapter = place.chapter();
     let text = &chapter.expanded;
-    let mut map = None;
-    let mut index = None;
+    let (index, map) = (place.index(), place.map());
     let mut out = Vec::new();
     for block in code_blocks(text) {
         // The directives are in text order and apart: only the last one
@@ -123,9 +124,7 @@ pub fn claims(
         if !lang.rust {
             continue;
         }
-        let index = index.get_or_insert_with(|| LineIndex::new(text));
         let test_line = index.line0(block.range.start) + 1;
-        let map = map.get_or_insert_with(|| LineMap::new(&chapter.raw, text));
         let program = doctest::program(&doctest::unhidden(&block.code), lang.test_harness);
         let flags = lang.flags();
         let expect = lang.expect();
@@ -169,6 +168,7 @@ pub fn claims(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::load::ChapterSource;
     use mdbook_companion_core::expect::Expect;
     use mdbook_companion_directives as directive;
     use pretty_assertions::assert_eq;
@@ -189,7 +189,7 @@ mod tests {
         let text = "# T\n\n```\nlet a = 1;\n```\n\n```text\nnot rust\n```\n\n> ```rust,should_panic\n> panic!();\n> ```\n\n    let indented = 2;\n\n````compare\n```rust\nfn main() {}\n```\n````\n\n```rust example\nfn main() {}\n```\n\n~~~compile_fail,E0382\nlet v = vec![1];\n~~~\n";
         let directives: Vec<_> = directive::scan(text).into_iter().map(|b| b.range).collect();
         let claims = claims(
-            &chapter(text, text),
+            &FilePlace::new(&chapter(text, text)),
             &directives,
             2021,
             "x86_64-unknown-linux-gnu",
@@ -250,7 +250,7 @@ mod tests {
         let raw = "# T\n\n{{#include intro.md}}\n\n```rust,edition2018\nfn main() {}\n```\n";
         let expanded = "# T\n\nline one\nline two\n\n```rust,edition2018\nfn main() {}\n```\n";
         let claims = claims(
-            &chapter(raw, expanded),
+            &FilePlace::new(&chapter(raw, expanded)),
             &[],
             2015,
             "x86_64-unknown-linux-gnu",

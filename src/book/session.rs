@@ -87,15 +87,31 @@ impl Session {
         toolchain: Option<&Toolchain>,
         library_path: &[PathBuf],
     ) -> anyhow::Result<Session> {
-        Ok(Session::over(LoadedBook::load(
-            root,
-            toolchain,
-            library_path,
-        )?))
+        // The lock read, and the cache's verdicts, while mdBook loads the
+        // book.
+        let (book, (lock, ())) = rayon::join(
+            || LoadedBook::load(root, toolchain, library_path),
+            || {
+                rayon::join(
+                    || Lock::read(root),
+                    || {
+                        Cache::for_book(root)
+                            .preload(mdbook_companion_engine::check::CACHE_NAMESPACE)
+                    },
+                )
+            },
+        );
+        Ok(Session::with_lock(book?, lock))
     }
 
     /// A session over `book`: its run, its checker, its lock as read now.
     pub fn over(book: LoadedBook) -> Session {
+        let lock = Lock::read(&book.loaded.root);
+        Session::with_lock(book, lock)
+    }
+
+    /// A session over `book` and `lock`, the book's lock as read.
+    fn with_lock(book: LoadedBook, lock: Read) -> Session {
         let LoadedBook {
             loaded,
             book_rustc,
@@ -106,7 +122,6 @@ impl Session {
             .with_crates(Arc::clone(&crates));
         run.shared.chapters = loaded.chapters.iter().map(|c| c.file.clone()).collect();
         let checker = Checker::new(&loaded.config).with_crates(Arc::clone(&crates));
-        let lock = Lock::read(&loaded.root);
         Session {
             loaded,
             book_rustc,
@@ -135,7 +150,12 @@ impl Session {
         faults: bool,
     ) -> BookOutcome {
         let loaded = &self.loaded;
-        let mut texts: Vec<String> = loaded.chapters.iter().map(|c| c.expanded.clone()).collect();
+        let mut texts: Vec<String> = {
+            use rayon::prelude::*;
+            (loaded.chapters.par_iter())
+                .map(|c| c.expanded.clone())
+                .collect()
+        };
         let files = loaded.chapters.iter().map(|c| c.file.clone()).collect();
         let slots = (loaded.chapters.iter().zip(texts.iter_mut()))
             .filter(|(c, _)| keep(&c.file))

@@ -456,26 +456,26 @@ pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> Strin
             .starts_with(" |")
             .then_some((at + digits, n))
     };
-    let width = text
-        .lines()
-        .filter_map(numbered)
-        .map(|(w, _)| w)
-        .max()
-        .unwrap_or(0);
-    let wanted = text
-        .lines()
-        .filter_map(numbered)
-        .filter_map(|(_, n)| to(n))
+    // Each line read once: its number's end, the number, where `to`
+    // places it.
+    let lines: Vec<_> = text
+        .split_inclusive('\n')
+        .map(|line| (line, numbered(line).map(|(end, n)| (end, n, to(n)))))
+        .collect();
+    let numbers = || lines.iter().filter_map(|(_, n)| *n);
+    let width = numbers().map(|(end, _, _)| end).max().unwrap_or(0);
+    let placed = numbers().filter_map(|(_, _, to)| to);
+    let wanted = placed
         .map(|n| n.to_string().len())
         .max()
         .unwrap_or(0)
         .max(width);
     let grow = wanted - width;
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        if let Some((end, n)) = numbered(line) {
-            let n = to(n).unwrap_or(n);
-            out.push_str(&format!("{n:>wanted$}"));
+    let mut out = String::with_capacity(text.len() + 8);
+    for (line, numbered) in lines {
+        if let Some((end, n, to)) = numbered {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{:>wanted$}", to.unwrap_or(n));
             out.push_str(&line[end..]);
             continue;
         }
@@ -483,7 +483,7 @@ pub fn renumber_gutter(text: &str, to: impl Fn(usize) -> Option<usize>) -> Strin
         // with it.
         let t = line.trim_start();
         if grow > 0 && (t.starts_with('|') || t.starts_with("= ") || t.starts_with("-->")) {
-            out.push_str(&" ".repeat(grow));
+            out.extend(std::iter::repeat_n(' ', grow));
         }
         out.push_str(line);
     }

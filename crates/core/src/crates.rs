@@ -235,7 +235,14 @@ pub struct Undeclared {
 /// (E0432, E0433) and "can't find crate for `x`" (E0463), each with the
 /// place of the error above it.
 pub fn undeclared(diagnostics: &str) -> Vec<Undeclared> {
+    const CANT_FIND: &str = "error[E0463]: can't find crate for `";
+    const UNLINKED: &str = "unlinked crate `";
     let mut out: Vec<Undeclared> = Vec::new();
+    // Most failures name no crate: one search of the whole text each,
+    // not of every line.
+    if !diagnostics.contains(CANT_FIND) && !diagnostics.contains(UNLINKED) {
+        return out;
+    }
     let mut place = (0, 0);
     // E0463 names the crate above its place; the labels, below it.
     let mut pending: Option<String> = None;
@@ -262,9 +269,9 @@ pub fn undeclared(diagnostics: &str) -> Vec<Undeclared> {
             }
             continue;
         }
-        if let Some(name) = quoted(line, "error[E0463]: can't find crate for `") {
+        if let Some(name) = quoted(line, CANT_FIND) {
             pending = Some(name);
-        } else if let Some(name) = quoted(line, "unlinked crate `") {
+        } else if let Some(name) = quoted(line, UNLINKED) {
             add(name, place);
         }
     }

@@ -75,13 +75,11 @@ fn unhex(text: &[u8]) -> Option<[u8; MAC_LEN]> {
 
 /// Bytes as lower-case hex.
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    (bytes.iter())
+        .flat_map(|b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 0xf)]])
+        .map(char::from)
+        .collect()
 }
 
 #[cfg(test)]

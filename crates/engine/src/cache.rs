@@ -27,6 +27,7 @@
 //! missing or cannot be read leaves its records misses.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -211,6 +212,16 @@ impl Cache {
         }
     }
 
+    /// Reads the packs of `namespace` now (one of [`PACKED`]), as its
+    /// first [`Cache::get`] would: on a thread of its own while the book
+    /// loads, rather than while every worker waits for it.
+    pub fn preload(&self, namespace: &str) {
+        if PACKED.contains(&namespace) && self.exists() {
+            let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+            self.load(&mut packs, namespace);
+        }
+    }
+
     /// Stores `bytes` for `key` (replacing whatever was at its place, a
     /// FIFO or a link included); failures are warned about once and
     /// otherwise ignored.
@@ -280,11 +291,19 @@ impl Cache {
                     continue;
                 }
                 if let Some(pack) = read_regular(&file.path()) {
+                    // A record's MAC is checked when it is read (`get`);
+                    // here only where a second record of its key must
+                    // choose between them.
                     for (key, stored) in records(&pack) {
-                        if seal::open(&known, namespace, &key, &stored).is_some()
-                            || !entries.contains_key(&key)
-                        {
-                            entries.insert(key, stored);
+                        match entries.entry(key) {
+                            Entry::Vacant(v) => {
+                                v.insert(stored);
+                            }
+                            Entry::Occupied(mut o) => {
+                                if seal::open(&known, namespace, o.key(), &stored).is_some() {
+                                    o.insert(stored);
+                                }
+                            }
                         }
                     }
                 }
@@ -324,8 +343,8 @@ impl Cache {
         record.extend_from_slice(&stored);
         let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
         let file = match packs.own.entry(namespace.to_owned()) {
-            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => {
                 let dir = dir.join(namespace);
                 std::fs::create_dir_all(&dir)?;
                 let mut file = tempfile::Builder::new()

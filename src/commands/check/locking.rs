@@ -10,13 +10,26 @@ use mdbook_companion_engine::lock::{self, Assembly, Entry, Lock, Read};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::Path;
 
-/// The lock this run's results make.
-pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lock {
+/// The hash that names each claim of `report` in the lock
+/// ([`Checker::claim_key`]), in its order.
+pub fn claim_keys(report: &Report, checker: &Checker) -> Vec<String> {
+    use rayon::prelude::*;
+    (report.checked.par_iter())
+        .map(|c| checker.claim_key(&c.claim.stated()))
+        .collect()
+}
+
+/// The lock this run's results make (`keys`: the claims' hashes,
+/// [`claim_keys`]).
+pub fn of_run(
+    report: &Report,
+    checker: &Checker,
+    keys: &[String],
+    assembly: Vec<Assembly>,
+) -> Lock {
     let mut versions: HashMap<&'static str, String> = HashMap::new();
-    let blocks = report
-        .checked
-        .iter()
-        .map(|c| {
+    let blocks = (report.checked.iter().zip(keys))
+        .map(|(c, hash)| {
             let claim = &c.claim;
             let verdict = c.outcome.verdict.recorded();
             let toolchain = match c.outcome.verdict {
@@ -44,7 +57,7 @@ pub fn of_run(report: &Report, checker: &Checker, assembly: Vec<Assembly>) -> Lo
                 chapter: file.clone(),
                 line: *line,
                 what: what.clone(),
-                hash: checker.claim_key(&claim.stated()),
+                hash: hash.clone(),
                 expect: claim.expectation.expect,
                 verdict,
                 toolchain,

@@ -269,11 +269,11 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
         bless_in(&mut session, &scope, &mut report)?;
         report.counters = session.checker.counters();
     }
-    let lock = lock_of(&session, &report);
-    let claims: std::collections::HashMap<String, &Claim> = report
-        .checked
-        .iter()
-        .map(|c| (session.checker.claim_key(&c.claim.stated()), &c.claim))
+    let keys = locking::claim_keys(&report, &session.checker);
+    let lock = lock_of(&session, &report, &keys);
+    let claims: std::collections::HashMap<&str, &Claim> = (keys.iter())
+        .map(String::as_str)
+        .zip(report.checked.iter().map(|c| &c.claim))
         .collect();
     let accepts = |hash: &str, run: &mdbook_companion_core::run::RecordedRun| {
         claims
@@ -309,13 +309,14 @@ pub fn run(root: &Path, options: &Options) -> anyhow::Result<Report> {
 }
 
 /// The lock this session's report makes (not written): its claims'
-/// entries, the assembly the run recorded, and the committed lock's
-/// verdicts for claims about another architecture.
-fn lock_of(session: &Session, report: &Report) -> lock::Lock {
+/// entries (`keys`: their hashes, in the report's order), the assembly
+/// the run recorded, and the committed lock's verdicts for claims about
+/// another architecture.
+fn lock_of(session: &Session, report: &Report, keys: &[String]) -> lock::Lock {
     let assembly = (session.run.assembly.as_ref())
         .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()).clone())
         .unwrap_or_default();
-    let lock = locking::of_run(report, &session.checker, assembly);
+    let lock = locking::of_run(report, &session.checker, keys, assembly);
     locking::keep_other_arch(&session.lock, lock)
 }
 
@@ -323,7 +324,11 @@ fn lock_of(session: &Session, report: &Report) -> lock::Lock {
 /// session's checker, configuration and assembly places; `companion.lock`
 /// is left alone.
 pub fn observed(session: Session, report: &Report) -> Observed {
-    let lock = lock_of(&session, report);
+    let lock = lock_of(
+        &session,
+        report,
+        &locking::claim_keys(report, &session.checker),
+    );
     Observed {
         placed: std::mem::take(&mut *session.run.placed.lock().unwrap_or_else(|e| e.into_inner())),
         lock,

@@ -15,9 +15,10 @@ pub fn pool(jobs: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?)
 }
 
-/// Every claim checked on a pool of `jobs` workers, merged builds made
-/// while the claims no merged build takes are checked (unless
-/// `no_merge`), a progress bar when `progress`.
+/// Every claim checked on a pool of `jobs` workers: those the cache
+/// answers first, then the rest, merged builds made while the claims no
+/// merged build takes are checked (unless `no_merge`), a progress bar
+/// when `progress`.
 pub(super) fn check_all(
     checker: &Checker,
     claims: &[Claim],
@@ -37,35 +38,65 @@ pub(super) fn check_all(
         }
         o
     };
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        if no_merge {
-            return claims.par_iter().enumerate().map(check).collect();
-        }
-        // What no merged build takes is checked while they are built, so
-        // that no worker waits for the last of them; the builds whose
-        // programs sleep compile first (planned before anything starts;
-        // the builds on this worker, whose compiles the others' wait for:
-        // with one worker, the builds are made before the rest).
-        let stated: Vec<_> = (claims.iter().enumerate())
-            .map(|(i, c)| c.stated().numbered(i))
+    let outcomes: Option<Vec<Outcome>> = pool.install(|| {
+        // What the cache answers first (a warm check: all of it), so that
+        // nothing is planned for claims that need no compiler.
+        let cached: Vec<Option<Outcome>> = (claims.par_iter().enumerate())
+            .map(|(i, c)| {
+                let o = checker
+                    .check_cached(&c.stated().numbered(i))
+                    .map(|o| placed(o, &c.origin));
+                if let (Some(bar), Some(_)) = (&bar, &o) {
+                    bar.inc(1);
+                }
+                o
+            })
             .collect();
-        let plan = checker.plan(&stated);
-        let ((), alone) = rayon::join(
-            || checker.build(plan),
-            || {
-                (claims.par_iter().enumerate())
-                    .map(|(i, c)| (!checker.merges(&c.stated())).then(|| check((i, c))))
-                    .collect::<Vec<Option<Outcome>>>()
-            },
-        );
-        (claims.par_iter().enumerate())
-            .zip(alone)
-            .map(|(ic, o)| o.unwrap_or_else(|| check(ic)))
+        let cold: Vec<(usize, &Claim)> = (claims.iter().enumerate().zip(&cached))
+            .filter_map(|(ic, o)| o.is_none().then_some(ic))
+            .collect();
+        let mut checked = match no_merge {
+            true => cold.par_iter().map(|&ic| check(ic)).collect(),
+            false => merged_and_alone(checker, &cold, &check),
+        }
+        .into_iter();
+        cached
+            .into_iter()
+            .map(|o| o.or_else(|| checked.next()))
             .collect()
     });
     checker.name_claims(None);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(outcomes)
+    outcomes.ok_or_else(|| anyhow::anyhow!("internal error: a claim was left unchecked"))
+}
+
+/// `claims` checked, merged builds made while the claims no merged build
+/// takes are checked: what no merged build takes is checked while they
+/// are built, so that no worker waits for the last of them; the builds
+/// whose programs sleep compile first (planned before anything starts;
+/// the builds on this worker, whose compiles the others' wait for: with
+/// one worker, the builds are made before the rest).
+fn merged_and_alone(
+    checker: &Checker,
+    claims: &[(usize, &Claim)],
+    check: &(impl Fn((usize, &Claim)) -> Outcome + Sync),
+) -> Vec<Outcome> {
+    let stated: Vec<_> = (claims.iter())
+        .map(|(i, c)| c.stated().numbered(*i))
+        .collect();
+    let plan = checker.plan(&stated);
+    let ((), alone) = rayon::join(
+        || checker.build(plan),
+        || {
+            (claims.par_iter())
+                .map(|&(i, c)| (!checker.merges(&c.stated())).then(|| check((i, c))))
+                .collect::<Vec<Option<Outcome>>>()
+        },
+    );
+    (claims.par_iter())
+        .zip(alone)
+        .map(|(&ic, o)| o.unwrap_or_else(|| check(ic)))
+        .collect()
 }

@@ -388,3 +388,52 @@ fn test_harness_blocks_share_a_merged_test_crate() {
     assert_eq!(report["summary"], "2 passed, 1 failed", "{report:#}");
     assert_eq!(report["compiler_runs"], 1, "{report:#}");
 }
+
+/// A chapter of plain blocks that print, fail, pass, fail to compile
+/// as claimed and panic as claimed, `n[i]` making block `i`'s program
+/// its own (a cache key apart).
+fn plain_blocks(n: [u32; 5]) -> String {
+    let [a, b, c, d, e] = n;
+    format!(
+        "# Plain\n\n```rust\nprintln!(\"a {a}\");\n```\n\n```rust\nlet x: u32 = \"b {b}\";\n```\n\n\
+         ```rust\nassert_eq!(1 + {c}, {c} + 1);\n```\n\n```rust,compile_fail\nlet y = {d}; y = 2;\n```\n\n\
+         ```rust,should_panic\npanic!(\"e {e}\");\n```\n"
+    )
+}
+
+/// `(line, status)` of every result, in the report's order.
+fn statuses(report: &Value) -> Vec<(u64, String)> {
+    verdicts(report)
+        .iter()
+        .map(|r| {
+            let line = r["line"].as_u64().unwrap_or_default();
+            (line, r["status"].as_str().unwrap_or_default().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn a_half_warm_check_answers_from_the_cache_and_checks_the_rest_in_book_order() {
+    // Blocks 2 and 4 changed since the last check: warm, the others
+    // come from the cache, these two are compiled, and every result
+    // stands where a cold check puts it.
+    let mut book = BookTest::new().chapter("a.md", &plain_blocks([1; 5]));
+    let (first, _) = check_json(&book, &[]);
+    assert_eq!(first["cache_hits"], 0, "{first:#}");
+    book.set_chapter("a.md", &plain_blocks([1, 2, 1, 2, 1]));
+    let (half, half_code) = check_json(&book, &[]);
+    assert_eq!(half["cache_hits"], 3, "{half:#}");
+    assert!(half["compiler_runs"].as_u64() > Some(0), "{half:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (cold, cold_code) = check_json(&book, &[]);
+    assert_eq!(cold["cache_hits"], 0, "{cold:#}");
+    assert_eq!(statuses(&half), statuses(&cold));
+    assert_eq!(
+        statuses(&half)
+            .iter()
+            .map(|(_, s)| s.as_str())
+            .collect::<Vec<_>>(),
+        ["passed", "failed", "passed", "passed", "passed"]
+    );
+    assert_eq!(half_code, cold_code);
+}

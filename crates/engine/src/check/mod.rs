@@ -47,6 +47,7 @@ mod run;
 pub mod rustc;
 pub mod sanitizer;
 pub mod verdict;
+mod warm;
 
 pub use verdict::{
     BlockLine, COMPILE_TIMEOUT, Job, MAX_OUTPUT, MERGED_NOTE, Observation, Outcome, RunResult,
@@ -75,7 +76,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// The cache namespace of observations.
-pub(crate) const CACHE_NAMESPACE: &str = "check";
+pub const CACHE_NAMESPACE: &str = "check";
 
 /// Compiles and runs claims, with a cache and counters.
 #[derive(Debug)]
