@@ -119,6 +119,13 @@ t2=$(now)
 TIMEFORMAT='%U %S'
 { time "$bin" check "$copy" "${lib[@]}" --format json > "$work/cold.json" 2> "$work/cold.err" || true; } 2> "$work/cold.cpu"
 t3=$(now)
+# A check that wrote no report (a book.toml mdBook 0.5 refuses, a missing
+# tool) stops here, with what it said.
+if [ ! -s "$work/cold.json" ]; then
+  echo "anybook: check wrote no report for $book:" >&2
+  cat "$work/cold.err" >&2
+  exit 2
+fi
 "$bin" check "$copy" "${lib[@]}" --format json > "$work/warm.json" || true
 t4=$(now)
 if [ "${NO_MERGE:-0}" = 1 ]; then
