@@ -60,18 +60,7 @@ copy=$work/book
 mkdir -p "$copy"
 (cd "$book" && tar --exclude=./book --exclude=./.companion-cache --exclude=./companion.lock -cf - .) | tar -xf - -C "$copy"
 if [ "$strip" = --strip-preprocessors ]; then
-  python3 - "$copy/book.toml" <<'PY'
-import re, sys
-path = sys.argv[1]
-out, skip = [], False
-for line in open(path).read().splitlines(keepends=True):
-    head = re.match(r"\s*\[([^\]]+)\]", line)
-    if head:
-        skip = head.group(1).startswith("preprocessor.") and head.group(1) != "preprocessor.companion"
-    if not skip:
-        out.append(line)
-open(path, "w").write("".join(out))
-PY
+  python3 "$root/benches/strip-preprocessors.py" "$copy/book.toml"
 fi
 
 # rustdoc, recorded.

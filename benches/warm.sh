@@ -38,18 +38,7 @@ for arg in "$@"; do
   mkdir -p "$copy"
   (cd "$book" && tar --exclude=./book --exclude=./.companion-cache --exclude=./companion.lock --exclude=./.git -cf - .) | tar -xf - -C "$copy"
   if [ "$strip" = 1 ]; then
-    python3 - "$copy/book.toml" <<'PY'
-import re, sys
-path = sys.argv[1]
-out, skip = [], False
-for line in open(path).read().splitlines(keepends=True):
-    head = re.match(r"\s*\[([^\]]+)\]", line)
-    if head:
-        skip = head.group(1).startswith("preprocessor.") and head.group(1) != "preprocessor.companion"
-    if not skip:
-        out.append(line)
-open(path, "w").write("".join(out))
-PY
+    python3 "$root/benches/strip-preprocessors.py" "$copy/book.toml"
   fi
   if [ ! -d "$copy/src" ] && [ -f "$copy/generate-book.py" ]; then
     # Its src/ (links into text/), without the `mdbook build` it ends with.
