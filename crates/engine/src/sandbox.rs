@@ -18,8 +18,11 @@
 //!   bounded one and is dropped with the box), its checker's log folder
 //!   (the only folder of the host it can write) and the box's `/tmp` and
 //!   `/dev/shm`;
-//! - **its own network and IPC namespaces**: a loopback interface and
-//!   nothing else, no System V objects of anyone else's;
+//! - **a network namespace no running program shares, and its own IPC
+//!   namespace**: a loopback interface and nothing else (the spawner
+//!   keeps one namespace a slot and a program takes a free slot: another
+//!   program's, once that one's box ended), no System V objects of
+//!   anyone else's;
 //! - **no privileges**: the program runs with no capabilities, none to
 //!   gain (`no_new_privs`, an empty bounding set, root's exec rules
 //!   locked off), and `init` is not dumpable, so the program can neither
@@ -136,10 +139,11 @@ pub(crate) fn new_namespaces() -> io::Result<()> {
 /// the spawner, that every compiler's box joins rather than making one of
 /// its own: making one, and the kernel's undoing of it, cost about a
 /// millisecond of CPU a start. A compile still reaches no network; its
-/// loopback is the run's other compiles' (a program's box keeps one of
-/// its own, so that two examples can each listen on the same port). With
-/// it, where we are not root, the user namespace that owns it, which the
-/// box's own user namespace is made in.
+/// loopback is the run's other compiles'. A program's box joins one made
+/// the same way for its slot (`spawner::NetSlot`): no program that runs
+/// beside it has it, so two examples can each listen on the same port.
+/// With it, where we are not root, the user namespace that owns it,
+/// which the box's own user namespace is made in.
 #[cfg(target_os = "linux")]
 pub(crate) struct SharedNet {
     user: Option<std::os::fd::OwnedFd>,

@@ -31,6 +31,10 @@ use std::time::Duration;
 /// spawner, its socket's descriptor after it.
 pub(crate) const SPAWNER: &str = "__companion_spawner";
 
+/// The most program boxes' network namespaces the spawner keeps (a slot
+/// past it makes its own): more than programs ever run at once.
+const MAX_SLOTS: usize = 256;
+
 /// The largest request: a compiler's command line with its `--extern`s
 /// and environment fits many times over.
 const REQUEST: usize = 256 << 10;
@@ -74,6 +78,39 @@ pub(crate) struct Spawned {
     pub stdin: File,
     pub stdout: File,
     pub stderr: File,
+    /// The network namespace its program's box took, held until the
+    /// supervisor has been waited for.
+    pub net: Option<NetSlot>,
+}
+
+/// A program box's network namespace, taken for one program at a time:
+/// a number the spawner keeps a namespace under (made at its first use,
+/// as the compilers' shared one is: nothing but its loopback, up), free
+/// again when dropped, which the caller does once the supervisor ended,
+/// so after everything in the box ended. A program never shares its
+/// namespace with another that runs (two examples may each listen on the
+/// same port, and none can reach another's listener), yet the kernel
+/// makes and undoes a namespace per slot, not per program: about a
+/// millisecond of CPU a program, and a kernel worker's undoing of it.
+pub(crate) struct NetSlot(u32);
+
+/// The slots free to take, and how many were made.
+static NET_SLOTS: Mutex<(Vec<u32>, u32)> = Mutex::new((Vec::new(), 0));
+
+impl NetSlot {
+    fn take() -> NetSlot {
+        let mut slots = NET_SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+        NetSlot(slots.0.pop().unwrap_or_else(|| {
+            slots.1 += 1;
+            slots.1 - 1
+        }))
+    }
+}
+
+impl Drop for NetSlot {
+    fn drop(&mut self) {
+        (NET_SLOTS.lock().unwrap_or_else(|e| e.into_inner()).0).push(self.0);
+    }
 }
 
 /// The spawner, started the first time it is asked for (`None` when this
@@ -244,6 +281,13 @@ pub(crate) fn spawn(
             .into_iter()
             .map(OsStringExt::into_vec),
     );
+    let net = sandbox
+        .is_some_and(|s| !s.compiler && !s.lesser)
+        .then(NetSlot::take);
+    fields.push(
+        net.as_ref()
+            .map_or_else(|| b"-".to_vec(), |n| n.0.to_string().into_bytes()),
+    );
     let envs: Vec<Vec<u8>> = cmd
         .get_envs()
         .map(|(key, value)| match value {
@@ -302,6 +346,7 @@ pub(crate) fn spawn(
         stdin: File::from(in_w),
         stdout: File::from(out_r),
         stderr: File::from(err_r),
+        net,
     }))
 }
 
@@ -355,6 +400,9 @@ pub(crate) fn serve(socket: i32) -> ! {
         // Made at the first compiler's box asked for (`None` after: the
         // kernel refused, each box makes its own).
         let mut shared: Option<Option<crate::sandbox::SharedNet>> = None;
+        // A program box's, by its slot ([`NetSlot`]), made at its first
+        // use (`None` after: the kernel refused, the box makes its own).
+        let mut slots: Vec<Option<Option<crate::sandbox::SharedNet>>> = Vec::new();
         let mut control = vec![0u8; libc::CMSG_SPACE(16) as usize];
         loop {
             let mut iov = libc::iovec {
@@ -389,10 +437,15 @@ pub(crate) fn serve(socket: i32) -> ! {
                 );
             }
             let request = parse(&buffer[..n as usize]);
+            let make = || crate::sandbox::SharedNet::make().ok();
             let net = match &request {
-                Some(r) if r.compiler => shared
-                    .get_or_insert_with(|| crate::sandbox::SharedNet::make().ok())
-                    .as_ref(),
+                Some(r) if r.compiler => shared.get_or_insert_with(make).as_ref(),
+                Some(Request { slot: Some(n), .. }) if *n < MAX_SLOTS => {
+                    if slots.len() <= *n {
+                        slots.resize_with(n + 1, || None);
+                    }
+                    slots[*n].get_or_insert_with(make).as_ref()
+                }
                 _ => None,
             };
             let pid = match (fds.iter().all(|fd| *fd >= 0), request) {
@@ -439,6 +492,8 @@ struct Request {
     sandbox: Vec<OsString>,
     /// It is a compiler's box (that joins the shared network namespace).
     compiler: bool,
+    /// A program's box: the slot of the network namespace it joins.
+    slot: Option<usize>,
     /// `(key, Some(value))` to set, `(key, None)` to remove.
     env: Vec<(OsString, Option<OsString>)>,
     /// The program, then its arguments.
@@ -458,6 +513,7 @@ fn parse(request: &[u8]) -> Option<Request> {
         compiler = decoded.compiler && !decoded.lesser;
         sandbox = crate::supervise::box_args(Some(&decoded));
     }
+    let slot = fields.next()?.to_str()?.parse().ok();
     let count: usize = fields.next()?.to_str()?.parse().ok()?;
     let mut env = Vec::with_capacity(count);
     for _ in 0..count {
@@ -480,6 +536,7 @@ fn parse(request: &[u8]) -> Option<Request> {
         dir,
         sandbox,
         compiler,
+        slot,
         env,
         command,
     })

@@ -388,3 +388,26 @@ fn the_compiles_of_a_check_share_one_network_namespace_not_the_machines() {
     let own = std::fs::read_link("/proc/self/ns/net").expect("the test's namespace");
     assert_ne!(nets[0], own.to_string_lossy(), "not the machine's");
 }
+
+/// Issue 60: a program's box reuses a network namespace another program's
+/// box had, once that program ended, but never shares one with a program
+/// that runs: six examples each hold a listener on the same port of the
+/// loopback at once, which fails the second of any two that share a
+/// namespace (as all did when every box joined one). The report shows
+/// that they ran side by side.
+#[test]
+fn programs_that_run_at_once_never_share_a_network_namespace() {
+    let examples: String = (0..6)
+        .map(|i| format!("```rust example\nfn main() {{\n    let held = std::net::TcpListener::bind(\"127.0.0.1:47613\").unwrap();\n    std::thread::sleep(std::time::Duration::from_millis(300));\n    drop(held);\n    println!(\"held {i}\");\n}}\n```\n\n```output\nheld {i}\n```\n\n"))
+        .collect();
+    let book = BookTest::new().chapter("ch.md", &examples);
+    let ran = book.run(&["check", "--format", "json", "--jobs", "4"], |_| {});
+    let json: serde_json::Value = serde_json::from_str(&ran.stdout).expect("a JSON report");
+    assert_eq!(json["passed"], 6, "{}", ran.stdout);
+    assert_eq!(json["isolation"], "box", "{}", ran.stdout);
+    assert!(
+        json["programs_at_once"].as_u64().is_some_and(|n| n >= 4),
+        "side by side: {}",
+        json["programs_at_once"]
+    );
+}

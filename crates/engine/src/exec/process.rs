@@ -98,6 +98,7 @@ pub fn run_in(
         let waiter = Waiter::Spawned {
             pid: s.pid,
             status: s.status,
+            _net: s.net,
         };
         return collect(waiter, streams, stdin, limits, start);
     }
@@ -180,6 +181,9 @@ enum Waiter {
     Spawned {
         pid: i32,
         status: std::os::fd::OwnedFd,
+        /// Its program's network namespace, free again when this drops
+        /// (after the supervisor was waited for).
+        _net: Option<crate::spawner::NetSlot>,
     },
 }
 
