@@ -1,4 +1,5 @@
 use super::*;
+use mdbook_companion_core::lang::Lang;
 use pretty_assertions::assert_eq;
 use std::path::PathBuf;
 
