@@ -18,6 +18,7 @@ use crate::facts::Facts;
 use crate::note::render_note;
 use crate::numbering::Number;
 use mdbook_companion_core::escape::escape;
+use mdbook_companion_core::lang::Family;
 use mdbook_companion_core::markdown::{Block, Out};
 use mdbook_companion_core::problem::Problem;
 
@@ -426,7 +427,9 @@ fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
         "<textarea class=\"companion-quiz-prints\" name=\"{name}-prints\" rows=\"2\" spellcheck=\"false\" aria-label=\"{}\"></textarea>",
         escape(&env.ui("What it prints"))
     ));
-    if p.lang.follows_rustdoc() {
+    // Native code's undefined behaviour is the other's panic.
+    let native = p.lang.family() == Family::Native;
+    if !native {
         out.line(option(Behaviour::Panics.name(), "It panics"));
     }
     out.line(format!(
@@ -434,7 +437,7 @@ fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
         option(Behaviour::DoesNotCompile.name(), "It does not compile; the first error is on line"),
         escape(&env.ui("Line of the first error"))
     ));
-    if !p.lang.follows_rustdoc() {
+    if native {
         out.line(option(
             Behaviour::Undefined.name(),
             "Its behaviour is undefined",
