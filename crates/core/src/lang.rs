@@ -307,6 +307,30 @@ mod tests {
     }
 
     #[test]
+    fn hidden_lines_follow_each_family_s_rule() {
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let hidden = |lang: Lang| {
+            [
+                "# let x = 1;",
+                "#",
+                "  # y",
+                "##[derive]",
+                "#[derive]",
+                "~ int x;",
+                "x",
+            ]
+            .into_iter()
+            .filter(|l| lang.hides(l, &config))
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(hidden(Lang::Rust), ["# let x = 1;", "#", "  # y"]);
+        assert_eq!(hidden(Lang::Cpp), ["~ int x;"]);
+        assert_eq!(hidden(Lang::GO), Vec::<&str>::new());
+        assert_eq!(Lang::Cpp.source_file(), "main.cpp");
+        assert_eq!(Lang::GO.asm_file(), "main.go");
+    }
+
+    #[test]
     fn go_shows_its_assembly_and_python_does_not() {
         assert!(Lang::C.has_asm() && Lang::Rust.has_asm() && Lang::GO.has_asm());
         assert!(!Lang::PYTHON.has_asm());
