@@ -718,3 +718,58 @@ fn files_stay_the_size_of_one_idea() {
         long.join("\n")
     );
 }
+
+/// The files that may branch on a language: the language itself (its
+/// facts) and the checker's backends (Rust's merged builds among them).
+const LANGUAGE_FILES: [&str; 7] = [
+    "crates/core/src/lang.rs",
+    "crates/core/src/languages.rs",
+    "crates/engine/src/check/backend.rs",
+    "crates/engine/src/check/cc.rs",
+    "crates/engine/src/check/rustc.rs",
+    "crates/engine/src/check/doctest.rs",
+    "crates/engine/src/check/merge",
+];
+
+/// The lines of `code` (comments and strings blanked) that branch on a
+/// language: compare it with one, match it, or let one out of it.
+fn language_branches(code: &str) -> Vec<usize> {
+    let lang = r"Lang::(Rust|C|Cpp|Program|PYTHON|GO)\b";
+    let branch = regex::Regex::new(&format!(
+        r"[=!]=\s*{lang}|{lang}\s*[=!]=|{lang}(\([^()]*\))?\)*\s*(=>|\|\s*[\w(]|\|\s*$|if\s)|matches!\([^;]*{lang}|\blet\s+(Some\()?{lang}"
+    ))
+    .expect("a valid pattern");
+    strip_comments_and_strings(code)
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| branch.is_match(l))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn only_a_language_and_its_backend_branch_on_it() {
+    // A fact about a language (its file, its hidden lines, its symbols,
+    // whether it follows rustdoc's rules) is a method of `Lang`, so a new
+    // language is a row or a backend, not a hunt for `Lang::` in every
+    // crate. Constructing one (`Lang::Rust` for a runnable example) is
+    // no branch.
+    let found: Vec<String> = sources()
+        .iter()
+        .filter(|s| !LANGUAGE_FILES.iter().any(|f| s.file.starts_with(f)))
+        .flat_map(|s| {
+            language_branches(&s.code)
+                .into_iter()
+                .map(|line| format!("{}:{line}", s.file))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} places branch on a language outside it and its backends:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+    // The rule sees every form of a branch, and not a construction.
+    let code = "if lang == Lang::Rust {}\nmatch l { Lang::C | Lang::Cpp => 1,\n(_, Lang::Program(_)) => 2 }\nmatches!(l, Some(Lang::GO))\nlet Lang::Program(row) = l else {};\nf(Lang::Rust, Lang::C);\nlet l = if r { Lang::Rust } else { Lang::C };\n";
+    assert_eq!(language_branches(code), [1, 2, 3, 4, 5]);
+}

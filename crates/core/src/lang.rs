@@ -8,6 +8,7 @@
 use crate::code;
 use crate::config::Config;
 use crate::languages::{self, Language};
+use crate::sanitize::Sanitizer;
 
 /// A language of a code block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,6 +56,36 @@ impl Compiler {
             Compiler::Cc => &config.cc,
         }
     }
+}
+
+/// The kind of block a language's code makes: what a side in it is.
+/// A new language falls into one of them; the places that read its
+/// kind need no change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Rust: rustdoc's rules (hidden `# ` lines, doctest attributes, the
+    /// Playground, the book's crates, rustc's diagnostics); a side is an
+    /// example.
+    Rustdoc,
+    /// C and C++: compiled by the book's `cc`, with its flags and
+    /// sanitizers; hidden lines marked with `c-hidden-prefix`.
+    Native,
+    /// A language of programs, a row of data ([`Language`]).
+    Program,
+}
+
+/// How a language's functions are named in its shown code and in its
+/// assembly listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Symbols {
+    /// C and a language of programs: a function is `name(` in the code
+    /// and `name` in the listing.
+    Plain,
+    /// C++: `name(` in the code, Itanium-mangled in the listing.
+    Itanium,
+    /// Rust: `fn name` in the code, rustc's mangling (legacy or v0) in
+    /// the listing, operands included.
+    Rust,
 }
 
 impl Lang {
@@ -112,6 +143,78 @@ impl Lang {
             Lang::Cpp => "C++",
             Lang::Rust => "Rust",
             Lang::Program(l) => l.label,
+        }
+    }
+
+    /// The kind of block its code makes.
+    pub fn family(self) -> Family {
+        match self {
+            Lang::Rust => Family::Rustdoc,
+            Lang::C | Lang::Cpp => Family::Native,
+            Lang::Program(_) => Family::Program,
+        }
+    }
+
+    /// Whether its blocks follow rustdoc's rules: hidden `# ` lines,
+    /// doctest attributes, the Playground, the book's crates, rustc's
+    /// diagnostics; a side in it is an example.
+    pub fn follows_rustdoc(self) -> bool {
+        self.family() == Family::Rustdoc
+    }
+
+    /// The file its program is written to for a check, which its
+    /// compiler's messages name (`cc` picks C++ by the `.cpp` name).
+    pub fn source_file(self) -> &'static str {
+        match self {
+            Lang::C => "main.c",
+            Lang::Cpp => "main.cpp",
+            Lang::Rust => "main.rs",
+            Lang::Program(l) => l.file,
+        }
+    }
+
+    /// The file its assembly listing is compiled from (the compile
+    /// command names it, so it is part of the listing's cache key).
+    pub fn asm_file(self) -> &'static str {
+        match self {
+            Lang::C => "block.c",
+            Lang::Cpp => "block.cpp",
+            Lang::Rust => "block.rs",
+            Lang::Program(l) => l.file,
+        }
+    }
+
+    /// Whether `line` of its code is hidden from the reader: rustdoc's
+    /// `# ` (not `##`), the book's `c-hidden-prefix`; a row hides none.
+    pub fn hides(self, line: &str, config: &Config) -> bool {
+        let rest = line.trim_start();
+        let prefix = &config.c_hidden_prefix;
+        match self.family() {
+            Family::Rustdoc => {
+                !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
+            }
+            Family::Native => rest.starts_with(prefix) || rest.trim_end() == prefix.trim_end(),
+            Family::Program => false,
+        }
+    }
+
+    /// How its functions are named in its code and its assembly.
+    pub fn symbols(self) -> Symbols {
+        match self {
+            Lang::Rust => Symbols::Rust,
+            Lang::Cpp => Symbols::Itanium,
+            Lang::C | Lang::Program(_) => Symbols::Plain,
+        }
+    }
+
+    /// The sanitizers its programs may take: every one for C and C++,
+    /// Memcheck alone for Rust (the others need a nightly compiler), none
+    /// for a row.
+    pub fn sanitizers(self) -> &'static [Sanitizer] {
+        match self.family() {
+            Family::Native => &Sanitizer::ALL,
+            Family::Rustdoc => &[Sanitizer::Memcheck],
+            Family::Program => &[],
         }
     }
 
@@ -201,6 +304,30 @@ mod tests {
         assert_eq!(Lang::C.compiler().map(Compiler::key), Some("cc"));
         assert_eq!(Lang::Cpp.compiler().map(Compiler::key), Some("cc"));
         assert_eq!(Lang::PYTHON.compiler(), None);
+    }
+
+    #[test]
+    fn hidden_lines_follow_each_family_s_rule() {
+        let config = Config::from_json("/b".into(), &serde_json::json!({})).unwrap();
+        let hidden = |lang: Lang| {
+            [
+                "# let x = 1;",
+                "#",
+                "  # y",
+                "##[derive]",
+                "#[derive]",
+                "~ int x;",
+                "x",
+            ]
+            .into_iter()
+            .filter(|l| lang.hides(l, &config))
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(hidden(Lang::Rust), ["# let x = 1;", "#", "  # y"]);
+        assert_eq!(hidden(Lang::Cpp), ["~ int x;"]);
+        assert_eq!(hidden(Lang::GO), Vec::<&str>::new());
+        assert_eq!(Lang::Cpp.source_file(), "main.cpp");
+        assert_eq!(Lang::GO.asm_file(), "main.go");
     }
 
     #[test]

@@ -11,7 +11,6 @@
 
 use crate::attrs::Attr;
 use crate::expect::Expect;
-use crate::lang::Lang;
 use crate::problem::Problem;
 use crate::values::Attrs;
 
@@ -163,9 +162,15 @@ impl Sanitize {
         Ok(())
     }
 
-    /// Reads a `sanitize=` attribute of a block in `lang` (a string, or an
-    /// array of strings), with a located message naming the known values.
-    pub fn read(a: &Attrs<'_>, attr: &Attr, lang: Lang) -> Result<Sanitize, Problem> {
+    /// Reads a `sanitize=` attribute (a string, or an array of strings)
+    /// of a block in the language `label`, which takes the checkers
+    /// `takes`, with a located message naming the known values.
+    pub fn read(
+        a: &Attrs<'_>,
+        attr: &Attr,
+        takes: &[Sanitizer],
+        label: &str,
+    ) -> Result<Sanitize, Problem> {
         let text = match &attr.value {
             Some(toml::Value::Array(_)) => a.strings(attr)?.join(","),
             Some(toml::Value::String(s)) => s.clone(),
@@ -180,12 +185,14 @@ impl Sanitize {
                 .unwrap_or_default();
             a.problem(attr, format!("{found}; expected one of {KNOWN}{near}"))
         })?;
-        if lang == Lang::Rust && set != Sanitize::one(Sanitizer::Memcheck) {
+        if set.checkers().iter().any(|c| !takes.contains(c)) {
             return Err(a.problem(
                 attr,
                 format!(
-                    "found `sanitize={}` on Rust code; expected `memcheck` (the sanitizers need a nightly Rust compiler)",
-                    set.value()
+                    "found `sanitize={}` on {} code; expected `{}` (the sanitizers need a nightly Rust compiler)",
+                    set.value(),
+                    label,
+                    takes.iter().map(|c| c.value()).collect::<Vec<_>>().join(",")
                 ),
             ));
         }

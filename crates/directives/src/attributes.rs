@@ -11,9 +11,9 @@
 
 use mdbook_companion_core::config::EDITIONS;
 use mdbook_companion_core::expect::Expect;
+use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::Syntax;
-use mdbook_companion_core::sanitize::Sanitizer;
 
 pub use crate::given::{Given, Layout};
 
@@ -66,11 +66,9 @@ pub enum Value {
     CcFlags,
     /// `warnings=none`.
     Warnings,
-    /// The checkers that watch the run; on Rust code, Memcheck only.
-    Sanitize {
-        /// Whether the snippet is Rust.
-        rust: bool,
-    },
+    /// The checkers that watch the run, those the snippet's language
+    /// takes ([`Lang::sanitizers`]).
+    Sanitize(Lang),
     /// One of mdBook's flags, passed through.
     MdBook,
     /// mdBook's `hidelines=`, passed through.
@@ -95,8 +93,11 @@ impl Value {
             Value::Panel => names(&["true", "false", "graph"]),
             Value::Syntax => names(&[Syntax::Intel, Syntax::Att].map(Syntax::name)),
             Value::Warnings => names(&["none"]),
-            Value::Sanitize { rust: true } => names(&[Sanitizer::Memcheck.value()]),
-            Value::Sanitize { rust: false } => names(&Sanitizer::ALL.map(Sanitizer::value)),
+            Value::Sanitize(lang) => lang
+                .sanitizers()
+                .iter()
+                .map(|c| c.value().to_owned())
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -198,8 +199,8 @@ const HIDELINES: Attribute = mdbook("hidelines", Value::HideLines);
 const SHOULD_PANIC: Attribute = rustdoc("should_panic", Expect::Panic);
 const COMPILE_FAIL: Attribute = rustdoc("compile_fail", Expect::CompileFail);
 const NO_RUN: Attribute = rustdoc("no_run", Expect::NoRun);
-const SANITIZE_RUST: Attribute = ours("sanitize", Value::Sanitize { rust: true });
-const SANITIZE: Attribute = ours("sanitize", Value::Sanitize { rust: false });
+const SANITIZE_RUST: Attribute = ours("sanitize", Value::Sanitize(Lang::Rust));
+const SANITIZE: Attribute = ours("sanitize", Value::Sanitize(Lang::C));
 const LINE: Attribute = ours("line", Value::Line);
 
 /// A Rust snippet's attributes, followed by the one its kind adds.

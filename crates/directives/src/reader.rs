@@ -11,7 +11,6 @@ use crate::numbering;
 use mdbook_companion_core::attrs::Attr;
 use mdbook_companion_core::config::EDITIONS;
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::markdown::Fence;
 use mdbook_companion_core::problem::Problem;
 use mdbook_companion_core::sanitize::Sanitize;
@@ -136,9 +135,11 @@ impl<'f> Reader<'f> {
             Value::Syntax => g.spec.syntax = Some(asmspec::syntax(a, attr)?),
             Value::CcFlags => g.spec.flags = asmspec::flags(a, attr)?,
             Value::Warnings => g.spec.no_warnings = asmspec::warnings(a, attr)?,
-            Value::Sanitize { rust } => {
-                let lang = if rust { Lang::Rust } else { Lang::C };
-                g.sanitize = Some((Sanitize::read(a, attr, lang)?, at));
+            Value::Sanitize(lang) => {
+                g.sanitize = Some((
+                    Sanitize::read(a, attr, lang.sanitizers(), lang.label())?,
+                    at,
+                ));
             }
             Value::MdBook => {
                 if a.boolean(attr)? {

@@ -30,7 +30,6 @@ use crate::book::plain;
 use crate::book::session::Session;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::config::{Isolation, Warnings};
-use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::problem::{Located, MissingTool, Purpose};
 use mdbook_companion_directives::Target;
@@ -108,7 +107,7 @@ fn library_note(crates: &Crates, report: &Report) -> Option<String> {
         .checked
         .iter()
         .any(|c| {
-            c.claim.program.lang == Lang::Rust
+            c.claim.program.lang.follows_rustdoc()
                 && !c.claim.expectation.ignore
                 && !crates.used_by(&c.claim.program.source).is_empty()
         })

@@ -28,7 +28,7 @@ use super::runnable::{self, Example};
 use mdbook_companion_core::asm::Request;
 use mdbook_companion_core::claim::Claim;
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lang::{Family, Lang};
 use mdbook_companion_core::links::{self, Pane};
 use mdbook_companion_core::markdown::{Block, Pattern};
 use mdbook_companion_core::problem::Problem;
@@ -205,10 +205,10 @@ impl Side {
     /// This side's Compiler Explorer session (compiled sides only),
     /// optimised as `-O2` / `opt-level=2` so the sides compare fairly.
     pub(crate) fn session(&self, env: &Env<'_>) -> Option<Pane> {
-        let options = match (&self.role, self.lang) {
-            (_, Lang::Rust) => links::rust_options(self.edition(env), 2),
+        let options = match (&self.role, self.lang.family()) {
+            (_, Family::Rustdoc) => links::rust_options(self.edition(env), 2),
             // A language of programs: its compiler's own defaults.
-            (_, Lang::Program(_)) => String::new(),
+            (_, Family::Program) => String::new(),
             (Role::Compiled { sanitize, .. }, _) => links::c_options(*sanitize),
             _ => "-O2".to_owned(),
         };
@@ -235,7 +235,7 @@ impl Side {
     fn takes_run_button(&self, env: &Env<'_>) -> bool {
         env.target == Target::Html
             && env.config.run != mdbook_companion_core::config::RunMode::Playground
-            && self.lang != Lang::Rust
+            && !self.lang.follows_rustdoc()
             && !self.ignore()
             && matches!(
                 self.expect(),
@@ -348,7 +348,7 @@ impl Compare {
             }
         };
         for s in &self.sides {
-            if env.target != Target::Xgettext && s.lang == Lang::Rust {
+            if env.target != Target::Xgettext && s.lang.follows_rustdoc() {
                 push(Need::Crates(s.source.clone()));
                 if let Some(ex) = s.example() {
                     push(Need::Crates(ex.source()));

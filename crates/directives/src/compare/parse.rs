@@ -10,7 +10,7 @@ use crate::contract::Env;
 use crate::reader::Reader;
 use crate::runnable::Example;
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lang::{Family, Lang};
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
 
@@ -281,24 +281,24 @@ fn side(
 ) -> Result<Side, Problem> {
     let lang = Lang::in_book(markdown::first_word(&fence.info), env.config).unwrap_or(Lang::C);
     let list = markdown::attributes(&fence, 1).map_err(|e| Problem::from_attr(&fence, e))?;
-    let kind = match lang {
-        Lang::Rust => &attributes::RUST_SIDE,
-        Lang::C | Lang::Cpp => &attributes::C_SIDE,
-        Lang::Program(_) => &attributes::PROGRAM_SIDE,
+    let kind = match lang.family() {
+        Family::Rustdoc => &attributes::RUST_SIDE,
+        Family::Native => &attributes::C_SIDE,
+        Family::Program => &attributes::PROGRAM_SIDE,
     };
     let mut given = Reader::read(&fence, &list, kind, lang.fence())?;
     // `caption` and `id` belong to every side; the rest to its language.
     let caption = given.caption.take();
     let id = given.id.take();
-    let role = match lang {
-        Lang::Rust => {
+    let role = match lang.family() {
+        Family::Rustdoc => {
             let mut ex = Example::from_given(&fence, given, output.as_ref(), asm, env.config)?;
             ex.title = caption.clone().or(ex.title.take());
             ex.spec.panel = ex.spec.panel.max(block_asm);
             ex.asm |= block_asm != Panel::None;
             Role::Rust(ex)
         }
-        Lang::C | Lang::Cpp => {
+        Family::Native => {
             given.spec.block = asm;
             let mut c = crate::reader::c_code(&fence, &mut given)?;
             c.spec.panel = c.spec.panel.max(block_asm);
@@ -309,7 +309,7 @@ fn side(
                 sanitize: c.sanitize,
             }
         }
-        Lang::Program(_) => {
+        Family::Program => {
             let asm_at = list
                 .iter()
                 .find(|a| a.key == "asm")

@@ -10,7 +10,6 @@ use crate::numbering::Number;
 use crate::xgettext::{self, Piece};
 use mdbook_companion_core::escape::{escape, escape_markdown};
 use mdbook_companion_core::expect::Expect;
-use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::links::Pane;
 use mdbook_companion_core::markdown::Block;
 use mdbook_companion_core::markdown::Out;
@@ -303,7 +302,7 @@ impl Compare {
         let mut needs: Vec<String> = self
             .sides
             .iter()
-            .filter(|s| s.lang == Lang::Rust)
+            .filter(|s| s.lang.follows_rustdoc())
             .flat_map(|s| facts.crates(&s.source).iter().cloned())
             .collect();
         needs.sort();
@@ -371,11 +370,7 @@ fn side(
     // The recorded run, replayed offline (C runs on no Playground), its
     // places told in the lines the reader sees.
     let lines = tie::c_lines(&s.code, &env.config.c_hidden_prefix);
-    let file = match s.lang {
-        Lang::Cpp => "main.cpp",
-        _ => "main.c",
-    };
-    let told = |t: &str| tie::told_as_shown(t, file, &lines);
+    let told = |t: &str| tie::told_as_shown(t, s.lang.source_file(), &lines);
     let recorded = recorded.map(|r| RecordedRun {
         stderr: told(&r.stderr),
         report: r.report.as_deref().map(told),

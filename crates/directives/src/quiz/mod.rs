@@ -80,7 +80,7 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
             .questions
             .iter()
             .flat_map(|q| match (&q.answer, &q.proof) {
-                (Answer::Program(p), _) if p.lang == Lang::Rust => vec![p.source.clone()],
+                (Answer::Program(p), _) if p.lang.follows_rustdoc() => vec![p.source.clone()],
                 (Answer::Choices(c), Some(proof)) => c
                     .iter()
                     .map(|c| code::rust_source(&proof.program(&c.text.text)))
@@ -98,7 +98,7 @@ fn parse(block: &Block, env: &Env<'_>) -> Result<Parsed, Problem> {
                 quiz.claims(env)
                     .into_iter()
                     .filter(|(_, c)| {
-                        c.expectation.error_line.is_some() && c.program.lang == Lang::Rust
+                        c.expectation.error_line.is_some() && c.program.lang.follows_rustdoc()
                     })
                     .filter(|_| matches!(env.target, Target::Html | Target::Markdown))
                     .map(|(_, c)| Need::Recorded(Box::new(c))),
@@ -348,7 +348,7 @@ impl Program {
         recorded: Option<&mdbook_companion_core::run::RecordedRun>,
         lines: Option<&mdbook_companion_core::lines::ProgramLines>,
     ) -> Vec<Labelled> {
-        let Some(run) = recorded.filter(|r| !r.compiled && self.lang == Lang::Rust) else {
+        let Some(run) = recorded.filter(|r| !r.compiled && self.lang.follows_rustdoc()) else {
             return Vec::new();
         };
         let mut labels = mdbook_companion_core::labels::program_labels(&run.stderr, lines);

@@ -11,7 +11,7 @@ use crate::body::{Item, Mapper, closes, items};
 use crate::contract::Env;
 use crate::reader::Reader;
 use mdbook_companion_core::config::Config;
-use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lang::{Family, Lang};
 use mdbook_companion_core::markdown::{self, Block, Fence};
 use mdbook_companion_core::problem::Problem;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
@@ -247,10 +247,8 @@ fn question(q: Pending, body: &str, mapper: &Mapper, config: &Config) -> Result<
         file: None,
     };
     let is_program = |p: &Part| match p {
-        Part::Fence(f, _) => matches!(
-            Lang::from_fence(markdown::first_word(&f.info)),
-            Some(Lang::Rust | Lang::C | Lang::Cpp)
-        ),
+        Part::Fence(f, _) => Lang::from_fence(markdown::first_word(&f.info))
+            .is_some_and(|l| l.family() != Family::Program),
         _ => false,
     };
     let mut parts = q.parts;

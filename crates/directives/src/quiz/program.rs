@@ -30,15 +30,15 @@ pub(super) fn program(
 ) -> Result<Program, Problem> {
     let lang = Lang::from_fence(markdown::first_word(&fence.info)).unwrap_or(Lang::Rust);
     let list = markdown::attributes(&fence, 1).map_err(|e| Problem::from_attr(&fence, e))?;
-    let kind = match lang {
-        Lang::Rust => &attributes::QUIZ_RUST,
-        _ => &attributes::QUIZ_C,
+    let kind = match lang.follows_rustdoc() {
+        true => &attributes::QUIZ_RUST,
+        false => &attributes::QUIZ_C,
     };
     let mut given = Reader::read(&fence, &list, kind, lang.fence())?;
     let line = given.line.take();
-    let (shown, full) = lang.split_hidden(&fence.body, config);
-    let role = match lang {
-        Lang::Rust => {
+    let (shown, source) = lang.split_hidden(&fence.body, config);
+    let role = match lang.follows_rustdoc() {
+        true => {
             let ex = Example::from_given(&fence, given, output.as_ref(), None, config)?;
             if !RUST_OUTCOMES.iter().any(|(_, e)| *e == ex.expect) || ex.ignore {
                 let found = list
@@ -56,7 +56,7 @@ pub(super) fn program(
             }
             Role::Rust(Box::new(ex))
         }
-        _ => {
+        false => {
             let c = crate::reader::c_code(&fence, &mut given)?;
             Role::Compiled {
                 expect: c.expect,
@@ -87,12 +87,8 @@ pub(super) fn program(
             "found a program question with no ```output block; expected what the program prints right after it (the reader's answer is compared with it, and the build proves it)",
         ));
     }
-    let shown_lines = shown_lines(lang, &fence.body, &config.c_hidden_prefix);
+    let shown_lines = shown_lines(lang, &fence.body, config);
     check_line(expect, line, shown_lines.len(), fence.info_offset)?;
-    let source = match lang {
-        Lang::Rust => code::rust_source(&fence.body),
-        _ => full,
-    };
     Ok(Program {
         lang,
         role,
@@ -166,18 +162,9 @@ pub(super) fn literal_output(output: &str, unordered: bool) -> Result<(), String
 /// For each line the reader sees, its 1-based line in the program the
 /// compiler gets (Rust: wrapped in `fn main` when it has none, after its
 /// inner attributes).
-fn shown_lines(lang: Lang, code: &str, c_prefix: &str) -> Vec<usize> {
-    let hidden = |line: &str| {
-        let rest = line.trim_start();
-        match lang {
-            Lang::Rust => {
-                !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
-            }
-            _ => rest.starts_with(c_prefix) || rest.trim_end() == c_prefix.trim_end(),
-        }
-    };
-    let (wrapped, head) = match lang {
-        Lang::Rust => {
+fn shown_lines(lang: Lang, code: &str, config: &Config) -> Vec<usize> {
+    let (wrapped, head) = match lang.follows_rustdoc() {
+        true => {
             let source = code::rust_source(code);
             let head = source
                 .lines()
@@ -185,11 +172,11 @@ fn shown_lines(lang: Lang, code: &str, c_prefix: &str) -> Vec<usize> {
                 .count();
             (!code::has_main(&source), head)
         }
-        _ => (false, 0),
+        false => (false, 0),
     };
     code.lines()
         .enumerate()
-        .filter(|(_, l)| !hidden(l))
+        .filter(|(_, l)| !lang.hides(l, config))
         .map(|(i, _)| match wrapped && i >= head {
             true => i + 2,
             false => i + 1,

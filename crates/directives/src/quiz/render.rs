@@ -18,7 +18,7 @@ use crate::facts::Facts;
 use crate::note::render_note;
 use crate::numbering::Number;
 use mdbook_companion_core::escape::escape;
-use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lang::Family;
 use mdbook_companion_core::markdown::{Block, Out};
 use mdbook_companion_core::problem::Problem;
 
@@ -400,19 +400,19 @@ fn program_key(p: &Program, labelled: &[Labelled]) -> String {
 /// The program and the outcomes the reader chooses from: the same for
 /// every program of a language, so the inputs tell nothing.
 fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
-    let info = match p.lang {
-        Lang::Rust => format!(
-            "rust,noplayground,edition{}",
-            match &p.role {
-                Role::Rust(ex) => ex.edition,
-                Role::Compiled { .. } => env.config.edition,
-            }
+    // mdBook hides a Rust program's hidden lines itself.
+    let (info, code) = match p.lang.follows_rustdoc() {
+        true => (
+            format!(
+                "rust,noplayground,edition{}",
+                match &p.role {
+                    Role::Rust(ex) => ex.edition,
+                    Role::Compiled { .. } => env.config.edition,
+                }
+            ),
+            &p.code,
         ),
-        _ => p.lang.fence().to_owned(),
-    };
-    let code = match p.lang {
-        Lang::Rust => &p.code,
-        _ => &p.shown,
+        false => (p.lang.fence().to_owned(), &p.shown),
     };
     out.blank().fence(&info, code).blank();
     let option = |value: &str, word: &str| {
@@ -427,7 +427,9 @@ fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
         "<textarea class=\"companion-quiz-prints\" name=\"{name}-prints\" rows=\"2\" spellcheck=\"false\" aria-label=\"{}\"></textarea>",
         escape(&env.ui("What it prints"))
     ));
-    if p.lang == Lang::Rust {
+    // Native code's undefined behaviour is the other's panic.
+    let native = p.lang.family() == Family::Native;
+    if !native {
         out.line(option(Behaviour::Panics.name(), "It panics"));
     }
     out.line(format!(
@@ -435,7 +437,7 @@ fn program_inputs(env: &Env<'_>, p: &Program, name: &str, out: &mut Out) {
         option(Behaviour::DoesNotCompile.name(), "It does not compile; the first error is on line"),
         escape(&env.ui("Line of the first error"))
     ));
-    if p.lang != Lang::Rust {
+    if native {
         out.line(option(
             Behaviour::Undefined.name(),
             "Its behaviour is undefined",

@@ -5,7 +5,7 @@
 //! directives are dropped.
 
 use mdbook_companion_core::asm::Listing;
-use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::lang::{Lang, Symbols};
 
 /// The names of the functions defined or called in the visible code: `fn
 /// name` for Rust, `name(` for C and C++ (keywords excluded), the
@@ -19,19 +19,16 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
         }
     };
     let idents = identifiers(shown);
+    let defines = lang
+        .program()
+        .and_then(|row| row.asm.as_ref())
+        .map(|a| a.defines);
     for (i, &(start, end)) in idents.iter().enumerate() {
         let word = &shown[start..end];
-        match lang {
-            Lang::Rust => {
-                if word == "fn"
-                    && let Some(&(s, e)) = idents.get(i + 1)
-                {
-                    push(&shown[s..e]);
-                }
-            }
-            Lang::Program(row) if let Some(asm) = &row.asm => {
+        match (defines, lang.symbols()) {
+            (Some(defines), _) => {
                 // The first name after the word that a `(` or `[` follows.
-                if word == asm.defines
+                if word == defines
                     && let Some(&(s, e)) = idents[i + 1..]
                         .iter()
                         .find(|&&(_, e)| shown[e..].trim_start().starts_with(['(', '[']))
@@ -39,7 +36,14 @@ pub fn reader_functions(lang: Lang, shown: &str) -> Vec<String> {
                     push(&shown[s..e]);
                 }
             }
-            Lang::C | Lang::Cpp | Lang::Program(_) => {
+            (None, Symbols::Rust) => {
+                if word == "fn"
+                    && let Some(&(s, e)) = idents.get(i + 1)
+                {
+                    push(&shown[s..e]);
+                }
+            }
+            (None, Symbols::Plain | Symbols::Itanium) => {
                 let next = shown[end..].trim_start().chars().next();
                 const KEYWORDS: [&str; 8] = [
                     "if", "while", "for", "switch", "return", "sizeof", "defined", "catch",
@@ -105,9 +109,9 @@ fn identifiers(code: &str) -> Vec<(usize, usize)> {
 /// name for C, the last path segment of the demangled name for Rust and
 /// C++ (methods and namespaced functions included).
 fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
-    match lang {
-        Lang::C | Lang::Program(_) => keep.iter().any(|k| k == symbol),
-        Lang::Cpp => {
+    match lang.symbols() {
+        Symbols::Plain => keep.iter().any(|k| k == symbol),
+        Symbols::Itanium => {
             // `ns::Type::name<T>(int) const` -> `name`.
             let shown = display_symbol(symbol, lang);
             let path = shown.split('(').next().unwrap_or(&shown);
@@ -115,7 +119,7 @@ fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
             let last = path.rsplit("::").next().unwrap_or(path);
             keep.iter().any(|k| k == symbol || k == last)
         }
-        Lang::Rust => {
+        Symbols::Rust => {
             let name = display_symbol(symbol, lang);
             let last = name.rsplit("::").next().unwrap_or(&name);
             keep.iter().any(|k| k == last)
@@ -126,15 +130,15 @@ fn wanted(symbol: &str, lang: Lang, keep: &[String]) -> bool {
 /// How a function's label is shown: Rust symbols demangled without their
 /// hash and without the crate name, C++ symbols demangled.
 fn display_symbol(symbol: &str, lang: Lang) -> String {
-    match lang {
-        Lang::C | Lang::Program(_) => return symbol.to_owned(),
-        Lang::Cpp => {
+    match lang.symbols() {
+        Symbols::Plain => return symbol.to_owned(),
+        Symbols::Itanium => {
             return cpp_demangle::Symbol::new(symbol)
                 .ok()
                 .and_then(|s| s.demangle().ok())
                 .unwrap_or_else(|| symbol.to_owned());
         }
-        Lang::Rust => {}
+        Symbols::Rust => {}
     }
     match rustc_demangle::try_demangle(symbol) {
         Ok(d) => {
@@ -294,7 +298,7 @@ fn instructions(body: &[&str], lang: Lang, own: &[String]) -> Vec<(String, u32)>
             continue;
         }
         let t = shorten_anon(&t.replace('\t', " "));
-        let t = if lang == Lang::Rust {
+        let t = if lang.symbols() == Symbols::Rust {
             demangle_operands(&t)
         } else {
             t

@@ -23,7 +23,7 @@ use crate::cache::Cache;
 use crate::crates::{self, Crates};
 use crate::exec::{self, Limits};
 use mdbook_companion_core::config::Config;
-use mdbook_companion_core::lang::{Compiler, Lang};
+use mdbook_companion_core::lang::Compiler;
 use mdbook_companion_core::languages::{Assembler, ListingFormat, Stream};
 use mdbook_companion_core::links::Mode;
 use mdbook_companion_core::machine::{self, Syntax};
@@ -38,16 +38,6 @@ pub use mdbook_companion_core::asm::{Listing, Request};
 
 /// The cache namespace of assembly listings.
 pub const NAMESPACE: &str = "asm";
-
-/// The file a block is compiled from (`cc` picks C++ by the `.cpp` name).
-fn file_name(lang: Lang) -> &'static str {
-    match lang {
-        Lang::C => "block.c",
-        Lang::Cpp => "block.cpp",
-        Lang::Rust => "block.rs",
-        Lang::Program(row) => row.file,
-    }
-}
 
 /// Why no assembly could be made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,7 +125,7 @@ fn command(req: &Request, config: &Config, lines: bool) -> (String, Vec<String>)
         let program = words.next().unwrap_or_default();
         return (program, words.collect());
     }
-    let file = file_name(req.lang).to_owned();
+    let file = req.lang.asm_file().to_owned();
     let x86 = machine::is_x86(machine::host_arch());
     let mut args: Vec<String> = Vec::new();
     let program = match req.compiler() {
@@ -303,8 +293,8 @@ pub fn made(
         Some(Assembler {
             format: ListingFormat::Go,
             ..
-        }) => go::filter(&raw, &keep, file_name(req.lang)),
-        None => filter(&raw, req.lang, &keep, file_name(req.lang)),
+        }) => go::filter(&raw, &keep, req.lang.asm_file()),
+        None => filter(&raw, req.lang, &keep, req.lang.asm_file()),
     };
     if let Ok(bytes) = serde_json::to_vec(&filtered) {
         cache.put(NAMESPACE, &key, &bytes);
@@ -321,7 +311,7 @@ fn compile(
     args: &[String],
 ) -> Result<String, AsmError> {
     let dir = exec::scratch_dir().map_err(|e| AsmError::Io(e.to_string()))?;
-    std::fs::write(dir.path().join(file_name(req.lang)), &req.source)
+    std::fs::write(dir.path().join(req.lang.asm_file()), &req.source)
         .map_err(|e| AsmError::Io(e.to_string()))?;
     let sandbox = crates::compiler_box(config.isolation, &config.root);
     let finished = exec::run_in(

@@ -1,4 +1,5 @@
 use super::*;
+use mdbook_companion_core::lang::Lang;
 use pretty_assertions::assert_eq;
 use std::path::PathBuf;
 
@@ -237,7 +238,7 @@ fn both_ways(req: &Request) -> (Listing, Listing) {
     let run = |lines: bool| {
         let (program, args) = command(req, &cfg, lines);
         let raw = super::compile(req, &cfg, &program, &args).unwrap_or_else(|e| panic!("{e}"));
-        filter(&raw, req.lang, &keep, file_name(req.lang))
+        filter(&raw, req.lang, &keep, req.lang.asm_file())
     };
     (run(true), run(false))
 }

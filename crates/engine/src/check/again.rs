@@ -8,8 +8,6 @@ use super::{Checker, judge};
 use crate::cache::Cache;
 use crate::exec;
 use mdbook_companion_core::claim::Stated;
-use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use std::time::Duration;
 
 /// The cache namespace of second runs (output that may vary), by the
@@ -79,9 +77,8 @@ impl Checker {
     /// same on all): one run, or `THREAD_RUNS` of one compile for a
     /// program that starts threads or hashes with a random key.
     pub fn other_actuals(&self, claim: &Stated<'_>) -> Vec<String> {
-        let may_differ =
-            starts_threads(&claim.program.source) || hashes_randomly(&claim.program.source);
-        let runs = match claim.program.lang == Lang::Rust && may_differ {
+        let backend = super::backend::of(claim.program.lang);
+        let runs = match backend.runs_may_differ(&claim.program.source) {
             true => self.runs(claim, THREAD_RUNS),
             false => self.again(claim).into_iter().collect(),
         };

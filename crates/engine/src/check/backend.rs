@@ -14,6 +14,7 @@ use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::languages::{EXE, Language};
+use mdbook_companion_core::tokens::{hashes_randomly, starts_threads};
 use std::time::Duration;
 
 /// What the checker asks of a language.
@@ -37,6 +38,24 @@ pub(super) trait Backend: Sync {
     /// Whether its programs may use the book's crates.
     fn uses_crates(&self) -> bool {
         false
+    }
+
+    /// Whether runs of `source` may print differently each time (it
+    /// starts threads, or hashes with a random key): `adopt` then runs
+    /// it more than once.
+    fn runs_may_differ(&self, _source: &str) -> bool {
+        false
+    }
+
+    /// Whether its compiler's warnings are listed for a claim.
+    fn lists_warnings(&self) -> bool {
+        false
+    }
+
+    /// Whether a recorded run tells how its program ended (its status,
+    /// its checker's report): not Rust's, whose panic message says it.
+    fn tells_ending(&self) -> bool {
+        true
     }
 }
 
@@ -79,6 +98,18 @@ impl Backend for Rust {
 
     fn uses_crates(&self) -> bool {
         true
+    }
+
+    fn runs_may_differ(&self, source: &str) -> bool {
+        starts_threads(source) || hashes_randomly(source)
+    }
+
+    fn lists_warnings(&self) -> bool {
+        true
+    }
+
+    fn tells_ending(&self) -> bool {
+        false
     }
 }
 

@@ -19,7 +19,7 @@ use std::time::Duration;
 /// The compile (and run) job of a C or C++ claim.
 pub fn job(claim: &Stated<'_>, cc: &str) -> Job {
     let cpp = claim.program.lang == Lang::Cpp;
-    let source_file = if cpp { "main.cpp" } else { "main.c" };
+    let source_file = claim.program.lang.source_file();
     let mut args: Vec<String> = vec!["-Wall".into()];
     args.extend(claim.program.flags.iter().cloned());
     let run = match claim.expectation.expect {
@@ -84,11 +84,7 @@ pub fn judge(
             None,
         );
     }
-    let source_file = if claim.program.lang == Lang::Cpp {
-        "main.cpp"
-    } else {
-        "main.c"
-    };
+    let source_file = claim.program.lang.source_file();
     match (claim.expectation.expect, obs.compiled) {
         // A quiz's C question may say the program does not compile.
         (Expect::CompileFail, false) => {

@@ -8,7 +8,7 @@
 //! cached under the `warnings` namespace by the claim's key (which holds
 //! the compiler's version), so a warm `drift` starts no compiler.
 
-use super::{Checker, Expect, Lang, Stated};
+use super::{Checker, Expect, Stated};
 use crate::cache::Cache;
 use crate::exec;
 
@@ -21,7 +21,7 @@ impl Checker {
     /// ` --> main.rs:2:9`); `None` for a claim that is not a Rust program
     /// meant to compile, or when the compiler cannot be run.
     pub fn warnings(&self, claim: &Stated<'_>) -> Option<Vec<String>> {
-        if claim.program.lang != Lang::Rust
+        if !super::backend::of(claim.program.lang).lists_warnings()
             || claim.expectation.ignore
             || matches!(claim.expectation.expect, Expect::CompileFail | Expect::Asm)
         {

@@ -8,7 +8,7 @@
 //! program ended and its checker's report, with what changes from run to
 //! run (ids, addresses, the temporary folder) written `…`.
 
-use super::{CACHE_NAMESPACE, Checker, Lang, Observation, Verdict, pattern, sanitizer};
+use super::{CACHE_NAMESPACE, Checker, Observation, Verdict, pattern, sanitizer};
 use crate::exec;
 use crate::lock;
 use mdbook_companion_core::claim::Stated;
@@ -206,7 +206,7 @@ fn of_observation(claim: &Stated<'_>, obs: &Observation, toolchain: String) -> O
         });
     }
     let run = obs.run.as_ref()?;
-    if claim.program.lang == Lang::Rust {
+    if !super::backend::of(claim.program.lang).tells_ending() {
         return Some(RecordedRun {
             compiled: true,
             stdout: run.stdout.clone(),
