@@ -72,15 +72,18 @@ fn sleeping_programs_run_more_at_once_than_the_workers() {
 /// judged, so none is reported as timed out.
 #[test]
 fn a_cpu_bound_program_near_its_limit_is_judged_from_a_run_alone() {
-    // A quarter of a second of CPU (the kernel's count for this process),
-    // then done: alone it ends within the 3 s limit even on a CPU shared
-    // with ten other busy processes; sixteen at once on one CPU (two
-    // workers, eight each) get a sixteenth of it each, 0.19 s in 3 s.
-    let book = BookTest::new().companion("timeout = 3").chapter(
+    // 0.6 s of CPU (the kernel's count for this process), then done:
+    // alone it ends within the 5 s limit even on a CPU shared with seven
+    // other busy processes; sixteen at once on one CPU (two workers,
+    // eight each) get a sixteenth of it each, 0.31 s in 5 s. The last to
+    // start runs alone for as long as it started after the first (the
+    // others stopped at their limit): with 0.25 s in 3 s, 60 ms of that
+    // let it end in time.
+    let book = BookTest::new().companion("timeout = 5").chapter(
         "cpu.md",
         &chapter(16, true, |i| {
             format!(
-                "fn cpu() -> u64 {{\n    let s = std::fs::read_to_string(\"/proc/self/schedstat\").unwrap();\n    s.split_whitespace().next().unwrap().parse().unwrap()\n}}\nfn main() {{\n    let start = cpu();\n    while cpu() - start < 250_000_000 {{}}\n    println!(\"{i}\");\n}}"
+                "fn cpu() -> u64 {{\n    let s = std::fs::read_to_string(\"/proc/self/schedstat\").unwrap();\n    s.split_whitespace().next().unwrap().parse().unwrap()\n}}\nfn main() {{\n    let start = cpu();\n    while cpu() - start < 600_000_000 {{}}\n    println!(\"{i}\");\n}}"
             )
         }),
     );
