@@ -7,7 +7,7 @@
 
 use super::cc;
 use super::doctest;
-use super::judge::{SoughtReport, exits_cleanly, stops_with_report};
+use super::judge::{SoughtReport, compile_verdict, exits_cleanly, stops_with_report};
 use super::rustc;
 use super::verdict::{Job, Observation, Verdict};
 use mdbook_companion_core::claim::Stated;
@@ -167,46 +167,25 @@ impl Backend for Language {
         obs: &Observation,
         run_limit: Duration,
     ) -> (Verdict, Option<String>) {
-        if obs.compile_timed_out {
-            return (
-                Verdict::fail(format!(
-                    "the {} compiler did not finish within its time limit and was stopped",
-                    self.label
-                )),
-                None,
-            );
-        }
-        match (claim.expectation.expect, obs.compiled) {
-            (Expect::CompileFail, false) => {
-                let message = obs.diagnostics.trim_end();
-                let first = message
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .map(str::to_owned);
-                return match &claim.expectation.error {
-                    Some(words) if !message.contains(words.as_str()) => (
-                        Verdict::fail_with(
-                            format!("does not compile, but its message does not say `{words}`"),
-                            message,
-                        ),
-                        first,
+        let failed = || {
+            let message = obs.diagnostics.trim_end();
+            let first = message
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map(str::to_owned);
+            match &claim.expectation.error {
+                Some(words) if !message.contains(words.as_str()) => (
+                    Verdict::fail_with(
+                        format!("does not compile, but its message does not say `{words}`"),
+                        message,
                     ),
-                    _ => (Verdict::Passed, first),
-                };
+                    first,
+                ),
+                _ => (Verdict::Passed, first),
             }
-            (Expect::CompileFail, true) => {
-                return (
-                    Verdict::fail("compiled, but the block says it does not compile"),
-                    None,
-                );
-            }
-            (_, false) => {
-                return (
-                    Verdict::fail_with("does not compile", &obs.diagnostics),
-                    None,
-                );
-            }
-            (_, true) => {}
+        };
+        if let Some(told) = compile_verdict(claim, obs, self.label, failed) {
+            return told;
         }
         match claim.expectation.expect {
             Expect::Run => exits_cleanly(claim, obs.run.as_ref(), run_limit, |run| {

@@ -8,7 +8,9 @@
 //! behaviour the checker sees stops the program with its report. C++ goes through the same `cc` driver as `main.cpp`, linked with
 //! `-lstdc++`, so one `cc` setting serves both languages.
 
-use super::judge::{SoughtReport, abnormal, exits_cleanly, stops_with_report, unproven_report};
+use super::judge::{
+    SoughtReport, abnormal, compile_verdict, exits_cleanly, stops_with_report, unproven_report,
+};
 use super::sanitizer;
 use super::verdict::{Job, Observation, Verdict};
 use mdbook_companion_core::claim::Stated;
@@ -78,39 +80,21 @@ pub fn judge(
     obs: &Observation,
     timeout: Duration,
 ) -> (Verdict, Option<String>) {
-    if obs.compile_timed_out {
-        return (
-            Verdict::fail("the C compiler did not finish within its time limit and was stopped"),
-            None,
-        );
-    }
     let source_file = claim.program.lang.source_file();
-    match (claim.expectation.expect, obs.compiled) {
+    let failed = || {
         // A quiz's C question may say the program does not compile.
-        (Expect::CompileFail, false) => {
-            let first = obs
-                .diagnostics
-                .lines()
-                .find(|l| l.contains(": error:") || l.contains(": fatal error:"))
-                .map(str::to_owned);
-            return match super::judge::wrong_error_line(claim, &obs.diagnostics, source_file) {
-                Some(v) => (v, first),
-                None => (Verdict::Passed, first),
-            };
+        let first = obs
+            .diagnostics
+            .lines()
+            .find(|l| l.contains(": error:") || l.contains(": fatal error:"))
+            .map(str::to_owned);
+        match super::judge::wrong_error_line(claim, &obs.diagnostics, source_file) {
+            Some(v) => (v, first),
+            None => (Verdict::Passed, first),
         }
-        (Expect::CompileFail, true) => {
-            return (
-                Verdict::fail("compiled, but the block says it does not compile"),
-                None,
-            );
-        }
-        (_, false) => {
-            return (
-                Verdict::fail_with("does not compile", &obs.diagnostics),
-                None,
-            );
-        }
-        (_, true) => {}
+    };
+    if let Some(told) = compile_verdict(claim, obs, "C", failed) {
+        return told;
     }
     let sanitize = claim
         .expectation

@@ -5,14 +5,48 @@
 
 use super::pattern;
 use super::sanitizer;
-use super::verdict::{MAX_OUTPUT, RunResult, Verdict, contains_normalized, normalize};
+use super::verdict::{MAX_OUTPUT, Observation, RunResult, Verdict, contains_normalized, normalize};
 use mdbook_companion_core::sanitize::Sanitize;
 
 /// The message of an output block the program's output does not match
 /// (which a second run may tell apart from output that varies).
 pub(super) const OUTPUT_DIFFERS: &str = "the output differs from the output block";
 use mdbook_companion_core::claim::Stated;
+use mdbook_companion_core::expect::Expect;
 use std::time::Duration;
+
+/// What its compile alone decides of a claim compiled by `compiler`
+/// (named in the message): stopped at its time limit, compiled though it
+/// claims not to, or not compiled though it must; a `compile_fail` claim
+/// that failed is told by `failed` (its verdict and the first line of
+/// its message). `None` when its run decides.
+pub(super) fn compile_verdict(
+    claim: &Stated<'_>,
+    obs: &Observation,
+    compiler: &str,
+    failed: impl FnOnce() -> (Verdict, Option<String>),
+) -> Option<(Verdict, Option<String>)> {
+    if obs.compile_timed_out {
+        return Some((
+            Verdict::fail(format!(
+                "the {compiler} compiler did not finish within its time limit and was stopped"
+            )),
+            None,
+        ));
+    }
+    match (claim.expectation.expect, obs.compiled) {
+        (Expect::CompileFail, false) => Some(failed()),
+        (Expect::CompileFail, true) => Some((
+            Verdict::fail("compiled, but the block says it does not compile"),
+            None,
+        )),
+        (_, false) => Some((
+            Verdict::fail_with("does not compile", &obs.diagnostics),
+            None,
+        )),
+        (_, true) => None,
+    }
+}
 
 /// A time-out, a flood or a program over its memory, shared by every
 /// kind of run.
