@@ -151,3 +151,28 @@ fn a_tracing_programs_diagnostics_name_the_quiz_files_lines() {
     );
     assert!(!lock.contains("main.rs"), "{lock}");
 }
+
+/// A quiz file's answers are kept by the page under a key of the file's
+/// text, as a quiz in a block is under its own: the same text, the same
+/// key whatever our code makes of it (it was a hash of the parsed
+/// questions' debug text, which changed when a type of ours was renamed,
+/// and readers' answers were lost); a changed file, a new key.
+#[test]
+fn a_quiz_files_answers_are_kept_under_a_key_of_its_text() {
+    let key = |toml: &str| {
+        let page = book(toml, "../quizzes/talk.toml").html("ch/quiz.md");
+        let quiz = page.all("div.companion-quiz");
+        quiz[0]
+            .value()
+            .attr("data-companion-quiz")
+            .expect("a key")
+            .to_owned()
+    };
+    let text_key = |toml: &str| {
+        mdbook_companion_core::hash::key(&[b"quiz-file", toml.as_bytes()])[..16].to_owned()
+    };
+    assert_eq!(key(TALK), text_key(TALK));
+    let edited = format!("{TALK}\n# edited\n");
+    assert_eq!(key(&edited), text_key(&edited));
+    assert_ne!(key(&edited), key(TALK));
+}

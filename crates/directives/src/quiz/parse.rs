@@ -81,12 +81,8 @@ impl Quiz {
     pub fn parse(block: &Block, env: &Env<'_>) -> Result<Quiz, Problem> {
         let (mut quiz, src) = parse_with_src(block, env.text, env.config)?;
         if let Some((path, at)) = src {
-            quiz.questions = super::toml::read_file(env, &path, at, block.fence.info_offset)?;
-            quiz.hash = mdbook_companion_core::hash::key(&[
-                b"quiz-file",
-                format!("{:?}", quiz.questions).as_bytes(),
-            ])[..16]
-                .to_owned();
+            (quiz.questions, quiz.hash) =
+                super::toml::read_file(env, &path, at, block.fence.info_offset)?;
         }
         Ok(quiz)
     }

@@ -459,7 +459,7 @@ pub(super) fn read_file(
     path: &str,
     at: usize,
     block_at: usize,
-) -> Result<Vec<Question>, Problem> {
+) -> Result<(Vec<Question>, String), Problem> {
     let config = env.config;
     let dir = std::path::Path::new(env.file)
         .parent()
@@ -487,8 +487,13 @@ pub(super) fn read_file(
         what: "mdbook-quiz file",
     };
     let shown = file.rel.to_string_lossy().replace('\\', "/");
-    file.load_in_root(config, |text| questions(text, &shown, block_at, config))
-        .map_err(|e| e.at(at))
+    // Where the page keeps the reader's answers: the file's text, as a
+    // quiz in a block is keyed by its own.
+    file.load_in_root(config, |text| {
+        let hash = mdbook_companion_core::hash::key(&[b"quiz-file", text.as_bytes()]);
+        questions(text, &shown, block_at, config).map(|q| (q, hash[..16].to_owned()))
+    })
+    .map_err(|e| e.at(at))
 }
 
 /// A `Tracing` question's program, as a Rust program question would
