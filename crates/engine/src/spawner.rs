@@ -83,15 +83,12 @@ pub(crate) struct Spawned {
     pub net: Option<NetSlot>,
 }
 
-/// A program box's network namespace, taken for one program at a time:
-/// a number the spawner keeps a namespace under (made at its first use,
-/// as the compilers' shared one is: nothing but its loopback, up), free
-/// again when dropped, which the caller does once the supervisor ended,
-/// so after everything in the box ended. A program never shares its
-/// namespace with another that runs (two examples may each listen on the
-/// same port, and none can reach another's listener), yet the kernel
-/// makes and undoes a namespace per slot, not per program: about a
-/// millisecond of CPU a program, and a kernel worker's undoing of it.
+/// A program box's network namespace, one program at a time: a number
+/// the spawner keeps one under (made as the compilers' is), free again
+/// when dropped, once the supervisor (so everything in the box) ended.
+/// No program shares it with one that runs (two may each listen on one
+/// port, none reach another's), yet the kernel makes one per slot, not
+/// per program (a millisecond of CPU each, and its undoing).
 pub(crate) struct NetSlot(u32);
 
 /// The slots free to take, and how many were made.
@@ -99,11 +96,9 @@ static NET_SLOTS: Mutex<(Vec<u32>, u32)> = Mutex::new((Vec::new(), 0));
 
 impl NetSlot {
     fn take() -> NetSlot {
-        let mut slots = NET_SLOTS.lock().unwrap_or_else(|e| e.into_inner());
-        NetSlot(slots.0.pop().unwrap_or_else(|| {
-            slots.1 += 1;
-            slots.1 - 1
-        }))
+        let (free, made) = &mut *NET_SLOTS.lock().unwrap_or_else(|e| e.into_inner());
+        *made += u32::from(free.is_empty());
+        NetSlot(free.pop().unwrap_or(*made - 1))
     }
 }
 
@@ -264,7 +259,10 @@ pub(crate) fn spawn(
         Ok(s) => s,
         Err(e) => return Some(Err(e)),
     };
-    let mut fields: Vec<Vec<u8>> = vec![
+    let net = sandbox
+        .is_some_and(|s| !s.compiler && !s.lesser)
+        .then(NetSlot::take);
+    let limits = [
         limit
             .as_nanos()
             .min(i64::MAX as u128)
@@ -272,40 +270,8 @@ pub(crate) fn spawn(
             .into_bytes(),
         crate::supervise::limit_arg(memory).into_bytes(),
         crate::supervise::limit_arg(resident).into_bytes(),
-        cmd.get_current_dir()
-            .map(|d| d.as_os_str().as_bytes().to_vec())
-            .unwrap_or_default(),
     ];
-    fields.extend(
-        crate::supervise::box_args(sandbox)
-            .into_iter()
-            .map(OsStringExt::into_vec),
-    );
-    let net = sandbox
-        .is_some_and(|s| !s.compiler && !s.lesser)
-        .then(NetSlot::take);
-    fields.push(
-        net.as_ref()
-            .map_or_else(|| b"-".to_vec(), |n| n.0.to_string().into_bytes()),
-    );
-    let envs: Vec<Vec<u8>> = cmd
-        .get_envs()
-        .map(|(key, value)| match value {
-            Some(value) => [b"+", key.as_bytes(), b"=", value.as_bytes()].concat(),
-            None => [b"-", key.as_bytes()].concat(),
-        })
-        .collect();
-    fields.push(envs.len().to_string().into_bytes());
-    fields.extend(envs);
-    fields.push(cmd.get_program().as_bytes().to_vec());
-    fields.extend(cmd.get_args().map(|a| a.as_bytes().to_vec()));
-    if fields.iter().any(|f| f.contains(&0)) {
-        return None;
-    }
-    let message = fields.join(&0u8);
-    if message.len() > REQUEST {
-        return None;
-    }
+    let message = request(cmd, limits, sandbox, net.as_ref())?;
     let pid = {
         let _turn = spawner.turn.lock().unwrap_or_else(|e| e.into_inner());
         if spawner.broken.load(std::sync::atomic::Ordering::SeqCst) {
@@ -348,6 +314,49 @@ pub(crate) fn spawn(
         stderr: File::from(err_r),
         net,
     }))
+}
+
+/// The request for `cmd` as the spawner reads it ([`parse`]): its limits
+/// (time, memory, resident), directory, box and network slot,
+/// environment, program and arguments, separated by NUL; `None` when a
+/// field holds a NUL or it is too long.
+fn request(
+    cmd: &Command,
+    limits: [Vec<u8>; 3],
+    sandbox: Option<&crate::sandbox::Sandbox>,
+    net: Option<&NetSlot>,
+) -> Option<Vec<u8>> {
+    let [time, memory, resident] = limits;
+    let mut fields: Vec<Vec<u8>> = vec![
+        time,
+        memory,
+        resident,
+        cmd.get_current_dir()
+            .map(|d| d.as_os_str().as_bytes().to_vec())
+            .unwrap_or_default(),
+    ];
+    fields.extend(
+        crate::supervise::box_args(sandbox)
+            .into_iter()
+            .map(OsStringExt::into_vec),
+    );
+    fields.push(net.map_or_else(|| b"-".to_vec(), |n| n.0.to_string().into_bytes()));
+    let envs: Vec<Vec<u8>> = cmd
+        .get_envs()
+        .map(|(key, value)| match value {
+            Some(value) => [b"+", key.as_bytes(), b"=", value.as_bytes()].concat(),
+            None => [b"-", key.as_bytes()].concat(),
+        })
+        .collect();
+    fields.push(envs.len().to_string().into_bytes());
+    fields.extend(envs);
+    fields.push(cmd.get_program().as_bytes().to_vec());
+    fields.extend(cmd.get_args().map(|a| a.as_bytes().to_vec()));
+    if fields.iter().any(|f| f.contains(&0)) {
+        return None;
+    }
+    let message = fields.join(&0u8);
+    (message.len() <= REQUEST).then_some(message)
 }
 
 /// Sends `message` with the descriptors `fds` on `socket`.
