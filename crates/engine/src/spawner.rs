@@ -88,7 +88,7 @@ pub(crate) struct Spawned {
 /// when dropped, once the supervisor (so everything in the box) ended.
 /// No program shares it with one that runs (two may each listen on one
 /// port, none reach another's), yet the kernel makes one per slot, not
-/// per program (a millisecond of CPU each, and its undoing).
+/// per program (the cost: the guide's Performance page).
 pub(crate) struct NetSlot(u32);
 
 /// The slots free to take, and how many were made.
