@@ -135,15 +135,15 @@ pub(crate) fn new_namespaces() -> io::Result<()> {
     }
 }
 
-/// A network namespace of nothing but its loopback (up), made once by
-/// the spawner, that every compiler's box joins rather than making one of
-/// its own (making one, and the kernel's undoing of it, cost CPU a
-/// start: the guide's Performance page). A compile still reaches no
-/// network; its loopback is the run's other compiles'. A program's box joins one made
+/// A network namespace of nothing but its loopback (up), made once by the
+/// spawner, that every compiler's box joins rather than making one of its
+/// own (making one, and the kernel's undoing of it, cost CPU a start: the
+/// guide's Performance page). A compile still reaches no network; its
+/// loopback is the run's other compiles'. A program's box joins one made
 /// the same way for its slot (`spawner::NetSlot`): no program that runs
 /// beside it has it, so two examples can each listen on the same port.
-/// With it, where we are not root, the user namespace that owns it,
-/// which the box's own user namespace is made in.
+/// With it, where we are not root, the user namespace that owns it, which
+/// the box's own user namespace is made in.
 #[cfg(target_os = "linux")]
 pub(crate) struct SharedNet {
     user: Option<std::os::fd::OwnedFd>,
