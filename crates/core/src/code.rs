@@ -27,14 +27,21 @@ pub fn rust_source(code: &str) -> String {
     out
 }
 
+/// Whether a line of Rust code is hidden from the reader, as mdBook
+/// decides it: `# ` or a lone `#` after its indent (not `##`, an escaped
+/// `#`).
+pub fn rust_hides(line: &str) -> bool {
+    let rest = line.trim_start();
+    !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
+}
+
 /// The Rust code the reader sees: hidden lines dropped, `##` shown as `#`.
 pub fn rust_shown(code: &str) -> String {
     let mut out = String::with_capacity(code.len());
     for line in code.split_inclusive('\n') {
-        let rest = line.trim_start();
-        if rest.starts_with("##") {
+        if line.trim_start().starts_with("##") {
             out.push_str(&line.replacen("##", "#", 1));
-        } else if !(rest.starts_with("# ") || rest.trim_end() == "#") {
+        } else if !rust_hides(line) {
             out.push_str(line);
         }
     }
@@ -47,10 +54,7 @@ pub fn rust_shown(code: &str) -> String {
 /// between as written (a hidden line among shown ones stays hidden).
 pub fn rust_hidden_ends(code: &str) -> (String, String, String) {
     let lines: Vec<&str> = code.split_inclusive('\n').collect();
-    let hidden = |line: &&str| {
-        let rest = line.trim_start();
-        !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
-    };
+    let hidden = |line: &&str| rust_hides(line);
     let first = lines.iter().position(|l| !hidden(l)).unwrap_or(lines.len());
     let last = lines
         .iter()

@@ -190,9 +190,7 @@ impl Lang {
         let rest = line.trim_start();
         let prefix = &config.c_hidden_prefix;
         match self.family() {
-            Family::Rustdoc => {
-                !rest.starts_with("##") && (rest.starts_with("# ") || rest.trim_end() == "#")
-            }
+            Family::Rustdoc => code::rust_hides(line),
             Family::Native => rest.starts_with(prefix) || rest.trim_end() == prefix.trim_end(),
             Family::Program => false,
         }
