@@ -65,9 +65,7 @@ pub(super) fn lexed(claim: &Stated<'_>) -> Option<Observation> {
         return None;
     }
     let (at, what) = mdbook_companion_core::tokens::lexer_stop(&claim.program.source)?;
-    let before = &claim.program.source[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    let (line, column) = mdbook_companion_core::markdown::line_col(&claim.program.source, at);
     Some(Observation {
         compiled: false,
         diagnostics: format!(
@@ -117,9 +115,7 @@ pub(super) fn gated(claim: &Stated<'_>, version: &str) -> Option<Observation> {
                 .is_some_and(|r| r.trim_start().starts_with("feature"))
         })
         .unwrap_or(0);
-    let before = &source[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    let (line, column) = mdbook_companion_core::markdown::line_col(source, at);
     Some(Observation {
         compiled: false,
         diagnostics: format!(
@@ -265,6 +261,31 @@ mod tests {
                 over_memory: None,
             }),
         }
+    }
+
+    /// Where the lexer stops, told in characters as rustc tells it (a
+    /// byte count put the column after a wide character too far right).
+    #[test]
+    fn a_lexer_stop_is_located_as_rustc_locates_it() {
+        let source = "fn main() {}\nconst \u{c9}: &str = \"\u{e9}\"; )\n";
+        let mut c = plain(Expect::CompileFail, &[], false);
+        c.program.source = source.to_owned();
+        let ours = lexed(&c.stated()).expect("a lexer stop").diagnostics;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.rs"), source).unwrap();
+        let out = std::process::Command::new("rustc")
+            .args(["--edition", "2021", "main.rs"])
+            .current_dir(dir.path())
+            .output()
+            .expect("rustc runs");
+        let located = |text: &str| {
+            text.lines()
+                .find_map(|l| l.trim_start().strip_prefix("--> "))
+                .map(str::to_owned)
+        };
+        let theirs = located(&String::from_utf8_lossy(&out.stderr));
+        assert_eq!(located(&ours), theirs);
+        assert_eq!(theirs.as_deref(), Some("main.rs:2:22"));
     }
 
     #[test]
