@@ -135,7 +135,12 @@ pub fn crate_paths_from_module(source: &str) -> Option<String> {
             ")" | "]" | "}" => {
                 open.pop();
             }
-            "crate" if tokens.get(i + 1) == Some(&":") && tokens.get(i + 2) == Some(&":") => {
+            // (`$crate::` is a macro's, told by [`root_names`].)
+            "crate"
+                if tokens.get(i + 1) == Some(&":")
+                    && tokens.get(i + 2) == Some(&":")
+                    && (i == 0 || tokens[i - 1] != "$") =>
+            {
                 let start = at(t);
                 if source.get(start..start + 7) != Some("crate::") {
                     return None;
@@ -464,6 +469,8 @@ pub(crate) fn block_comment_len(text: &str) -> usize {
         .filter(|t| matches!(t.kind, ra_ap_rustc_lexer::TokenKind::BlockComment { .. }))
         .map_or(text.len(), |t| t.len as usize)
 }
+
+pub mod root;
 
 #[cfg(test)]
 mod tests;

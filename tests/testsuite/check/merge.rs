@@ -437,3 +437,83 @@ fn a_half_warm_check_answers_from_the_cache_and_checks_the_rest_in_book_order() 
     );
     assert_eq!(half_code, cold_code);
 }
+
+/// Blocks that put names at their crate's root: exported macros
+/// (`warn` twice), linker symbols (`companion_answer` twice, with two
+/// values), crate attributes a binary makes nothing of; a block that
+/// reaches its exported macro by path, one that calls a macro with
+/// `$crate`, and a crate type rustc refuses.
+const AT_THE_ROOT: &str = r#"# At the root
+
+```rust
+#[macro_export]
+macro_rules! warn {
+    ($m:expr) => { eprintln!("WARN: {}", $m) };
+}
+```
+
+```rust
+#[macro_export]
+macro_rules! warn {
+    ($m:expr) => { eprintln!("warn: {}", $m) };
+}
+```
+
+```rust
+#[unsafe(no_mangle)]
+pub extern "C" fn companion_answer() -> u32 { 42 }
+fn main() { assert_eq!(companion_answer(), 42); }
+```
+
+```rust
+#[unsafe(export_name = "companion_answer")]
+pub extern "C" fn answer() -> u32 { 7 }
+fn main() { assert_eq!(answer(), 7); }
+```
+
+```rust
+#![crate_name = "projx"]
+#![crate_type = "lib"]
+pub fn f() {}
+```
+
+```rust
+#[macro_export]
+macro_rules! m { () => {}; }
+self::m!();
+crate::m!();
+fn main() {}
+```
+
+```rust
+macro_rules! call_foo { () => { $crate::foo() }; }
+fn foo() {}
+fn main() { call_foo!(); }
+```
+
+```rust
+#![crate_type = "bogus"]
+fn main() {}
+```
+"#;
+
+/// What a block puts at its crate's root by name does not keep it from
+/// a merged build: two that share a name go to two builds (the same
+/// symbol twice in one binary would not link, or would give one block
+/// the other's function); blocks that reach their root's names from
+/// their own code, and a refused crate type, compile alone. The same
+/// verdicts as `--no-merge`.
+#[test]
+fn blocks_that_put_names_at_their_root_merge_when_no_other_takes_them() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2024\"\n")
+        .chapter("root.md", AT_THE_ROOT);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "7 passed, 1 failed", "{report:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (sizes, _) = super::merge_phases::merged_builds(&book);
+    // `warn`, `companion_answer` and the crate attributes in one; the
+    // second `warn` and `companion_answer` in another.
+    assert_eq!(sizes, [2, 3], "{report:#}");
+}

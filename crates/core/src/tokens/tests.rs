@@ -45,10 +45,13 @@ fn crate_paths_are_told_from_the_module_at_the_same_columns() {
             "use self:: a::f;\nmod a {\n    pub fn f() -> u8 { super::b() }\n}\nfn b() -> u8 { 1 }\nfn main() { let s = \"crate::x\"; self:: a::f(); }\n"
         )
     );
-    assert_eq!(
-        crate_paths_from_module("pub(crate) fn f() {}").as_deref(),
-        Some("pub(crate) fn f() {}")
-    );
+    // Not a macro's `$crate` (what it names is told by `root_names`).
+    for source in [
+        "pub(crate) fn f() {}",
+        "macro_rules! m { () => { $crate::g() } }",
+    ] {
+        assert_eq!(crate_paths_from_module(source).as_deref(), Some(source));
+    }
     // Two modules deep, inside a macro's tokens, or spaced out.
     for source in [
         "mod a { mod b { fn f() { crate::g() } } }",

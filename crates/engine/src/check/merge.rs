@@ -304,6 +304,10 @@ impl Checker {
         links: bool,
     ) -> Result<Vec<Member<'a>>, Built<'a>> {
         let tests = harnessed(members[0].claim);
+        let sources: Vec<&str> = members
+            .iter()
+            .map(|m| m.claim.program.source.as_str())
+            .collect();
         // The baseline has the members' own flags, without the
         // book's crates (an empty program links none of them).
         match self.baselines.outside_mains(
@@ -312,7 +316,7 @@ impl Checker {
             program,
             &members[0].job,
             tests,
-            members.len(),
+            &sources,
         ) {
             Some(found) if found.none() => Ok(members),
             Some(found) if found.unattributed.is_empty() => {

@@ -12,12 +12,18 @@ use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
 use mdbook_companion_core::tokens::sleep_millis;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// How long a program must say it sleeps ([`sleep_millis`]) for its
 /// build to have the machine to itself ([`programs::Programs::sole`]):
 /// longer than the rest of most books' checks.
 const LONG_SLEEP_MS: u64 = 5_000;
+
+/// What a group's members share: their flags (`rustc`'s arguments),
+/// whether they link the book's crates, whether they are expected to
+/// fail; and the group's number among groups that share those, whose
+/// members' names at the crate's root differ ([`Checker::plan`]).
+type GroupKey = (String, bool, bool, usize);
 
 /// The merged builds a check is to make ([`Checker::plan`]): each group
 /// of members, and, when its programs sleep, the place of its compile
@@ -62,7 +68,7 @@ impl Checker {
         claims: &'a [Stated<'a>],
         tool: &str,
         version: &str,
-    ) -> BTreeMap<(String, bool, bool), Vec<Member<'a>>> {
+    ) -> BTreeMap<GroupKey, Vec<Member<'a>>> {
         let mut seen = HashSet::new();
         // Same flags (edition, mode, emit, test crate or binary, a plain
         // block's or an example's), and whether the book's crates are
@@ -75,7 +81,12 @@ impl Checker {
         // code), each only once the earlier phases had none, so a group
         // whose failing members fail in k phases is built k + 1 times:
         // the blocks that compile are better not built again with them.
-        let mut groups: BTreeMap<(String, bool, bool), Vec<Member<'_>>> = BTreeMap::new();
+        // Each group's names at the crate's root (exported macros, linker
+        // symbols: [`super::mergeable::at_the_root`]), which two members
+        // may not share: a member whose name is taken goes to the next
+        // group of the same flags (the number last in the key).
+        let mut groups: BTreeMap<GroupKey, Vec<Member<'_>>> = BTreeMap::new();
+        let mut taken: HashMap<GroupKey, HashSet<(bool, String)>> = HashMap::new();
         for claim in claims.iter().filter(|c| self.merges(c)) {
             let used = self.used(claim);
             let Ok((job, key)) = self.job_and_key(claim, tool, version, &used) else {
@@ -87,19 +98,32 @@ impl Checker {
             {
                 continue;
             }
-            groups
-                .entry((
-                    job.args.join(" "),
-                    !used.is_empty(),
-                    claim.expectation.expect == Expect::CompileFail,
-                ))
-                .or_default()
-                .push(Member {
-                    key,
-                    claim,
-                    job,
-                    used,
-                });
+            let names = super::mergeable::at_the_root(&claim.program.source).unwrap_or_default();
+            let names: Vec<(bool, String)> = (names.macros.into_iter().map(|m| (true, m)))
+                .chain(names.symbols.into_iter().map(|s| (false, s)))
+                .collect();
+            // (A block that names its crate is given no `--crate-name`:
+            // its build's name is the file's, `main`, as with one.)
+            let flags = (
+                job.args.join(" ").replace("--crate-name main ", ""),
+                !used.is_empty(),
+                claim.expectation.expect == Expect::CompileFail,
+            );
+            let group = (0..)
+                .map(|n| (flags.0.clone(), flags.1, flags.2, n))
+                .find(|g| {
+                    taken
+                        .get(g)
+                        .is_none_or(|t| names.iter().all(|n| !t.contains(n)))
+                })
+                .unwrap_or_default();
+            taken.entry(group.clone()).or_default().extend(names);
+            groups.entry(group).or_default().push(Member {
+                key,
+                claim,
+                job,
+                used,
+            });
         }
         groups
     }
@@ -198,10 +222,7 @@ impl Checker {
 /// The groups cut into builds of about equal size, as many as `workers`
 /// per group; a program that sleeps for seconds alone, a few that sleep
 /// in a small build of their own.
-fn chunks(
-    groups: BTreeMap<(String, bool, bool), Vec<Member<'_>>>,
-    workers: usize,
-) -> Vec<Vec<Member<'_>>> {
+fn chunks(groups: BTreeMap<GroupKey, Vec<Member<'_>>>, workers: usize) -> Vec<Vec<Member<'_>>> {
     let mut chunks = Vec::new();
     for (_, mut members) in groups {
         // A program that says it sleeps for seconds ([`sleep_millis`])

@@ -10,7 +10,9 @@
 //! library's own, such as `libm.so.6`), and a
 //! defined symbol without a Rust name, which stands for the C library's
 //! (`write`, `getpid`, `malloc`) or another member's for every caller in
-//! the binary, the standard library included. A word list of the source
+//! the binary, the standard library included (but for a member's own
+//! `#[no_mangle]` function, which no library defines and no other member
+//! names: [`own_symbols`]). A word list of the source
 //! cannot see them all: a macro, or a crate's macro, makes them from an
 //! invocation that names none, and `global_asm!` makes any of them.
 //!
@@ -33,6 +35,7 @@
 use super::verdict::Job;
 use crate::cache::Cache;
 use crate::exec::{self, Limits};
+use mdbook_companion_core::tokens::root::root_names;
 use object::read::elf::{ElfFile, ElfFile32, ElfFile64, FileHeader};
 use object::{
     Endianness, Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget,
@@ -385,7 +388,14 @@ fn named_members(names: &str, count: usize) -> BTreeSet<usize> {
 /// What `built` (a merged binary of `count` members) runs outside its
 /// members' `main`s that `baseline` (an empty program built alike) does
 /// not, and whose it is.
-pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Offences {
+/// `own`: the symbols without a Rust name that members define for
+/// themselves ([`own_symbols`]), which are not offences.
+pub(super) fn offences(
+    built: &Outside,
+    baseline: &Outside,
+    count: usize,
+    own: &BTreeSet<String>,
+) -> Offences {
     let mut out = Offences::default();
     let mut expected: HashMap<&str, usize> = HashMap::new();
     for c in &baseline.calls {
@@ -420,7 +430,7 @@ pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Off
                 .push(format!("{name} is {value}, not as in an empty program"));
         }
     }
-    for name in built.unmangled.difference(&baseline.unmangled) {
+    for name in (built.unmangled.difference(&baseline.unmangled)).filter(|n| !own.contains(*n)) {
         out.unattributed
             .push(format!("{name} is defined for the whole binary"));
     }
@@ -438,6 +448,48 @@ pub(super) fn offences(built: &Outside, baseline: &Outside, count: usize) -> Off
     out
 }
 
+/// Whether a linker symbol is one a program's own binary does not make
+/// its own: one a library the binary links defines (`malloc`, which every
+/// program of a merged binary would call), or one kept for the runtime
+/// (`main`, `rust_…`, a leading underscore).
+pub(super) fn foreign(symbol: &str) -> bool {
+    symbol.starts_with('_') || symbol.starts_with("rust_") || symbol == "main" || linked(symbol)
+}
+
+/// The linker symbols the programs `sources` (a merged build's members)
+/// define by name ([`root_names`]) that are one program's own: not
+/// [`foreign`], and no other program defines or names it. Defined for
+/// the whole binary, such a symbol is called by its program's code
+/// alone, as in its own binary, so it is no code outside the members'
+/// `main`s.
+pub(super) fn own_symbols(sources: &[&str]) -> BTreeSet<String> {
+    let defined: Vec<Vec<String>> = (sources.iter())
+        .map(|s| root_names(s).map(|n| n.symbols).unwrap_or_default())
+        .collect();
+    let mut own = BTreeSet::new();
+    for (i, symbols) in defined.iter().enumerate() {
+        for symbol in symbols.iter().filter(|s| !foreign(s)) {
+            let elsewhere =
+                (sources.iter().enumerate()).any(|(j, s)| j != i && s.contains(symbol.as_str()));
+            if !elsewhere && symbols.iter().filter(|s| *s == symbol).count() == 1 {
+                own.insert(symbol.clone());
+            }
+        }
+    }
+    own
+}
+
+/// Whether a library this process links (the C library and the loader,
+/// as every program's binary does) defines `symbol`.
+fn linked(symbol: &str) -> bool {
+    let Ok(name) = std::ffi::CString::new(symbol) else {
+        return true;
+    };
+    // SAFETY: dlsym(3) reads the NUL-terminated name we pass and looks it
+    // up in the global scope; nothing is called.
+    !unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) }.is_null()
+}
+
 /// The baselines known to this run, by compiler and flags: each built
 /// once, by the first group that needs it (the others wait for it).
 #[derive(Debug, Default)]
@@ -445,7 +497,7 @@ pub(super) struct Baselines(std::sync::Mutex<HashMap<String, Arc<OnceLock<Option
 
 impl Baselines {
     /// What the merged binary `dir/program`, built with `job`'s compiler
-    /// and flags from `count` members, runs outside their `main`s; `None`
+    /// and flags from members of code `sources`, runs outside their `main`s; `None`
     /// when that cannot be told (the binary or its baseline unreadable).
     /// `tests`: a test crate (`--test`), whose baseline is an empty one.
     pub(super) fn outside_mains(
@@ -455,8 +507,9 @@ impl Baselines {
         program: &str,
         job: &Job,
         tests: bool,
-        count: usize,
+        sources: &[&str],
     ) -> Option<Offences> {
+        let count = sources.len();
         let start = std::time::Instant::now();
         let built = read(&std::fs::read(dir.join(program)).ok()?)?;
         let read_in = start.elapsed();
@@ -466,7 +519,8 @@ impl Baselines {
             read_in.as_millis(),
             (start.elapsed() - read_in).as_millis()
         );
-        Some(offences(&built, &baseline, count))
+        let own = own_symbols(sources);
+        Some(offences(&built, &baseline, count, &own))
     }
 
     /// Has the baseline of `job`'s compiler and flags ready for

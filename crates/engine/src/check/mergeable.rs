@@ -10,26 +10,24 @@ use mdbook_companion_core::claim::{Program, Stated};
 use mdbook_companion_core::code;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
+use mdbook_companion_core::tokens::root::{RootNames, root_names};
 use mdbook_companion_core::tokens::{
     crate_attributes, crate_paths_from_module, lexes_whole, paths_from_the_root_2015,
     super_outside_modules,
 };
 
 /// Words that make an example unfit for a shared crate: crate-level
-/// attributes, items that live at the crate root or clash across modules,
-/// and macros whose value shows the crate's shape. A cheap pre-filter of
+/// attributes, items that live at the crate root, and macros whose value
+/// shows the crate's shape. (What a program puts at the root by name,
+/// exported macros and linker symbols, is told by [`at_the_root`].) A cheap pre-filter of
 /// what would not compile or would read otherwise in a shared crate, no
 /// more: what a merged binary runs outside its members' `main`s (which a
 /// macro can make without these words) is read from the binary itself
 /// ([`super::merge_reach`]).
-const UNMERGEABLE: [&str; 14] = [
+const UNMERGEABLE: [&str; 10] = [
     "global_allocator",
     "panic_handler",
     "extern crate",
-    "macro_export",
-    "$crate",
-    "no_mangle",
-    "export_name",
     "line!",
     "file!",
     "module_path!",
@@ -78,8 +76,67 @@ pub(super) fn mergeable_code(source: &str) -> bool {
         && (!source.contains("crate::") || crate_paths_from_module(source).is_some())
         && !mdbook_companion_core::doctest::shebang(source)
         && !mdbook_companion_core::doctest::foreign_main(source)
-        && crate_attributes(source).iter().all(|a| module_lint(a))
+        && crate_attributes(source)
+            .iter()
+            .all(|a| module_lint(a) || inert(a))
         && !super_outside_modules(source)
+        && at_the_root(source).is_some()
+}
+
+/// The words that put a name at a crate's root ([`root_names`]).
+const ROOT_WORDS: [&str; 4] = ["macro_export", "$crate", "no_mangle", "export_name"];
+
+/// What a program's code puts at its crate's root by name
+/// ([`root_names`]: exported macros, linker symbols), when a shared crate
+/// may take it: it reaches none of them from its own code, and no symbol
+/// is one a library the binary links defines (`malloc`, which every other
+/// program of the binary would call) or is kept for the runtime
+/// (`main`, `rust_…`, a leading underscore); `None` otherwise. Names that
+/// two programs share are kept apart by the groups
+/// ([`super::merge_plan`]). Empty for code with none of [`ROOT_WORDS`].
+pub(super) fn at_the_root(source: &str) -> Option<RootNames> {
+    if !ROOT_WORDS.iter().any(|w| source.contains(w)) {
+        return Some(RootNames::default());
+    }
+    let names = root_names(source)?;
+    names
+        .symbols
+        .iter()
+        .all(|s| !super::merge_reach::foreign(s))
+        .then_some(names)
+}
+
+/// Whether a crate attribute does nothing in a binary built with its
+/// type and name given on the command line, on Linux: `crate_type` (of
+/// the types rustc knows) and `crate_name` (a plain name) give way to
+/// the command line, `windows_subsystem` is Windows', and `no_builtins`
+/// changes no program's behaviour. In a module they are warned of as
+/// unused (rustdoc's `-A unused` allows it); a value rustc refuses stays
+/// at a root of its own, where it fails.
+fn inert(attribute: &str) -> bool {
+    let value = |key: &str| {
+        attribute
+            .strip_prefix(key)
+            .and_then(|v| v.strip_prefix("=\""))
+            .and_then(|v| v.strip_suffix('"'))
+    };
+    let plain = |v: &str| {
+        v.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic())
+            && v.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+    };
+    const TYPES: [&str; 7] = [
+        "bin",
+        "lib",
+        "rlib",
+        "dylib",
+        "cdylib",
+        "staticlib",
+        "proc-macro",
+    ];
+    attribute == "no_builtins"
+        || value("crate_type").is_some_and(|v| TYPES.contains(&v))
+        || value("crate_name").is_some_and(plain)
+        || value("windows_subsystem").is_some_and(|v| v == "windows" || v == "console")
 }
 
 /// A claim's code without its `extern crate NAME;` items for crates
@@ -200,12 +257,66 @@ mod tests {
             ),
             ("#![deny(missing_docs)]\nfn main() {}", Expect::Run, false),
             ("#![feature(never_type)]\nfn main() {}", Expect::Run, false),
-            ("#![crate_name = \"x\"]\nfn main() {}", Expect::Run, false),
             ("#![no_std]\nfn main() {}", Expect::Run, false),
+            (
+                "#![recursion_limit = \"256\"]\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            // What a binary's command line or Linux makes nothing of
+            // does the same in a module; a value rustc refuses does not.
+            (
+                "#![crate_name = \"projx\"]\n#![crate_type = \"lib\"]\nfn main() {}",
+                Expect::Run,
+                true,
+            ),
+            (
+                "#![windows_subsystem = \"windows\"]\n#![no_builtins]\nfn main() {}",
+                Expect::Run,
+                true,
+            ),
+            (
+                "#![crate_name = \"my-crate\"]\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            (
+                "#![crate_type = \"bogus\"]\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
+            (
+                "#![windows_subsystem = \"bogus\"]\nfn main() {}",
+                Expect::Run,
+                false,
+            ),
             // An inner attribute of a function is not the crate's.
             ("fn main() {\n    #![doc = \"x\"]\n}", Expect::Run, true),
+            // An exported macro the program does not reach by path, a
+            // symbol no library defines; not one it calls by path, nor
+            // the C library's `malloc`.
             (
                 "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() {}",
+                Expect::Run,
+                true,
+            ),
+            (
+                "#[macro_export]\nmacro_rules! m { () => {} }\nfn main() { crate::m!() }",
+                Expect::Run,
+                false,
+            ),
+            (
+                "#[unsafe(no_mangle)]\nextern \"C\" fn foo() {}",
+                Expect::Run,
+                true,
+            ),
+            (
+                "#[unsafe(no_mangle)]\nextern \"C\" fn malloc(_: usize) -> *mut u8 { std::ptr::null_mut() }",
+                Expect::Run,
+                false,
+            ),
+            (
+                "#[unsafe(export_name = \"rust_eh_personality\")]\nfn f() {}",
                 Expect::Run,
                 false,
             ),

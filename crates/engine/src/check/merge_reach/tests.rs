@@ -44,7 +44,10 @@ fn what_runs_outside_main_is_read_from_the_binary_and_named_by_member() {
     let busy = built(
         "fn main() {\n    let t = std::thread::spawn(|| 1u128 << 100);\n    let v: Vec<String> = std::env::args().collect();\n    println!(\"{} {} {:?}\", t.join().unwrap() / 3, v.len(), std::fs::read(\"/nonexistent\").is_err());\n}\n",
     );
-    assert_eq!(offences(&busy, &empty, 1), Offences::default());
+    assert_eq!(
+        offences(&busy, &empty, 1, &BTreeSet::new()),
+        Offences::default()
+    );
     // Member 1's constructor and exit hook (one made by a macro), a
     // symbol of the C library's made by member 0 and a global
     // allocator made by a macro in member 2.
@@ -77,7 +80,7 @@ mod __companion_ex_2 {
 fn main() { __companion_ex_0::main(); __companion_ex_1::main(); __companion_ex_2::main(); }
 "#,
     );
-    let found = offences(&merged, &empty, 3);
+    let found = offences(&merged, &empty, 3, &BTreeSet::new());
     assert_eq!(found.members, BTreeSet::from([1]), "{found:?}");
     assert_eq!(
         found.unattributed,
@@ -129,7 +132,7 @@ fn a_library_function_as_a_constructor_and_an_indirect_function_name_no_member()
 fn main() { __companion_ex_0::main(); }
 "#,
     );
-    let found = offences(&merged, &empty, 1);
+    let found = offences(&merged, &empty, 1, &BTreeSet::new());
     assert!(found.members.is_empty(), "{found:?}");
     assert_eq!(
         found.unattributed,
@@ -149,11 +152,47 @@ fn the_c_librarys_own_libraries_are_not_code_outside_main() {
     );
     assert!(maths.needed.contains("libm.so.6"), "{maths:?}");
     assert!(!empty.needed.contains("libm.so.6"), "{empty:?}");
-    assert_eq!(offences(&maths, &empty, 1), Offences::default());
+    assert_eq!(
+        offences(&maths, &empty, 1, &BTreeSet::new()),
+        Offences::default()
+    );
     let mut linked = maths.clone();
     linked.needed.insert("libz.so.1".to_owned());
     assert_eq!(
-        offences(&linked, &empty, 1).unattributed,
+        offences(&linked, &empty, 1, &BTreeSet::new()).unattributed,
         ["it needs libz.so.1"]
     );
+}
+
+#[test]
+fn a_members_own_symbol_is_no_code_outside_main() {
+    let empty = built("fn main() {}\n");
+    let merged = built(
+        r#"mod __companion_ex_0 {
+    #[unsafe(no_mangle)]
+    pub extern "C" fn companion_answer() -> u32 { 42 }
+    pub fn main() { assert_eq!(companion_answer(), 42) }
+}
+fn main() { __companion_ex_0::main(); }
+"#,
+    );
+    let found = offences(&merged, &empty, 1, &BTreeSet::new());
+    assert_eq!(
+        found.unattributed,
+        ["companion_answer is defined for the whole binary"],
+        "{found:?}"
+    );
+    let own = BTreeSet::from(["companion_answer".to_owned()]);
+    assert!(offences(&merged, &empty, 1, &own).none());
+}
+
+#[test]
+fn a_programs_own_symbols_are_those_no_other_names() {
+    let own = own_symbols(&[
+        "#[unsafe(no_mangle)]\npub extern \"C\" fn companion_a() -> u32 { 1 }",
+        "#[unsafe(no_mangle)]\npub extern \"C\" fn companion_b() -> u32 { 2 }",
+        "unsafe extern \"C\" { fn companion_b() -> u32; }\nfn main() {}",
+        "#[unsafe(no_mangle)]\npub extern \"C\" fn malloc(_: usize) -> *mut u8 { std::ptr::null_mut() }",
+    ]);
+    assert_eq!(own, BTreeSet::from(["companion_a".to_owned()]));
 }
