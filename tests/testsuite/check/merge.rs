@@ -516,4 +516,18 @@ fn blocks_that_put_names_at_their_root_merge_when_no_other_takes_them() {
     // `warn`, `companion_answer` and the crate attributes in one; the
     // second `warn` and `companion_answer` in another.
     assert_eq!(sizes, [2, 3], "{report:#}");
+    // Each binary runs its members: a member's own symbol is no code
+    // outside their `main`s. Alone: the three that must be.
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let log = super::logged(&book, &["check", "--jobs", "1"]).stderr;
+    assert!(!log.contains("outside their main"), "{log}");
+    let alone: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.split("compiled alone: ").nth(1))
+        .collect();
+    assert_eq!(
+        alone,
+        ["src/root.md:35", "src/root.md:43", "src/root.md:49"],
+        "{log}"
+    );
 }
