@@ -261,6 +261,48 @@ pub fn hashes_randomly(source: &str) -> bool {
     source.contains("HashMap") || source.contains("HashSet")
 }
 
+/// Whether a program's code uses syntax a compiler refuses without a
+/// `#![feature]`, so that it most often fails: a C-variadic function's
+/// definition (`fn f(ap: ...) {`, not a declaration in an `extern`
+/// block), or an ABI that is not stable (`extern "custom"`,
+/// `extern "rust-call"`). A guess from tokens, for keeping such code
+/// apart in merged builds, never a verdict.
+pub fn uses_gated_syntax(source: &str) -> bool {
+    const STABLE_ABIS: [&str; 11] = [
+        "Rust", "C", "system", "cdecl", "stdcall", "fastcall", "thiscall", "win64", "sysv64",
+        "aapcs", "efiapi",
+    ];
+    let tokens: Vec<&str> = Tokens::new(source).collect();
+    let at = |t: &str| t.as_ptr() as usize - source.as_ptr() as usize;
+    let ellipsis = |i: usize| {
+        tokens
+            .get(i..i + 3)
+            .is_some_and(|w| w.iter().all(|t| *t == ".") && at(w[2]) == at(w[0]) + 2)
+    };
+    tokens.iter().enumerate().any(|(i, t)| match *t {
+        "extern" => tokens.get(i + 1).is_some_and(|abi| {
+            abi.strip_prefix('"')
+                .and_then(|a| a.strip_suffix('"'))
+                .is_some_and(|a| !STABLE_ABIS.contains(&a.trim_end_matches("-unwind")))
+        }),
+        "fn" => {
+            let Some(open) = (i..tokens.len())
+                .take_while(|&j| tokens[j] != "{")
+                .find(|&j| tokens[j] == "(")
+            else {
+                return false;
+            };
+            let close = group_end(&tokens, open);
+            (open..close).any(ellipsis)
+                && tokens[close..]
+                    .iter()
+                    .find(|t| matches!(**t, "{" | ";"))
+                    .is_some_and(|t| *t == "{")
+        }
+        _ => false,
+    })
+}
+
 /// Whether a program starts threads (whose output may come in another
 /// order, or with other values, on another run, even when runs agreed).
 pub fn starts_threads(source: &str) -> bool {

@@ -356,6 +356,51 @@ fn blocks_failing_on_feature_gates_together_are_told_by_their_merged_build() {
     assert_eq!(diagnostics.matches("error[E0658]").count(), 4, "{report:#}");
 }
 
+/// Blocks that compile, and two that use syntax a compiler refuses
+/// without a feature (a C-variadic definition, an unstable ABI).
+const LIKELY_TO_FAIL: &str = r#"# Likely to fail
+
+```rust
+println!("1");
+```
+
+```rust
+unsafe extern "C" fn sum(n: usize, mut args: ...) -> usize {
+    (0..n).map(|_| unsafe { args.arg::<usize>() }).sum()
+}
+```
+
+```rust
+println!("2");
+```
+
+```rust
+#[unsafe(naked)]
+unsafe extern "custom" fn f() { core::arch::naked_asm!("ret") }
+```
+
+```rust
+println!("3");
+```
+"#;
+
+/// Blocks whose syntax a compiler refuses without a feature are built
+/// apart from those expected to compile like them: the blocks that
+/// compile are built once, not once with them (failing) and once again
+/// without; the same verdicts as `--no-merge`.
+#[test]
+fn blocks_likely_to_fail_are_built_apart_from_the_blocks_that_compile() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2024\"\n")
+        .chapter("likely.md", LIKELY_TO_FAIL);
+    book.write();
+    let report = same_both_ways(&book);
+    assert_eq!(report["summary"], "3 passed, 2 failed", "{report:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (sizes, _) = super::merge_phases::merged_builds(&book);
+    assert_eq!(sizes, [2, 3], "{report:#}");
+}
+
 /// `test_harness` plain blocks: test crates, each run filtered to its own
 /// module when merged.
 const HARNESSES: &str = r#"# Harnesses

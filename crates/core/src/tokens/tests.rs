@@ -221,3 +221,36 @@ fn what_stops_rustcs_lexer_is_told() {
         assert!(lexer_stop(fatal).is_some(), "{fatal}");
     }
 }
+
+#[test]
+fn gated_syntax_is_c_variadic_definitions_and_unstable_abis() {
+    for (source, defines) in [
+        ("unsafe extern \"C\" fn f(ap: ...) {}", true),
+        (
+            "unsafe extern \"C\" fn f(mut ap: ...) -> f64 {\n    0.0\n}",
+            true,
+        ),
+        (
+            "unsafe extern \"C\" {\n    unsafe fn f1(...);\n    unsafe fn f2(ap: ...);\n}",
+            false,
+        ),
+        (
+            "trait Tr {\n    unsafe extern \"C\" fn f4(ap: ...);\n}",
+            false,
+        ),
+        ("fn main() { let r = 0..=3; let _ = [1; 3]; }", false),
+        ("fn f(x: u8) { let _ = x; } // (ap: ...)", false),
+        (
+            "#[unsafe(naked)]\nunsafe extern \"custom\" fn increment() {}",
+            true,
+        ),
+        ("extern \"rust-call\" fn f(_: ()) {}", true),
+        (
+            "extern \"C-unwind\" fn f() {}\nunsafe extern \"system\" { fn g(); }",
+            false,
+        ),
+        ("extern crate core;\nextern fn f() {}", false),
+    ] {
+        assert_eq!(uses_gated_syntax(source), defines, "{source}");
+    }
+}

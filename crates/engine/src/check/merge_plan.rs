@@ -11,7 +11,7 @@ use crate::exec;
 use mdbook_companion_core::claim::Stated;
 use mdbook_companion_core::expect::Expect;
 use mdbook_companion_core::lang::Lang;
-use mdbook_companion_core::tokens::sleep_millis;
+use mdbook_companion_core::tokens::{sleep_millis, uses_gated_syntax};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// How long a program must say it sleeps ([`sleep_millis`]) for its
@@ -21,9 +21,12 @@ const LONG_SLEEP_MS: u64 = 5_000;
 
 /// What a group's members share: their flags (`rustc`'s arguments),
 /// whether they link the book's crates, whether they are expected to
-/// fail; and the group's number among groups that share those, whose
+/// fail, whether their code is likely to fail though it is not expected
+/// to ([`uses_gated_syntax`]: one such block in a group of blocks that
+/// compile makes the whole group build again, a cost kept to its like);
+/// and the group's number among groups that share those, whose
 /// members' names at the crate's root differ ([`Checker::plan`]).
-type GroupKey = (String, bool, bool, usize);
+type GroupKey = (String, bool, bool, bool, usize);
 
 /// The merged builds a check is to make ([`Checker::plan`]): each group
 /// of members, and, when its programs sleep, the place of its compile
@@ -108,9 +111,11 @@ impl Checker {
                 job.args.join(" ").replace("--crate-name main ", ""),
                 !used.is_empty(),
                 claim.expectation.expect == Expect::CompileFail,
+                claim.expectation.expect != Expect::CompileFail
+                    && uses_gated_syntax(&claim.program.source),
             );
             let group = (0..)
-                .map(|n| (flags.0.clone(), flags.1, flags.2, n))
+                .map(|n| (flags.0.clone(), flags.1, flags.2, flags.3, n))
                 .find(|g| {
                     taken
                         .get(g)
