@@ -223,7 +223,7 @@ impl Checker {
         }
         let per = Duration::from_secs(2) * u32::try_from(members.len()).unwrap_or(u32::MAX);
         let limit = Limits::with_timeout(self.timeout.max(COMPILE_TIMEOUT) + per);
-        let mut job = members[0].job.clone();
+        let mut job = super::merge_crate::merged_job(&members[0].job);
         let mut used: Vec<String> = members.iter().flat_map(|m| m.used.clone()).collect();
         used.sort();
         used.dedup();
@@ -314,7 +314,7 @@ impl Checker {
             &self.cache,
             dir,
             program,
-            &members[0].job,
+            &super::merge_crate::merged_job(&members[0].job),
             tests,
             &sources,
         ) {

@@ -32,6 +32,23 @@ pub(super) struct Merged {
     pub(super) rewritten: Vec<bool>,
 }
 
+/// The job a merged build of a group makes from its first member's
+/// (`job`): a block that names its crate compiles alone without
+/// `--crate-name` ([`super::rustc::job`]), but its merged build, and the
+/// empty program the binary is read against, name the crate `main` as
+/// every other group's do (in a member's module the attribute names
+/// nothing).
+pub(super) fn merged_job(job: &Job) -> Job {
+    let mut job = job.clone();
+    if !job.args.iter().any(|a| a == "--crate-name")
+        && let Some(at) = job.args.iter().position(|a| a == "-C")
+    {
+        job.args
+            .splice(at..at, ["--crate-name".to_owned(), "main".to_owned()]);
+    }
+    job
+}
+
 /// A member's program as its file in a merged crate holds it: its
 /// shebang line blanked ([`shebang_blanked`]), which rustc reads only at
 /// the start of a crate's root and ignores there.
@@ -144,6 +161,17 @@ mod tests {
     use crate::check::rustc;
     use crate::check::tests::claim;
     use mdbook_companion_core::expect::Expect;
+
+    #[test]
+    fn a_block_that_names_its_crate_builds_merged_as_any_other() {
+        let named = claim(Expect::Run, "#![crate_name = \"projx\"]\nfn main() {}");
+        let plain = claim(Expect::Run, "fn main() {}");
+        let named = rustc::job(&named.stated(), "rustc");
+        let plain = rustc::job(&plain.stated(), "rustc");
+        assert!(!named.args.iter().any(|a| a == "--crate-name"), "{named:?}");
+        assert_eq!(merged_job(&named).args, plain.args);
+        assert_eq!(merged_job(&plain).args, plain.args);
+    }
 
     #[test]
     fn locations_map_back_to_the_example_alone() {

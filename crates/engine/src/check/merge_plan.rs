@@ -4,7 +4,7 @@
 //! sleeper compiled alone, with the machine to itself).
 
 use super::Checker;
-use super::merge_crate::{Member, harnessed};
+use super::merge_crate::{Member, harnessed, merged_job};
 use super::programs;
 use super::verdict::Job;
 use crate::exec;
@@ -105,10 +105,8 @@ impl Checker {
             let names: Vec<(bool, String)> = (names.macros.into_iter().map(|m| (true, m)))
                 .chain(names.symbols.into_iter().map(|s| (false, s)))
                 .collect();
-            // (A block that names its crate is given no `--crate-name`:
-            // its build's name is the file's, `main`, as with one.)
             let flags = (
-                job.args.join(" ").replace("--crate-name main ", ""),
+                merged_job(&job).args.join(" "),
                 !used.is_empty(),
                 claim.expectation.expect == Expect::CompileFail,
                 claim.expectation.expect != Expect::CompileFail
@@ -199,9 +197,11 @@ impl Checker {
         for (_, c) in &plan.chunks {
             if let [m, _, ..] = c.as_slice()
                 && c.iter().any(|m| m.job.run.is_some())
-                && !baselines.iter().any(|(j, _)| j.args == m.job.args)
+                && !baselines
+                    .iter()
+                    .any(|(j, _)| j.args == merged_job(&m.job).args)
             {
-                baselines.push((m.job.clone(), harnessed(m.claim)));
+                baselines.push((merged_job(&m.job), harnessed(m.claim)));
             }
         }
         let queue = std::sync::Mutex::new(plan.chunks.into_iter());
