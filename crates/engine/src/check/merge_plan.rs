@@ -229,7 +229,7 @@ impl Checker {
 /// in a small build of their own.
 fn chunks(groups: BTreeMap<GroupKey, Vec<Member<'_>>>, workers: usize) -> Vec<Vec<Member<'_>>> {
     let mut chunks = Vec::new();
-    for (_, mut members) in groups {
+    for (key, mut members) in groups {
         // A program that says it sleeps for seconds ([`sleep_millis`])
         // is compiled alone, first, with the machine to itself: the
         // longest program is a book's floor (the Rust book's Listing
@@ -255,7 +255,12 @@ fn chunks(groups: BTreeMap<GroupKey, Vec<Member<'_>>>, workers: usize) -> Vec<Ve
             let rest = members.split_off(sleepers.max(2));
             chunks.push(std::mem::replace(&mut members, rest));
         }
-        let size = members.len().div_ceil(workers).max(2);
+        // Blocks likely to fail, in one build: most fail, each told by
+        // it, so a build per worker would tell them no sooner.
+        let size = match key.3 {
+            true => members.len().max(2),
+            false => members.len().div_ceil(workers).max(2),
+        };
         let first = chunks.len();
         let mut members = members.into_iter().peekable();
         while members.peek().is_some() {
