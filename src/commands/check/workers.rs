@@ -81,6 +81,8 @@ pub(super) fn check_all(
 /// the claims no merged build takes to the others (with two workers, one
 /// compile at a time while the merged programs run; the Reference's
 /// cold check had a core a quarter idle for two of its three seconds).
+/// With one worker, the builds are made (and their programs run) before
+/// the rest, as `--jobs 1` promises: one thing at a time, in that order.
 fn merged_and_alone(
     checker: &Checker,
     claims: &[(usize, &Claim)],
@@ -90,12 +92,21 @@ fn merged_and_alone(
         .map(|(i, c)| c.stated().numbered(*i))
         .collect();
     let plan = checker.plan(&stated);
-    let alone = std::thread::scope(|s| {
-        s.spawn(|| checker.build(plan));
+    let rest = || {
         (claims.par_iter())
             .map(|&(i, c)| (!checker.merges(&c.stated())).then(|| check((i, c))))
             .collect::<Vec<Option<Outcome>>>()
-    });
+    };
+    let alone = match rayon::current_num_threads() {
+        1 => {
+            checker.build(plan);
+            rest()
+        }
+        _ => std::thread::scope(|s| {
+            s.spawn(|| checker.build(plan));
+            rest()
+        }),
+    };
     (claims.par_iter())
         .zip(alone)
         .map(|(&ic, o)| o.unwrap_or_else(|| check(ic)))
