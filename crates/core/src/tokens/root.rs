@@ -48,10 +48,11 @@ pub fn root_names(source: &str) -> Option<RootNames> {
         match *t {
             "macro_export" => {
                 // The macro the attribute (and any after it) stands on.
-                let mut next = i;
-                while next < tokens.len() && tokens[next] != "macro_rules" {
-                    next += 1;
-                }
+                // Attributes only between them: not a macro's call that
+                // makes one (whose name cannot be read), nor an item.
+                let next = (i..tokens.len())
+                    .take_while(|&j| !matches!(tokens[j], "!" | "{" | ";"))
+                    .find(|&j| tokens[j] == "macro_rules")?;
                 let (name, _) = defined.iter().find(|(n, _)| *n == next + 2)?;
                 names.macros.push(tokens[*name].to_owned());
                 tainted.push(tokens[*name]);
@@ -171,8 +172,16 @@ mod tests {
                 "macro_rules! a { () => { $crate::foo() }; }\nmacro_rules! b { () => { a!() }; }\nfn foo() {}\nfn main() { b!(); }",
                 None,
             ),
-            // An attribute on no macro.
-            ("#[macro_export]\nfn f() {}", None),
+            // An attribute on no macro, or on a macro's call that makes
+            // one.
+            (
+                "#[macro_export]\nfn f() {}\nmacro_rules! m { () => {} }",
+                None,
+            ),
+            (
+                "macro_rules! make { ($n:ident) => { macro_rules! $n { () => {} } } }\n#[macro_export]\nmake!(m);\nmacro_rules! other { () => {} }",
+                None,
+            ),
         ] {
             assert_eq!(root_names(source), told, "{source}");
         }
