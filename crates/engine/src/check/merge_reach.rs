@@ -463,8 +463,14 @@ pub(super) fn foreign(symbol: &str) -> bool {
 /// alone, as in its own binary, so it is no code outside the members'
 /// `main`s.
 pub(super) fn own_symbols(sources: &[&str]) -> BTreeSet<String> {
+    // (Only code that names a symbol is read as tokens.)
     let defined: Vec<Vec<String>> = (sources.iter())
-        .map(|s| root_names(s).map(|n| n.symbols).unwrap_or_default())
+        .map(
+            |s| match s.contains("no_mangle") || s.contains("export_name") {
+                true => root_names(s).map(|n| n.symbols).unwrap_or_default(),
+                false => Vec::new(),
+            },
+        )
         .collect();
     let mut own = BTreeSet::new();
     for (i, symbols) in defined.iter().enumerate() {
