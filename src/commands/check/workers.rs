@@ -94,6 +94,7 @@ fn merged_and_alone(
     let plan = checker.plan(&stated);
     let rest = || {
         (claims.par_iter())
+            .with_max_len(1)
             .map(|&(i, c)| (!checker.merges(&c.stated())).then(|| check((i, c))))
             .collect::<Vec<Option<Outcome>>>()
     };
@@ -109,6 +110,7 @@ fn merged_and_alone(
     };
     (claims.par_iter())
         .zip(alone)
+        .with_max_len(1)
         .map(|(&ic, o)| o.unwrap_or_else(|| check(ic)))
         .collect()
 }
