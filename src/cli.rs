@@ -130,7 +130,8 @@ pub(crate) struct CheckArgs {
     pub(crate) no_merge: bool,
     /// Report every failing plain block with rustc's own words for it
     /// compiled alone, not a merged build's or our lexer's (which hold
-    /// the same verdict; `--bless` and `--no-merge` imply it).
+    /// the same verdict), and run every plain block's program, one whose
+    /// `main` holds only items too (`--bless` and `--no-merge` imply it).
     #[arg(long)]
     pub(crate) exact: bool,
     /// Check only share K of N (`hash:K/N`, K from 1), chosen by a

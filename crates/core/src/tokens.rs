@@ -512,6 +512,7 @@ pub(crate) fn block_comment_len(text: &str) -> usize {
         .map_or(text.len(), |t| t.len as usize)
 }
 
+pub mod inert;
 pub mod root;
 
 #[cfg(test)]

@@ -345,14 +345,23 @@ fn closing_lines(s: &mut String, report: &Report) {
     let Counters {
         compiler_runs,
         program_runs,
+        runs_certain,
         cache_hits,
         dependency_builds,
         ..
     } = report.counters;
     let _ = write!(
         s,
-        "compiler runs: {compiler_runs}, program runs: {program_runs}, from cache: {cache_hits}"
+        "compiler runs: {compiler_runs}, program runs: {program_runs}"
     );
+    // Programs compiled and not run: their `main` does nothing.
+    if runs_certain > 0 {
+        let _ = write!(
+            s,
+            " (not run, their main holding only items: {runs_certain}; --exact runs them)"
+        );
+    }
+    let _ = write!(s, ", from cache: {cache_hits}");
     if dependency_builds > 0 {
         let _ = write!(s, ", dependency builds: {dependency_builds}");
     }
@@ -383,6 +392,9 @@ struct JsonReport<'a> {
     book_errors: usize,
     compiler_runs: usize,
     program_runs: usize,
+    /// Programs compiled and not run: a plain block's `main` that holds
+    /// only items (`--exact` runs them).
+    runs_certain: usize,
     cache_hits: usize,
     dependency_builds: usize,
     programs_at_once: usize,
@@ -483,6 +495,7 @@ pub fn json(report: &Report) -> String {
         book_errors: report.book_errors(),
         compiler_runs: report.counters.compiler_runs,
         program_runs: report.counters.program_runs,
+        runs_certain: report.counters.runs_certain,
         cache_hits: report.counters.cache_hits,
         dependency_builds: report.counters.dependency_builds,
         programs_at_once: report.counters.programs_at_once,

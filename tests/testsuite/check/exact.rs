@@ -198,3 +198,91 @@ fn a_merged_builds_words_are_marked_in_every_report_format() {
     let (out, _, _) = check(&book, &["--format", "text", "--exact"]);
     assert!(!out.contains(note), "{out}");
 }
+
+/// Plain blocks whose `main` holds only items (rustdoc's wrapper of a
+/// block of definitions, an empty `main` of a block's own), one that
+/// exits from a constructor before `main` (a `.init_array` entry), and
+/// one that prints.
+const DEFINITIONS: &str = r#"# Definitions
+
+```rust
+struct Meters(u32);
+impl Meters {
+    fn double(&self) -> Meters { Meters(self.0 * 2) }
+}
+```
+
+```rust
+fn main() {}
+trait Shape { fn area(&self) -> f64; }
+```
+
+```rust
+#[used]
+#[unsafe(link_section = ".init_array")]
+static EARLY: extern "C" fn() = early;
+extern "C" fn early() { std::process::exit(3); }
+```
+
+```rust
+println!("runs");
+```
+"#;
+
+#[test]
+fn blocks_of_definitions_compile_and_are_not_run_unless_exact() {
+    let book = BookTest::new()
+        .toml("[rust]\nedition = \"2021\"\n")
+        .chapter("definitions.md", DEFINITIONS);
+    book.write();
+    let line_of = |text: &str| {
+        DEFINITIONS
+            .lines()
+            .position(|l| l == text)
+            .expect("the block") as u64
+    };
+    let early = line_of("#[used]");
+    let (told, told_lock) = cold(&book, &[]);
+    let (exact, exact_lock) = cold(&book, &["--exact"]);
+    let count = |r: &Value, k: &str| r[k].as_u64().unwrap_or(u64::MAX);
+    // Two not run; the constructor's block and the printing one run.
+    assert_eq!(count(&told, "runs_certain"), 2, "{told:#}");
+    assert_eq!(count(&told, "program_runs"), 2, "{told:#}");
+    assert_eq!(count(&exact, "runs_certain"), 0, "{exact:#}");
+    assert_eq!(count(&exact, "program_runs"), 4, "{exact:#}");
+    // The same verdicts and lock: the constructor's exit fails its block.
+    assert_eq!(statuses(&told), statuses(&exact));
+    assert_eq!(told_lock, exact_lock);
+    let failed: Vec<u64> = statuses(&told)
+        .into_iter()
+        .filter(|(_, s)| s == "failed")
+        .map(|(l, _)| l)
+        .collect();
+    assert_eq!(failed, [early], "{told:#}");
+    let _ = std::fs::remove_dir_all(book.root().join(".companion-cache"));
+    let (text, _, _) = check(&book, &["--format", "text"]);
+    assert!(
+        text.contains(
+            "program runs: 2 (not run, their main holding only items: 2; --exact runs them)"
+        ),
+        "{text}"
+    );
+    // `mdbook test` runs every block: it fails the constructor's alone.
+    let out = std::process::Command::new(crate::tools::tool("mdbook"))
+        .arg("test")
+        .arg(book.root())
+        .output()
+        .expect("mdbook test");
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let failing: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("test ") && l.ends_with("FAILED"))
+        .collect();
+    assert_eq!(failing.len(), 1, "{said}");
+    assert!(
+        failing[0].contains(&format!("(line {})", early + 1))
+            || failing[0].contains(&format!("(line {early})")),
+        "{said}"
+    );
+}

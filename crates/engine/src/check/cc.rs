@@ -270,6 +270,7 @@ mod tests {
             let obs = Observation {
                 compiled: true,
                 inexact: false,
+                inert: false,
                 diagnostics: String::new(),
                 compile_timed_out: false,
                 run: Some(RunResult {
@@ -310,6 +311,7 @@ mod tests {
         Observation {
             compiled: true,
             inexact: false,
+            inert: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: Some(RunResult {

@@ -74,6 +74,7 @@ pub(super) fn lexed(claim: &Stated<'_>) -> Option<Observation> {
         compile_timed_out: false,
         run: None,
         inexact: true,
+        inert: false,
     })
 }
 
@@ -124,6 +125,7 @@ pub(super) fn gated(claim: &Stated<'_>, version: &str) -> Option<Observation> {
         compile_timed_out: false,
         run: None,
         inexact: true,
+        inert: false,
     })
 }
 
@@ -207,6 +209,8 @@ pub(super) fn judge(
             }
             (Verdict::Passed, panic_message(&run.stderr))
         }
+        // Not run: its run was certain ([`Observation::inert`]).
+        Expect::Run if obs.inert && obs.run.is_none() => (Verdict::Passed, None),
         Expect::Run | Expect::Ub => exits_cleanly(claim, obs.run.as_ref(), timeout, |run| {
             panic_message(&run.stderr).map(|m| format!("panicked: {m}"))
         }),
@@ -239,6 +243,7 @@ mod tests {
         Observation {
             compiled: false,
             inexact: false,
+            inert: false,
             diagnostics: diagnostics.into(),
             compile_timed_out: false,
             run: None,
@@ -249,6 +254,7 @@ mod tests {
         Observation {
             compiled: true,
             inexact: false,
+            inert: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: Some(RunResult {
@@ -261,6 +267,38 @@ mod tests {
                 over_memory: None,
             }),
         }
+    }
+
+    /// A program compiled and not run for its certain run passes a clean
+    /// run's claim only: not one that claims a panic, nor a program that
+    /// did not compile.
+    #[test]
+    fn a_certain_run_passes_a_clean_runs_claim_only() {
+        let certain = Observation {
+            inert: true,
+            ..ran(None, "")
+        };
+        let certain = Observation {
+            run: None,
+            ..certain
+        };
+        let judged = |expect, obs: &Observation| {
+            let c = plain(expect, &[], false);
+            let d = c.program.doctest.clone().unwrap();
+            judge(&c.stated(), &d, obs, Duration::from_secs(1)).0
+        };
+        assert_eq!(judged(Expect::Run, &certain), Verdict::Passed);
+        assert!(judged(Expect::Panic, &certain).is_failure());
+        let not_compiled = Observation {
+            inert: true,
+            ..failed("error")
+        };
+        assert!(judged(Expect::Run, &not_compiled).is_failure());
+        let not_run = Observation {
+            run: None,
+            ..ran(None, "")
+        };
+        assert!(judged(Expect::Run, &not_run).is_failure());
     }
 
     /// Where the lexer stops, told in characters as rustc tells it (a

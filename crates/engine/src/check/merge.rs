@@ -524,6 +524,7 @@ impl Checker {
             Observation {
                 compiled: false,
                 inexact: own.differs || !trusted,
+                inert: false,
                 diagnostics: own.diagnostics,
                 compile_timed_out: false,
                 run: None,
@@ -554,6 +555,7 @@ impl Checker {
         let mut obs = Observation {
             compiled: true,
             inexact: false,
+            inert: false,
             diagnostics: String::new(),
             compile_timed_out: false,
             run: None,
@@ -561,6 +563,11 @@ impl Checker {
         let Some(program) = member.job.run else {
             return obs;
         };
+        if self.inert(member.claim, &member.job) {
+            self.runs_certain.fetch_add(1, Ordering::Relaxed);
+            obs.inert = true;
+            return obs;
+        }
         self.program_runs.fetch_add(1, Ordering::Relaxed);
         let module = format!("__companion_ex_{i}::");
         // A command runs once: a run again alone builds its own.

@@ -91,6 +91,9 @@ pub struct Checker {
     crates: Arc<Crates>,
     compiler_runs: AtomicUsize,
     program_runs: AtomicUsize,
+    /// Programs compiled and not run: their run was certain
+    /// ([`Observation::inert`]).
+    runs_certain: AtomicUsize,
     cache_hits: AtomicUsize,
     /// Each job's observation in this run, shared by the claims with the
     /// same job.
@@ -122,6 +125,9 @@ pub struct Counters {
     pub compiler_runs: usize,
     /// Compiled programs run.
     pub program_runs: usize,
+    /// Compiled programs not run, their run certain to end at once with
+    /// success ([`Observation::inert`]).
+    pub runs_certain: usize,
     /// Claims answered from what an earlier run left in the cache (not
     /// those answered by an identical job of this run, which a cold run
     /// has too: they are neither a compiler run nor a cache hit).
@@ -153,6 +159,7 @@ impl Checker {
             crates: crates::for_book(config),
             compiler_runs: AtomicUsize::new(0),
             program_runs: AtomicUsize::new(0),
+            runs_certain: AtomicUsize::new(0),
             cache_hits: AtomicUsize::new(0),
             memo: Mutex::default(),
             merged: Mutex::default(),
@@ -184,6 +191,25 @@ impl Checker {
         self.exact.load(Ordering::Relaxed)
     }
 
+    /// Whether `claim`'s program (`job`) is compiled and not run, its run
+    /// certain to end at once with success: a plain block that claims a
+    /// clean run of a `main` that holds only items
+    /// ([`mdbook_companion_core::tokens::inert`]), linking none of the
+    /// book's crates (whose code may run before `main`), unless every run
+    /// is asked for ([`Checker::exact_diagnostics`]).
+    fn inert(&self, claim: &Stated<'_>, job: &Job) -> bool {
+        !self.exact()
+            && claim.expectation.expect == Expect::Run
+            && (claim.program.doctest.as_ref()).is_some_and(|d| !d.test_harness)
+            && claim.expectation.output.is_none()
+            && claim.expectation.sanitize.is_empty()
+            && job.run.is_some()
+            && job.run_with.is_empty()
+            && !job.memcheck
+            && self.used(claim).is_empty()
+            && mdbook_companion_core::tokens::inert::main_does_nothing(&claim.program.source)
+    }
+
     /// A checker that, when its cache misses, takes verdicts from the
     /// book's lock: with no compiler at all, or with the very toolchain
     /// the lock names (builds; `check` itself always compiles).
@@ -204,6 +230,7 @@ impl Checker {
         Counters {
             compiler_runs: self.compiler_runs.load(Ordering::Relaxed),
             program_runs: self.program_runs.load(Ordering::Relaxed),
+            runs_certain: self.runs_certain.load(Ordering::Relaxed),
             cache_hits: self.cache_hits.load(Ordering::Relaxed),
             dependency_builds: self.crates.builds(),
             programs_at_once: self.programs.peak(),
@@ -333,7 +360,7 @@ impl Checker {
     /// ([`Checker::check`] shares it through the memo).
     fn observe(&self, claim: &Stated<'_>, job: &Job, key: &str) -> Option<Seen> {
         if let Some(obs) = self.cached(CACHE_NAMESPACE, key)
-            && !(obs.inexact && self.exact())
+            && !(obs.told() && self.exact())
         {
             return Some((obs, true));
         }
@@ -351,6 +378,10 @@ impl Checker {
         };
         let obs = match merged.or_else(lexed) {
             Some(obs) => obs,
+            None if self.inert(claim, job) => {
+                tracing::debug!("compiled alone, not run: {}", self.names.of(claim.id));
+                self.compile_only(job, &claim.program.source)?
+            }
             None => {
                 tracing::debug!("compiled alone: {}", self.names.of(claim.id));
                 self.execute(job, &claim.program.source)?

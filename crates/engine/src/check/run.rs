@@ -18,6 +18,19 @@ impl Checker {
         self.execute_at(job, source, None)
     }
 
+    /// [`Checker::execute`] without the run, for a program whose run is
+    /// certain ([`Checker::inert`]): compiled as it would be, and marked
+    /// [`Observation::inert`] when it compiled.
+    pub(super) fn compile_only(&self, job: &Job, source: &str) -> Option<Observation> {
+        let mut obs = (self.compile_and_run(job, source, 0, Duration::ZERO, None))
+            .into_iter()
+            .next()?;
+        obs.inert = obs.compiled;
+        self.runs_certain
+            .fetch_add(usize::from(obs.inert), Ordering::Relaxed);
+        Some(obs)
+    }
+
     /// [`Checker::execute`], its compile going first at `first` when it
     /// is given one ([`super::programs::Programs::compile`]).
     pub(super) fn execute_at(
@@ -33,7 +46,8 @@ impl Checker {
 
     /// Compiles `job` once and runs the program up to `runs` times (the
     /// first always, the others while they have taken less than `time`
-    /// together): an observation per run, all with the same compile.
+    /// together): an observation per run, all with the same compile
+    /// (the compile's alone when `runs` is 0).
     pub(super) fn execute_runs(
         &self,
         job: &Job,
@@ -57,6 +71,7 @@ impl Checker {
             vec![Observation {
                 compiled: false,
                 inexact: false,
+                inert: false,
                 diagnostics,
                 compile_timed_out: false,
                 run: None,
@@ -111,12 +126,13 @@ impl Checker {
         let obs = Observation {
             compiled: compiled.success(),
             inexact: false,
+            inert: false,
             diagnostics: compiled.stderr,
             compile_timed_out: compiled.timed_out,
             run: None,
         };
         let program = match (obs.compiled, job.run) {
-            (true, Some(program)) => dir.path().join(program),
+            (true, Some(program)) if runs > 0 => dir.path().join(program),
             _ => return vec![obs],
         };
         let started = std::time::Instant::now();

@@ -119,6 +119,21 @@ pub struct Observation {
     /// `check --exact`, `--bless`, `adopt`) compiles the block alone instead.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub inexact: bool,
+    /// The program compiled and was not run: its run is certain to end at
+    /// once with success (a plain block whose `main` holds only items:
+    /// [`mdbook_companion_core::tokens::inert`]). What asks for every run
+    /// (`check --exact`, `--bless`, `adopt`) runs it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub inert: bool,
+}
+
+impl Observation {
+    /// Whether this holds a verdict made without rustc's own words or
+    /// without a run ([`Observation::inexact`], [`Observation::inert`]):
+    /// what `check --exact` makes again.
+    pub fn told(&self) -> bool {
+        self.inexact || self.inert
+    }
 }
 
 /// The verdict on one claim.

@@ -37,7 +37,7 @@ impl Checker {
             None => {
                 let obs = self
                     .cached(CACHE_NAMESPACE, &key)
-                    .filter(|obs| !(obs.inexact && self.exact()))?;
+                    .filter(|obs| !(obs.told() && self.exact()))?;
                 cell.get_or_init(|| Some((obs, true)))
             }
         };

@@ -103,6 +103,7 @@ fn run(code: i32, stdout: &str) -> Observation {
     Observation {
         compiled: true,
         inexact: false,
+        inert: false,
         diagnostics: String::new(),
         compile_timed_out: false,
         run: Some(RunResult {
@@ -185,6 +186,7 @@ fn each_claim_reads_the_same_report_its_own_way() {
     let broken = Observation {
         compiled: false,
         inexact: false,
+        inert: false,
         diagnostics: "error[E0425]: cannot find function `f`".into(),
         compile_timed_out: false,
         run: None,

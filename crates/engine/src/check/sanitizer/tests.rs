@@ -288,6 +288,7 @@ fn a_runtime_that_cannot_link_is_no_verdict_on_the_code() {
     let obs = Observation {
             compiled: false,
             inexact: false,
+            inert: false,
             diagnostics: "/usr/bin/ld: cannot find libtsan_preinit.o: No such file or directory\n/usr/bin/ld: cannot find -ltsan: No such file or directory\n".into(),
             compile_timed_out: false,
             run: None,
@@ -303,6 +304,7 @@ fn a_runtime_that_cannot_link_is_no_verdict_on_the_code() {
     let obs = Observation {
         compiled: true,
         inexact: false,
+        inert: false,
         diagnostics: String::new(),
         compile_timed_out: false,
         run: Some(RunResult {
