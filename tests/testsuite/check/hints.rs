@@ -63,7 +63,7 @@ ok      src/c.md:15: rust block (compile_fail,E0308) (expect=compile-fail)
 ok      src/c.md:19: rust block (edition2021) (expect=run)
 ok      src/c.md:23: rust block (expect=run)
 ok      src/c.md:27: rust block (test_harness) (expect=run)
-compiler runs: 5, program runs: 4, from cache: 0
+compiler runs: 5, program runs: 2 (not run, their main holding only items: 2; --exact runs them), from cache: 0
 6 passed, 0 failed, 1 ignored
 
 "#]]);

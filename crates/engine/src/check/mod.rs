@@ -378,13 +378,12 @@ impl Checker {
         };
         let obs = match merged.or_else(lexed) {
             Some(obs) => obs,
-            None if self.inert(claim, job) => {
-                tracing::debug!("compiled alone, not run: {}", self.names.of(claim.id));
-                self.compile_only(job, &claim.program.source)?
-            }
             None => {
                 tracing::debug!("compiled alone: {}", self.names.of(claim.id));
-                self.execute(job, &claim.program.source)?
+                match self.inert(claim, job) {
+                    true => self.compile_only(job, &claim.program.source)?,
+                    false => self.execute(job, &claim.program.source)?,
+                }
             }
         };
         let sanitize = claim
