@@ -10,22 +10,25 @@ use super::{Tokens, group_end, is_ident};
 /// Words that, anywhere in a program, may make it run code of its own
 /// before `main` or fail to start: a static placed in a section the
 /// loader runs (`link_section`, `used`), a symbol the C library or the
-/// loader looks up (`no_mangle`, `export_name`), an allocator of its
-/// own, a foreign library to load (`link`), its own entry point
-/// (`start`, `no_main`, `no_std`, `lang`), assembly or a file included
+/// loader looks up (`no_mangle`, `export_name`, a weak one's `linkage`),
+/// an allocator of its own, a foreign library to load (`link`), its own
+/// entry point (`start`, `no_main`, `no_std`, `no_core`, `lang`),
+/// assembly or a file included
 /// (what they hold is not read here), and a crate of another's (`crate`:
 /// only `extern crate std`, `core` or `alloc` are read).
-const MAY_RUN_FIRST: [&str; 15] = [
+const MAY_RUN_FIRST: [&str; 17] = [
     "link_section",
     "used",
     "no_mangle",
     "export_name",
+    "linkage",
     "global_allocator",
     "link",
     "link_name",
     "start",
     "no_main",
     "no_std",
+    "no_core",
     "lang",
     "global_asm",
     "naked_asm",
@@ -247,6 +250,7 @@ mod tests {
             "unsafe extern \"C\" { fn abs(x: i32) -> i32; }",
             "extern crate rand;",
             "#[global_allocator]\nstatic A: std::alloc::System = std::alloc::System;",
+            "#![feature(linkage)]\n#[linkage = \"weak\"]\npub static X: u8 = 0;",
             "#[tokio::main]\nasync fn main() {}",
             "std::arch::global_asm!(\"\");",
             "fn f() -> Result<(), ()> { Ok(()) }\nf()?;",

@@ -276,11 +276,8 @@ mod tests {
     fn a_certain_run_passes_a_clean_runs_claim_only() {
         let certain = Observation {
             inert: true,
-            ..ran(None, "")
-        };
-        let certain = Observation {
             run: None,
-            ..certain
+            ..ran(None, "")
         };
         let judged = |expect, obs: &Observation| {
             let c = plain(expect, &[], false);
