@@ -271,7 +271,7 @@ impl Cache {
 
     /// The entries of `namespace`'s packs, read the first time. Of two
     /// records of one key, one whose MAC holds is kept. More than
-    /// [`PACKS`] packs are written again as one, with the records whose
+    /// `PACKS` (16) packs are written again as one, with the records whose
     /// MAC holds (what another process still appends to a pack removed
     /// here is lost: a miss, later).
     fn load<'p>(

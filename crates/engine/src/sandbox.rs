@@ -66,7 +66,7 @@ pub struct Sandbox {
     pub read_only: Vec<PathBuf>,
     /// A lesser box, for a machine whose kernel makes no namespaces for
     /// us (GitHub's runners): no namespace, the program itself confined
-    /// by Landlock ([`landlock`]).
+    /// by Landlock (its `landlock`).
     pub lesser: bool,
     /// A compiler's box rather than a program's: its folder written in
     /// place (its output), not through an overlay, and the host's `/tmp`

@@ -60,7 +60,8 @@ const DOCTEST_MAIN: &str = "_doctest_main";
 /// and docs) holds only items, or items and a call of rustdoc's
 /// `_doctest_main` defined among them that holds only items; and nothing
 /// in the program may run before `main` or keep it from starting
-/// ([`MAY_RUN_FIRST`], a foreign block, `extern crate` of a crate other
+/// (a `link_section` or `used` static, `no_mangle`, a global allocator
+/// and the like, a foreign block, `extern crate` of a crate other
 /// than `std`, `core` or `alloc`). Items in a body are never run by
 /// themselves (a `const` or `static`'s value is the compiler's to
 /// compute). Anything else, or anything this cannot read, is `false`.

@@ -3,7 +3,7 @@
 //! A reader comparing C and Rust wants to see the machine code of the
 //! functions they read, not a whole assembler listing. So each block is
 //! compiled with the book's own `cc` or `rustc` (`-O2` / `opt-level=2`, to
-//! assembly, as a library), and [`filter`] keeps only the functions whose
+//! assembly, as a library), and [`filter()`] keeps only the functions whose
 //! names appear in the visible code: their labels, their instructions and
 //! the local labels those instructions jump to, with assembler directives,
 //! comments, blank lines and hidden helpers (such as a hidden `main`)
@@ -12,7 +12,7 @@
 //! carries the source line it came from: blocks are compiled with line
 //! tables (`-g1`, `-C debuginfo=line-tables-only`), which never change
 //! the instructions (a test compiles both ways and compares), and
-//! [`filter`] reads them before dropping the directives.
+//! [`filter()`] reads them before dropping the directives.
 //!
 //! Compiling is slow next to the rest of a build, so results are cached by
 //! content (source, visible functions, compiler version, flags) in the

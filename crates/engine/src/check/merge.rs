@@ -8,7 +8,7 @@
 //! (same flags; no crate-level attribute, nothing that sees the crate's
 //! shape; 2015-edition code only when its paths from the crate root, which
 //! a module would change, start with a standard crate
-//! ([`paths_from_the_root_2015`]); `extern crate` only for a crate
+//! ([`mdbook_companion_core::tokens::paths_from_the_root_2015`]); `extern crate` only for a crate
 //! linked with `--extern`), puts each in a module of its own, in a file of
 //! its own (`#[path]`, so that rustc's locations name the block, at its
 //! own lines and columns), with a wrapper that calls its `main` after its

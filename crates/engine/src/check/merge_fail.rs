@@ -29,7 +29,7 @@
 //! code generation), so it is built again with the undecided ones.
 //!
 //! `compile_fail` plain blocks are merged the same way
-//! ([`super::merge::candidate`]); rustdoc compiles each alone. A block is taken as
+//! ([`super::mergeable::candidate`]); rustdoc compiles each alone. A block is taken as
 //! failing there only with every error code it names among its own.
 
 use mdbook_companion_core::claim::Stated;
