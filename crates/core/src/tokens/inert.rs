@@ -13,9 +13,8 @@ use super::{Tokens, group_end, is_ident};
 /// loader looks up (`no_mangle`, `export_name`, a weak one's `linkage`),
 /// an allocator of its own, a foreign library to load (`link`), its own
 /// entry point (`start`, `no_main`, `no_std`, `no_core`, `lang`),
-/// assembly or a file included
-/// (what they hold is not read here), and a crate of another's (`crate`:
-/// only `extern crate std`, `core` or `alloc` are read).
+/// assembly or a file included (what they hold is not read here); with
+/// any of the compiler's own attributes (`rustc_…`).
 const MAY_RUN_FIRST: [&str; 17] = [
     "link_section",
     "used",
@@ -67,7 +66,8 @@ const DOCTEST_MAIN: &str = "_doctest_main";
 /// compute). Anything else, or anything this cannot read, is `false`.
 pub fn main_does_nothing(source: &str) -> bool {
     let tokens: Vec<&str> = Tokens::new(source).collect();
-    if tokens.iter().any(|t| MAY_RUN_FIRST.contains(t)) || links_foreign(&tokens) {
+    let may_run_first = |t: &&str| MAY_RUN_FIRST.contains(t) || t.starts_with("rustc_");
+    if tokens.iter().any(may_run_first) || links_foreign(&tokens) {
         return false;
     }
     let Some(body) = top_level_main(&tokens) else {
@@ -252,6 +252,7 @@ mod tests {
             "extern crate rand;",
             "#[global_allocator]\nstatic A: std::alloc::System = std::alloc::System;",
             "#![feature(linkage)]\n#[linkage = \"weak\"]\npub static X: u8 = 0;",
+            "#![feature(rustc_attrs)]\n#[rustc_std_internal_symbol]\nfn f() {}",
             "#[tokio::main]\nasync fn main() {}",
             "std::arch::global_asm!(\"\");",
             "fn f() -> Result<(), ()> { Ok(()) }\nf()?;",
