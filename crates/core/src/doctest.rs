@@ -31,7 +31,7 @@ use crate::expect::Expect;
 use crate::tokens::{Tokens, group_end};
 
 mod info;
-mod items;
+pub(crate) mod items;
 mod root;
 
 /// The lint flag that stands for rustdoc's `#![allow(unused)]`.

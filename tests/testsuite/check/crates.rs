@@ -515,3 +515,18 @@ fn a_remembered_chapter_follows_an_edited_path_crate() {
     // Not replayed: the example is checked again, and fails.
     assert!(!rebuild().all(".companion-verify").is_empty());
 }
+
+/// A plain block of definitions that links the book's crates runs (a
+/// crate's code may run before `main`); one that links none does not.
+#[test]
+fn blocks_of_definitions_that_use_the_books_crates_run() {
+    let chapter = fixture("src/crates.md")
+        + "\n```rust\nuse mylib::double;\n```\n\n```rust\nuse std::fmt;\n```\n";
+    let book = crates_book_with("", &chapter).toml("[rust]\nedition = \"2021\"\n");
+    book.write();
+    let (cold, code) = check_json(&book, &[]);
+    assert_eq!(code, 0, "{cold:#}");
+    // The three examples and the block that uses mylib ran.
+    assert_eq!(cold["runs_certain"], 1, "{cold:#}");
+    assert_eq!(cold["program_runs"], 4, "{cold:#}");
+}

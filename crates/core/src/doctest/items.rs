@@ -17,22 +17,16 @@ pub(super) fn has_main(items: &str) -> bool {
     let mut main = false;
     while at < tokens.len() {
         // Outer attributes (and inner ones left in the middle).
-        while tokens.get(at) == Some(&"#") {
-            at += 1;
-            if tokens.get(at) == Some(&"!") {
-                at += 1;
-            }
-            if tokens.get(at) != Some(&"[") {
-                return false;
-            }
-            at = group_end(&tokens, at);
-        }
+        let Some(after) = attributes(&tokens, at) else {
+            return false;
+        };
+        at = after;
         if at >= tokens.len() {
             break;
         }
         match statement(&tokens, at) {
-            Some((next, is_main)) => {
-                main |= is_main;
+            Some((next, Statement::Item { main: m } | Statement::Macro { main: m })) => {
+                main |= m;
                 at = next;
             }
             None => return false,
@@ -41,25 +35,54 @@ pub(super) fn has_main(items: &str) -> bool {
     main
 }
 
-/// The item or macro call starting at `tokens[at]`: where the next
-/// statement starts and whether it is (or holds) `fn main`; `None` when
-/// the statement is not an item.
-fn statement(tokens: &[&str], at: usize) -> Option<(usize, bool)> {
+/// A statement of a function's body that rustdoc reads as such
+/// ([`statement`]): an item, or a macro call; each with whether it is
+/// (or holds) `fn main`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Statement {
+    Item { main: bool },
+    Macro { main: bool },
+}
+
+/// The attributes starting at `tokens[at]` (outer `#[…]` and inner
+/// `#![…]`) read past: where what they stand on starts; `None` when a
+/// `#` starts no attribute.
+pub(crate) fn attributes(tokens: &[&str], mut at: usize) -> Option<usize> {
+    while tokens.get(at) == Some(&"#") {
+        at += 1;
+        if tokens.get(at) == Some(&"!") {
+            at += 1;
+        }
+        if tokens.get(at) != Some(&"[") {
+            return None;
+        }
+        at = group_end(tokens, at);
+    }
+    Some(at)
+}
+
+/// The item or macro call starting at `tokens[at]` (after its
+/// attributes): where the next statement starts, and which it is;
+/// `None` when the statement is neither (a `let`, an expression).
+pub(crate) fn statement(tokens: &[&str], at: usize) -> Option<(usize, Statement)> {
     let next = |i: usize| tokens.get(i + 1).copied().unwrap_or("");
+    let item = |end: usize, main: bool| Some((end, Statement::Item { main }));
     let (at, abi, external) = qualifiers(tokens, at)?;
     let at = macro_name(tokens, at)?;
     let t = *tokens.get(at)?;
     match t {
         // `extern "C" { … }`
-        "{" if abi => Some((group_end(tokens, at), false)),
-        "fn" => Some((item_end(tokens, at, true), next(at) == "main")),
+        "{" if abi => item(group_end(tokens, at), false),
+        "fn" => item(item_end(tokens, at, true), next(at) == "main"),
         "struct" | "enum" | "trait" | "impl" | "mod" | "macro_rules" => {
-            Some((item_end(tokens, at, true), false))
+            item(item_end(tokens, at, true), false)
         }
-        "union" if is_ident(next(at)) => Some((item_end(tokens, at, true), false)),
-        "use" | "static" | "const" | "type" => Some((item_end(tokens, at, false), false)),
-        "crate" if external => Some((item_end(tokens, at, false), false)),
-        w if is_ident(w) && next(at) == "!" => macro_call(tokens, at),
+        "union" if is_ident(next(at)) => item(item_end(tokens, at, true), false),
+        "use" | "static" | "const" | "type" => item(item_end(tokens, at, false), false),
+        "crate" if external => item(item_end(tokens, at, false), false),
+        w if is_ident(w) && next(at) == "!" => {
+            macro_call(tokens, at).map(|(end, main)| (end, Statement::Macro { main }))
+        }
         _ => None,
     }
 }

@@ -5,7 +5,8 @@
 //! to what may not load. Read from tokens, conservatively: whatever this
 //! cannot read as such is not.
 
-use super::{Tokens, group_end, is_ident};
+use super::{Tokens, group_end};
+use crate::doctest::items::{Statement, attributes, statement};
 
 /// Words that, anywhere in a program, may make it run code of its own
 /// before `main` or fail to start: a static placed in a section the
@@ -38,17 +39,6 @@ const MAY_RUN_FIRST: [&str; 17] = [
 /// Attributes a `main` may carry and still be the program's entry point,
 /// doing what its body does.
 const MAIN_ATTRIBUTES: [&str; 6] = ["allow", "warn", "deny", "forbid", "expect", "doc"];
-
-/// Words before an item's kind (`pub(crate) unsafe extern "C" fn`).
-const QUALIFIERS: [&str; 7] = [
-    "pub", "unsafe", "async", "const", "extern", "default", "safe",
-];
-
-/// Item kinds that end at their body (`{…}`) or at a `;`.
-const ITEMS: [&str; 13] = [
-    "fn", "struct", "enum", "union", "trait", "impl", "mod", "type", "const", "static", "use",
-    "auto", "crate",
-];
 
 /// rustdoc's name for the function that holds a wrapped block's code,
 /// which its `main` calls.
@@ -91,122 +81,70 @@ fn links_foreign(tokens: &[&str]) -> bool {
 }
 
 /// The index of the `{` of the program's top-level `fn main()` with no
-/// return type and only [`MAIN_ATTRIBUTES`], if it has one.
+/// return type and no outer attribute but [`MAIN_ATTRIBUTES`], if it has
+/// one: its items read as rustdoc reads them
+/// ([`crate::doctest::items::statement`]).
 fn top_level_main(tokens: &[&str]) -> Option<usize> {
-    let mut i = 0;
-    let mut attributes_ok = true;
-    while i < tokens.len() {
-        match tokens[i] {
-            "#" if tokens.get(i + 1) == Some(&"[") => {
-                attributes_ok &= tokens
-                    .get(i + 2)
-                    .is_some_and(|a| MAIN_ATTRIBUTES.contains(a));
-                i = group_end(tokens, i + 1);
-                continue;
-            }
-            "fn" if tokens.get(i + 1) == Some(&"main") => {
-                let plain = tokens.get(i + 2..i + 5) == Some(&["(", ")", "{"][..])
-                    && (i == 0 || matches!(tokens[i - 1], "}" | "]" | ";"));
-                return (plain && attributes_ok).then_some(i + 4);
-            }
-            "(" | "[" | "{" => i = group_end(tokens, i),
-            _ => i += 1,
+    let mut at = 0;
+    while at < tokens.len() {
+        let start = at;
+        at = attributes(tokens, at)?;
+        if at >= tokens.len() {
+            break;
         }
-        attributes_ok = true;
+        let (next, what) = statement(tokens, at)?;
+        if what == (Statement::Item { main: true }) {
+            let plain = tokens.get(at..at + 5) == Some(&["fn", "main", "(", ")", "{"][..]);
+            return (plain && plain_attributes(&tokens[start..at])).then_some(at + 4);
+        }
+        at = next;
     }
     None
 }
 
-/// Whether the body opening at `tokens[open]` (a `{`) holds only items,
-/// `;`s and inner attributes, and at most one call of a
-/// [`DOCTEST_MAIN`] defined in it that does nothing.
+/// Whether the outer attributes among `tokens` (`#[…]`, not a crate's
+/// `#![…]`) are only [`MAIN_ATTRIBUTES`].
+fn plain_attributes(tokens: &[&str]) -> bool {
+    tokens
+        .windows(3)
+        .all(|w| !(w[0] == "#" && w[1] == "[") || MAIN_ATTRIBUTES.contains(&w[2]))
+}
+
+/// Whether the body opening at `tokens[open]` (a `{`) holds only items
+/// (attributes, `macro_rules!` definitions and `;`s among them), and at
+/// most calls of a [`DOCTEST_MAIN`] defined in it that does nothing.
 fn body_does_nothing(tokens: &[&str], open: usize) -> bool {
     let end = group_end(tokens, open).saturating_sub(1);
     let mut inner_main = None;
-    let mut i = open + 1;
-    while i < end {
-        match tokens[i] {
-            ";" => i += 1,
-            "#" => {
-                let at = i + usize::from(tokens.get(i + 1) == Some(&"!")) + 1;
-                if tokens.get(at) != Some(&"[") {
-                    return false;
-                }
-                i = group_end(tokens, at);
-            }
-            "macro_rules" if tokens.get(i + 1) == Some(&"!") => {
-                let Some(group) = (i + 2..end).find(|&j| matches!(tokens[j], "{" | "(" | "["))
-                else {
-                    return false;
-                };
-                i = group_end(tokens, group);
-            }
-            DOCTEST_MAIN if tokens.get(i + 1..i + 3) == Some(&["(", ")"][..]) => {
+    let mut at = open + 1;
+    while at < end {
+        let Some(after) = attributes(tokens, at) else {
+            return false;
+        };
+        at = after;
+        if at >= end {
+            break;
+        }
+        match tokens[at] {
+            ";" => at += 1,
+            DOCTEST_MAIN if tokens.get(at + 1..at + 3) == Some(&["(", ")"][..]) => {
                 if !inner_main.is_some_and(|body| body_does_nothing(tokens, body)) {
                     return false;
                 }
-                i += 3;
+                at += 3;
             }
-            "fn" if tokens.get(i + 1..i + 5) == Some(&[DOCTEST_MAIN, "(", ")", "{"][..]) => {
-                inner_main = Some(i + 4);
-                i = group_end(tokens, i + 4);
-            }
-            _ => match item_end(tokens, i, end) {
-                Some(next) => i = next,
-                None => return false,
+            _ => match statement(tokens, at) {
+                Some((next, Statement::Item { .. })) if next <= end => {
+                    if tokens.get(at..at + 5) == Some(&["fn", DOCTEST_MAIN, "(", ")", "{"][..]) {
+                        inner_main = Some(at + 4);
+                    }
+                    at = next;
+                }
+                _ => return false,
             },
         }
     }
     true
-}
-
-/// The index after the item starting at `tokens[at]` (qualifiers, a kind
-/// of [`ITEMS`], then everything up to its body or its `;`), or `None`
-/// where no item starts.
-fn item_end(tokens: &[&str], at: usize, end: usize) -> Option<usize> {
-    let mut i = at;
-    while i < end && QUALIFIERS.contains(&tokens[i]) {
-        // `pub(crate)`, `extern "C"`; `const NAME` is an item's kind,
-        // `const {` an expression.
-        match tokens.get(i + 1) {
-            Some(&"(") if tokens[i] == "pub" => i = group_end(tokens, i + 1),
-            Some(abi) if tokens[i] == "extern" && abi.starts_with('"') => i += 2,
-            Some(&"{") => return None,
-            Some(next)
-                if tokens[i] == "const"
-                    && is_ident(next)
-                    && !QUALIFIERS.contains(next)
-                    && *next != "fn" =>
-            {
-                break;
-            }
-            _ => i += 1,
-        }
-    }
-    let kind = tokens.get(i)?;
-    let named = matches!(*kind, "impl" | "use") || tokens.get(i + 1).is_some_and(|n| is_ident(n));
-    if !ITEMS.contains(kind) || !named {
-        return None;
-    }
-    i += 1;
-    while i < end {
-        match tokens[i] {
-            ";" => return Some(i + 1),
-            // A body ends the item, unless a `;` follows a `const`'s or
-            // `static`'s value in braces (`= S { … };`), read as the
-            // item's end too.
-            "{" => {
-                let after = group_end(tokens, i);
-                return Some(match tokens.get(after) {
-                    Some(&";") => after + 1,
-                    _ => after,
-                });
-            }
-            "(" | "[" => i = group_end(tokens, i),
-            _ => i += 1,
-        }
-    }
-    None
 }
 
 #[cfg(test)]

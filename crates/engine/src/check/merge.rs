@@ -563,7 +563,7 @@ impl Checker {
         let Some(program) = member.job.run else {
             return obs;
         };
-        if self.inert(member.claim, &member.job) {
+        if self.inert(member.claim, &member.job, || !member.used.is_empty()) {
             self.runs_certain.fetch_add(1, Ordering::Relaxed);
             obs.inert = true;
             return obs;

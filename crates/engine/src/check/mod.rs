@@ -195,9 +195,10 @@ impl Checker {
     /// certain to end at once with success: a plain block that claims a
     /// clean run of a `main` that holds only items
     /// ([`mdbook_companion_core::tokens::inert`]), linking none of the
-    /// book's crates (whose code may run before `main`), unless every run
+    /// book's crates (whose code may run before `main`; `uses_crates`,
+    /// asked last, from what the caller already read), unless every run
     /// is asked for ([`Checker::exact_diagnostics`]).
-    fn inert(&self, claim: &Stated<'_>, job: &Job) -> bool {
+    fn inert(&self, claim: &Stated<'_>, job: &Job, uses_crates: impl FnOnce() -> bool) -> bool {
         !self.exact()
             && claim.expectation.expect == Expect::Run
             && (claim.program.doctest.as_ref()).is_some_and(|d| !d.test_harness)
@@ -206,7 +207,7 @@ impl Checker {
             && job.run.is_some()
             && job.run_with.is_empty()
             && !job.memcheck
-            && self.used(claim).is_empty()
+            && !uses_crates()
             && mdbook_companion_core::tokens::inert::main_does_nothing(&claim.program.source)
     }
 
@@ -380,7 +381,9 @@ impl Checker {
             Some(obs) => obs,
             None => {
                 tracing::debug!("compiled alone: {}", self.names.of(claim.id));
-                match self.inert(claim, job) {
+                // (A job that links the book's crates names them.)
+                let linked = || job.args.iter().any(|a| a == "--extern");
+                match self.inert(claim, job, linked) {
                     true => self.compile_only(job, &claim.program.source)?,
                     false => self.execute(job, &claim.program.source)?,
                 }
