@@ -28,6 +28,9 @@ use std::time::Duration;
 
 use crate::sandbox::Sandbox;
 
+mod tree;
+use tree::{each_child, tree_resident};
+
 /// The first argument that starts a binary that runs the spawner's hook
 /// as the supervisor of the program named after it ([`serve`]).
 pub(crate) const SUPERVISE: &str = "__companion_supervise";
@@ -301,7 +304,8 @@ pub(crate) fn serve(args: Vec<OsString>) -> ! {
 /// wait status on a pipe only the supervisor reads (the program cannot
 /// reach `init`: it has no pid for the supervisor, `init` is not dumpable
 /// and the program has no capabilities). The supervisor ends as the
-/// program did. Never returns.
+/// program did. A compiler's box has no `init`: the compiler is its pid 1
+/// ([`compiler_boxed`]). Never returns.
 ///
 /// # Safety
 /// As [`serve`]'s body: a single-threaded process.
@@ -315,6 +319,9 @@ unsafe fn boxed(
     // SAFETY: see the function's contract.
     unsafe {
         let work = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        if sandbox.compiler {
+            compiler_boxed(sandbox, &work, argv, memory, status, (limit, resident));
+        }
         let mut result = [0i32; 2];
         if libc::pipe2(result.as_mut_ptr(), libc::O_CLOEXEC) != 0
             || crate::sandbox::new_namespaces().is_err()
@@ -359,6 +366,106 @@ unsafe fn boxed(
                 supervisor(init, limit, resident, status, true)
             }
         }
+    }
+}
+
+/// [`boxed`] for a compiler: the compiler is pid 1 of its box and the
+/// supervisor's own child, so how it ended is the kernel's word (no
+/// `init` to tell it), and when it ends the kernel kills what is left in
+/// the box. It is started by [`spawn_sharing`]: the box is made, and the
+/// compiler exec'd, in a process that shares the supervisor's memory
+/// until its exec, so a compile costs one copy of the spawner's page
+/// tables (the supervisor's), not three (also `init`'s and the
+/// compiler's), and one process's end fewer (the figures: the guide's
+/// Performance page). Never returns.
+///
+/// # Safety
+/// As [`serve`]'s body: a single-threaded process.
+unsafe fn compiler_boxed(
+    sandbox: &Sandbox,
+    work: &std::path::Path,
+    argv: &[*const libc::c_char],
+    memory: Option<u64>,
+    status: i32,
+    (limit, resident): (u64, Option<u64>),
+) -> ! {
+    // SAFETY: see the function's contract; the child runs while we are
+    // suspended and ends in its exec or `_exit`.
+    unsafe {
+        if crate::sandbox::new_namespaces().is_err() {
+            start_failed(status);
+        }
+        let compiler = spawn_sharing(&mut || {
+            libc::setpgid(0, 0);
+            if crate::sandbox::enter(sandbox, work).is_err()
+                || crate::sandbox::drop_privileges().is_err()
+                || limit_memory(memory).is_err()
+            {
+                start_failed(status);
+            }
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+            libc::execvp(argv[0], argv.as_ptr());
+            start_failed(status)
+        });
+        if compiler < 0 {
+            start_failed(status);
+        }
+        supervisor(
+            compiler,
+            Duration::from_nanos(limit),
+            resident,
+            status,
+            false,
+        )
+    }
+}
+
+/// Starts `child` in a new process that shares our memory until it execs
+/// or ends (`clone(CLONE_VM | CLONE_VFORK)`, as `posix_spawn` starts a
+/// program), on a stack of its own; we are suspended until then. No copy
+/// of our page tables is made, and its exec unmaps nothing of ours.
+/// Returns its pid, or -1.
+///
+/// # Safety
+/// In a single-threaded process. `child` runs in the new process with our
+/// memory: what it allocates stays allocated here, and it ends in an
+/// exec or `_exit` (should it return, the process exits with 127).
+unsafe fn spawn_sharing(child: &mut dyn FnMut()) -> i32 {
+    /// The child's stack, above a page it may not touch.
+    const STACK: usize = 1 << 20;
+    extern "C" fn entry(arg: *mut libc::c_void) -> libc::c_int {
+        // SAFETY: `arg` is the `&mut dyn FnMut` of `spawn_sharing`'s
+        // frame, which is suspended (and so alive) until we exec or end.
+        let child = unsafe { &mut *arg.cast::<&mut dyn FnMut()>() };
+        child();
+        // SAFETY: _exit(2), should `child` have returned.
+        unsafe { libc::_exit(127) }
+    }
+    // SAFETY: mmap(2), mprotect(2) and munmap(2) of a mapping of our own;
+    // clone(2) runs `entry` on its top, while we wait.
+    unsafe {
+        let page = usize::try_from(libc::sysconf(libc::_SC_PAGESIZE)).unwrap_or(4096);
+        let stack = libc::mmap(
+            std::ptr::null_mut(),
+            STACK + page,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_STACK,
+            -1,
+            0,
+        );
+        if stack == libc::MAP_FAILED {
+            return -1;
+        }
+        libc::mprotect(stack, page, libc::PROT_NONE);
+        let mut child = child;
+        let pid = libc::clone(
+            entry,
+            stack.cast::<u8>().add(STACK + page).cast(),
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&raw mut child).cast(),
+        );
+        libc::munmap(stack, STACK + page);
+        pid
     }
 }
 
@@ -639,151 +746,4 @@ unsafe fn kill_tree(program: i32) {
             }
         }
     }
-}
-
-/// Calls `f` with each child of `pid` (its main thread's, as
-/// `/proc/<pid>/task/<pid>/children` lists them); false when the file
-/// cannot be read.
-///
-/// # Safety
-/// As [`supervisor`]; `f` too.
-unsafe fn each_child(pid: i32, mut f: impl FnMut(i32)) -> bool {
-    let (path, _) = proc_path(pid, true);
-    let mut buf = [0u8; 4096];
-    // SAFETY: reads a file into a local buffer.
-    let Some(n) = (unsafe { read_file(&path, &mut buf) }) else {
-        return false;
-    };
-    let mut child: i32 = 0;
-    for &b in &buf[..n] {
-        if b.is_ascii_digit() {
-            child = child.saturating_mul(10).saturating_add(i32::from(b - b'0'));
-        } else {
-            if child > 0 {
-                f(child);
-            }
-            child = 0;
-        }
-    }
-    if child > 0 {
-        f(child);
-    }
-    true
-}
-
-/// The resident pages of the supervisor's tree: every process under
-/// `me` (followed through each one's children, up to 4096 processes),
-/// from the second field of `/proc/<pid>/statm`.
-///
-/// # Safety
-/// As [`supervisor`].
-unsafe fn tree_resident(me: i32) -> u64 {
-    let mut stack = [0i32; 256];
-    let mut len = 0;
-    let push = |stack: &mut [i32; 256], len: &mut usize, pid: i32| {
-        if *len < stack.len() {
-            stack[*len] = pid;
-            *len += 1;
-        }
-    };
-    let mut pages = 0u64;
-    let mut visited = 0;
-    // SAFETY: async-signal-safe reads of /proc into local buffers.
-    unsafe {
-        each_child(me, |pid| push(&mut stack, &mut len, pid));
-        while len > 0 && visited < 4096 {
-            len -= 1;
-            let pid = stack[len];
-            visited += 1;
-            pages = pages.saturating_add(resident_pages(pid));
-            each_child(pid, |child| push(&mut stack, &mut len, child));
-        }
-    }
-    pages
-}
-
-/// The resident pages of one process (0 once it is gone).
-///
-/// # Safety
-/// As [`supervisor`].
-unsafe fn resident_pages(pid: i32) -> u64 {
-    let (path, _) = proc_path(pid, false);
-    let mut buf = [0u8; 128];
-    // SAFETY: reads a file into a local buffer.
-    let Some(n) = (unsafe { read_file(&path, &mut buf) }) else {
-        return 0;
-    };
-    // "size resident shared text lib data dt": the second number.
-    buf[..n]
-        .split(|&b| b == b' ')
-        .nth(1)
-        .map(|field| {
-            field
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .fold(0u64, |n, &b| {
-                    n.saturating_mul(10).saturating_add(u64::from(b - b'0'))
-                })
-        })
-        .unwrap_or(0)
-}
-
-/// `/proc/<pid>/task/<pid>/children` (or `/proc/<pid>/statm`), NUL
-/// terminated, built without allocating; and its length.
-fn proc_path(pid: i32, children: bool) -> ([u8; 64], usize) {
-    let mut path = [0u8; 64];
-    let mut len = 0;
-    let (id, id_len) = digits(pid);
-    let parts: [&[u8]; 5] = match children {
-        true => [
-            b"/proc/",
-            &id[..id_len],
-            b"/task/",
-            &id[..id_len],
-            b"/children\0",
-        ],
-        false => [b"/proc/", &id[..id_len], b"/statm\0", b"", b""],
-    };
-    for part in parts {
-        path[len..len + part.len()].copy_from_slice(part);
-        len += part.len();
-    }
-    (path, len)
-}
-
-/// Reads up to `buf.len()` bytes of the file at `path` (NUL terminated):
-/// how many, or `None` when it cannot be opened.
-///
-/// # Safety
-/// As [`supervisor`].
-unsafe fn read_file(path: &[u8; 64], buf: &mut [u8]) -> Option<usize> {
-    // SAFETY: open(2), read(2) and close(2) on a path and a buffer of ours.
-    unsafe {
-        let fd = libc::open(path.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return None;
-        }
-        let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
-        libc::close(fd);
-        Some(usize::try_from(n).unwrap_or(0))
-    }
-}
-
-/// The decimal digits of a pid, in a fixed buffer, and how many.
-fn digits(mut n: i32) -> ([u8; 12], usize) {
-    let mut rev = [0u8; 12];
-    let mut len = 0;
-    loop {
-        rev[len] = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 || len == rev.len() {
-            break;
-        }
-    }
-    let mut out = [0u8; 12];
-    for i in 0..len {
-        out[i] = rev[len - 1 - i];
-    }
-    (out, len)
 }

@@ -411,3 +411,70 @@ fn programs_that_run_at_once_never_share_a_network_namespace() {
         json["programs_at_once"]
     );
 }
+
+/// Issue 60: a compiler is its box's pid 1, the supervisor's own child,
+/// with no `init` between them (one process fewer a compile); it still
+/// sees only its box's processes, and what it leaves running ends with
+/// it. A wrapper compiler logs its pid and the pids it sees, and starts a
+/// detached sleep of a length only this test uses before it becomes
+/// rustc. Before, the compiler was pid 2 under its box's `init`.
+#[test]
+fn a_compiler_is_pid_1_of_its_box_and_leaves_nothing_running() {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let token = format!("31.{nanos:09}");
+    let book = BookTest::new().chapter(
+        "ch.md",
+        "```rust example\nfn main() {\n    println!(\"built\");\n}\n```\n\n```output\nbuilt\n```\n",
+    );
+    let log = crate::support::compiler_log(book.root());
+    let wrapper = book.root().join("rustc-pid");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *.rs*)\n    echo \"$$ $(ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' ')\" >> '{}'\n    setsid sleep {token} </dev/null >/dev/null 2>&1 &\n    ;;\nesac\nexec rustc \"$@\"\n",
+            log.display()
+        ),
+    )
+    .expect("wrapper");
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
+    book.run(&["check"], |cmd| {
+        cmd.expect_stdout(str![[r#"
+ok      src/ch.md:1: rust example (expect=run)
+...
+"#]]);
+    });
+    let survivors: Vec<i32> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&token))
+        })
+        .collect();
+    for pid in &survivors {
+        // SAFETY: kill(2) of a process this test's wrapper started.
+        unsafe {
+            libc::kill(*pid, libc::SIGKILL);
+        }
+    }
+    assert_eq!(survivors, Vec::<i32>::new(), "outlived the compile");
+    let text = std::fs::read_to_string(&log).expect("the wrapper's log");
+    let line = text.lines().next().expect("a compile");
+    let mut pids = line
+        .split_whitespace()
+        .map(|p| p.parse::<i32>().expect("a pid"));
+    assert_eq!(pids.next(), Some(1), "the compiler is pid 1: {line}");
+    // The shell, its command substitution, `ls` and `grep`: nothing else.
+    let seen: Vec<i32> = pids.collect();
+    assert!(
+        seen.contains(&1) && seen.iter().all(|p| (1..=8).contains(p)),
+        "only its box's processes: {line}"
+    );
+}
