@@ -9,7 +9,8 @@
 //!   signalled, traced or opened through `/proc` (a fresh one, read-only,
 //!   shows only the box). When `init` ends (the program ended, or the
 //!   supervisor killed it at a limit) the kernel kills everything left in
-//!   the box, however it detached;
+//!   the box, however it detached. A compiler's box has no `init`: the
+//!   compiler is its pid 1, the supervisor's own child;
 //! - **its own mount namespace**: every file system read-only; the cache
 //!   (and whatever else the checker names) hidden under an empty one; the
 //!   scratch folders' base (`/dev/shm` or `TMPDIR`) replaced by a fresh
@@ -243,8 +244,9 @@ fn new_user() -> io::Result<()> {
 }
 
 #[cfg(target_os = "linux")]
-/// In the box's `init` (pid 1 of the new namespace), before it forks the
-/// program: the mount, network and IPC namespaces and the file systems
+/// In the box's `init` (pid 1 of the new namespace) before it forks the
+/// program, or in a compiler (its box's pid 1) before its exec: the
+/// mount, network and IPC namespaces and the file systems
 /// described above, then `work` (the program's folder) as the working
 /// directory again (through the overlay).
 pub(crate) fn enter(sandbox: &Sandbox, work: &Path) -> io::Result<()> {
