@@ -284,13 +284,18 @@ pub fn logging_wrapper_in(root: &Path, name: &str, real: &str) -> String {
         "#!/bin/sh\necho \"{name} $*\" >> '{}'\nexec {real} \"$@\"\n",
         log.display()
     );
-    std::fs::write(&path, script).expect("wrapper");
+    executable(&path, &script);
+    path.display().to_string()
+}
+
+/// Writes `text` to `path`, executable: a script a test passes as a tool.
+pub fn executable(path: &Path, text: &str) {
+    std::fs::write(path, text).expect("a script");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     }
-    path.display().to_string()
 }
 
 /// Where the compiler wrappers of the book at `root` log their starts:

@@ -39,10 +39,7 @@ compiler runs: 1, program runs: 1, from cache: 0
 /// killed if it survived.
 #[test]
 fn nothing_a_program_starts_outlives_its_box() {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let token = format!("30.{nanos:09}");
+    let token = sleep_token(30);
     let chapter = format!(
         "```rust example\nunsafe extern \"C\" {{\n    fn getppid() -> i32;\n    fn kill(pid: i32, signal: i32) -> i32;\n}}\nfn main() {{\n    std::process::Command::new(\"setsid\")\n        .args([\"sleep\", \"{token}\"])\n        .stdin(std::process::Stdio::null())\n        .stdout(std::process::Stdio::null())\n        .stderr(std::process::Stdio::null())\n        .spawn()\n        .unwrap();\n    std::thread::sleep(std::time::Duration::from_millis(200));\n    unsafe {{ kill(getppid(), 9) }};\n    std::thread::sleep(std::time::Duration::from_millis(200));\n    println!(\"done\");\n}}\n```\n\n```output\ndone\n```\n"
     );
@@ -53,22 +50,7 @@ ok      src/ch.md:1: rust example (expect=run)
 ...
 "#]]);
     });
-    let survivors: Vec<i32> = std::fs::read_dir("/proc")
-        .expect("/proc")
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&token))
-        })
-        .collect();
-    for pid in &survivors {
-        // SAFETY: kill(2) of a process this test's program started.
-        unsafe {
-            libc::kill(*pid, libc::SIGKILL);
-        }
-    }
-    assert_eq!(survivors, Vec::<i32>::new(), "outlived the check");
+    assert_eq!(survivors(&token), Vec::<i32>::new(), "outlived the check");
 }
 
 /// Issue 57: what a program writes into its folder counts against its
@@ -367,18 +349,13 @@ fn the_compiles_of_a_check_share_one_network_namespace_not_the_machines() {
     let book = BookTest::new().chapter("ch.md", &examples);
     let log = crate::support::compiler_log(book.root());
     let wrapper = book.root().join("rustc-net");
-    std::fs::write(
+    crate::support::executable(
         &wrapper,
-        format!(
+        &format!(
             "#!/bin/sh\ncase \"$*\" in\n  *.rs*) echo \"$(readlink /proc/self/ns/net)\" >> '{}' ;;\nesac\nexec rustc \"$@\"\n",
             log.display()
         ),
-    )
-    .expect("wrapper");
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    );
     let book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
     book.run(&["check", "--no-merge"], |_| {});
     let text = std::fs::read_to_string(&log).expect("the wrapper's log");
@@ -420,28 +397,20 @@ fn programs_that_run_at_once_never_share_a_network_namespace() {
 /// rustc. Before, the compiler was pid 2 under its box's `init`.
 #[test]
 fn a_compiler_is_pid_1_of_its_box_and_leaves_nothing_running() {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let token = format!("31.{nanos:09}");
+    let token = sleep_token(31);
     let book = BookTest::new().chapter(
         "ch.md",
         "```rust example\nfn main() {\n    println!(\"built\");\n}\n```\n\n```output\nbuilt\n```\n",
     );
     let log = crate::support::compiler_log(book.root());
     let wrapper = book.root().join("rustc-pid");
-    std::fs::write(
+    crate::support::executable(
         &wrapper,
-        format!(
+        &format!(
             "#!/bin/sh\ncase \"$*\" in\n  *.rs*)\n    echo \"$$ $(ls /proc | grep -E '^[0-9]+$' | tr '\\n' ' ')\" >> '{}'\n    setsid sleep {token} </dev/null >/dev/null 2>&1 &\n    ;;\nesac\nexec rustc \"$@\"\n",
             log.display()
         ),
-    )
-    .expect("wrapper");
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    );
     let book = book.companion(&format!("rustc = \"{}\"", wrapper.display()));
     book.run(&["check"], |cmd| {
         cmd.expect_stdout(str![[r#"
@@ -449,22 +418,7 @@ ok      src/ch.md:1: rust example (expect=run)
 ...
 "#]]);
     });
-    let survivors: Vec<i32> = std::fs::read_dir("/proc")
-        .expect("/proc")
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&token))
-        })
-        .collect();
-    for pid in &survivors {
-        // SAFETY: kill(2) of a process this test's wrapper started.
-        unsafe {
-            libc::kill(*pid, libc::SIGKILL);
-        }
-    }
-    assert_eq!(survivors, Vec::<i32>::new(), "outlived the compile");
+    assert_eq!(survivors(&token), Vec::<i32>::new(), "outlived the compile");
     let text = std::fs::read_to_string(&log).expect("the wrapper's log");
     let line = text.lines().next().expect("a compile");
     let mut pids = line
@@ -477,4 +431,34 @@ ok      src/ch.md:1: rust example (expect=run)
         seen.contains(&1) && seen.iter().all(|p| (1..=8).contains(p)),
         "only its box's processes: {line}"
     );
+}
+
+/// A `sleep` length only this test run uses (`SECONDS.` and the clock's
+/// nanoseconds), by which the processes a test's program starts are found.
+fn sleep_token(seconds: u32) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{seconds}.{nanos:09}")
+}
+
+/// The processes still running whose command line holds `token` (which
+/// only this test's programs use), killed once found.
+fn survivors(token: &str) -> Vec<i32> {
+    let found: Vec<i32> = std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(token))
+        })
+        .collect();
+    for pid in &found {
+        // SAFETY: kill(2) of a process this test's program started.
+        unsafe {
+            libc::kill(*pid, libc::SIGKILL);
+        }
+    }
+    found
 }
