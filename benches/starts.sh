@@ -20,8 +20,8 @@
 #                                   # between the runs of one round by
 #                                   # as much as the share itself)
 #
-# With `perf` on PATH (and allowed to sample the whole machine), each
-# round also runs the boxed check under `perf record -a` and counts our
+# With `perf` on PATH, each round also runs the boxed check under
+# `perf record` (the check and every process it starts) and counts our
 # share within that one run, where no drift can enter: the samples of
 # our processes (the checker, and the spawner, supervisors and boxes,
 # named `exe`: the spawner is started as `/proc/self/exe`) against those
@@ -93,7 +93,9 @@ sampled() { # BOOK [BINARY]
   command -v perf >/dev/null || return 0
   local b=${2:-$bin}
   rm -rf "$1/.companion-cache"
-  perf record -q -a -F 1000 -o "$work/perf.data" -- "$b" check "$1" --no-merge -j 1 >/dev/null 2>&1 || true
+  # (Not `-a`: the check's own tree only, so no other rustc on the
+  # machine is counted as the compilers'.)
+  perf record -q -F 1000 -o "$work/perf.data" -- "$b" check "$1" --no-merge -j 1 >/dev/null 2>&1 || true
   perf script -i "$work/perf.data" -F comm,pid 2>/dev/null |
     awk -v me="$(basename "$b" | cut -c1-15)" -v n="$blocks" '
       { comm[NR] = $1; pid[NR] = $2; if ($1 == "rustc") compiler[$2] = 1 }
@@ -104,6 +106,14 @@ sampled() { # BOOK [BINARY]
         }
         if (ours + theirs > 0) printf "%.2f %.2f\n", ours * 100 / (ours + theirs), ours / n
       }'
+}
+# `sampled`, printed after LABEL and kept in FILE for the medians.
+sampled_into() { # FILE LABEL BOOK [BINARY]
+  local p
+  p=$(sampled "$3" "${4:-$bin}")
+  [ -n "$p" ] || return 0
+  echo "$2: ours $(echo "$p" | cut -d' ' -f1) % of the samples, $(echo "$p" | cut -d' ' -f2) ms a start"
+  echo "$p" >> "$1"
 }
 # Our CPU share of a start, boxed and not ("boxed off", in %).
 shares() { # DIRECT BOXED OFF
@@ -123,22 +133,14 @@ for r in $(seq 1 "$rounds"); do
   echo "check, isolation off:  $o"
   report "$d" "$b" "$o"
   shares "$d" "$b" "$o" >> "$work/shares"
-  p=$(sampled "$work/boxed")
-  if [ -n "$p" ]; then
-    echo "sampled, compiler boxed: ours $(echo "$p" | cut -d' ' -f1) % of the samples, $(echo "$p" | cut -d' ' -f2) ms a start"
-    echo "$p" >> "$work/sampled"
-  fi
+  sampled_into "$work/sampled" "sampled, compiler boxed" "$work/boxed"
   if [ -n "$before" ]; then
     bb=$(checked "$work/boxed" "$before")
     bo=$(checked "$work/off" "$before")
     echo "before ($before), boxed: $bb; isolation off: $bo"
     report "$d" "$bb" "$bo"
     shares "$d" "$bb" "$bo" >> "$work/shares-before"
-    p=$(sampled "$work/boxed" "$before")
-    if [ -n "$p" ]; then
-      echo "before, sampled: ours $(echo "$p" | cut -d' ' -f1) % of the samples, $(echo "$p" | cut -d' ' -f2) ms a start"
-      echo "$p" >> "$work/sampled-before"
-    fi
+    sampled_into "$work/sampled-before" "before, sampled" "$work/boxed" "$before"
   fi
 done
 median() { sort -n -k"$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END { print v[int((NR + 1) / 2)] }'; }
