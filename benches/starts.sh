@@ -20,8 +20,8 @@
 #                                   # between the runs of one round by
 #                                   # as much as the share itself)
 #
-# With `perf` on PATH, each round also runs the boxed check under
-# `perf record` (the check and every process it starts) and counts our
+# With `perf` on PATH (and allowed to sample the whole machine), each
+# round also runs the boxed check under `perf record -a` and counts our
 # share within that one run, where no drift can enter: the samples of
 # our processes (the checker, and the spawner, supervisors and boxes,
 # named `exe`: the spawner is started as `/proc/self/exe`) against those
@@ -93,9 +93,11 @@ sampled() { # BOOK [BINARY]
   command -v perf >/dev/null || return 0
   local b=${2:-$bin}
   rm -rf "$1/.companion-cache"
-  # (Not `-a`: the check's own tree only, so no other rustc on the
-  # machine is counted as the compilers'.)
-  perf record -q -F 1000 -o "$work/perf.data" -- "$b" check "$1" --no-merge -j 1 >/dev/null 2>&1 || true
+  # (`-a`, a fixed clock for every process: sampling only the check's
+  # tree starts each new process's sampling afresh, and undercounts the
+  # short ones, ours. So nothing else may run `rustc` or our binary on
+  # the machine meanwhile: it would be counted.)
+  perf record -q -a -F 1000 -o "$work/perf.data" -- "$b" check "$1" --no-merge -j 1 >/dev/null 2>&1 || true
   perf script -i "$work/perf.data" -F comm,pid 2>/dev/null |
     awk -v me="$(basename "$b" | cut -c1-15)" -v n="$blocks" '
       { comm[NR] = $1; pid[NR] = $2; if ($1 == "rustc") compiler[$2] = 1 }
