@@ -93,10 +93,10 @@ sampled() { # BOOK [BINARY]
   command -v perf >/dev/null || return 0
   local b=${2:-$bin}
   rm -rf "$1/.companion-cache"
-  # (`-a`, a fixed clock for every process: sampling only the check's
-  # tree starts each new process's sampling afresh, and undercounts the
-  # short ones, ours. So nothing else may run `rustc` or our binary on
-  # the machine meanwhile: it would be counted.)
+  # (`-a`: sampled as the check's tree only, rustc came to 39 ms of
+  # samples a start against the 47-50 ms of CPU `time` gives it, so that
+  # mode loses samples; with `-a` the two agree. Nothing else may run
+  # `rustc` or our binary on the machine meanwhile: it would count.)
   perf record -q -a -F 1000 -o "$work/perf.data" -- "$b" check "$1" --no-merge -j 1 >/dev/null 2>&1 || true
   perf script -i "$work/perf.data" -F comm,pid 2>/dev/null |
     awk -v me="$(basename "$b" | cut -c1-15)" -v n="$blocks" '
